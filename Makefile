@@ -1,0 +1,37 @@
+# The two set-up commands of the README: `make run` and `make test`. Both create .venv when it is missing.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP_RUN := $(VENV)/.installed-run
+STAMP_TEST := $(VENV)/.installed-test
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(STAMP_RUN): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(STAMP_TEST): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(STAMP_RUN)
+
+run: $(STAMP_RUN)
+	$(BIN)/gpumem-gui
+
+lint: $(STAMP_TEST)
+	$(BIN)/ruff check gpumem_gui tests benchmarks
+	$(BIN)/ruff format --check gpumem_gui tests benchmarks
+	$(BIN)/mypy
+
+test: lint
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+bench: $(STAMP_RUN)
+	$(BIN)/python benchmarks/bench_load.py
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

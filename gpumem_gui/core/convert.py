@@ -1,0 +1,325 @@
+"""Conversion of the unpickled snapshot (dicts and lists) into the columnar model."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+
+from gpumem_gui.core.allocator_constants import SMALL_BUFFER
+from gpumem_gui.core.errors import SnapshotError
+from gpumem_gui.core.model import (
+    ACTION_NAMES,
+    DEFAULT_POOL,
+    NO_STACK,
+    STATE_NAMES,
+    Action,
+    AllocatorState,
+    BlockState,
+    BlockTable,
+    SegmentTable,
+    Snapshot,
+    TraceTable,
+)
+from gpumem_gui.core.stacks import StackInterner
+
+# Trace-entry keys read into columns; any other key is looked at only in the rows that carry it.
+_COLUMN_KEYS = (
+    "action",
+    "addr",
+    "size",
+    "stream",
+    "time_us",
+    "frames",
+    "compile_context",
+    "user_metadata",
+    "pool_id",
+)
+
+
+class _ActionCodes(dict[Any, int]):
+    def __missing__(self, key: Any) -> int:
+        return int(Action.UNKNOWN)
+
+
+_ACTION_CODES = _ActionCodes({name: int(code) for name, code in ACTION_NAMES.items()})
+
+
+class _Tables:
+    """The tables shared by segments and traces while one snapshot converts."""
+
+    def __init__(self) -> None:
+        self.stacks = StackInterner()
+        self.strings: list[str] = []
+        self._string_index: dict[str, int] = {}
+        self.pool_ids: list[tuple[int, int]] = [DEFAULT_POOL]
+        self._pool_index: dict[tuple[int, int], int] = {DEFAULT_POOL: 0}
+
+    def string(self, value: Any) -> int:
+        if value is None:
+            return -1
+        text = value if isinstance(value, str) else str(value)
+        index = self._string_index.get(text)
+        if index is None:
+            index = self._string_index[text] = len(self.strings)
+            self.strings.append(text)
+        return index
+
+    def pool(self, value: Any) -> int:
+        if value is None:
+            return 0
+        try:
+            key = (int(value[0]), int(value[1]))
+        except (TypeError, ValueError, IndexError, KeyError):
+            raise SnapshotError(f"a pool id is {value!r}, not a pair of integers") from None
+        index = self._pool_index.get(key)
+        if index is None:
+            index = self._pool_index[key] = len(self.pool_ids)
+            self.pool_ids.append(key)
+        return index
+
+    def intern_column(self, values: Sequence[Any], intern: Any) -> np.ndarray:
+        """Index of each value, interning each distinct object once (pickles share repeated strings and tuples)."""
+        n = len(values)
+        ids = np.fromiter(map(id, values), np.int64, n)
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        codes = np.fromiter((intern(values[i]) for i in first), np.int32, len(first))
+        return codes[inverse.reshape(-1)]
+
+
+def snapshot_from_object(obj: Any, source: str, form: str) -> Snapshot:
+    """Build a Snapshot from what `pickle.load` or `json.load` returned; raise SnapshotError when it is not one."""
+    if isinstance(obj, list):
+        if obj and not all(isinstance(s, dict) and "blocks" in s for s in obj):
+            raise SnapshotError("not a snapshot: a list, but not of segments (dicts with 'blocks')")
+        root: dict[str, Any] = {"segments": obj}
+        form = "segments" if form == "pickle" else form
+    elif isinstance(obj, dict):
+        if "segments" not in obj:
+            keys = ", ".join(sorted(map(str, obj))[:8]) or "none"
+            raise SnapshotError(f"not a snapshot: the dict has no 'segments' (its keys: {keys})")
+        root = obj
+    else:
+        raise SnapshotError(
+            f"not a snapshot: the file holds a {type(obj).__name__}, "
+            "not the dict of torch.cuda.memory._dump_snapshot or a list of segments"
+        )
+    segments = root["segments"]
+    if not isinstance(segments, list):
+        raise SnapshotError(f"not a snapshot: 'segments' is a {type(segments).__name__}, not a list")
+    traces_raw = root.get("device_traces", [])
+    if traces_raw is None:
+        traces_raw = []
+    if not isinstance(traces_raw, list) or not all(isinstance(t, list) for t in traces_raw):
+        raise SnapshotError("not a snapshot: 'device_traces' is not a list of lists")
+
+    tables = _Tables()
+    state, legacy = _convert_segments(segments, tables)
+    traces = [_convert_trace(t, tables, device) for device, t in enumerate(traces_raw)]
+    settings = root.get("allocator_settings")
+    annotations = root.get("external_annotations") or []
+    return Snapshot(
+        source=source,
+        state=state,
+        traces=traces,
+        stacks=tables.stacks.table(),
+        strings=tables.strings,
+        allocator_settings=dict(settings) if isinstance(settings, dict) else None,
+        external_annotations=[dict(a) for a in annotations if isinstance(a, dict)],
+        form="segments" if isinstance(obj, list) else form,
+        legacy_blocks=legacy,
+    )
+
+
+def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorState, bool]:
+    n = len(segments)
+    device = np.zeros(n, np.int32)
+    address = np.zeros(n, np.int64)
+    total = np.zeros(n, np.int64)
+    stream = np.zeros(n, np.int64)
+    small = np.zeros(n, bool)
+    pool = np.zeros(n, np.int32)
+    expandable = np.zeros(n, bool)
+    seg_frames: list[Any] = []
+    block_rows: list[tuple[int, int, int, int, int]] = []  # segment, address, size, requested, state
+    block_frames: list[Any] = []
+    legacy = False
+    for i, seg in enumerate(segments):
+        if not isinstance(seg, dict):
+            raise SnapshotError(f"segment {i} is a {type(seg).__name__}, not a dict")
+        try:
+            address[i] = seg["address"]
+            total[i] = seg["total_size"]
+            blocks = seg["blocks"]
+        except KeyError as missing:
+            raise SnapshotError(f"segment {i} has no {missing.args[0]!r}") from None
+        except (TypeError, ValueError, OverflowError):
+            raise SnapshotError(f"segment {i} has a non-integer address or total_size") from None
+        device[i] = _as_int(seg.get("device", 0), f"segment {i} device")
+        stream[i] = _as_int(seg.get("stream", 0), f"segment {i} stream")
+        seg_type = seg.get("segment_type")
+        small[i] = seg_type == "small" if seg_type is not None else int(total[i]) == SMALL_BUFFER
+        pool[i] = tables.pool(seg.get("segment_pool_id"))
+        expandable[i] = bool(seg.get("is_expandable", False))
+        seg_frames.append(seg.get("frames"))
+        if not isinstance(blocks, list):
+            raise SnapshotError(f"segment {i} has 'blocks' that is not a list")
+        offset = int(address[i])
+        for j, block in enumerate(blocks):
+            if not isinstance(block, dict):
+                raise SnapshotError(f"segment {i} block {j} is not a dict")
+            if "size" not in block or "state" not in block:
+                absent = "size" if "size" not in block else "state"
+                raise SnapshotError(f"segment {i} block {j} has no {absent!r}")
+            size = _as_int(block["size"], f"segment {i} block {j} size")
+            block_state = STATE_NAMES.get(block["state"]) if isinstance(block["state"], str) else None
+            if block_state is None:
+                raise SnapshotError(f"segment {i} block {j} has a bad 'state' ({block['state']!r})")
+            if "requested_size" in block or "history" not in block:
+                requested = block.get("requested_size", size)
+                frames = block.get("frames")
+            else:
+                legacy = True  # torch 1.13/2.0: the newest history entry holds the request and its stack
+                history = block.get("history") or [{}]
+                newest = history[0] if isinstance(history[0], dict) else {}
+                requested = newest.get("real_size", size)
+                frames = newest.get("frames")
+            addr = block.get("address", offset)
+            block_rows.append(
+                (i, _as_int(addr, "block address"), size, _as_int(requested, "requested_size"), int(block_state))
+            )
+            block_frames.append(frames)
+            offset = int(addr) + size
+
+    seg_stack = tables.stacks.intern_many(seg_frames)
+    blk_stack = tables.stacks.intern_many(block_frames)
+    rows = np.array(block_rows, dtype=np.int64).reshape(-1, 5)
+    counts = np.bincount(rows[:, 0], minlength=n).astype(np.int64) if n else np.zeros(0, np.int64)
+    # Snapshots list segments by address within each device; keep that order whatever the file did.
+    order = np.lexsort((address, device))
+    blocks = BlockTable(
+        rows[:, 0].astype(np.int32),
+        rows[:, 1].copy(),
+        rows[:, 2].copy(),
+        rows[:, 3].copy(),
+        rows[:, 4].astype(np.int8),
+        blk_stack,
+    )
+    starts = np.zeros(n, np.int64)
+    if n:
+        starts[1:] = np.cumsum(counts)[:-1]
+    state = AllocatorState(
+        SegmentTable(device, address, total, stream, small, pool, expandable, seg_stack, starts, counts),
+        blocks,
+        tables.pool_ids,
+    )
+    if n and np.any(order != np.arange(n)):
+        state = state.take_segments(order)
+    return state, legacy
+
+
+def _as_int(value: Any, what: str) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError, OverflowError):
+        raise SnapshotError(f"{what} is {value!r}, not an integer") from None
+
+
+def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
+    n = len(entries)
+    if n == 0:
+        return TraceTable.empty()
+    if not all(map(isinstance, entries, repeat(dict))):
+        raise SnapshotError(f"device {device} trace holds entries that are not dicts")
+    where = f"device {device} trace"
+    lengths = np.fromiter(map(len, entries), np.int64, n)
+    # Keys to read as columns: those the first and last entries carry (addr always: oom entries lack it).
+    seen = set(entries[0]) | set(entries[-1]) | {"addr"}
+    columns: dict[str, list[Any]] = {}
+    expected = np.zeros(n, np.int64)  # how many of each entry's keys the columns account for
+    for key in _COLUMN_KEYS:
+        if key not in seen:
+            continue
+        try:
+            values = list(map(operator.itemgetter(key), entries))
+            expected += 1
+        except KeyError:
+            values = list(map(dict.get, entries, repeat(key)))
+            expected += np.fromiter(map(operator.is_not, values, repeat(None)), bool, n)
+        columns[key] = values
+    if "action" not in columns:
+        raise SnapshotError(f"{where}: entries have no 'action'")
+
+    # Entries with keys beyond the columns (oom's device_free, forward_frames, ...) are few: read them one by one.
+    extras: dict[str, dict[int, Any]] = {}
+    for row in np.flatnonzero(lengths > expected):
+        for key, value in entries[row].items():
+            if key not in columns:
+                extras.setdefault(key, {})[int(row)] = value
+
+    action = np.fromiter(map(_ACTION_CODES.__getitem__, columns["action"]), np.int8, n)
+    unknown = {int(r): str(columns["action"][r]) for r in np.flatnonzero(action == Action.UNKNOWN)}
+
+    def ints(key: str) -> np.ndarray:
+        values = columns.get(key)
+        if values is None:
+            return np.zeros(n, np.int64)
+        try:
+            return np.fromiter(values, np.int64, n)
+        except (TypeError, ValueError, OverflowError):
+            cleaned = [0 if v is None else v for v in values]
+            try:
+                return np.fromiter(cleaned, np.int64, n)
+            except (TypeError, ValueError, OverflowError):
+                raise SnapshotError(f"{where}: an entry has a non-integer {key!r}") from None
+
+    time_values = columns.get("time_us")
+    has_time = time_values is not None and all(map(operator.is_not, time_values, repeat(None)))
+    frames = columns.get("frames")
+    stack = tables.stacks.intern_many(frames) if frames is not None else np.full(n, NO_STACK, np.int32)
+
+    def strings(key: str) -> np.ndarray:
+        values = columns.get(key)
+        if values is None:
+            return np.full(n, -1, np.int32)
+        return tables.intern_column(values, tables.string)
+
+    pools = columns.get("pool_id")
+    pool = tables.intern_column(pools, _pool_or_none(tables)) if pools is not None else np.full(n, -1, np.int32)
+
+    device_free = np.zeros(n, np.int64)
+    for oom_row, value in extras.get("device_free", {}).items():
+        device_free[oom_row] = _as_int(value, f"{where} entry {oom_row} device_free")
+    forward = {
+        row: [str(line) for line in value]
+        for row, value in extras.get("forward_frames", {}).items()
+        if isinstance(value, list)
+    }
+    return TraceTable(
+        action=action,
+        addr=ints("addr"),
+        size=ints("size"),
+        stream=ints("stream"),
+        time_us=ints("time_us") if has_time else np.zeros(n, np.int64),
+        stack=stack,
+        device_free=device_free,
+        compile_context=strings("compile_context"),
+        user_metadata=strings("user_metadata"),
+        pool=pool,
+        has_time=has_time,
+        forward_frames=forward,
+        unknown_actions=unknown,
+    )
+
+
+def _pool_or_none(tables: _Tables) -> Any:
+    def intern(value: Any) -> int:
+        return -1 if value is None else tables.pool(value)
+
+    return intern
+
+
+__all__ = ["BlockState", "snapshot_from_object"]

@@ -1,0 +1,238 @@
+"""The columnar snapshot model: segments, blocks and trace events as numpy arrays, stacks interned once."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+I64 = npt.NDArray[np.int64]
+I32 = npt.NDArray[np.int32]
+I8 = npt.NDArray[np.int8]
+B8 = npt.NDArray[np.bool_]
+
+NO_STACK = -1  # stack index of an entry recorded without frames
+
+
+class Action(IntEnum):
+    """Trace entry actions (`TraceEntry::Action` in c10/core/CachingDeviceAllocator.h, plus older and newer ones)."""
+
+    ALLOC = 0
+    FREE_REQUESTED = 1
+    FREE_COMPLETED = 2
+    SEGMENT_ALLOC = 3
+    SEGMENT_FREE = 4
+    SEGMENT_MAP = 5
+    SEGMENT_UNMAP = 6
+    SNAPSHOT = 7
+    OOM = 8
+    USER_DEFINED = 9  # torch ~2.3-2.4 record_function markers, later moved to external_annotations
+    ANNOTATE = 10  # post-2.13 `_annotate_memory`
+    UNKNOWN = 11
+
+
+ACTION_NAMES: dict[str, Action] = {a.name.lower(): a for a in Action if a is not Action.UNKNOWN}
+
+
+class BlockState(IntEnum):
+    INACTIVE = 0
+    ALLOCATED = 1
+    PENDING_FREE = 2
+
+
+STATE_NAMES: dict[str, BlockState] = {
+    "inactive": BlockState.INACTIVE,
+    "active_allocated": BlockState.ALLOCATED,
+    "active_pending_free": BlockState.PENDING_FREE,
+    "active_awaiting_free": BlockState.PENDING_FREE,  # the name in the _snapshot docstring
+}
+STATE_LABELS = {
+    BlockState.INACTIVE: "inactive",
+    BlockState.ALLOCATED: "active_allocated",
+    BlockState.PENDING_FREE: "active_pending_free",
+}
+
+DEFAULT_POOL: tuple[int, int] = (0, 0)
+
+
+@dataclass(frozen=True)
+class Frame:
+    name: str
+    filename: str
+    line: int
+
+
+@dataclass(frozen=True)
+class StackTable:
+    """Unique stack traces: stack `i` is `frames[frame_ids[offsets[i]:offsets[i + 1]]]`, innermost frame first."""
+
+    frames: list[Frame]
+    offsets: I64
+    frame_ids: I32
+
+    def __len__(self) -> int:
+        return len(self.offsets) - 1
+
+    def stack(self, index: int) -> list[Frame]:
+        if index < 0:
+            return []
+        start, stop = int(self.offsets[index]), int(self.offsets[index + 1])
+        return [self.frames[f] for f in self.frame_ids[start:stop]]
+
+    def depth(self, index: int) -> int:
+        return 0 if index < 0 else int(self.offsets[index + 1] - self.offsets[index])
+
+    @classmethod
+    def empty(cls) -> StackTable:
+        return cls([], np.zeros(1, np.int64), np.zeros(0, np.int32))
+
+
+@dataclass(frozen=True)
+class SegmentTable:
+    """One row per segment (one cudaMalloc, or one contiguous mapped run of an expandable segment)."""
+
+    device: I32
+    address: I64
+    total_size: I64
+    stream: I64
+    is_small: B8  # segment_type == "small"
+    pool: I32  # index into AllocatorState.pool_ids; 0 is the default pool (0, 0)
+    is_expandable: B8
+    stack: I32
+    block_start: I64  # the segment's blocks are rows block_start .. block_start + block_count of BlockTable
+    block_count: I64
+
+    def __len__(self) -> int:
+        return len(self.address)
+
+
+@dataclass(frozen=True)
+class BlockTable:
+    """One row per block, segments' blocks one after another in address order."""
+
+    segment: I32
+    address: I64
+    size: I64
+    requested_size: I64  # meaningless for inactive blocks (stale in real files)
+    state: I8  # BlockState
+    stack: I32
+
+    def __len__(self) -> int:
+        return len(self.address)
+
+
+@dataclass(frozen=True)
+class AllocatorState:
+    """Every segment and block of the caching allocator at one moment."""
+
+    segments: SegmentTable
+    blocks: BlockTable
+    pool_ids: list[tuple[int, int]]
+
+    def devices(self) -> list[int]:
+        return sorted({int(d) for d in np.unique(self.segments.device)})
+
+    def for_device(self, device: int) -> AllocatorState:
+        """The same state with only `device`'s segments (block rows renumbered to match)."""
+        keep = np.flatnonzero(self.segments.device == device)
+        return self.take_segments(keep)
+
+    def take_segments(self, rows: npt.NDArray[np.intp]) -> AllocatorState:
+        seg = self.segments
+        counts = seg.block_count[rows]
+        starts = seg.block_start[rows]
+        block_rows = (
+            np.concatenate([np.arange(s, s + c) for s, c in zip(starts, counts, strict=True)])
+            if len(rows)
+            else np.zeros(0, np.int64)
+        )
+        new_start = np.zeros(len(rows), np.int64)
+        if len(rows):
+            new_start[1:] = np.cumsum(counts)[:-1]
+        new_seg_index = np.repeat(np.arange(len(rows), dtype=np.int32), counts)
+        b = self.blocks
+        return AllocatorState(
+            SegmentTable(
+                seg.device[rows],
+                seg.address[rows],
+                seg.total_size[rows],
+                seg.stream[rows],
+                seg.is_small[rows],
+                seg.pool[rows],
+                seg.is_expandable[rows],
+                seg.stack[rows],
+                new_start,
+                counts.copy(),
+            ),
+            BlockTable(
+                new_seg_index,
+                b.address[block_rows],
+                b.size[block_rows],
+                b.requested_size[block_rows],
+                b.state[block_rows],
+                b.stack[block_rows],
+            ),
+            self.pool_ids,
+        )
+
+
+@dataclass(frozen=True)
+class TraceTable:
+    """One device's trace entries, oldest first, as columns."""
+
+    action: I8  # Action
+    addr: I64  # 0 where the entry has none (oom)
+    size: I64
+    stream: I64
+    time_us: I64  # 0 where absent; see has_time
+    stack: I32
+    device_free: I64  # oom entries only, else 0
+    compile_context: I32  # index into Snapshot.strings, -1 where absent
+    user_metadata: I32  # index into Snapshot.strings, -1 where absent
+    pool: I32  # index into the snapshot's pool_ids, -1 where the entry has no pool_id
+    has_time: bool = False
+    forward_frames: dict[int, list[str]] = field(default_factory=dict)
+    unknown_actions: dict[int, str] = field(default_factory=dict)  # row -> action name we do not know
+
+    def __len__(self) -> int:
+        return len(self.action)
+
+    @classmethod
+    def empty(cls) -> TraceTable:
+        z64 = np.zeros(0, np.int64)
+        z32 = np.zeros(0, np.int32)
+        return cls(np.zeros(0, np.int8), z64, z64, z64, z64, z32, z64, z32, z32, z32)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A whole snapshot file, converted: the final allocator state, the trace of each device, and the extras."""
+
+    source: str  # the file name, or a label for bytes
+    state: AllocatorState
+    traces: list[TraceTable]  # index = CUDA device
+    stacks: StackTable
+    strings: list[str]
+    allocator_settings: dict[str, Any] | None = None
+    external_annotations: list[dict[str, Any]] = field(default_factory=list)
+    form: str = "dump"  # "dump" (dict of _dump_snapshot), "segments" (bare list), "json"
+    legacy_blocks: bool = False
+
+    def devices(self) -> list[int]:
+        """Devices that have segments or a non-empty trace."""
+        found = set(self.state.devices())
+        found.update(d for d, t in enumerate(self.traces) if len(t))
+        return sorted(found)
+
+    def trace(self, device: int) -> TraceTable:
+        return self.traces[device] if 0 <= device < len(self.traces) else TraceTable.empty()
+
+    def default_device(self) -> int:
+        """The device with the longest trace (as PyTorch's viewer picks), else the first with segments."""
+        devices = self.devices()
+        if not devices:
+            return 0
+        return max(devices, key=lambda d: (len(self.trace(d)), -d))

@@ -1,0 +1,154 @@
+"""Interning of stack traces: real files repeat the same few hundred stacks thousands of times."""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from gpumem_gui.core.errors import SnapshotError
+from gpumem_gui.core.model import I32, NO_STACK, Frame, StackTable
+
+# Frames PyTorch's viewer hides from a stack (allocator and interpreter plumbing): matched against name and file.
+_HIDDEN_NAMES = (
+    "unwind::unwind",
+    "CapturedTraceback::gather",
+    "gather_with_cpp",
+    "_start",
+    "__libc_start_main",
+    "PyEval_",
+    "PyObject_",
+    "PyFunction_",
+)
+_HIDDEN_FILES = (
+    "core/boxing",
+    "/Register",
+    "/Redispatch",
+    "pythonrun.c",
+    "Modules/main.c",
+    "Objects/call.c",
+    "Objects/methodobject.c",
+    "pycore_ceval.h",
+    "ceval.c",
+    "cpython/abstract.h",
+)
+
+
+def is_interesting_frame(frame: Frame) -> bool:
+    """False for allocator and interpreter frames that say nothing about the user's code."""
+    return not (any(h in frame.name for h in _HIDDEN_NAMES) or any(h in frame.filename for h in _HIDDEN_FILES))
+
+
+def filter_frames(frames: Sequence[Frame]) -> list[Frame]:
+    return [f for f in frames if is_interesting_frame(f)]
+
+
+def format_frame(frame: Frame) -> str:
+    return f"{frame.filename}:{frame.line}:{frame.name}"
+
+
+class StackInterner:
+    """Turns frame lists (lists of {"name", "filename", "line"} dicts) into indices of one StackTable.
+
+    Works in three levels so that a million entries cost little Python: lists that are the same object (PyTorch
+    shares one list between an allocation and its frees) are found with numpy on their ids; lists whose length,
+    first and last frame objects agree are checked equal with one C-level comparison each; only the few truly
+    different stacks are looked at frame by frame.
+    """
+
+    def __init__(self) -> None:
+        self._frames: list[Frame] = []
+        self._frame_by_id: dict[int, int] = {}
+        self._frame_by_key: dict[tuple[str, str, int], int] = {}
+        self._stack_by_key: dict[tuple[int, ...], int] = {}
+        self._offsets: list[int] = [0]
+        self._frame_ids: list[int] = []
+        self._keepalive: list[Any] = []  # ids are only unique while their objects live
+
+    def intern_many(self, lists: Sequence[Any]) -> I32:
+        """The stack index of each element of `lists` (a frame list, or None / [] for no stack)."""
+        n = len(lists)
+        if n == 0:
+            return np.zeros(0, np.int32)
+        self._keepalive.append(lists)
+        ids = np.fromiter(map(id, lists), np.int64, n)
+        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        reps = [lists[i] for i in first]
+        return self._intern_distinct_objects(reps)[inverse.reshape(-1)]
+
+    def intern_one(self, frames: Any) -> int:
+        return int(self._intern_distinct_objects([frames])[0])
+
+    def table(self) -> StackTable:
+        return StackTable(
+            list(self._frames),
+            np.asarray(self._offsets, dtype=np.int64),
+            np.asarray(self._frame_ids, dtype=np.int32),
+        )
+
+    def _intern_distinct_objects(self, reps: list[Any]) -> I32:
+        out = np.full(len(reps), NO_STACK, np.int32)
+        candidates = [i for i, r in enumerate(reps) if r]  # None and [] have no stack
+        if not candidates:
+            return out
+        lists = [reps[i] for i in candidates]
+        for r in lists:
+            if not isinstance(r, list | tuple):
+                raise SnapshotError(f"a 'frames' value is a {type(r).__name__}, not a list")
+        m = len(lists)
+        lengths = np.fromiter(map(len, lists), np.int64, m)
+        first_ids = np.fromiter(map(id, map(operator.itemgetter(0), lists)), np.int64, m)
+        last_ids = np.fromiter(map(id, map(operator.itemgetter(-1), lists)), np.int64, m)
+        order = np.lexsort((last_ids, first_ids, lengths))
+        key = np.stack([lengths[order], first_ids[order], last_ids[order]], axis=1)
+        group_start = np.ones(m, bool)
+        group_start[1:] = np.any(key[1:] != key[:-1], axis=1)
+        # for every list (in its original position), the first list of its group
+        leader_sorted = order[np.maximum.accumulate(np.where(group_start, np.arange(m), 0))]
+        leader_of = np.empty(m, np.int64)
+        leader_of[order] = leader_sorted
+        # one C-level comparison per list; the frame objects are shared, so it is mostly an identity scan
+        same = np.fromiter(map(operator.eq, lists, [lists[j] for j in leader_of]), bool, m)
+        leader_stack = np.full(m, NO_STACK, np.int64)
+        for leader in order[group_start]:
+            leader_stack[leader] = self._intern_content(lists[leader])
+        stack_of = np.where(same, leader_stack[leader_of], NO_STACK)
+        for i in np.flatnonzero(~same):
+            stack_of[i] = self._intern_content(lists[i])
+        out[np.asarray(candidates)] = stack_of
+        return out
+
+    def _intern_content(self, frames: Sequence[Any]) -> int:
+        key = tuple(self._intern_frame(f) for f in frames)
+        index = self._stack_by_key.get(key)
+        if index is None:
+            index = len(self._offsets) - 1
+            self._stack_by_key[key] = index
+            self._frame_ids.extend(key)
+            self._offsets.append(len(self._frame_ids))
+        return index
+
+    def _intern_frame(self, frame: Any) -> int:
+        index = self._frame_by_id.get(id(frame))
+        if index is not None:
+            return index
+        if not isinstance(frame, dict):
+            raise SnapshotError(f"a stack frame is a {type(frame).__name__}, not a dict")
+        key = (str(frame.get("name", "")), str(frame.get("filename", "")), _int_or_zero(frame.get("line", 0)))
+        index = self._frame_by_key.get(key)
+        if index is None:
+            index = len(self._frames)
+            self._frames.append(Frame(*key))
+            self._frame_by_key[key] = index
+        self._frame_by_id[id(frame)] = index
+        self._keepalive.append(frame)
+        return index
+
+
+def _int_or_zero(value: Any) -> int:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return 0

@@ -1,0 +1,40 @@
+"""Shared test fixtures: the real snapshots beside the project, and generated ones."""
+
+from __future__ import annotations
+
+import os
+import pickle
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+FIXTURE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "snapshots"
+FIXTURE_NAMES = [
+    "constructor_memory_snapshot.pickle",
+    "cranberrii_memory_snapshot.pickle",
+    "felix_dump_a.pickle",
+    "lfie_my_snapshot.pickle",
+    "magma27_memory_snapshot.pickle",
+    "muduard_dump_snapshot_a.pickle",
+    "silmont_mem_snapshot.pickle",
+]
+
+
+def fixture_path(name: str) -> Path:
+    path = FIXTURE_DIR / name
+    if not path.exists():
+        pytest.skip(f"real snapshots not present ({FIXTURE_DIR})")
+    return path
+
+
+@pytest.fixture(params=FIXTURE_NAMES)
+def real_snapshot_path(request: pytest.FixtureRequest) -> Path:
+    return fixture_path(request.param)
+
+
+def load_raw(path: Path) -> Any:
+    with path.open("rb") as f:
+        return pickle.load(f)  # test-only: these are the known, checked fixture files

@@ -1,0 +1,98 @@
+"""`gpumem-gui report`: text and JSON figures of real files, at the end and at any event."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from gpumem_gui.cli import main
+from tests.conftest import fixture_path
+
+REPORT_KEYS = {
+    "device",
+    "segments",
+    "blocks",
+    "reserved_bytes",
+    "allocated_bytes",
+    "requested_bytes",
+    "pending_free_bytes",
+    "active_bytes",
+    "free_bytes",
+    "internal_waste_bytes",
+    "largest_free_block_bytes",
+    "external_fragmentation",
+    "inactive_split_bytes",
+    "largest_allocation_that_fits",
+    "trace_events",
+    "peak_reserved_bytes",
+    "peak_allocated_bytes",
+    "oom_events",
+}
+
+
+def _json_report(capsys: Any, *args: str) -> dict[str, Any]:
+    assert main(["report", *args, "--json"]) == 0
+    out: dict[str, Any] = json.loads(capsys.readouterr().out)
+    return out
+
+
+def test_json_report_of_every_device(capsys: Any) -> None:
+    path = fixture_path("constructor_memory_snapshot.pickle")
+    report = _json_report(capsys, str(path))
+    assert report["file"] == str(path)
+    assert [d["device"] for d in report["devices"]] == [0, 1, 2]
+    for d in report["devices"]:
+        assert set(d) >= REPORT_KEYS
+        assert d["reserved_bytes"] == d["active_bytes"] + d["free_bytes"]
+    assert report["devices"][1]["oom_events"] == 1
+    assert report["totals"]["reserved_bytes"] == sum(d["reserved_bytes"] for d in report["devices"])
+    assert REPORT_KEYS - {"device"} <= set(report["totals"])
+
+
+def test_report_at_an_event_uses_the_longest_trace(capsys: Any) -> None:
+    path = fixture_path("cranberrii_memory_snapshot.pickle")
+    final = _json_report(capsys, str(path))["devices"][0]
+    first = _json_report(capsys, str(path), "--at", "0")["devices"][0]
+    middle = _json_report(capsys, str(path), "--at", "5000")["devices"][0]
+    last = _json_report(capsys, str(path), "--at", "10306")["devices"][0]
+    assert first["at_event"] == 0 and first["device"] == 0
+    assert last["reserved_bytes"] == final["reserved_bytes"] and last["free_bytes"] == final["free_bytes"]
+    assert first["peak_reserved_bytes"] == final["peak_reserved_bytes"]
+    assert middle["reserved_bytes"] <= final["peak_reserved_bytes"]
+    assert first != middle
+
+
+def test_text_report(capsys: Any) -> None:
+    path = fixture_path("silmont_mem_snapshot.pickle")
+    assert main(["report", str(path)]) == 0
+    text = capsys.readouterr().out
+    assert "device 0 (at the snapshot)" in text
+    assert "external fragmentation" in text
+    assert "segments with the most free memory" in text
+    assert "(3,781,165,056 bytes)" in text  # reserved, exact
+    assert "97 events" in text
+
+
+def test_bad_device_and_event_exit_2(capsys: Any) -> None:
+    path = str(fixture_path("silmont_mem_snapshot.pickle"))
+    assert main(["report", path, "--device", "5"]) == 2
+    assert "device 5" in capsys.readouterr().err
+    assert main(["report", path, "--at", "100000"]) == 2
+    assert "outside the trace" in capsys.readouterr().err
+
+
+def test_console_script_runs_the_demo() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "gpumem_gui"], capture_output=True, text=True, check=True, timeout=120
+    )
+    assert "synthetic example" in result.stdout and "largest free block" in result.stdout
+
+
+def test_segments_only_file(tmp_path: Path, capsys: Any) -> None:
+    path = fixture_path("muduard_dump_snapshot_a.pickle")
+    report = _json_report(capsys, str(path))
+    assert report["devices"][0]["segments"] == 672
+    assert report["devices"][0]["trace_events"] == 0
