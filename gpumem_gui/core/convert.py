@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import operator
+import os
 from collections.abc import Sequence
 from itertools import repeat
 from typing import Any
@@ -25,6 +26,11 @@ from gpumem_gui.core.model import (
     TraceTable,
 )
 from gpumem_gui.core.stacks import StackInterner
+
+try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
+    from gpumem_gui.core import _columns  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the install
+    _columns = None
 
 # Trace-entry keys read into columns; any other key is looked at only in the rows that carry it.
 _COLUMN_KEYS = (
@@ -229,9 +235,59 @@ def _as_int(value: Any, what: str) -> int:
 
 
 def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
-    n = len(entries)
-    if n == 0:
+    if not entries:
         return TraceTable.empty()
+    if _columns is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
+        return _convert_trace_compiled(entries, tables, device)
+    return _convert_trace_python(entries, tables, device)
+
+
+def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
+    """The compiled twin of _convert_trace_python: one C pass reads every known key of every entry."""
+    assert _columns is not None
+    where = f"device {device} trace"
+    pool_code = _pool_or_none(tables)
+    try:
+        ints, present, codes, group, leaders, mismatch, extra_rows = _columns.extract(
+            entries,
+            ({}, tables._string_index, tables._string_index, {}),
+            (_action_code, tables.string, tables.string, pool_code),
+        )
+    except _columns.ColumnError as e:
+        raise SnapshotError(f"{where}: {e}") from None
+    n = len(entries)
+    if (codes[0] < 0).any():
+        raise SnapshotError(f"{where}: entries have no 'action'")
+    action = codes[0].astype(np.int8)
+    unknown = {int(r): str(entries[r]["action"]) for r in np.flatnonzero(action == Action.UNKNOWN)}
+    # one stack per group leader (a few thousand), then the rare list unequal to its leader on its own
+    leader_stack = tables.stacks.intern_objects(leaders)
+    stack = np.where(group >= 0, leader_stack[np.maximum(group, 0)] if len(leaders) else NO_STACK, NO_STACK)
+    stack = stack.astype(np.int32)
+    for row in np.flatnonzero(mismatch).tolist():
+        stack[row] = tables.stacks.intern_one(entries[row]["frames"])
+    known = set(_columns.INT_KEYS) | set(_columns.CODE_KEYS) | {_columns.FRAMES_KEY}
+    extras: dict[str, dict[int, Any]] = {}
+    for row in extra_rows.tolist():
+        for key, value in entries[row].items():
+            if key not in known:
+                extras.setdefault(key, {})[row] = value
+    has_time = bool(present[3].all())
+    return _trace_table(
+        action, ints[0], ints[1], ints[2], ints[3] if has_time else np.zeros(n, np.int64), has_time, stack,
+        codes[1], codes[2], codes[3], extras, unknown, where,
+    )  # fmt: skip
+
+
+def _action_code(value: Any) -> int:
+    try:
+        return _ACTION_CODES[value]
+    except TypeError:
+        raise SnapshotError(f"an entry's action is {value!r}, not a string") from None
+
+
+def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
+    n = len(entries)
     if not all(map(isinstance, entries, repeat(dict))):
         raise SnapshotError(f"device {device} trace holds entries that are not dicts")
     where = f"device {device} trace"
@@ -290,7 +346,28 @@ def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTab
     pools = columns.get("pool_id")
     pool = tables.intern_column(pools, _pool_or_none(tables)) if pools is not None else np.full(n, -1, np.int32)
 
-    device_free = np.zeros(n, np.int64)
+    times = ints("time_us") if has_time else np.zeros(n, np.int64)
+    return _trace_table(
+        action, ints("addr"), ints("size"), ints("stream"), times, has_time, stack, strings("compile_context"), strings("user_metadata"), pool, extras, unknown, where,
+    )  # fmt: skip
+
+
+def _trace_table(
+    action: np.ndarray,
+    addr: np.ndarray,
+    size: np.ndarray,
+    stream: np.ndarray,
+    time_us: np.ndarray,
+    has_time: bool,
+    stack: np.ndarray,
+    compile_context: np.ndarray,
+    user_metadata: np.ndarray,
+    pool: np.ndarray,
+    extras: dict[str, dict[int, Any]],
+    unknown: dict[int, str],
+    where: str,
+) -> TraceTable:
+    device_free = np.zeros(len(action), np.int64)
     for oom_row, value in extras.get("device_free", {}).items():
         device_free[oom_row] = _as_int(value, f"{where} entry {oom_row} device_free")
     forward = {
@@ -300,14 +377,14 @@ def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTab
     }
     return TraceTable(
         action=action,
-        addr=ints("addr"),
-        size=ints("size"),
-        stream=ints("stream"),
-        time_us=ints("time_us") if has_time else np.zeros(n, np.int64),
+        addr=addr,
+        size=size,
+        stream=stream,
+        time_us=time_us,
         stack=stack,
         device_free=device_free,
-        compile_context=strings("compile_context"),
-        user_metadata=strings("user_metadata"),
+        compile_context=compile_context,
+        user_metadata=user_metadata,
         pool=pool,
         has_time=has_time,
         forward_frames=forward,

@@ -13,7 +13,7 @@ from typing import Any
 from gpumem_gui.core.convert import snapshot_from_object
 from gpumem_gui.core.errors import SnapshotError
 from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.safe_unpickle import RefusedGlobal, loads_no_globals
+from gpumem_gui.core.safe_unpickle import RefusedGlobal, gc_paused, loads_no_globals
 
 GZIP_MAGIC = b"\x1f\x8b"
 PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 and later
@@ -104,9 +104,10 @@ def load_snapshot(source: Source, name: str | None = None) -> Snapshot:
     """
     data, label = read_source(source, name)
     try:
-        obj, form = decode_snapshot_bytes(data)
-        del data
-        return snapshot_from_object(obj, label, form)
+        with gc_paused():  # the converter walks the unpickled dicts: a collection there would walk them all again
+            obj, form = decode_snapshot_bytes(data)
+            del data
+            return snapshot_from_object(obj, label, form)
     except SnapshotError as e:
         raise e.with_source(label) from None
 

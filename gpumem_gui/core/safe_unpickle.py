@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import io
 import pickle
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 
@@ -27,16 +29,23 @@ class _NoGlobalsUnpickler(pickle.Unpickler):
         raise pickle.UnpicklingError("refused to load: the file uses a persistent id")
 
 
-def loads_no_globals(data: bytes | memoryview) -> Any:
-    """Unpickle `data` with every global refused and the cyclic garbage collector paused.
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector for work that makes millions of containers and no cycles.
 
-    Unpickling creates millions of containers; each allocation can trigger a full collection that walks all the
-    objects made so far, which makes big files several times slower. Nothing here builds cycles, so pausing is safe.
+    Each burst of allocations can trigger a collection that walks every container made so far, so unpickling and
+    converting a big snapshot with the collector on is several times slower (measured in benchmarks/bench_load.py).
     """
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        return _NoGlobalsUnpickler(io.BytesIO(data)).load()
+        yield
     finally:
         if was_enabled:
             gc.enable()
+
+
+def loads_no_globals(data: bytes | memoryview) -> Any:
+    """Unpickle `data` with every global refused and the garbage collector paused."""
+    with gc_paused():
+        return _NoGlobalsUnpickler(io.BytesIO(data)).load()

@@ -52,6 +52,9 @@ def format_frame(frame: Frame) -> str:
 class StackInterner:
     """Turns frame lists (lists of {"name", "filename", "line"} dicts) into indices of one StackTable.
 
+    Objects are recognised by id, so everything interned must stay alive while the interner is used: it is made
+    for the conversion of one unpickled snapshot, which holds them all, and dropped afterwards.
+
     Works in three levels so that a million entries cost little Python: lists that are the same object (PyTorch
     shares one list between an allocation and its frees) are found with numpy on their ids; lists whose length,
     first and last frame objects agree are checked equal with one C-level comparison each; only the few truly
@@ -65,18 +68,20 @@ class StackInterner:
         self._stack_by_key: dict[tuple[int, ...], int] = {}
         self._offsets: list[int] = [0]
         self._frame_ids: list[int] = []
-        self._keepalive: list[Any] = []  # ids are only unique while their objects live
 
     def intern_many(self, lists: Sequence[Any]) -> I32:
         """The stack index of each element of `lists` (a frame list, or None / [] for no stack)."""
         n = len(lists)
         if n == 0:
             return np.zeros(0, np.int32)
-        self._keepalive.append(lists)
         ids = np.fromiter(map(id, lists), np.int64, n)
         _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
         reps = [lists[i] for i in first]
         return self._intern_distinct_objects(reps)[inverse.reshape(-1)]
+
+    def intern_objects(self, frame_lists: list[Any]) -> I32:
+        """The stack index of each of `frame_lists`, all distinct objects."""
+        return self._intern_distinct_objects(frame_lists)
 
     def intern_one(self, frames: Any) -> int:
         return int(self._intern_distinct_objects([frames])[0])
@@ -121,12 +126,15 @@ class StackInterner:
         return out
 
     def _intern_content(self, frames: Sequence[Any]) -> int:
-        key = tuple(self._intern_frame(f) for f in frames)
-        index = self._stack_by_key.get(key)
+        # frame dicts are shared objects in real pickles, so most resolve by id in one C-level pass
+        key = tuple(map(self._frame_by_id.get, map(id, frames)))
+        if None in key:
+            key = tuple(self._intern_frame(f) for f in frames)
+        index = self._stack_by_key.get(key)  # type: ignore[arg-type]
         if index is None:
             index = len(self._offsets) - 1
-            self._stack_by_key[key] = index
-            self._frame_ids.extend(key)
+            self._stack_by_key[key] = index  # type: ignore[index]
+            self._frame_ids.extend(key)  # type: ignore[arg-type]
             self._offsets.append(len(self._frame_ids))
         return index
 
@@ -143,7 +151,6 @@ class StackInterner:
             self._frames.append(Frame(*key))
             self._frame_by_key[key] = index
         self._frame_by_id[id(frame)] = index
-        self._keepalive.append(frame)
         return index
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import bisect
 import heapq
+import os
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -28,7 +29,13 @@ from gpumem_gui.core.model import (
     Snapshot,
     TraceTable,
 )
+from gpumem_gui.core.safe_unpickle import gc_paused
 from gpumem_gui.core.segment_map import LiveSegment, SegmentMap
+
+try:  # the compiled twin of _ForwardReplay (see _replay.pyx); absent where no C++ compiler built it
+    from gpumem_gui.core import _replay  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the install
+    _replay = None
 
 NEVER = np.iinfo(np.int64).max  # a lifetime that has not ended by the last event
 KEYFRAME_INTERVAL = 4096
@@ -151,11 +158,151 @@ class DeviceTimeline:
         return _assemble_state(self, index, ids)
 
 
-def build_timeline(snapshot: Snapshot, device: int, config: AllocatorConfig | None = None) -> DeviceTimeline:
-    """Index `device`'s trace for time travel and compute its series (one backward and one forward pass)."""
+_COMPILED_WARNINGS = {
+    1: "event {event}: alloc of {addr:#x}, which is already live",
+    2: "event {event}: alloc of {addr:#x} outside every segment",
+    3: "event {event}: alloc of {addr:#x} where no memory is free",
+    4: "event {event}: free_requested of {addr:#x}, which is not live",
+    5: "event {event}: free_completed of {addr:#x}, which is not live",
+    6: "event {event}: segment_alloc of {addr:#x} over a live segment",
+    7: "event {event}: segment_free of {addr:#x}, which is not a free segment",
+    8: "event {event}: segment_unmap of {addr:#x}, which is not free mapped memory",
+    9: "block {addr:#x} lies in no segment before the first event",
+}
+
+
+def _series(
+    reserved: I64,
+    allocated: I64,
+    requested: I64,
+    active: I64,
+    largest: I64,
+    segments: I64,
+    trace: TraceTable,
+    initial: dict[str, float],
+) -> Series:
+    free = reserved - active
+    frag = np.where(free > 0, 1.0 - largest / np.maximum(free, 1), 0.0)
+    time_us = trace.time_us if trace.has_time else None
+    return Series(reserved, allocated, requested, active, free, largest, frag, segments, time_us, initial)
+
+
+def _oom_event(trace: TraceTable, i: int) -> OomEvent:
+    time_us = int(trace.time_us[i]) if trace.has_time else None
+    return OomEvent(i, int(trace.size[i]), int(trace.device_free[i]), int(trace.stream[i]), time_us)
+
+
+@dataclass(frozen=True)
+class BlockHistory:
+    """What a trace says of blocks, without replaying it: who is live before the first event, and the size of
+    every allocation that is still live in the final snapshot."""
+
+    addr: I64  # blocks live before the first event, by address
+    size: I64  # -1 where only the replay can tell (freed during the trace, allocated before it)
+    requested: I64
+    stack: np.ndarray
+    pending: np.ndarray  # pending free from the start (its free_requested came before the trace)
+    known_size: I64  # per event: the final block size of an alloc still live at the end, else -1
+    warnings: list[str]
+
+
+_BLOCK_ACTIONS = (Action.ALLOC, Action.FREE_REQUESTED, Action.FREE_COMPLETED)
+
+
+def block_history(trace: TraceTable, final: AllocatorState) -> BlockHistory:
+    """Pair each address's alloc / free_requested / free_completed events (a sort, no replay)."""
+    n = len(trace)
+    rows = np.flatnonzero(np.isin(trace.action, _BLOCK_ACTIONS))
+    rows = rows[np.argsort(trace.addr[rows], kind="stable")]  # by address, then (stable) time
+    addr = trace.addr[rows]
+    act = trace.action[rows]
+    first = np.ones(len(rows), bool)
+    first[1:] = addr[1:] != addr[:-1]
+    last = np.ones(len(rows), bool)
+    last[:-1] = first[1:]
+
+    warnings: list[str] = []
+    # within one address the only sequences are alloc -> free_requested -> free_completed -> alloc ...
+    prev, nxt = act[:-1], act[1:]
+    fine = (
+        ((prev == Action.ALLOC) & ((nxt == Action.FREE_REQUESTED) | (nxt == Action.FREE_COMPLETED)))
+        | ((prev == Action.FREE_REQUESTED) & (nxt == Action.FREE_COMPLETED))
+        | ((prev == Action.FREE_COMPLETED) & (nxt == Action.ALLOC))
+    )
+    for j in np.flatnonzero(~first[1:] & ~fine)[:10]:
+        i = int(rows[j + 1])
+        warnings.append(
+            f"event {i}: {Action(act[j + 1]).name.lower()} of {int(addr[j + 1]):#x} after a {Action(act[j]).name.lower()}"
+        )
+
+    fb = final.blocks
+    live = np.flatnonzero(fb.state != BlockState.INACTIVE)
+    f_addr, f_size = fb.address[live], fb.size[live]
+    f_order = np.argsort(f_addr)
+    f_addr, f_size, live = f_addr[f_order], f_size[f_order], live[f_order]
+
+    group_addr = addr[first]
+    first_rows, first_act = rows[first], act[first]
+    last_rows, last_act = rows[last], act[last]
+    pre = first_act != Action.ALLOC  # the block existed before its first event here
+    untouched = ~np.isin(f_addr, group_addr)
+    u = live[untouched]
+    init_addr = np.concatenate([group_addr[pre], fb.address[u]])
+    init_order = np.argsort(init_addr, kind="stable")
+
+    known = np.full(n, -1, np.int64)
+    live_at_end = last_act != Action.FREE_COMPLETED
+    pos = np.searchsorted(f_addr, group_addr)
+    pos = np.minimum(pos, max(len(f_addr) - 1, 0))
+    in_final = (f_addr[pos] == group_addr) if len(f_addr) else np.zeros(len(group_addr), bool)
+    # the live block's alloc: the last event, or the one before a trailing free_requested
+    alloc_row = np.where(last_act == Action.ALLOC, last_rows, -1)
+    trailing = np.flatnonzero(last_act == Action.FREE_REQUESTED)
+    last_pos = np.flatnonzero(last)
+    for g in trailing:
+        j = last_pos[g] - 1
+        if j >= 0 and not first[j + 1] and act[j] == Action.ALLOC:
+            alloc_row[g] = rows[j]
+    has = live_at_end & in_final & (alloc_row >= 0)
+    known[alloc_row[has]] = f_size[pos[has]]
+    for g in np.flatnonzero(live_at_end & ~in_final)[:10]:
+        warnings.append(f"event {int(last_rows[g])}: {int(group_addr[g]):#x} should be live at the end but is not")
+    for g in np.flatnonzero(~live_at_end & in_final)[:10]:
+        warnings.append(
+            f"event {int(last_rows[g])}: free_completed of {int(group_addr[g]):#x}, which is live at the end"
+        )
+
+    return BlockHistory(
+        addr=init_addr[init_order],
+        size=np.concatenate([np.full(int(pre.sum()), -1, np.int64), fb.size[u]])[init_order],
+        requested=np.concatenate([trace.size[first_rows[pre]], fb.requested_size[u]])[init_order],
+        stack=np.concatenate([trace.stack[first_rows[pre]], fb.stack[u]])[init_order],
+        pending=np.concatenate([first_act[pre] == Action.FREE_COMPLETED, fb.state[u] == BlockState.PENDING_FREE])[
+            init_order
+        ],
+        known_size=known,
+        warnings=warnings,
+    )
+
+
+def compiled_replay_available() -> bool:
+    return _replay is not None
+
+
+def build_timeline(
+    snapshot: Snapshot, device: int, config: AllocatorConfig | None = None, *, compiled: bool | None = None
+) -> DeviceTimeline:
+    """Index `device`'s trace for time travel and compute its series (one backward and one forward pass).
+
+    `compiled` picks the C++ replay kernel (default: whenever it was built) or the pure-Python one; both give the
+    same result, which a test checks.
+    """
     if config is None:
         config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
-    return _TimelineBuilder(snapshot, device, config).build()
+    if compiled is None:
+        compiled = _replay is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
+    with gc_paused():
+        return _TimelineBuilder(snapshot, device, config).build(compiled)
 
 
 class _TimelineBuilder:
@@ -196,30 +343,27 @@ class _TimelineBuilder:
         }
 
     def _backward(self) -> tuple[dict[int, _Blk], SegmentMap, dict[int, int]]:
+        blocks = block_history(self.trace, self.final)
+        self.warnings.extend(blocks.warnings[: 50 - len(self.warnings)])
+        initial = {
+            int(a): _Blk(
+                None if s < 0 else int(s), int(r), BlockState.PENDING_FREE if p else BlockState.ALLOCATED, int(k)
+            )
+            for a, s, r, k, p in zip(
+                blocks.addr, blocks.size, blocks.requested, blocks.stack, blocks.pending, strict=True
+            )
+        }
+        known = {int(i): int(blocks.known_size[i]) for i in np.flatnonzero(blocks.known_size >= 0)}
+        return initial, self._backward_segments(), known
+
+    def _backward_segments(self) -> SegmentMap:
+        """Segments before the first event: undo the (few) segment events from the final segments."""
         t = self.trace
-        blocks = self._final_blocks()
         segs = self._final_segments()
-        known_size: dict[int, int] = {}  # alloc event -> size of its block, where the final snapshot shows it
-        actions, addrs, sizes = t.action.tolist(), t.addr.tolist(), t.size.tolist()
-        for i in range(len(actions) - 1, -1, -1):
-            a, addr, size = actions[i], addrs[i], sizes[i]
-            if a == Action.ALLOC:
-                blk = blocks.pop(addr, None)
-                if blk is None:
-                    self._warn(f"event {i}: alloc of {addr:#x} is not live afterwards")
-                elif blk.size is not None:
-                    known_size[i] = blk.size
-            elif a == Action.FREE_REQUESTED:
-                blk = blocks.get(addr)
-                if blk is None:  # its free_completed fell outside the trace: it is still pending at the end
-                    blocks[addr] = _Blk(None, size, BlockState.ALLOCATED, int(t.stack[i]))
-                else:
-                    blk.state = BlockState.ALLOCATED
-            elif a == Action.FREE_COMPLETED:
-                if addr in blocks:
-                    self._warn(f"event {i}: free_completed of {addr:#x}, which is live afterwards")
-                blocks[addr] = _Blk(None, size, BlockState.PENDING_FREE, int(t.stack[i]))
-            elif a == Action.SEGMENT_ALLOC:
+        rows = np.flatnonzero(t.action >= Action.SEGMENT_ALLOC)
+        for i in rows[::-1].tolist():
+            a, addr, size = int(t.action[i]), int(t.addr[i]), int(t.size[i])
+            if a == Action.SEGMENT_ALLOC:
                 seg = segs.by_start.get(addr)
                 if seg is None:
                     self._warn(f"event {i}: segment_alloc of {addr:#x} is not there afterwards")
@@ -232,7 +376,7 @@ class _TimelineBuilder:
                     self._warn(f"event {i}: segment_map of {addr:#x} is not mapped afterwards")
             elif a == Action.SEGMENT_UNMAP:
                 segs.map_range(addr, addr + size, self._segment_from_event(i, expandable=True))
-        return blocks, segs, known_size
+        return segs
 
     def _segment_from_event(self, i: int, expandable: bool) -> LiveSegment:
         t = self.trace
@@ -245,16 +389,76 @@ class _TimelineBuilder:
 
     # -- forward: replay from the initial state, recording lifetimes and series -------------------------------
 
-    def build(self) -> DeviceTimeline:
-        initial_blocks, segs, known_size = self._backward()
-        fw = _ForwardReplay(self, segs, initial_blocks, known_size)
-        fw.run()
-        self._check_final(fw)
-        return fw.result(self.warnings)
+    def build(self, compiled: bool) -> DeviceTimeline:
+        if compiled:
+            timeline = self._build_compiled()
+        else:
+            initial_blocks, segs, known_size = self._backward()
+            fw = _ForwardReplay(self, segs, initial_blocks, known_size)
+            fw.run()
+            timeline = fw.result(self.warnings)
+        self._check_final(timeline)
+        return timeline
 
-    def _check_final(self, fw: _ForwardReplay) -> None:
+    def _build_compiled(self) -> DeviceTimeline:
+        assert _replay is not None
+        t = self.trace
+        n = len(t)
+        history = block_history(t, self.final)
+        self.warnings.extend(history.warnings[: 50 - len(self.warnings)])
+        segs = list(self._backward_segments())
+        cfg = self.config
+        kernel = _replay.ForwardReplay(
+            t.action, t.addr, t.size, t.stream, t.stack, t.pool, history.known_size,
+            min(cfg.max_split_size, NEVER), list(cfg.roundup_power2_divisions),
+        )  # fmt: skip
+        initial = kernel.setup(
+            [s.start for s in segs], [s.end for s in segs], [s.stream for s in segs],
+            [-1 if s.small is None else int(s.small) for s in segs], [s.pool for s in segs],
+            [int(s.expandable) for s in segs], [s.stack for s in segs],
+            history.addr.tolist(), history.size.tolist(), history.requested.tolist(),
+            history.stack.tolist(), history.pending.tolist(),
+        )  # fmt: skip
+        initial["free"] = initial["reserved"] - initial["active"]
+        free = initial["free"]
+        initial["external_fragmentation"] = 1.0 - initial["largest_free"] / free if free > 0 else 0.0
+        out = {name: np.zeros(n, np.int64) for name in ("reserved", "allocated", "requested", "active", "largest")}
+        out_segments = np.zeros(n, np.int64)
+        block_sizes = np.zeros(n, np.int64)
+        kernel.run(
+            KEYFRAME_INTERVAL, out["reserved"], out["allocated"], out["requested"], out["active"], out["largest"],
+            out_segments, block_sizes,
+        )  # fmt: skip
+        r = kernel.result()
+        for code, event, addr in r["warnings"]:
+            self._warn(_COMPILED_WARNINGS[code].format(event=event, addr=addr))
+        p = r["pieces"]
+        series = _series(
+            out["reserved"], out["allocated"], out["requested"], out["active"], out["largest"], out_segments, t, initial
+        )
+        return DeviceTimeline(
+            device=self.device,
+            n_events=n,
+            final=self.final,
+            pool_ids=self.snapshot.state.pool_ids,
+            lifetimes=Lifetimes(*r["life"]),
+            pieces=Pieces(p[0], p[1], p[2], p[3] == 1, p[4], p[5] == 1, p[6], p[7], p[8]),
+            keyframes=r["keyframes"] or [np.zeros(0, np.int64)],
+            keyframe_interval=KEYFRAME_INTERVAL,
+            series=series,
+            ooms=[_oom_event(t, int(i)) for i in r["ooms"]],
+            block_sizes=block_sizes,
+            warnings=self.warnings,
+            rule_mismatches=int(r["rule_mismatches"]),
+        )
+
+    def _check_final(self, timeline: DeviceTimeline) -> None:
+        if timeline.n_events == 0:
+            return
         expected = self._final_blocks()
-        got = {addr: fw.life_size[lid] for addr, lid in fw.active.items()}
+        life = timeline.lifetimes
+        alive = np.flatnonzero(life.end == NEVER)
+        got = dict(zip(life.addr[alive].tolist(), life.size[alive].tolist(), strict=True))
         mismatched = [a for a in expected if got.get(a) != expected[a].size]
         extra = [a for a in got if a not in expected]
         if mismatched or extra:
@@ -459,15 +663,7 @@ class _ForwardReplay:
             elif a == Action.SEGMENT_UNMAP:
                 self._segment_unmap(i, addrs[i], sizes[i])
             elif a == Action.OOM:
-                self.ooms.append(
-                    OomEvent(
-                        i,
-                        sizes[i],
-                        int(t.device_free[i]),
-                        int(t.stream[i]),
-                        int(t.time_us[i]) if t.has_time else None,
-                    )
-                )
+                self.ooms.append(_oom_event(t, i))
             out_reserved[i] = self.reserved
             out_allocated[i] = self.allocated
             out_requested[i] = self.requested
@@ -476,20 +672,8 @@ class _ForwardReplay:
             out_segments[i] = len(self.segs)
         if n % k == 0:  # a keyframe for "after the last event" keeps state_at's indexing uniform
             self.keyframes.append(np.fromiter(self.active.values(), np.int64, len(self.active)))
-        free = out_reserved - out_active
-        with np.errstate(divide="ignore", invalid="ignore"):
-            frag = np.where(free > 0, 1.0 - out_largest / np.maximum(free, 1), 0.0)
-        self.series = Series(
-            out_reserved,
-            out_allocated,
-            out_requested,
-            out_active,
-            free,
-            out_largest,
-            frag,
-            out_segments,
-            t.time_us if t.has_time else None,
-            self.initial,
+        self.series = _series(
+            out_reserved, out_allocated, out_requested, out_active, out_largest, out_segments, t, self.initial
         )
 
     def _alloc(self, i: int, addr: int, requested: int, stack: int) -> None:

@@ -1,0 +1,153 @@
+"""Load benchmark: a synthetic 1,000,000-event snapshot, timed phase by phase in fresh processes.
+
+Prints JSON: plain pickle.load (gc on, gc paused), our load-and-convert, all series (build_timeline for every
+device), state_at over 200 random events, and the memory each keeps. Ratios are computed from one run.
+Run: python benchmarks/bench_load.py [--events N] [--out DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import pickle
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+HERE = Path(__file__).resolve().parent
+
+
+def _rss() -> int:
+    return int(psutil.Process().memory_info().rss)
+
+
+def _peak_rss() -> int:
+    return int(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss) * 1024
+
+
+def make_file(path: Path, events: int) -> None:
+    from gpumem_gui.core.synthetic import synthetic_snapshot
+
+    # thousands of distinct stacks, 20-60 frames deep, as with stacks="python" in a real model
+    dump = synthetic_snapshot(events, seed=42, streams=2, distinct_stacks=4000, stack_depth=(20, 60))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("wb") as f:
+        pickle.dump(dump, f, protocol=4)
+
+
+def phase(name: str, path: Path) -> dict[str, Any]:
+    data = path.read_bytes()
+    base = _rss()
+    out: dict[str, Any] = {"phase": name}
+    if name in ("pickle_gc_on", "pickle_gc_paused"):
+        if name == "pickle_gc_paused":
+            gc.disable()
+        t0 = time.perf_counter()
+        obj = pickle.loads(data)
+        out["seconds"] = time.perf_counter() - t0
+        gc.enable()
+        del data
+        gc.collect()
+        out["kept_rss_bytes"] = _rss() - base
+        del obj
+    elif name == "load_and_convert":
+        from gpumem_gui.core import load_snapshot
+
+        t0 = time.perf_counter()
+        snap = load_snapshot(data)
+        out["seconds"] = time.perf_counter() - t0
+        del data
+        gc.collect()
+        out["kept_rss_bytes"] = _rss() - base  # arenas the freed dicts leave behind may still count here
+        out["events"] = sum(len(t) for t in snap.traces)
+        out["stacks"] = len(snap.stacks)
+    elif name in ("dicts_memory", "model_memory"):
+        import tracemalloc
+
+        from gpumem_gui.core import load_snapshot
+
+        tracemalloc.start()
+        kept = pickle.loads(data) if name == "dicts_memory" else load_snapshot(data)
+        gc.collect()
+        out["traced_bytes"] = tracemalloc.get_traced_memory()[0]
+        tracemalloc.stop()
+        del kept
+    elif name == "series_and_state_at":
+        from gpumem_gui.core import load_snapshot
+        from gpumem_gui.core.timetravel import build_timeline
+
+        snap = load_snapshot(data)
+        del data
+        t0 = time.perf_counter()
+        timelines = [build_timeline(snap, d) for d in snap.devices()]
+        out["series_seconds"] = time.perf_counter() - t0
+        rng = random.Random(0)
+        times = []
+        for _ in range(200):
+            tl = rng.choice(timelines)
+            i = rng.randrange(-1, tl.n_events)
+            t1 = time.perf_counter()
+            tl.state_at(i)
+            times.append(time.perf_counter() - t1)
+        times.sort()
+        out["state_at_median_ms"] = statistics.median(times) * 1000
+        out["state_at_p95_ms"] = times[int(len(times) * 0.95) - 1] * 1000
+        out["warnings"] = sum(len(t.warnings) for t in timelines)
+    out["peak_rss_bytes"] = _peak_rss()
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--out", type=Path, default=HERE / "out")
+    parser.add_argument("--phase")
+    parser.add_argument("--file", type=Path)
+    args = parser.parse_args()
+    if args.phase:
+        print(json.dumps(phase(args.phase, args.file)))
+        return
+    path = args.out / f"synthetic_{args.events}.pickle"
+    if not path.exists():
+        t0 = time.perf_counter()
+        make_file(path, args.events)
+        print(f"generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
+    results: dict[str, Any] = {"file_bytes": path.stat().st_size, "events_per_device": args.events}
+    for name in (
+        "pickle_gc_on",
+        "pickle_gc_paused",
+        "load_and_convert",
+        "series_and_state_at",
+        "dicts_memory",
+        "model_memory",
+    ):
+        proc = subprocess.run(
+            [sys.executable, __file__, "--phase", name, "--file", str(path)],
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": "0"},
+        )
+        results[name] = json.loads(proc.stdout)
+        print(f"{name}: {results[name]}", file=sys.stderr)
+    paused = results["pickle_gc_paused"]["seconds"]
+    results["ratios"] = {
+        "gc_on_over_gc_paused": results["pickle_gc_on"]["seconds"] / paused,
+        "load_and_convert_over_pickle_gc_paused": results["load_and_convert"]["seconds"] / paused,
+        "series_over_pickle_gc_paused": results["series_and_state_at"]["series_seconds"] / paused,
+        "model_memory_over_dicts": results["model_memory"]["traced_bytes"] / results["dicts_memory"]["traced_bytes"],
+    }
+    print(json.dumps(results, indent=2))
+
+
+if __name__ == "__main__":
+    main()

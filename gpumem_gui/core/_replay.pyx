@@ -1,0 +1,561 @@
+# distutils: language = c++
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
+"""Compiled forward replay of one device's trace: the fast twin of timetravel._ForwardReplay.
+
+Same rules, same outputs (a test compares them array for array); ordered C++ maps stand in for the Python
+dicts, sorted lists and heap, so a million events take a fraction of a second instead of seconds. Live mapped
+ranges are kept in one map by address, which is all that segment merges, unmaps and frees need.
+"""
+
+from libc.stdint cimport int8_t, int32_t, int64_t
+from libcpp.map cimport map as cmap
+from libcpp.unordered_map cimport unordered_map
+from libcpp.vector cimport vector
+from libcpp.queue cimport priority_queue
+from cython.operator cimport dereference as deref, preincrement as inc, predecrement as dec
+
+import numpy as np
+
+cdef int64_t NEVER = 0x7FFFFFFFFFFFFFFF
+cdef int64_t MIN_BLOCK_SIZE = 512
+cdef int64_t SMALL_SIZE = 1 << 20
+cdef int64_t SMALL_BUFFER = 2 << 20
+
+# action codes of model.Action
+cdef int8_t ALLOC = 0, FREE_REQUESTED = 1, FREE_COMPLETED = 2, SEGMENT_ALLOC = 3, SEGMENT_FREE = 4
+cdef int8_t SEGMENT_MAP = 5, SEGMENT_UNMAP = 6, OOM = 8
+
+# warning codes, turned into messages by timetravel
+W_ALLOC_LIVE, W_ALLOC_NO_SEGMENT, W_ALLOC_NOT_FREE, W_FREE_REQ_NOT_LIVE, W_FREE_DONE_NOT_LIVE = 1, 2, 3, 4, 5
+W_SEG_ALLOC_OVER, W_SEG_FREE_NOT_FREE, W_UNMAP_NOT_FREE, W_BLOCK_NO_SEGMENT = 6, 7, 8, 9
+
+
+cdef struct Seg:
+    int64_t end
+    int64_t stream
+    int small  # -1: an expandable run whose pool its first allocation decides
+    int pool
+    bint expandable
+    int stack
+
+
+cdef class ForwardReplay:
+    cdef cmap[int64_t, Seg] segs
+    # live block address -> lifetime id; hashed, since only rare paths (unmaps, broken traces) need its order
+    cdef unordered_map[int64_t, int64_t] active
+    cdef unordered_map[int64_t, int64_t] gap_end  # free gap start -> end
+    cdef unordered_map[int64_t, int64_t] gap_start  # free gap end -> start
+    cdef unordered_map[int64_t, int64_t] gap_count  # free gap size -> how many
+    cdef priority_queue[int64_t] gap_sizes  # max-heap of sizes, stale entries dropped lazily
+    cdef cmap[int64_t, int64_t] live_pieces  # mapped range address -> piece id
+    cdef vector[int64_t] l_addr, l_size, l_req, l_start, l_pend, l_end
+    cdef vector[int32_t] l_stack
+    cdef vector[int64_t] p_addr, p_size, p_stream, p_start, p_end
+    cdef vector[int32_t] p_small, p_pool, p_exp, p_stack
+    cdef vector[int64_t] kf_ids, kf_offsets
+    cdef vector[int64_t] w_code, w_event, w_addr
+    cdef vector[int64_t] ooms
+    cdef int64_t reserved, allocated, requested, active_bytes
+    cdef public int64_t rule_mismatches
+    cdef int64_t max_split
+    cdef int64_t divisions[16]
+    cdef const int8_t[:] action
+    cdef const int64_t[:] addr, size, stream, known
+    cdef const int32_t[:] stack, pool
+    cdef int64_t* block_sizes  # the output column, set for the duration of run()
+
+    def __init__(self, action, addr, size, stream, stack, pool, known, int64_t max_split, divisions):
+        self.action, self.addr, self.size, self.stream = action, addr, size, stream
+        self.stack, self.pool, self.known = stack, pool, known
+        self.max_split = max_split
+        for k in range(16):
+            self.divisions[k] = divisions[k]
+        self.reserved = self.allocated = self.requested = self.active_bytes = 0
+        self.active.reserve(1 << 16)
+        self.gap_end.reserve(1 << 16)
+        self.gap_start.reserve(1 << 16)
+        self.gap_count.reserve(1 << 16)
+        self.rule_mismatches = 0
+
+    # -- allocator rules (allocator_rules.round_size / should_split) --------------------------------------
+
+    cdef int64_t round_size(self, int64_t size):
+        cdef int64_t div, floor_pow2, step, bits, index
+        if size < MIN_BLOCK_SIZE:
+            return MIN_BLOCK_SIZE
+        bits = 0
+        while (size >> (bits + 1)) > 0:
+            bits += 1
+        index = bits - 20
+        if index < 0:
+            index = 0
+        if index > 15:
+            index = 15
+        div = self.divisions[index]
+        if div > 1 and size > MIN_BLOCK_SIZE * div:
+            if size & (size - 1) == 0:
+                return size
+            floor_pow2 = (<int64_t> 1) << bits
+            step = floor_pow2
+            while div > 1:
+                step >>= 1
+                div >>= 1
+            if step == 0:
+                return floor_pow2 << 1
+            return ((size + step - 1) // step) * step
+        return ((size + MIN_BLOCK_SIZE - 1) // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
+
+    cdef bint should_split(self, int64_t block_size, int64_t rounded, bint small, bint expandable):
+        cdef int64_t remaining = block_size - rounded
+        if small or expandable:
+            return remaining >= MIN_BLOCK_SIZE
+        return rounded < self.max_split and remaining > SMALL_SIZE
+
+    # -- free gaps -------------------------------------------------------------------------------------
+
+    cdef void add_gap(self, int64_t start, int64_t end):
+        if end <= start:
+            return
+        self.gap_end[start] = end
+        self.gap_start[end] = start
+        cdef int64_t* count = &self.gap_count[end - start]
+        if count[0] == 0:
+            self.gap_sizes.push(end - start)
+        count[0] += 1
+
+    cdef int64_t remove_gap(self, int64_t start):
+        cdef int64_t end = self.gap_end[start]
+        self.gap_end.erase(start)
+        self.gap_start.erase(end)
+        dec(self.gap_count[end - start])
+        return end
+
+    cdef int64_t largest_gap(self):
+        cdef unordered_map[int64_t, int64_t].iterator it
+        while not self.gap_sizes.empty():
+            it = self.gap_count.find(self.gap_sizes.top())
+            if it != self.gap_count.end():
+                if deref(it).second > 0:
+                    return self.gap_sizes.top()
+                self.gap_count.erase(it)  # a size is pushed again whenever its count rises from zero
+            self.gap_sizes.pop()
+        return 0
+
+    cdef bint has_gap_at(self, int64_t start):
+        return self.gap_end.find(start) != self.gap_end.end()
+
+    cdef int64_t gap_containing(self, int64_t a, int64_t seg_start):
+        """Start of the free gap holding address `a` in the segment starting at seg_start, or -1."""
+        cdef int64_t lo = seg_start, best = -1, best_lid = -1
+        cdef unordered_map[int64_t, int64_t].iterator it = self.active.begin()
+        while it != self.active.end():  # the live block closest below `a`: a scan, this path is rare
+            if seg_start <= deref(it).first <= a and deref(it).first > best:
+                best, best_lid = deref(it).first, deref(it).second
+            inc(it)
+        if best_lid >= 0:
+            lo = best + self.l_size[best_lid]
+            if lo > a:
+                return -1
+        if self.has_gap_at(lo) and self.gap_end[lo] > a:
+            return lo
+        return -1
+
+    # -- segments ---------------------------------------------------------------------------------------
+
+    cdef cmap[int64_t, Seg].iterator containing(self, int64_t a):
+        cdef cmap[int64_t, Seg].iterator it = self.segs.upper_bound(a)
+        if it == self.segs.begin():
+            return self.segs.end()
+        dec(it)
+        if a < deref(it).second.end:
+            return it
+        return self.segs.end()
+
+    cdef int64_t new_piece(self, int64_t a, int64_t sz, Seg seg, int64_t start, int stack):
+        self.p_addr.push_back(a)
+        self.p_size.push_back(sz)
+        self.p_stream.push_back(seg.stream)
+        self.p_small.push_back(seg.small)
+        self.p_pool.push_back(seg.pool)
+        self.p_exp.push_back(seg.expandable)
+        self.p_stack.push_back(stack)
+        self.p_start.push_back(start)
+        self.p_end.push_back(NEVER)
+        cdef int64_t pid = self.p_addr.size() - 1
+        self.live_pieces[a] = pid
+        return pid
+
+    cdef void set_pieces_small(self, int64_t start, int64_t end, int small):
+        cdef cmap[int64_t, int64_t].iterator it = self.live_pieces.lower_bound(start)
+        while it != self.live_pieces.end() and deref(it).first < end:
+            self.p_small[deref(it).second] = small
+            inc(it)
+
+    cdef Seg seg_from_event(self, int64_t i, bint expandable):
+        cdef Seg seg
+        seg.end = self.addr[i] + self.size[i]
+        seg.stream = self.stream[i]
+        seg.small = -1 if expandable else (1 if self.size[i] == SMALL_BUFFER else 0)
+        seg.pool = self.pool[i] if self.pool[i] >= 0 else 0
+        seg.expandable = expandable
+        seg.stack = self.stack[i]
+        return seg
+
+    cdef void warn(self, int64_t code, int64_t event, int64_t a):
+        if self.w_code.size() < 50:
+            self.w_code.push_back(code)
+            self.w_event.push_back(event)
+            self.w_addr.push_back(a)
+
+    # -- lifetimes --------------------------------------------------------------------------------------
+
+    cdef int64_t new_life(self, int64_t a, int64_t sz, int64_t req, int32_t stack, int64_t start):
+        self.l_addr.push_back(a)
+        self.l_size.push_back(sz)
+        self.l_req.push_back(req)
+        self.l_stack.push_back(stack)
+        self.l_start.push_back(start)
+        self.l_pend.push_back(NEVER)
+        self.l_end.push_back(NEVER)
+        return self.l_addr.size() - 1
+
+    cdef int64_t block_size(self, int64_t a, int64_t req, int64_t free_end, cmap[int64_t, Seg].iterator seg_it):
+        cdef int64_t rounded = self.round_size(req)
+        cdef int64_t available = free_end - a
+        cdef Seg* seg = &deref(seg_it).second
+        if seg.small < 0:
+            seg.small = 1 if rounded <= SMALL_SIZE else 0
+            self.set_pieces_small(deref(seg_it).first, seg.end, seg.small)
+        if rounded >= available:
+            return available
+        if self.should_split(available, rounded, seg.small == 1, seg.expandable):
+            return rounded
+        return available
+
+    # -- setup: the state before the first event ----------------------------------------------------------
+
+    def setup(self, seg_start, seg_end, seg_stream, seg_small, seg_pool, seg_exp, seg_stack,
+              blk_addr, blk_size, blk_req, blk_stack, blk_pending):
+        cdef Seg seg
+        cdef int64_t k, j, a, sz, next_start, lid, cursor
+        cdef cmap[int64_t, Seg].iterator it
+        cdef int64_t b
+        for k in range(len(seg_start)):
+            seg.end, seg.stream, seg.small = seg_end[k], seg_stream[k], seg_small[k]
+            seg.pool, seg.expandable, seg.stack = seg_pool[k], seg_exp[k], seg_stack[k]
+            self.segs[seg_start[k]] = seg
+        it = self.segs.begin()
+        while it != self.segs.end():
+            self.new_piece(deref(it).first, deref(it).second.end - deref(it).first, deref(it).second, -1,
+                           deref(it).second.stack)
+            self.reserved += deref(it).second.end - deref(it).first
+            inc(it)
+        cdef int64_t nb = len(blk_addr)
+        for j in range(nb):
+            a = blk_addr[j]
+            it = self.containing(a)
+            if it == self.segs.end():
+                self.warn(W_BLOCK_NO_SEGMENT, -1, a)
+                seg.end = a + (blk_size[j] if blk_size[j] >= 0 else blk_req[j])
+                seg.stream, seg.small, seg.pool, seg.expandable, seg.stack = 0, -1, 0, False, -1
+                self.segs[a] = seg
+                self.new_piece(a, seg.end - a, seg, -1, -1)
+                self.reserved += seg.end - a
+                it = self.segs.find(a)
+            sz = blk_size[j]
+            if sz < 0:
+                next_start = blk_addr[j + 1] if j + 1 < nb else deref(it).second.end
+                if next_start > deref(it).second.end:
+                    next_start = deref(it).second.end
+                sz = self.block_size(a, blk_req[j], next_start, it)
+            lid = self.new_life(a, sz, blk_req[j], blk_stack[j], -1)
+            if blk_pending[j]:
+                self.l_pend[lid] = -1
+            else:
+                self.allocated += sz
+                self.requested += blk_req[j]
+            self.active[a] = lid
+            self.active_bytes += sz
+        it = self.segs.begin()
+        b = 0  # blocks arrive sorted by address
+        while it != self.segs.end():
+            cursor = deref(it).first
+            while b < nb and blk_addr[b] < deref(it).first:
+                b += 1
+            while b < nb and blk_addr[b] < deref(it).second.end:
+                self.add_gap(cursor, blk_addr[b])
+                cursor = blk_addr[b] + self.l_size[self.active[blk_addr[b]]]
+                b += 1
+            self.add_gap(cursor, deref(it).second.end)
+            inc(it)
+        return {
+            "reserved": self.reserved,
+            "allocated": self.allocated,
+            "requested": self.requested,
+            "active": self.active_bytes,
+            "largest_free": self.largest_gap(),
+            "segments": self.segs.size(),
+        }
+
+    # -- the replay -----------------------------------------------------------------------------------------
+
+    def run(self, int64_t keyframe_interval, int64_t[:] out_reserved, int64_t[:] out_allocated,
+            int64_t[:] out_requested, int64_t[:] out_active, int64_t[:] out_largest, int64_t[:] out_segments,
+            int64_t[:] block_sizes):
+        cdef int64_t n = self.action.shape[0]
+        cdef int64_t i
+        cdef int8_t a
+        self.block_sizes = &block_sizes[0] if n else NULL
+        for i in range(n):
+            if i % keyframe_interval == 0:
+                self.keyframe()
+            a = self.action[i]
+            if a == ALLOC:
+                self.do_alloc(i)
+            elif a == FREE_REQUESTED:
+                self.do_free_requested(i)
+            elif a == FREE_COMPLETED:
+                self.do_free_completed(i)
+            elif a == SEGMENT_ALLOC:
+                self.do_segment_alloc(i)
+            elif a == SEGMENT_FREE:
+                self.do_segment_free(i)
+            elif a == SEGMENT_MAP:
+                self.do_segment_map(i)
+            elif a == SEGMENT_UNMAP:
+                self.do_segment_unmap(i)
+            elif a == OOM:
+                self.ooms.push_back(i)
+            out_reserved[i] = self.reserved
+            out_allocated[i] = self.allocated
+            out_requested[i] = self.requested
+            out_active[i] = self.active_bytes
+            out_largest[i] = self.largest_gap()
+            out_segments[i] = self.segs.size()
+        if n % keyframe_interval == 0:
+            self.keyframe()
+
+    cdef void keyframe(self):
+        cdef unordered_map[int64_t, int64_t].iterator it = self.active.begin()
+        self.kf_offsets.push_back(self.kf_ids.size())
+        while it != self.active.end():
+            self.kf_ids.push_back(deref(it).second)
+            inc(it)
+
+    cdef void do_alloc(self, int64_t i):
+        cdef int64_t a = self.addr[i], req = self.size[i]
+        if self.active.find(a) != self.active.end():
+            self.warn(W_ALLOC_LIVE, i, a)
+            return
+        cdef cmap[int64_t, Seg].iterator seg_it = self.containing(a)
+        if seg_it == self.segs.end():
+            self.warn(W_ALLOC_NO_SEGMENT, i, a)
+            return
+        cdef int64_t gap = a if self.has_gap_at(a) else self.gap_containing(a, deref(seg_it).first)
+        if gap < 0:
+            self.warn(W_ALLOC_NOT_FREE, i, a)
+            return
+        cdef int64_t gap_end = self.remove_gap(gap)
+        self.add_gap(gap, a)
+        cdef int64_t sz = self.block_size(a, req, gap_end, seg_it)
+        cdef int64_t known = self.known[i]
+        if known >= 0 and known != sz:
+            self.rule_mismatches += 1
+            if known <= gap_end - a:
+                sz = known
+        self.add_gap(a + sz, gap_end)
+        self.active[a] = self.new_life(a, sz, req, self.stack[i], i)
+        self.allocated += sz
+        self.requested += req
+        self.active_bytes += sz
+        self.block_sizes[i] = sz
+
+    cdef void do_free_requested(self, int64_t i):
+        cdef unordered_map[int64_t, int64_t].iterator it = self.active.find(self.addr[i])
+        if it == self.active.end():
+            self.warn(W_FREE_REQ_NOT_LIVE, i, self.addr[i])
+            return
+        cdef int64_t lid = deref(it).second
+        if self.l_pend[lid] == NEVER:
+            self.l_pend[lid] = i
+            self.allocated -= self.l_size[lid]
+            self.requested -= self.l_req[lid]
+        self.block_sizes[i] = self.l_size[lid]
+
+    cdef void do_free_completed(self, int64_t i):
+        cdef int64_t a = self.addr[i]
+        cdef unordered_map[int64_t, int64_t].iterator it = self.active.find(a)
+        if it == self.active.end():
+            self.warn(W_FREE_DONE_NOT_LIVE, i, a)
+            return
+        cdef int64_t lid = deref(it).second
+        self.active.erase(it)
+        cdef int64_t sz = self.l_size[lid]
+        if self.l_pend[lid] == NEVER:
+            self.l_pend[lid] = i
+            self.allocated -= sz
+            self.requested -= self.l_req[lid]
+        self.l_end[lid] = i
+        self.active_bytes -= sz
+        self.block_sizes[i] = sz
+        cdef cmap[int64_t, Seg].iterator seg_it = self.containing(a)
+        cdef int64_t lo = a, hi = a + sz
+        cdef unordered_map[int64_t, int64_t].iterator g = self.gap_start.find(lo)
+        if g != self.gap_start.end() and seg_it != self.segs.end() and deref(g).second >= deref(seg_it).first:
+            lo = deref(g).second
+            self.remove_gap(lo)
+        if self.has_gap_at(hi) and seg_it != self.segs.end() and hi < deref(seg_it).second.end:
+            hi = self.remove_gap(hi)
+        self.add_gap(lo, hi)
+
+    cdef void do_segment_alloc(self, int64_t i):
+        cdef Seg seg = self.seg_from_event(i, False)
+        cdef int64_t a = self.addr[i]
+        if self.containing(a) != self.segs.end():
+            self.warn(W_SEG_ALLOC_OVER, i, a)
+            return
+        self.new_piece(a, seg.end - a, seg, i, seg.stack)
+        self.segs[a] = seg
+        self.add_gap(a, seg.end)
+        self.reserved += seg.end - a
+
+    cdef void do_segment_free(self, int64_t i):
+        cdef int64_t a = self.addr[i]
+        cdef cmap[int64_t, Seg].iterator it = self.segs.find(a)
+        if it == self.segs.end():
+            self.warn(W_SEG_FREE_NOT_FREE, i, a)
+            return
+        cdef int64_t end = deref(it).second.end
+        if not self.has_gap_at(a) or self.gap_end[a] != end:
+            self.warn(W_SEG_FREE_NOT_FREE, i, a)
+        else:
+            self.remove_gap(a)
+        self.segs.erase(it)
+        cdef cmap[int64_t, int64_t].iterator p = self.live_pieces.lower_bound(a)
+        while p != self.live_pieces.end() and deref(p).first < end:
+            self.p_end[deref(p).second] = i
+            p = self.live_pieces.erase(p)
+        self.reserved -= end - a
+
+    cdef void do_segment_map(self, int64_t i):
+        cdef Seg tmpl = self.seg_from_event(i, True)
+        cdef int64_t start = self.addr[i], end = tmpl.end
+        cdef cmap[int64_t, Seg].iterator left = self.segs.lower_bound(start)
+        cdef bint has_left = False, has_right = False
+        cdef cmap[int64_t, Seg].iterator right = self.segs.find(end)
+        if left != self.segs.begin():
+            dec(left)
+            has_left = (deref(left).second.end == start and deref(left).second.expandable
+                        and deref(left).second.stream == tmpl.stream)
+        has_right = (right != self.segs.end() and deref(right).second.expandable
+                     and deref(right).second.stream == tmpl.stream)
+        self.new_piece(start, end - start, tmpl, i, tmpl.stack)
+        cdef int64_t lo = start, hi = end
+        cdef unordered_map[int64_t, int64_t].iterator g
+        if has_left:
+            g = self.gap_start.find(start)
+            if g != self.gap_start.end() and deref(g).second >= deref(left).first:
+                lo = deref(g).second
+                self.remove_gap(lo)
+        if has_right and self.has_gap_at(end):
+            hi = self.remove_gap(end)
+        cdef Seg merged = tmpl
+        cdef int64_t merged_start = start
+        if has_left:
+            merged_start = deref(left).first
+            merged.stack = deref(left).second.stack
+            if deref(left).second.small >= 0:
+                merged.small = deref(left).second.small
+            self.segs.erase(left)
+        if has_right:
+            merged.end = deref(right).second.end
+            if merged.small < 0:
+                merged.small = deref(right).second.small
+            self.segs.erase(right)
+        self.segs[merged_start] = merged
+        if merged.small >= 0:
+            self.set_pieces_small(merged_start, merged.end, merged.small)
+        self.add_gap(lo, hi)
+        self.reserved += end - start
+
+    cdef void do_segment_unmap(self, int64_t i):
+        cdef int64_t a = self.addr[i], end = self.addr[i] + self.size[i]
+        cdef cmap[int64_t, Seg].iterator it = self.containing(a)
+        cdef int64_t gap = -1
+        if it != self.segs.end():
+            gap = self.gap_containing(a, deref(it).first)
+        if it == self.segs.end() or gap < 0 or self.gap_end[gap] < end:
+            self.warn(W_UNMAP_NOT_FREE, i, a)
+            return
+        cdef int64_t gap_end = self.remove_gap(gap)
+        self.add_gap(gap, a)
+        self.add_gap(end, gap_end)
+        cdef Seg old = deref(it).second
+        cdef int64_t old_start = deref(it).first
+        self.segs.erase(it)
+        cdef Seg part = old
+        if a > old_start:
+            part.end = a
+            self.segs[old_start] = part
+        if old.end > end:
+            part.end = old.end
+            self.segs[end] = part
+        # mapped ranges overlapping [a, end) end here; what is left of them starts anew
+        cdef cmap[int64_t, int64_t].iterator p = self.live_pieces.upper_bound(a)
+        if p != self.live_pieces.begin():
+            dec(p)
+        cdef vector[int64_t] cut
+        while p != self.live_pieces.end() and deref(p).first < end:
+            if deref(p).first + self.p_size[deref(p).second] > a:
+                cut.push_back(deref(p).second)
+            inc(p)
+        cdef int64_t pid, p_lo, p_hi
+        cdef Seg holder
+        for pid in cut:
+            p_lo = self.p_addr[pid]
+            p_hi = p_lo + self.p_size[pid]
+            self.p_end[pid] = i
+            self.live_pieces.erase(p_lo)
+            holder = old  # the remainders belong to the parts of the old run, and keep their range's stack
+            if p_lo < a:
+                self.new_piece(p_lo, a - p_lo, holder, i, self.p_stack[pid])
+            if p_hi > end:
+                self.new_piece(end, p_hi - end, holder, i, self.p_stack[pid])
+        self.reserved -= end - a
+
+    # -- results ----------------------------------------------------------------------------------------------
+
+    def result(self):
+        kf_ids = arr64(self.kf_ids)
+        offsets = list(self.kf_offsets) + [len(kf_ids)]
+        return {
+            "life": [arr64(self.l_addr), arr64(self.l_size), arr64(self.l_req), arr32(self.l_stack),
+                     arr64(self.l_start), arr64(self.l_pend), arr64(self.l_end)],
+            "pieces": [arr64(self.p_addr), arr64(self.p_size), arr64(self.p_stream), arr32(self.p_small),
+                       arr32(self.p_pool), arr32(self.p_exp), arr32(self.p_stack), arr64(self.p_start),
+                       arr64(self.p_end)],
+            "keyframes": [kf_ids[offsets[k]:offsets[k + 1]] for k in range(len(offsets) - 1)],
+            "ooms": list(self.ooms),
+            "warnings": list(zip(self.w_code, self.w_event, self.w_addr)),
+            "rule_mismatches": self.rule_mismatches,
+        }
+
+
+cdef object arr64(vector[int64_t]& v):
+    # copy straight from the vector's buffer: going through a list of Python ints costs more than the replay
+    if v.size() == 0:
+        return np.zeros(0, np.int64)
+    return np.array(<int64_t[:v.size()]> v.data(), dtype=np.int64)
+
+
+cdef object arr32(vector[int32_t]& v):
+    if v.size() == 0:
+        return np.zeros(0, np.int32)
+    return np.array(<int32_t[:v.size()]> v.data(), dtype=np.int32)
+
+
+def round_size(int64_t size, divisions):
+    """The compiled round_size, for the test that holds it to allocator_rules.round_size."""
+    r = ForwardReplay(np.zeros(0, np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
+                      np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int64), NEVER, divisions)
+    return r.round_size(size)

@@ -1,0 +1,23 @@
+"""Build of the optional compiled kernels (trace columns, replay); everything else is in pyproject.toml.
+
+The kernel is optional: without a C++ compiler the package installs without it and the pure-Python replay runs
+(the same results, several times slower on big traces).
+"""
+
+from setuptools import Extension, setup
+
+try:
+    from Cython.Build import cythonize
+except ImportError:  # no Cython: install the pure-Python package
+    extensions = []
+else:
+    extensions = cythonize(
+        [
+            Extension("gpumem_gui.core._replay", ["gpumem_gui/core/_replay.pyx"], language="c++", optional=True),
+            Extension("gpumem_gui.core._columns", ["gpumem_gui/core/_columns.pyx"], language="c++", optional=True),
+        ],
+        compiler_directives={"language_level": "3"},
+        quiet=True,
+    )
+
+setup(ext_modules=extensions)
