@@ -13,7 +13,14 @@ except ImportError:  # no Cython: install the pure-Python package
 else:
     extensions = cythonize(
         [
-            Extension("gpumem_gui.core._replay", ["gpumem_gui/core/_replay.pyx"], language="c++", optional=True),
+            Extension(
+                "gpumem_gui.core._replay",
+                ["gpumem_gui/core/_replay.pyx"],
+                language="c++",
+                include_dirs=["gpumem_gui/core"],
+                depends=["gpumem_gui/core/_flat_map.h"],
+                optional=True,
+            ),
             Extension("gpumem_gui.core._columns", ["gpumem_gui/core/_columns.pyx"], language="c++", optional=True),
         ],
         compiler_directives={"language_level": "3"},

@@ -1,70 +1,79 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, initializedcheck=False
-"""Compiled extraction of trace-entry dicts into columns: one C pass instead of one Python pass per key.
+"""Compiled fast paths that turn trace entries into columns: from dicts already built (JSON), or straight from a
+pickle's bytes, so that a million entries never become a million dicts.
 
-Integer keys become int64 columns; string-like keys become codes from tables the caller owns (a value not yet
-in its table is handed to the caller's function once); frame lists are grouped by a signature of their frame
-objects (pickles share the frame dicts of repeated stacks) and each is checked equal to its group's first, in the
-same pass, while the entry is still in cache: walking a million scattered dicts costs more than the work on them.
+Integer keys become int64 columns; string-like keys become codes from tables the caller owns (a value new to its
+table is handed to the caller's function once); frame lists are grouped by a signature of their frame objects
+(pickles share the frame dicts of repeated stacks) and each is checked equal to its group's first.
+
+The pickle reader knows only the opcodes that build plain data (protocols 2 to 5). Anything else, a global above
+all, makes it give up (Unsupported), and the caller falls back to the standard unpickler with globals refused,
+which says what was wrong. It never runs code and never reports an error of its own.
 """
 
+from cpython.object cimport PyObject, PyObject_RichCompareBool, Py_EQ
+from cpython.ref cimport Py_INCREF, Py_XDECREF
+from cpython.dict cimport PyDict_Next
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy
 from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
-
-from cpython.dict cimport PyDict_Size
-from cpython.object cimport PyObject, PyObject_RichCompareBool, Py_EQ
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from cython.operator cimport dereference as deref
+
+import struct
+
+cimport cython
 
 import numpy as np
 
 INT_KEYS = ("addr", "size", "stream", "time_us")
 CODE_KEYS = ("action", "compile_context", "user_metadata", "pool_id")
 FRAMES_KEY = "frames"
-cdef uint64_t _RECENT = 1 << 16
+cdef int ROLE_EXTRA = -1, ROLE_ACTION = 4, ROLE_FRAMES = 8
+cdef uint64_t RECENT = 1 << 16
 
 cdef extern from "Python.h":
     bint PyLong_Check(PyObject* o)
     bint PyDict_Check(PyObject* o)
     bint PyList_Check(PyObject* o)
     bint PyTuple_Check(PyObject* o)
+    bint PyDict_CheckExact(object o)
     long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow)
     PyObject* PyDict_GetItemWithError(object d, object key)
     PyObject* PyErr_Occurred()
-    PyObject* PyDict_GetItem(object d, object key)
+    void PyErr_Clear()
     Py_ssize_t PyList_GET_SIZE(PyObject* o)
     PyObject* PyList_GET_ITEM(PyObject* o, Py_ssize_t i)
     Py_ssize_t PyTuple_GET_SIZE(PyObject* o)
     PyObject* PyTuple_GET_ITEM(PyObject* o, Py_ssize_t i)
-    void PyErr_Clear()
+    object PyUnicode_DecodeUTF8(const char* s, Py_ssize_t size, const char* errors)
+    object PyBytes_FromStringAndSize(const char* s, Py_ssize_t size)
+    object PyLong_FromLongLong(long long v)
 
 
 class ColumnError(ValueError):
     """An entry that is not a dict, or a value that is not an integer where one must be."""
 
 
-cdef inline PyObject* _get(object d, object key) except? NULL:
-    # PyDict_GetItem saves and restores the exception state on every call; the WithError form does not
-    cdef PyObject* item = PyDict_GetItemWithError(d, key)
-    if item is NULL and PyErr_Occurred():
-        raise ColumnError("a trace entry could not be read")
-    return item
+class Unsupported(Exception):
+    """The pickle uses something the fast reader does not read; the standard unpickler must."""
 
 
-cdef inline int32_t _code(dict table, object value, object on_miss) except? -2:
-    cdef PyObject* item = PyDict_GetItemWithError(table, value)
-    if item is NULL and PyErr_Occurred():  # unhashable (a JSON list for a pool id): the caller decides each time
-        PyErr_Clear()
-        return on_miss(value)
-    if item is NULL:
-        code = on_miss(value)
-        table[value] = code
-        return code
-    return <int32_t> (<object> item)
+class _Entry:
+    """Stands in the unpickled structure for each trace entry the reader turned into a row."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<trace entry>"
+
+
+ENTRY = _Entry()
 
 
 cdef inline uint64_t _signature(PyObject* frames, Py_ssize_t size, bint is_list):
-    # FNV-style mix of the frame objects' addresses: equal signatures are verified with == by the caller
+    # FNV-style mix of the frame objects' addresses: equal signatures are then verified with ==
     cdef uint64_t h = 1469598103934665603ULL ^ <uint64_t> size
     cdef Py_ssize_t j
     cdef PyObject* frame
@@ -72,116 +81,426 @@ cdef inline uint64_t _signature(PyObject* frames, Py_ssize_t size, bint is_list)
         frame = PyList_GET_ITEM(frames, j) if is_list else PyTuple_GET_ITEM(frames, j)
         h = (h ^ <uint64_t> frame) * 1099511628211ULL
         h ^= h >> 29
-    return h
+    return h | 1  # never 0, which means "no frames"
 
 
-cdef object _own_key(list entries, str key):
-    for entry in entries[:1] + entries[-1:]:
-        if isinstance(entry, dict):
-            for k in entry:
-                if k == key:
-                    return k
-    return key
+cdef class EntryColumns:
+    """Columns of trace entries, a row per entry in order, filled pair by pair."""
 
+    cdef vector[int64_t] ints0, ints1, ints2, ints3
+    cdef vector[uint8_t] present0, present1, present2, present3
+    cdef vector[int32_t] codes0, codes1, codes2, codes3
+    cdef vector[int32_t] group
+    cdef vector[uint8_t] mismatch
+    cdef public list leaders
+    cdef public dict extras  # row -> {key: value} for keys without a column
+    cdef public dict mismatched  # row -> frames value unequal to its group's leader (or not a list)
+    cdef public dict unknown_actions  # row -> action value the caller's table maps to "unknown"
+    # every object whose address a cache below remembers stays referenced here, so no address is reused
+    cdef list kept
+    cdef int32_t unknown_code
+    cdef tuple tables, on_miss
+    cdef dict roles
+    cdef uint64_t role_keys[32]
+    cdef int role_values[32]
+    cdef int n_roles
+    cdef unordered_map[uint64_t, int32_t] group_of
+    cdef vector[uint64_t] recent_list
+    cdef vector[int32_t] recent_group
+    cdef public Py_ssize_t rows
+    cdef public object owner  # the tables the codes come from (convert._Tables)
 
-def extract(list entries, tuple tables, tuple on_miss):
-    """Columns of `entries`: ints and their presence, codes (-1 absent), frame groups, rows with extra keys.
+    def __init__(self, tuple tables, tuple on_miss, int unknown_code):
+        self.tables, self.on_miss, self.unknown_code = tables, on_miss, unknown_code
+        self.roles = {k: i for i, k in enumerate(INT_KEYS)}
+        self.roles.update({k: 4 + i for i, k in enumerate(CODE_KEYS)})
+        self.roles[FRAMES_KEY] = ROLE_FRAMES
+        self.leaders, self.extras, self.mismatched, self.unknown_actions, self.kept = [], {}, {}, {}, []
+        self.recent_list = vector[uint64_t](RECENT, 0)
+        self.recent_group = vector[int32_t](RECENT, 0)
+        self.n_roles = 0
+        self.rows = 0
 
-    `tables` and `on_miss` give, for each of CODE_KEYS, the dict value -> code and the function for new values.
-    Frames: `group[i]` indexes `leaders` (the first frame list seen with that signature; -1: no frames) and
-    `mismatch[i]` flags the rare list unequal to its leader, or a frames value that is not a list or tuple.
-    Extra rows are those with keys beyond INT_KEYS, CODE_KEYS and FRAMES_KEY (oom's device_free, ...).
-    """
-    cdef Py_ssize_t n = len(entries)
-    cdef Py_ssize_t i, k, found
-    cdef int overflow
-    cdef long long value
-    cdef PyObject* entry
-    cdef PyObject* item
-    ints_arr = np.zeros((len(INT_KEYS), n), np.int64)
-    present_arr = np.zeros((len(INT_KEYS), n), np.uint8)
-    codes_arr = np.full((len(CODE_KEYS), n), -1, np.int32)
-    group_arr = np.full(n, -1, np.int32)
-    mismatch_arr = np.zeros(n, np.uint8)
-    cdef int32_t[::1] group = group_arr
-    cdef uint8_t[::1] mismatch = mismatch_arr
-    cdef unordered_map[uint64_t, int32_t] group_of  # frame signature -> group
-    cdef unordered_map[uint64_t, int32_t].iterator found_group
-    # frame list object -> group, in a direct-mapped cache: an alloc and its frees share one list a few entries
-    # apart, so most entries need no walk at all (a full map would miss the CPU cache on every entry)
-    cdef vector[uint64_t] recent_list = vector[uint64_t](_RECENT, 0)
-    cdef vector[int32_t] recent_group = vector[int32_t](_RECENT, 0)
-    cdef uint64_t slot
-    cdef uint64_t h
-    cdef list leaders = []
-    cdef object leader
-    cdef int64_t[:, ::1] ints = ints_arr
-    cdef uint8_t[:, ::1] present = present_arr
-    cdef int32_t[:, ::1] codes = codes_arr
-    # look keys up with the entries' own key objects: a pickle memoizes each key once, so the dict lookup then
-    # matches by identity instead of comparing strings
-    cdef list int_keys = [_own_key(entries, name) for name in INT_KEYS]
-    cdef list code_keys = [_own_key(entries, name) for name in CODE_KEYS]
-    cdef Py_ssize_t n_int = len(int_keys), n_code = len(code_keys)
-    cdef object frames_key = _own_key(entries, FRAMES_KEY)
-    extra = []
-    for i in range(n):
-        entry = <PyObject*> entries[i]
-        if not PyDict_Check(entry):
-            raise ColumnError(f"entry {i} is not a dict")
-        found = 0
-        for k in range(n_int):
-            item = _get(<object> entry, int_keys[k])
-            if item is NULL:
-                continue
-            found += 1
-            if not PyLong_Check(item):
-                if <object> item is None:
-                    continue
-                raise ColumnError(f"entry {i} has a non-integer {int_keys[k]!r}")
-            value = PyLong_AsLongLongAndOverflow(item, &overflow)
+    cdef inline int role(self, object key) except -2:
+        # keys are a handful of shared string objects: match them by address, and by value only the first time
+        cdef uint64_t p = <uint64_t> <PyObject*> key
+        cdef int j
+        for j in range(self.n_roles):
+            if self.role_keys[j] == p:
+                return self.role_values[j]
+        r = self.roles.get(key, ROLE_EXTRA) if isinstance(key, str) else ROLE_EXTRA
+        if self.n_roles < 32:
+            self.kept.append(key)
+            self.role_keys[self.n_roles] = p
+            self.role_values[self.n_roles] = r
+            self.n_roles += 1
+        return r
+
+    cdef Py_ssize_t new_row(self):
+        self.ints0.push_back(0); self.ints1.push_back(0); self.ints2.push_back(0); self.ints3.push_back(0)
+        self.present0.push_back(0); self.present1.push_back(0); self.present2.push_back(0)
+        self.present3.push_back(0)
+        self.codes0.push_back(-1); self.codes1.push_back(-1); self.codes2.push_back(-1); self.codes3.push_back(-1)
+        self.group.push_back(-1)
+        self.mismatch.push_back(0)
+        self.rows += 1
+        return self.rows - 1
+
+    cdef int add(self, Py_ssize_t row, object key, object value) except -1:
+        cdef int r = self.role(key)
+        cdef int overflow = 0
+        cdef long long v
+        cdef PyObject* item
+        if r < 0:
+            self.extras.setdefault(row, {})[key] = value
+        elif r < 4:
+            if value is None:
+                return 0
+            if not PyLong_Check(<PyObject*> value):
+                raise ColumnError(f"entry {row} has a non-integer {INT_KEYS[r]!r}")
+            v = PyLong_AsLongLongAndOverflow(<PyObject*> value, &overflow)
             if overflow:
-                raise ColumnError(f"entry {i} has an out-of-range {int_keys[k]!r}")
-            ints[k, i] = value
-            present[k, i] = 1
-        for k in range(n_code):
-            item = _get(<object> entry, code_keys[k])
-            if item is not NULL:
-                found += 1
-                codes[k, i] = _code(<dict> tables[k], <object> item, on_miss[k])
-        item = _get(<object> entry, frames_key)
-        if item is not NULL:
-            found += 1
-            slot = (<uint64_t> item >> 4) & (_RECENT - 1)
-            if recent_list[slot] == <uint64_t> item:
-                group[i] = recent_group[slot]
-                h = 0
-            elif PyList_Check(item):
-                h = _signature(item, PyList_GET_SIZE(item), True)
-            elif PyTuple_Check(item):
-                h = _signature(item, PyTuple_GET_SIZE(item), False)
-            elif <object> item is None:
-                h = 0
+                raise ColumnError(f"entry {row} has an out-of-range {INT_KEYS[r]!r}")
+            if r == 0:
+                self.ints0[row] = v; self.present0[row] = 1
+            elif r == 1:
+                self.ints1[row] = v; self.present1[row] = 1
+            elif r == 2:
+                self.ints2[row] = v; self.present2[row] = 1
             else:
-                mismatch[i] = 1
-                h = 0
-            if h:
-                found_group = group_of.find(h)
-                if found_group == group_of.end():
-                    group_of[h] = len(leaders)
-                    group[i] = len(leaders)
-                    leaders.append(<object> item)
-                    recent_list[slot], recent_group[slot] = <uint64_t> item, group[i]
-                else:
-                    group[i] = deref(found_group).second
-                    leader = leaders[group[i]]
-                    if PyObject_RichCompareBool(leader, <object> item, Py_EQ):
-                        recent_list[slot], recent_group[slot] = <uint64_t> item, group[i]
-                    else:
-                        mismatch[i] = 1
-        if PyDict_Size(<object> entry) > found:
-            extra.append(i)
-    return (
-        ints_arr, present_arr.astype(bool), codes_arr, group_arr, leaders, mismatch_arr.astype(bool),
-        np.asarray(extra, np.int64),
-    )
+                self.ints3[row] = v; self.present3[row] = 1
+        elif r < ROLE_FRAMES:
+            code = self.code(r - 4, value)
+            if r == ROLE_ACTION:
+                self.codes0[row] = code
+                if code == self.unknown_code:
+                    self.unknown_actions[row] = value
+            elif r == 5:
+                self.codes1[row] = code
+            elif r == 6:
+                self.codes2[row] = code
+            else:
+                self.codes3[row] = code
+        else:
+            self.add_frames(row, value)
+        return 0
+
+    cdef int32_t code(self, int k, object value) except? -2:
+        cdef dict table = <dict> self.tables[k]
+        cdef PyObject* item = PyDict_GetItemWithError(table, value)
+        if item is NULL and PyErr_Occurred():  # unhashable (a JSON list for a pool id): ask each time
+            PyErr_Clear()
+            return self.on_miss[k](value)
+        if item is NULL:
+            code = self.on_miss[k](value)
+            table[value] = code
+            return code
+        return <int32_t> (<object> item)
+
+    cdef int add_frames(self, Py_ssize_t row, object frames) except -1:
+        cdef PyObject* item = <PyObject*> frames
+        cdef uint64_t h, slot = (<uint64_t> item >> 4) & (RECENT - 1)
+        cdef unordered_map[uint64_t, int32_t].iterator found
+        if self.recent_list[slot] == <uint64_t> item:  # an alloc and its frees share one list
+            self.group[row] = self.recent_group[slot]
+            return 0
+        if PyList_Check(item):
+            h = _signature(item, PyList_GET_SIZE(item), True)
+        elif PyTuple_Check(item):
+            h = _signature(item, PyTuple_GET_SIZE(item), False)
+        elif frames is None:
+            return 0
+        else:
+            self.mismatch[row] = 1
+            self.mismatched[row] = frames
+            return 0
+        found = self.group_of.find(h)
+        if found == self.group_of.end():
+            self.group_of[h] = len(self.leaders)
+            self.group[row] = len(self.leaders)
+            self.leaders.append(frames)
+        else:
+            self.group[row] = deref(found).second
+            if not PyObject_RichCompareBool(self.leaders[self.group[row]], frames, Py_EQ):
+                self.mismatch[row] = 1
+                self.mismatched[row] = frames
+                return 0
+        self.kept.append(frames)
+        self.recent_list[slot] = <uint64_t> item
+        self.recent_group[slot] = self.group[row]
+        return 0
+
+    def add_dict(self, dict entry):
+        cdef Py_ssize_t row = self.new_row()
+        cdef Py_ssize_t pos = 0
+        cdef PyObject* key
+        cdef PyObject* value
+        while PyDict_Next(entry, &pos, &key, &value):
+            self.add(row, <object> key, <object> value)
+
+    def arrays(self):
+        """Lists of 1-D arrays: ints (INT_KEYS), present (INT_KEYS), codes (CODE_KEYS); then group and mismatch."""
+        ints = [_i64(self.ints0), _i64(self.ints1), _i64(self.ints2), _i64(self.ints3)]
+        present = [_u8(self.present0), _u8(self.present1), _u8(self.present2), _u8(self.present3)]
+        codes = [_i32(self.codes0), _i32(self.codes1), _i32(self.codes2), _i32(self.codes3)]
+        return ints, present, codes, _i32(self.group), _u8(self.mismatch)
+
+
+# one copy out of each vector (numpy cannot adopt a vector's memory)
+cdef object _i64(vector[int64_t]& v):
+    return np.array(<int64_t[:v.size()]> v.data()) if v.size() else np.zeros(0, np.int64)
+
+
+cdef object _i32(vector[int32_t]& v):
+    return np.array(<int32_t[:v.size()]> v.data()) if v.size() else np.zeros(0, np.int32)
+
+
+cdef object _u8(vector[uint8_t]& v):
+    return np.array(<uint8_t[:v.size()]> v.data()).view(bool) if v.size() else np.zeros(0, bool)
+
+
+def extract(list entries, EntryColumns columns):
+    """Add every entry of `entries` (trace dicts) to `columns`."""
+    cdef Py_ssize_t i, n = len(entries)
+    for i in range(n):
+        entry = entries[i]
+        if not PyDict_Check(<PyObject*> entry):
+            raise ColumnError(f"entry {i} is not a dict")
+        columns.add_dict(<dict> entry)
+
+
+# -- the pickle reader ---------------------------------------------------------------------------------------
+
+@cython.wraparound(True)
+cdef class PickleReader:
+    cdef const uint8_t* buf
+    cdef Py_ssize_t n, pos
+    cdef object data  # keeps the buffer alive
+    cdef list stack
+    cdef vector[PyObject*] memo  # strong references, released in __dealloc__
+    cdef vector[Py_ssize_t] marks
+    cdef EntryColumns columns
+    cdef object last_dict
+    cdef Py_ssize_t last_dict_slot
+
+    def __init__(self, data, EntryColumns columns):
+        cdef const uint8_t[::1] view = memoryview(data).cast("B")
+        self.data = data
+        self.buf = &view[0] if view.shape[0] else NULL
+        self.n = view.shape[0]
+        self.pos = 0
+        self.stack = []
+        self.columns = columns
+        self.last_dict, self.last_dict_slot = None, -1
+
+    cdef inline const uint8_t* take(self, Py_ssize_t k) except NULL:
+        if k < 0 or self.pos + k > self.n:
+            raise Unsupported("truncated")
+        cdef const uint8_t* p = self.buf + self.pos
+        self.pos += k
+        return p
+
+    cdef inline uint64_t uint_le(self, Py_ssize_t k) except? 0xFFFFFFFFFFFFFFFF:
+        cdef const uint8_t* p = self.take(k)
+        cdef uint64_t v = 0
+        cdef Py_ssize_t j
+        for j in range(k):
+            v |= (<uint64_t> p[j]) << (8 * j)
+        return v
+
+    cdef inline Py_ssize_t pop_mark(self) except -1:
+        if self.marks.empty():
+            raise Unsupported("no mark")
+        cdef Py_ssize_t m = self.marks.back()
+        self.marks.pop_back()
+        return m
+
+    cdef object string(self, Py_ssize_t size):
+        cdef const uint8_t* p = self.take(size)
+        return PyUnicode_DecodeUTF8(<const char*> p, size, "surrogatepass")
+
+    def __dealloc__(self):
+        cdef PyObject* p
+        for p in self.memo:
+            Py_XDECREF(p)
+
+    cdef void memo_put(self, Py_ssize_t index) except *:
+        if not self.stack:
+            raise Unsupported("empty stack")
+        if index < 0 or index > (1 << 34):
+            raise Unsupported("bad memo index")
+        value = self.stack[-1]
+        if <size_t> index >= self.memo.size():
+            self.memo.resize(index + 1, NULL)
+        Py_XDECREF(self.memo[index])
+        Py_INCREF(value)
+        self.memo[index] = <PyObject*> value
+        if value is self.last_dict:
+            self.last_dict_slot = index
+
+    cdef inline object memo_get(self, Py_ssize_t index):
+        if index < 0 or <size_t> index >= self.memo.size() or self.memo[index] == NULL:
+            raise Unsupported("bad memo index")
+        return <object> self.memo[index]
+
+    cdef void memo_replace(self, Py_ssize_t index, object value):
+        Py_XDECREF(self.memo[index])
+        Py_INCREF(value)
+        self.memo[index] = <PyObject*> value
+
+    cdef object long_from(self, Py_ssize_t size):
+        cdef const uint8_t* p = self.take(size)
+        cdef uint64_t v = 0
+        cdef Py_ssize_t j
+        if size == 0:
+            return 0
+        if size <= 8:
+            for j in range(size):
+                v |= (<uint64_t> p[j]) << (8 * j)
+            if size < 8 and (p[size - 1] & 0x80):
+                v |= (~(<uint64_t> 0)) << (8 * size)  # sign-extend
+            return PyLong_FromLongLong(<long long> v)
+        return int.from_bytes(PyBytes_FromStringAndSize(<const char*> p, size), "little", signed=True)
+
+    cdef int set_items(self, Py_ssize_t mark) except -1:
+        cdef Py_ssize_t top = len(self.stack), j, row
+        if mark < 1 or (top - mark) % 2:
+            raise Unsupported("bad setitems")
+        target = self.stack[mark - 1]
+        if not PyDict_CheckExact(target):
+            raise Unsupported("setitems on a non-dict")
+        cdef bint entry = False
+        if not target:
+            for j in range(mark, top, 2):
+                if self.columns.role(self.stack[j]) == ROLE_ACTION:
+                    entry = True
+                    break
+        if entry:
+            row = self.columns.new_row()
+            for j in range(mark, top, 2):
+                self.columns.add(row, self.stack[j], self.stack[j + 1])
+            self.stack[mark - 1] = ENTRY
+            if target is self.last_dict and self.last_dict_slot >= 0:
+                self.memo_replace(self.last_dict_slot, ENTRY)
+        else:
+            for j in range(mark, top, 2):
+                (<dict> target)[self.stack[j]] = self.stack[j + 1]
+        del self.stack[mark:]
+        return 0
+
+    def load(self):
+        cdef uint8_t op
+        cdef Py_ssize_t mark, size
+        cdef double d
+        cdef list stack = self.stack
+        while True:
+            op = self.take(1)[0]
+            if op == 0x68:  # BINGET
+                stack.append(self.memo_get(self.take(1)[0]))
+            elif op == 0x71:  # BINPUT
+                self.memo_put(self.take(1)[0])
+            elif op == 0x94:  # MEMOIZE
+                self.memo_put(self.memo.size())
+            elif op == 0x8C:  # SHORT_BINUNICODE
+                stack.append(self.string(self.take(1)[0]))
+            elif op == 0x4B:  # BININT1
+                stack.append(PyLong_FromLongLong(self.take(1)[0]))
+            elif op == 0x4D:  # BININT2
+                stack.append(PyLong_FromLongLong(<long long> self.uint_le(2)))
+            elif op == 0x4A:  # BININT
+                stack.append(PyLong_FromLongLong(<int32_t> <uint32_t> self.uint_le(4)))
+            elif op == 0x8A:  # LONG1
+                stack.append(self.long_from(self.take(1)[0]))
+            elif op == 0x28:  # MARK
+                self.marks.push_back(len(stack))
+            elif op == 0x7D:  # EMPTY_DICT
+                self.last_dict = {}
+                self.last_dict_slot = -1
+                stack.append(self.last_dict)
+            elif op == 0x5D:  # EMPTY_LIST
+                stack.append([])
+            elif op == 0x29:  # EMPTY_TUPLE
+                stack.append(())
+            elif op == 0x75:  # SETITEMS
+                self.set_items(self.pop_mark())
+            elif op == 0x73:  # SETITEM
+                self.set_items(len(stack) - 2)
+            elif op == 0x65:  # APPENDS
+                mark = self.pop_mark()
+                if mark < 1 or not isinstance(stack[mark - 1], list):
+                    raise Unsupported("appends on a non-list")
+                (<list> stack[mark - 1]).extend(stack[mark:])
+                del stack[mark:]
+            elif op == 0x61:  # APPEND
+                if len(stack) < 2 or not isinstance(stack[-2], list):
+                    raise Unsupported("append on a non-list")
+                (<list> stack[-2]).append(stack.pop())
+            elif op == 0x85 or op == 0x86 or op == 0x87:  # TUPLE1..3
+                size = op - 0x84
+                if len(stack) < size:
+                    raise Unsupported("short stack")
+                value = tuple(stack[len(stack) - size:])
+                del stack[len(stack) - size:]
+                stack.append(value)
+            elif op == 0x74:  # TUPLE
+                mark = self.pop_mark()
+                value = tuple(stack[mark:])
+                del stack[mark:]
+                stack.append(value)
+            elif op == 0x58:  # BINUNICODE
+                stack.append(self.string(<Py_ssize_t> self.uint_le(4)))
+            elif op == 0x8D:  # BINUNICODE8
+                size = <Py_ssize_t> self.uint_le(8)
+                stack.append(self.string(size))
+            elif op == 0x8B:  # LONG4
+                stack.append(self.long_from(<int32_t> <uint32_t> self.uint_le(4)))
+            elif op == 0x4E:  # NONE
+                stack.append(None)
+            elif op == 0x88:  # NEWTRUE
+                stack.append(True)
+            elif op == 0x89:  # NEWFALSE
+                stack.append(False)
+            elif op == 0x47:  # BINFLOAT
+                stack.append(struct.unpack(">d", PyBytes_FromStringAndSize(<const char*> self.take(8), 8))[0])
+            elif op == 0x6A:  # LONG_BINGET
+                stack.append(self.memo_get(<Py_ssize_t> self.uint_le(4)))
+            elif op == 0x72:  # LONG_BINPUT
+                self.memo_put(<Py_ssize_t> self.uint_le(4))
+            elif op == 0x95:  # FRAME: the whole buffer is here already
+                self.take(8)
+            elif op == 0x80:  # PROTO
+                if self.take(1)[0] > 5:
+                    raise Unsupported("protocol")
+            elif op == 0x43:  # SHORT_BINBYTES
+                size = self.take(1)[0]
+                stack.append(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
+            elif op == 0x42:  # BINBYTES
+                size = <Py_ssize_t> self.uint_le(4)
+                stack.append(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
+            elif op == 0x30:  # POP
+                if not stack:
+                    raise Unsupported("pop")
+                stack.pop()
+            elif op == 0x31:  # POP_MARK
+                del stack[self.pop_mark():]
+            elif op == 0x32:  # DUP
+                if not stack:
+                    raise Unsupported("dup")
+                stack.append(stack[-1])
+            elif op == 0x2E:  # STOP
+                if len(stack) != 1 or not self.marks.empty():
+                    raise Unsupported("stop")
+                return stack[0]
+            else:  # globals, object building, protocol 0/1 text opcodes, buffers: the standard unpickler decides
+                raise Unsupported(f"opcode {op:#x}")
+
+
+def read_pickle(data, EntryColumns columns):
+    """Unpickle `data` (plain data only), with trace entries turned into rows of `columns` and ENTRY left in
+    their place. Raises Unsupported for anything it does not read."""
+    try:
+        return PickleReader(data, columns).load()
+    except (Unsupported, MemoryError, KeyboardInterrupt):
+        raise
+    except Exception as e:  # corrupt data (bad UTF-8, a bad int...): the standard unpickler reports it
+        raise Unsupported(f"{type(e).__name__}: {e}") from None

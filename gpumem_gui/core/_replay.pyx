@@ -2,16 +2,29 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """Compiled forward replay of one device's trace: the fast twin of timetravel._ForwardReplay.
 
-Same rules, same outputs (a test compares them array for array); ordered C++ maps stand in for the Python
-dicts, sorted lists and heap, so a million events take a fraction of a second instead of seconds. Live mapped
+Same rules, same outputs (a test compares them array for array); C++ maps and flat hash tables stand in for the
+Python dicts, sorted lists and heap, so a million events take a fraction of a second instead of seconds. Live mapped
 ranges are kept in one map by address, which is all that segment merges, unmaps and frees need.
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t
 from libcpp.map cimport map as cmap
-from libcpp.unordered_map cimport unordered_map
 from libcpp.vector cimport vector
 from libcpp.queue cimport priority_queue
+
+cdef extern from "_flat_map.h":
+    cdef cppclass FlatMap:
+        size_t size()
+        size_t capacity()
+        bint slot_used(size_t i)
+        int64_t slot_key(size_t i)
+        int64_t slot_value(size_t i)
+        int64_t* find(int64_t key)
+        bint contains(int64_t key)
+        int64_t get(int64_t key, int64_t fallback)
+        int64_t& at(int64_t key, int64_t initial)
+        void set(int64_t key, int64_t value)
+        bint erase(int64_t key)
 from cython.operator cimport dereference as deref, preincrement as inc, predecrement as dec
 
 import numpy as np
@@ -28,6 +41,7 @@ cdef int8_t SEGMENT_MAP = 5, SEGMENT_UNMAP = 6, OOM = 8
 # warning codes, turned into messages by timetravel
 W_ALLOC_LIVE, W_ALLOC_NO_SEGMENT, W_ALLOC_NOT_FREE, W_FREE_REQ_NOT_LIVE, W_FREE_DONE_NOT_LIVE = 1, 2, 3, 4, 5
 W_SEG_ALLOC_OVER, W_SEG_FREE_NOT_FREE, W_UNMAP_NOT_FREE, W_BLOCK_NO_SEGMENT = 6, 7, 8, 9
+W_HISTORY_ALLOC, W_HISTORY_FREE = 10, 11
 
 
 cdef struct Seg:
@@ -42,11 +56,12 @@ cdef struct Seg:
 cdef class ForwardReplay:
     cdef cmap[int64_t, Seg] segs
     # live block address -> lifetime id; hashed, since only rare paths (unmaps, broken traces) need its order
-    cdef unordered_map[int64_t, int64_t] active
-    cdef unordered_map[int64_t, int64_t] gap_end  # free gap start -> end
-    cdef unordered_map[int64_t, int64_t] gap_start  # free gap end -> start
-    cdef unordered_map[int64_t, int64_t] gap_count  # free gap size -> how many
+    cdef FlatMap active
+    cdef FlatMap gap_end  # free gap start -> end
+    cdef FlatMap gap_start  # free gap end -> start
+    cdef FlatMap gap_count  # free gap size -> how many
     cdef priority_queue[int64_t] gap_sizes  # max-heap of sizes, stale entries dropped lazily
+    cdef int64_t largest  # the largest free gap, or -1 when the heap must be consulted
     cdef cmap[int64_t, int64_t] live_pieces  # mapped range address -> piece id
     cdef vector[int64_t] l_addr, l_size, l_req, l_start, l_pend, l_end
     cdef vector[int32_t] l_stack
@@ -71,11 +86,8 @@ cdef class ForwardReplay:
         for k in range(16):
             self.divisions[k] = divisions[k]
         self.reserved = self.allocated = self.requested = self.active_bytes = 0
-        self.active.reserve(1 << 16)
-        self.gap_end.reserve(1 << 16)
-        self.gap_start.reserve(1 << 16)
-        self.gap_count.reserve(1 << 16)
         self.rule_mismatches = 0
+        self.largest = -1
 
     # -- allocator rules (allocator_rules.round_size / should_split) --------------------------------------
 
@@ -116,47 +128,59 @@ cdef class ForwardReplay:
     cdef void add_gap(self, int64_t start, int64_t end):
         if end <= start:
             return
-        self.gap_end[start] = end
-        self.gap_start[end] = start
-        cdef int64_t* count = &self.gap_count[end - start]
+        self.gap_end.set(start, end)
+        self.gap_start.set(end, start)
+        cdef int64_t* count = &self.gap_count.at(end - start, 0)
         if count[0] == 0:
             self.gap_sizes.push(end - start)
         count[0] += 1
+        if self.largest >= 0 and end - start > self.largest:
+            self.largest = end - start
 
     cdef int64_t remove_gap(self, int64_t start):
-        cdef int64_t end = self.gap_end[start]
+        cdef int64_t end = self.gap_end.get(start, start)
         self.gap_end.erase(start)
         self.gap_start.erase(end)
-        dec(self.gap_count[end - start])
+        cdef int64_t* count = &self.gap_count.at(end - start, 0)
+        dec(count[0])
+        if count[0] == 0 and end - start == self.largest:
+            self.largest = -1
         return end
 
     cdef int64_t largest_gap(self):
-        cdef unordered_map[int64_t, int64_t].iterator it
+        cdef int64_t* count
+        if self.largest >= 0:
+            return self.largest
+        self.largest = self.find_largest()
+        return self.largest
+
+    cdef int64_t find_largest(self):
+        cdef int64_t* count
         while not self.gap_sizes.empty():
-            it = self.gap_count.find(self.gap_sizes.top())
-            if it != self.gap_count.end():
-                if deref(it).second > 0:
+            count = self.gap_count.find(self.gap_sizes.top())
+            if count != NULL:
+                if count[0] > 0:
                     return self.gap_sizes.top()
-                self.gap_count.erase(it)  # a size is pushed again whenever its count rises from zero
+                self.gap_count.erase(self.gap_sizes.top())  # a size is pushed again when its count leaves zero
             self.gap_sizes.pop()
         return 0
 
     cdef bint has_gap_at(self, int64_t start):
-        return self.gap_end.find(start) != self.gap_end.end()
+        return self.gap_end.contains(start)
 
     cdef int64_t gap_containing(self, int64_t a, int64_t seg_start):
         """Start of the free gap holding address `a` in the segment starting at seg_start, or -1."""
         cdef int64_t lo = seg_start, best = -1, best_lid = -1
-        cdef unordered_map[int64_t, int64_t].iterator it = self.active.begin()
-        while it != self.active.end():  # the live block closest below `a`: a scan, this path is rare
-            if seg_start <= deref(it).first <= a and deref(it).first > best:
-                best, best_lid = deref(it).first, deref(it).second
-            inc(it)
+        cdef size_t slot
+        for slot in range(self.active.capacity()):  # the live block closest below `a`: a scan, this path is rare
+            if self.active.slot_used(slot) and seg_start <= self.active.slot_key(slot) <= a:
+                if self.active.slot_key(slot) > best:
+                    best, best_lid = self.active.slot_key(slot), self.active.slot_value(slot)
         if best_lid >= 0:
             lo = best + self.l_size[best_lid]
             if lo > a:
                 return -1
-        if self.has_gap_at(lo) and self.gap_end[lo] > a:
+        if self.has_gap_at(lo) and self.gap_end.get(lo, lo) > a:
             return lo
         return -1
 
@@ -232,6 +256,57 @@ cdef class ForwardReplay:
             return rounded
         return available
 
+    # -- history: blocks live before the first event (the compiled twin of timetravel.block_history) ------------
+
+    def history(self, final_addr, final_size, final_req, final_stack, final_pending):
+        """Undo the block events from the final live blocks: the blocks live before the first event (sorted by
+        address: addr, size or -1, requested, stack, pending) and the final size of each still-live alloc."""
+        cdef FlatMap live  # address -> row of the vectors below
+        cdef vector[int64_t] h_addr, h_size, h_req, h_stack, h_pending, h_alive
+        cdef int64_t n = self.action.shape[0], i, row, a
+        cdef int64_t* found
+        cdef int8_t act
+        known_arr = np.full(n, -1, np.int64)
+        cdef int64_t[::1] known = known_arr
+        for i in range(len(final_addr)):
+            h_addr.push_back(final_addr[i]); h_size.push_back(final_size[i]); h_req.push_back(final_req[i])
+            h_stack.push_back(final_stack[i]); h_pending.push_back(final_pending[i]); h_alive.push_back(1)
+            live.set(final_addr[i], i)
+        for i in range(n - 1, -1, -1):
+            act = self.action[i]
+            if act > FREE_COMPLETED:
+                continue
+            a = self.addr[i]
+            found = live.find(a)
+            if act == ALLOC:
+                if found == NULL:
+                    self.warn(W_HISTORY_ALLOC, i, a)
+                    continue
+                row = found[0]
+                if h_size[row] >= 0:
+                    known[i] = h_size[row]
+                h_alive[row] = 0
+                live.erase(a)
+            elif act == FREE_REQUESTED:
+                if found != NULL:
+                    h_pending[found[0]] = 0
+                    continue
+                h_addr.push_back(a); h_size.push_back(-1); h_req.push_back(self.size[i])
+                h_stack.push_back(self.stack[i]); h_pending.push_back(0); h_alive.push_back(1)
+                live.set(a, h_addr.size() - 1)
+            else:
+                if found != NULL:
+                    self.warn(W_HISTORY_FREE, i, a)
+                    h_alive[found[0]] = 0
+                h_addr.push_back(a); h_size.push_back(-1); h_req.push_back(self.size[i])
+                h_stack.push_back(self.stack[i]); h_pending.push_back(1); h_alive.push_back(1)
+                live.set(a, h_addr.size() - 1)
+        alive = np.array(<int64_t[:h_alive.size()]> h_alive.data(), dtype=bool) if h_alive.size() else np.zeros(0, bool)
+        cols = [arr64(h_addr), arr64(h_size), arr64(h_req), arr64(h_stack), arr64(h_pending)]
+        cols = [c[alive] for c in cols]
+        order = np.argsort(cols[0], kind="stable")
+        return [c[order] for c in cols], known_arr
+
     # -- setup: the state before the first event ----------------------------------------------------------
 
     def setup(self, seg_start, seg_end, seg_stream, seg_small, seg_pool, seg_exp, seg_stack,
@@ -274,7 +349,7 @@ cdef class ForwardReplay:
             else:
                 self.allocated += sz
                 self.requested += blk_req[j]
-            self.active[a] = lid
+            self.active.set(a, lid)
             self.active_bytes += sz
         it = self.segs.begin()
         b = 0  # blocks arrive sorted by address
@@ -284,7 +359,7 @@ cdef class ForwardReplay:
                 b += 1
             while b < nb and blk_addr[b] < deref(it).second.end:
                 self.add_gap(cursor, blk_addr[b])
-                cursor = blk_addr[b] + self.l_size[self.active[blk_addr[b]]]
+                cursor = blk_addr[b] + self.l_size[self.active.get(blk_addr[b], 0)]
                 b += 1
             self.add_gap(cursor, deref(it).second.end)
             inc(it)
@@ -336,15 +411,15 @@ cdef class ForwardReplay:
             self.keyframe()
 
     cdef void keyframe(self):
-        cdef unordered_map[int64_t, int64_t].iterator it = self.active.begin()
+        cdef size_t slot
         self.kf_offsets.push_back(self.kf_ids.size())
-        while it != self.active.end():
-            self.kf_ids.push_back(deref(it).second)
-            inc(it)
+        for slot in range(self.active.capacity()):
+            if self.active.slot_used(slot):
+                self.kf_ids.push_back(self.active.slot_value(slot))
 
     cdef void do_alloc(self, int64_t i):
         cdef int64_t a = self.addr[i], req = self.size[i]
-        if self.active.find(a) != self.active.end():
+        if self.active.contains(a):
             self.warn(W_ALLOC_LIVE, i, a)
             return
         cdef cmap[int64_t, Seg].iterator seg_it = self.containing(a)
@@ -364,18 +439,18 @@ cdef class ForwardReplay:
             if known <= gap_end - a:
                 sz = known
         self.add_gap(a + sz, gap_end)
-        self.active[a] = self.new_life(a, sz, req, self.stack[i], i)
+        self.active.set(a, self.new_life(a, sz, req, self.stack[i], i))
         self.allocated += sz
         self.requested += req
         self.active_bytes += sz
         self.block_sizes[i] = sz
 
     cdef void do_free_requested(self, int64_t i):
-        cdef unordered_map[int64_t, int64_t].iterator it = self.active.find(self.addr[i])
-        if it == self.active.end():
+        cdef int64_t* found = self.active.find(self.addr[i])
+        if found == NULL:
             self.warn(W_FREE_REQ_NOT_LIVE, i, self.addr[i])
             return
-        cdef int64_t lid = deref(it).second
+        cdef int64_t lid = found[0]
         if self.l_pend[lid] == NEVER:
             self.l_pend[lid] = i
             self.allocated -= self.l_size[lid]
@@ -384,12 +459,12 @@ cdef class ForwardReplay:
 
     cdef void do_free_completed(self, int64_t i):
         cdef int64_t a = self.addr[i]
-        cdef unordered_map[int64_t, int64_t].iterator it = self.active.find(a)
-        if it == self.active.end():
+        cdef int64_t* found = self.active.find(a)
+        if found == NULL:
             self.warn(W_FREE_DONE_NOT_LIVE, i, a)
             return
-        cdef int64_t lid = deref(it).second
-        self.active.erase(it)
+        cdef int64_t lid = found[0]
+        self.active.erase(a)
         cdef int64_t sz = self.l_size[lid]
         if self.l_pend[lid] == NEVER:
             self.l_pend[lid] = i
@@ -400,9 +475,9 @@ cdef class ForwardReplay:
         self.block_sizes[i] = sz
         cdef cmap[int64_t, Seg].iterator seg_it = self.containing(a)
         cdef int64_t lo = a, hi = a + sz
-        cdef unordered_map[int64_t, int64_t].iterator g = self.gap_start.find(lo)
-        if g != self.gap_start.end() and seg_it != self.segs.end() and deref(g).second >= deref(seg_it).first:
-            lo = deref(g).second
+        cdef int64_t* g = self.gap_start.find(lo)
+        if g != NULL and seg_it != self.segs.end() and g[0] >= deref(seg_it).first:
+            lo = g[0]
             self.remove_gap(lo)
         if self.has_gap_at(hi) and seg_it != self.segs.end() and hi < deref(seg_it).second.end:
             hi = self.remove_gap(hi)
@@ -426,7 +501,7 @@ cdef class ForwardReplay:
             self.warn(W_SEG_FREE_NOT_FREE, i, a)
             return
         cdef int64_t end = deref(it).second.end
-        if not self.has_gap_at(a) or self.gap_end[a] != end:
+        if not self.has_gap_at(a) or self.gap_end.get(a, a) != end:
             self.warn(W_SEG_FREE_NOT_FREE, i, a)
         else:
             self.remove_gap(a)
@@ -451,11 +526,11 @@ cdef class ForwardReplay:
                      and deref(right).second.stream == tmpl.stream)
         self.new_piece(start, end - start, tmpl, i, tmpl.stack)
         cdef int64_t lo = start, hi = end
-        cdef unordered_map[int64_t, int64_t].iterator g
+        cdef int64_t* g
         if has_left:
             g = self.gap_start.find(start)
-            if g != self.gap_start.end() and deref(g).second >= deref(left).first:
-                lo = deref(g).second
+            if g != NULL and g[0] >= deref(left).first:
+                lo = g[0]
                 self.remove_gap(lo)
         if has_right and self.has_gap_at(end):
             hi = self.remove_gap(end)
@@ -484,7 +559,7 @@ cdef class ForwardReplay:
         cdef int64_t gap = -1
         if it != self.segs.end():
             gap = self.gap_containing(a, deref(it).first)
-        if it == self.segs.end() or gap < 0 or self.gap_end[gap] < end:
+        if it == self.segs.end() or gap < 0 or self.gap_end.get(gap, gap) < end:
             self.warn(W_UNMAP_NOT_FREE, i, a)
             return
         cdef int64_t gap_end = self.remove_gap(gap)

@@ -87,6 +87,17 @@ class _Tables:
             self.pool_ids.append(key)
         return index
 
+    def entry_columns(self) -> Any:
+        """Empty compiled columns whose codes come from these tables."""
+        assert _columns is not None
+        rows = _columns.EntryColumns(
+            ({}, self._string_index, self._string_index, {}),
+            (_action_code, self.string, self.string, _pool_or_none(self)),
+            int(Action.UNKNOWN),
+        )
+        rows.owner = self
+        return rows
+
     def intern_column(self, values: Sequence[Any], intern: Any) -> np.ndarray:
         """Index of each value, interning each distinct object once (pickles share repeated strings and tuples)."""
         n = len(values)
@@ -96,8 +107,38 @@ class _Tables:
         return codes[inverse.reshape(-1)]
 
 
-def snapshot_from_object(obj: Any, source: str, form: str) -> Snapshot:
-    """Build a Snapshot from what `pickle.load` or `json.load` returned; raise SnapshotError when it is not one."""
+def snapshot_from_pickle_fast(data: bytes, source: str) -> Snapshot | None:
+    """The compiled pickle reader's way: trace entries go from bytes to columns without becoming dicts.
+
+    None when it cannot be used here (not built, or a pickle it does not read): the standard way then decides.
+    """
+    if _columns is None or os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
+        return None
+    tables = _Tables()
+    rows = tables.entry_columns()
+    try:
+        obj = _columns.read_pickle(data, rows)
+    except _columns.Unsupported:
+        return None
+    except _columns.ColumnError:
+        return None  # the standard way reads it again and reports the problem with its usual words
+    try:
+        return snapshot_from_object(obj, source, "pickle", tables=tables, rows=rows)
+    except (SnapshotError, _RowsMisplaced):
+        return None
+
+
+class _RowsMisplaced(Exception):
+    """Rows the reader took for trace entries do not line up with device_traces: read the standard way."""
+
+
+def snapshot_from_object(
+    obj: Any, source: str, form: str, *, tables: _Tables | None = None, rows: Any = None
+) -> Snapshot:
+    """Build a Snapshot from what `pickle.load` or `json.load` returned; raise SnapshotError when it is not one.
+
+    With `rows` (from the compiled pickle reader), trace entries already are columns and ENTRY stands for each.
+    """
     if isinstance(obj, list):
         if obj and not all(isinstance(s, dict) and "blocks" in s for s in obj):
             raise SnapshotError("not a snapshot: a list, but not of segments (dicts with 'blocks')")
@@ -122,9 +163,12 @@ def snapshot_from_object(obj: Any, source: str, form: str) -> Snapshot:
     if not isinstance(traces_raw, list) or not all(isinstance(t, list) for t in traces_raw):
         raise SnapshotError("not a snapshot: 'device_traces' is not a list of lists")
 
-    tables = _Tables()
+    tables = tables or _Tables()
     state, legacy = _convert_segments(segments, tables)
-    traces = [_convert_trace(t, tables, device) for device, t in enumerate(traces_raw)]
+    if rows is not None:
+        traces = _traces_from_rows(traces_raw, rows)
+    else:
+        traces = [_convert_trace(t, tables, device) for device, t in enumerate(traces_raw)]
     settings = root.get("allocator_settings")
     annotations = root.get("external_annotations") or []
     return Snapshot(
@@ -243,40 +287,63 @@ def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTab
 
 
 def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
-    """The compiled twin of _convert_trace_python: one C pass reads every known key of every entry."""
+    """The compiled twin of _convert_trace_python: one C pass over the dicts fills the columns."""
     assert _columns is not None
-    where = f"device {device} trace"
-    pool_code = _pool_or_none(tables)
+    rows = tables.entry_columns()
     try:
-        ints, present, codes, group, leaders, mismatch, extra_rows = _columns.extract(
-            entries,
-            ({}, tables._string_index, tables._string_index, {}),
-            (_action_code, tables.string, tables.string, pool_code),
-        )
+        _columns.extract(entries, rows)
     except _columns.ColumnError as e:
-        raise SnapshotError(f"{where}: {e}") from None
-    n = len(entries)
+        raise SnapshotError(f"device {device} trace: {e}") from None
+    return _trace_from_rows(rows, rows.arrays(), 0, len(entries), device)
+
+
+def _traces_from_rows(traces_raw: list[list[Any]], rows: Any) -> list[TraceTable]:
+    assert _columns is not None
+    arrays = rows.arrays()
+    traces, offset = [], 0
+    for device, entries in enumerate(traces_raw):
+        if entries.count(_columns.ENTRY) != len(entries):
+            raise _RowsMisplaced
+        traces.append(
+            _trace_from_rows(rows, arrays, offset, offset + len(entries), device) if entries else TraceTable.empty()
+        )
+        offset += len(entries)
+    if offset != rows.rows:
+        raise _RowsMisplaced
+    return traces
+
+
+def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop: int, device: int) -> TraceTable:
+    """One device's TraceTable from rows start..stop of the compiled reader's columns."""
+    where = f"device {device} trace"
+    ints, present, codes = ([a[start:stop] for a in column] for column in arrays[:3])
+    group, mismatch = arrays[3][start:stop], arrays[4][start:stop]
+    n = stop - start
+    if n == 0:
+        return TraceTable.empty()
     if (codes[0] < 0).any():
         raise SnapshotError(f"{where}: entries have no 'action'")
     action = codes[0].astype(np.int8)
-    unknown = {int(r): str(entries[r]["action"]) for r in np.flatnonzero(action == Action.UNKNOWN)}
+    unknown = {r - start: str(v) for r, v in rows.unknown_actions.items() if start <= r < stop}
     # one stack per group leader (a few thousand), then the rare list unequal to its leader on its own
-    leader_stack = tables.stacks.intern_objects(leaders)
-    stack = np.where(group >= 0, leader_stack[np.maximum(group, 0)] if len(leaders) else NO_STACK, NO_STACK)
-    stack = stack.astype(np.int32)
-    for row in np.flatnonzero(mismatch).tolist():
-        stack[row] = tables.stacks.intern_one(entries[row]["frames"])
-    known = set(_columns.INT_KEYS) | set(_columns.CODE_KEYS) | {_columns.FRAMES_KEY}
+    tables: _Tables = rows.owner
+    leader_stack = tables.stacks.intern_objects(rows.leaders) if rows.leaders else np.zeros(1, np.int32)
+    stack = np.where(group >= 0, leader_stack[np.maximum(group, 0)], NO_STACK).astype(np.int32)
+    for r in np.flatnonzero(mismatch).tolist():
+        frames = rows.mismatched[r + start]
+        if not isinstance(frames, list | tuple):
+            raise SnapshotError(f"a 'frames' value is a {type(frames).__name__}, not a list")
+        stack[r] = tables.stacks.intern_one(frames)
     extras: dict[str, dict[int, Any]] = {}
-    for row in extra_rows.tolist():
-        for key, value in entries[row].items():
-            if key not in known:
-                extras.setdefault(key, {})[row] = value
+    for r, pairs in rows.extras.items():
+        if start <= r < stop:
+            for key, value in pairs.items():
+                extras.setdefault(key, {})[r - start] = value
     has_time = bool(present[3].all())
-    return _trace_table(
-        action, ints[0], ints[1], ints[2], ints[3] if has_time else np.zeros(n, np.int64), has_time, stack,
-        codes[1], codes[2], codes[3], extras, unknown, where,
-    )  # fmt: skip
+    cols = {"action": action, "addr": ints[0], "size": ints[1], "stream": ints[2]}
+    cols["time_us"] = ints[3] if has_time else np.zeros(n, np.int64)
+    cols.update(stack=stack, compile_context=codes[1], user_metadata=codes[2], pool=codes[3])
+    return _trace_table(cols, has_time, extras, unknown, where)
 
 
 def _action_code(value: Any) -> int:
@@ -315,6 +382,9 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
         for key, value in entries[row].items():
             if key not in columns:
                 extras.setdefault(key, {})[int(row)] = value
+    for key in [k for k in extras if k in _COLUMN_KEYS]:  # a column key only a few entries carry
+        del extras[key]
+        columns[key] = list(map(dict.get, entries, repeat(key)))
 
     action = np.fromiter(map(_ACTION_CODES.__getitem__, columns["action"]), np.int8, n)
     unknown = {int(r): str(columns["action"][r]) for r in np.flatnonzero(action == Action.UNKNOWN)}
@@ -347,26 +417,21 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
     pool = tables.intern_column(pools, _pool_or_none(tables)) if pools is not None else np.full(n, -1, np.int32)
 
     times = ints("time_us") if has_time else np.zeros(n, np.int64)
-    return _trace_table(
-        action, ints("addr"), ints("size"), ints("stream"), times, has_time, stack, strings("compile_context"), strings("user_metadata"), pool, extras, unknown, where,
-    )  # fmt: skip
+    cols = {"action": action, "addr": ints("addr"), "size": ints("size"), "stream": ints("stream"), "time_us": times}
+    cols.update(stack=stack, compile_context=strings("compile_context"), user_metadata=strings("user_metadata"))
+    cols["pool"] = pool
+    return _trace_table(cols, has_time, extras, unknown, where)
 
 
 def _trace_table(
-    action: np.ndarray,
-    addr: np.ndarray,
-    size: np.ndarray,
-    stream: np.ndarray,
-    time_us: np.ndarray,
+    cols: dict[str, np.ndarray],
     has_time: bool,
-    stack: np.ndarray,
-    compile_context: np.ndarray,
-    user_metadata: np.ndarray,
-    pool: np.ndarray,
     extras: dict[str, dict[int, Any]],
     unknown: dict[int, str],
     where: str,
 ) -> TraceTable:
+    """The TraceTable of the given columns, with the sparse extras (oom's device_free, forward_frames) read."""
+    action = cols["action"]
     device_free = np.zeros(len(action), np.int64)
     for oom_row, value in extras.get("device_free", {}).items():
         device_free[oom_row] = _as_int(value, f"{where} entry {oom_row} device_free")
@@ -377,15 +442,15 @@ def _trace_table(
     }
     return TraceTable(
         action=action,
-        addr=addr,
-        size=size,
-        stream=stream,
-        time_us=time_us,
-        stack=stack,
+        addr=cols["addr"],
+        size=cols["size"],
+        stream=cols["stream"],
+        time_us=cols["time_us"],
+        stack=cols["stack"],
         device_free=device_free,
-        compile_context=compile_context,
-        user_metadata=user_metadata,
-        pool=pool,
+        compile_context=cols["compile_context"],
+        user_metadata=cols["user_metadata"],
+        pool=cols["pool"],
         has_time=has_time,
         forward_frames=forward,
         unknown_actions=unknown,

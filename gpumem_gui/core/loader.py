@@ -10,7 +10,7 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from gpumem_gui.core.convert import snapshot_from_object
+from gpumem_gui.core.convert import snapshot_from_object, snapshot_from_pickle_fast
 from gpumem_gui.core.errors import SnapshotError
 from gpumem_gui.core.model import Snapshot
 from gpumem_gui.core.safe_unpickle import RefusedGlobal, gc_paused, loads_no_globals
@@ -105,6 +105,10 @@ def load_snapshot(source: Source, name: str | None = None) -> Snapshot:
     data, label = read_source(source, name)
     try:
         with gc_paused():  # the converter walks the unpickled dicts: a collection there would walk them all again
+            if data[:1] == bytes([PICKLE_PROTO]):
+                fast = snapshot_from_pickle_fast(data, label)
+                if fast is not None:
+                    return fast
             obj, form = decode_snapshot_bytes(data)
             del data
             return snapshot_from_object(obj, label, form)

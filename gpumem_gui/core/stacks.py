@@ -128,8 +128,8 @@ class StackInterner:
     def _intern_content(self, frames: Sequence[Any]) -> int:
         # frame dicts are shared objects in real pickles, so most resolve by id in one C-level pass
         key = tuple(map(self._frame_by_id.get, map(id, frames)))
-        if None in key:
-            key = tuple(self._intern_frame(f) for f in frames)
+        if None in key:  # new frame objects: intern just those
+            key = tuple(self._intern_frame(f) if k is None else k for k, f in zip(key, frames, strict=True))
         index = self._stack_by_key.get(key)  # type: ignore[arg-type]
         if index is None:
             index = len(self._offsets) - 1

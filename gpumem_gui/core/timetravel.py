@@ -168,23 +168,29 @@ _COMPILED_WARNINGS = {
     7: "event {event}: segment_free of {addr:#x}, which is not a free segment",
     8: "event {event}: segment_unmap of {addr:#x}, which is not free mapped memory",
     9: "block {addr:#x} lies in no segment before the first event",
+    10: "event {event}: alloc of {addr:#x} is not live afterwards",
+    11: "event {event}: free_completed of {addr:#x}, which is live afterwards",
 }
 
 
-def _series(
-    reserved: I64,
-    allocated: I64,
-    requested: I64,
-    active: I64,
-    largest: I64,
-    segments: I64,
-    trace: TraceTable,
-    initial: dict[str, float],
-) -> Series:
+def _series(values: dict[str, I64], trace: TraceTable, initial: dict[str, float]) -> Series:
+    """Series from the per-event counters (reserved, allocated, requested, active, largest_free, segments)."""
+    reserved, active, largest = values["reserved"], values["active"], values["largest_free"]
     free = reserved - active
     frag = np.where(free > 0, 1.0 - largest / np.maximum(free, 1), 0.0)
     time_us = trace.time_us if trace.has_time else None
-    return Series(reserved, allocated, requested, active, free, largest, frag, segments, time_us, initial)
+    return Series(
+        reserved,
+        values["allocated"],
+        values["requested"],
+        active,
+        free,
+        largest,
+        frag,
+        values["segments"],
+        time_us,
+        initial,
+    )
 
 
 def _oom_event(trace: TraceTable, i: int) -> OomEvent:
@@ -231,9 +237,8 @@ def block_history(trace: TraceTable, final: AllocatorState) -> BlockHistory:
     )
     for j in np.flatnonzero(~first[1:] & ~fine)[:10]:
         i = int(rows[j + 1])
-        warnings.append(
-            f"event {i}: {Action(act[j + 1]).name.lower()} of {int(addr[j + 1]):#x} after a {Action(act[j]).name.lower()}"
-        )
+        what, after = Action(act[j + 1]).name.lower(), Action(act[j]).name.lower()
+        warnings.append(f"event {i}: {what} of {int(addr[j + 1]):#x} after a {after}")
 
     fb = final.blocks
     live = np.flatnonzero(fb.state != BlockState.INACTIVE)
@@ -404,38 +409,36 @@ class _TimelineBuilder:
         assert _replay is not None
         t = self.trace
         n = len(t)
-        history = block_history(t, self.final)
-        self.warnings.extend(history.warnings[: 50 - len(self.warnings)])
         segs = list(self._backward_segments())
         cfg = self.config
+        known = np.full(n, -1, np.int64)
         kernel = _replay.ForwardReplay(
-            t.action, t.addr, t.size, t.stream, t.stack, t.pool, history.known_size,
+            t.action, t.addr, t.size, t.stream, t.stack, t.pool, known,
             min(cfg.max_split_size, NEVER), list(cfg.roundup_power2_divisions),
+        )  # fmt: skip
+        fb = self.final.blocks
+        live = np.flatnonzero(fb.state != BlockState.INACTIVE)
+        blocks, known[:] = kernel.history(
+            fb.address[live], fb.size[live], fb.requested_size[live], fb.stack[live].astype(np.int64),
+            (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64),
         )  # fmt: skip
         initial = kernel.setup(
             [s.start for s in segs], [s.end for s in segs], [s.stream for s in segs],
             [-1 if s.small is None else int(s.small) for s in segs], [s.pool for s in segs],
-            [int(s.expandable) for s in segs], [s.stack for s in segs],
-            history.addr.tolist(), history.size.tolist(), history.requested.tolist(),
-            history.stack.tolist(), history.pending.tolist(),
+            [int(s.expandable) for s in segs], [s.stack for s in segs], *(b.tolist() for b in blocks),
         )  # fmt: skip
         initial["free"] = initial["reserved"] - initial["active"]
         free = initial["free"]
         initial["external_fragmentation"] = 1.0 - initial["largest_free"] / free if free > 0 else 0.0
-        out = {name: np.zeros(n, np.int64) for name in ("reserved", "allocated", "requested", "active", "largest")}
-        out_segments = np.zeros(n, np.int64)
+        names = ("reserved", "allocated", "requested", "active", "largest_free", "segments")
+        out = {name: np.zeros(n, np.int64) for name in names}
         block_sizes = np.zeros(n, np.int64)
-        kernel.run(
-            KEYFRAME_INTERVAL, out["reserved"], out["allocated"], out["requested"], out["active"], out["largest"],
-            out_segments, block_sizes,
-        )  # fmt: skip
+        kernel.run(KEYFRAME_INTERVAL, *(out[name] for name in names), block_sizes)
         r = kernel.result()
         for code, event, addr in r["warnings"]:
             self._warn(_COMPILED_WARNINGS[code].format(event=event, addr=addr))
         p = r["pieces"]
-        series = _series(
-            out["reserved"], out["allocated"], out["requested"], out["active"], out["largest"], out_segments, t, initial
-        )
+        series = _series(out, t, initial)
         return DeviceTimeline(
             device=self.device,
             n_events=n,
@@ -672,9 +675,9 @@ class _ForwardReplay:
             out_segments[i] = len(self.segs)
         if n % k == 0:  # a keyframe for "after the last event" keeps state_at's indexing uniform
             self.keyframes.append(np.fromiter(self.active.values(), np.int64, len(self.active)))
-        self.series = _series(
-            out_reserved, out_allocated, out_requested, out_active, out_largest, out_segments, t, self.initial
-        )
+        values = {"reserved": out_reserved, "allocated": out_allocated, "requested": out_requested}
+        values.update(active=out_active, largest_free=out_largest, segments=out_segments)
+        self.series = _series(values, t, self.initial)
 
     def _alloc(self, i: int, addr: int, requested: int, stack: int) -> None:
         if addr in self.active:

@@ -1,0 +1,153 @@
+"""The compiled fast paths give exactly what the pure-Python ones give, and fall back safely on odd input."""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gpumem_gui.core import SnapshotError, load_snapshot
+from gpumem_gui.core import convert as convert_module
+from gpumem_gui.core.allocator_rules import AllocatorConfig, round_size
+from gpumem_gui.core.model import Snapshot
+from gpumem_gui.core.synthetic import synthetic_snapshot
+from gpumem_gui.core.timetravel import build_timeline, compiled_replay_available
+from tests.conftest import FIXTURE_NAMES, fixture_path
+
+compiled = pytest.mark.skipif(not compiled_replay_available(), reason="compiled kernels not built")
+
+
+def _pure(data: bytes, monkeypatch: pytest.MonkeyPatch) -> Snapshot:
+    with monkeypatch.context() as m:
+        m.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+        return load_snapshot(data)
+
+
+def _canonical(snap: Snapshot) -> list[Any]:
+    out: list[Any] = []
+    for t in snap.traces:
+        stacks = [tuple((f.name, f.filename, f.line) for f in snap.stacks.stack(int(k))) for k in t.stack]
+        strings = [[snap.strings[c] if c >= 0 else None for c in col] for col in (t.compile_context, t.user_metadata)]
+        pools = [snap.state.pool_ids[p] if p >= 0 else None for p in t.pool]
+        out.append(
+            (
+                t.action.tolist(), t.addr.tolist(), t.size.tolist(), t.stream.tolist(), t.time_us.tolist(),
+                t.has_time, stacks, strings, pools, t.device_free.tolist(), t.forward_frames, t.unknown_actions,
+            )
+        )  # fmt: skip
+    return out
+
+
+def _inputs() -> list[tuple[str, bytes]]:
+    items = []
+    for name in FIXTURE_NAMES:
+        path = fixture_path(name)
+        items.append((name, path.read_bytes()))
+    dump = synthetic_snapshot(3000, seed=4, streams=2, devices=2, pending_fraction=0.2)
+    dump["device_traces"][0][5]["forward_frames"] = ["File 'x.py', line 1"]
+    dump["device_traces"][0][9]["action"] = "mystery"
+    dump["device_traces"][1][3]["compile_context"] = "Torch-Compiled Region: 1/0"
+    for protocol in (2, 3, 4, 5):
+        items.append((f"synthetic-p{protocol}", pickle.dumps(dump, protocol=protocol)))
+    return items
+
+
+@compiled
+def test_fast_reader_equals_the_standard_unpickler(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name, data in _inputs():
+        fast = convert_module.snapshot_from_pickle_fast(data, name)
+        assert fast is not None, name  # every real file and protocol goes the fast way
+        assert _canonical(fast) == _canonical(_pure(data, monkeypatch)), name
+
+
+@compiled
+def test_dict_extraction_equals_python(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    dump = synthetic_snapshot(2000, seed=8, streams=2)
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(dump))
+    with monkeypatch.context() as m:
+        m.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+        pure = load_snapshot(path)
+    assert _canonical(load_snapshot(path)) == _canonical(pure)
+
+
+@compiled
+def test_fast_reader_falls_back_on_what_it_does_not_read(tmp_path: Path) -> None:
+    # protocol 0 is text: the fast reader leaves it to the standard unpickler
+    data = pickle.dumps(synthetic_snapshot(200, seed=2), protocol=0)
+    assert convert_module.snapshot_from_pickle_fast(data, "p0") is None
+    assert len(load_snapshot(data).traces[0]) == 200
+    # a dict with an "action" key outside device_traces must not be mistaken for a trace entry
+    dump = synthetic_snapshot(200, seed=2)
+    dump["segments"][0]["frames"] = [{"action": "alloc", "name": "f", "filename": "x", "line": 1}]
+    assert len(load_snapshot(pickle.dumps(dump)).traces[0]) == 200
+
+
+@compiled
+def test_mutated_pickles_never_crash(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = pickle.dumps(synthetic_snapshot(300, seed=6), protocol=4)
+    rng = random.Random(0)
+    for _ in range(300):
+        mutated = bytearray(data)
+        for _ in range(rng.randint(1, 4)):
+            mutated[rng.randrange(len(mutated))] = rng.randrange(256)
+        if rng.random() < 0.3:
+            mutated = mutated[: rng.randrange(len(mutated))]
+        blob = bytes(mutated)
+        try:
+            fast: Any = load_snapshot(blob)
+        except SnapshotError:
+            fast = "error"
+        try:
+            pure: Any = _pure(blob, monkeypatch)
+        except SnapshotError:
+            pure = "error"
+        # where both read it, they agree; the fast way may only ever fall back, never differ
+        if fast != "error" and pure != "error":
+            assert _canonical(fast) == _canonical(pure)
+
+
+@compiled
+def test_compiled_replay_equals_python() -> None:
+    snaps = [load_snapshot(fixture_path(n)) for n in FIXTURE_NAMES]
+    snaps += [
+        load_snapshot(pickle.dumps(synthetic_snapshot(6000, seed=s, streams=2, pending_fraction=0.2))) for s in range(3)
+    ]
+    for snap in snaps:
+        for device in snap.devices():
+            a = build_timeline(snap, device, compiled=False)
+            b = build_timeline(snap, device, compiled=True)
+            for name in ("reserved", "allocated", "requested", "active", "free", "largest_free", "segments"):
+                assert np.array_equal(getattr(a.series, name), getattr(b.series, name)), name
+            assert a.series.initial == b.series.initial
+            for x, y in zip(vars(a.lifetimes).values(), vars(b.lifetimes).values(), strict=True):
+                assert np.array_equal(x, y)
+            for x, y in zip(vars(a.pieces).values(), vars(b.pieces).values(), strict=True):
+                assert np.array_equal(x, y)
+            assert [sorted(k.tolist()) for k in a.keyframes] == [sorted(k.tolist()) for k in b.keyframes]
+            assert np.array_equal(a.block_sizes, b.block_sizes)
+            assert a.ooms == b.ooms and a.warnings == b.warnings == []
+
+
+@compiled
+def test_compiled_round_size_matches_python() -> None:
+    _replay = pytest.importorskip("gpumem_gui.core._replay")
+    rng = random.Random(1)
+    for divisions in ((0,) * 16, (4,) * 16, (1, 2, 4, 8, 16, 2, 4, 8, 1, 1, 4, 8, 2, 2, 16, 8)):
+        cfg = AllocatorConfig(roundup_power2_divisions=divisions)
+        for _ in range(2000):
+            size = rng.choice([rng.randint(1, 4096), rng.randint(1, 1 << 24), rng.randint(1, 1 << 36)])
+            assert _replay.round_size(size, list(divisions)) == round_size(size, cfg), (size, divisions)
+
+
+def test_pure_python_mode_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+    data = pickle.dumps(synthetic_snapshot(100, seed=1))
+    assert convert_module.snapshot_from_pickle_fast(data, "x") is None
+    assert os.environ["GPUMEM_GUI_PURE_PYTHON"] == "1"
