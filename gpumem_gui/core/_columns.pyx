@@ -239,11 +239,25 @@ cdef class EntryColumns:
             self.add(row, <object> key, <object> value)
 
     def arrays(self):
-        """Lists of 1-D arrays: ints (INT_KEYS), present (INT_KEYS), codes (CODE_KEYS); then group and mismatch."""
+        """1-D arrays: ints (of INT_KEYS), codes (of CODE_KEYS), group. Rows in `mismatched` have no group."""
         ints = [_i64(self.ints0), _i64(self.ints1), _i64(self.ints2), _i64(self.ints3)]
-        present = [_u8(self.present0), _u8(self.present1), _u8(self.present2), _u8(self.present3)]
         codes = [_i32(self.codes0), _i32(self.codes1), _i32(self.codes2), _i32(self.codes3)]
-        return ints, present, codes, _i32(self.group), _u8(self.mismatch)
+        return ints, codes, _i32(self.group)
+
+    def all_present(self, int k, Py_ssize_t start, Py_ssize_t stop):
+        """Whether every row in start..stop has INT_KEYS[k] (time_us is all or nothing)."""
+        cdef vector[uint8_t]* v = &self.present0
+        if k == 1:
+            v = &self.present1
+        elif k == 2:
+            v = &self.present2
+        elif k == 3:
+            v = &self.present3
+        cdef Py_ssize_t i
+        for i in range(start, stop):
+            if not deref(v)[i]:
+                return False
+        return True
 
 
 # one copy out of each vector (numpy cannot adopt a vector's memory)
@@ -327,7 +341,7 @@ cdef class PickleReader:
     cdef void memo_put(self, Py_ssize_t index) except *:
         if not self.stack:
             raise Unsupported("empty stack")
-        if index < 0 or index > (1 << 34):
+        if index < 0 or index > self.n:  # a memo index past the opcode count is corrupt data
             raise Unsupported("bad memo index")
         value = self.stack[-1]
         if <size_t> index >= self.memo.size():

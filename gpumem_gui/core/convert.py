@@ -316,8 +316,8 @@ def _traces_from_rows(traces_raw: list[list[Any]], rows: Any) -> list[TraceTable
 def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop: int, device: int) -> TraceTable:
     """One device's TraceTable from rows start..stop of the compiled reader's columns."""
     where = f"device {device} trace"
-    ints, present, codes = ([a[start:stop] for a in column] for column in arrays[:3])
-    group, mismatch = arrays[3][start:stop], arrays[4][start:stop]
+    ints, codes = ([a[start:stop] for a in column] for column in arrays[:2])
+    group = arrays[2][start:stop]
     n = stop - start
     if n == 0:
         return TraceTable.empty()
@@ -329,17 +329,17 @@ def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop
     tables: _Tables = rows.owner
     leader_stack = tables.stacks.intern_objects(rows.leaders) if rows.leaders else np.zeros(1, np.int32)
     stack = np.where(group >= 0, leader_stack[np.maximum(group, 0)], NO_STACK).astype(np.int32)
-    for r in np.flatnonzero(mismatch).tolist():
-        frames = rows.mismatched[r + start]
-        if not isinstance(frames, list | tuple):
-            raise SnapshotError(f"a 'frames' value is a {type(frames).__name__}, not a list")
-        stack[r] = tables.stacks.intern_one(frames)
+    for r, frames in rows.mismatched.items():
+        if start <= r < stop:
+            if not isinstance(frames, list | tuple):
+                raise SnapshotError(f"a 'frames' value is a {type(frames).__name__}, not a list")
+            stack[r - start] = tables.stacks.intern_one(frames)
     extras: dict[str, dict[int, Any]] = {}
     for r, pairs in rows.extras.items():
         if start <= r < stop:
             for key, value in pairs.items():
                 extras.setdefault(key, {})[r - start] = value
-    has_time = bool(present[3].all())
+    has_time = rows.all_present(3, start, stop)
     cols = {"action": action, "addr": ints[0], "size": ints[1], "stream": ints[2]}
     cols["time_us"] = ints[3] if has_time else np.zeros(n, np.int64)
     cols.update(stack=stack, compile_context=codes[1], user_metadata=codes[2], pool=codes[3])

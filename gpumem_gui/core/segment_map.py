@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import bisect
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 
@@ -35,7 +36,7 @@ class SegmentMap:
     def __len__(self) -> int:
         return len(self._starts)
 
-    def __iter__(self):  # type: ignore[no-untyped-def]
+    def __iter__(self) -> Iterator[LiveSegment]:
         return (self.by_start[s] for s in self._starts)
 
     def add(self, seg: LiveSegment) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Sequence
+from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -116,14 +117,26 @@ class StackInterner:
         leader_of[order] = leader_sorted
         # one C-level comparison per list; the frame objects are shared, so it is mostly an identity scan
         same = np.fromiter(map(operator.eq, lists, [lists[j] for j in leader_of]), bool, m)
+        leaders = order[group_start]
+        self._intern_frames_of([lists[i] for i in leaders])
         leader_stack = np.full(m, NO_STACK, np.int64)
-        for leader in order[group_start]:
+        for leader in leaders:
             leader_stack[leader] = self._intern_content(lists[leader])
         stack_of = np.where(same, leader_stack[leader_of], NO_STACK)
         for i in np.flatnonzero(~same):
             stack_of[i] = self._intern_content(lists[i])
         out[np.asarray(candidates)] = stack_of
         return out
+
+    def _intern_frames_of(self, lists: list[Any]) -> None:
+        """Intern, once each, the frame objects of `lists` not seen yet, so each list then resolves by id alone."""
+        by_id = self._frame_by_id
+        frames = list(chain.from_iterable(lists))
+        ids = np.fromiter(map(id, frames), np.int64, len(frames))
+        _, first = np.unique(ids, return_index=True)
+        for i in first.tolist():
+            if id(frames[i]) not in by_id:
+                self._intern_frame(frames[i])
 
     def _intern_content(self, frames: Sequence[Any]) -> int:
         # frame dicts are shared objects in real pickles, so most resolve by id in one C-level pass

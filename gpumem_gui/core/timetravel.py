@@ -553,9 +553,9 @@ class _ForwardReplay:
     # -- setup ---------------------------------------------------------------------------------------------------
 
     def _setup(self, initial_blocks: dict[int, _Blk]) -> None:
-        for seg in self.segs:
-            seg.pieces = [self._new_piece(seg.start, seg.size, seg, -1)]
-            self.reserved += seg.size
+        for initial_seg in self.segs:
+            initial_seg.pieces = [self._new_piece(initial_seg.start, initial_seg.size, initial_seg, -1)]
+            self.reserved += initial_seg.size
         ordered = sorted(initial_blocks)
         self.starts = list(ordered)
         for pos, addr in enumerate(ordered):
