@@ -48,6 +48,10 @@ def test_json_report_of_every_device(capsys: Any) -> None:
         assert set(d) >= REPORT_KEYS
         assert d["reserved_bytes"] == d["active_bytes"] + d["free_bytes"]
     assert report["devices"][1]["oom_events"] == 1
+    for d in report["devices"]:
+        pools = d["by_pool"].values()
+        assert sum(p["reserved_bytes"] for p in pools) == d["reserved_bytes"]
+        assert sum(p["free_bytes"] for p in d["by_stream"].values()) == d["free_bytes"]
     assert report["totals"]["reserved_bytes"] == sum(d["reserved_bytes"] for d in report["devices"])
     assert REPORT_KEYS - {"device"} <= set(report["totals"])
 
@@ -73,6 +77,7 @@ def test_text_report(capsys: Any) -> None:
     assert "external fragmentation" in text
     assert "segments with the most free memory" in text
     assert "(3,781,165,056 bytes)" in text  # reserved, exact
+    assert "large pool" in text
     assert "97 events" in text
 
 

@@ -23,8 +23,6 @@ from cython.operator cimport dereference as deref
 
 import struct
 
-cimport cython
-
 import numpy as np
 
 INT_KEYS = ("addr", "size", "stream", "time_us")
@@ -50,6 +48,10 @@ cdef extern from "Python.h":
     object PyUnicode_DecodeUTF8(const char* s, Py_ssize_t size, const char* errors)
     object PyBytes_FromStringAndSize(const char* s, Py_ssize_t size)
     object PyLong_FromLongLong(long long v)
+    bint PyList_CheckExact(object o)
+    int PyList_Append(object l, object item) except -1
+    object PyTuple_New(Py_ssize_t n)
+    void PyTuple_SET_ITEM(object t, Py_ssize_t i, PyObject* item)
 
 
 class ColumnError(ValueError):
@@ -93,6 +95,7 @@ cdef class EntryColumns:
     cdef vector[int32_t] group
     cdef vector[uint8_t] mismatch
     cdef public list leaders
+    cdef list group_last  # per group, the list verified last: comparing with it finds it in cache
     cdef public dict extras  # row -> {key: value} for keys without a column
     cdef public dict mismatched  # row -> frames value unequal to its group's leader (or not a list)
     cdef public dict unknown_actions  # row -> action value the caller's table maps to "unknown"
@@ -116,6 +119,7 @@ cdef class EntryColumns:
         self.roles.update({k: 4 + i for i, k in enumerate(CODE_KEYS)})
         self.roles[FRAMES_KEY] = ROLE_FRAMES
         self.leaders, self.extras, self.mismatched, self.unknown_actions, self.kept = [], {}, {}, {}, []
+        self.group_last = []
         self.recent_list = vector[uint64_t](RECENT, 0)
         self.recent_group = vector[int32_t](RECENT, 0)
         self.n_roles = 0
@@ -219,13 +223,16 @@ cdef class EntryColumns:
             self.group_of[h] = len(self.leaders)
             self.group[row] = len(self.leaders)
             self.leaders.append(frames)
+            self.group_last.append(frames)
         else:
             self.group[row] = deref(found).second
-            if not PyObject_RichCompareBool(self.leaders[self.group[row]], frames, Py_EQ):
+            # equal to the group's last verified list means equal to its leader (== is transitive here)
+            if not PyObject_RichCompareBool(self.group_last[self.group[row]], frames, Py_EQ):
                 self.mismatch[row] = 1
                 self.mismatched[row] = frames
                 return 0
         self.kept.append(frames)
+        self.group_last[self.group[row]] = frames
         self.recent_list[slot] = <uint64_t> item
         self.recent_group[slot] = self.group[row]
         return 0
@@ -285,16 +292,18 @@ def extract(list entries, EntryColumns columns):
 
 # -- the pickle reader ---------------------------------------------------------------------------------------
 
-@cython.wraparound(True)
 cdef class PickleReader:
+    """A pickle VM over plain-data opcodes. Its value stack is a vector of owned references, so building a list
+    or a tuple moves pointers instead of slicing Python lists (which the standard unpickler's C code also avoids)."""
+
     cdef const uint8_t* buf
     cdef Py_ssize_t n, pos
     cdef object data  # keeps the buffer alive
-    cdef list stack
-    cdef vector[PyObject*] memo  # strong references, released in __dealloc__
+    cdef vector[PyObject*] stack  # owned references
+    cdef vector[PyObject*] memo  # owned references (or NULL)
     cdef vector[Py_ssize_t] marks
     cdef EntryColumns columns
-    cdef object last_dict
+    cdef PyObject* last_dict  # the newest EMPTY_DICT (borrowed: the stack or memo owns it) and its memo slot
     cdef Py_ssize_t last_dict_slot
 
     def __init__(self, data, EntryColumns columns):
@@ -303,9 +312,15 @@ cdef class PickleReader:
         self.buf = &view[0] if view.shape[0] else NULL
         self.n = view.shape[0]
         self.pos = 0
-        self.stack = []
         self.columns = columns
-        self.last_dict, self.last_dict_slot = None, -1
+        self.last_dict, self.last_dict_slot = <PyObject*> NULL, -1
+
+    def __dealloc__(self):
+        cdef PyObject* p
+        for p in self.stack:
+            Py_XDECREF(p)
+        for p in self.memo:
+            Py_XDECREF(p)
 
     cdef inline const uint8_t* take(self, Py_ssize_t k) except NULL:
         if k < 0 or self.pos + k > self.n:
@@ -322,45 +337,53 @@ cdef class PickleReader:
             v |= (<uint64_t> p[j]) << (8 * j)
         return v
 
+    cdef inline void push(self, object value):
+        Py_INCREF(value)
+        self.stack.push_back(<PyObject*> value)
+
+    cdef inline PyObject* top(self) except NULL:
+        if self.stack.empty():
+            raise Unsupported("empty stack")
+        return self.stack.back()
+
     cdef inline Py_ssize_t pop_mark(self) except -1:
         if self.marks.empty():
             raise Unsupported("no mark")
         cdef Py_ssize_t m = self.marks.back()
         self.marks.pop_back()
+        if m > <Py_ssize_t> self.stack.size():
+            raise Unsupported("bad mark")
         return m
+
+    cdef void drop_from(self, Py_ssize_t start):
+        cdef Py_ssize_t j
+        for j in range(start, self.stack.size()):
+            Py_XDECREF(self.stack[j])
+        self.stack.resize(start)
 
     cdef object string(self, Py_ssize_t size):
         cdef const uint8_t* p = self.take(size)
         return PyUnicode_DecodeUTF8(<const char*> p, size, "surrogatepass")
 
-    def __dealloc__(self):
-        cdef PyObject* p
-        for p in self.memo:
-            Py_XDECREF(p)
-
-    cdef void memo_put(self, Py_ssize_t index) except *:
-        if not self.stack:
-            raise Unsupported("empty stack")
+    cdef int memo_put(self, Py_ssize_t index) except -1:
+        cdef PyObject* value = self.top()
         if index < 0 or index > self.n:  # a memo index past the opcode count is corrupt data
             raise Unsupported("bad memo index")
-        value = self.stack[-1]
         if <size_t> index >= self.memo.size():
-            self.memo.resize(index + 1, NULL)
+            self.memo.resize(index + 1, <PyObject*> NULL)
         Py_XDECREF(self.memo[index])
-        Py_INCREF(value)
-        self.memo[index] = <PyObject*> value
-        if value is self.last_dict:
+        Py_INCREF(<object> value)
+        self.memo[index] = value
+        if value == self.last_dict:
             self.last_dict_slot = index
+        return 0
 
-    cdef inline object memo_get(self, Py_ssize_t index):
+    cdef inline int memo_get(self, Py_ssize_t index) except -1:
         if index < 0 or <size_t> index >= self.memo.size() or self.memo[index] == NULL:
             raise Unsupported("bad memo index")
-        return <object> self.memo[index]
-
-    cdef void memo_replace(self, Py_ssize_t index, object value):
-        Py_XDECREF(self.memo[index])
-        Py_INCREF(value)
-        self.memo[index] = <PyObject*> value
+        Py_INCREF(<object> self.memo[index])
+        self.stack.push_back(self.memo[index])
+        return 0
 
     cdef object long_from(self, Py_ssize_t size):
         cdef const uint8_t* p = self.take(size)
@@ -377,107 +400,123 @@ cdef class PickleReader:
         return int.from_bytes(PyBytes_FromStringAndSize(<const char*> p, size), "little", signed=True)
 
     cdef int set_items(self, Py_ssize_t mark) except -1:
-        cdef Py_ssize_t top = len(self.stack), j, row
-        if mark < 1 or (top - mark) % 2:
+        cdef Py_ssize_t top = self.stack.size(), j, row
+        if mark < 1 or mark > top or (top - mark) % 2:
             raise Unsupported("bad setitems")
-        target = self.stack[mark - 1]
-        if not PyDict_CheckExact(target):
+        cdef PyObject* target = self.stack[mark - 1]
+        if not PyDict_CheckExact(<object> target):
             raise Unsupported("setitems on a non-dict")
         cdef bint entry = False
-        if not target:
+        if len(<dict> target) == 0:
             for j in range(mark, top, 2):
-                if self.columns.role(self.stack[j]) == ROLE_ACTION:
+                if self.columns.role(<object> self.stack[j]) == ROLE_ACTION:
                     entry = True
                     break
         if entry:
             row = self.columns.new_row()
             for j in range(mark, top, 2):
-                self.columns.add(row, self.stack[j], self.stack[j + 1])
-            self.stack[mark - 1] = ENTRY
-            if target is self.last_dict and self.last_dict_slot >= 0:
+                self.columns.add(row, <object> self.stack[j], <object> self.stack[j + 1])
+            if target == self.last_dict and self.last_dict_slot >= 0:
                 self.memo_replace(self.last_dict_slot, ENTRY)
+            self.last_dict = <PyObject*> NULL
+            Py_INCREF(ENTRY)
+            self.stack[mark - 1] = <PyObject*> ENTRY
+            Py_XDECREF(target)
         else:
             for j in range(mark, top, 2):
-                (<dict> target)[self.stack[j]] = self.stack[j + 1]
-        del self.stack[mark:]
+                (<dict> target)[<object> self.stack[j]] = <object> self.stack[j + 1]
+        self.drop_from(mark)
+        return 0
+
+    cdef void memo_replace(self, Py_ssize_t index, object value):
+        Py_XDECREF(self.memo[index])
+        Py_INCREF(value)
+        self.memo[index] = <PyObject*> value
+
+    cdef int appends(self, Py_ssize_t mark) except -1:
+        if mark < 1:
+            raise Unsupported("appends without a list")
+        cdef PyObject* target = self.stack[mark - 1]
+        if not PyList_CheckExact(<object> target):
+            raise Unsupported("appends on a non-list")
+        cdef Py_ssize_t j
+        for j in range(mark, self.stack.size()):
+            PyList_Append(<object> target, <object> self.stack[j])
+        self.drop_from(mark)
+        return 0
+
+    cdef int build_tuple(self, Py_ssize_t start) except -1:
+        cdef Py_ssize_t k = self.stack.size() - start, j
+        if start < 0 or k < 0:
+            raise Unsupported("short stack")
+        value = PyTuple_New(k)
+        for j in range(k):
+            PyTuple_SET_ITEM(value, j, self.stack[start + j])  # steals the stack's reference
+        self.stack.resize(start)
+        self.push(value)
         return 0
 
     def load(self):
         cdef uint8_t op
-        cdef Py_ssize_t mark, size
-        cdef double d
-        cdef list stack = self.stack
+        cdef Py_ssize_t size
+        cdef PyObject* p
         while True:
             op = self.take(1)[0]
             if op == 0x68:  # BINGET
-                stack.append(self.memo_get(self.take(1)[0]))
+                self.memo_get(self.take(1)[0])
             elif op == 0x71:  # BINPUT
                 self.memo_put(self.take(1)[0])
             elif op == 0x94:  # MEMOIZE
                 self.memo_put(self.memo.size())
             elif op == 0x8C:  # SHORT_BINUNICODE
-                stack.append(self.string(self.take(1)[0]))
+                self.push(self.string(self.take(1)[0]))
             elif op == 0x4B:  # BININT1
-                stack.append(PyLong_FromLongLong(self.take(1)[0]))
+                self.push(PyLong_FromLongLong(self.take(1)[0]))
             elif op == 0x4D:  # BININT2
-                stack.append(PyLong_FromLongLong(<long long> self.uint_le(2)))
+                self.push(PyLong_FromLongLong(<long long> self.uint_le(2)))
             elif op == 0x4A:  # BININT
-                stack.append(PyLong_FromLongLong(<int32_t> <uint32_t> self.uint_le(4)))
+                self.push(PyLong_FromLongLong(<int32_t> <uint32_t> self.uint_le(4)))
             elif op == 0x8A:  # LONG1
-                stack.append(self.long_from(self.take(1)[0]))
+                self.push(self.long_from(self.take(1)[0]))
             elif op == 0x28:  # MARK
-                self.marks.push_back(len(stack))
+                self.marks.push_back(self.stack.size())
             elif op == 0x7D:  # EMPTY_DICT
-                self.last_dict = {}
-                self.last_dict_slot = -1
-                stack.append(self.last_dict)
+                value = {}
+                self.push(value)
+                self.last_dict, self.last_dict_slot = <PyObject*> value, -1
             elif op == 0x5D:  # EMPTY_LIST
-                stack.append([])
+                self.push([])
             elif op == 0x29:  # EMPTY_TUPLE
-                stack.append(())
+                self.push(())
             elif op == 0x75:  # SETITEMS
                 self.set_items(self.pop_mark())
             elif op == 0x73:  # SETITEM
-                self.set_items(len(stack) - 2)
+                self.set_items(<Py_ssize_t> self.stack.size() - 2)
             elif op == 0x65:  # APPENDS
-                mark = self.pop_mark()
-                if mark < 1 or not isinstance(stack[mark - 1], list):
-                    raise Unsupported("appends on a non-list")
-                (<list> stack[mark - 1]).extend(stack[mark:])
-                del stack[mark:]
+                self.appends(self.pop_mark())
             elif op == 0x61:  # APPEND
-                if len(stack) < 2 or not isinstance(stack[-2], list):
-                    raise Unsupported("append on a non-list")
-                (<list> stack[-2]).append(stack.pop())
+                self.appends(<Py_ssize_t> self.stack.size() - 1)
             elif op == 0x85 or op == 0x86 or op == 0x87:  # TUPLE1..3
-                size = op - 0x84
-                if len(stack) < size:
-                    raise Unsupported("short stack")
-                value = tuple(stack[len(stack) - size:])
-                del stack[len(stack) - size:]
-                stack.append(value)
+                self.build_tuple(<Py_ssize_t> self.stack.size() - (op - 0x84))
             elif op == 0x74:  # TUPLE
-                mark = self.pop_mark()
-                value = tuple(stack[mark:])
-                del stack[mark:]
-                stack.append(value)
+                self.build_tuple(self.pop_mark())
             elif op == 0x58:  # BINUNICODE
-                stack.append(self.string(<Py_ssize_t> self.uint_le(4)))
+                self.push(self.string(<Py_ssize_t> self.uint_le(4)))
             elif op == 0x8D:  # BINUNICODE8
                 size = <Py_ssize_t> self.uint_le(8)
-                stack.append(self.string(size))
+                self.push(self.string(size))
             elif op == 0x8B:  # LONG4
-                stack.append(self.long_from(<int32_t> <uint32_t> self.uint_le(4)))
+                self.push(self.long_from(<int32_t> <uint32_t> self.uint_le(4)))
             elif op == 0x4E:  # NONE
-                stack.append(None)
+                self.push(None)
             elif op == 0x88:  # NEWTRUE
-                stack.append(True)
+                self.push(True)
             elif op == 0x89:  # NEWFALSE
-                stack.append(False)
+                self.push(False)
             elif op == 0x47:  # BINFLOAT
-                stack.append(struct.unpack(">d", PyBytes_FromStringAndSize(<const char*> self.take(8), 8))[0])
+                self.push(struct.unpack(">d", PyBytes_FromStringAndSize(<const char*> self.take(8), 8))[0])
             elif op == 0x6A:  # LONG_BINGET
-                stack.append(self.memo_get(<Py_ssize_t> self.uint_le(4)))
+                self.memo_get(<Py_ssize_t> self.uint_le(4))
             elif op == 0x72:  # LONG_BINPUT
                 self.memo_put(<Py_ssize_t> self.uint_le(4))
             elif op == 0x95:  # FRAME: the whole buffer is here already
@@ -487,24 +526,21 @@ cdef class PickleReader:
                     raise Unsupported("protocol")
             elif op == 0x43:  # SHORT_BINBYTES
                 size = self.take(1)[0]
-                stack.append(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
+                self.push(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
             elif op == 0x42:  # BINBYTES
                 size = <Py_ssize_t> self.uint_le(4)
-                stack.append(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
+                self.push(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
             elif op == 0x30:  # POP
-                if not stack:
-                    raise Unsupported("pop")
-                stack.pop()
+                self.top()
+                self.drop_from(self.stack.size() - 1)
             elif op == 0x31:  # POP_MARK
-                del stack[self.pop_mark():]
+                self.drop_from(self.pop_mark())
             elif op == 0x32:  # DUP
-                if not stack:
-                    raise Unsupported("dup")
-                stack.append(stack[-1])
+                self.push(<object> self.top())
             elif op == 0x2E:  # STOP
-                if len(stack) != 1 or not self.marks.empty():
+                if self.stack.size() != 1 or not self.marks.empty():
                     raise Unsupported("stop")
-                return stack[0]
+                return <object> self.stack[0]
             else:  # globals, object building, protocol 0/1 text opcodes, buffers: the standard unpickler decides
                 raise Unsupported(f"opcode {op:#x}")
 

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpumem_gui.core.allocator_rules import AllocatorConfig
-from gpumem_gui.core.metrics import Metrics, compute_metrics, segment_free_summary
+from gpumem_gui.core.metrics import GroupedMetrics, Metrics, metrics_by_group, segment_free_summary
 from gpumem_gui.core.model import AllocatorState, Snapshot
 from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent
@@ -28,13 +28,30 @@ _SUMMED = (
 )
 
 
+_GROUP_KEYS = (
+    "segments",
+    "reserved_bytes",
+    "allocated_bytes",
+    "requested_bytes",
+    "pending_free_bytes",
+    "free_bytes",
+    "largest_free_block_bytes",
+    "external_fragmentation",
+    "largest_allocation_that_fits",
+)
+
+
 @dataclass(frozen=True)
 class DeviceReport:
     device: int
-    metrics: Metrics
+    groups: GroupedMetrics
     state: AllocatorState
     timeline: DeviceTimeline
     at_event: int | None
+
+    @property
+    def metrics(self) -> Metrics:
+        return self.groups.total
 
     def as_dict(self) -> dict[str, Any]:
         m = self.metrics
@@ -60,7 +77,15 @@ class DeviceReport:
             "peak_allocated_bytes": s.peak("allocated"),
             "oom_events": len(self.timeline.ooms),
             "free_block_histogram": [vars(b) for b in m.free_block_histogram],
+            "by_pool": {name: _group(g) for name, g in self.groups.by_pool.items() if g.segments},
+            "by_stream": {str(stream): _group(g) for stream, g in self.groups.by_stream.items()},
+            "by_private_pool": {f"{a},{b}": _group(g) for (a, b), g in self.groups.by_private_pool.items()},
         }
+
+
+def _group(m: Metrics) -> dict[str, Any]:
+    figures = m.as_dict()
+    return {key: figures[key] for key in _GROUP_KEYS}
 
 
 def build_report(snapshot: Snapshot, device: int | None = None, at: int | None = None) -> list[DeviceReport]:
@@ -73,7 +98,7 @@ def build_report(snapshot: Snapshot, device: int | None = None, at: int | None =
     for d in devices:
         timeline = build_timeline(snapshot, d, config)
         state = timeline.state_at(at) if at is not None else timeline.final
-        reports.append(DeviceReport(d, compute_metrics(state, config), state, timeline, at))
+        reports.append(DeviceReport(d, metrics_by_group(state, config), state, timeline, at))
     return reports
 
 
@@ -113,6 +138,16 @@ def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) 
             f"  inactive split      {format_bytes_exact(m.inactive_split_bytes)}",
             f"  largest allocation that fits now {format_bytes_exact(m.largest_allocation_that_fits)}",
         ]
+        groups = [(f"{name} pool", g) for name, g in r.groups.by_pool.items() if g.segments]
+        if len(r.groups.by_stream) > 1:
+            groups += [(f"stream {stream}", g) for stream, g in r.groups.by_stream.items()]
+        groups += [(f"private pool {pool}", g) for pool, g in r.groups.by_private_pool.items()]
+        for label, g in groups:
+            lines.append(
+                f"  {label:<19} reserved {format_bytes(g.reserved_bytes)}, allocated {format_bytes(g.allocated_bytes)},"
+                f" free {format_bytes(g.free_bytes)} (largest {format_bytes(g.largest_free_block_bytes)},"
+                f" {format_percent(g.external_fragmentation)} fragmented)"
+            )
         if tl.n_events:
             s = tl.series
             lines += [
