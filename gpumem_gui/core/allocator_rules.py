@@ -28,6 +28,8 @@ class AllocatorConfig:
     roundup_power2_divisions: tuple[int, ...] = field(default=(0,) * ROUNDUP_POWER2_INTERVALS)
     garbage_collection_threshold: float = 0.0
     expandable_segments: bool = False
+    per_process_memory_fraction: float = 0.0  # 0: not set (the whole device may be used)
+    settings_string: str = ""  # the PYTORCH_CUDA_ALLOC_CONF text these came from
 
     @classmethod
     def from_snapshot_settings(cls, settings: Mapping[str, Any] | None) -> AllocatorConfig:
@@ -54,7 +56,21 @@ class AllocatorConfig:
             roundup_power2_divisions=tuple(table),
             garbage_collection_threshold=float(settings.get("garbage_collection_threshold", 0.0) or 0.0),
             expandable_segments=bool(settings.get("expandable_segments", False)),
+            settings_string=str(settings.get("PYTORCH_CUDA_ALLOC_CONF", "") or ""),
         )
+
+    def snapshot_settings(self) -> dict[str, Any]:
+        """These settings as a snapshot's `allocator_settings` dict (the keys torch 2.13 writes)."""
+        return {
+            "PYTORCH_CUDA_ALLOC_CONF": self.settings_string,
+            "max_split_size": -1 if self.max_split_size >= UNLIMITED else self.max_split_size,
+            "garbage_collection_threshold": self.garbage_collection_threshold,
+            "expandable_segments": self.expandable_segments,
+            "pinned_num_register_threads": 1,
+            "release_lock_on_cudamalloc": False,
+            "pinned_use_cuda_host_register": False,
+            "roundup_power2_divisions": {str(1 << i): d for i, d in enumerate(self.roundup_power2_divisions)},
+        }
 
     def divisions_for(self, size: int) -> int:
         # interval index = floor(log2(size)) - 20, clamped: everything under 2 MiB uses the first entry
