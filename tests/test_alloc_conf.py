@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpumem_gui.core.alloc_conf import AllocConfError, parse_alloc_conf
-from gpumem_gui.core.allocator_constants import MiB, UNLIMITED
+from gpumem_gui.core.allocator_constants import UNLIMITED, MiB
 
 CASES = [
     "",

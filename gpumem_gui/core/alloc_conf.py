@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from gpumem_gui.core.allocator_constants import MiB, ROUNDUP_POWER2_INTERVALS, UNLIMITED
+from gpumem_gui.core.allocator_constants import ROUNDUP_POWER2_INTERVALS, UNLIMITED, MiB
 from gpumem_gui.core.allocator_rules import AllocatorConfig
 
 _SEPARATORS = ",:[]"
