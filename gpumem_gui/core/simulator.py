@@ -1,0 +1,610 @@
+"""A CUDA caching-allocator simulator that follows PyTorch's rules, for snapshots without a GPU and what-if replay.
+
+One `DeviceAllocatorSim` per device: best fit per (stream, pool), front split, merging frees, record_stream,
+empty_cache, the OOM ladder, garbage collection under a memory fraction, and expandable segments mapped page by
+page. Rules are those of `c10/cuda/CUDACachingAllocator.cpp` (see ../shared/docs/snapshot-format.md section 3);
+names of the methods follow the C++ functions so the two can be read side by side. `snapshot()` returns the dict
+`torch.cuda.memory._dump_snapshot` writes.
+"""
+
+from __future__ import annotations
+
+import bisect
+import sys
+from dataclasses import dataclass, field
+from typing import Any
+
+from gpumem_gui.core.alloc_conf import parse_alloc_conf
+from gpumem_gui.core.allocator_constants import LARGE_BUFFER, SMALL_BUFFER, UNLIMITED, GiB, KiB, MiB
+from gpumem_gui.core.allocator_rules import AllocatorConfig, allocation_size, is_small_request, round_size
+
+Frames = list[dict[str, Any]]
+_VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice
+
+
+class OutOfMemoryError(RuntimeError):
+    """torch.OutOfMemoryError's counterpart, with PyTorch's message."""
+
+
+def format_size(size: int) -> str:
+    """PyTorch's format_size (CUDACachingAllocator.cpp): two decimals, 1024-based."""
+    if size <= 1024:
+        return f"{size} bytes"
+    if size <= MiB:
+        return f"{size / KiB:.2f} KiB"
+    if size <= GiB:
+        return f"{size / MiB:.2f} MiB"
+    return f"{size / GiB:.2f} GiB"
+
+
+@dataclass(eq=False)
+class _ExpandableSegment:
+    """A virtual address reservation whose pages are mapped on demand (ExpandableSegment)."""
+
+    ptr: int
+    size: int
+    page: int
+    stream: int
+    small: bool
+
+
+@dataclass(eq=False)
+class Block:
+    """A block of a segment; also the handle `malloc` returns."""
+
+    addr: int
+    size: int
+    stream: int
+    small: bool
+    segment_head: int  # address of the cudaMalloc'ed segment (non-expandable), or of the reservation
+    requested: int = 0
+    allocated: bool = False
+    mapped: bool = True
+    event_count: int = 0  # pending frees: streams still using the block after free()
+    stream_uses: set[int] = field(default_factory=set)
+    prev: Block | None = None
+    next: Block | None = None
+    expandable: _ExpandableSegment | None = None
+    frames: Frames = field(default_factory=list)
+    segment_frames: Frames = field(default_factory=list)
+    gc_count_base: int = 0
+
+    def key(self) -> tuple[int, int, int]:
+        return (self.stream, self.size, self.addr)
+
+    @property
+    def is_split(self) -> bool:
+        return self.prev is not None or self.next is not None
+
+
+class _Pool:
+    """A BlockPool: free blocks ordered by (stream, size, address), and unmapped ones by (stream, address)."""
+
+    def __init__(self, small: bool) -> None:
+        self.small = small
+        self.keys: list[tuple[int, int, int]] = []
+        self.by_key: dict[tuple[int, int, int], Block] = {}
+        self.unmapped: list[tuple[int, int]] = []
+        self.unmapped_blocks: dict[tuple[int, int], Block] = {}
+        self.get_free_blocks_call_count = 0
+
+    def insert(self, block: Block) -> None:
+        key = block.key()
+        bisect.insort(self.keys, key)
+        self.by_key[key] = block
+        block.gc_count_base = self.get_free_blocks_call_count
+
+    def erase(self, block: Block) -> None:
+        key = block.key()
+        del self.keys[bisect.bisect_left(self.keys, key)]
+        del self.by_key[key]
+
+    def insert_unmapped(self, block: Block) -> None:
+        key = (block.stream, block.addr)
+        bisect.insort(self.unmapped, key)
+        self.unmapped_blocks[key] = block
+
+    def erase_unmapped(self, block: Block) -> None:
+        key = (block.stream, block.addr)
+        del self.unmapped[bisect.bisect_left(self.unmapped, key)]
+        del self.unmapped_blocks[key]
+
+    def free_blocks(self) -> list[Block]:
+        return [self.by_key[k] for k in self.keys]
+
+
+class DeviceAllocatorSim:
+    """The caching allocator of one device with `capacity` bytes, under PYTORCH_CUDA_ALLOC_CONF `settings`."""
+
+    def __init__(
+        self,
+        capacity: int,
+        settings: str | AllocatorConfig = "",
+        *,
+        device: int = 0,
+        record_history: bool = True,
+        max_entries: int = sys.maxsize,
+    ) -> None:
+        self.config = settings if isinstance(settings, AllocatorConfig) else parse_alloc_conf(settings)
+        self.capacity = capacity
+        self.device = device
+        self.record_history = record_history
+        self.max_entries = max_entries
+        self.small_pool = _Pool(small=True)
+        self.large_pool = _Pool(small=False)
+        self.segments: dict[int, Block] = {}  # head address -> head block (non-expandable segments)
+        self.expandable_segments: list[_ExpandableSegment] = []
+        self.expandable_heads: dict[int, Block] = {}  # reservation address -> its first block
+        self.reserved = 0  # total_allocated_memory: bytes obtained from cudaMalloc or mapped
+        self.allocated = 0
+        self.fraction = self.config.per_process_memory_fraction or 0.0
+        self.trace: list[dict[str, Any]] = []
+        self.num_alloc_retries = 0
+        self.num_ooms = 0
+        self.num_device_alloc = 0
+        self.num_device_free = 0
+        self._next_va = 0x7F00_0000_0000 + device * 0x0100_0000_0000
+        self.clock_us = 1_767_225_600_000_000  # trace timestamps: 1 us per event from 2026-01-01
+        self._pending: list[Block] = []  # freed while other streams still use them
+
+    # -- public API ----------------------------------------------------------------------------------------
+
+    @property
+    def allowed_memory(self) -> int:
+        return int(self.capacity * self.fraction) if self.fraction > 0 else self.capacity
+
+    def set_memory_fraction(self, fraction: float) -> None:
+        if not 0.0 <= fraction <= 1.0:
+            raise ValueError(f"Invalid fraction value: {fraction}. Allowed range: 0~1")
+        self.fraction = fraction
+
+    def malloc(self, size: int, stream: int = 0, frames: Frames | None = None) -> Block:
+        """Allocate `size` bytes on `stream`; raise OutOfMemoryError as PyTorch would."""
+        frames = frames or []
+        self.process_events()
+        rounded = round_size(size, self.config)
+        pool = self.small_pool if is_small_request(rounded) else self.large_pool
+        alloc_size = allocation_size(rounded, self.config)
+        block = self.get_free_block(pool, stream, rounded)
+        if block is None:
+            if self.fraction > 0 and self.config.garbage_collection_threshold > 0:
+                self.garbage_collect_cached_blocks()
+            block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
+            if block is None and self.release_available_cached_blocks(pool, stream, rounded):
+                block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
+            if block is None:
+                self.release_cached_blocks()
+                self.num_alloc_retries += 1
+                block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
+            if block is None:
+                raise self._out_of_memory(rounded, alloc_size, stream, frames)
+        return self.alloc_found_block(block, pool, size, rounded, frames)
+
+    def free(self, block: Block, frames: Frames | None = None) -> None:
+        if not block.allocated:
+            raise ValueError(f"block {block.addr:#x} is not allocated")
+        block.allocated = False
+        self.allocated -= block.size
+        context = frames or block.frames
+        self._record("free_requested", block.addr, block.requested, block.stream, context)
+        if block.stream_uses:
+            block.event_count = len(block.stream_uses)  # one event per stream that used it
+            self._pending.append(block)
+        else:
+            self.free_block(block, context)
+
+    def record_stream(self, block: Block, stream: int) -> None:
+        if stream != block.stream:
+            block.stream_uses.add(stream)
+
+    def synchronize(self, stream: int | None = None) -> None:
+        """Complete the pending frees waiting for `stream` (every stream when None)."""
+        for block in list(self._pending):
+            if stream is None or stream in block.stream_uses:
+                if stream is None:
+                    block.stream_uses.clear()
+                else:
+                    block.stream_uses.discard(stream)
+                block.event_count = len(block.stream_uses)
+                if block.event_count == 0:
+                    self._pending.remove(block)
+                    self.free_block(block, block.frames)
+
+    def process_events(self) -> None:
+        """Frees whose streams are done; in the simulator only synchronize() finishes a stream's work."""
+
+    def empty_cache(self) -> None:
+        self.release_cached_blocks()
+
+    # -- finding a block ---------------------------------------------------------------------------------------
+
+    def get_free_block(self, pool: _Pool, stream: int, size: int) -> Block | None:
+        cfg = self.config
+        if cfg.garbage_collection_threshold > 0 and self.fraction > 0:
+            pool.get_free_blocks_call_count += 1
+        keys = pool.keys
+        i = bisect.bisect_left(keys, (stream, size, 0))
+        if i >= len(keys) or keys[i][0] != stream:
+            return None
+        block = pool.by_key[keys[i]]
+        if block.expandable is not None and cfg.expandable_segments:
+            # best fit counts a block by what it can grow to (its size plus the unmapped space right after it),
+            # so the growing tail of a segment is taken only when nothing else fits
+            while block.expandable is not None and i + 1 < len(keys) and keys[i + 1][0] == stream:
+                nxt = pool.by_key[keys[i + 1]]
+                if self._expandable_size(nxt) >= self._expandable_size(block):
+                    break
+                i += 1
+                block = nxt
+        elif block.expandable is not None:  # expandable segments switched off since these blocks were made
+            while block.expandable is not None:
+                i += 1
+                if i >= len(keys) or keys[i][0] != stream:
+                    return None
+                block = pool.by_key[keys[i]]
+        max_split = cfg.max_split_size
+        if size < max_split and block.size >= max_split:
+            return None  # oversize cached blocks only serve oversize requests
+        if size >= max_split and block.size >= size + cfg.max_non_split_rounding_size:
+            return None
+        pool.erase(block)
+        return block
+
+    @staticmethod
+    def _expandable_size(block: Block) -> int:
+        nxt = block.next
+        return block.size + (nxt.size if nxt is not None and not nxt.mapped else 0)
+
+    def alloc_block(self, pool: _Pool, stream: int, size: int, alloc_size: int, frames: Frames) -> Block | None:
+        if self.config.expandable_segments:
+            return self.try_allocate_expandable_block(pool, stream, size, frames)
+        if self.reserved + alloc_size > self.allowed_memory:
+            return None
+        addr = self._next_va
+        self._next_va += -(-alloc_size // _VA_ALIGN) * _VA_ALIGN
+        block = Block(addr, alloc_size, stream, pool.small, addr, segment_frames=frames)
+        self.segments[addr] = block
+        self.reserved += alloc_size
+        self.num_device_alloc += 1
+        self._record("segment_alloc", addr, alloc_size, stream, frames)
+        return block
+
+    def should_split(self, block: Block, size: int, small: bool) -> bool:
+        remaining = block.size - size
+        if small or self.config.expandable_segments:
+            return remaining >= 512
+        return size < self.config.max_split_size and remaining > 1 * MiB
+
+    def alloc_found_block(self, block: Block, pool: _Pool, requested: int, size: int, frames: Frames) -> Block:
+        if self.should_split(block, size, pool.small):
+            rest = Block(
+                block.addr + size,
+                block.size - size,
+                block.stream,
+                pool.small,
+                block.segment_head,
+                expandable=block.expandable,
+                mapped=block.mapped,
+            )
+            rest.prev, rest.next = block, block.next
+            if block.next is not None:
+                block.next.prev = rest
+            block.next = rest
+            block.size = size
+            pool.insert(rest)
+        block.allocated = True
+        block.requested = requested
+        block.frames = frames
+        self.allocated += block.size
+        self._record("alloc", block.addr, requested, block.stream, frames)
+        return block
+
+    # -- freeing -------------------------------------------------------------------------------------------------
+
+    def free_block(self, block: Block, frames: Frames) -> None:
+        pool = self.small_pool if block.small else self.large_pool
+        self._record("free_completed", block.addr, block.requested, block.stream, frames)
+        block.frames = []
+        for neighbour in (block.prev, block.next):
+            self._try_merge(block, neighbour, pool)
+        pool.insert(block)
+
+    def _try_merge(self, block: Block, neighbour: Block | None, pool: _Pool) -> None:
+        if neighbour is None or neighbour.allocated or neighbour.event_count or neighbour.stream_uses:
+            return
+        if neighbour.mapped != block.mapped:
+            return
+        if neighbour.mapped:
+            pool.erase(neighbour)
+        else:
+            pool.erase_unmapped(neighbour)
+        if neighbour is block.prev:
+            block.addr = neighbour.addr
+            block.prev = neighbour.prev
+            if block.prev is not None:
+                block.prev.next = block
+            block.segment_frames = neighbour.segment_frames or block.segment_frames
+            if block.prev is None and block.expandable is None:
+                self.segments[block.addr] = block
+            if block.prev is None and block.expandable is not None:
+                self.expandable_heads[block.expandable.ptr] = block
+        else:
+            block.next = neighbour.next
+            if block.next is not None:
+                block.next.prev = block
+        block.size += neighbour.size
+
+    # -- giving memory back ------------------------------------------------------------------------------------
+
+    def release_cached_blocks(self) -> None:
+        self.synchronize()
+        for pool in (self.large_pool, self.small_pool):
+            self.release_blocks(pool)
+
+    def release_blocks(self, pool: _Pool) -> None:
+        for block in pool.free_blocks():
+            if block.expandable is not None:
+                self.unmap_block(block, pool)
+            elif not block.is_split:
+                self.release_block(block, pool)
+        for es in list(self.expandable_segments):
+            head = self.expandable_heads[es.ptr]
+            if (es.small == pool.small) and not head.mapped and head.next is None:
+                pool.erase_unmapped(head)  # a wholly unmapped reservation goes back, without a trace event
+                self.expandable_segments.remove(es)
+                del self.expandable_heads[es.ptr]
+
+    def release_block(self, block: Block, pool: _Pool) -> None:
+        pool.erase(block)
+        del self.segments[block.addr]
+        self.reserved -= block.size
+        self.num_device_free += 1
+        self._record("segment_free", block.addr, block.size, block.stream, block.segment_frames)
+
+    def release_available_cached_blocks(self, pool: _Pool, stream: int, size: int) -> bool:
+        max_split = self.config.max_split_size
+        if max_split >= UNLIMITED:
+            return False
+        key = max(size, max_split)
+        keys = pool.keys
+        i = bisect.bisect_left(keys, (stream, key, 0))
+        if i < len(keys) and keys[i][0] == stream:
+            self.release_block(pool.by_key[keys[i]], pool)
+            return True
+        # no single block is large enough: free oversize blocks, the largest first
+        released = 0
+        j = i - 1
+        while released < key and j >= 0 and keys[j][0] == stream and keys[j][1] >= max_split:
+            block = pool.by_key[keys[j]]
+            j -= 1
+            if block.expandable is None:
+                released += block.size
+                self.release_block(block, pool)
+        return released >= key
+
+    def garbage_collect_cached_blocks(self) -> None:
+        threshold = int(self.config.garbage_collection_threshold * self.allowed_memory)
+        if self.reserved <= threshold:
+            return
+        target = self.reserved - threshold
+        pool = self.large_pool
+        freed = 0
+        while freed < target:
+            candidates = [b for b in pool.free_blocks() if not b.is_split and b.expandable is None]
+            if not candidates:
+                return
+            ages = [pool.get_free_blocks_call_count - b.gc_count_base for b in candidates]
+            average = sum(ages) / len(ages)
+            released_now = 0
+            for block, age in zip(candidates, ages, strict=True):
+                if age >= average:
+                    released_now += block.size
+                    self.release_block(block, pool)
+            if released_now == 0:
+                return
+            freed += released_now
+
+    # -- expandable segments -----------------------------------------------------------------------------------
+
+    def try_allocate_expandable_block(self, pool: _Pool, stream: int, size: int, frames: Frames) -> Block | None:
+        candidate = self._find_expandable_block(pool, stream, size)
+        if not candidate.mapped and not self._map_block(candidate, min(candidate.size, size), pool, frames):
+            return None
+        while candidate.size < size:
+            nxt = candidate.next
+            assert nxt is not None
+            if not self._map_block(nxt, min(size - candidate.size, nxt.size), pool, frames):
+                return None
+            candidate = nxt  # map_block merged it with the free block before it
+        pool.erase(candidate)
+        return candidate
+
+    @staticmethod
+    def _allocatable(block: Block | None) -> bool:
+        return block is not None and not block.allocated and block.event_count == 0 and not block.stream_uses
+
+    def _find_expandable_block(self, pool: _Pool, stream: int, size: int) -> Block:
+        i = bisect.bisect_left(pool.unmapped, (stream, 0))
+        while i < len(pool.unmapped) and pool.unmapped[i][0] == stream:
+            candidate = pool.unmapped_blocks[pool.unmapped[i]]
+            if candidate.prev is not None and self._allocatable(candidate.prev):
+                candidate = candidate.prev
+            room, walk = 0, candidate
+            while room < size and walk is not None and self._allocatable(walk):
+                room += walk.size
+                walk = walk.next
+            if room >= size:
+                return candidate
+            i += 1
+        page = SMALL_BUFFER if pool.small else LARGE_BUFFER
+        va_size = -(-(self.capacity * 9 // 8) // page) * page  # 1 1/8 of the device's memory, whole pages
+        ptr = -(-self._next_va // page) * page
+        self._next_va = ptr + va_size
+        es = _ExpandableSegment(ptr, va_size, page, stream, pool.small)
+        self.expandable_segments.append(es)
+        block = Block(ptr, va_size, stream, pool.small, ptr, mapped=False, expandable=es)
+        self.expandable_heads[ptr] = block
+        pool.insert_unmapped(block)
+        return block
+
+    def _map_block(self, block: Block, size: int, pool: _Pool, frames: Frames) -> bool:
+        es = block.expandable
+        assert es is not None and not block.mapped
+        mapped = -(-size // es.page) * es.page
+        if self.reserved + mapped > self.allowed_memory:
+            return False
+        pool.erase_unmapped(block)
+        block.mapped = True
+        if mapped < block.size:
+            rest = Block(block.addr + mapped, block.size - mapped, block.stream, pool.small, es.ptr, mapped=False)
+            rest.expandable = es
+            rest.prev, rest.next = block, block.next
+            if block.next is not None:
+                block.next.prev = rest
+            block.next = rest
+            block.size = mapped
+            pool.insert_unmapped(rest)
+        start = block.addr
+        for neighbour in (block.prev, block.next):
+            self._try_merge(block, neighbour, pool)
+        pool.insert(block)
+        self.reserved += mapped
+        self.num_device_alloc += 1
+        self._record("segment_map", start, mapped, block.stream, frames)
+        if block.prev is None or not block.prev.mapped:
+            block.segment_frames = block.segment_frames or frames
+        return True
+
+    def unmap_block(self, block: Block, pool: _Pool) -> None:
+        es = block.expandable
+        assert es is not None
+        lo = -(-block.addr // es.page) * es.page
+        hi = (block.addr + block.size) // es.page * es.page
+        if hi <= lo:
+            return
+        pool.erase(block)
+        if lo > block.addr:
+            before = Block(block.addr, lo - block.addr, block.stream, pool.small, es.ptr, expandable=es)
+            before.prev, before.next = block.prev, block
+            if block.prev is not None:
+                block.prev.next = before
+            block.prev = before
+            pool.insert(before)
+        if hi < block.addr + block.size:
+            after = Block(hi, block.addr + block.size - hi, block.stream, pool.small, es.ptr, expandable=es)
+            after.prev, after.next = block, block.next
+            if block.next is not None:
+                block.next.prev = after
+            block.next = after
+            pool.insert(after)
+        if block.prev is None:
+            self.expandable_heads[es.ptr] = block
+        block.addr, block.size, block.mapped = lo, hi - lo, False
+        for neighbour in (block.prev, block.next):
+            self._try_merge(block, neighbour, pool)
+        pool.insert_unmapped(block)
+        self.reserved -= hi - lo
+        self.num_device_free += 1
+        self._record("segment_unmap", lo, hi - lo, block.stream, block.segment_frames)
+
+    # -- out of memory ----------------------------------------------------------------------------------------
+
+    def _out_of_memory(self, rounded: int, alloc_size: int, stream: int, frames: Frames) -> OutOfMemoryError:
+        """Record the oom event and make PyTorch's exception."""
+        device_free = max(self.capacity - self.reserved, 0)
+        self.num_ooms += 1
+        entry: dict[str, Any] = {"action": "oom", "size": rounded, "stream": stream, "device_free": device_free}
+        if frames:
+            entry["frames"] = frames
+        self._append(entry)
+        unallocated = self.reserved - self.allocated
+        allowed = f" {format_size(self.allowed_memory)} allowed;" if self.fraction > 0 else ""
+        return OutOfMemoryError(
+            f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU {self.device} has a total "
+            f"capacity of {format_size(self.capacity)} of which {format_size(device_free)} is free.{allowed} "
+            f"Of the allocated memory {format_size(self.allocated)} is allocated by PyTorch, and "
+            f"{format_size(unallocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
+            "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
+            "fragmentation.  See documentation for Memory Management  "
+            "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
+        )
+
+    # -- trace and snapshot ------------------------------------------------------------------------------------
+
+    def _record(self, action: str, addr: int, size: int, stream: int, frames: Frames) -> None:
+        if self.record_history:
+            entry = {"action": action, "addr": addr, "size": size, "stream": stream}
+            if frames:
+                entry["frames"] = frames
+            self._append(entry)
+
+    def _append(self, entry: dict[str, Any]) -> None:
+        if not self.record_history:
+            return
+        self.clock_us += 1
+        entry["time_us"] = self.clock_us
+        self.trace.append(entry)
+        if len(self.trace) > self.max_entries:  # the ring buffer drops the oldest entries
+            del self.trace[: len(self.trace) - self.max_entries]
+
+    def segment_dicts(self) -> list[dict[str, Any]]:
+        """The `segments` of a snapshot: each cudaMalloc'ed segment, and each mapped run of a reservation."""
+        heads: list[Block] = list(self.segments.values())
+        for head in self.expandable_heads.values():
+            b: Block | None = head
+            while b is not None:
+                if b.mapped and (b.prev is None or not b.prev.mapped):
+                    heads.append(b)
+                b = b.next
+        out = []
+        for head in sorted(heads, key=lambda h: h.addr):
+            blocks: list[dict[str, Any]] = []
+            b = head
+            while b is not None and b.mapped:
+                state = (
+                    "active_allocated"
+                    if b.allocated
+                    else "active_pending_free"
+                    if b.event_count or b.stream_uses
+                    else "inactive"
+                )
+                blocks.append(
+                    {
+                        "address": b.addr,
+                        "size": b.size,
+                        "requested_size": b.requested if state != "inactive" else b.size,
+                        "state": state,
+                        "frames": b.frames if state != "inactive" else [],
+                    }
+                )
+                b = b.next
+                if head.expandable is None and b is not None and b.segment_head != head.segment_head:
+                    break
+            active = [x for x in blocks if x["state"] != "inactive"]
+            out.append(
+                {
+                    "device": self.device,
+                    "address": head.addr,
+                    "total_size": sum(x["size"] for x in blocks),
+                    "allocated_size": sum(x["size"] for x in blocks if x["state"] == "active_allocated"),
+                    "active_size": sum(x["size"] for x in active),
+                    "requested_size": sum(x["requested_size"] for x in active),
+                    "stream": head.stream,
+                    "segment_type": "small" if head.small else "large",
+                    "segment_pool_id": (0, 0),
+                    "is_expandable": head.expandable is not None,
+                    "frames": head.segment_frames,
+                    "blocks": blocks,
+                }
+            )
+        return out
+
+    def snapshot(self) -> dict[str, Any]:
+        """What `torch.cuda.memory._snapshot()` returns for this one device."""
+        traces: list[list[dict[str, Any]]] = [[] for _ in range(self.device)] + [list(self.trace)]
+        return {
+            "segments": self.segment_dicts(),
+            "device_traces": traces,
+            "allocator_settings": self.config.snapshot_settings(),
+            "external_annotations": [],
+        }
