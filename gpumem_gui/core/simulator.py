@@ -429,7 +429,8 @@ class DeviceAllocatorSim:
             candidate = pool.unmapped_blocks[pool.unmapped[i]]
             if candidate.prev is not None and self._allocatable(candidate.prev):
                 candidate = candidate.prev
-            room, walk = 0, candidate
+            room = 0
+            walk: Block | None = candidate
             while room < size and walk is not None and self._allocatable(walk):
                 room += walk.size
                 walk = walk.next
