@@ -9,10 +9,13 @@ import sys
 from collections.abc import Sequence
 
 from gpumem_gui import __version__
+from gpumem_gui.core.alloc_conf import AllocConfError
 from gpumem_gui.core.errors import SnapshotError
 from gpumem_gui.core.loader import load_snapshot
+from gpumem_gui.core.replay import replay
 from gpumem_gui.core.report import build_report, report_json, report_text
 from gpumem_gui.core.synthetic import synthetic_snapshot
+from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
 
 EXIT_BAD_INPUT = 2
 
@@ -30,6 +33,19 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--at", type=int, default=None, metavar="I", help="figures right after trace event I (0-based)")
     report.add_argument("--json", action="store_true", help="print JSON instead of text")
     report.add_argument("--top", type=int, default=10, help="how many segments to list (default 10)")
+    rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
+    rep.add_argument("file", help="a snapshot with a trace")
+    rep.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="KEY:VALUE",
+        help="an allocator setting to change, as in PYTORCH_CUDA_ALLOC_CONF (repeatable)",
+    )
+    rep.add_argument("--capacity", help="device memory to simulate (default: what an OOM saw, else 80GiB)")
+    rep.add_argument("--device", type=int, default=None, help="the device whose trace to replay")
+    rep.add_argument("--json", action="store_true", help="print JSON instead of text")
+    rep.add_argument("-o", "--output", help="write the replayed run as a snapshot pickle")
     return parser
 
 
@@ -37,7 +53,53 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "report":
         return _report(args)
+    if args.command == "replay":
+        return _replay(args)
     return _demo()
+
+
+def _replay(args: argparse.Namespace) -> int:
+    try:
+        snapshot = load_snapshot(args.file)
+        capacity = parse_bytes(args.capacity) if args.capacity else None
+        result = replay(snapshot, device=args.device, overrides=args.set, capacity=capacity)
+    except SnapshotError as e:
+        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (AllocConfError, ValueError) as e:
+        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.output:
+        with open(args.output, "wb") as f:
+            pickle.dump(result.snapshot, f, protocol=4)
+    if args.json:
+        print(json.dumps(result.as_dict(), indent=2))
+        return 0
+    o, r = result.original, result.replayed
+    print(f"{snapshot.source}: device {result.device}, settings {result.settings or '(defaults)'}")
+    print(f"  capacity assumed     {format_bytes_exact(result.capacity)}")
+    print(f"  {'':22}{'recorded':>16}{'replayed':>16}")
+    for label, key in (
+        ("peak reserved", "peak_reserved_bytes"),
+        ("final reserved", "final_reserved_bytes"),
+        ("peak allocated", "peak_allocated_bytes"),
+    ):
+        print(f"  {label:<22}{format_bytes(getattr(o, key)):>16}{format_bytes(getattr(r, key)):>16}")
+    for label, key in (
+        ("device allocations", "device_allocations"),
+        ("device frees", "device_frees"),
+        ("OOMs", "oom_events"),
+    ):
+        print(f"  {label:<22}{getattr(o, key):>16,}{getattr(r, key):>16,}")
+    print(
+        f"  {'max fragmentation':<22}{format_percent(o.max_external_fragmentation):>16}"
+        f"{format_percent(r.max_external_fragmentation):>16}"
+    )
+    where = "never" if result.first_divergence is None else f"at event {result.first_divergence}"
+    print(f"  placement first differs {where}")
+    if args.output:
+        print(f"  replayed run written to {args.output}")
+    return 0
 
 
 def _report(args: argparse.Namespace) -> int:

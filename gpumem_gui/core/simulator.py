@@ -146,6 +146,8 @@ class DeviceAllocatorSim:
         self._next_va = 0x7F00_0000_0000 + device * 0x0100_0000_0000
         self.clock_us = 1_767_225_600_000_000  # trace timestamps: 1 us per event from 2026-01-01
         self._pending: list[Block] = []  # freed while other streams still use them
+        self._va: dict[int, int] = {}  # start -> end of every live segment and reservation
+        self.address_hint: int | None = None  # where the next cudaMalloc or reservation should go, if free
 
     # -- public API ----------------------------------------------------------------------------------------
 
@@ -260,14 +262,49 @@ class DeviceAllocatorSim:
             return self.try_allocate_expandable_block(pool, stream, size, frames)
         if self.reserved + alloc_size > self.allowed_memory:
             return None
-        addr = self._next_va
-        self._next_va += -(-alloc_size // _VA_ALIGN) * _VA_ALIGN
+        addr = self._take_va(alloc_size, _VA_ALIGN)
         block = Block(addr, alloc_size, stream, pool.small, addr, segment_frames=frames)
         self.segments[addr] = block
         self.reserved += alloc_size
         self.num_device_alloc += 1
         self._record("segment_alloc", addr, alloc_size, stream, frames)
         return block
+
+    def _take_va(self, size: int, align: int) -> int:
+        """Device addresses for a new segment or reservation: the hint if that range is free, else fresh ones."""
+        hint, self.address_hint = self.address_hint, None
+        if hint is not None:
+            self._shrink_reservation_before(hint)
+        if hint is not None and hint % align == 0 and all(e <= hint or s >= hint + size for s, e in self._va.items()):
+            start = hint
+        else:
+            start = -(-self._next_va // align) * align
+        self._next_va = max(self._next_va, start + size)
+        self._va[start] = start + size
+        return start
+
+    def _shrink_reservation_before(self, addr: int) -> None:
+        """A device the recording ran on reserved less than 9/8 of our capacity: when the recorded program got
+        `addr` inside the unmapped tail of one of our reservations, that reservation really ended before it."""
+        for es in self.expandable_segments:
+            if not es.ptr < addr < es.ptr + es.size:
+                continue
+            tail = self.expandable_heads[es.ptr]
+            while tail.next is not None:
+                tail = tail.next
+            if tail.mapped or tail.addr > addr or tail.prev is None:
+                return  # mapped memory lies past addr (the hint is wrong, not the reservation), or nothing to keep
+            pool = self.small_pool if es.small else self.large_pool
+            keep = (addr - tail.addr) // es.page * es.page
+            pool.erase_unmapped(tail)
+            if keep:
+                tail.size = keep
+                pool.insert_unmapped(tail)
+            else:
+                tail.prev.next = None
+            es.size = tail.addr + keep - es.ptr
+            self._va[es.ptr] = es.ptr + es.size
+            return
 
     def should_split(self, block: Block, size: int, small: bool) -> bool:
         remaining = block.size - size
@@ -353,10 +390,12 @@ class DeviceAllocatorSim:
                 pool.erase_unmapped(head)  # a wholly unmapped reservation goes back, without a trace event
                 self.expandable_segments.remove(es)
                 del self.expandable_heads[es.ptr]
+                self._va.pop(es.ptr, None)
 
     def release_block(self, block: Block, pool: _Pool) -> None:
         pool.erase(block)
         del self.segments[block.addr]
+        self._va.pop(block.addr, None)
         self.reserved -= block.size
         self.num_device_free += 1
         self._record("segment_free", block.addr, block.size, block.stream, block.segment_frames)
@@ -439,8 +478,7 @@ class DeviceAllocatorSim:
             i += 1
         page = SMALL_BUFFER if pool.small else LARGE_BUFFER
         va_size = -(-(self.capacity * 9 // 8) // page) * page  # 1 1/8 of the device's memory, whole pages
-        ptr = -(-self._next_va // page) * page
-        self._next_va = ptr + va_size
+        ptr = self._take_va(va_size, _VA_ALIGN)  # reserved at the 2 MiB granularity; pages count from its start
         es = _ExpandableSegment(ptr, va_size, page, stream, pool.small)
         self.expandable_segments.append(es)
         block = Block(ptr, va_size, stream, pool.small, ptr, mapped=False, expandable=es)
@@ -479,8 +517,9 @@ class DeviceAllocatorSim:
     def unmap_block(self, block: Block, pool: _Pool) -> None:
         es = block.expandable
         assert es is not None
-        lo = -(-block.addr // es.page) * es.page
-        hi = (block.addr + block.size) // es.page * es.page
+        # whole pages only, counted from the reservation's start
+        lo = es.ptr + -(-(block.addr - es.ptr) // es.page) * es.page
+        hi = es.ptr + (block.addr + block.size - es.ptr) // es.page * es.page
         if hi <= lo:
             return
         pool.erase(block)
@@ -529,6 +568,55 @@ class DeviceAllocatorSim:
             "fragmentation.  See documentation for Memory Management  "
             "(https://pytorch.org/docs/stable/notes/cuda.html#environment-variables)"
         )
+
+    # -- restoring a state ----------------------------------------------------------------------------------------
+
+    def load_segments(self, segments: list[dict[str, Any]]) -> list[Block]:
+        """Make the allocator hold exactly `segments` (snapshot-format dicts of this device), recording nothing.
+
+        Returns the live blocks. A pending-free block waits on a stream of its own (-its address), so that
+        `synchronize(-addr)` completes just that one. An expandable run becomes a reservation of its own size:
+        the run keeps its addresses and blocks, though the simulator cannot grow it in place.
+        """
+        live: list[Block] = []
+        for seg in sorted(segments, key=lambda x: x["address"]):
+            start, size, stream = int(seg["address"]), int(seg["total_size"]), int(seg.get("stream", 0))
+            small = seg.get("segment_type") == "small"
+            pool = self.small_pool if small else self.large_pool
+            expandable = None
+            if seg.get("is_expandable"):
+                expandable = _ExpandableSegment(start, size, SMALL_BUFFER if small else LARGE_BUFFER, stream, small)
+                self.expandable_segments.append(expandable)
+            self._va[start] = start + size
+            self._next_va = max(self._next_va, start + size)
+            prev: Block | None = None
+            for b in seg["blocks"]:
+                block = Block(int(b["address"]), int(b["size"]), stream, small, start, expandable=expandable)
+                block.prev = prev
+                if prev is None:
+                    block.segment_frames = list(seg.get("frames") or [])
+                    if expandable is None:
+                        self.segments[start] = block
+                    else:
+                        self.expandable_heads[start] = block
+                else:
+                    prev.next = block
+                prev = block
+                if b["state"] == "inactive":
+                    pool.insert(block)
+                    continue
+                block.allocated = b["state"] == "active_allocated"
+                block.requested = int(b.get("requested_size", b["size"]))
+                block.frames = list(b.get("frames") or [])
+                if block.allocated:
+                    self.allocated += block.size
+                else:
+                    block.stream_uses.add(-block.addr)
+                    block.event_count = 1
+                    self._pending.append(block)
+                live.append(block)
+            self.reserved += size
+        return live
 
     # -- trace and snapshot ------------------------------------------------------------------------------------
 

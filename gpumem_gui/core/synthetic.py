@@ -143,6 +143,9 @@ class _BestFitAllocator:
         self._insert_free(block)
 
     def empty_cache(self) -> None:
+        # like release_cached_blocks: wait for every outstanding stream use first, then free whole free segments
+        for block in [b for b in self.blocks.values() if b.pending]:
+            self.complete(block.addr, self.segments[block.segment][1])
         for start, (size, stream, _small, _frames) in list(self.segments.items()):
             block = self.blocks[start]
             if block.size == size and not block.allocated and not block.pending:
@@ -298,8 +301,9 @@ def synthetic_run(
                 capture()
                 for item in [p for p in pending if p[0] <= len(record)]:
                     pending.remove(item)
-                    alloc.complete(item[1], item[2])
-                    capture()
+                    if item[1] in alloc.blocks and alloc.blocks[item[1]].pending:  # not done by empty_cache
+                        alloc.complete(item[1], item[2])
+                        capture()
             if rng.random() < 0.01:
                 alloc.empty_cache()
                 capture()

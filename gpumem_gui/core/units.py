@@ -23,3 +23,17 @@ def format_bytes_exact(n: int) -> str:
 
 def format_percent(fraction: float) -> str:
     return f"{fraction * 100:.1f}%"
+
+
+_SUFFIXES = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "kb": 1000, "m": 1 << 20, "mib": 1 << 20, "mb": 1000**2}
+_SUFFIXES |= {"g": 1 << 30, "gib": 1 << 30, "gb": 1000**3, "t": 1 << 40, "tib": 1 << 40, "tb": 1000**4}
+
+
+def parse_bytes(text: str) -> int:
+    """`80GiB`, `80 GB`, `512MiB`, `1.5g` or a plain byte count."""
+    cleaned = text.strip().lower().replace(" ", "")
+    number = cleaned.rstrip("abcdefghijklmnopqrstuvwxyz")
+    unit = cleaned[len(number) :]
+    if not number or unit not in _SUFFIXES:
+        raise ValueError(f"not a size: {text!r} (try 80GiB, 512MiB or a byte count)")
+    return int(float(number) * _SUFFIXES[unit])
