@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import bisect
 import sys
-from dataclasses import dataclass, field
+from collections import deque
+from dataclasses import dataclass
 from typing import Any
 
 from gpumem_gui.core.alloc_conf import parse_alloc_conf
@@ -48,26 +49,61 @@ class _ExpandableSegment:
     small: bool
 
 
-@dataclass(eq=False)
-class Block:
-    """A block of a segment; also the handle `malloc` returns."""
+_NO_FRAMES: Frames = []  # shared default: frames lists are replaced, never appended to
+_NO_STREAMS: frozenset[int] = frozenset()
 
-    addr: int
-    size: int
-    stream: int
-    small: bool
-    segment_head: int  # address of the cudaMalloc'ed segment (non-expandable), or of the reservation
-    requested: int = 0
-    allocated: bool = False
-    mapped: bool = True
-    event_count: int = 0  # pending frees: streams still using the block after free()
-    stream_uses: set[int] = field(default_factory=set)
-    prev: Block | None = None
-    next: Block | None = None
-    expandable: _ExpandableSegment | None = None
-    frames: Frames = field(default_factory=list)
-    segment_frames: Frames = field(default_factory=list)
-    gc_count_base: int = 0
+
+class Block:
+    """A block of a segment; also the handle `malloc` returns. A plain slotted class: the simulator makes one
+    per split and a dataclass's __init__ costs a measurable share of a replay."""
+
+    __slots__ = (
+        "addr",
+        "allocated",
+        "event_count",
+        "expandable",
+        "frames",
+        "gc_count_base",
+        "mapped",
+        "next",
+        "prev",
+        "requested",
+        "segment_frames",
+        "segment_head",
+        "size",
+        "small",
+        "stream",
+        "stream_uses",
+    )  # fmt: skip
+
+    def __init__(
+        self,
+        addr: int,
+        size: int,
+        stream: int,
+        small: bool,
+        segment_head: int,  # address of the cudaMalloc'ed segment, or of the reservation
+        *,
+        mapped: bool = True,
+        expandable: _ExpandableSegment | None = None,
+        segment_frames: Frames = _NO_FRAMES,
+    ) -> None:
+        self.addr = addr
+        self.size = size
+        self.stream = stream
+        self.small = small
+        self.segment_head = segment_head
+        self.requested = 0
+        self.allocated = False
+        self.mapped = mapped
+        self.event_count = 0  # pending frees: streams still using the block after free()
+        self.stream_uses: frozenset[int] = _NO_STREAMS
+        self.prev: Block | None = None
+        self.next: Block | None = None
+        self.expandable = expandable
+        self.frames: Frames = _NO_FRAMES
+        self.segment_frames = segment_frames
+        self.gc_count_base = 0
 
     def key(self) -> tuple[int, int, int]:
         return (self.stream, self.size, self.addr)
@@ -138,7 +174,9 @@ class DeviceAllocatorSim:
         self.reserved = 0  # total_allocated_memory: bytes obtained from cudaMalloc or mapped
         self.allocated = 0
         self.fraction = self.config.per_process_memory_fraction or 0.0
-        self.trace: list[dict[str, Any]] = []
+        self._plain_rounding = not any(d > 1 for d in self.config.roundup_power2_divisions)
+        # (action, addr, size, stream, frames, time_us, device_free); the ring buffer drops the oldest
+        self._trace: deque[tuple[str, int, int, int, Frames, int, int]] = deque(maxlen=max_entries)
         self.num_alloc_retries = 0
         self.num_ooms = 0
         self.num_device_alloc = 0
@@ -162,9 +200,12 @@ class DeviceAllocatorSim:
 
     def malloc(self, size: int, stream: int = 0, frames: Frames | None = None) -> Block:
         """Allocate `size` bytes on `stream`; raise OutOfMemoryError as PyTorch would."""
-        frames = frames or []
+        frames = frames or _NO_FRAMES
         self.process_events()
-        rounded = round_size(size, self.config)
+        if self._plain_rounding:  # the common case, inline: 512-byte multiples
+            rounded = 512 if size < 512 else -(-size // 512) * 512
+        else:
+            rounded = round_size(size, self.config)
         pool = self.small_pool if is_small_request(rounded) else self.large_pool
         alloc_size = allocation_size(rounded, self.config)
         block = self.get_free_block(pool, stream, rounded)
@@ -197,16 +238,13 @@ class DeviceAllocatorSim:
 
     def record_stream(self, block: Block, stream: int) -> None:
         if stream != block.stream:
-            block.stream_uses.add(stream)
+            block.stream_uses = block.stream_uses | {stream}
 
     def synchronize(self, stream: int | None = None) -> None:
         """Complete the pending frees waiting for `stream` (every stream when None)."""
         for block in list(self._pending):
             if stream is None or stream in block.stream_uses:
-                if stream is None:
-                    block.stream_uses.clear()
-                else:
-                    block.stream_uses.discard(stream)
+                block.stream_uses = _NO_STREAMS if stream is None else block.stream_uses - {stream}
                 block.event_count = len(block.stream_uses)
                 if block.event_count == 0:
                     self._pending.remove(block)
@@ -341,7 +379,7 @@ class DeviceAllocatorSim:
     def free_block(self, block: Block, frames: Frames) -> None:
         pool = self.small_pool if block.small else self.large_pool
         self._record("free_completed", block.addr, block.requested, block.stream, frames)
-        block.frames = []
+        block.frames = _NO_FRAMES
         for neighbour in (block.prev, block.next):
             self._try_merge(block, neighbour, pool)
         pool.insert(block)
@@ -553,10 +591,9 @@ class DeviceAllocatorSim:
         """Record the oom event and make PyTorch's exception."""
         device_free = max(self.capacity - self.reserved, 0)
         self.num_ooms += 1
-        entry: dict[str, Any] = {"action": "oom", "size": rounded, "stream": stream, "device_free": device_free}
-        if frames:
-            entry["frames"] = frames
-        self._append(entry)
+        if self.record_history:
+            self.clock_us += 1
+            self._trace.append(("oom", 0, rounded, stream, frames, self.clock_us, device_free))
         unallocated = self.reserved - self.allocated
         allowed = f" {format_size(self.allowed_memory)} allowed;" if self.fraction > 0 else ""
         return OutOfMemoryError(
@@ -611,7 +648,7 @@ class DeviceAllocatorSim:
                 if block.allocated:
                     self.allocated += block.size
                 else:
-                    block.stream_uses.add(-block.addr)
+                    block.stream_uses = frozenset({-block.addr})
                     block.event_count = 1
                     self._pending.append(block)
                 live.append(block)
@@ -622,19 +659,24 @@ class DeviceAllocatorSim:
 
     def _record(self, action: str, addr: int, size: int, stream: int, frames: Frames) -> None:
         if self.record_history:
-            entry = {"action": action, "addr": addr, "size": size, "stream": stream}
+            self.clock_us += 1
+            self._trace.append((action, addr, size, stream, frames, self.clock_us, 0))
+
+    @property
+    def trace(self) -> list[dict[str, Any]]:
+        """The recorded trace entries, oldest first, as _snapshot() gives them."""
+        out = []
+        for action, addr, size, stream, frames, time_us, device_free in self._trace:
+            entry: dict[str, Any] = {"action": action}
+            if action == "oom":
+                entry["device_free"] = device_free
+            else:
+                entry["addr"] = addr
+            entry.update(size=size, stream=stream, time_us=time_us)
             if frames:
                 entry["frames"] = frames
-            self._append(entry)
-
-    def _append(self, entry: dict[str, Any]) -> None:
-        if not self.record_history:
-            return
-        self.clock_us += 1
-        entry["time_us"] = self.clock_us
-        self.trace.append(entry)
-        if len(self.trace) > self.max_entries:  # the ring buffer drops the oldest entries
-            del self.trace[: len(self.trace) - self.max_entries]
+            out.append(entry)
+        return out
 
     def segment_dicts(self) -> list[dict[str, Any]]:
         """The `segments` of a snapshot: each cudaMalloc'ed segment, and each mapped run of a reservation."""
@@ -690,7 +732,7 @@ class DeviceAllocatorSim:
 
     def snapshot(self) -> dict[str, Any]:
         """What `torch.cuda.memory._snapshot()` returns for this one device."""
-        traces: list[list[dict[str, Any]]] = [[] for _ in range(self.device)] + [list(self.trace)]
+        traces: list[list[dict[str, Any]]] = [[] for _ in range(self.device)] + [self.trace]
         return {
             "segments": self.segment_dicts(),
             "device_traces": traces,

@@ -1,0 +1,76 @@
+"""Replay benchmark: events per second through the simulator on a 1,000,000-event trace, and the fidelity table
+of every real fixture (peak reserved, device allocations, first divergence) under its recorded settings.
+Run: python benchmarks/bench_replay.py [--events N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pickle
+import time
+from pathlib import Path
+from typing import Any
+
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.replay import replay
+from gpumem_gui.core.synthetic import synthetic_snapshot
+
+HERE = Path(__file__).resolve().parent
+FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "snapshots"
+
+
+def fidelity() -> list[dict[str, Any]]:
+    rows = []
+    for path in sorted(FIXTURES.glob("*.pickle")):
+        snap = load_snapshot(path)
+        for device in snap.devices():
+            if not len(snap.trace(device)):
+                continue
+            r = replay(snap, device=device)
+            rows.append(
+                {
+                    "file": path.name,
+                    "device": device,
+                    "events": len(snap.trace(device)),
+                    "peak_reserved_recorded": r.original.peak_reserved_bytes,
+                    "peak_reserved_replayed": r.replayed.peak_reserved_bytes,
+                    "peak_error_percent": 100
+                    * abs(r.replayed.peak_reserved_bytes - r.original.peak_reserved_bytes)
+                    / max(r.original.peak_reserved_bytes, 1),
+                    "device_allocations_recorded": r.original.device_allocations,
+                    "device_allocations_replayed": r.replayed.device_allocations,
+                    "first_divergence": r.first_divergence,
+                }
+            )
+    return rows
+
+
+def speed(events: int) -> dict[str, Any]:
+    path = HERE / "out" / f"replay_{events}.pickle"
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(pickle.dumps(synthetic_snapshot(events, seed=5, streams=2, distinct_stacks=1000), protocol=4))
+    snap = load_snapshot(path)
+    t0 = time.process_time()
+    result = replay(snap)
+    seconds = time.process_time() - t0
+    return {
+        "events": events,
+        "seconds": seconds,
+        "events_per_second": events / seconds,
+        "first_divergence": result.first_divergence,
+        "peak_reserved_recorded": result.original.peak_reserved_bytes,
+        "peak_reserved_replayed": result.replayed.peak_reserved_bytes,
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--events", type=int, default=1_000_000)
+    args = parser.parse_args()
+    print(json.dumps({"speed": speed(args.events), "fidelity": fidelity()}, indent=2))
+
+
+if __name__ == "__main__":
+    main()
