@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench examples clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,10 @@ test: lint
 
 bench: $(STAMP_RUN)
 	$(BIN)/python benchmarks/bench_load.py
+	$(BIN)/python benchmarks/bench_replay.py
+
+examples: $(STAMP_RUN)
+	$(BIN)/python -m gpumem_gui.core.examples resources/examples
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,4 +1,5 @@
-"""Replay benchmark: events per second through the simulator on a 1,000,000-event trace, and the fidelity table
+"""Replay benchmark: events per second through the simulator on a 1,000,000-event trace (the simulation alone, and
+the whole replay with the analysis of both runs), and the fidelity table
 of every real fixture (peak reserved, device allocations, first divergence) under its recorded settings.
 Run: python benchmarks/bench_replay.py [--events N]
 """
@@ -59,6 +60,8 @@ def speed(events: int) -> dict[str, Any]:
         "events": events,
         "seconds": seconds,
         "events_per_second": events / seconds,
+        "simulate_seconds": result.simulate_seconds,
+        "simulated_events_per_second": events / result.simulate_seconds,
         "first_divergence": result.first_divergence,
         "peak_reserved_recorded": result.original.peak_reserved_bytes,
         "peak_reserved_replayed": result.replayed.peak_reserved_bytes,

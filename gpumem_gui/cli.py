@@ -9,12 +9,13 @@ import sys
 from collections.abc import Sequence
 
 from gpumem_gui import __version__
+from gpumem_gui.assets import example_path
 from gpumem_gui.core.alloc_conf import AllocConfError
 from gpumem_gui.core.errors import SnapshotError
+from gpumem_gui.core.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.loader import load_snapshot
 from gpumem_gui.core.replay import replay
 from gpumem_gui.core.report import build_report, report_json, report_text
-from gpumem_gui.core.synthetic import synthetic_snapshot
 from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
 
 EXIT_BAD_INPUT = 2
@@ -125,9 +126,13 @@ def _report(args: argparse.Namespace) -> int:
 
 
 def _demo() -> int:
-    # Until the window exists, the bare command shows what the report makes of a snapshot the project generates.
-    data = pickle.dumps(synthetic_snapshot(20_000, seed=7, streams=2))
-    snapshot = load_snapshot(data, name="synthetic example (20,000 events, 2 streams)")
+    # Until the window exists, the bare command reports on the bundled default example.
+    path = example_path(DEFAULT_EXAMPLE)
+    try:
+        snapshot = load_snapshot(path)
+    except SnapshotError as e:
+        print(f"gpumem-gui: SnapshotError: {e} (run `make examples`)", file=sys.stderr)
+        return EXIT_BAD_INPUT
     print(report_text(snapshot, build_report(snapshot)))
     return 0
 

@@ -93,7 +93,7 @@ def test_console_script_runs_the_demo() -> None:
     result = subprocess.run(
         [sys.executable, "-m", "gpumem_gui"], capture_output=True, text=True, check=True, timeout=120
     )
-    assert "synthetic example" in result.stdout and "largest free block" in result.stdout
+    assert "fragmented_oom.pickle" in result.stdout and "OOM at event" in result.stdout
 
 
 def test_segments_only_file(tmp_path: Path, capsys: Any) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +39,7 @@ class ReplayResult:
     replayed: RunFigures
     first_divergence: int | None
     snapshot: dict[str, Any] = field(repr=False)
+    simulate_seconds: float = 0.0  # CPU time spent feeding the events through the simulator
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -149,7 +151,9 @@ def replay(
     sim = DeviceAllocatorSim(capacity, settings, device=device)
     first = timeline.state_at(-1)
     handles = {b.addr: b for b in sim.load_segments(_segment_dicts(first, snapshot.stacks))}
+    started = time.process_time()
     divergence = _feed(sim, trace, snapshot.stacks, handles)
+    simulate_seconds = time.process_time() - started
     result_dict = sim.snapshot()
     result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = settings
     replayed = snapshot_from_object(result_dict, f"{snapshot.source} (replayed)", "dump")
@@ -162,6 +166,7 @@ def replay(
         replayed=figures(replayed_timeline, replayed.trace(device)),
         first_divergence=divergence,
         snapshot=result_dict,
+        simulate_seconds=simulate_seconds,
     )
 
 

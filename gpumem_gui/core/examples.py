@@ -1,0 +1,292 @@
+"""The bundled example snapshots: small programs run through the allocator simulator, one per concept.
+
+`python -m gpumem_gui.core.examples DIR` (what `make examples` runs) writes each as DIR/<name>.pickle and their
+descriptions to DIR/examples.toml; a test checks the files in resources/examples are what this module makes.
+Everything is deterministic (fixed seeds, the simulator's fixed clock and addresses).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import pickle
+import random
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gpumem_gui.core.allocator_constants import GiB, MiB
+from gpumem_gui.core.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
+
+TORCH = "/usr/lib/python3.11/site-packages/torch"
+
+
+def stack(*calls: tuple[str, str, int]) -> list[dict[str, Any]]:
+    """Frames innermost first, ending in the script's <module>, as torch records them."""
+    frames = [{"name": n, "filename": f, "line": line} for n, f, line in calls]
+    frames.append({"name": "<module>", "filename": "train.py", "line": 212})
+    return frames
+
+
+def _module_call(name: str, file: str, line: int) -> list[dict[str, Any]]:
+    return stack(
+        (name, file, line),
+        ("_call_impl", f"{TORCH}/nn/modules/module.py", 1762),
+        ("forward", "model/transformer.py", 148),
+        ("train_step", "train.py", 97),
+    )
+
+
+WEIGHT = stack(("__init__", "model/transformer.py", 41), ("build_model", "train.py", 30))
+OPTIMIZER = stack(("_init_group", f"{TORCH}/optim/adamw.py", 163), ("step", f"{TORCH}/optim/adamw.py", 221))
+ATTENTION = _module_call("attention", "model/attention.py", 77)
+MLP = _module_call("mlp", "model/mlp.py", 35)
+LOGITS = _module_call("lm_head", "model/transformer.py", 171)
+GRAD = stack(("backward", f"{TORCH}/autograd/graph.py", 825), ("train_step", "train.py", 104))
+
+
+@dataclass(frozen=True)
+class Example:
+    name: str
+    description: str
+    make: Callable[[], DeviceAllocatorSim]
+
+
+def _weights(sim: DeviceAllocatorSim, total: int, pieces: int) -> list[Block]:
+    return [sim.malloc(total // pieces, frames=WEIGHT) for _ in range(pieces)]
+
+
+def _variable_length_training(settings: str) -> DeviceAllocatorSim:
+    """A training loop whose batches vary in sequence length; it keeps a few tensors from step to step."""
+    sim = DeviceAllocatorSim(16 * GiB, settings)
+    _weights(sim, 5 * GiB, 21)
+    _weights(sim, 5 * GiB + 256 * MiB, 21)  # optimizer state
+    kept: list[Block] = []
+    with contextlib.suppress(OutOfMemoryError):  # the program dies at the OOM; the snapshot is taken there
+        for seq in (4096, 1024, 2048, 1024, 512, 4096, 768, 1024):
+            acts = [sim.malloc(seq * 384 * 1024 + 4096 * i, frames=ATTENTION) for i in range(3)]
+            parts = [sim.malloc(seq * 64 * 1024, frames=MLP) for _ in range(3)]
+            for block in acts:
+                sim.free(block)
+            # per-step tensors the loop keeps for a while (running statistics, a prefix cache)
+            kept.extend(sim.malloc(seq * 24 * 1024 + j * 512, frames=LOGITS) for j in range(2))
+            for block in parts:
+                sim.free(block)
+            while len(kept) > 5:
+                sim.free(kept.pop(0))
+    return sim
+
+
+def fragmented_oom() -> DeviceAllocatorSim:
+    return _variable_length_training("")
+
+
+def fragmented_expandable() -> DeviceAllocatorSim:
+    return _variable_length_training("expandable_segments:True")
+
+
+def cache_reuse() -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(24 * GiB)
+    _weights(sim, 2 * GiB, 20)
+    for _step in range(500):
+        acts = [sim.malloc(size, frames=MLP) for size in (64 * MiB, 16 * MiB, 256 * 1024, 4 * MiB, 8192)]
+        for block in acts:
+            sim.free(block)
+    return sim
+
+
+def empty_cache_live_tensor() -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(24 * GiB)
+    blocks = [sim.malloc(size, frames=MLP) for size in (300 * MiB, 500 * MiB, 12 * MiB, 700 * MiB)]
+    sim.malloc(5 * MiB, frames=LOGITS)  # still referenced when the cache is emptied: it keeps its 20 MiB segment
+    for block in blocks:
+        sim.free(block)
+    sim.empty_cache()  # releases the whole free segments only
+    return sim
+
+
+def reserved_vs_allocated() -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(40 * GiB)
+    _weights(sim, 6 * GiB, 24)
+    peak = [sim.malloc(2 * GiB + i * 64 * MiB, frames=ATTENTION) for i in range(6)]  # the peak of the step
+    for block in peak:
+        sim.free(block)
+    for _ in range(3):  # the next step needs far less: the cache keeps the peak's memory, free
+        small = [sim.malloc(200 * MiB, frames=MLP) for _ in range(4)]
+        for block in small:
+            sim.free(block)
+    return sim
+
+
+def _kv_cache(paged: bool) -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(24 * GiB)
+    rng = random.Random(3)
+    _weights(sim, 8 * GiB, 32)
+    per_token = 2 * 32 * 8 * 128 * 2  # K and V, 32 layers, 8 heads, head dim 128, fp16
+    max_len, page_tokens = 4096, 16
+    frames = stack(("allocate", "serving/kv_cache.py", 58), ("add_request", "serving/engine.py", 140))
+    live: list[list[Block]] = []
+    for _request in range(48):
+        length = rng.randint(64, max_len)
+        if paged:  # PagedAttention: fixed pages, as many as the sequence needs
+            pages = math.ceil(length / page_tokens)
+            live.append([sim.malloc(page_tokens * per_token, frames=frames) for _ in range(pages)])
+        else:  # one buffer per sequence, sized for the longest it may grow to
+            live.append([sim.malloc(max_len * per_token, frames=frames)])
+        if len(live) > 24:
+            for block in live.pop(rng.randrange(len(live))):
+                sim.free(block)
+    return sim
+
+
+def kv_cache_contiguous() -> DeviceAllocatorSim:
+    return _kv_cache(paged=False)
+
+
+def kv_cache_paged() -> DeviceAllocatorSim:
+    return _kv_cache(paged=True)
+
+
+def _checkpointing(every: int) -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(24 * GiB)
+    layers = 36
+    activation = 180 * MiB
+    _weights(sim, 3 * GiB, 36)
+    held: list[Block] = []
+    for layer in range(layers):
+        out = sim.malloc(activation, frames=_module_call("block", "model/transformer.py", 120 + layer % 7))
+        if every and layer % every:
+            sim.free(out)  # not a checkpoint: recomputed in backward
+        else:
+            held.append(out)
+    for layer in reversed(range(layers)):
+        if every and layer % every == 0:  # recompute the segment after this checkpoint
+            segment = [sim.malloc(activation, frames=MLP) for _ in range(every - 1)]
+            for block in segment:
+                sim.free(block)
+        grad = sim.malloc(activation, frames=GRAD)
+        sim.free(grad)
+        if held and (not every or layer % every == 0):
+            sim.free(held.pop())
+    return sim
+
+
+def checkpointing_off() -> DeviceAllocatorSim:
+    return _checkpointing(0)
+
+
+def checkpointing_sqrt() -> DeviceAllocatorSim:
+    return _checkpointing(int(math.sqrt(36)))
+
+
+def split_blocks_oom() -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(8 * GiB)
+    _weights(sim, 2 * GiB, 8)
+    for block in [sim.malloc(1200 * MiB, frames=ATTENTION) for _ in range(4)]:  # a first, larger batch
+        sim.free(block)
+    # smaller chunks are carved out of those cached segments, then every other one is freed: the holes sit
+    # between live blocks, inside segments that cannot be given back to CUDA
+    chunks = [sim.malloc(150 * MiB, frames=MLP) for _ in range(32)]
+    for block in chunks[::2]:
+        sim.free(block)
+    with contextlib.suppress(OutOfMemoryError):
+        sim.malloc(int(1.4 * GiB), frames=LOGITS)
+    return sim
+
+
+EXAMPLES = [
+    Example(
+        "fragmented_oom",
+        "A training loop whose batches vary in sequence length, keeping a few tensors from step to step. Short "
+        "batches carve the segments a long batch left behind, and the kept tensors pin them. When the next long "
+        "batch asks for 1.5 GiB, cudaMalloc fails and the cache cannot serve it either: 1.9 GiB is free in it, "
+        "but no single hole is large enough and no free segment can be released, so the step dies with an OOM.",
+        fragmented_oom,
+    ),
+    Example(
+        "fragmented_expandable",
+        "The same program with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. Segments grow page by page in one "
+        "virtual range: free pages are unmapped and mapped again where they are needed, so every batch fits.",
+        fragmented_expandable,
+    ),
+    Example(
+        "cache_reuse",
+        "Five hundred training steps allocate and free the same activation sizes. After the first step every "
+        "request is served from the cache: thousands of allocations, a handful of cudaMalloc calls.",
+        cache_reuse,
+    ),
+    Example(
+        "empty_cache_live_tensor",
+        "torch.cuda.empty_cache() while one tensor is still referenced. Reserved memory drops by the whole free "
+        "segments only; the segment that holds the live block stays, with its free remainder.",
+        empty_cache_live_tensor,
+    ),
+    Example(
+        "reserved_vs_allocated",
+        "A step after the peak: the peak's 13 GiB of activations were freed, but the caching allocator keeps "
+        "them reserved. nvidia-smi shows the reserved figure; torch.cuda.memory_allocated shows far less.",
+        reserved_vs_allocated,
+    ),
+    Example(
+        "kv_cache_contiguous",
+        "The KV cache of an LLM server that reserves a buffer for the longest possible sequence (4096 tokens) per "
+        "request. Most requests are far shorter, so most of each buffer is allocated and never used.",
+        kv_cache_contiguous,
+    ),
+    Example(
+        "kv_cache_paged",
+        "The same requests with a paged KV cache, as vLLM's PagedAttention does: fixed pages of 16 tokens, as many "
+        "as each sequence needs. Far less memory for the same work, and no per-request waste beyond one page.",
+        kv_cache_paged,
+    ),
+    Example(
+        "checkpointing_off",
+        "A 36-layer chain keeps every layer's activation for the backward pass: the peak grows with the depth.",
+        checkpointing_off,
+    ),
+    Example(
+        "checkpointing_sqrt",
+        "The same chain with gradient checkpointing every sqrt(36) = 6 layers: only checkpoints are kept and each "
+        "segment is recomputed in backward, so the peak falls to about 2 sqrt(N) activations for some more compute.",
+        checkpointing_sqrt,
+    ),
+    Example(
+        "split_blocks_oom",
+        "Every other activation chunk is freed, leaving holes inside segments whose other blocks are still live. "
+        "Those inactive split blocks cannot be given back to CUDA, so a 1.4 GiB request fails although 2.3 GiB "
+        "is free in the cache.",
+        split_blocks_oom,
+    ),
+]
+
+DEFAULT_EXAMPLE = "fragmented_oom"
+
+
+def example_bytes(example: Example) -> bytes:
+    return pickle.dumps(example.make().snapshot(), protocol=4)
+
+
+def index_toml() -> str:
+    lines = ["# The bundled example snapshots (made by gpumem_gui.core.examples; run `make examples`)", ""]
+    for ex in EXAMPLES:
+        text = ex.description.replace("\\", "\\\\").replace('"', '\\"')
+        lines += [f"[{ex.name}]", f'file = "{ex.name}.pickle"', f'description = "{text}"', ""]
+    return "\n".join(lines)
+
+
+def write_examples(directory: Path) -> list[Path]:
+    directory.mkdir(parents=True, exist_ok=True)
+    written = []
+    for ex in EXAMPLES:
+        path = directory / f"{ex.name}.pickle"
+        path.write_bytes(example_bytes(ex))
+        written.append(path)
+    (directory / "examples.toml").write_text(index_toml(), encoding="utf-8")
+    return written
+
+
+if __name__ == "__main__":
+    for p in write_examples(Path(sys.argv[1] if len(sys.argv) > 1 else "resources/examples")):
+        print(f"wrote {p} ({p.stat().st_size:,} bytes)")
