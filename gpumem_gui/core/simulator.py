@@ -16,8 +16,22 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpumem_gui.core.alloc_conf import parse_alloc_conf
-from gpumem_gui.core.allocator_constants import LARGE_BUFFER, SMALL_BUFFER, UNLIMITED, GiB, KiB, MiB
-from gpumem_gui.core.allocator_rules import AllocatorConfig, allocation_size, is_small_request, round_size
+from gpumem_gui.core.allocator_constants import (
+    LARGE_BUFFER,
+    MIN_BLOCK_SIZE,
+    SMALL_BUFFER,
+    UNLIMITED,
+    GiB,
+    KiB,
+    MiB,
+)
+from gpumem_gui.core.allocator_rules import (
+    AllocatorConfig,
+    allocation_size,
+    is_small_request,
+    round_size,
+    should_split,
+)
 
 Frames = list[dict[str, Any]]
 _VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice
@@ -203,7 +217,7 @@ class DeviceAllocatorSim:
         frames = frames or _NO_FRAMES
         self.process_events()
         if self._plain_rounding:  # the common case, inline: 512-byte multiples
-            rounded = 512 if size < 512 else -(-size // 512) * 512
+            rounded = MIN_BLOCK_SIZE if size < MIN_BLOCK_SIZE else -(-size // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
         else:
             rounded = round_size(size, self.config)
         pool = self.small_pool if is_small_request(rounded) else self.large_pool
@@ -345,10 +359,10 @@ class DeviceAllocatorSim:
             return
 
     def should_split(self, block: Block, size: int, small: bool) -> bool:
-        remaining = block.size - size
-        if small or self.config.expandable_segments:
-            return remaining >= 512
-        return size < self.config.max_split_size and remaining > 1 * MiB
+        # the flag, not the block: with expandable segments on, every pool splits at 512 bytes
+        return should_split(
+            block.size, size, small_pool=small, expandable=self.config.expandable_segments, config=self.config
+        )
 
     def alloc_found_block(self, block: Block, pool: _Pool, requested: int, size: int, frames: Frames) -> Block:
         if self.should_split(block, size, pool.small):
