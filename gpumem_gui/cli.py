@@ -9,10 +9,8 @@ import sys
 from collections.abc import Sequence
 
 from gpumem_gui import __version__
-from gpumem_gui.assets import example_path
 from gpumem_gui.core.alloc_conf import AllocConfError
 from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.loader import load_snapshot
 from gpumem_gui.core.replay import replay
 from gpumem_gui.core.report import build_report, report_json, report_text
@@ -47,16 +45,62 @@ def _parser() -> argparse.ArgumentParser:
     rep.add_argument("--device", type=int, default=None, help="the device whose trace to replay")
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("-o", "--output", help="write the replayed run as a snapshot pickle")
+    ren = sub.add_parser("render", help="render a snapshot's window, map or timeline to a PNG, without a screen")
+    ren.add_argument("file")
+    ren.add_argument("-o", "--output", required=True, help="the PNG to write")
+    ren.add_argument("--view", choices=("window", "map", "timeline"), default="window")
+    ren.add_argument("--at", type=int, default=None, metavar="I", help="the state right after trace event I")
+    ren.add_argument("--device", type=int, default=None)
+    ren.add_argument("--size", default="1400x900", help="WxH in pixels (default 1400x900)")
+    ren.add_argument(
+        "--layout", choices=("address", "segment-size", "segment-free"), default="address", help="the map's layout"
+    )
     return parser
 
 
+COMMANDS = ("report", "replay", "render")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
+        return _window(argv)  # `gpumem-gui [FILE ...]`
     args = _parser().parse_args(argv)
     if args.command == "report":
         return _report(args)
     if args.command == "replay":
         return _replay(args)
-    return _demo()
+    if args.command == "render":
+        return _render(args)
+    return _window([])
+
+
+def _window(paths: list[str]) -> int:
+    from gpumem_gui.app import run_window  # noqa: PLC0415 (Qt loads only for the window)
+
+    return run_window(paths)
+
+
+def _render(args: argparse.Namespace) -> int:
+    import os  # noqa: PLC0415
+
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
+    from gpumem_gui.app import render  # noqa: PLC0415 (Qt loads only here)
+
+    try:
+        width, height = (int(v) for v in args.size.lower().split("x"))
+        layout = ("address", "segment-size", "segment-free").index(args.layout)
+        render(
+            args.file, args.output, view=args.view, at=args.at, device=args.device, size=(width, height), layout=layout
+        )
+    except SnapshotError as e:
+        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (ValueError, IndexError, OSError) as e:
+        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    print(f"wrote {args.output}")
+    return 0
 
 
 def _replay(args: argparse.Namespace) -> int:
@@ -122,18 +166,6 @@ def _report(args: argparse.Namespace) -> int:
         print(json.dumps(report_json(snapshot, reports), indent=2))
     else:
         print(report_text(snapshot, reports, top=args.top))
-    return 0
-
-
-def _demo() -> int:
-    # Until the window exists, the bare command reports on the bundled default example.
-    path = example_path(DEFAULT_EXAMPLE)
-    try:
-        snapshot = load_snapshot(path)
-    except SnapshotError as e:
-        print(f"gpumem-gui: SnapshotError: {e} (run `make examples`)", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    print(report_text(snapshot, build_report(snapshot)))
     return 0
 
 

@@ -89,11 +89,15 @@ def test_bad_device_and_event_exit_2(capsys: Any) -> None:
     assert "outside the trace" in capsys.readouterr().err
 
 
-def test_console_script_runs_the_demo() -> None:
+def test_render_writes_a_png(tmp_path: Path) -> None:
+    out = tmp_path / "map.png"
     result = subprocess.run(
-        [sys.executable, "-m", "gpumem_gui"], capture_output=True, text=True, check=True, timeout=120
-    )
-    assert "fragmented_oom.pickle" in result.stdout and "OOM at event" in result.stdout
+        [sys.executable, "-m", "gpumem_gui", "render", str(fixture_path("silmont_mem_snapshot.pickle")),
+         "-o", str(out), "--view", "map", "--size", "800x500"],
+        capture_output=True, text=True, check=False, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
 def test_segments_only_file(tmp_path: Path, capsys: Any) -> None:

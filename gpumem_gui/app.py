@@ -1,0 +1,214 @@
+"""The main window: open snapshots in tabs (loaded off the GUI thread), menus, and headless rendering to PNG."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui import __version__
+from gpumem_gui.assets import EXAMPLES, example_path
+from gpumem_gui.core.errors import SnapshotError
+from gpumem_gui.core.examples import DEFAULT_EXAMPLE
+from gpumem_gui.core.loader import load_snapshot
+from gpumem_gui.core.model import Snapshot
+from gpumem_gui.views.document import DocumentView
+
+ORG, APP = "gpumem_gui", "gpumem-gui"
+
+
+class _LoadTask(QtCore.QObject, QtCore.QRunnable):
+    """Loads one file in the thread pool; the GUI thread only receives the finished Snapshot."""
+
+    loaded = QtCore.Signal(object, str)
+    failed = QtCore.Signal(str, str)
+
+    def __init__(self, path: str) -> None:
+        QtCore.QObject.__init__(self)
+        QtCore.QRunnable.__init__(self)
+        self.path = path
+        self.setAutoDelete(False)
+
+    def run(self) -> None:
+        try:
+            self.loaded.emit(load_snapshot(self.path), self.path)
+        except SnapshotError as e:
+            self.failed.emit(str(e), self.path)
+
+
+class MainWindow(QtWidgets.QMainWindow):
+    def __init__(self) -> None:
+        super().__init__()
+        self.setWindowTitle("gpumem-gui")
+        self.resize(1400, 900)
+        self.settings = QtCore.QSettings(ORG, APP)
+        self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
+        self.tabs.tabCloseRequested.connect(self.tabs.removeTab)
+        self.setCentralWidget(self.tabs)
+        self.progress = QtWidgets.QProgressBar(maximum=0, maximumWidth=160, visible=False)
+        self.statusBar().addPermanentWidget(self.progress)
+        self.pool = QtCore.QThreadPool.globalInstance()
+        self.tasks: list[_LoadTask] = []
+        self.setAcceptDrops(True)
+        self._menus()
+        geometry = self.settings.value("geometry")
+        if geometry is not None:
+            self.restoreGeometry(geometry)  # type: ignore[arg-type]
+
+    # -- menus ---------------------------------------------------------------------------------------------
+
+    def _menus(self) -> None:
+        bar = self.menuBar()
+        file_menu = bar.addMenu("&File")
+        file_menu.addAction("&Open...", QtGui.QKeySequence.StandardKey.Open, self.open_dialog)
+        self.recent_menu = file_menu.addMenu("Open &Recent")
+        examples = file_menu.addMenu("Open &Example")
+        for path in sorted(EXAMPLES.glob("*.pickle")):
+            examples.addAction(path.stem, lambda p=path: self.open_files([str(p)]))
+        file_menu.addSeparator()
+        file_menu.addAction("Export &Image...", self.export_image)
+        file_menu.addSeparator()
+        file_menu.addAction("&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close)
+        view = bar.addMenu("&View")
+        view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
+        bar.addMenu("&Live")
+        help_menu = bar.addMenu("&Help")
+        help_menu.addAction("&About", self.about)
+        self._refresh_recent()
+
+    def _toggle_full_screen(self) -> None:
+        self.showNormal() if self.isFullScreen() else self.showFullScreen()
+
+    def _refresh_recent(self) -> None:
+        self.recent_menu.clear()
+        for path in self.recent_files():
+            self.recent_menu.addAction(path, lambda p=path: self.open_files([p]))
+
+    def recent_files(self) -> list[str]:
+        value = self.settings.value("recent", [])
+        return [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+
+    def about(self) -> None:
+        QtWidgets.QMessageBox.about(
+            self,
+            "About gpumem-gui",
+            f"gpumem-gui {__version__}: PyTorch CUDA caching-allocator memory, segment by segment.",
+        )
+
+    # -- opening -----------------------------------------------------------------------------------------------
+
+    def open_dialog(self) -> None:
+        paths, _ = QtWidgets.QFileDialog.getOpenFileNames(
+            self, "Open snapshots", "", "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
+        )
+        self.open_files(paths)
+
+    def open_files(self, paths: Sequence[str]) -> None:
+        for path in paths:
+            task = _LoadTask(path)
+            task.loaded.connect(self._loaded)
+            task.failed.connect(self._failed)
+            self.tasks.append(task)
+            self.progress.setVisible(True)
+            self.statusBar().showMessage(f"loading {path}...")
+            self.pool.start(task)
+
+    def _task_done(self, path: str) -> None:
+        self.tasks = [t for t in self.tasks if t.path != path]
+        self.progress.setVisible(bool(self.tasks))
+        self.statusBar().clearMessage()
+
+    def _loaded(self, snapshot: Snapshot, path: str) -> None:
+        self._task_done(path)
+        self.add_document(snapshot, path)
+        recent = [path, *[p for p in self.recent_files() if p != path]][:10]
+        self.settings.setValue("recent", recent)
+        self._refresh_recent()
+
+    def _failed(self, message: str, path: str) -> None:
+        self._task_done(path)
+        QtWidgets.QMessageBox.warning(self, "Cannot open", message)
+
+    def add_document(self, snapshot: Snapshot, path: str) -> DocumentView:
+        doc = DocumentView(snapshot)
+        index = self.tabs.addTab(doc, Path(path).name)
+        self.tabs.setCurrentIndex(index)
+        self.tabs.setTabToolTip(index, path)
+        return doc
+
+    def wait_for_loads(self, timeout_ms: int = 60_000) -> None:
+        """Block until every load has reached the GUI (for scripts and tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        while self.tasks and not deadline.hasExpired():
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+    def export_image(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export image", "gpumem.png", "PNG (*.png)")
+        if path:
+            self.grab().save(path)
+
+    # -- drag and drop, closing ------------------------------------------------------------------------------
+
+    def dragEnterEvent(self, event: QtGui.QDragEnterEvent) -> None:
+        if event.mimeData().hasUrls():
+            event.acceptProposedAction()
+
+    def dropEvent(self, event: QtGui.QDropEvent) -> None:
+        self.open_files([u.toLocalFile() for u in event.mimeData().urls() if u.isLocalFile()])
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        self.settings.setValue("geometry", self.saveGeometry())
+        super().closeEvent(event)
+
+
+def _application() -> QtWidgets.QApplication:
+    app = QtWidgets.QApplication.instance()
+    if isinstance(app, QtWidgets.QApplication):
+        return app
+    app = QtWidgets.QApplication(sys.argv[:1])
+    app.setOrganizationName(ORG)
+    app.setApplicationName(APP)
+    return app
+
+
+def run_window(paths: Sequence[str]) -> int:
+    """`gpumem-gui [FILE ...]`: the window, with the files (or the bundled example) opening in tabs."""
+    app = _application()
+    window = MainWindow()
+    window.show()
+    window.open_files(list(paths) or [str(example_path(DEFAULT_EXAMPLE))])
+    return app.exec()
+
+
+def render(
+    path: str,
+    out: str,
+    *,
+    view: str = "window",
+    at: int | None = None,
+    device: int | None = None,
+    size: tuple[int, int] = (1400, 900),
+    layout: int = 0,
+) -> None:
+    """Render a snapshot's window, map or timeline to a PNG without a screen."""
+    app = _application()
+    snapshot = load_snapshot(path)
+    doc = DocumentView(snapshot)
+    doc.layout_box.setCurrentIndex(layout)
+    if device is not None:
+        doc.set_device(device)
+    if at is not None:
+        doc.travel_to(at)
+        doc.timeline_view.set_event(at, emit=False)
+    window = MainWindow()
+    window.tabs.addTab(doc, Path(path).name)
+    window.resize(*size)
+    window.show()
+    for _ in range(5):
+        app.processEvents()
+    widget = {"window": window, "map": doc.map, "timeline": doc.timeline_view}[view]
+    if not widget.grab().save(out):
+        raise OSError(f"could not write {out}")
+    window.close()

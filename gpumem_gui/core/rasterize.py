@@ -1,0 +1,203 @@
+"""Segment maps as images: blocks rasterised into rows of state codes, so drawing costs pixels, not blocks.
+
+Two layouts: by address (segments in address order, each starting a row and wrapping over rows of a fixed byte
+span) and by segment (one row per segment, stretched to the full width, sorted by size or by free bytes). Layers
+are painted allocated, rounding waste, pending, free, so a free hole smaller than a pixel still marks its pixel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from gpumem_gui.core.model import AllocatorState, BlockState
+
+# state codes of the image (the views' palette gives each a colour)
+BACKGROUND = 0
+FREE = 1
+PENDING = 2
+WASTE = 3
+LARGEST_FREE = 4
+SITE_BASE = 8  # allocated blocks: SITE_BASE + (allocation site mod SITE_COLOURS)
+SITE_COLOURS = 24
+
+Mode = Literal["address", "segment"]
+Sort = Literal["address", "size", "free"]
+
+
+@dataclass(frozen=True)
+class MapLayout:
+    """Which bytes each image row shows: row r covers [row_start[r], row_start[r] + row_span[r]) of one segment."""
+
+    mode: Mode
+    width: int
+    row_segment: np.ndarray  # segment index per row
+    row_start: np.ndarray  # first byte address of the row
+    row_span: np.ndarray  # bytes the full row width stands for
+    row_used: np.ndarray  # bytes of the segment actually on the row (the rest is background)
+
+    def __len__(self) -> int:
+        return len(self.row_segment)
+
+    def address_at(self, row: int, x: float) -> int | None:
+        """The byte address under pixel column `x` of `row`, or None off the segment."""
+        if not 0 <= row < len(self) or not 0 <= x < self.width:
+            return None
+        offset = int(x / self.width * int(self.row_span[row]))
+        if offset >= int(self.row_used[row]):
+            return None
+        return int(self.row_start[row]) + offset
+
+
+def layout_by_address(state: AllocatorState, width: int = 1024, row_bytes: int | None = None) -> MapLayout:
+    seg = state.segments
+    sizes = seg.total_size.astype(np.int64)
+    if row_bytes is None:
+        row_bytes = default_row_bytes(sizes)
+    order = np.argsort(seg.address, kind="stable")
+    rows_per = np.maximum(-(-sizes[order] // row_bytes), 1)
+    row_segment = np.repeat(order, rows_per)
+    first = np.repeat(np.cumsum(rows_per) - rows_per, rows_per)
+    k = np.arange(len(row_segment)) - first  # row number within its segment
+    row_start = seg.address[row_segment] + k * row_bytes
+    row_used = np.minimum(row_bytes, seg.address[row_segment] + sizes[row_segment] - row_start)
+    return MapLayout("address", width, row_segment, row_start, np.full(len(row_segment), row_bytes), row_used)
+
+
+def default_row_bytes(sizes: np.ndarray) -> int:
+    """A power of two that gives a few hundred rows at most for these segment sizes (at least 2 MiB)."""
+    total = int(sizes.sum()) if len(sizes) else 0
+    span = 2 << 20
+    while total // span > 300:
+        span *= 2
+    return span
+
+
+def layout_by_segment(state: AllocatorState, width: int = 1024, sort: Sort = "size") -> MapLayout:
+    seg = state.segments
+    if sort == "size":
+        order = np.lexsort((seg.address, -seg.total_size))
+    elif sort == "free":
+        free = np.bincount(
+            state.blocks.segment,
+            weights=np.where(state.blocks.state == BlockState.INACTIVE, state.blocks.size, 0),
+            minlength=len(seg),
+        )
+        order = np.lexsort((seg.address, -free))
+    else:
+        order = np.argsort(seg.address, kind="stable")
+    sizes = seg.total_size[order]
+    return MapLayout("segment", width, order, seg.address[order], sizes.copy(), sizes.copy())
+
+
+def site_codes(state: AllocatorState) -> np.ndarray:
+    """The code of each block as drawn when allocated: a hue per allocation site (stack), and two shades that
+    alternate from block to block, so that neighbours from the same site are still told apart."""
+    stack = state.blocks.stack.astype(np.int64)
+    hue = np.where(stack >= 0, (stack * 5) % (SITE_COLOURS // 2), SITE_COLOURS // 2 - 1)
+    shade = np.arange(len(stack)) % 2
+    return (SITE_BASE + hue * 2 + shade).astype(np.uint8)
+
+
+def rasterize(state: AllocatorState, layout: MapLayout, only: np.ndarray | None = None) -> np.ndarray:
+    """The image (rows x width, uint8 state codes) of `state` in `layout`.
+
+    With `only` (a block mask), just those blocks are painted, with code 1 (an overlay: search matches).
+    """
+    rows, width = len(layout), layout.width
+    image = np.zeros((rows, width), np.uint8)
+    if rows == 0:
+        return image
+    blk = state.blocks
+    if only is not None:
+        ones = np.ones(len(blk), np.uint8)
+        _paint(
+            image.reshape(-1), layout, block_segment=blk.segment, mask=only, lo=blk.address, hi=blk.address + blk.size,
+            code=ones,
+        )  # fmt: skip
+        return image
+    codes = site_codes(state)
+    state_code = blk.state
+    starts = blk.address
+    ends = blk.address + blk.size
+    requested_end = np.where(state_code == BlockState.ALLOCATED, blk.address + blk.requested_size, ends)
+    layers = [
+        (state_code == BlockState.ALLOCATED, starts, np.minimum(requested_end, ends), codes),
+        (state_code == BlockState.ALLOCATED, np.minimum(requested_end, ends), ends, np.full(len(blk), WASTE, np.uint8)),
+        (state_code == BlockState.PENDING_FREE, starts, ends, np.full(len(blk), PENDING, np.uint8)),
+        (state_code == BlockState.INACTIVE, starts, ends, np.full(len(blk), FREE, np.uint8)),
+    ]
+    free = np.flatnonzero(state_code == BlockState.INACTIVE)
+    if len(free):
+        largest = free[np.argmax(blk.size[free])]
+        marker = np.zeros(len(blk), bool)
+        marker[largest] = True
+        layers.append((marker, starts, ends, np.full(len(blk), LARGEST_FREE, np.uint8)))
+    flat = image.reshape(-1)
+    for mask, lo, hi, code in layers:
+        _paint(flat, layout, block_segment=blk.segment, mask=mask & (hi > lo), lo=lo, hi=hi, code=code)
+    return image
+
+
+def _paint(
+    flat: np.ndarray,
+    layout: MapLayout,
+    *,
+    block_segment: np.ndarray,
+    mask: np.ndarray,
+    lo: np.ndarray,
+    hi: np.ndarray,
+    code: np.ndarray,
+) -> None:
+    """Paint byte ranges [lo, hi) of the masked blocks: every pixel a range touches takes its code."""
+    idx = np.flatnonzero(mask)
+    if not len(idx):
+        return
+    width = layout.width
+    # rows of each block's segment, in the order the layout lists them
+    seg_rows_order = np.argsort(layout.row_segment, kind="stable")
+    seg_sorted = layout.row_segment[seg_rows_order]
+    first_row = np.searchsorted(seg_sorted, block_segment[idx], "left")
+    last_row = np.searchsorted(seg_sorted, block_segment[idx], "right")
+    has_rows = last_row > first_row
+    idx, first_row, last_row = idx[has_rows], first_row[has_rows], last_row[has_rows]
+    # which of the segment's rows the range touches (rows of a segment are consecutive in byte order)
+    seg_first = seg_rows_order[first_row]
+    span = layout.row_span[seg_first]
+    base = layout.row_start[seg_first]
+    r0 = (lo[idx] - base) // span
+    r1 = (hi[idx] - 1 - base) // span
+    n_rows = np.maximum(r1 - r0 + 1, 1)
+    rep = np.repeat(np.arange(len(idx)), n_rows)
+    within = np.arange(len(rep)) - np.repeat(np.cumsum(n_rows) - n_rows, n_rows)
+    row = seg_rows_order[np.repeat(first_row, n_rows) + np.repeat(r0, n_rows) + within]
+    row_start = layout.row_start[row]
+    row_span = layout.row_span[row]
+    a = np.maximum(lo[idx][rep], row_start) - row_start
+    b = np.minimum(hi[idx][rep], row_start + layout.row_used[row]) - row_start
+    x0 = (a * width) // row_span
+    x1 = np.maximum(-(-(b * width) // row_span), x0 + 1)  # at least one pixel: nothing vanishes
+    x1 = np.minimum(x1, width)
+    lengths = np.maximum(x1 - x0, 0)
+    total = int(lengths.sum())
+    if total == 0:
+        return
+    owner = np.repeat(np.arange(len(rep)), lengths)
+    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+    pixels = row[owner] * width + x0[owner] + offsets
+    flat[pixels] = code[idx][rep][owner]
+
+
+def block_at(state: AllocatorState, layout: MapLayout, row: int, x: float) -> int:
+    """The block under pixel (row, x), or -1."""
+    addr = layout.address_at(row, x)
+    if addr is None:
+        return -1
+    seg = int(layout.row_segment[row])
+    start = int(state.segments.block_start[seg])
+    count = int(state.segments.block_count[seg])
+    addresses = state.blocks.address[start : start + count]
+    j = int(np.searchsorted(addresses, addr, "right")) - 1
+    return start + j if 0 <= j < count else -1

@@ -1,0 +1,179 @@
+"""DocumentView: one open snapshot: the segment map, the timeline to travel through, the figures and a block's stack."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.allocator_rules import AllocatorConfig
+from gpumem_gui.core.metrics import compute_metrics
+from gpumem_gui.core.model import AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.stacks import filter_frames, format_frame
+from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.units import format_bytes_exact
+from gpumem_gui.views.figures import FiguresPanel
+from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.timeline import TimelineView
+
+
+class DocumentView(QtWidgets.QWidget):
+    """Shows a Snapshot; `event` is the trace event whose state the map shows (-1: before the first)."""
+
+    def __init__(self, snapshot: Snapshot, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.snapshot = snapshot
+        self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
+        self.timelines: dict[int, DeviceTimeline] = {}
+        self.device = snapshot.default_device()
+        self.current_event = -1
+        self.state: AllocatorState | None = None
+
+        self.map = SegmentMapView()
+        self.timeline_view = TimelineView()
+        self.figures = FiguresPanel()
+        self.details = QtWidgets.QTextEdit(readOnly=True)
+        self.details.setPlaceholderText("Click a block: its stack and its segment.")
+
+        self.device_box = QtWidgets.QComboBox()
+        for d in snapshot.devices() or [0]:
+            self.device_box.addItem(f"GPU {d}", d)
+        self.device_box.setCurrentIndex(max(self.device_box.findData(self.device), 0))
+        self.device_box.currentIndexChanged.connect(lambda _i: self.set_device(self.device_box.currentData()))
+        self.layout_box = QtWidgets.QComboBox()
+        for label, data in (
+            ("by address", ("address", "size")),
+            ("by segment, largest first", ("segment", "size")),
+            ("by segment, most free first", ("segment", "free")),
+        ):
+            self.layout_box.addItem(label, data)
+        self.layout_box.currentIndexChanged.connect(lambda _i: self.map.set_layout(*self.layout_box.currentData()))
+        self.search = QtWidgets.QLineEdit(
+            placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
+        )
+        self.search.returnPressed.connect(self.apply_search)
+        self.position = QtWidgets.QLabel()
+
+        bar = QtWidgets.QHBoxLayout()
+        for w in (self.device_box, self.layout_box):
+            bar.addWidget(w)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.position)
+
+        side = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        side.addWidget(self.figures)
+        side.addWidget(self.details)
+        top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        top.addWidget(self.map)
+        top.addWidget(side)
+        top.setStretchFactor(0, 4)
+        top.setStretchFactor(1, 1)
+        main = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        main.addWidget(top)
+        main.addWidget(self.timeline_view)
+        main.setStretchFactor(0, 3)
+        main.setStretchFactor(1, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(bar)
+        layout.addWidget(main, 1)
+
+        self.map.block_clicked.connect(self.show_block)
+        self.timeline_view.event_selected.connect(self.travel_to)
+        self.set_device(self.device)
+
+    # -- navigation ------------------------------------------------------------------------------------------
+
+    def timeline(self, device: int) -> DeviceTimeline:
+        if device not in self.timelines:
+            self.timelines[device] = build_timeline(self.snapshot, device, self.config)
+        return self.timelines[device]
+
+    def set_device(self, device: int) -> None:
+        self.device = device
+        tl = self.timeline(device)
+        self.timeline_view.set_timeline(tl)
+        self.timeline_view.setVisible(tl.n_events > 0)
+        self.travel_to(tl.n_events - 1)
+
+    def travel_to(self, index: int) -> None:
+        """Show the allocator state right after trace event `index`."""
+        tl = self.timeline(self.device)
+        index = min(max(index, -1), tl.n_events - 1)
+        self.current_event = index
+        self.state = tl.state_at(index)
+        self.map.set_state(self.state, self.snapshot.stacks)
+        where = "at the snapshot" if index == tl.n_events - 1 else f"after event {index:,} of {tl.n_events:,}"
+        if index == -1 and tl.n_events:
+            where = "before the first event"
+        self.position.setText(where)
+        self.figures.set_metrics(compute_metrics(self.state, self.config), f"GPU {self.device}, {where}")
+        if self.search.text():
+            self.apply_search()
+
+    def step(self, delta: int) -> None:
+        self.travel_to(self.current_event + delta)
+        self.timeline_view.set_event(self.current_event, emit=False)
+
+    def keyPressEvent(self, event: object) -> None:
+        key = event.key()  # type: ignore[attr-defined]
+        if key == QtCore.Qt.Key.Key_Left:
+            self.step(-1)
+        elif key == QtCore.Qt.Key.Key_Right:
+            self.step(1)
+        else:
+            super().keyPressEvent(event)  # type: ignore[arg-type]
+
+    # -- details and search --------------------------------------------------------------------------------
+
+    def show_block(self, index: int) -> None:
+        assert self.state is not None
+        b, s = self.state.blocks, self.state.segments
+        seg = int(b.segment[index])
+        first, count = int(s.block_start[seg]), int(s.block_count[seg])
+        states = b.state[first : first + count]
+        sizes = b.size[first : first + count]
+        free = sizes[states == BlockState.INACTIVE]
+        lines = [self.map.describe(index), "", "<b>stack</b> (allocator and interpreter frames hidden):"]
+        frames = filter_frames(self.snapshot.stacks.stack(int(b.stack[index])))
+        lines += [format_frame(f) for f in frames] or ["(no stack recorded)"]
+        lines += [
+            "",
+            f"<b>segment</b> {int(s.address[seg]):#x}: {format_bytes_exact(int(s.total_size[seg]))}, {count} blocks,",
+            f"free {format_bytes_exact(int(free.sum()))}, "
+            f"largest hole {format_bytes_exact(int(free.max()) if len(free) else 0)}",
+        ]
+        self.details.setHtml("<br>".join(lines))
+
+    def apply_search(self) -> None:
+        if self.state is None:
+            return
+        self.map.set_highlight(search_blocks(self.state, self.snapshot, self.search.text()))
+
+
+def search_blocks(state: AllocatorState, snapshot: Snapshot, text: str) -> np.ndarray | None:
+    """Mask of the blocks matching `text`: a 0x address inside them, a size range a-b, or stack frame text."""
+    from gpumem_gui.core.units import parse_bytes  # noqa: PLC0415 (only needed on search)
+
+    text = text.strip()
+    b = state.blocks
+    if not text:
+        return None
+    if text.lower().startswith("0x"):
+        try:
+            addr = int(text, 16)
+        except ValueError:
+            return np.zeros(len(b), bool)
+        return (b.address <= addr) & (addr < b.address + b.size)
+    if "-" in text:
+        lo, _, hi = text.partition("-")
+        try:
+            return (b.size >= parse_bytes(lo)) & (b.size <= parse_bytes(hi))
+        except ValueError:
+            pass
+    needle = text.lower()
+    stacks = snapshot.stacks
+    matching = {
+        i
+        for i in range(len(stacks))
+        if any(needle in f.name.lower() or needle in f.filename.lower() for f in stacks.stack(i))
+    }
+    return np.isin(b.stack, list(matching)) & (b.state != BlockState.INACTIVE)

@@ -1,0 +1,146 @@
+"""SegmentMapView: the allocator's segments and blocks as one image, zoomable, with hover and click on blocks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.model import STATE_LABELS, AllocatorState, BlockState, StackTable
+from gpumem_gui.core.rasterize import MapLayout, block_at, layout_by_address, layout_by_segment, rasterize
+from gpumem_gui.core.stacks import filter_frames
+from gpumem_gui.core.units import format_bytes
+from gpumem_gui.views import palette
+
+ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
+
+
+class SegmentMapView(QtWidgets.QWidget):
+    """Draws an AllocatorState; emits the block index under the mouse on click."""
+
+    block_clicked = QtCore.Signal(int)
+    block_hovered = QtCore.Signal(int)
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        pg.setConfigOptions(imageAxisOrder="row-major", antialias=False)
+        self.state: AllocatorState | None = None
+        self.stacks: StackTable | None = None
+        self.layout_info: MapLayout | None = None
+        self.mode = "address"
+        self.sort = "size"
+        self.image_data = np.zeros((1, 1), np.uint8)
+        self.highlight: np.ndarray | None = None  # block mask to outline (search results)
+
+        self.plot = pg.PlotWidget(background=palette.BACKGROUND)
+        self.plot.hideAxis("bottom")
+        self.plot.hideAxis("left")
+        self.plot.setMenuEnabled(False)
+        self.view = self.plot.getViewBox()
+        self.view.invertY(True)
+        self.view.setMouseEnabled(x=True, y=True)
+        self.image = pg.ImageItem()
+        self.image.setLookupTable(palette.map_lut())
+        self.image.setLevels((0, 255))
+        self.plot.addItem(self.image)
+        self.overlay = pg.ImageItem()
+        self.plot.addItem(self.overlay)
+        self.caption = QtWidgets.QLabel()
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.caption.setWordWrap(True)
+        self.legend = QtWidgets.QLabel(
+            "  ".join(f'<span style="color:{c}">&#9632;</span> {name}' for name, c in palette.LEGEND)
+        )
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend)
+        layout.addWidget(self.caption)
+        self.plot.scene().sigMouseMoved.connect(self._on_move)
+        self.plot.scene().sigMouseClicked.connect(self._on_click)
+
+    # -- data -------------------------------------------------------------------------------------------------
+
+    def set_state(self, state: AllocatorState, stacks: StackTable) -> None:
+        keep_range = self.state is not None and len(state.segments) == len(self.state.segments)
+        self.state, self.stacks = state, stacks
+        self._redraw(keep_range)
+
+    def set_layout(self, mode: str, sort: str = "size") -> None:
+        self.mode, self.sort = mode, sort
+        if self.state is not None:
+            self._redraw(False)
+
+    def set_highlight(self, mask: np.ndarray | None) -> None:
+        self.highlight = mask
+        self._draw_overlay()
+
+    def _redraw(self, keep_range: bool) -> None:
+        assert self.state is not None
+        width = 1024
+        if self.mode == "segment":
+            self.layout_info = layout_by_segment(self.state, width, sort=self.sort)  # type: ignore[arg-type]
+        else:
+            self.layout_info = layout_by_address(self.state, width)
+        rows = rasterize(self.state, self.layout_info)
+        image = np.repeat(rows, ROW_PIXELS, axis=0)
+        image[ROW_PIXELS - 1 :: ROW_PIXELS] = 0
+        self.image_data = image
+        self.image.setImage(image, autoLevels=False, levels=(0, 255))
+        self.image.setRect(QtCore.QRectF(0, 0, width, len(rows)))
+        self._draw_overlay()
+        if not keep_range:
+            self.view.setRange(QtCore.QRectF(0, 0, width, max(len(rows), 1)), padding=0.01)
+
+    def _draw_overlay(self) -> None:
+        if self.state is None or self.layout_info is None or self.highlight is None or not self.highlight.any():
+            self.overlay.clear()
+            return
+        rows = rasterize(self.state, self.layout_info, only=self.highlight)
+        mask = np.repeat(rows > 0, ROW_PIXELS, axis=0)
+        rgba = np.zeros((*mask.shape, 4), np.uint8)
+        rgba[mask] = (255, 230, 0, 150)  # search matches: a yellow wash over their blocks
+        self.overlay.setImage(rgba, autoLevels=False)
+        self.overlay.setRect(QtCore.QRectF(0, 0, self.layout_info.width, len(self.layout_info)))
+
+    # -- mouse --------------------------------------------------------------------------------------------
+
+    def block_at_scene(self, pos: QtCore.QPointF) -> int:
+        if self.state is None or self.layout_info is None:
+            return -1
+        point = self.view.mapSceneToView(pos)
+        row = int(np.floor(point.y()))
+        return block_at(self.state, self.layout_info, row, point.x())
+
+    def _on_move(self, pos: QtCore.QPointF) -> None:
+        index = self.block_at_scene(pos)
+        self.caption.setText(self.describe(index) if index >= 0 else "")
+        if index >= 0:
+            self.block_hovered.emit(index)
+
+    def _on_click(self, event: object) -> None:
+        pos = event.scenePos()  # type: ignore[attr-defined]
+        index = self.block_at_scene(pos)
+        if index >= 0:
+            self.block_clicked.emit(index)
+
+    def describe(self, index: int) -> str:
+        """One line for the block: address, size, requested, state, stream, pool, top frames."""
+        assert self.state is not None and self.stacks is not None
+        b, s = self.state.blocks, self.state.segments
+        seg = int(b.segment[index])
+        state = BlockState(int(b.state[index]))
+        parts = [
+            f"<b>{int(b.address[index]):#x}</b>",
+            f"size {format_bytes(int(b.size[index]))}",
+            f"<b>{STATE_LABELS[state]}</b>",
+            f"stream {int(s.stream[seg])}",
+            "small pool" if s.is_small[seg] else "large pool",
+        ]
+        if state != BlockState.INACTIVE:
+            parts.insert(2, f"requested {format_bytes(int(b.requested_size[index]))}")
+        frames = filter_frames(self.stacks.stack(int(b.stack[index])))[:3]
+        text = " &nbsp; ".join(parts)
+        if frames:
+            text += "<br>" + " &lt; ".join(f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.line})" for f in frames)
+        return text

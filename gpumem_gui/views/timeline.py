@@ -1,0 +1,103 @@
+"""TimelineView: memory over the recorded trace; a click or drag picks the event the map shows."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.timetravel import DeviceTimeline
+from gpumem_gui.views import palette
+
+GiB = float(1 << 30)
+_CURVES = (
+    ("reserved", "reserved"),
+    ("allocated", "allocated"),
+    ("requested", "requested"),
+    ("free", "free (cached)"),
+    ("largest_free", "largest free block"),
+)
+
+
+class TimelineView(QtWidgets.QWidget):
+    """Curves in GiB by event index, external fragmentation in % on its own axis, OOMs marked."""
+
+    event_selected = QtCore.Signal(int)
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.timeline: DeviceTimeline | None = None
+        self.plot = pg.PlotWidget(background="w")
+        self.plot.setMenuEnabled(False)
+        self.plot.showGrid(y=True, alpha=0.2)
+        self.plot.setLabel("left", "GiB")
+        self.plot.setLabel("bottom", "trace event")
+        legend = self.plot.addLegend(offset=(-10, 5), labelTextColor="#333", brush=pg.mkBrush(255, 255, 255, 210))
+        legend.setColumnCount(3)
+        self.curves = {
+            key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2), name=label)
+            for key, label in _CURVES
+        }
+        # fragmentation on a right-hand axis, 0-100 %
+        self.frag_view = pg.ViewBox()
+        self.plot.showAxis("right")
+        self.plot.getAxis("right").setLabel("external fragmentation %", color=palette.CURVES["external_fragmentation"])
+        self.plot.scene().addItem(self.frag_view)
+        self.plot.getAxis("right").linkToView(self.frag_view)
+        self.frag_view.setXLink(self.plot.getViewBox())
+        self.frag_view.setYRange(0, 100)
+        self.frag_curve = pg.PlotCurveItem(
+            pen=pg.mkPen(palette.CURVES["external_fragmentation"], width=1, style=QtCore.Qt.PenStyle.DashLine)
+        )
+        self.frag_view.addItem(self.frag_curve)
+        self.plot.getViewBox().sigResized.connect(self._sync_views)
+        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#111", width=1))
+        self.cursor_line.sigPositionChanged.connect(self._cursor_moved)
+        self.plot.addItem(self.cursor_line)
+        self.marks: list[pg.GraphicsObject] = []
+        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.plot)
+        self._emitting = True
+
+    def _sync_views(self) -> None:
+        self.frag_view.setGeometry(self.plot.getViewBox().sceneBoundingRect())
+
+    def set_timeline(self, timeline: DeviceTimeline) -> None:
+        self.timeline = timeline
+        s = timeline.series
+        x = np.arange(len(s), dtype=np.float64)
+        for key, _label in _CURVES:
+            values = getattr(s, key)
+            self.curves[key].setData(x, values / GiB)
+        self.frag_curve.setData(x, s.external_fragmentation * 100)
+        for item in self.marks:
+            self.plot.removeItem(item)
+        self.marks = []
+        for oom in timeline.ooms:
+            line = pg.InfiniteLine(pos=oom.index, angle=90, pen=pg.mkPen(palette.HOLE, width=2))
+            label = pg.TextItem("OOM", color=palette.HOLE, anchor=(1.05, 0))
+            label.setPos(oom.index, float(s.reserved.max()) / GiB if len(s) else 0)
+            for item in (line, label):
+                self.plot.addItem(item)
+                self.marks.append(item)
+        self.plot.setXRange(0, max(len(s) - 1, 1), padding=0.01)
+        self.set_event(len(s) - 1, emit=False)
+
+    def set_event(self, index: int, emit: bool = True) -> None:
+        self._emitting = emit
+        self.cursor_line.setValue(index)
+        self._emitting = True
+
+    def _cursor_moved(self) -> None:
+        if self.timeline is None or not self._emitting:
+            return
+        index = round(self.cursor_line.value())
+        index = min(max(index, -1), self.timeline.n_events - 1)
+        self.event_selected.emit(index)
+
+    def _clicked(self, event: object) -> None:
+        pos = event.scenePos()  # type: ignore[attr-defined]
+        if self.plot.getViewBox().sceneBoundingRect().contains(pos):
+            self.cursor_line.setValue(self.plot.getViewBox().mapSceneToView(pos).x())

@@ -1,0 +1,121 @@
+"""The window and its views, offscreen: what the map holds, hover and click, search, time travel, errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+pytest.importorskip("PySide6")
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.app import MainWindow
+from gpumem_gui.assets import EXAMPLES, example_path
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.model import BlockState
+from gpumem_gui.core.rasterize import layout_by_address
+from gpumem_gui.core.timetravel import build_timeline
+from gpumem_gui.views.document import DocumentView, search_blocks
+from gpumem_gui.views.segment_map import ROW_PIXELS
+from tests.conftest import FIXTURE_NAMES, fixture_path
+
+
+def _files() -> list[Path]:
+    return [fixture_path(n) for n in FIXTURE_NAMES] + sorted(EXAMPLES.glob("*.pickle"))
+
+
+def test_every_file_shows_its_segments_and_blocks(qtbot: Any) -> None:
+    for path in _files():
+        snap = load_snapshot(path)
+        doc = DocumentView(snap)
+        qtbot.addWidget(doc)
+        state = doc.map.state
+        assert state is not None
+        device_state = snap.state.for_device(doc.device)
+        assert len(state.segments) == len(device_state.segments), path.name
+        assert len(state.blocks) == len(device_state.blocks), path.name
+        layout = doc.map.layout_info
+        assert layout is not None
+        assert set(np.unique(layout.row_segment).tolist()) == set(range(len(state.segments)))
+        assert doc.map.image_data.shape[0] == len(layout) * ROW_PIXELS
+
+
+def _scene_pos_of_block(doc: DocumentView, index: int) -> QtCore.QPointF:
+    state, layout = doc.map.state, doc.map.layout_info
+    assert state is not None and layout is not None
+    seg = int(state.blocks.segment[index])
+    middle = int(state.blocks.address[index] + state.blocks.size[index] // 2)
+    rows = np.flatnonzero(layout.row_segment == seg)
+    row = int(rows[np.searchsorted(layout.row_start[rows], middle, "right") - 1])
+    x = (middle - int(layout.row_start[row])) / int(layout.row_span[row]) * layout.width
+    return doc.map.view.mapViewToScene(QtCore.QPointF(x, row + 0.4))
+
+
+def test_hover_and_click_find_the_block(qtbot: Any) -> None:
+    doc = DocumentView(load_snapshot(example_path("split_blocks_oom")))
+    qtbot.addWidget(doc)
+    doc.resize(1200, 800)
+    doc.show()
+    qtbot.waitExposed(doc)
+    state = doc.map.state
+    assert state is not None
+    big = int(np.argmax(state.blocks.size))
+    assert doc.map.block_at_scene(_scene_pos_of_block(doc, big)) == big
+    with qtbot.waitSignal(doc.map.block_clicked) as blocker:
+        doc.map.block_clicked.emit(big)
+    assert blocker.args == [big]
+    doc.show_block(big)
+    assert "segment" in doc.details.toPlainText()
+    assert "size" in doc.map.describe(big)
+
+
+def test_search_finds_a_known_frame() -> None:
+    snap = load_snapshot(example_path("fragmented_oom"))
+    state = snap.state
+    mask = search_blocks(state, snap, "lm_head")
+    assert mask is not None and mask.any()
+    assert np.all(state.blocks.state[mask] != BlockState.INACTIVE)
+    addr = int(state.blocks.address[5]) + 10
+    by_address = search_blocks(state, snap, f"{addr:#x}")
+    assert by_address is not None and np.flatnonzero(by_address).tolist() == [5]
+    sizes = search_blocks(state, snap, "100MiB-1GiB")
+    assert sizes is not None and np.all(state.blocks.size[sizes] >= 100 << 20)
+
+
+def test_time_travel_shows_state_at(qtbot: Any) -> None:
+    snap = load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))
+    doc = DocumentView(snap)
+    qtbot.addWidget(doc)
+    timeline = build_timeline(snap, 0)
+    for i in (0, 1234, 5000, timeline.n_events - 1):
+        doc.travel_to(i)
+        expected = timeline.state_at(i)
+        assert doc.map.state is not None
+        assert np.array_equal(doc.map.state.blocks.address, expected.blocks.address)
+        assert np.array_equal(doc.map.state.blocks.state, expected.blocks.state)
+    doc.travel_to(10)
+    doc.step(1)
+    assert doc.current_event == 11
+    doc.timeline_view.cursor_line.setValue(42)  # dragging the cursor travels too
+    assert doc.current_event == 42
+
+
+def test_bad_file_shows_the_loaders_message(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    shown: list[str] = []
+    monkeypatch.setattr(QtWidgets.QMessageBox, "warning", lambda _parent, _title, text: shown.append(text))
+    bad = tmp_path / "broken.pickle"
+    bad.write_bytes(b"\x80\x04garbage")
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([str(bad), str(example_path("cache_reuse"))])
+    window.wait_for_loads()
+    assert len(shown) == 1 and "broken.pickle" in shown[0] and "corrupt" in shown[0]
+    assert window.tabs.count() == 1  # the good file opened, the app still works
+
+
+def test_layouts_and_rasterized_holes() -> None:
+    snap = load_snapshot(example_path("split_blocks_oom"))
+    layout = layout_by_address(snap.state)
+    assert layout.mode == "address" and len(layout) >= len(snap.state.segments)
