@@ -2,4 +2,5 @@
 
 from gpumem_gui.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # not again in the loading worker, which multiprocessing starts from this module
+    raise SystemExit(main())

@@ -10,32 +10,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
 from gpumem_gui.assets import EXAMPLES, example_path
-from gpumem_gui.core.errors import SnapshotError
 from gpumem_gui.core.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.loader import load_snapshot
 from gpumem_gui.core.model import Snapshot
+from gpumem_gui.core.timetravel import DeviceTimeline
+from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.document import DocumentView
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
-
-
-class _LoadTask(QtCore.QObject, QtCore.QRunnable):
-    """Loads one file in the thread pool; the GUI thread only receives the finished Snapshot."""
-
-    loaded = QtCore.Signal(object, str)
-    failed = QtCore.Signal(str, str)
-
-    def __init__(self, path: str) -> None:
-        QtCore.QObject.__init__(self)
-        QtCore.QRunnable.__init__(self)
-        self.path = path
-        self.setAutoDelete(False)
-
-    def run(self) -> None:
-        try:
-            self.loaded.emit(load_snapshot(self.path), self.path)
-        except SnapshotError as e:
-            self.failed.emit(str(e), self.path)
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -48,9 +30,13 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.tabCloseRequested.connect(self.tabs.removeTab)
         self.setCentralWidget(self.tabs)
         self.progress = QtWidgets.QProgressBar(maximum=0, maximumWidth=160, visible=False)
+        self.cancel_button = QtWidgets.QPushButton("Cancel", visible=False)
+        self.cancel_button.clicked.connect(self.cancel_loads)
         self.statusBar().addPermanentWidget(self.progress)
-        self.pool = QtCore.QThreadPool.globalInstance()
-        self.tasks: list[_LoadTask] = []
+        self.statusBar().addPermanentWidget(self.cancel_button)
+        self.jobs: list[FileLoadJob] = []
+        self.poll_timer = QtCore.QTimer(self, interval=30)
+        self.poll_timer.timeout.connect(self._poll_jobs)
         self.setAcceptDrops(True)
         self._menus()
         geometry = self.settings.value("geometry")
@@ -106,43 +92,62 @@ class MainWindow(QtWidgets.QMainWindow):
         self.open_files(paths)
 
     def open_files(self, paths: Sequence[str]) -> None:
+        """Load each file in a worker process; the window stays responsive and can cancel."""
         for path in paths:
-            task = _LoadTask(path)
-            task.loaded.connect(self._loaded)
-            task.failed.connect(self._failed)
-            self.tasks.append(task)
-            self.progress.setVisible(True)
-            self.statusBar().showMessage(f"loading {path}...")
-            self.pool.start(task)
+            self.jobs.append(FileLoadJob(path))
+        self._show_progress()
+        if self.jobs:
+            self.poll_timer.start()
 
-    def _task_done(self, path: str) -> None:
-        self.tasks = [t for t in self.tasks if t.path != path]
-        self.progress.setVisible(bool(self.tasks))
-        self.statusBar().clearMessage()
+    def _show_progress(self) -> None:
+        busy = bool(self.jobs)
+        self.progress.setVisible(busy)
+        self.cancel_button.setVisible(busy)
+        if busy:
+            job = self.jobs[0]
+            self.statusBar().showMessage(f"{Path(job.path).name}: {job.stage}...")
+        else:
+            self.statusBar().clearMessage()
+            self.poll_timer.stop()
 
-    def _loaded(self, snapshot: Snapshot, path: str) -> None:
-        self._task_done(path)
-        self.add_document(snapshot, path)
-        recent = [path, *[p for p in self.recent_files() if p != path]][:10]
-        self.settings.setValue("recent", recent)
-        self._refresh_recent()
+    def _poll_jobs(self) -> None:
+        for job in list(self.jobs):
+            result = job.poll()
+            if result is None:
+                continue
+            self.jobs.remove(job)
+            if result.error is not None:
+                QtWidgets.QMessageBox.warning(self, "Cannot open", result.error)
+            else:
+                assert result.snapshot is not None
+                self.add_document(result.snapshot, result.path, result.timelines)
+                recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
+                self.settings.setValue("recent", recent)
+                self._refresh_recent()
+        self._show_progress()
 
-    def _failed(self, message: str, path: str) -> None:
-        self._task_done(path)
-        QtWidgets.QMessageBox.warning(self, "Cannot open", message)
+    def cancel_loads(self) -> None:
+        for job in self.jobs:
+            job.cancel()
+        self.jobs.clear()
+        self._show_progress()
 
-    def add_document(self, snapshot: Snapshot, path: str) -> DocumentView:
-        doc = DocumentView(snapshot)
+    def add_document(
+        self, snapshot: Snapshot, path: str, timelines: dict[int, DeviceTimeline] | None = None
+    ) -> DocumentView:
+        doc = DocumentView(snapshot, timelines=timelines)
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
         return doc
 
-    def wait_for_loads(self, timeout_ms: int = 60_000) -> None:
-        """Block until every load has reached the GUI (for scripts and tests)."""
+    def wait_for_loads(self, timeout_ms: int = 120_000) -> None:
+        """Run the event loop until every load has reached the window (for scripts and tests)."""
         deadline = QtCore.QDeadlineTimer(timeout_ms)
-        while self.tasks and not deadline.hasExpired():
-            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+        while self.jobs and not deadline.hasExpired():
+            # the (flags, maxtime) overload of processEvents crashes PySide6 6.12 (it drops a reference to None)
+            QtWidgets.QApplication.processEvents()
+            QtCore.QThread.msleep(10)
 
     def export_image(self) -> None:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export image", "gpumem.png", "PNG (*.png)")

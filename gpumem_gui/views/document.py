@@ -19,11 +19,16 @@ from gpumem_gui.views.timeline import TimelineView
 class DocumentView(QtWidgets.QWidget):
     """Shows a Snapshot; `event` is the trace event whose state the map shows (-1: before the first)."""
 
-    def __init__(self, snapshot: Snapshot, parent: QtWidgets.QWidget | None = None) -> None:
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        parent: QtWidgets.QWidget | None = None,
+        timelines: dict[int, DeviceTimeline] | None = None,
+    ) -> None:
         super().__init__(parent)
         self.snapshot = snapshot
         self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
-        self.timelines: dict[int, DeviceTimeline] = {}
+        self.timelines: dict[int, DeviceTimeline] = dict(timelines or {})  # built by the loading worker
         self.device = snapshot.default_device()
         self.current_event = -1
         self.state: AllocatorState | None = None
@@ -89,6 +94,9 @@ class DocumentView(QtWidgets.QWidget):
 
     def set_device(self, device: int) -> None:
         self.device = device
+        self.device_box.blockSignals(True)
+        self.device_box.setCurrentIndex(max(self.device_box.findData(device), 0))
+        self.device_box.blockSignals(False)
         tl = self.timeline(device)
         self.timeline_view.set_timeline(tl)
         self.timeline_view.setVisible(tl.n_events > 0)

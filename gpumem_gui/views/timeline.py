@@ -32,12 +32,13 @@ class TimelineView(QtWidgets.QWidget):
         self.plot.showGrid(y=True, alpha=0.2)
         self.plot.setLabel("left", "GiB")
         self.plot.setLabel("bottom", "trace event")
-        legend = self.plot.addLegend(offset=(-10, 5), labelTextColor="#333", brush=pg.mkBrush(255, 255, 255, 210))
-        legend.setColumnCount(3)
-        self.curves = {
-            key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2), name=label)
-            for key, label in _CURVES
-        }
+        self.curves = {key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
+        legend_items = [(label, palette.CURVES[key]) for key, label in _CURVES]
+        legend_items.append(("external fragmentation (right axis)", palette.CURVES["external_fragmentation"]))
+        legend_items.append(("OOM", palette.HOLE))
+        self.legend = QtWidgets.QLabel(  # below the plot, where it hides no curve
+            "  ".join(f'<span style="color:{c}">&#9644;</span> {name}' for name, c in legend_items)
+        )
         # fragmentation on a right-hand axis, 0-100 %
         self.frag_view = pg.ViewBox()
         self.plot.showAxis("right")
@@ -59,6 +60,7 @@ class TimelineView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
+        layout.addWidget(self.legend)
         self._emitting = True
 
     def _sync_views(self) -> None:

@@ -1,0 +1,150 @@
+"""A converted Snapshot (and its timelines) as one .npz file: how a loading process hands its work to the GUI.
+
+Arrays travel as arrays and everything else as JSON, and the file is read with `allow_pickle=False`: the GUI never
+unpickles anything, not even what its own worker wrote.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gpumem_gui.core.model import AllocatorState, BlockTable, Frame, SegmentTable, Snapshot, StackTable, TraceTable
+from gpumem_gui.core.timetravel import DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
+
+_TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in ("has_time", "forward_frames", "unknown_actions")]
+_SERIES_ARRAYS = [
+    "reserved",
+    "allocated",
+    "requested",
+    "active",
+    "free",
+    "largest_free",
+    "external_fragmentation",
+    "segments",
+]
+
+
+def _put(arrays: dict[str, np.ndarray], prefix: str, obj: Any, names: list[str]) -> None:
+    for name in names:
+        arrays[f"{prefix}{name}"] = np.asarray(getattr(obj, name))
+
+
+def save_npz(path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
+    arrays: dict[str, np.ndarray] = {}
+    _put(arrays, "seg.", snapshot.state.segments, [f.name for f in fields(SegmentTable)])
+    _put(arrays, "blk.", snapshot.state.blocks, [f.name for f in fields(BlockTable)])
+    arrays["stacks.offsets"] = snapshot.stacks.offsets
+    arrays["stacks.frame_ids"] = snapshot.stacks.frame_ids
+    meta: dict[str, Any] = {
+        "source": snapshot.source,
+        "form": snapshot.form,
+        "legacy_blocks": snapshot.legacy_blocks,
+        "pool_ids": snapshot.state.pool_ids,
+        "frames": [[f.name, f.filename, f.line] for f in snapshot.stacks.frames],
+        "strings": snapshot.strings,
+        "allocator_settings": snapshot.allocator_settings,
+        "external_annotations": snapshot.external_annotations,
+        "traces": [],
+        "timelines": {},
+    }
+    for d, t in enumerate(snapshot.traces):
+        _put(arrays, f"trace{d}.", t, _TRACE_ARRAYS)
+        meta["traces"].append(
+            {
+                "has_time": t.has_time,
+                "forward_frames": {str(k): v for k, v in t.forward_frames.items()},
+                "unknown_actions": {str(k): v for k, v in t.unknown_actions.items()},
+            }
+        )
+    for d, tl in timelines.items():
+        p = f"tl{d}."
+        _put(arrays, p + "life.", tl.lifetimes, [f.name for f in fields(Lifetimes)])
+        _put(arrays, p + "piece.", tl.pieces, [f.name for f in fields(Pieces)])
+        _put(arrays, p + "series.", tl.series, _SERIES_ARRAYS)
+        arrays[p + "block_sizes"] = tl.block_sizes
+        lengths = np.array([len(k) for k in tl.keyframes], np.int64)
+        arrays[p + "kf.lengths"] = lengths
+        arrays[p + "kf.ids"] = np.concatenate(tl.keyframes) if tl.keyframes else np.zeros(0, np.int64)
+        meta["timelines"][str(d)] = {
+            "n_events": tl.n_events,
+            "keyframe_interval": tl.keyframe_interval,
+            "initial": tl.series.initial,
+            "ooms": [vars(o) for o in tl.ooms],
+            "warnings": tl.warnings,
+            "rule_mismatches": tl.rule_mismatches,
+        }
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy types the keyword arrays loosely
+
+
+def load_npz(path: str | Path) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(arrays.pop("meta").tobytes())
+
+    def take(prefix: str, cls: Any, names: list[str] | None = None, **extra: Any) -> Any:
+        names = names or [f.name for f in fields(cls)]
+        return cls(**{n: arrays[f"{prefix}{n}"] for n in names}, **extra)
+
+    pool_ids: list[tuple[int, int]] = [(int(p[0]), int(p[1])) for p in meta["pool_ids"]]
+    state = AllocatorState(take("seg.", SegmentTable), take("blk.", BlockTable), pool_ids)
+    stacks = StackTable([Frame(*f) for f in meta["frames"]], arrays["stacks.offsets"], arrays["stacks.frame_ids"])
+    traces = []
+    for d, info in enumerate(meta["traces"]):
+        traces.append(
+            take(
+                f"trace{d}.",
+                TraceTable,
+                _TRACE_ARRAYS,
+                has_time=info["has_time"],
+                forward_frames={int(k): v for k, v in info["forward_frames"].items()},
+                unknown_actions={int(k): v for k, v in info["unknown_actions"].items()},
+            )
+        )
+    snapshot = Snapshot(
+        source=meta["source"],
+        state=state,
+        traces=traces,
+        stacks=stacks,
+        strings=meta["strings"],
+        allocator_settings=meta["allocator_settings"],
+        external_annotations=meta["external_annotations"],
+        form=meta["form"],
+        legacy_blocks=meta["legacy_blocks"],
+    )
+    timelines: dict[int, DeviceTimeline] = {}
+    for key, info in meta["timelines"].items():
+        d = int(key)
+        p = f"tl{d}."
+        lengths = arrays[p + "kf.lengths"]
+        ids = arrays[p + "kf.ids"]
+        bounds = np.concatenate([[0], np.cumsum(lengths)])
+        series_arrays = {n: arrays[f"{p}series.{n}"] for n in _SERIES_ARRAYS}
+        trace = snapshot.trace(d)
+        series = Series(
+            **series_arrays,
+            time_us=trace.time_us if trace.has_time else None,
+            initial=info["initial"],
+        )
+        timelines[d] = DeviceTimeline(
+            device=d,
+            n_events=info["n_events"],
+            final=state.for_device(d),
+            pool_ids=pool_ids,
+            lifetimes=take(p + "life.", Lifetimes),
+            pieces=take(p + "piece.", Pieces),
+            keyframes=[ids[bounds[k] : bounds[k + 1]] for k in range(len(lengths))],
+            keyframe_interval=info["keyframe_interval"],
+            series=series,
+            ooms=[OomEvent(**o) for o in info["ooms"]],
+            block_sizes=arrays[p + "block_sizes"],
+            warnings=info["warnings"],
+            rule_mismatches=info["rule_mismatches"],
+        )
+    return snapshot, timelines

@@ -1,0 +1,46 @@
+"""Loading in a worker process: the same snapshot and timelines as in-process, errors as one line, cancel."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from gpumem_gui.assets import example_path
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.timetravel import build_timeline
+from gpumem_gui.core.transfer import load_npz, save_npz
+from gpumem_gui.sources.file_loader import FileLoadJob
+from tests.conftest import fixture_path
+
+
+def test_npz_round_trip_keeps_everything(tmp_path: Path) -> None:
+    snap = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
+    timelines = {d: build_timeline(snap, d) for d in snap.devices()}
+    save_npz(tmp_path / "s.npz", snap, timelines)
+    back, back_timelines = load_npz(tmp_path / "s.npz")
+    assert back.source == snap.source and back.strings == snap.strings
+    assert back.stacks.frames == snap.stacks.frames
+    assert np.array_equal(back.state.blocks.address, snap.state.blocks.address)
+    assert np.array_equal(back.traces[1].device_free, snap.traces[1].device_free)
+    for d, tl in timelines.items():
+        other = back_timelines[d]
+        assert other.ooms == tl.ooms and other.series.initial == tl.series.initial
+        for i in (-1, tl.n_events // 2, tl.n_events - 1):
+            assert np.array_equal(other.state_at(i).blocks.size, tl.state_at(i).blocks.size)
+
+
+def test_worker_process_loads_and_reports_errors(tmp_path: Path) -> None:
+    result = FileLoadJob(str(example_path("fragmented_oom"))).wait()
+    assert result.error is None and result.snapshot is not None and result.timelines is not None
+    assert len(result.timelines[0].ooms) == 1
+    bad = tmp_path / "evil.pickle"
+    bad.write_bytes(b"\x80\x04\x8c\x02os\x8c\x06system\x93.")
+    failed = FileLoadJob(str(bad)).wait()
+    assert failed.error is not None and "refused to load: the file asks for os.system" in failed.error
+
+
+def test_cancel_kills_the_worker() -> None:
+    job = FileLoadJob(str(example_path("kv_cache_paged")))
+    job.cancel()
+    assert not job._proc.is_alive()
