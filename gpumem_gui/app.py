@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,8 +12,10 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui import __version__
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.examples import DEFAULT_EXAMPLE
+from gpumem_gui.core.export import blocks_csv
 from gpumem_gui.core.loader import load_snapshot
 from gpumem_gui.core.model import Snapshot
+from gpumem_gui.core.report import build_report, report_json, report_text
 from gpumem_gui.core.timetravel import DeviceTimeline
 from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.document import DocumentView
@@ -55,6 +58,8 @@ class MainWindow(QtWidgets.QMainWindow):
             examples.addAction(path.stem, lambda p=path: self.open_files([str(p)]))
         file_menu.addSeparator()
         file_menu.addAction("Export &Image...", self.export_image)
+        file_menu.addAction("Export &Blocks CSV...", self.export_csv)
+        file_menu.addAction("&Save Report...", self.save_report)
         file_menu.addSeparator()
         file_menu.addAction("&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close)
         view = bar.addMenu("&View")
@@ -148,6 +153,33 @@ class MainWindow(QtWidgets.QMainWindow):
             # the (flags, maxtime) overload of processEvents crashes PySide6 6.12 (it drops a reference to None)
             QtWidgets.QApplication.processEvents()
             QtCore.QThread.msleep(10)
+
+    def current_document(self) -> DocumentView | None:
+        doc = self.tabs.currentWidget()
+        return doc if isinstance(doc, DocumentView) else None
+
+    def export_csv(self) -> None:
+        doc = self.current_document()
+        if doc is None or doc.state is None:
+            return
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export blocks", "blocks.csv", "CSV (*.csv)")
+        if path:
+            Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks), encoding="utf-8")
+
+    def save_report(self) -> None:
+        doc = self.current_document()
+        if doc is None:
+            return
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
+        )
+        if path:
+            reports = build_report(doc.snapshot, device=doc.device, at=doc.current_event)
+            if path.endswith(".json"):
+                text = json.dumps(report_json(doc.snapshot, reports), indent=2)
+            else:
+                text = report_text(doc.snapshot, reports)
+            Path(path).write_text(text, encoding="utf-8")
 
     def export_image(self) -> None:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export image", "gpumem.png", "PNG (*.png)")

@@ -119,3 +119,26 @@ def test_layouts_and_rasterized_holes() -> None:
     snap = load_snapshot(example_path("split_blocks_oom"))
     layout = layout_by_address(snap.state)
     assert layout.mode == "address" and len(layout) >= len(snap.state.segments)
+
+
+def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import csv  # noqa: PLC0415
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    snap = load_snapshot(example_path("fragmented_oom"))
+    window.add_document(snap, "fragmented_oom.pickle")
+    target = tmp_path / "blocks.csv"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
+    window.export_csv()
+    rows = list(csv.DictReader(target.read_text().splitlines()))
+    assert len(rows) == len(snap.state.blocks)
+    assert sum(int(r["size"]) for r in rows if r["state"] == "inactive") == 2025843200
+    report = tmp_path / "report.json"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
+    window.save_report()
+    assert '"oom_events": 1' in report.read_text()
+    image = tmp_path / "window.png"
+    monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(image), ""))
+    window.export_image()
+    assert image.read_bytes()[:4] == b"\x89PNG"
