@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench examples clean
+.PHONY: run test lint bench examples screenshots clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -33,6 +33,15 @@ test: lint
 bench: $(STAMP_RUN)
 	$(BIN)/python benchmarks/bench_load.py
 	$(BIN)/python benchmarks/bench_replay.py
+
+RENDER := QT_QPA_PLATFORM=offscreen $(BIN)/gpumem-gui render
+
+screenshots: $(STAMP_RUN)
+	mkdir -p docs/img
+	$(RENDER) resources/examples/fragmented_oom.pickle -o docs/img/fragmented_oom.png
+	$(RENDER) resources/examples/split_blocks_oom.pickle -o docs/img/split_blocks_oom.png --layout segment-free
+	$(RENDER) resources/examples/fragmented_expandable.pickle -o docs/img/fragmented_expandable.png --view map --size 1400x700
+	$(RENDER) resources/examples/checkpointing_sqrt.pickle -o docs/img/checkpointing_sqrt.png --at 200
 
 examples: $(STAMP_RUN)
 	$(BIN)/python -m gpumem_gui.core.examples resources/examples

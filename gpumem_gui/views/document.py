@@ -37,7 +37,7 @@ class DocumentView(QtWidgets.QWidget):
         self.timeline_view = TimelineView()
         self.figures = FiguresPanel()
         self.details = QtWidgets.QTextEdit(readOnly=True)
-        self.details.setPlaceholderText("Click a block: its stack and its segment.")
+        self.details.setPlaceholderText("Click a block for details.")
 
         self.device_box = QtWidgets.QComboBox()
         for d in snapshot.devices() or [0]:
