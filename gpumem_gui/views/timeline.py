@@ -29,6 +29,9 @@ class TimelineView(QtWidgets.QWidget):
         self.timeline: DeviceTimeline | None = None
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMenuEnabled(False)
+        # a million events are a million points per curve: draw only what the pixels can show
+        self.plot.setDownsampling(auto=True, mode="peak")
+        self.plot.setClipToView(True)
         self.plot.showGrid(y=True, alpha=0.2)
         self.plot.setLabel("left", "GiB")
         self.plot.setLabel("bottom", "trace event")

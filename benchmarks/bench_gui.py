@@ -1,0 +1,116 @@
+"""GUI benchmark (offscreen): time to first map, longest GUI-thread stall while a file loads, map repaint at full
+view and zoomed, time-travel latency, GUI process RSS. On the 1M-event synthetic file and a 100,000-block snapshot.
+Run: python benchmarks/bench_gui.py (after bench_load.py has made the 1M-event file)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import random
+import statistics
+import time
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import psutil
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.app import MainWindow, _application
+from gpumem_gui.core.allocator_constants import GiB
+from gpumem_gui.core.simulator import DeviceAllocatorSim
+
+HERE = Path(__file__).resolve().parent
+
+
+def many_blocks(path: Path, blocks: int = 100_000) -> None:
+    sim = DeviceAllocatorSim(80 * GiB)
+    frames = [{"name": "forward", "filename": "model.py", "line": 1}]
+    live = [sim.malloc(4096 + (i % 97) * 1024, frames=frames) for i in range(blocks)]
+    for block in live[::3]:
+        sim.free(block)  # holes everywhere
+    path.write_bytes(pickle.dumps(sim.snapshot(), protocol=4))
+
+
+def measure(path: Path) -> dict[str, Any]:
+    app = _application()
+    window = MainWindow()
+    window.resize(1400, 900)
+    window.show()
+    stalls: list[float] = []
+    last = [time.perf_counter()]
+
+    def tick() -> None:
+        now = time.perf_counter()
+        stalls.append(now - last[0])
+        last[0] = now
+
+    timer = QtCore.QTimer(interval=5)
+    timer.timeout.connect(tick)
+    timer.start()
+    t0 = time.perf_counter()
+    window.open_files([str(path)])
+    while window.jobs:
+        app.processEvents()
+        time.sleep(0.002)
+    first_map = time.perf_counter() - t0
+    timer.stop()
+    doc = window.current_document()
+    assert doc is not None
+    app.processEvents()
+    viewport = doc.map.plot.viewport()
+
+    def repaint_ms() -> float:
+        times = []
+        for _ in range(10):
+            t = time.perf_counter()
+            viewport.repaint()
+            times.append((time.perf_counter() - t) * 1000)
+        return statistics.median(times)
+
+    full = repaint_ms()
+    doc.map.view.setRange(QtCore.QRectF(100, 0, 50, 5), padding=0)
+    app.processEvents()
+    zoomed = repaint_ms()
+    tl = doc.timeline(doc.device)
+    rng = random.Random(0)
+    travel = []
+    for _ in range(100 if tl.n_events else 0):
+        t = time.perf_counter()
+        doc.travel_to(rng.randrange(-1, tl.n_events))
+        travel.append((time.perf_counter() - t) * 1000)
+    travel.sort()
+    result = {
+        "file": path.name,
+        "blocks": len(doc.snapshot.state.blocks),
+        "events": tl.n_events,
+        "time_to_first_map_s": first_map,
+        "longest_gui_stall_ms": max(stalls, default=0.0) * 1000,
+        "repaint_full_ms": full,
+        "repaint_zoomed_ms": zoomed,
+        "time_travel_p50_ms": statistics.median(travel) if travel else None,
+        "time_travel_p95_ms": travel[int(len(travel) * 0.95) - 1] if travel else None,
+        "gui_rss_mb": psutil.Process().memory_info().rss / 1e6,
+    }
+    window.close()
+    QtWidgets.QApplication.processEvents()
+    return result
+
+
+def main() -> None:
+    out = HERE / "out"
+    out.mkdir(exist_ok=True)
+    blocks = out / "blocks_100000.pickle"
+    if not blocks.exists():
+        many_blocks(blocks)
+    files = [out / "synthetic_1000000.pickle", blocks]
+    print(json.dumps([measure(p) for p in files if p.exists()], indent=2), flush=True)
+    # PySide6 6.12 can crash while the interpreter tears Qt down; the figures are out, so leave at once
+    os._exit(0)
+
+
+if __name__ == "__main__":
+    main()
