@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -19,6 +20,7 @@ from gpumem_gui.core.report import build_report, report_json, report_text
 from gpumem_gui.core.timetravel import DeviceTimeline
 from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.whatif import CompareView, ReplayTask, WhatIfDialog
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
 
@@ -38,6 +40,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.cancel_button)
         self.jobs: list[FileLoadJob] = []
+        self.replays: list[tuple[ReplayTask, DocumentView]] = []
         self.poll_timer = QtCore.QTimer(self, interval=30)
         self.poll_timer.timeout.connect(self._poll_jobs)
         self.setAcceptDrops(True)
@@ -64,6 +67,8 @@ class MainWindow(QtWidgets.QMainWindow):
         file_menu.addAction("&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close)
         view = bar.addMenu("&View")
         view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
+        view.addSeparator()
+        view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.what_if)
         bar.addMenu("&Live")
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("&About", self.about)
@@ -111,11 +116,12 @@ class MainWindow(QtWidgets.QMainWindow):
         if busy:
             job = self.jobs[0]
             self.statusBar().showMessage(f"{Path(job.path).name}: {job.stage}...")
-        else:
+        elif not self.replays:
             self.statusBar().clearMessage()
             self.poll_timer.stop()
 
     def _poll_jobs(self) -> None:
+        self._poll_replays()
         for job in list(self.jobs):
             result = job.poll()
             if result is None:
@@ -153,6 +159,43 @@ class MainWindow(QtWidgets.QMainWindow):
             # the (flags, maxtime) overload of processEvents crashes PySide6 6.12 (it drops a reference to None)
             QtWidgets.QApplication.processEvents()
             QtCore.QThread.msleep(10)
+
+    def what_if(self) -> None:
+        doc = self.current_document()
+        if doc is None or not doc.timeline(doc.device).n_events:
+            QtWidgets.QMessageBox.information(self, "What if", "Open a snapshot with a trace first.")
+            return
+        dialog = WhatIfDialog(self)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+            return
+        try:
+            capacity = dialog.capacity_bytes()
+        except ValueError as e:
+            QtWidgets.QMessageBox.warning(self, "What if", str(e))
+            return
+        self.start_what_if(doc, dialog.overrides(), capacity)
+
+    def start_what_if(self, doc: DocumentView, overrides: list[str], capacity: int | None) -> ReplayTask:
+        """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done."""
+        task = ReplayTask(doc.snapshot, doc.device, overrides, capacity)
+        self.replays.append((task, doc))
+        self.statusBar().showMessage("replaying through the allocator simulator...")
+        self.poll_timer.start()
+        return task
+
+    def _poll_replays(self) -> None:
+        for task, doc in list(self.replays):
+            if not task.done():
+                continue
+            self.replays.remove((task, doc))
+            self.statusBar().clearMessage()
+            if task.result is None:
+                QtWidgets.QMessageBox.warning(self, "What if", task.error or "the replay failed")
+                continue
+            result, replayed, replayed_timeline = task.result
+            view = CompareView(doc.snapshot, doc.timeline(doc.device), result, replayed, replayed_timeline)
+            index = self.tabs.addTab(view, f"what if: {result.settings or 'recorded'}")
+            self.tabs.setCurrentIndex(index)
 
     def current_document(self) -> DocumentView | None:
         doc = self.tabs.currentWidget()
@@ -216,7 +259,11 @@ def run_window(paths: Sequence[str]) -> int:
     window = MainWindow()
     window.show()
     window.open_files(list(paths) or [str(example_path(DEFAULT_EXAMPLE))])
-    return app.exec()
+    status = app.exec()
+    window.settings.sync()
+    # PySide6 6.12 can crash while the interpreter tears Qt down; everything is saved, so leave at once
+    sys.stdout.flush()
+    os._exit(status)
 
 
 def render(

@@ -142,3 +142,30 @@ def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(image), ""))
     window.export_image()
     assert image.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_what_if_opens_a_comparison(qtbot: Any) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    doc = window.add_document(load_snapshot(example_path("fragmented_oom")), "fragmented_oom.pickle")
+    task = window.start_what_if(doc, ["expandable_segments:True"], None)
+    qtbot.waitUntil(lambda: not window.replays, timeout=60_000)
+    assert window.tabs.count() == 2
+    compare = window.tabs.currentWidget()
+    assert "expandable_segments:True" in compare.summary.text()
+    assert "OOMs 1 &rarr; 0" in compare.summary.text()  # expandable segments avoid the OOM
+    assert all(view.state is not None for view in compare.maps)
+    compare.travel_to(50)
+    del task
+
+
+def test_what_if_dialog_overrides(qtbot: Any) -> None:
+    from gpumem_gui.views.whatif import WhatIfDialog  # noqa: PLC0415
+
+    dialog = WhatIfDialog()
+    qtbot.addWidget(dialog)
+    dialog.expandable.setCurrentIndex(1)
+    dialog.max_split.setText("256")
+    dialog.capacity.setText("40GiB")
+    assert dialog.overrides() == ["expandable_segments:True", "max_split_size_mb:256"]
+    assert dialog.capacity_bytes() == 40 << 30
