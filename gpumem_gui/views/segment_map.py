@@ -51,6 +51,7 @@ class SegmentMapView(QtWidgets.QWidget):
         self.legend = QtWidgets.QLabel(
             "  ".join(f'<span style="color:{c}">&#9632;</span> {name}' for name, c in palette.LEGEND)
         )
+        self.legend.setWordWrap(True)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot, 1)

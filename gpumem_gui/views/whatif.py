@@ -138,7 +138,7 @@ class CompareView(QtWidgets.QWidget):
         layout.addWidget(self.summary)
         layout.addLayout(pair, 3)
         layout.addWidget(self.plot, 1)
-        self.travel_to(original_timeline.n_events - 1)
+        self.cursor_line.setValue(original_timeline.n_events - 1)  # moves both maps to the end
 
     def travel_to(self, index: int) -> None:
         """Both runs right after event `index` (each clamped to its own trace)."""
