@@ -169,3 +169,24 @@ def test_what_if_dialog_overrides(qtbot: Any) -> None:
     dialog.capacity.setText("40GiB")
     assert dialog.overrides() == ["expandable_segments:True", "max_split_size_mb:256"]
     assert dialog.capacity_bytes() == 40 << 30
+
+
+def test_block_table_sorts_filters_and_selects(qtbot: Any) -> None:
+    snap = load_snapshot(example_path("fragmented_oom"))
+    doc = DocumentView(snap)
+    qtbot.addWidget(doc)
+    model = doc.table.table_model
+    assert model.rowCount() == len(snap.state.blocks)
+    model.sort(1, QtCore.Qt.SortOrder.DescendingOrder)
+    assert doc.state is not None
+    sizes = doc.state.blocks.size[model.rows]
+    assert np.all(sizes[:-1] >= sizes[1:])
+    doc.search.setText("lm_head")
+    doc.apply_search()
+    assert 0 < model.rowCount() < len(snap.state.blocks)
+    first = int(model.rows[0])
+    doc.select_block(first)
+    assert doc.map.highlight is not None and doc.map.highlight[first]
+    assert f"{int(doc.state.blocks.address[first]):#x}" in doc.details.toPlainText()
+    doc.pool_box.setCurrentIndex(1)  # small pool only
+    assert doc.state is not None and np.all(doc.state.segments.is_small)

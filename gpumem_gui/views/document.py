@@ -11,6 +11,7 @@ from gpumem_gui.core.model import AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.stacks import filter_frames, format_frame
 from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.units import format_bytes_exact
+from gpumem_gui.views.block_table import BlockTable
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.timeline import TimelineView
@@ -38,6 +39,18 @@ class DocumentView(QtWidgets.QWidget):
         self.figures = FiguresPanel()
         self.details = QtWidgets.QTextEdit(readOnly=True)
         self.details.setPlaceholderText("Click a block for details.")
+        self.table = BlockTable()
+        self.table.block_selected.connect(self.select_block)
+        self.side_tabs = QtWidgets.QTabWidget()
+        self.side_tabs.addTab(self.details, "block")
+        self.side_tabs.addTab(self.table, "blocks")
+        self.pool_box = QtWidgets.QComboBox()
+        for label, data in (("all pools", "all"), ("small pool", "small"), ("large pool", "large"),
+                            ("private pools", "private")):  # fmt: skip
+            self.pool_box.addItem(label, data)
+        self.stream_box = QtWidgets.QComboBox()
+        self.pool_box.currentIndexChanged.connect(lambda _i: self.travel_to(self.current_event))
+        self.stream_box.currentIndexChanged.connect(lambda _i: self.travel_to(self.current_event))
 
         self.device_box = QtWidgets.QComboBox()
         for d in snapshot.devices() or [0]:
@@ -59,14 +72,14 @@ class DocumentView(QtWidgets.QWidget):
         self.position = QtWidgets.QLabel()
 
         bar = QtWidgets.QHBoxLayout()
-        for w in (self.device_box, self.layout_box):
+        for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box):
             bar.addWidget(w)
         bar.addWidget(self.search, 1)
         bar.addWidget(self.position)
 
         side = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         side.addWidget(self.figures)
-        side.addWidget(self.details)
+        side.addWidget(self.side_tabs)
         top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         top.addWidget(self.map)
         top.addWidget(side)
@@ -82,6 +95,7 @@ class DocumentView(QtWidgets.QWidget):
         layout.addWidget(main, 1)
 
         self.map.block_clicked.connect(self.show_block)
+        self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.details))
         self.timeline_view.event_selected.connect(self.travel_to)
         self.set_device(self.device)
 
@@ -100,6 +114,14 @@ class DocumentView(QtWidgets.QWidget):
         tl = self.timeline(device)
         self.timeline_view.set_timeline(tl)
         self.timeline_view.setVisible(tl.n_events > 0)
+        streams = sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
+        self.stream_box.blockSignals(True)
+        self.stream_box.clear()
+        self.stream_box.addItem("all streams", None)
+        for stream in streams:
+            self.stream_box.addItem(f"stream {stream}", stream)
+        self.stream_box.setVisible(len(streams) > 1)
+        self.stream_box.blockSignals(False)
         self.travel_to(tl.n_events - 1)
 
     def travel_to(self, index: int) -> None:
@@ -107,8 +129,9 @@ class DocumentView(QtWidgets.QWidget):
         tl = self.timeline(self.device)
         index = min(max(index, -1), tl.n_events - 1)
         self.current_event = index
-        self.state = tl.state_at(index)
+        self.state = self.filtered(tl.state_at(index))
         self.map.set_state(self.state, self.snapshot.stacks)
+        self.table.table_model.set_state(self.state, self.snapshot.stacks)
         where = "at the snapshot" if index == tl.n_events - 1 else f"after event {index:,} of {tl.n_events:,}"
         if index == -1 and tl.n_events:
             where = "before the first event"
@@ -116,6 +139,30 @@ class DocumentView(QtWidgets.QWidget):
         self.figures.set_metrics(compute_metrics(self.state, self.config), f"GPU {self.device}, {where}")
         if self.search.text():
             self.apply_search()
+
+    def filtered(self, state: AllocatorState) -> AllocatorState:
+        """The segments the pool and stream choices keep."""
+        seg = state.segments
+        keep = np.ones(len(seg), bool)
+        pool = self.pool_box.currentData()
+        if pool == "small":
+            keep &= seg.is_small
+        elif pool == "large":
+            keep &= ~seg.is_small
+        elif pool == "private":
+            keep &= seg.pool != 0
+        stream = self.stream_box.currentData()
+        if stream is not None:
+            keep &= seg.stream == stream
+        return state if keep.all() else state.take_segments(np.flatnonzero(keep))
+
+    def select_block(self, index: int) -> None:
+        """Show block `index` (of the shown state): its details, and a highlight on the map."""
+        assert self.state is not None
+        mask = np.zeros(len(self.state.blocks), bool)
+        mask[index] = True
+        self.map.set_highlight(mask)
+        self.show_block(index)
 
     def step(self, delta: int) -> None:
         self.travel_to(self.current_event + delta)
@@ -154,7 +201,11 @@ class DocumentView(QtWidgets.QWidget):
     def apply_search(self) -> None:
         if self.state is None:
             return
-        self.map.set_highlight(search_blocks(self.state, self.snapshot, self.search.text()))
+        mask = search_blocks(self.state, self.snapshot, self.search.text())
+        self.map.set_highlight(mask)
+        self.table.table_model.set_state(self.state, self.snapshot.stacks, mask)
+        if mask is not None:
+            self.side_tabs.setCurrentWidget(self.table)
 
 
 def search_blocks(state: AllocatorState, snapshot: Snapshot, text: str) -> np.ndarray | None:

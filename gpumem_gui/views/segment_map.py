@@ -84,6 +84,9 @@ class SegmentMapView(QtWidgets.QWidget):
         else:
             self.layout_info = layout_by_address(self.state, width)
         rows = rasterize(self.state, self.layout_info)
+        if not len(rows):  # nothing to show (a filter left no segment): one empty row keeps the view sane
+            rows = np.zeros((1, width), np.uint8)
+            self.caption.setText("no segment here")
         image = np.repeat(rows, ROW_PIXELS, axis=0)
         image[ROW_PIXELS - 1 :: ROW_PIXELS] = 0
         self.image_data = image
