@@ -97,7 +97,14 @@ class SegmentMapView(QtWidgets.QWidget):
             self.view.setRange(QtCore.QRectF(0, 0, width, max(len(rows), 1)), padding=0.01)
 
     def _draw_overlay(self) -> None:
-        if self.state is None or self.layout_info is None or self.highlight is None or not self.highlight.any():
+        if (
+            self.state is None
+            or self.layout_info is None
+            or not len(self.layout_info)
+            or self.highlight is None
+            or len(self.highlight) != len(self.state.blocks)
+            or not self.highlight.any()
+        ):
             self.overlay.clear()
             return
         rows = rasterize(self.state, self.layout_info, only=self.highlight)
