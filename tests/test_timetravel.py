@@ -163,3 +163,16 @@ def test_jumps_use_keyframes_and_reject_out_of_range() -> None:
         a, b = tl.state_at(i - 1), tl.state_at(i)
         changed = set(_layout(a)) ^ set(_layout(b))
         assert len(changed) <= 4
+
+
+def test_annotation_ranges_of_the_constructor_fixture() -> None:
+    from gpumem_gui.core.annotations import annotation_ranges  # noqa: PLC0415
+
+    snap = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
+    ranges = annotation_ranges(snap, 0)
+    assert ranges and all(0 <= a <= b < len(snap.trace(0)) for a, b, _ in ranges)
+    names = {name for _, _, name in ranges}
+    assert names == {
+        "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
+        "Optimizer.zero_grad#AdamW.zero_grad",
+    }

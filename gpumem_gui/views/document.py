@@ -6,6 +6,7 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.allocator_rules import AllocatorConfig
+from gpumem_gui.core.annotations import annotation_ranges
 from gpumem_gui.core.metrics import compute_metrics
 from gpumem_gui.core.model import AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.stacks import filter_frames, format_frame
@@ -70,11 +71,17 @@ class DocumentView(QtWidgets.QWidget):
         )
         self.search.returnPressed.connect(self.apply_search)
         self.position = QtWidgets.QLabel()
+        self.play_button = QtWidgets.QPushButton("Play")
+        self.play_button.setCheckable(True)
+        self.play_button.toggled.connect(self._play_toggled)
+        self.play_timer = QtCore.QTimer(self, interval=40)
+        self.play_timer.timeout.connect(self._play_step)
 
         bar = QtWidgets.QHBoxLayout()
         for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box):
             bar.addWidget(w)
         bar.addWidget(self.search, 1)
+        bar.addWidget(self.play_button)
         bar.addWidget(self.position)
 
         side = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
@@ -112,7 +119,7 @@ class DocumentView(QtWidgets.QWidget):
         self.device_box.setCurrentIndex(max(self.device_box.findData(device), 0))
         self.device_box.blockSignals(False)
         tl = self.timeline(device)
-        self.timeline_view.set_timeline(tl)
+        self.timeline_view.set_timeline(tl, self.snapshot.trace(device), annotation_ranges(self.snapshot, device))
         self.timeline_view.setVisible(tl.n_events > 0)
         streams = sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
         self.stream_box.blockSignals(True)
@@ -130,6 +137,7 @@ class DocumentView(QtWidgets.QWidget):
         index = min(max(index, -1), tl.n_events - 1)
         self.current_event = index
         self.state = self.filtered(tl.state_at(index))
+        self.map.highlight = None  # a highlight belongs to the blocks of one state
         self.map.set_state(self.state, self.snapshot.stacks)
         self.table.table_model.set_state(self.state, self.snapshot.stacks)
         where = "at the snapshot" if index == tl.n_events - 1 else f"after event {index:,} of {tl.n_events:,}"
@@ -155,6 +163,22 @@ class DocumentView(QtWidgets.QWidget):
         if stream is not None:
             keep &= seg.stream == stream
         return state if keep.all() else state.take_segments(np.flatnonzero(keep))
+
+    def _play_toggled(self, on: bool) -> None:
+        self.play_button.setText("Pause" if on else "Play")
+        tl = self.timeline(self.device)
+        if on and self.current_event >= tl.n_events - 1:
+            self.travel_to(-1)
+        self.play_timer.start() if on else self.play_timer.stop()
+
+    def _play_step(self) -> None:
+        """Through the trace in about ten seconds, whatever its length."""
+        tl = self.timeline(self.device)
+        stride = max(1, tl.n_events // 250)
+        if self.current_event >= tl.n_events - 1:
+            self.play_button.setChecked(False)
+            return
+        self.step(stride)
 
     def select_block(self, index: int) -> None:
         """Show block `index` (of the shown state): its details, and a highlight on the map."""

@@ -6,6 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.core.model import TraceTable
 from gpumem_gui.core.timetravel import DeviceTimeline
 from gpumem_gui.views import palette
 
@@ -27,6 +28,8 @@ class TimelineView(QtWidgets.QWidget):
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.timeline: DeviceTimeline | None = None
+        self.trace: TraceTable | None = None
+        self.annotation_ranges: list[tuple[int, int, str]] = []
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMenuEnabled(False)
         # a million events are a million points per curve: draw only what the pixels can show
@@ -39,6 +42,8 @@ class TimelineView(QtWidgets.QWidget):
         legend_items = [(label, palette.CURVES[key]) for key, label in _CURVES]
         legend_items.append(("external fragmentation (right axis)", palette.CURVES["external_fragmentation"]))
         legend_items.append(("OOM", palette.HOLE))
+        legend_items.append(("&#9650; cudaMalloc / map", palette.CURVES["reserved"]))
+        legend_items.append(("record_function range", "#c9a6e0"))
         self.legend = QtWidgets.QLabel(  # below the plot, where it hides no curve
             "  ".join(f'<span style="color:{c}">&#9644;</span> {name}' for name, c in legend_items)
         )
@@ -69,8 +74,16 @@ class TimelineView(QtWidgets.QWidget):
     def _sync_views(self) -> None:
         self.frag_view.setGeometry(self.plot.getViewBox().sceneBoundingRect())
 
-    def set_timeline(self, timeline: DeviceTimeline) -> None:
+    def set_timeline(
+        self,
+        timeline: DeviceTimeline,
+        trace: TraceTable | None = None,
+        annotation_ranges: list[tuple[int, int, str]] | None = None,
+    ) -> None:
+        """Curves of `timeline`; with `trace`, segment allocations marked; annotation ranges as shaded spans."""
         self.timeline = timeline
+        self.trace = trace
+        self.annotation_ranges = annotation_ranges or []
         s = timeline.series
         x = np.arange(len(s), dtype=np.float64)
         for key, _label in _CURVES:
@@ -80,6 +93,22 @@ class TimelineView(QtWidgets.QWidget):
         for item in self.marks:
             self.plot.removeItem(item)
         self.marks = []
+        timeline_trace = self.trace
+        if timeline_trace is not None and len(timeline_trace):
+            # segment allocations (cudaMalloc or a mapped range) as ticks along the bottom
+            grows = np.flatnonzero(np.isin(timeline_trace.action, (3, 5)))
+            if len(grows):
+                ticks = pg.ScatterPlotItem(
+                    x=grows.astype(float), y=np.zeros(len(grows)), symbol="t1", size=7,
+                    pen=None, brush=pg.mkBrush(palette.CURVES["reserved"]),
+                )  # fmt: skip
+                self.plot.addItem(ticks)
+                self.marks.append(ticks)
+            for start, end, name in self.annotation_ranges:
+                region = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(155, 77, 202, 30))
+                region.setToolTip(name)
+                self.plot.addItem(region)
+                self.marks.append(region)
         for oom in timeline.ooms:
             line = pg.InfiniteLine(pos=oom.index, angle=90, pen=pg.mkPen(palette.HOLE, width=2))
             label = pg.TextItem("OOM", color=palette.HOLE, anchor=(1.05, 0))
