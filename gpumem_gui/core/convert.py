@@ -25,7 +25,7 @@ from gpumem_gui.core.model import (
     Snapshot,
     TraceTable,
 )
-from gpumem_gui.core.stacks import StackInterner
+from gpumem_gui.core.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
     from gpumem_gui.core import _columns  # type: ignore[attr-defined]
@@ -102,9 +102,9 @@ class _Tables:
         """Index of each value, interning each distinct object once (pickles share repeated strings and tuples)."""
         n = len(values)
         ids = np.fromiter(map(id, values), np.int64, n)
-        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        first, inverse = unique_in_order(ids)
         codes = np.fromiter((intern(values[i]) for i in first), np.int32, len(first))
-        return codes[inverse.reshape(-1)]
+        return codes[inverse]
 
 
 def snapshot_from_pickle_fast(data: bytes, source: str) -> Snapshot | None:

@@ -76,9 +76,9 @@ class StackInterner:
         if n == 0:
             return np.zeros(0, np.int32)
         ids = np.fromiter(map(id, lists), np.int64, n)
-        _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+        first, inverse = unique_in_order(ids)
         reps = [lists[i] for i in first]
-        return self._intern_distinct_objects(reps)[inverse.reshape(-1)]
+        return self._intern_distinct_objects(reps)[inverse]
 
     def intern_objects(self, frame_lists: list[Any]) -> I32:
         """The stack index of each of `frame_lists`, all distinct objects."""
@@ -117,7 +117,7 @@ class StackInterner:
         leader_of[order] = leader_sorted
         # one C-level comparison per list; the frame objects are shared, so it is mostly an identity scan
         same = np.fromiter(map(operator.eq, lists, [lists[j] for j in leader_of]), bool, m)
-        leaders = order[group_start]
+        leaders = np.sort(order[group_start])  # first seen first: indices must not depend on memory addresses
         self._intern_frames_of([lists[i] for i in leaders])
         leader_stack = np.full(m, NO_STACK, np.int64)
         for leader in leaders:
@@ -134,7 +134,7 @@ class StackInterner:
         frames = list(chain.from_iterable(lists))
         ids = np.fromiter(map(id, frames), np.int64, len(frames))
         _, first = np.unique(ids, return_index=True)
-        for i in first.tolist():
+        for i in np.sort(first).tolist():  # first seen first, not in address order
             if id(frames[i]) not in by_id:
                 self._intern_frame(frames[i])
 
@@ -165,6 +165,16 @@ class StackInterner:
             self._frame_by_key[key] = index
         self._frame_by_id[id(frame)] = index
         return index
+
+
+def unique_in_order(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Positions of the first occurrence of each distinct id, in order of appearance, and each element's rank
+    among them (np.unique orders by value, and object ids are memory addresses that change from run to run)."""
+    _, first, inverse = np.unique(ids, return_index=True, return_inverse=True)
+    order = np.argsort(first, kind="stable")
+    rank = np.empty(len(first), np.int64)
+    rank[order] = np.arange(len(first))
+    return first[order], rank[inverse.reshape(-1)]
 
 
 def _int_or_zero(value: Any) -> int:
