@@ -104,7 +104,8 @@ class _Tables:
         ids = np.fromiter(map(id, values), np.int64, n)
         first, inverse = unique_in_order(ids)
         codes = np.fromiter((intern(values[i]) for i in first), np.int32, len(first))
-        return codes[inverse]
+        result: np.ndarray = codes[inverse]
+        return result
 
 
 def snapshot_from_pickle_fast(data: bytes, source: str) -> Snapshot | None:

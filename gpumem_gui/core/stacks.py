@@ -78,7 +78,8 @@ class StackInterner:
         ids = np.fromiter(map(id, lists), np.int64, n)
         first, inverse = unique_in_order(ids)
         reps = [lists[i] for i in first]
-        return self._intern_distinct_objects(reps)[inverse]
+        stacks: I32 = self._intern_distinct_objects(reps)[inverse]
+        return stacks
 
     def intern_objects(self, frame_lists: list[Any]) -> I32:
         """The stack index of each of `frame_lists`, all distinct objects."""
