@@ -32,6 +32,7 @@ from gpumem_gui.core.allocator_rules import (
     round_size,
     should_split,
 )
+from gpumem_gui.core.snapshot_dicts import block_dict, segment_dict
 
 Frames = list[dict[str, Any]]
 _VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice
@@ -713,34 +714,20 @@ class DeviceAllocatorSim:
                     if b.event_count or b.stream_uses
                     else "inactive"
                 )
-                blocks.append(
-                    {
-                        "address": b.addr,
-                        "size": b.size,
-                        "requested_size": b.requested if state != "inactive" else b.size,
-                        "state": state,
-                        "frames": b.frames if state != "inactive" else [],
-                    }
-                )
+                blocks.append(block_dict(b.addr, b.size, b.requested, state, b.frames))
                 b = b.next
                 if head.expandable is None and b is not None and b.segment_head != head.segment_head:
                     break
-            active = [x for x in blocks if x["state"] != "inactive"]
             out.append(
-                {
-                    "device": self.device,
-                    "address": head.addr,
-                    "total_size": sum(x["size"] for x in blocks),
-                    "allocated_size": sum(x["size"] for x in blocks if x["state"] == "active_allocated"),
-                    "active_size": sum(x["size"] for x in active),
-                    "requested_size": sum(x["requested_size"] for x in active),
-                    "stream": head.stream,
-                    "segment_type": "small" if head.small else "large",
-                    "segment_pool_id": (0, 0),
-                    "is_expandable": head.expandable is not None,
-                    "frames": head.segment_frames,
-                    "blocks": blocks,
-                }
+                segment_dict(
+                    device=self.device,
+                    address=head.addr,
+                    stream=head.stream,
+                    small=head.small,
+                    expandable=head.expandable is not None,
+                    frames=head.segment_frames,
+                    blocks=blocks,
+                )
             )
         return out
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from gpumem_gui.core.allocator_constants import GiB, MiB
 from gpumem_gui.core.allocator_rules import allocation_size, is_small_request, round_size, should_split
+from gpumem_gui.core.snapshot_dicts import block_dict, segment_dict
 
 _SEGMENT_ALIGN = 2 * MiB
 
@@ -163,32 +164,18 @@ class _BestFitAllocator:
             while addr < start + size:
                 b = self.blocks[addr]
                 state = "active_allocated" if b.allocated else "active_pending_free" if b.pending else "inactive"
-                blocks.append(
-                    {
-                        "address": b.addr,
-                        "size": b.size,
-                        "requested_size": b.requested if state != "inactive" else b.size,
-                        "state": state,
-                        "frames": b.frames if state != "inactive" else [],
-                    }
-                )
+                blocks.append(block_dict(b.addr, b.size, b.requested, state, b.frames))
                 addr += b.size
-            active = [b for b in blocks if b["state"] != "inactive"]
             out.append(
-                {
-                    "device": self.device,
-                    "address": start,
-                    "total_size": size,
-                    "allocated_size": sum(b["size"] for b in blocks if b["state"] == "active_allocated"),
-                    "active_size": sum(b["size"] for b in active),
-                    "requested_size": sum(b["requested_size"] for b in active),
-                    "stream": stream,
-                    "segment_type": "small" if small else "large",
-                    "segment_pool_id": (0, 0),
-                    "is_expandable": False,
-                    "frames": frames,
-                    "blocks": blocks,
-                }
+                segment_dict(
+                    device=self.device,
+                    address=start,
+                    stream=stream,
+                    small=small,
+                    expandable=False,
+                    frames=frames,
+                    blocks=blocks,
+                )
             )
         return out
 

@@ -14,19 +14,10 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.model import AllocatorState, BlockTable, Frame, SegmentTable, Snapshot, StackTable, TraceTable
-from gpumem_gui.core.timetravel import DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
+from gpumem_gui.core.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
 
 _TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in ("has_time", "forward_frames", "unknown_actions")]
-_SERIES_ARRAYS = [
-    "reserved",
-    "allocated",
-    "requested",
-    "active",
-    "free",
-    "largest_free",
-    "external_fragmentation",
-    "segments",
-]
+_SERIES_ARRAYS = list(SERIES_NAMES)
 
 
 def _put(arrays: dict[str, np.ndarray], prefix: str, obj: Any, names: list[str]) -> None:
