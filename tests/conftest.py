@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import os
 import pickle
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# the window keeps choices in QSettings: tests keep theirs away from the user's own
+os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-")
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "snapshots"
 FIXTURE_NAMES = [

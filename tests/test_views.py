@@ -190,3 +190,17 @@ def test_block_table_sorts_filters_and_selects(qtbot: Any) -> None:
     assert f"{int(doc.state.blocks.address[first]):#x}" in doc.details.toPlainText()
     doc.pool_box.setCurrentIndex(1)  # small pool only
     assert doc.state is not None and np.all(doc.state.segments.is_small)
+
+
+def test_timeline_by_time_travels_to_the_same_events(qtbot: Any) -> None:
+    doc = DocumentView(load_snapshot(fixture_path("magma27_memory_snapshot.pickle")))
+    qtbot.addWidget(doc)
+    doc.travel_to(1000)
+    doc.timeline_view.set_event(1000, emit=False)
+    doc.axis_box.setCurrentIndex(1)
+    view = doc.timeline_view
+    assert view.by_time()
+    assert view.event_at(float(view.event_x(np.array([1000]))[0])) == 1000
+    x = float(view.event_x(np.array([2500]))[0])
+    view.cursor_line.setValue(x)
+    assert doc.current_event == 2500

@@ -65,12 +65,17 @@ class DocumentView(QtWidgets.QWidget):
             ("by segment, most free first", ("segment", "free")),
         ):
             self.layout_box.addItem(label, data)
-        self.layout_box.currentIndexChanged.connect(lambda _i: self.map.set_layout(*self.layout_box.currentData()))
+        self.layout_box.currentIndexChanged.connect(self._layout_changed)
+        saved = QtCore.QSettings("gpumem_gui", "gpumem-gui").value("map_layout", 0)
+        self.layout_box.setCurrentIndex(int(saved) if str(saved).isdigit() else 0)
         self.search = QtWidgets.QLineEdit(
             placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
         )
         self.search.returnPressed.connect(self.apply_search)
         self.position = QtWidgets.QLabel()
+        self.axis_box = QtWidgets.QComboBox()
+        self.axis_box.addItems(["by event", "by time"])
+        self.axis_box.currentIndexChanged.connect(lambda i: self.timeline_view.set_time_axis(i == 1))
         self.play_button = QtWidgets.QPushButton("Play")
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._play_toggled)
@@ -81,6 +86,7 @@ class DocumentView(QtWidgets.QWidget):
         for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box):
             bar.addWidget(w)
         bar.addWidget(self.search, 1)
+        bar.addWidget(self.axis_box)
         bar.addWidget(self.play_button)
         bar.addWidget(self.position)
 
@@ -106,6 +112,10 @@ class DocumentView(QtWidgets.QWidget):
         self.timeline_view.event_selected.connect(self.travel_to)
         self.set_device(self.device)
 
+    def _layout_changed(self, index: int) -> None:
+        self.map.set_layout(*self.layout_box.currentData())
+        QtCore.QSettings("gpumem_gui", "gpumem-gui").setValue("map_layout", index)  # the next window keeps it
+
     # -- navigation ------------------------------------------------------------------------------------------
 
     def timeline(self, device: int) -> DeviceTimeline:
@@ -121,6 +131,7 @@ class DocumentView(QtWidgets.QWidget):
         tl = self.timeline(device)
         self.timeline_view.set_timeline(tl, self.snapshot.trace(device), annotation_ranges(self.snapshot, device))
         self.timeline_view.setVisible(tl.n_events > 0)
+        self.axis_box.setEnabled(tl.series.time_us is not None)
         streams = sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
         self.stream_box.blockSignals(True)
         self.stream_box.clear()

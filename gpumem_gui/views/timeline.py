@@ -30,6 +30,7 @@ class TimelineView(QtWidgets.QWidget):
         self.timeline: DeviceTimeline | None = None
         self.trace: TraceTable | None = None
         self.annotation_ranges: list[tuple[int, int, str]] = []
+        self.use_time = False
         self.plot = pg.PlotWidget(background="w")
         self.plot.setMenuEnabled(False)
         # a million events are a million points per curve: draw only what the pixels can show
@@ -85,7 +86,7 @@ class TimelineView(QtWidgets.QWidget):
         self.trace = trace
         self.annotation_ranges = annotation_ranges or []
         s = timeline.series
-        x = np.arange(len(s), dtype=np.float64)
+        x = self.event_x(np.arange(len(s)))
         for key, _label in _CURVES:
             values = getattr(s, key)
             self.curves[key].setData(x, values / GiB)
@@ -99,35 +100,64 @@ class TimelineView(QtWidgets.QWidget):
             grows = np.flatnonzero(np.isin(timeline_trace.action, (3, 5)))
             if len(grows):
                 ticks = pg.ScatterPlotItem(
-                    x=grows.astype(float), y=np.zeros(len(grows)), symbol="t1", size=7,
+                    x=self.event_x(grows), y=np.zeros(len(grows)), symbol="t1", size=7,
                     pen=None, brush=pg.mkBrush(palette.CURVES["reserved"]),
                 )  # fmt: skip
                 self.plot.addItem(ticks)
                 self.marks.append(ticks)
             for start, end, name in self.annotation_ranges:
-                region = pg.LinearRegionItem((start, end), movable=False, brush=pg.mkBrush(155, 77, 202, 30))
+                span = (float(self.event_x(np.array([start]))[0]), float(self.event_x(np.array([end]))[0]))
+                region = pg.LinearRegionItem(span, movable=False, brush=pg.mkBrush(155, 77, 202, 30))
                 region.setToolTip(name)
                 self.plot.addItem(region)
                 self.marks.append(region)
         for oom in timeline.ooms:
-            line = pg.InfiniteLine(pos=oom.index, angle=90, pen=pg.mkPen(palette.HOLE, width=2))
+            at = float(self.event_x(np.array([oom.index]))[0])
+            line = pg.InfiniteLine(pos=at, angle=90, pen=pg.mkPen(palette.HOLE, width=2))
             label = pg.TextItem("OOM", color=palette.HOLE, anchor=(1.05, 0))
-            label.setPos(oom.index, float(s.reserved.max()) / GiB if len(s) else 0)
+            label.setPos(at, float(s.reserved.max()) / GiB if len(s) else 0)
             for item in (line, label):
                 self.plot.addItem(item)
                 self.marks.append(item)
-        self.plot.setXRange(0, max(len(s) - 1, 1), padding=0.01)
+        self.plot.setXRange(float(x[0]) if len(x) else 0, float(x[-1]) if len(x) > 1 else 1, padding=0.01)
+        self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
         self.set_event(len(s) - 1, emit=False)
+
+    def by_time(self) -> bool:
+        t = self.timeline.series.time_us if self.timeline is not None else None
+        return self.use_time and t is not None and len(t) > 0
+
+    def event_x(self, indices: np.ndarray) -> np.ndarray:
+        """Where events sit on the x axis: their index, or seconds since the first event."""
+        if not self.by_time():
+            return indices.astype(np.float64)
+        assert self.timeline is not None and self.timeline.series.time_us is not None
+        t = self.timeline.series.time_us
+        return (t[np.clip(indices, 0, len(t) - 1)] - t[0]) / 1e6
+
+    def event_at(self, x: float) -> int:
+        if not self.by_time():
+            return round(x)
+        assert self.timeline is not None and self.timeline.series.time_us is not None
+        t = self.timeline.series.time_us
+        return int(np.searchsorted(t, t[0] + x * 1e6, "right")) - 1
+
+    def set_time_axis(self, use_time: bool) -> None:
+        self.use_time = use_time
+        if self.timeline is not None:
+            current = self.event_at(self.cursor_line.value())
+            self.set_timeline(self.timeline, self.trace, self.annotation_ranges)
+            self.set_event(current, emit=False)
 
     def set_event(self, index: int, emit: bool = True) -> None:
         self._emitting = emit
-        self.cursor_line.setValue(index)
+        self.cursor_line.setValue(float(self.event_x(np.array([index]))[0]) if index >= 0 else -1)
         self._emitting = True
 
     def _cursor_moved(self) -> None:
         if self.timeline is None or not self._emitting:
             return
-        index = round(self.cursor_line.value())
+        index = self.event_at(self.cursor_line.value())
         index = min(max(index, -1), self.timeline.n_events - 1)
         self.event_selected.emit(index)
 
