@@ -41,6 +41,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().addPermanentWidget(self.cancel_button)
         self.jobs: list[FileLoadJob] = []
         self.replays: list[tuple[ReplayTask, DocumentView]] = []
+        self.pending: dict[FileLoadJob, DocumentView] = {}  # documents shown before their timelines arrived
         self.poll_timer = QtCore.QTimer(self, interval=30)
         self.poll_timer.timeout.connect(self._poll_jobs)
         self.setAcceptDrops(True)
@@ -126,9 +127,18 @@ class MainWindow(QtWidgets.QMainWindow):
             result = job.poll()
             if result is None:
                 continue
+            if result.partial:  # the map now, the timeline when the worker has indexed the trace
+                assert result.snapshot is not None
+                self.pending[job] = self.add_document(result.snapshot, result.path, pending=True)
+                continue
             self.jobs.remove(job)
+            doc = self.pending.pop(job, None)
             if result.error is not None:
+                if doc is not None:
+                    self.tabs.removeTab(self.tabs.indexOf(doc))
                 QtWidgets.QMessageBox.warning(self, "Cannot open", result.error)
+            elif doc is not None and result.timelines is not None:
+                doc.set_timelines(result.timelines)
             else:
                 assert result.snapshot is not None
                 self.add_document(result.snapshot, result.path, result.timelines)
@@ -140,13 +150,21 @@ class MainWindow(QtWidgets.QMainWindow):
     def cancel_loads(self) -> None:
         for job in self.jobs:
             job.cancel()
+            doc = self.pending.pop(job, None)
+            if doc is not None:
+                self.tabs.removeTab(self.tabs.indexOf(doc))
         self.jobs.clear()
         self._show_progress()
 
     def add_document(
-        self, snapshot: Snapshot, path: str, timelines: dict[int, DeviceTimeline] | None = None
+        self,
+        snapshot: Snapshot,
+        path: str,
+        timelines: dict[int, DeviceTimeline] | None = None,
+        *,
+        pending: bool = False,
     ) -> DocumentView:
-        doc = DocumentView(snapshot, timelines=timelines)
+        doc = DocumentView(snapshot, timelines=timelines, pending=pending)
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)

@@ -44,3 +44,18 @@ def test_cancel_kills_the_worker() -> None:
     job = FileLoadJob(str(example_path("kv_cache_paged")))
     job.cancel()
     assert not job._proc.is_alive()
+
+
+def test_the_snapshot_arrives_before_its_timelines() -> None:
+    job = FileLoadJob(str(example_path("kv_cache_paged")))
+    results = []
+    import time  # noqa: PLC0415
+
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (results and not results[-1].partial):
+        result = job.poll()
+        if result is not None:
+            results.append(result)
+        time.sleep(0.01)
+    assert [r.partial for r in results] == [True, False]
+    assert results[0].snapshot is results[1].snapshot and results[1].timelines

@@ -176,6 +176,8 @@ def test_block_table_sorts_filters_and_selects(qtbot: Any) -> None:
     doc = DocumentView(snap)
     qtbot.addWidget(doc)
     model = doc.table.table_model
+    assert model.rowCount() == 0  # filled only while shown
+    doc.side_tabs.setCurrentWidget(doc.table)
     assert model.rowCount() == len(snap.state.blocks)
     model.sort(1, QtCore.Qt.SortOrder.DescendingOrder)
     assert doc.state is not None

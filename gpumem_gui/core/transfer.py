@@ -25,13 +25,26 @@ def _put(arrays: dict[str, np.ndarray], prefix: str, obj: Any, names: list[str])
         arrays[f"{prefix}{name}"] = np.asarray(getattr(obj, name))
 
 
-def save_npz(path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
+def save_npz(
+    path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTimeline], *, with_snapshot: bool = True
+) -> None:
+    """Write `timelines`, and `snapshot` too unless with_snapshot is False (it was sent before)."""
     arrays: dict[str, np.ndarray] = {}
+    meta: dict[str, Any] = {"timelines": {}}
+    if with_snapshot:
+        _snapshot_parts(arrays, meta, snapshot)
+    _timeline_parts(arrays, meta, timelines)
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy types the keyword arrays loosely
+
+
+def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapshot: Snapshot) -> None:
     _put(arrays, "seg.", snapshot.state.segments, [f.name for f in fields(SegmentTable)])
     _put(arrays, "blk.", snapshot.state.blocks, [f.name for f in fields(BlockTable)])
     arrays["stacks.offsets"] = snapshot.stacks.offsets
     arrays["stacks.frame_ids"] = snapshot.stacks.frame_ids
-    meta: dict[str, Any] = {
+    meta |= {
         "source": snapshot.source,
         "form": snapshot.form,
         "legacy_blocks": snapshot.legacy_blocks,
@@ -41,7 +54,6 @@ def save_npz(path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTi
         "allocator_settings": snapshot.allocator_settings,
         "external_annotations": snapshot.external_annotations,
         "traces": [],
-        "timelines": {},
     }
     for d, t in enumerate(snapshot.traces):
         _put(arrays, f"trace{d}.", t, _TRACE_ARRAYS)
@@ -52,6 +64,9 @@ def save_npz(path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTi
                 "unknown_actions": {str(k): v for k, v in t.unknown_actions.items()},
             }
         )
+
+
+def _timeline_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], timelines: dict[int, DeviceTimeline]) -> None:
     for d, tl in timelines.items():
         p = f"tl{d}."
         _put(arrays, p + "life.", tl.lifetimes, [f.name for f in fields(Lifetimes)])
@@ -69,12 +84,10 @@ def save_npz(path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTi
             "warnings": tl.warnings,
             "rule_mismatches": tl.rule_mismatches,
         }
-    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
-    with open(path, "wb") as f:
-        np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy types the keyword arrays loosely
 
 
-def load_npz(path: str | Path) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
+def load_npz(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
+    """The snapshot and timelines of `path`; pass `snapshot` when the file holds timelines only."""
     with np.load(path, allow_pickle=False) as z:
         arrays = {k: z[k] for k in z.files}
     meta = json.loads(arrays.pop("meta").tobytes())
@@ -83,32 +96,34 @@ def load_npz(path: str | Path) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
         names = names or [f.name for f in fields(cls)]
         return cls(**{n: arrays[f"{prefix}{n}"] for n in names}, **extra)
 
-    pool_ids: list[tuple[int, int]] = [(int(p[0]), int(p[1])) for p in meta["pool_ids"]]
-    state = AllocatorState(take("seg.", SegmentTable), take("blk.", BlockTable), pool_ids)
-    stacks = StackTable([Frame(*f) for f in meta["frames"]], arrays["stacks.offsets"], arrays["stacks.frame_ids"])
-    traces = []
-    for d, info in enumerate(meta["traces"]):
-        traces.append(
-            take(
-                f"trace{d}.",
-                TraceTable,
-                _TRACE_ARRAYS,
-                has_time=info["has_time"],
-                forward_frames={int(k): v for k, v in info["forward_frames"].items()},
-                unknown_actions={int(k): v for k, v in info["unknown_actions"].items()},
+    if snapshot is None:
+        pool_ids: list[tuple[int, int]] = [(int(p[0]), int(p[1])) for p in meta["pool_ids"]]
+        state = AllocatorState(take("seg.", SegmentTable), take("blk.", BlockTable), pool_ids)
+        stacks = StackTable([Frame(*f) for f in meta["frames"]], arrays["stacks.offsets"], arrays["stacks.frame_ids"])
+        traces = []
+        for d, info in enumerate(meta["traces"]):
+            traces.append(
+                take(
+                    f"trace{d}.",
+                    TraceTable,
+                    _TRACE_ARRAYS,
+                    has_time=info["has_time"],
+                    forward_frames={int(k): v for k, v in info["forward_frames"].items()},
+                    unknown_actions={int(k): v for k, v in info["unknown_actions"].items()},
+                )
             )
+        snapshot = Snapshot(
+            source=meta["source"],
+            state=state,
+            traces=traces,
+            stacks=stacks,
+            strings=meta["strings"],
+            allocator_settings=meta["allocator_settings"],
+            external_annotations=meta["external_annotations"],
+            form=meta["form"],
+            legacy_blocks=meta["legacy_blocks"],
         )
-    snapshot = Snapshot(
-        source=meta["source"],
-        state=state,
-        traces=traces,
-        stacks=stacks,
-        strings=meta["strings"],
-        allocator_settings=meta["allocator_settings"],
-        external_annotations=meta["external_annotations"],
-        form=meta["form"],
-        legacy_blocks=meta["legacy_blocks"],
-    )
+    state, pool_ids = snapshot.state, snapshot.state.pool_ids
     timelines: dict[int, DeviceTimeline] = {}
     for key, info in meta["timelines"].items():
         d = int(key)

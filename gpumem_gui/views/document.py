@@ -26,11 +26,13 @@ class DocumentView(QtWidgets.QWidget):
         snapshot: Snapshot,
         parent: QtWidgets.QWidget | None = None,
         timelines: dict[int, DeviceTimeline] | None = None,
+        pending: bool = False,
     ) -> None:
         super().__init__(parent)
         self.snapshot = snapshot
         self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
         self.timelines: dict[int, DeviceTimeline] = dict(timelines or {})  # built by the loading worker
+        self.pending = pending  # the worker is still indexing the trace: show the final state meanwhile
         self.device = snapshot.default_device()
         self.current_event = -1
         self.state: AllocatorState | None = None
@@ -45,6 +47,8 @@ class DocumentView(QtWidgets.QWidget):
         self.side_tabs = QtWidgets.QTabWidget()
         self.side_tabs.addTab(self.details, "block")
         self.side_tabs.addTab(self.table, "blocks")
+        self._search_mask: np.ndarray | None = None
+        self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.pool_box = QtWidgets.QComboBox()
         for label, data in (("all pools", "all"), ("small pool", "small"), ("large pool", "large"),
                             ("private pools", "private")):  # fmt: skip
@@ -123,11 +127,34 @@ class DocumentView(QtWidgets.QWidget):
             self.timelines[device] = build_timeline(self.snapshot, device, self.config)
         return self.timelines[device]
 
+    def _refresh_table(self) -> None:
+        # a table of 100,000 rows costs more than the map to refresh: only while it is shown
+        if self.state is not None and self.side_tabs.currentWidget() is self.table:
+            self.table.table_model.set_state(self.state, self.snapshot.stacks, self._search_mask)
+
+    def _show_final(self) -> None:
+        """While the trace is being indexed: the snapshot's own final state."""
+        self.state = self.filtered(self.snapshot.state.for_device(self.device))
+        self.map.set_state(self.state, self.snapshot.stacks)
+        self._refresh_table()
+        self.figures.set_metrics(compute_metrics(self.state, self.config), f"GPU {self.device}, at the snapshot")
+        self.position.setText("indexing the trace...")
+        self.timeline_view.setVisible(False)
+
+    def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> None:
+        """The worker's timelines have arrived: the trace can be travelled now."""
+        self.timelines.update(timelines)
+        self.pending = False
+        self.set_device(self.device)
+
     def set_device(self, device: int) -> None:
         self.device = device
         self.device_box.blockSignals(True)
         self.device_box.setCurrentIndex(max(self.device_box.findData(device), 0))
         self.device_box.blockSignals(False)
+        if self.pending:
+            self._show_final()
+            return
         tl = self.timeline(device)
         self.timeline_view.set_timeline(tl, self.snapshot.trace(device), annotation_ranges(self.snapshot, device))
         self.timeline_view.setVisible(tl.n_events > 0)
@@ -144,13 +171,17 @@ class DocumentView(QtWidgets.QWidget):
 
     def travel_to(self, index: int) -> None:
         """Show the allocator state right after trace event `index`."""
+        if self.pending:
+            self._show_final()
+            return
         tl = self.timeline(self.device)
         index = min(max(index, -1), tl.n_events - 1)
         self.current_event = index
         self.state = self.filtered(tl.state_at(index))
         self.map.highlight = None  # a highlight belongs to the blocks of one state
+        self._search_mask = None
         self.map.set_state(self.state, self.snapshot.stacks)
-        self.table.table_model.set_state(self.state, self.snapshot.stacks)
+        self._refresh_table()
         where = "at the snapshot" if index == tl.n_events - 1 else f"after event {index:,} of {tl.n_events:,}"
         if index == -1 and tl.n_events:
             where = "before the first event"
@@ -237,10 +268,11 @@ class DocumentView(QtWidgets.QWidget):
         if self.state is None:
             return
         mask = search_blocks(self.state, self.snapshot, self.search.text())
+        self._search_mask = mask
         self.map.set_highlight(mask)
-        self.table.table_model.set_state(self.state, self.snapshot.stacks, mask)
         if mask is not None:
             self.side_tabs.setCurrentWidget(self.table)
+        self._refresh_table()
 
 
 def search_blocks(state: AllocatorState, snapshot: Snapshot, text: str) -> np.ndarray | None:
