@@ -113,10 +113,8 @@ def rasterize(state: AllocatorState, layout: MapLayout, only: np.ndarray | None 
     blk = state.blocks
     if only is not None:
         ones = np.ones(len(blk), np.uint8)
-        _paint(
-            image.reshape(-1), layout, block_segment=blk.segment, mask=only, lo=blk.address, hi=blk.address + blk.size,
-            code=ones,
-        )  # fmt: skip
+        rows_of = _RowsOfSegments(layout, blk.segment)
+        _paint(image.reshape(-1), layout, rows_of, mask=only, lo=blk.address, hi=blk.address + blk.size, code=ones)
         return image
     codes = site_codes(state)
     state_code = blk.state
@@ -136,33 +134,39 @@ def rasterize(state: AllocatorState, layout: MapLayout, only: np.ndarray | None 
         marker[largest] = True
         layers.append((marker, starts, ends, np.full(len(blk), LARGEST_FREE, np.uint8)))
     flat = image.reshape(-1)
+    rows_of = _RowsOfSegments(layout, blk.segment)
     for mask, lo, hi, code in layers:
-        _paint(flat, layout, block_segment=blk.segment, mask=mask & (hi > lo), lo=lo, hi=hi, code=code)
+        _paint(flat, layout, rows_of, mask=mask & (hi > lo), lo=lo, hi=hi, code=code)
     return image
+
+
+class _RowsOfSegments:
+    """Each block's first image row, found once per picture rather than once per layer."""
+
+    def __init__(self, layout: MapLayout, block_segment: np.ndarray) -> None:
+        self.order = np.argsort(layout.row_segment, kind="stable")  # a segment's rows are consecutive here
+        seg_sorted = layout.row_segment[self.order]
+        self.first = np.searchsorted(seg_sorted, block_segment, "left")
+        self.present = self.first < np.searchsorted(seg_sorted, block_segment, "right")
 
 
 def _paint(
     flat: np.ndarray,
     layout: MapLayout,
+    rows_of: _RowsOfSegments,
     *,
-    block_segment: np.ndarray,
     mask: np.ndarray,
     lo: np.ndarray,
     hi: np.ndarray,
     code: np.ndarray,
 ) -> None:
     """Paint byte ranges [lo, hi) of the masked blocks: every pixel a range touches takes its code."""
-    idx = np.flatnonzero(mask)
+    idx = np.flatnonzero(mask & rows_of.present)
     if not len(idx):
         return
     width = layout.width
-    # rows of each block's segment, in the order the layout lists them
-    seg_rows_order = np.argsort(layout.row_segment, kind="stable")
-    seg_sorted = layout.row_segment[seg_rows_order]
-    first_row = np.searchsorted(seg_sorted, block_segment[idx], "left")
-    last_row = np.searchsorted(seg_sorted, block_segment[idx], "right")
-    has_rows = last_row > first_row
-    idx, first_row, last_row = idx[has_rows], first_row[has_rows], last_row[has_rows]
+    seg_rows_order = rows_of.order
+    first_row = rows_of.first[idx]
     # which of the segment's rows the range touches (rows of a segment are consecutive in byte order)
     seg_first = seg_rows_order[first_row]
     span = layout.row_span[seg_first]
