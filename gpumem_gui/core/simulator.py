@@ -128,6 +128,15 @@ class Block:
         return self.prev is not None or self.next is not None
 
 
+def _splice(block: Block, prev: Block | None, nxt: Block | None) -> None:
+    """Link `block` into a segment's chain between `prev` and `nxt`."""
+    block.prev, block.next = prev, nxt
+    if prev is not None:
+        prev.next = block
+    if nxt is not None:
+        nxt.prev = block
+
+
 class _Pool:
     """A BlockPool: free blocks ordered by (stream, size, address), and unmapped ones by (stream, address)."""
 
@@ -376,10 +385,7 @@ class DeviceAllocatorSim:
                 expandable=block.expandable,
                 mapped=block.mapped,
             )
-            rest.prev, rest.next = block, block.next
-            if block.next is not None:
-                block.next.prev = rest
-            block.next = rest
+            _splice(rest, block, block.next)
             block.size = size
             pool.insert(rest)
         block.allocated = True
@@ -550,10 +556,7 @@ class DeviceAllocatorSim:
         if mapped < block.size:
             rest = Block(block.addr + mapped, block.size - mapped, block.stream, pool.small, es.ptr, mapped=False)
             rest.expandable = es
-            rest.prev, rest.next = block, block.next
-            if block.next is not None:
-                block.next.prev = rest
-            block.next = rest
+            _splice(rest, block, block.next)
             block.size = mapped
             pool.insert_unmapped(rest)
         start = block.addr
@@ -578,17 +581,11 @@ class DeviceAllocatorSim:
         pool.erase(block)
         if lo > block.addr:
             before = Block(block.addr, lo - block.addr, block.stream, pool.small, es.ptr, expandable=es)
-            before.prev, before.next = block.prev, block
-            if block.prev is not None:
-                block.prev.next = before
-            block.prev = before
+            _splice(before, block.prev, block)
             pool.insert(before)
         if hi < block.addr + block.size:
             after = Block(hi, block.addr + block.size - hi, block.stream, pool.small, es.ptr, expandable=es)
-            after.prev, after.next = block, block.next
-            if block.next is not None:
-                block.next.prev = after
-            block.next = after
+            _splice(after, block, block.next)
             pool.insert(after)
         if block.prev is None:
             self.expandable_heads[es.ptr] = block
