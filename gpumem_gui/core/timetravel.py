@@ -193,6 +193,13 @@ def _series(values: dict[str, I64], trace: TraceTable, initial: dict[str, float]
     )
 
 
+def _by_address(keyframes: list[np.ndarray], addr: I64) -> list[np.ndarray]:
+    """Keyframes with their lifetimes in address order: a jump then sorts little more than the events since."""
+    if not keyframes:
+        return [np.zeros(0, np.int64)]
+    return [k[np.argsort(addr[k], kind="stable")] for k in keyframes]
+
+
 def _oom_event(trace: TraceTable, i: int) -> OomEvent:
     time_us = int(trace.time_us[i]) if trace.has_time else None
     return OomEvent(i, int(trace.size[i]), int(trace.device_free[i]), int(trace.stream[i]), time_us)
@@ -446,7 +453,7 @@ class _TimelineBuilder:
             pool_ids=self.snapshot.state.pool_ids,
             lifetimes=Lifetimes(*r["life"]),
             pieces=Pieces(p[0], p[1], p[2], p[3] == 1, p[4], p[5] == 1, p[6], p[7], p[8]),
-            keyframes=r["keyframes"] or [np.zeros(0, np.int64)],
+            keyframes=_by_address(r["keyframes"], r["life"][0]),
             keyframe_interval=KEYFRAME_INTERVAL,
             series=series,
             ooms=[_oom_event(t, int(i)) for i in r["ooms"]],
@@ -846,7 +853,7 @@ class _ForwardReplay:
             pool_ids=self.b.snapshot.state.pool_ids,
             lifetimes=life,
             pieces=pieces,
-            keyframes=self.keyframes or [np.zeros(0, np.int64)],
+            keyframes=_by_address(self.keyframes, life.addr),
             keyframe_interval=KEYFRAME_INTERVAL,
             series=self.series,
             ooms=self.ooms,
