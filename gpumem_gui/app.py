@@ -163,8 +163,16 @@ class MainWindow(QtWidgets.QMainWindow):
         timelines: dict[int, DeviceTimeline] | None = None,
         *,
         pending: bool = False,
+        layout: int | None = None,
     ) -> DocumentView:
+        """A tab for `snapshot`. Its map layout is `layout`, or the one chosen last (which a change then updates)."""
         doc = DocumentView(snapshot, timelines=timelines, pending=pending)
+        if layout is None:
+            saved = self.settings.value("map_layout", 0)
+            doc.layout_box.setCurrentIndex(int(saved) if str(saved).isdigit() else 0)
+            doc.layout_box.currentIndexChanged.connect(lambda i: self.settings.setValue("map_layout", i))
+        else:
+            doc.layout_box.setCurrentIndex(layout)
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
@@ -296,16 +304,13 @@ def render(
 ) -> None:
     """Render a snapshot's window, map or timeline to a PNG without a screen."""
     app = _application()
-    snapshot = load_snapshot(path)
-    doc = DocumentView(snapshot)
-    doc.layout_box.setCurrentIndex(layout)
+    window = MainWindow()
+    doc = window.add_document(load_snapshot(path), path, layout=layout)  # a render keeps no choice of its own
     if device is not None:
         doc.set_device(device)
     if at is not None:
         doc.travel_to(at)
         doc.timeline_view.set_event(at, emit=False)
-    window = MainWindow()
-    window.tabs.addTab(doc, Path(path).name)
     window.resize(*size)
     window.show()
     for _ in range(5):

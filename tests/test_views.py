@@ -206,3 +206,17 @@ def test_timeline_by_time_travels_to_the_same_events(qtbot: Any) -> None:
     x = float(view.event_x(np.array([2500]))[0])
     view.cursor_line.setValue(x)
     assert doc.current_event == 2500
+
+
+def test_the_window_remembers_the_layout_but_a_render_does_not(qtbot: Any) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    snap = load_snapshot(example_path("split_blocks_oom"))
+    window.settings.setValue("map_layout", 0)
+    doc = window.add_document(snap, "a.pickle")
+    doc.layout_box.setCurrentIndex(2)
+    assert int(window.settings.value("map_layout")) == 2
+    assert window.add_document(snap, "b.pickle").layout_box.currentIndex() == 2
+    rendered = window.add_document(snap, "c.pickle", layout=1)
+    rendered.layout_box.setCurrentIndex(0)
+    assert int(window.settings.value("map_layout")) == 2

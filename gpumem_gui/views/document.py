@@ -11,7 +11,7 @@ from gpumem_gui.core.metrics import compute_metrics
 from gpumem_gui.core.model import AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.stacks import filter_frames, format_frame
 from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.units import format_bytes_exact
+from gpumem_gui.core.units import format_bytes_exact, parse_bytes
 from gpumem_gui.views.block_table import BlockTable
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
@@ -69,9 +69,7 @@ class DocumentView(QtWidgets.QWidget):
             ("by segment, most free first", ("segment", "free")),
         ):
             self.layout_box.addItem(label, data)
-        self.layout_box.currentIndexChanged.connect(self._layout_changed)
-        saved = QtCore.QSettings("gpumem_gui", "gpumem-gui").value("map_layout", 0)
-        self.layout_box.setCurrentIndex(int(saved) if str(saved).isdigit() else 0)
+        self.layout_box.currentIndexChanged.connect(lambda _i: self.map.set_layout(*self.layout_box.currentData()))
         self.search = QtWidgets.QLineEdit(
             placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
         )
@@ -115,10 +113,6 @@ class DocumentView(QtWidgets.QWidget):
         self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.details))
         self.timeline_view.event_selected.connect(self.travel_to)
         self.set_device(self.device)
-
-    def _layout_changed(self, index: int) -> None:
-        self.map.set_layout(*self.layout_box.currentData())
-        QtCore.QSettings("gpumem_gui", "gpumem-gui").setValue("map_layout", index)  # the next window keeps it
 
     # -- navigation ------------------------------------------------------------------------------------------
 
@@ -277,8 +271,6 @@ class DocumentView(QtWidgets.QWidget):
 
 def search_blocks(state: AllocatorState, snapshot: Snapshot, text: str) -> np.ndarray | None:
     """Mask of the blocks matching `text`: a 0x address inside them, a size range a-b, or stack frame text."""
-    from gpumem_gui.core.units import parse_bytes  # noqa: PLC0415 (only needed on search)
-
     text = text.strip()
     b = state.blocks
     if not text:
