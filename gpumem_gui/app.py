@@ -20,6 +20,7 @@ from gpumem_gui.core.report import build_report, report_json, report_text
 from gpumem_gui.core.timetravel import DeviceTimeline
 from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.whatif import CompareView, ReplayTask, WhatIfDialog
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
@@ -42,6 +43,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.jobs: list[FileLoadJob] = []
         self.replays: list[tuple[ReplayTask, DocumentView]] = []
         self.pending: dict[FileLoadJob, DocumentView] = {}  # documents shown before their timelines arrived
+        self.live_views: list[LiveView] = []
+        self.device_view: QtWidgets.QWidget | None = None
         self.poll_timer = QtCore.QTimer(self, interval=30)
         self.poll_timer.timeout.connect(self._poll_jobs)
         self.setAcceptDrops(True)
@@ -70,7 +73,11 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
         view.addSeparator()
         view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.what_if)
-        bar.addMenu("&Live")
+        live = bar.addMenu("&Live")
+        live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.attach_dialog)
+        live.addAction("GPU &Devices", self.show_devices)
+        live.addSeparator()
+        live.addAction("&Detach", self.detach_current)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("&About", self.about)
         self._refresh_recent()
@@ -225,7 +232,66 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def current_document(self) -> DocumentView | None:
         doc = self.tabs.currentWidget()
+        if isinstance(doc, LiveView):
+            return doc.document
         return doc if isinstance(doc, DocumentView) else None
+
+    # -- live ------------------------------------------------------------------------------------------------
+
+    def attach_dialog(self) -> None:
+        from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
+        from gpumem_gui.views.attach import AttachDialog  # noqa: PLC0415
+
+        dialog = AttachDialog(local_jobs, self)
+        if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.selected_probe() is not None:
+            self.attach(dialog.selected_probe())
+
+    def attach(self, target: int | Path | None) -> LiveView | None:
+        """Watch the job with probe socket `target` (or pid) in a new tab; None, with a message, if it cannot."""
+        from gpumem_gui.probe import wire  # noqa: PLC0415
+        from gpumem_gui.sources.live import LiveSession  # noqa: PLC0415
+        from gpumem_gui.sources.nvml import NvmlSource  # noqa: PLC0415
+        from gpumem_gui.sources.probe_client import ProbeError, probe_hint  # noqa: PLC0415
+
+        if target is None:
+            return None
+        try:
+            path = wire.socket_path(target) if isinstance(target, int) else target
+            if not path.exists():
+                raise ProbeError(probe_hint(target) if isinstance(target, int) else f"no probe at {path}")
+            nvml = NvmlSource()
+            session = LiveSession(path, nvml_used=lambda pid: nvml.read().pid_memory().get(pid))
+        except (ProbeError, PermissionError) as e:
+            QtWidgets.QMessageBox.warning(self, "Attach", str(e))
+            return None
+        session.start()
+        view = LiveView(session)
+        view.oom_captured.connect(lambda p: self.open_files([p]))  # the state that failed, in a tab of its own
+        self.live_views.append(view)
+        index = self.tabs.addTab(view, f"live: {view.title}")
+        self.tabs.setTabToolTip(index, str(path))
+        self.tabs.setCurrentIndex(index)
+        return view
+
+    def detach_current(self) -> None:
+        view = self.tabs.currentWidget()
+        if isinstance(view, LiveView):
+            view.detach()
+
+    def show_devices(self) -> None:
+        from gpumem_gui.views.devices import DeviceView  # noqa: PLC0415
+
+        if self.device_view is None:
+            view = DeviceView()
+            saved = self.settings.value("devices/interval_s")
+            view.interval_changed.connect(lambda v: self.settings.setValue("devices/interval_s", v))
+            view.process_activated.connect(self.attach)
+            view.start(interval_s=float(saved) if saved is not None else None)
+            self.device_view = view
+        index = self.tabs.indexOf(self.device_view)
+        if index < 0:
+            index = self.tabs.addTab(self.device_view, "GPU devices")
+        self.tabs.setCurrentIndex(index)
 
     def export_csv(self) -> None:
         doc = self.current_document()
@@ -266,6 +332,10 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
+        for view in self.live_views:
+            view.close_session()
+        if self.device_view is not None:
+            self.device_view.stop()  # type: ignore[attr-defined]
         super().closeEvent(event)
 
 
@@ -279,12 +349,19 @@ def _application() -> QtWidgets.QApplication:
     return app
 
 
-def run_window(paths: Sequence[str]) -> int:
-    """`gpumem-gui [FILE ...]`: the window, with the files (or the bundled example) opening in tabs."""
+def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | None = None) -> int:
+    """`gpumem-gui [FILE ...]`: the window, with the files (or the bundled example) opening in tabs.
+
+    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens."""
     app = _application()
     window = MainWindow()
     window.show()
-    window.open_files(list(paths) or [str(example_path(DEFAULT_EXAMPLE))])
+    if attach is not None:
+        window.attach(attach)
+    elif quiz is not None:
+        window.open_quiz(quiz)
+    if paths or (attach is None and quiz is None):
+        window.open_files(list(paths) or [str(example_path(DEFAULT_EXAMPLE))])
     status = app.exec()
     window.settings.sync()
     # PySide6 6.12 can crash while the interpreter tears Qt down; everything is saved, so leave at once

@@ -55,10 +55,27 @@ def _parser() -> argparse.ArgumentParser:
     ren.add_argument(
         "--layout", choices=("address", "segment-size", "segment-free"), default="address", help="the map's layout"
     )
+    att = sub.add_parser("attach", help="attach to a local job that runs the gpumem-gui probe")
+    att.add_argument("pid", type=int, nargs="?", help="the job's process id")
+    att.add_argument("--list", action="store_true", help="list local GPU processes and the ones that run a probe")
+    att.add_argument("--save", metavar="OUT", help="write the job's snapshot here (a normal snapshot pickle)")
+    att.add_argument("--once", action="store_true", help="take one snapshot and exit (with --save)")
+    att.add_argument("--no-trace", action="store_true", help="leave the recorded trace out of the snapshot")
+    demo = sub.add_parser(
+        "demo-job", help="a simulated training job with the probe: live mode without a GPU"
+    )
+    demo.add_argument("--seconds", type=float, default=120.0, help="how long to run (0: until stopped)")
+    demo.add_argument("--capacity", default="12GiB", help="simulated GPU memory (default 12GiB)")
+    demo.add_argument("--settings", default="", help="PYTORCH_CUDA_ALLOC_CONF for the simulated allocator")
+    demo.add_argument("--spike-every", type=int, default=12, help="a batch that does not fit every N steps (0: never)")
+    demo.add_argument("--oom-dir", help="where the probe writes a snapshot at each OOM")
+    demo.add_argument("--seed", type=int, default=0)
+    quiz = sub.add_parser("quiz", help="open the guided quiz")
+    quiz.add_argument("quiz_id", nargs="?", help="the quiz to open (default: the chooser)")
     return parser
 
 
-COMMANDS = ("report", "replay", "render")
+COMMANDS = ("report", "replay", "render", "attach", "demo-job", "quiz")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -72,7 +89,75 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _replay(args)
     if args.command == "render":
         return _render(args)
+    if args.command == "attach":
+        return _attach(args)
+    if args.command == "demo-job":
+        return _demo_job(args)
+    if args.command == "quiz":
+        from gpumem_gui.app import run_window  # noqa: PLC0415
+
+        return run_window([], quiz=args.quiz_id or "")
     return _window([])
+
+
+def _demo_job(args: argparse.Namespace) -> int:
+    from gpumem_gui import demo_job  # noqa: PLC0415
+
+    argv = ["--seconds", str(args.seconds), "--capacity", args.capacity, "--spike-every", str(args.spike_every)]
+    argv += ["--seed", str(args.seed), "--settings", args.settings]
+    if args.oom_dir:
+        argv += ["--oom-dir", args.oom_dir]
+    return demo_job.main(argv)
+
+
+def _attach(args: argparse.Namespace) -> int:
+    from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
+    from gpumem_gui.sources.probe_client import ProbeClient, ProbeError  # noqa: PLC0415
+
+    if args.list:
+        found = local_jobs()
+        if found.nvml_error:
+            print(f"({found.nvml_error}; listing the jobs that run a probe)")
+        if not found.jobs:
+            print("no local GPU process and no running probe")
+            return 0
+        print(f"{'PID':>8}  {'GPU memory':>12}  {'probe':<6} command")
+        for job in found.jobs:
+            used = format_bytes(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"
+            print(f"{job.pid:>8}  {used:>12}  {'yes' if job.probe else 'no':<6} {job.command[:100]}")
+        return 0
+    if args.pid is None:
+        print("gpumem-gui attach: give a PID (see `gpumem-gui attach --list`)", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if not args.save:
+        if args.once:
+            print("gpumem-gui attach: --once needs --save OUT", file=sys.stderr)
+            return EXIT_BAD_INPUT
+        from gpumem_gui.app import run_window  # noqa: PLC0415
+
+        return run_window([], attach=args.pid)
+    try:
+        with ProbeClient.for_pid(args.pid) as client:
+            data = client.snapshot_bytes(include_traces=not args.no_trace)
+        snapshot = load_snapshot(data, name=f"pid {args.pid}")  # what was received must be a snapshot
+    except (ProbeError, SnapshotError) as e:
+        print(f"gpumem-gui: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from pathlib import Path  # noqa: PLC0415
+
+    out = Path(args.save)
+    try:
+        tmp = out.with_name(out.name + ".part")
+        tmp.write_bytes(data)
+        tmp.replace(out)
+    except OSError as e:
+        print(f"gpumem-gui: cannot write {out}: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    reserved = int(snapshot.state.segments.total_size.sum())
+    events = sum(len(snapshot.trace(d)) for d in snapshot.devices())
+    print(f"wrote {out}: {format_bytes(len(data))}, {len(snapshot.state.segments)} segments, "
+          f"{format_bytes(reserved)} reserved, {events:,} trace events")  # fmt: skip
+    return 0
 
 
 def _window(paths: list[str]) -> int:

@@ -13,6 +13,9 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # the window keeps choices in QSettings: tests keep theirs away from the user's own
 os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-")
+# probes started by the tests write their OOM snapshots and sockets here, not in the user's own folders
+os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-cache-")
+os.environ["GPUMEM_GUI_SOCKET_DIR"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-sockets-")
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "snapshots"
 FIXTURE_NAMES = [

@@ -141,6 +141,26 @@ class DocumentView(QtWidgets.QWidget):
         self.pending = False
         self.set_device(self.device)
 
+    def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
+        """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
+        self.snapshot = snapshot
+        self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
+        self.timelines = dict(timelines)
+        self.pending = False
+        devices = snapshot.devices() or [0]
+        if [self.device_box.itemData(i) for i in range(self.device_box.count())] != devices:
+            self.device_box.blockSignals(True)
+            self.device_box.clear()
+            for d in devices:
+                self.device_box.addItem(f"GPU {d}", d)
+            self.device_box.blockSignals(False)
+        if self.device not in devices:
+            self.device = snapshot.default_device()
+        stream = self.stream_box.currentData()
+        self.set_device(self.device)
+        if stream is not None and self.stream_box.findData(stream) >= 0:
+            self.stream_box.setCurrentIndex(self.stream_box.findData(stream))  # travels again, filtered
+
     def set_device(self, device: int) -> None:
         self.device = device
         self.device_box.blockSignals(True)

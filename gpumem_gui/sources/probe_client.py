@@ -1,0 +1,187 @@
+"""The viewer's side of the probe protocol: find probes, connect, ask for stats and snapshots, listen for OOMs.
+
+A live snapshot is a file that came over a socket: its bytes go through the same no-globals loader as files.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import socket
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import psutil
+
+from gpumem_gui.core.errors import SnapshotError
+from gpumem_gui.core.loader import load_snapshot
+from gpumem_gui.core.model import Snapshot
+from gpumem_gui.probe import wire
+
+CONNECT_TIMEOUT_S = 5.0
+REPLY_TIMEOUT_S = 120.0  # a snapshot of a long trace takes the probe a while to pickle
+
+
+class ProbeError(Exception):
+    """One line for the user: no probe there, the job has gone, or the probe refused a request."""
+
+
+class ProbeGone(ProbeError):
+    """The connection ended: the job exited (or closed the probe)."""
+
+
+@dataclass(frozen=True)
+class ProbeEntry:
+    pid: int
+    path: Path
+    command: str
+
+
+def probe_hint(pid: int) -> str:
+    return (
+        f"process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, "
+        "or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it"
+    )
+
+
+def list_probes(directory: Path | None = None) -> list[ProbeEntry]:
+    """Probes of this user whose process is alive, by pid. Sockets left by dead processes are skipped."""
+    try:
+        directory = directory or wire.socket_dir()
+    except PermissionError:
+        return []
+    if not directory.is_dir():
+        return []
+    try:
+        wire.check_private_dir(directory)
+    except PermissionError:
+        return []  # someone else's or an open directory: not a place to trust
+    entries = []
+    for path in sorted(directory.iterdir()):
+        pid = wire.pid_of_socket(path)
+        if pid is None or not psutil.pid_exists(pid):
+            continue
+        try:
+            command = " ".join(psutil.Process(pid).cmdline()) or "?"
+        except (psutil.Error, OSError):
+            command = "?"
+        entries.append(ProbeEntry(pid, path, command))
+    return entries
+
+
+class ProbeClient:
+    """One connection to one probe; requests are answered in order. Not thread-safe: one user at a time."""
+
+    def __init__(self, path: Path, *, max_snapshot: int = wire.MAX_SNAPSHOT) -> None:
+        self.path = path
+        self.max_snapshot = max_snapshot
+        self.pid = wire.pid_of_socket(path)
+        self._ids = itertools.count(1)
+        self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        self.sock.settimeout(CONNECT_TIMEOUT_S)
+        try:
+            self.sock.connect(str(path))
+            wire.check_peer(wire.peer_uid(self.sock))  # the socket's owner must be us too
+        except (OSError, wire.PeerRefused) as exc:
+            self.sock.close()
+            raise ProbeError(f"cannot connect to the probe at {path}: {exc}") from None
+        self.sock.settimeout(REPLY_TIMEOUT_S)
+
+    @classmethod
+    def for_pid(cls, pid: int, directory: Path | None = None) -> ProbeClient:
+        path = wire.socket_path(pid, directory or wire.socket_dir())
+        if not path.exists():
+            if not psutil.pid_exists(pid):
+                raise ProbeError(f"no process {pid}")
+            raise ProbeError(probe_hint(pid))
+        return cls(path)
+
+    def close(self) -> None:
+        with contextlib.suppress(OSError):
+            self.sock.close()
+
+    def __enter__(self) -> ProbeClient:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- requests --------------------------------------------------------------------------------------------
+
+    def _send(self, op: str, args: dict[str, Any]) -> int:
+        request_id = next(self._ids)
+        try:
+            self.sock.sendall(wire.encode_json({"op": op, "id": request_id, **args}))
+        except OSError as exc:
+            raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
+        return request_id
+
+    def _reply(self) -> dict[str, Any]:
+        try:
+            reply = wire.read_json(self.sock)
+        except (EOFError, ConnectionError) as exc:
+            raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
+        except TimeoutError:
+            raise ProbeError(f"the probe in pid {self.pid} did not answer in {REPLY_TIMEOUT_S:.0f} s") from None
+        except wire.ProtocolError as exc:
+            raise ProbeError(f"the probe in pid {self.pid} sent a bad message: {exc}") from None
+        if not reply.get("ok", False):
+            raise ProbeError(str(reply.get("error", "the probe refused the request")))
+        return reply
+
+    def request(self, op: str, **args: Any) -> dict[str, Any]:
+        self._send(op, args)
+        return self._reply()
+
+    def hello(self) -> dict[str, Any]:
+        return self.request("hello")
+
+    def stats(self) -> dict[str, Any]:
+        return self.request("stats")
+
+    def mark(self, name: str) -> dict[str, Any]:
+        return self.request("mark", name=name)
+
+    def history(self, enabled: bool, max_entries: int | None = None, stacks: str | None = None) -> dict[str, Any]:
+        return self.request("history", enabled=enabled, max_entries=max_entries, stacks=stacks)
+
+    def snapshot_bytes(self, include_traces: bool = True) -> bytes:
+        """The snapshot pickle exactly as the probe sent it (what `--save` writes to disk)."""
+        self._send("snapshot", {"include_traces": include_traces})
+        self._reply()
+        try:
+            return wire.read_bytes(self.sock, max_bytes=self.max_snapshot)
+        except (EOFError, ConnectionError) as exc:
+            raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
+        except wire.ProtocolError as exc:
+            raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
+
+    def snapshot(self, include_traces: bool = True) -> Snapshot:
+        data = self.snapshot_bytes(include_traces)
+        try:
+            return load_snapshot(data, name=f"pid {self.pid}")
+        except SnapshotError as exc:
+            raise ProbeError(str(exc)) from None
+
+
+class EventStream:
+    """A second connection that only receives the probe's events (an OOM, with the path of its snapshot)."""
+
+    def __init__(self, path: Path) -> None:
+        self.client = ProbeClient(path)
+        self.client.request("subscribe")
+        self.client.sock.settimeout(None)
+
+    def next_event(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next event, None on timeout; ProbeGone when the job has gone."""
+        self.client.sock.settimeout(timeout)
+        try:
+            return wire.read_json(self.client.sock)
+        except TimeoutError:
+            return None
+        except (EOFError, OSError, wire.ProtocolError) as exc:
+            raise ProbeGone(f"the job (pid {self.client.pid}) has gone: {exc}") from None
+
+    def close(self) -> None:
+        self.client.close()

@@ -1,0 +1,319 @@
+"""LiveView: an attached job's maps, refreshed from its probe, with the reconciling memory bar and a stats strip."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.reconcile import MemoryReconciliation
+from gpumem_gui.core.units import format_bytes, format_bytes_exact
+from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSample
+from gpumem_gui.views import palette
+from gpumem_gui.views.document import DocumentView
+
+BAR_PARTS = (  # (name, colour, what it is)
+    ("requested", palette.CURVES["requested"], "what the program asked for (requested_bytes)"),
+    ("rounding", palette.CURVES["allocated"], "allocated - requested: the allocator's rounding of each request"),
+    ("cached free", palette.HOLE, "reserved - allocated: cached by PyTorch, free for it, unusable by others"),
+    ("outside PyTorch", "#9aa3ad", "NVML's used - reserved: CUDA context, cuBLAS/NCCL workspaces, other libraries"),
+)
+
+
+class ReconcileBar(QtWidgets.QWidget):
+    """One stacked bar: NVML used = outside PyTorch + reserved; reserved = cached free + allocated; and so on."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.figures: MemoryReconciliation | None = None
+        self.setMinimumHeight(64)
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def sizeHint(self) -> QtCore.QSize:
+        return QtCore.QSize(600, 64)
+
+    def set_figures(self, figures: MemoryReconciliation) -> None:
+        self.figures = figures
+        self.setToolTip(self.describe())
+        self.update()
+
+    def parts(self) -> list[tuple[str, int, str, str]]:
+        f = self.figures
+        if f is None:
+            return []
+        requested = f.requested if f.requested is not None else f.allocated
+        sizes = (requested, f.rounding or 0, f.cached_free, f.outside_pytorch or 0)
+        return [(name, size, colour, tip) for (name, colour, tip), size in zip(BAR_PARTS, sizes, strict=True)]
+
+    def describe(self) -> str:
+        f = self.figures
+        if f is None:
+            return "waiting for the first figures"
+        used = format_bytes_exact(f.nvml_used) if f.nvml_used is not None else "n/a (no NVML)"
+        lines = [f"NVML used by the process: {used}"]
+        if f.outside_pytorch is not None:
+            lines.append(f"  of which outside PyTorch (context, libraries): {format_bytes_exact(f.outside_pytorch)}")
+        lines.append(f"  PyTorch reserved: {format_bytes_exact(f.reserved)}")
+        lines.append(f"    of which allocated: {format_bytes_exact(f.allocated)}")
+        if f.requested is not None:
+            lines.append(f"      of which requested: {format_bytes_exact(f.requested)}")
+        if f.peak_allocated is not None:
+            lines.append(f"peak allocated (allocator counter): {format_bytes_exact(f.peak_allocated)}")
+        if f.device_used is not None and f.device_total:
+            lines.append(
+                f"device: {format_bytes(f.device_used)} used of {format_bytes(f.device_total)} (all processes)"
+            )
+        return "\n".join(lines)
+
+    def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
+        painter = QtGui.QPainter(self)
+        painter.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        rect = self.rect().adjusted(4, 4, -4, -28)
+        painter.fillRect(rect, QtGui.QColor(palette.BACKGROUND))
+        parts = self.parts()
+        f = self.figures
+        if f is None:
+            painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "waiting for the first figures...")
+            return
+        scale_total = max(sum(size for _n, size, _c, _t in parts), f.peak_reserved or 0, 1)
+        x = float(rect.left())
+        for _name, size, colour, _tip in parts:
+            w = rect.width() * size / scale_total
+            painter.fillRect(QtCore.QRectF(x, rect.top(), w, rect.height()), QtGui.QColor(colour))
+            x += w
+        if f.peak_allocated:  # the allocator's own peak: a short spike between refreshes still shows here
+            px = rect.left() + rect.width() * min(f.peak_allocated / scale_total, 1.0)
+            painter.setPen(QtGui.QPen(QtGui.QColor(palette.WASTE), 2, QtCore.Qt.PenStyle.DashLine))
+            painter.drawLine(QtCore.QPointF(px, rect.top() - 2), QtCore.QPointF(px, rect.bottom() + 2))
+        painter.setPen(QtGui.QColor("#222"))
+        legend_y = rect.bottom() + 18
+        x = rect.left()
+        metrics = painter.fontMetrics()
+        for name, size, colour, _tip in parts:
+            if name == "outside PyTorch" and f.nvml_used is None:
+                text = f"{name}: n/a"
+            else:
+                text = f"{name}: {format_bytes(size)}"
+            painter.fillRect(QtCore.QRectF(x, legend_y - 10, 10, 10), QtGui.QColor(colour))
+            painter.drawText(QtCore.QPointF(x + 14, legend_y), text)
+            x += 14 + metrics.horizontalAdvance(text) + 18
+        if f.peak_allocated:
+            painter.drawText(QtCore.QPointF(x, legend_y), f"- - peak allocated {format_bytes(f.peak_allocated)}")
+
+
+class LiveStatsPlot(pg.PlotWidget):
+    """Reserved, allocated and the allocator's peak counter over the wall clock of the session."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setBackground("w")
+        self.setMinimumHeight(110)
+        self.getPlotItem().setLabel("left", "GiB")
+        self.getPlotItem().setLabel("bottom", "seconds since attach")
+        self.getPlotItem().addLegend(offset=(5, 5))
+        self.getPlotItem().showGrid(x=True, y=True, alpha=0.2)
+        self.curves = {
+            "reserved": self.plot(pen=pg.mkPen(palette.CURVES["reserved"], width=2), name="reserved"),
+            "allocated": self.plot(pen=pg.mkPen(palette.CURVES["allocated"], width=2), name="allocated"),
+            "peak": self.plot(
+                pen=pg.mkPen(palette.WASTE, width=1, style=QtCore.Qt.PenStyle.DashLine),
+                name="peak allocated (counter)",
+                stepMode=None,
+            ),
+        }
+        self.t0: float | None = None
+
+    def set_samples(self, samples: list[StatsSample], device: int) -> None:
+        rows = [s for s in samples if s.device == device]
+        if not rows:
+            return
+        if self.t0 is None:
+            self.t0 = rows[0].time
+        t = [s.time - self.t0 for s in rows]
+        gib = float(1 << 30)
+        self.curves["reserved"].setData(t, [s.figures.reserved / gib for s in rows])
+        self.curves["allocated"].setData(t, [s.figures.allocated / gib for s in rows])
+        self.curves["peak"].setData(t, [(s.figures.peak_allocated or 0) / gib for s in rows])
+
+
+class LiveView(QtWidgets.QWidget):
+    """What an attached job shows: the file view's maps and figures, refreshed, with the live controls above."""
+
+    oom_captured = QtCore.Signal(str)  # the path of the snapshot the probe wrote at an OOM
+    detached = QtCore.Signal()
+
+    def __init__(self, session: LiveSession, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.session = session
+        self.document: DocumentView | None = None
+        self.frames = 0
+        self.samples: list[StatsSample] = []
+        hello = session.hello
+        what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
+        self.title = f"pid {session.pid}"
+        self.header = QtWidgets.QLabel(
+            f"<b>pid {session.pid}</b> &nbsp; {what} &nbsp; <span style='color:#555'>"
+            f"{' '.join(hello.get('argv') or [])[:120]}</span>"
+        )
+        self.notice = QtWidgets.QLabel(visible=False, wordWrap=True)
+        self.notice.setStyleSheet("background:#fff3cd; color:#5c4400; padding:6px; border-radius:4px;")
+        problem = hello.get("problem")
+        if problem:
+            self._show_notice(str(problem))
+        self.pause_button = QtWidgets.QPushButton("Pause", checkable=True)
+        self.pause_button.toggled.connect(self._pause_toggled)
+        self.refresh_button = QtWidgets.QPushButton("Snapshot now")
+        self.refresh_button.clicked.connect(session.snapshot_now)
+        self.save_button = QtWidgets.QPushButton("Save snapshot now...")
+        self.save_button.clicked.connect(self._save_dialog)
+        self.mark_button = QtWidgets.QPushButton("Mark...")
+        self.mark_button.setToolTip("Put a named mark in the job's trace (shown on the timeline)")
+        self.mark_button.clicked.connect(self._mark_dialog)
+        self.record_button = QtWidgets.QPushButton("Record...", checkable=True)
+        self.record_button.setToolTip("Write every snapshot and stats sample of this session to a folder")
+        self.record_button.toggled.connect(self._record_toggled)
+        self.detach_button = QtWidgets.QPushButton("Detach")
+        self.detach_button.clicked.connect(self.detach)
+        self.status = QtWidgets.QLabel("waiting for the first snapshot...")
+        self.bar = ReconcileBar()
+        self.plot = LiveStatsPlot()
+        self.placeholder = QtWidgets.QLabel(
+            "waiting for the first snapshot...", alignment=QtCore.Qt.AlignmentFlag.AlignCenter
+        )
+
+        controls = QtWidgets.QHBoxLayout()
+        controls.addWidget(self.header, 1)
+        for w in (self.pause_button, self.refresh_button, self.save_button, self.mark_button, self.record_button,
+                  self.detach_button):  # fmt: skip
+            controls.addWidget(w)
+        top = QtWidgets.QWidget()
+        top_layout = QtWidgets.QVBoxLayout(top)
+        top_layout.setContentsMargins(0, 0, 0, 0)
+        top_layout.addLayout(controls)
+        top_layout.addWidget(self.notice)
+        top_layout.addWidget(self.bar)
+        top_layout.addWidget(self.status)
+        self.splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        self.splitter.addWidget(self.placeholder)
+        self.splitter.addWidget(self.plot)
+        self.splitter.setStretchFactor(0, 6)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([700, 120])
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(top)
+        layout.addWidget(self.splitter, 1)
+        self.timer = QtCore.QTimer(self, interval=100)  # the GUI picks up what the worker finished, no more
+        self.timer.timeout.connect(self.poll)
+        self.timer.start()
+
+    # -- updates ---------------------------------------------------------------------------------------------
+
+    def poll(self) -> LiveUpdate:
+        update = self.session.take()
+        if update.samples:
+            self.samples.extend(update.samples)
+            device = self.document.device if self.document is not None else update.samples[-1].device
+            mine = [s for s in update.samples if s.device == device] or update.samples
+            self.bar.set_figures(mine[-1].figures)
+            self.plot.set_samples(self.samples, device)
+        if update.frame is not None:
+            self.show_frame(update.frame)
+        for event in update.events:
+            if event.get("event") == "oom":
+                size = format_bytes(int(event.get("requested", 0)))
+                where = f"; snapshot at {event['path']}" if event.get("path") else ""
+                self._show_notice(f"Out of memory in the job at {time.strftime('%H:%M:%S')}: "
+                                  f"a request of {size} on GPU {event.get('device', 0)} failed{where}")  # fmt: skip
+                if event.get("path"):
+                    self.oom_captured.emit(str(event["path"]))
+        for message in update.messages:
+            self.status.setText(message)
+        if update.ended is not None:
+            self.timer.stop()
+            self._show_notice(f"{update.ended[0].upper()}{update.ended[1:]}. The last state stays on screen; "
+                              "Save snapshot now writes it to a file.")  # fmt: skip
+            for w in (self.pause_button, self.refresh_button, self.mark_button, self.record_button):
+                w.setEnabled(False)
+            self.save_button.setText("Save last snapshot...")
+        return update
+
+    def show_frame(self, frame: LiveFrame) -> None:
+        self.frames += 1
+        if self.document is None:
+            self.document = DocumentView(frame.snapshot, timelines=frame.timelines)
+            self.splitter.replaceWidget(0, self.document)
+            self.placeholder.deleteLater()
+        else:
+            self.document.set_snapshot(frame.snapshot, frame.timelines)
+        events = sum(len(frame.snapshot.trace(d)) for d in frame.snapshot.devices())
+        self.status.setText(
+            f"snapshot {self.frames} at {time.strftime('%H:%M:%S', time.localtime(frame.taken_at))}: "
+            f"{format_bytes(len(frame.data))}, {events:,} trace events, fetched and indexed in "
+            f"{frame.seconds_to_fetch * 1000:.0f} ms"
+        )
+
+    def _show_notice(self, text: str) -> None:
+        self.notice.setText(text)
+        self.notice.setVisible(True)
+
+    # -- controls --------------------------------------------------------------------------------------------
+
+    def _pause_toggled(self, paused: bool) -> None:
+        self.session.set_paused(paused)
+        self.pause_button.setText("Resume" if paused else "Pause")
+
+    def _save_dialog(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self, "Save snapshot", f"snapshot-pid{self.session.pid}.pickle", "Snapshots (*.pickle)"
+        )
+        if path:
+            self.save_now(Path(path))
+
+    def save_now(self, path: Path) -> None:
+        self.session.save_now(path)
+
+    def _mark_dialog(self) -> None:
+        name, ok = QtWidgets.QInputDialog.getText(self, "Mark", "Name of the mark:")
+        if ok and name:
+            self.mark(name)
+
+    def mark(self, name: str) -> None:
+        # a request of its own connection, so it never waits behind a snapshot transfer
+        from gpumem_gui.sources.probe_client import ProbeClient, ProbeError  # noqa: PLC0415
+
+        try:
+            with ProbeClient(self.session.path) as client:
+                client.mark(name)
+            self.status.setText(f"marked {name!r}")
+        except ProbeError as exc:
+            self.status.setText(str(exc))
+
+    def _record_toggled(self, on: bool) -> None:
+        if not on:
+            self.session.record_to(None)
+            self.record_button.setText("Record...")
+            return
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self, "Record the session into")
+        if not folder:
+            self.record_button.setChecked(False)
+            return
+        self.record_into(Path(folder))
+
+    def record_into(self, folder: Path) -> None:
+        self.session.record_to(folder)
+        self.record_button.blockSignals(True)
+        self.record_button.setChecked(True)
+        self.record_button.blockSignals(False)
+        self.record_button.setText("Stop recording")
+        self.status.setText(f"recording into {folder}")
+
+    def detach(self) -> None:
+        self.timer.stop()
+        self.session.stop()
+        self.detached.emit()
+
+    def close_session(self) -> None:
+        self.timer.stop()
+        self.session.stop()

@@ -1,0 +1,133 @@
+"""Live mode in the window: attach to a real demo job over its socket, watch the map update, save, see it end."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from gpumem_gui.app import MainWindow
+from gpumem_gui.core.loader import load_snapshot
+from gpumem_gui.core.reconcile import reconcile
+from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
+from gpumem_gui.views.attach import AttachDialog
+from gpumem_gui.views.live import LiveView, ReconcileBar
+from tests.probe_helpers import start_demo_job, stop
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    yield win
+    for view in win.live_views:
+        view.close_session()
+
+
+def test_attach_updates_the_map_saves_and_sees_the_end(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    proc, _path = start_demo_job("--seconds", "60", "--spike-every", "4")
+    try:
+        view = window.attach(proc.pid)
+        assert isinstance(view, LiveView)
+        qtbot.waitUntil(lambda: view.document is not None and view.document.state is not None, timeout=20_000)
+        doc = view.document
+        assert doc is not None and window.current_document() is doc
+        first = doc.state
+        qtbot.waitUntil(lambda: view.frames >= 3, timeout=20_000)
+        later = doc.state
+        assert later is not first  # the same map, refreshed from newer snapshots
+        assert doc.map.state is later and len(later.blocks) > 0
+        assert (
+            not np.array_equal(first.blocks.address, later.blocks.address)
+            or len(first.blocks) != len(later.blocks)
+            or doc.timeline(doc.device).n_events != 0
+        )
+        # the bar: reserved >= allocated >= requested, from the allocator's stats
+        qtbot.waitUntil(lambda: view.bar.figures is not None, timeout=10_000)
+        f = view.bar.figures
+        assert f is not None and f.reserved >= f.allocated >= (f.requested or 0) > 0
+        assert f.peak_allocated is not None and f.peak_allocated >= f.allocated
+        assert "n/a" in view.bar.describe()  # no NVML here: said, not guessed
+        # an OOM in the job opens its snapshot in a tab of its own
+        qtbot.waitUntil(lambda: "Out of memory" in view.notice.text(), timeout=30_000)
+        qtbot.waitUntil(lambda: window.tabs.count() >= 2 and not window.jobs, timeout=30_000)
+        assert any(window.tabs.tabText(i).startswith("oom-") for i in range(window.tabs.count()))
+        # save now writes a normal snapshot file
+        out = tmp_path / "now.pickle"
+        view.save_now(out)
+        qtbot.waitUntil(out.exists, timeout=10_000)
+        assert len(load_snapshot(out).state.segments) > 0
+        # the job exits: the last state stays, with a notice
+        stop(proc)
+        qtbot.waitUntil(lambda: "exited" in view.notice.text(), timeout=15_000)
+        assert view.document is doc and doc.state is not None
+        assert not view.pause_button.isEnabled()
+        out2 = tmp_path / "last.pickle"
+        view.save_now(out2)
+        qtbot.waitUntil(out2.exists, timeout=5_000)
+        assert load_snapshot(out2).state.segments.total_size.sum() > 0
+    finally:
+        stop(proc)
+
+
+def test_pause_record_and_detach(qtbot, window: MainWindow, tmp_path: Path) -> None:
+    proc, _path = start_demo_job("--seconds", "60", "--spike-every", "0")
+    try:
+        view = window.attach(proc.pid)
+        assert view is not None
+        qtbot.waitUntil(lambda: view.frames >= 1, timeout=20_000)
+        view.record_into(tmp_path / "rec")
+        qtbot.waitUntil(lambda: len(list((tmp_path / "rec").glob("snapshot-*.pickle"))) >= 2, timeout=20_000)
+        assert (tmp_path / "rec" / "stats.jsonl").read_text().count("\n") >= 1
+        view.pause_button.setChecked(True)
+        qtbot.wait(300)
+        paused_at = view.frames
+        qtbot.wait(1500)
+        assert view.frames <= paused_at + 1  # at most the one that was on its way
+        view.pause_button.setChecked(False)
+        qtbot.waitUntil(lambda: view.frames > paused_at + 1, timeout=10_000)
+        view.mark("warmup done")
+        qtbot.waitUntil(lambda: "marked" in view.status.text(), timeout=5_000)
+        view.detach()
+        assert not view.session._threads[0].is_alive()
+    finally:
+        stop(proc)
+
+
+def test_attach_to_nothing_says_why(qtbot, window: MainWindow, monkeypatch) -> None:
+    shown = []
+    monkeypatch.setattr("PySide6.QtWidgets.QMessageBox.warning", lambda *a: shown.append(a[2]))
+    assert window.attach(os.getpid()) is None
+    assert shown and "runs no gpumem-gui probe" in shown[0]
+
+
+def test_attach_dialog_lists_and_explains(qtbot, tmp_path: Path) -> None:
+    plain = LocalJob(101, "python train.py", 3 << 30, None)
+    probed = LocalJob(202, "python -m gpumem_gui.probe x.py", None, tmp_path / "probe-202.sock")
+    jobs = LocalJobs((plain, probed), "NVIDIA driver not found")
+    dialog = AttachDialog(lambda: jobs)
+    qtbot.addWidget(dialog)
+    assert dialog.table.rowCount() == 2
+    assert dialog.selected is not None and dialog.selected.pid == 202 and dialog.attach_button.isEnabled()
+    dialog.table.selectRow(0)
+    assert not dialog.attach_button.isEnabled() and "process 101 runs no gpumem-gui probe" in dialog.hint.text()
+    assert dialog.table.item(0, 1).text() == "3.0 GiB" and dialog.table.item(1, 1).text() == "n/a"
+    assert "driver not found" in dialog.nvml_note.text()
+
+
+def test_reconcile_bar_parts_add_up(qtbot) -> None:
+    stats = {"reserved_bytes.all.current": 10 << 30, "allocated_bytes.all.current": 6 << 30,
+             "requested_bytes.all.current": (6 << 30) - (1 << 20), "allocated_bytes.all.peak": 8 << 30}  # fmt: skip
+    figures = reconcile(stats, free=20 << 30, total=80 << 30, nvml_used=11 << 30)
+    assert figures.outside_pytorch == 1 << 30 and figures.cached_free == 4 << 30 and figures.rounding == 1 << 20
+    bar = ReconcileBar()
+    qtbot.addWidget(bar)
+    bar.set_figures(figures)
+    assert sum(size for _n, size, _c, _t in bar.parts()) == 11 << 30  # the whole of NVML's figure, split
+    assert "outside PyTorch" in bar.describe()
+    bar.resize(800, 70)
+    assert not bar.grab().isNull()
