@@ -16,11 +16,13 @@ from gpumem_gui.core.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.export import blocks_csv
 from gpumem_gui.core.loader import load_snapshot
 from gpumem_gui.core.model import Snapshot
+from gpumem_gui.core.quiz import QuizError, load_quizzes
 from gpumem_gui.core.report import build_report, report_json, report_text
 from gpumem_gui.core.timetravel import DeviceTimeline
 from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
+from gpumem_gui.views.quiz_panel import QuizPanel
 from gpumem_gui.views.whatif import CompareView, ReplayTask, WhatIfDialog
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
@@ -44,6 +46,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.replays: list[tuple[ReplayTask, DocumentView]] = []
         self.pending: dict[FileLoadJob, DocumentView] = {}  # documents shown before their timelines arrived
         self.live_views: list[LiveView] = []
+        self.quiz_dock: QtWidgets.QDockWidget | None = None
+        self.lab: QtWidgets.QWidget | None = None
         self.device_view: QtWidgets.QWidget | None = None
         self.poll_timer = QtCore.QTimer(self, interval=30)
         self.poll_timer.timeout.connect(self._poll_jobs)
@@ -79,6 +83,9 @@ class MainWindow(QtWidgets.QMainWindow):
         live.addSeparator()
         live.addAction("&Detach", self.detach_current)
         help_menu = bar.addMenu("&Help")
+        help_menu.addAction("Guided &Quiz", QtGui.QKeySequence("F2"), lambda: self.open_quiz(""))
+        help_menu.addAction("&Checkpointing Lab", self.show_lab)
+        help_menu.addSeparator()
         help_menu.addAction("&About", self.about)
         self._refresh_recent()
 
@@ -277,6 +284,48 @@ class MainWindow(QtWidgets.QMainWindow):
         view = self.tabs.currentWidget()
         if isinstance(view, LiveView):
             view.detach()
+
+    # -- teaching --------------------------------------------------------------------------------------------
+
+    def quiz_panel(self) -> QuizPanel:
+        """The guided quiz, in a dock beside the map (made once, then shown again)."""
+        if self.quiz_dock is None:
+            panel = QuizPanel(load_quizzes(), self.settings)
+            panel.show_demo.connect(self.show_demo)
+            dock = QtWidgets.QDockWidget("Guided quiz", self)
+            dock.setObjectName("guided-quiz")
+            dock.setWidget(panel)
+            self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            dock.resize(430, dock.height())
+            self.quiz_dock = dock
+        self.quiz_dock.show()
+        self.quiz_dock.raise_()
+        panel = self.quiz_dock.widget()
+        assert isinstance(panel, QuizPanel)
+        return panel
+
+    def open_quiz(self, quiz_id: str) -> QuizPanel:
+        """Show the quiz dock; with an id, open that quiz where the user left it."""
+        panel = self.quiz_panel()
+        if quiz_id:
+            try:
+                panel.open_quiz(quiz_id)
+            except QuizError as e:
+                QtWidgets.QMessageBox.warning(self, "Guided quiz", str(e))
+        return panel
+
+    def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
+        from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
+
+        if self.lab is None:
+            self.lab = CheckpointLabPanel()
+        index = self.tabs.indexOf(self.lab)
+        if index < 0:
+            index = self.tabs.addTab(self.lab, "checkpointing lab")
+        self.tabs.setCurrentIndex(index)
+        if focus:
+            self.lab.set_focus(focus)  # type: ignore[attr-defined]
+        return self.lab
 
     def show_devices(self) -> None:
         from gpumem_gui.views.devices import DeviceView  # noqa: PLC0415

@@ -61,15 +61,8 @@ def _parser() -> argparse.ArgumentParser:
     att.add_argument("--save", metavar="OUT", help="write the job's snapshot here (a normal snapshot pickle)")
     att.add_argument("--once", action="store_true", help="take one snapshot and exit (with --save)")
     att.add_argument("--no-trace", action="store_true", help="leave the recorded trace out of the snapshot")
-    demo = sub.add_parser(
-        "demo-job", help="a simulated training job with the probe: live mode without a GPU"
-    )
-    demo.add_argument("--seconds", type=float, default=120.0, help="how long to run (0: until stopped)")
-    demo.add_argument("--capacity", default="12GiB", help="simulated GPU memory (default 12GiB)")
-    demo.add_argument("--settings", default="", help="PYTORCH_CUDA_ALLOC_CONF for the simulated allocator")
-    demo.add_argument("--spike-every", type=int, default=12, help="a batch that does not fit every N steps (0: never)")
-    demo.add_argument("--oom-dir", help="where the probe writes a snapshot at each OOM")
-    demo.add_argument("--seed", type=int, default=0)
+    # its options are the demo job's own (gpumem_gui.demo_job): `gpumem-gui demo-job --help` lists them
+    sub.add_parser("demo-job", help="a simulated training job with the probe: live mode without a GPU", add_help=False)
     quiz = sub.add_parser("quiz", help="open the guided quiz")
     quiz.add_argument("quiz_id", nargs="?", help="the quiz to open (default: the chooser)")
     return parser
@@ -82,6 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         return _window(argv)  # `gpumem-gui [FILE ...]`
+    if argv[0] == "demo-job":
+        from gpumem_gui import demo_job  # noqa: PLC0415
+
+        return demo_job.main(argv[1:])
     args = _parser().parse_args(argv)
     if args.command == "report":
         return _report(args)
@@ -91,23 +88,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _render(args)
     if args.command == "attach":
         return _attach(args)
-    if args.command == "demo-job":
-        return _demo_job(args)
     if args.command == "quiz":
-        from gpumem_gui.app import run_window  # noqa: PLC0415
-
-        return run_window([], quiz=args.quiz_id or "")
+        return _quiz(args)
     return _window([])
 
 
-def _demo_job(args: argparse.Namespace) -> int:
-    from gpumem_gui import demo_job  # noqa: PLC0415
+def _quiz(args: argparse.Namespace) -> int:
+    from gpumem_gui.core.quiz import QuizError, find_quiz  # noqa: PLC0415
 
-    argv = ["--seconds", str(args.seconds), "--capacity", args.capacity, "--spike-every", str(args.spike_every)]
-    argv += ["--seed", str(args.seed), "--settings", args.settings]
-    if args.oom_dir:
-        argv += ["--oom-dir", args.oom_dir]
-    return demo_job.main(argv)
+    if args.quiz_id:
+        try:
+            find_quiz(args.quiz_id)
+        except QuizError as e:
+            print(f"gpumem-gui: {e}", file=sys.stderr)
+            return EXIT_BAD_INPUT
+    from gpumem_gui.app import run_window  # noqa: PLC0415
+
+    return run_window([], quiz=args.quiz_id or "")
 
 
 def _attach(args: argparse.Namespace) -> int:
