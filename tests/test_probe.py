@@ -16,6 +16,7 @@ import pytest
 
 from gpumem_gui.core.allocator_constants import GiB, MiB
 from gpumem_gui.core.loader import load_snapshot
+from gpumem_gui.core.model import BlockState
 from gpumem_gui.demo_job import SimulatorBackend
 from gpumem_gui.probe import wire
 from gpumem_gui.probe.server import ProbeServer
@@ -61,7 +62,7 @@ def test_hello_stats_snapshot(served) -> None:
         assert stats["stats"]["reserved_bytes.all.current"] == backend.sim.reserved
         assert stats["stats"]["requested_bytes.all.current"] == 800 * MiB
         snap = client.snapshot()
-        assert int(snap.state.blocks.size[snap.state.blocks.state == 0].sum()) >= 0
+        assert int(snap.state.blocks.size[snap.state.blocks.state == BlockState.ALLOCATED].sum()) == 800 * MiB
         assert int(snap.state.segments.total_size.sum()) == backend.sim.reserved
         assert len(snap.trace(0)) == 8  # 3 x (segment_alloc, alloc), free_requested, free_completed
         light = client.snapshot(include_traces=False)
