@@ -12,13 +12,14 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
 from gpumem_gui.assets import EXAMPLES, example_path
+from gpumem_gui.core.errors import SnapshotError
 from gpumem_gui.core.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.export import blocks_csv
 from gpumem_gui.core.loader import load_snapshot
 from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.quiz import QuizError, load_quizzes
+from gpumem_gui.core.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.core.report import build_report, report_json, report_text
-from gpumem_gui.core.timetravel import DeviceTimeline
+from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
@@ -48,6 +49,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.live_views: list[LiveView] = []
         self.quiz_dock: QtWidgets.QDockWidget | None = None
         self.lab: QtWidgets.QWidget | None = None
+        self.demo_tab: QtWidgets.QWidget | None = None  # the last "Show me": replaced by the next one
         self.device_view: QtWidgets.QWidget | None = None
         self.poll_timer = QtCore.QTimer(self, interval=30)
         self.poll_timer.timeout.connect(self._poll_jobs)
@@ -313,6 +315,50 @@ class MainWindow(QtWidgets.QMainWindow):
             except QuizError as e:
                 QtWidgets.QMessageBox.warning(self, "Guided quiz", str(e))
         return panel
+
+    def show_demo(self, question: Question) -> QtWidgets.QWidget | None:
+        """ "Show me": the question's demo in the main views, with its concept highlighted from the data."""
+        from gpumem_gui.core.quiz_demos import DemoError, foci_for, plan_for, run_whatif  # noqa: PLC0415
+        from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
+
+        panel = self.quiz_panel()
+        if question.caption is not None:
+            self.statusBar().showMessage(question.caption[panel.language], 30_000)
+        plan = plan_for(question.demo)
+        if plan.kind == "lab":
+            return self.show_lab(question.focus or "saved_bytes")
+        try:
+            snapshots = [load_snapshot(example_path(name)) for name in plan.examples]  # small bundled files
+            title = f"show me: {plan.titles[0]}"
+            widget: QtWidgets.QWidget
+            if plan.kind == "whatif":
+                run = run_whatif(plan, snapshots[0])
+                original_timeline = build_timeline(snapshots[0], run.result.device)
+                widget = CompareView(snapshots[0], original_timeline, run.result, run.snapshot, run.timeline)
+                foci = foci_for(question.demo, [snapshots[0], run.snapshot], [original_timeline, run.timeline])
+                apply_compare_focus(widget, foci)
+            elif plan.kind == "pair":
+                docs = [DocumentView(snap) for snap in snapshots]
+                widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+                for doc in docs:
+                    widget.addWidget(doc)
+                foci = foci_for(question.demo, snapshots, [doc.timeline(doc.device) for doc in docs])
+                for doc, focus in zip(docs, foci, strict=True):
+                    apply_focus(doc, focus)
+                title = "show me: " + " vs ".join(plan.titles)
+            else:
+                widget = DocumentView(snapshots[0])
+                apply_focus(widget, foci_for(question.demo, snapshots, [widget.timeline(widget.device)])[0])
+        except (DemoError, SnapshotError, ValueError) as e:
+            QtWidgets.QMessageBox.warning(self, "Show me", f"{question.demo}: {e}")
+            return None
+        if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
+            self.tabs.removeTab(self.tabs.indexOf(self.demo_tab))
+            self.demo_tab.deleteLater()
+        self.demo_tab = widget
+        index = self.tabs.addTab(widget, title)
+        self.tabs.setCurrentIndex(index)
+        return widget
 
     def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
         from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)

@@ -49,5 +49,7 @@ def local_jobs(socket_dir: Path | None = None) -> LocalJobs:
     jobs = []
     for pid in sorted(set(gpu) | set(probes)):
         probe = probes.get(pid)
-        jobs.append(LocalJob(pid, probe.command if probe else _command(pid), gpu.get(pid), probe.path if probe else None))
+        jobs.append(
+            LocalJob(pid, probe.command if probe else _command(pid), gpu.get(pid), probe.path if probe else None)
+        )
     return LocalJobs(tuple(jobs), reading.error)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.metrics import Metrics
 from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.views import palette
+from gpumem_gui.views.segment_map import FOCUS, FOCUS_BACKGROUND
 
 _ROWS = (
     (
@@ -55,6 +57,89 @@ _ROWS = (
 )
 
 
+_BRACKETED = ("reserved_bytes", "allocated_bytes", "free_bytes", "pending_free_bytes")  # what the gap is made of
+
+
+class GapBar(QtWidgets.QWidget):
+    """Reserved memory as one bar, the allocated part and the rest, with a bracket over the rest and its label."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.reserved = 0
+        self.allocated = 0
+        self.label = ""
+        self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Expanding, QtWidgets.QSizePolicy.Policy.Fixed)
+
+    def set_values(self, reserved: int, allocated: int, label: str) -> None:
+        self.reserved, self.allocated, self.label = reserved, allocated, label
+        self.setToolTip(
+            f"reserved {format_bytes_exact(reserved)}\nallocated {format_bytes_exact(allocated)}\n"
+            f"gap {format_bytes_exact(reserved - allocated)}"
+        )
+        self.updateGeometry()
+        self.update()
+
+    def split_x(self) -> float:
+        """Where, from the bar's left end, the allocated part ends (a fraction of the bar)."""
+        return min(max(self.allocated / self.reserved, 0.0), 1.0) if self.reserved > 0 else 0.0
+
+    def _lines(self) -> tuple[list[str], list[str]]:
+        """The label's lines (wrapped to the width) and the figures' lines (side by side when they fit)."""
+        metrics = self.fontMetrics()
+        width = max(self.width() - 8, 40)
+        words, label_lines = self.label.split(), [""]
+        for word in words:
+            trial = f"{label_lines[-1]} {word}".strip()
+            if metrics.horizontalAdvance(trial) <= width or not label_lines[-1]:
+                label_lines[-1] = trial
+            else:
+                label_lines.append(word)
+        left, right = f"allocated {format_bytes(self.allocated)}", f"reserved {format_bytes(self.reserved)}"
+        fits = metrics.horizontalAdvance(f"{left}   {right}") <= width
+        return label_lines, [f"{left}   {right}"] if fits else [left, right]
+
+    def sizeHint(self) -> QtCore.QSize:
+        label_lines, figure_lines = self._lines()
+        line = self.fontMetrics().height()
+        return QtCore.QSize(160, (len(label_lines) + len(figure_lines)) * line + 26)
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return self.sizeHint()
+
+    def resizeEvent(self, resize_event: QtGui.QResizeEvent) -> None:
+        super().resizeEvent(resize_event)
+        self.updateGeometry()  # a narrower panel wraps the label onto more lines
+
+    def paintEvent(self, _paint_event: QtGui.QPaintEvent) -> None:
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        label_lines, figure_lines = self._lines()
+        line = float(self.fontMetrics().height())
+        left, right = 4.0, float(self.width() - 4)
+        bar_top, bar_h = len(label_lines) * line + 8, 14.0
+        split = left + (right - left) * self.split_x()
+        p.fillRect(QtCore.QRectF(left, bar_top, split - left, bar_h), QtGui.QColor(palette.CURVES["allocated"]))
+        p.fillRect(QtCore.QRectF(split, bar_top, right - split, bar_h), QtGui.QColor(palette.HOLE))
+        # the bracket: a line over the gap with ticks down to the bar, its label above
+        p.setPen(QtGui.QPen(QtGui.QColor(FOCUS), 2))
+        y = bar_top - 4
+        p.drawLine(QtCore.QPointF(split, y), QtCore.QPointF(right, y))
+        p.drawLine(QtCore.QPointF(split, y), QtCore.QPointF(split, bar_top))
+        p.drawLine(QtCore.QPointF(right, y), QtCore.QPointF(right, bar_top))
+        font = p.font()
+        font.setBold(True)
+        p.setFont(font)
+        for k, text in enumerate(label_lines):
+            p.drawText(QtCore.QRectF(left, k * line, right - left, line), QtCore.Qt.AlignmentFlag.AlignRight, text)
+        font.setBold(False)
+        p.setFont(font)
+        p.setPen(QtGui.QColor("#333"))
+        for k, text in enumerate(figure_lines):
+            row = QtCore.QRectF(left, bar_top + bar_h + 2 + k * line, right - left, line)
+            p.drawText(row, QtCore.Qt.AlignmentFlag.AlignRight if k else QtCore.Qt.AlignmentFlag.AlignLeft, text)
+        p.end()
+
+
 class FiguresPanel(QtWidgets.QWidget):
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -63,6 +148,7 @@ class FiguresPanel(QtWidgets.QWidget):
         self.title = QtWidgets.QLabel()
         form.addRow(self.title)
         self.values: dict[str, QtWidgets.QLabel] = {}
+        self.names: dict[str, QtWidgets.QLabel] = {}
         for key, label, tip in _ROWS:
             name = QtWidgets.QLabel(label)
             value = QtWidgets.QLabel("-")
@@ -70,8 +156,31 @@ class FiguresPanel(QtWidgets.QWidget):
                 widget.setToolTip(tip)
             form.addRow(name, value)
             self.values[key] = value
+            self.names[key] = name
+        self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set
+        self.gap_bar.setVisible(False)
+        form.addRow(self.gap_bar)
+
+    def set_bracket(self, reserved: int, allocated: int, label: str) -> None:
+        """Bracket the gap between reserved and allocated (of the shown figures) and emphasise their rows."""
+        self.gap_bar.set_values(reserved, allocated, label)
+        self.gap_bar.setVisible(True)
+        for key in _BRACKETED:
+            for widget in (self.names[key], self.values[key]):
+                widget.setStyleSheet(f"background: {FOCUS_BACKGROUND}; font-weight: bold;")
+
+    def clear_bracket(self) -> None:
+        self.gap_bar.setVisible(False)
+        for key in _BRACKETED:
+            for widget in (self.names[key], self.values[key]):
+                widget.setStyleSheet("")
+
+    def bracket_shown(self) -> bool:
+        return not self.gap_bar.isHidden()
 
     def set_metrics(self, m: Metrics, title: str) -> None:
+        if self.bracket_shown():  # a bracket belongs to the figures it was drawn for
+            self.clear_bracket()
         self.title.setText(f"<b>{title}</b>")
         figures = m.as_dict()
         for key, label in self.values.items():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.model import STATE_LABELS, AllocatorState, BlockState, StackTable
 from gpumem_gui.core.rasterize import MapLayout, block_at, layout_by_address, layout_by_segment, rasterize
@@ -13,6 +13,20 @@ from gpumem_gui.core.units import format_bytes
 from gpumem_gui.views import palette
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
+
+# a demo's focus, on the map, the timeline and the figures (to move into palette.py with the lead's next change there)
+FOCUS = "#8a6500"  # lines, underlines and labels: a dark gold that no curve or block state uses
+FOCUS_BACKGROUND = "#fff3c4"
+FOCUS_SPAN = (224, 168, 0, 40)  # RGBA of a marked span of the timeline
+
+
+def _rgba(colour: str, alpha: int) -> tuple[int, int, int, int]:
+    c = QtGui.QColor(colour)
+    return c.red(), c.green(), c.blue(), alpha
+
+
+DIMMED = _rgba(palette.BACKGROUND, 190)  # a spotlight fades the blocks outside it towards the background
+UNDERLINE = _rgba(FOCUS, 255)  # ... and underlines the blocks inside it in the blank image row
 
 
 class SegmentMapView(QtWidgets.QWidget):
@@ -31,6 +45,7 @@ class SegmentMapView(QtWidgets.QWidget):
         self.sort = "size"
         self.image_data = np.zeros((1, 1), np.uint8)
         self.highlight: np.ndarray | None = None  # block mask to outline (search results)
+        self.spotlight = False  # draw `highlight` as a demo's focus: the rest faded, the blocks underlined
 
         self.plot = pg.PlotWidget(background=palette.BACKGROUND)
         self.plot.hideAxis("bottom")
@@ -52,8 +67,16 @@ class SegmentMapView(QtWidgets.QWidget):
             "  ".join(f'<span style="color:{c}">&#9632;</span> {name}' for name, c in palette.LEGEND)
         )
         self.legend.setWordWrap(True)
+        self.focus_caption = QtWidgets.QLabel()  # a demo's one-line caption, over the map while its focus is shown
+        self.focus_caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.focus_caption.setWordWrap(True)
+        self.focus_caption.setStyleSheet(
+            f"background: {FOCUS_BACKGROUND}; border-left: 4px solid {FOCUS}; padding: 4px 8px;"
+        )
+        self.focus_caption.setVisible(False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.focus_caption)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.legend)
         layout.addWidget(self.caption)
@@ -65,6 +88,9 @@ class SegmentMapView(QtWidgets.QWidget):
     def set_state(self, state: AllocatorState, stacks: StackTable) -> None:
         keep_range = self.state is not None and len(state.segments) == len(self.state.segments)
         self.state, self.stacks = state, stacks
+        if self.spotlight:  # a focus belongs to the blocks of one state: another state ends it
+            self.highlight, self.spotlight = None, False
+            self.set_focus_caption(None)
         self._redraw(keep_range)
 
     def set_layout(self, mode: str, sort: str = "size") -> None:
@@ -72,9 +98,40 @@ class SegmentMapView(QtWidgets.QWidget):
         if self.state is not None:
             self._redraw(False)
 
-    def set_highlight(self, mask: np.ndarray | None) -> None:
+    def set_highlight(self, mask: np.ndarray | None, spotlight: bool = False) -> None:
+        """Mark the blocks of `mask` (over the shown state's blocks): a yellow wash, or with `spotlight` the focus
+        of a demo (everything else faded, the blocks underlined)."""
         self.highlight = mask
+        self.spotlight = spotlight and mask is not None
         self._draw_overlay()
+
+    def set_focus_caption(self, text: str | None) -> None:
+        """One line over the map saying what the focus shows (None hides it)."""
+        self.focus_caption.setText(text or "")
+        self.focus_caption.setVisible(bool(text))
+
+    def set_focus(self, mask: np.ndarray, caption: str) -> None:
+        """A demo's focus on the shown state: the blocks of `mask` in the spotlight and the caption over the map."""
+        self.set_highlight(mask, spotlight=True)
+        self.set_focus_caption(caption)
+
+    def clear_focus(self) -> None:
+        if self.spotlight:
+            self.set_highlight(None)
+        self.set_focus_caption(None)
+
+    def highlight_pixels(self) -> np.ndarray:
+        """Which pixels of the image the highlight covers (False everywhere when nothing is highlighted)."""
+        if (
+            self.state is None
+            or self.layout_info is None
+            or not len(self.layout_info)
+            or self.highlight is None
+            or len(self.highlight) != len(self.state.blocks)
+        ):
+            return np.zeros(self.image_data.shape, bool)
+        rows = rasterize(self.state, self.layout_info, only=self.highlight)
+        return np.repeat(rows > 0, ROW_PIXELS, axis=0)
 
     def _redraw(self, keep_range: bool) -> None:
         assert self.state is not None
@@ -107,10 +164,20 @@ class SegmentMapView(QtWidgets.QWidget):
         ):
             self.overlay.clear()
             return
-        rows = rasterize(self.state, self.layout_info, only=self.highlight)
-        mask = np.repeat(rows > 0, ROW_PIXELS, axis=0)
+        mask = self.highlight_pixels()
         rgba = np.zeros((*mask.shape, 4), np.uint8)
-        rgba[mask] = (255, 230, 0, 150)  # search matches: a yellow wash over their blocks
+        if self.spotlight:
+            # the focused blocks keep their own colours (a hole stays red), the rest fades; the blank image row
+            # under the focus's lowest rows underlines it, so that blocks of a pixel or two are still found
+            rgba[(self.image_data > 0) & ~mask] = DIMMED
+            rows = mask[ROW_PIXELS - 2 :: ROW_PIXELS]  # one image row per layout row
+            bottom = rows.copy()
+            bottom[:-1] &= ~rows[1:]  # a block that goes on in the next row is underlined there
+            under = np.zeros_like(mask)
+            under[ROW_PIXELS - 1 :: ROW_PIXELS] = bottom
+            rgba[under] = UNDERLINE
+        else:
+            rgba[mask] = (255, 230, 0, 150)  # search matches: a yellow wash over their blocks
         self.overlay.setImage(rgba, autoLevels=False)
         self.overlay.setRect(QtCore.QRectF(0, 0, self.layout_info.width, len(self.layout_info)))
 

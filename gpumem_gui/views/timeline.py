@@ -7,8 +7,10 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.model import TraceTable
+from gpumem_gui.core.quiz_demos import TimelineMark
 from gpumem_gui.core.timetravel import DeviceTimeline
 from gpumem_gui.views import palette
+from gpumem_gui.views.segment_map import FOCUS, FOCUS_SPAN
 
 GiB = float(1 << 30)
 _CURVES = (
@@ -65,6 +67,8 @@ class TimelineView(QtWidgets.QWidget):
         self.cursor_line.sigPositionChanged.connect(self._cursor_moved)
         self.plot.addItem(self.cursor_line)
         self.marks: list[pg.GraphicsObject] = []
+        self.focus_marks: tuple[TimelineMark, ...] = ()  # a demo's events and spans, kept across axis changes
+        self.focus_items: list[pg.GraphicsObject] = []
         self.plot.scene().sigMouseClicked.connect(self._clicked)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -121,7 +125,50 @@ class TimelineView(QtWidgets.QWidget):
                 self.marks.append(item)
         self.plot.setXRange(float(x[0]) if len(x) else 0, float(x[-1]) if len(x) > 1 else 1, padding=0.01)
         self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
+        self._draw_focus_marks()
         self.set_event(len(s) - 1, emit=False)
+
+    def set_focus_marks(self, marks: tuple[TimelineMark, ...] | list[TimelineMark]) -> None:
+        """Mark a demo's events (a line) and spans (a shaded region), each with its label; () removes them."""
+        self.focus_marks = tuple(marks)
+        self._draw_focus_marks()
+
+    def clear_focus_marks(self) -> None:
+        self.set_focus_marks(())
+
+    def _draw_focus_marks(self) -> None:
+        for item in self.focus_items:
+            self.plot.removeItem(item)
+        self.focus_items = []
+        if self.timeline is None or not self.focus_marks:
+            return
+        s = self.timeline.series
+        top = float(max(s.reserved.max(), s.initial["reserved"])) / GiB if len(s) else 1.0
+        pen = pg.mkPen(FOCUS, width=2)
+        first, last = (float(v) for v in self.event_x(np.array([0, max(self.timeline.n_events - 1, 0)])))
+        for k, mark in enumerate(self.focus_marks):
+            start, end = (float(v) for v in self.event_x(np.array([mark.start, mark.end])))
+            if mark.end > mark.start:
+                item: pg.GraphicsObject = pg.LinearRegionItem(
+                    (start, end), movable=False, brush=pg.mkBrush(*FOCUS_SPAN), pen=pen
+                )
+            else:
+                item = pg.InfiniteLine(pos=start, angle=90, pen=pg.mkPen(FOCUS, width=3))
+            item.setToolTip(mark.label)
+            item.setZValue(-5)  # under the curves, which stay readable through the shading
+            self.plot.addItem(item)
+            self.focus_items.append(item)
+            if mark.label:
+                # labels stacked from the top, so that marks close together do not print over each other
+                # a span's label reads from its start into it, an event's away from the nearer end; near the
+                # right end both turn left, so that the label stays in view
+                room = (start - first) / (last - first) if last > first else 0.0
+                right_side = room > (0.8 if mark.end > mark.start else 0.5)
+                anchor = (1, 0) if right_side else (0, 0)
+                label = pg.TextItem(mark.label, color=FOCUS, anchor=anchor, fill=pg.mkBrush(255, 255, 255, 200))
+                label.setPos(end if right_side else start, top * (1.0 - 0.12 * (k % 4)))
+                self.plot.addItem(label)
+                self.focus_items.append(label)
 
     def by_time(self) -> bool:
         t = self.timeline.series.time_us if self.timeline is not None else None

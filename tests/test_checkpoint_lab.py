@@ -1,0 +1,290 @@
+"""The checkpointing lab: measured saved bytes follow N and sqrt(N), recomputation happens, FSDP shards; the panel."""
+
+from __future__ import annotations
+
+import importlib.util
+import itertools
+import subprocess
+import sys
+import textwrap
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gpumem_gui.sources import checkpoint_lab as lab
+
+needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch")
+
+ROOT = Path(__file__).resolve().parents[1]
+N_VALUES = (4, 9, 16, 36, 64)
+
+
+@pytest.fixture(scope="module")
+def sweep() -> lab.LabSweep:
+    pytest.importorskip("torch")
+    return lab.run_sweep(16, n_values=N_VALUES, timing_repeats=1)
+
+
+def test_sqrt_checkpoints_grow_like_sqrt_n_and_no_checkpointing_like_n(sweep: lab.LabSweep) -> None:
+    ns, saved = sweep.curve("sqrt")
+    assert tuple(ns.astype(int)) == N_VALUES
+    assert abs(lab.fit_exponent(ns, saved) - 0.5) <= 0.15
+    assert abs(sweep.exponent("none") - 1.0) <= 0.1
+    assert abs(sweep.exponent("every") - 1.0) <= 0.1
+    # and not by an accident of scale: sqrt(N) checkpoints keep sqrt(N) activations, none keeps three per layer
+    for n, s in zip(ns, saved, strict=True):
+        act = sweep.at("none").activation_bytes
+        assert s == pytest.approx(np.sqrt(n) * act, rel=0.05)
+    reference = sweep.sqrt_reference(ns)
+    np.testing.assert_allclose(reference, saved, rtol=0.05)
+
+
+def test_every_layer_saves_less_than_none_and_recomputes(sweep: lab.LabSweep) -> None:
+    none, every = sweep.at("none"), sweep.at("every")
+    assert every.saved_bytes < none.saved_bytes
+    assert none.extra_forwards == 0 and none.recomputed_matmuls == 0 and none.recomputed_pointwise == 0
+    assert none.extra_flops == 0
+    for policy in ("every", "sqrt", "selective"):
+        m = sweep.at(policy)
+        assert m.extra_forwards > 0, policy
+        assert m.recomputed_matmuls + m.recomputed_pointwise > 0, policy
+        assert m.checkpoints > 0, policy
+    # each layer is recomputed once; early stop ends a region before its last matmul, whose output is not needed
+    assert every.extra_forwards == 16
+    assert every.recomputed_matmuls == 16 and every.forward_matmuls == 32
+    assert every.extra_flops_fraction == pytest.approx(0.5)
+    assert sweep.at("sqrt").checkpoints == 4
+
+
+def test_hooks_agree_with_what_stays_alive(sweep: lab.LabSweep) -> None:
+    for m in sweep.points:
+        if m.policy == "selective":
+            # selective checkpointing keeps matmul outputs in its own cache, outside autograd's saved tensors
+            assert m.hooked_bytes < m.saved_bytes
+        else:
+            assert m.hooked_bytes == m.saved_bytes, (m.policy, m.n_layers)
+    for m in sweep.at_n:
+        assert m.peak_bytes is not None and m.peak_bytes >= m.saved_bytes
+    assert sweep.at("sqrt").peak_bytes < sweep.at("every").peak_bytes < sweep.at("none").peak_bytes  # type: ignore[operator]
+
+
+def test_selective_saves_less_than_none_and_recomputes_less_than_every(sweep: lab.LabSweep) -> None:
+    none, every, selective = sweep.at("none"), sweep.at("every"), sweep.at("selective")
+    assert selective.saved_bytes < none.saved_bytes
+    assert selective.saved_bytes > every.saved_bytes
+    assert selective.recomputed_matmuls == 0 and selective.extra_flops == 0
+    assert selective.recomputed_pointwise > 0
+    assert (
+        selective.recomputed_matmuls + selective.recomputed_pointwise
+        < every.recomputed_matmuls + every.recomputed_pointwise
+    )
+
+
+def test_bf16_activations_take_half(sweep: lab.LabSweep) -> None:
+    for policy in lab.POLICIES:
+        fp32, bf16 = sweep.at(policy, "fp32"), sweep.at(policy, "bf16")
+        assert bf16.saved_bytes / fp32.saved_bytes == pytest.approx(0.5, abs=0.05), policy
+        assert bf16.peak_bytes / fp32.peak_bytes == pytest.approx(0.5, abs=0.05), policy  # type: ignore[operator]
+        assert bf16.activation_bytes * 2 == fp32.activation_bytes
+
+
+def test_timings_are_measured(sweep: lab.LabSweep) -> None:
+    assert all(m.seconds is not None and m.seconds > 0 for m in sweep.at_n)
+    assert all(m.seconds is None for m in sweep.points if m.n_layers != sweep.n_layers)
+    assert sweep.torch_version
+
+
+@needs_torch
+def test_fsdp_shards_shrink_with_world_size_and_pad() -> None:
+    # width 10: a layer holds 2 * (100 + 10) = 220 parameters, which 3 and 7 do not divide
+    sizes = range(1, 9)
+    fsdp = lab.measure_fsdp(4, width=10, dtype="fp32", optimizer="AdamW", world_sizes=sizes)
+    assert fsdp.n_params == 4 * 220
+    assert fsdp.param_bytes == fsdp.grad_bytes == 4 * 220 * 4
+    assert dict(fsdp.optimizer_state)["exp_avg"] == fsdp.param_bytes
+    one = fsdp.at(1)
+    assert (one.param_bytes, one.grad_bytes) == (fsdp.param_bytes, fsdp.grad_bytes)
+    for ws in sizes:
+        shard = fsdp.at(ws)
+        for per_gpu, unsharded in ((shard.param_bytes, fsdp.param_bytes), (shard.grad_bytes, fsdp.grad_bytes)):
+            assert per_gpu * ws >= unsharded
+            assert per_gpu * ws - unsharded == shard.padding_elements * 4
+            assert per_gpu == pytest.approx(unsharded / ws, rel=0.05)
+        assert shard.optimizer_bytes == pytest.approx(2 * shard.param_bytes, rel=0.05)  # exp_avg, exp_avg_sq
+        assert shard.ranks_param_bytes >= fsdp.param_bytes and shard.ranks_grad_bytes >= fsdp.grad_bytes
+        assert shard.ranks_total_bytes >= fsdp.param_bytes + fsdp.grad_bytes
+    assert fsdp.at(3).padding_elements == 4 * 2 and fsdp.at(7).padding_elements == 4 * 4
+    assert fsdp.at(3).ranks_param_bytes > fsdp.param_bytes
+    assert fsdp.at(4).padding_elements == 0 and fsdp.at(4).ranks_param_bytes == fsdp.param_bytes
+    totals = [fsdp.at(ws).total_bytes for ws in sizes]
+    assert all(a > b for a, b in itertools.pairwise(totals))
+
+
+@needs_torch
+def test_fsdp_dtype_and_optimizer_change_the_measured_state() -> None:
+    adam = lab.measure_fsdp(2, width=32, dtype="fp32", optimizer="Adam", world_sizes=(1, 4))
+    sgd = lab.measure_fsdp(2, width=32, dtype="fp32", optimizer="SGD momentum", world_sizes=(1, 4))
+    bf16 = lab.measure_fsdp(2, width=32, dtype="bf16", optimizer="Adam", world_sizes=(1, 4))
+    assert [name for name, _ in sgd.optimizer_state] == ["momentum_buffer"]
+    assert sgd.optimizer_bytes == sgd.param_bytes
+    assert adam.optimizer_bytes > 2 * adam.param_bytes  # exp_avg, exp_avg_sq and a step per parameter
+    assert bf16.param_bytes * 2 == adam.param_bytes
+    assert bf16.at(4).param_bytes * 2 == adam.at(4).param_bytes
+
+
+@needs_torch
+def test_bad_arguments_are_refused() -> None:
+    with pytest.raises(ValueError, match="policy"):
+        lab.measure_policy("sometimes", 2)
+    with pytest.raises(ValueError, match="dtype"):
+        lab.measure_policy("none", 2, dtype="fp8")
+    with pytest.raises(ValueError, match="optimizer"):
+        lab.measure_fsdp(1, optimizer="Lion")
+    with pytest.raises(ValueError, match="layer"):
+        lab.measure_policy("none", 0)
+
+
+def test_the_install_message_names_a_real_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert lab.torch_available() == (None if importlib.util.find_spec("torch") else lab.TORCH_MISSING)
+    monkeypatch.setattr(lab.importlib.util, "find_spec", lambda name: None)
+    message = lab.torch_available()
+    assert message == lab.TORCH_MISSING
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert "pip install 'gpumem-gui[torch]'" in message
+    assert any(dep.startswith("torch") for dep in extras["torch"])
+
+
+def test_the_module_imports_without_torch() -> None:
+    script = textwrap.dedent(
+        """
+        import sys
+        class NoTorch:
+            def find_spec(self, name, path=None, target=None):
+                if name == "torch" or name.startswith("torch."):
+                    raise ImportError("torch is hidden")
+                return None
+        sys.meta_path.insert(0, NoTorch())
+        from gpumem_gui.sources import checkpoint_lab
+        print(checkpoint_lab.torch_available())
+        print("torch" in sys.modules)
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
+    assert out.stdout.splitlines() == [lab.TORCH_MISSING, "False"]
+
+
+# the panel
+
+
+@pytest.fixture
+def panel(qtbot: Any) -> Any:
+    pytest.importorskip("PySide6")
+    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+
+    p = CheckpointLabPanel()
+    p.n_values = (4, 9, 16)  # a short sweep: the curves' law is tested above
+    qtbot.addWidget(p)
+    p.resize(1300, 850)
+    p.show()
+    return p
+
+
+@needs_torch
+def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: Path) -> None:
+    from gpumem_gui.core.units import format_bytes  # noqa: PLC0415
+
+    panel.n_spin.setValue(9)
+    panel.run()
+    assert panel.busy()
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=120_000)
+    sweep, fsdp = panel.sweep, panel.fsdp
+    assert sweep is not None and fsdp is not None, panel.status.text()
+    assert sweep.n_layers == 9 and sweep.n_values == (4, 9, 16)
+    for row, policy in enumerate(lab.POLICIES):
+        m = sweep.at(policy)
+        assert panel.table.item(row, 1).text().startswith(format_bytes(m.saved_bytes))
+        assert panel.table.item(row, 5).text() == str(m.extra_forwards)
+        xs, ys = panel.curves[policy].getData()
+        np.testing.assert_array_equal(xs, sweep.curve(policy)[0])
+        np.testing.assert_allclose(ys * panel._saved_divisor, sweep.curve(policy)[1])
+    assert len(panel.bar_items(panel.recompute_plot)) == 3
+    assert len(panel.bar_items(panel.bf16_plot)) == 2
+    assert panel.fsdp_table.item(1, 1).text() == format_bytes(fsdp.at(panel.world_spin.value()).grad_bytes)
+    assert "measured" in panel.status.text()
+    picture = tmp_path / "lab.png"
+    assert panel.grab().save(str(picture)) and picture.stat().st_size > 10_000
+
+
+@needs_torch
+def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any) -> None:
+    from gpumem_gui.core.units import format_bytes  # noqa: PLC0415
+    from gpumem_gui.views.checkpoint_lab import TAB_BF16, TAB_FSDP, TAB_RECOMPUTE  # noqa: PLC0415
+
+    panel.set_focus("sqrt")  # nothing measured yet: the focus starts a run and waits for it
+    assert panel.busy() and "measuring" in panel.caption.text()
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=120_000)
+    sweep, fsdp = panel.sweep, panel.fsdp
+    assert sweep is not None and fsdp is not None
+    n = sweep.n_layers
+
+    sqrt = sweep.at("sqrt")
+    np.testing.assert_array_equal(panel.focus_points, [[n, sqrt.saved_bytes]])
+    assert panel.curves["sqrt"].opts["pen"].width() > panel.curves["none"].opts["pen"].width()
+    assert format_bytes(sqrt.saved_bytes) in panel.caption.text() and "N^0.5" in panel.caption.text()
+    assert panel.table.item(lab.POLICIES.index("sqrt"), 1).background().style() != 0
+
+    panel.set_focus("saved_bytes")
+    assert panel.curves["sqrt"].opts["pen"].width() == panel.curves["none"].opts["pen"].width()
+    np.testing.assert_array_equal(panel.focus_points[:, 1], [sweep.at(p).saved_bytes for p in lab.POLICIES])
+
+    panel.set_focus("recompute")
+    assert panel.tabs.currentIndex() == TAB_RECOMPUTE
+    assert f"{sweep.at('every').extra_forwards} layer forwards" in panel.caption.text()
+    assert 100 * sweep.at("sqrt").extra_flops_fraction in panel.focus_points[:, 1]
+
+    panel.set_focus("selective")
+    assert panel.tabs.currentIndex() == TAB_RECOMPUTE
+    assert panel.curves["selective"].opts["pen"].width() > panel.curves["every"].opts["pen"].width()
+    selective = sweep.at("selective")
+    assert f"{selective.recomputed_pointwise} pointwise ops" in panel.caption.text()
+    assert 100 * selective.extra_flops_fraction in panel.focus_points[:, 1]
+
+    panel.set_focus("bf16")
+    assert panel.tabs.currentIndex() == TAB_BF16
+    np.testing.assert_allclose(panel.focus_points[:, 1], [sweep.at(p, "bf16").saved_bytes for p in lab.POLICIES])
+    assert "x0.50" in panel.caption.text()
+
+    panel.set_focus("fsdp")
+    assert panel.tabs.currentIndex() == TAB_FSDP
+    shard = fsdp.at(panel.world_spin.value())
+    np.testing.assert_array_equal(
+        panel.focus_points[:, 1], [shard.param_bytes, shard.grad_bytes, shard.optimizer_bytes, shard.total_bytes]
+    )
+    assert format_bytes(shard.total_bytes) in panel.caption.text()
+
+    panel.world_spin.setValue(3)  # a new world size is measured, and the focus follows it
+    qtbot.waitUntil(lambda: not panel.busy(), timeout=60_000)
+    assert panel.fsdp.at(3).param_bytes == panel.focus_points[0, 1]
+    assert "on 3 GPUs" in panel.caption.text()
+
+    with pytest.raises(ValueError, match="unknown focus"):
+        panel.set_focus("everything")
+
+
+def test_panel_without_torch_says_how_to_install(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("PySide6")
+    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+
+    monkeypatch.setattr(lab, "torch_available", lambda: lab.TORCH_MISSING)
+    p = CheckpointLabPanel()
+    qtbot.addWidget(p)
+    assert p.stack.currentWidget() is p.missing
+    assert p.missing.text() == lab.TORCH_MISSING
+    assert not p.run_button.isEnabled()
+    p.run()
+    p.set_focus("sqrt")
+    assert not p.busy()
+    assert p.caption.text() == lab.TORCH_MISSING

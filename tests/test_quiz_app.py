@@ -1,0 +1,85 @@
+"""The guided quiz in the window: Help > Guided Quiz, answering, and "Show me" on every question of both quizzes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pytestqt")
+
+from gpumem_gui.app import MainWindow
+from gpumem_gui.core.model import BlockState
+from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.whatif import CompareView
+
+
+@pytest.fixture
+def window(qtbot):
+    win = MainWindow()
+    qtbot.addWidget(win)
+    return win
+
+
+def test_help_menu_opens_the_quiz_dock(qtbot, window: MainWindow) -> None:
+    from PySide6 import QtWidgets  # noqa: PLC0415
+
+    menus = window.menuBar().findChildren(QtWidgets.QMenu)
+    actions = {a.text().replace("&", ""): a for menu in menus for a in menu.actions()}
+    actions["Guided Quiz"].trigger()
+    assert window.quiz_dock is not None and window.quiz_dock.isVisibleTo(window)
+    panel = window.quiz_panel()
+    assert panel.current_quiz is None or panel.current_quiz.id in ("gpu-memory", "gradient-checkpointing")
+
+
+def test_show_me_on_every_snapshot_question_highlights_the_data(qtbot, window: MainWindow) -> None:
+    panel = window.open_quiz("gpu-memory")
+    quiz = panel.current_quiz
+    assert quiz is not None and quiz.id == "gpu-memory"
+    for question in quiz.questions:
+        before = window.tabs.count()
+        widget = window.show_demo(question)
+        assert widget is not None and window.tabs.currentWidget() is widget
+        assert window.tabs.count() <= max(before, 1) + 1  # the previous demo tab is replaced, not piled up
+        if question.demo == "checkpointing_lab":
+            assert type(widget).__name__ == "CheckpointLabPanel"
+            continue
+        maps = (
+            widget.maps if isinstance(widget, CompareView)
+            else [d.map for d in widget.findChildren(DocumentView)] if not isinstance(widget, DocumentView)
+            else [widget.map]
+        )  # fmt: skip
+        assert maps
+        for view in maps:
+            assert view.spotlight and view.highlight is not None and view.highlight.any(), question.demo
+            assert view.focus_caption.isVisibleTo(view) and view.focus_caption.text()
+        if question.demo == "fragmented_oom":
+            assert isinstance(widget, DocumentView)
+            state = widget.state
+            assert state is not None
+            holes = state.blocks.state == BlockState.INACTIVE
+            assert np.array_equal(widget.map.highlight, holes)  # exactly the free blocks at the OOM
+            assert widget.current_event < widget.timeline(widget.device).n_events  # travelled to the OOM
+        assert window.statusBar().currentMessage() == question.caption["en"]
+
+
+def test_show_me_follows_the_language(qtbot, window: MainWindow) -> None:
+    panel = window.open_quiz("gpu-memory")
+    panel.set_language("fr")
+    question = panel.current_quiz.questions[0]
+    window.show_demo(question)
+    assert window.statusBar().currentMessage() == question.caption["fr"] != question.caption["en"]
+
+
+def test_panel_show_me_button_reaches_the_window(qtbot, window: MainWindow) -> None:
+    panel = window.open_quiz("gradient-checkpointing")
+    panel.request_demo()
+    assert window.lab is not None and window.tabs.currentWidget() is window.lab
+
+
+def test_quiz_command_refuses_an_unknown_id() -> None:
+    result = subprocess.run([sys.executable, "-m", "gpumem_gui", "quiz", "nope"], capture_output=True, text=True,
+                            timeout=60, check=False)  # fmt: skip
+    assert result.returncode == 2 and "known: gpu-memory, gradient-checkpointing" in result.stderr
