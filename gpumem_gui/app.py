@@ -198,7 +198,6 @@ class MainWindow(QtWidgets.QMainWindow):
         """Run the event loop until every load has reached the window (for scripts and tests)."""
         deadline = QtCore.QDeadlineTimer(timeout_ms)
         while self.jobs and not deadline.hasExpired():
-            # the (flags, maxtime) overload of processEvents crashes PySide6 6.12 (it drops a reference to None)
             QtWidgets.QApplication.processEvents()
             QtCore.QThread.msleep(10)
 
