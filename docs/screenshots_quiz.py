@@ -45,8 +45,7 @@ def main(out_dir: str) -> int:
         settle(app, 0.1)
     settle(app)
     window.grab().save(str(out / "checkpointing_lab.png"))
-    settings.clear()
-    Path(settings.fileName()).unlink(missing_ok=True)
+    scratch.cleanup()
     return 0
 
 

@@ -51,10 +51,9 @@ def _state(focus: DemoFocus, snap: Snapshot) -> Any:
 
 
 def test_every_demo_has_a_plan_whose_examples_exist() -> None:
-    # the loader's list of demos, and every demo the shipped quizzes use, each have a plan
+    # one plan per demo the loader knows, in the order the memory quiz asks them (each of its questions has its own)
     assert set(DEMO_NAMES) == set(quiz.DEMOS)
-    used = {question.demo for loaded in quiz.load_quizzes() for question in loaded.questions}
-    assert used <= set(DEMO_NAMES)
+    assert list(DEMO_NAMES) == [question.demo for question in quiz.find_quiz("gpu-memory").questions]
     index = tomllib.loads((EXAMPLES / "examples.toml").read_text(encoding="utf-8"))
     for demo in DEMO_NAMES:
         plan = plan_for(demo)
