@@ -11,11 +11,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml setup.py $(wildcard gpumem_gui/core/*.pyx gpumem_gui/core/*.h) | $(BIN)/python
+$(STAMP_RUN): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.h) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml setup.py $(wildcard gpumem_gui/core/*.pyx gpumem_gui/core/*.h) | $(BIN)/python
+$(STAMP_TEST): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.h) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP_RUN)
 
@@ -45,7 +45,7 @@ screenshots: $(STAMP_TEST)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python docs/screenshots_quiz.py docs/img
 
 examples: $(STAMP_RUN)
-	$(BIN)/python -m gpumem_gui.core.examples resources/examples
+	$(BIN)/python -m gpumem_gui.core.allocator.examples resources/examples
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -14,14 +14,19 @@ else:
     extensions = cythonize(
         [
             Extension(
-                "gpumem_gui.core._replay",
-                ["gpumem_gui/core/_replay.pyx"],
+                "gpumem_gui.core.analysis._replay",
+                ["gpumem_gui/core/analysis/_replay.pyx"],
                 language="c++",
-                include_dirs=["gpumem_gui/core"],
-                depends=["gpumem_gui/core/_flat_map.h"],
+                include_dirs=["gpumem_gui/core/analysis"],
+                depends=["gpumem_gui/core/analysis/_flat_map.h"],
                 optional=True,
             ),
-            Extension("gpumem_gui.core._columns", ["gpumem_gui/core/_columns.pyx"], language="c++", optional=True),
+            Extension(
+                "gpumem_gui.core.snapshot._columns",
+                ["gpumem_gui/core/snapshot/_columns.pyx"],
+                language="c++",
+                optional=True,
+            ),
         ],
         compiler_directives={"language_level": "3"},
         quiet=True,

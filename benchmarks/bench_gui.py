@@ -20,8 +20,8 @@ import psutil
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow, _application
-from gpumem_gui.core.allocator_constants import GiB
-from gpumem_gui.core.simulator import DeviceAllocatorSim
+from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
+from gpumem_gui.core.rules.allocator_constants import GiB
 
 HERE = Path(__file__).resolve().parent
 

@@ -9,8 +9,8 @@ import threading
 import time
 from pathlib import Path
 
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.timetravel import build_timeline
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.demo_job import SimulatorBackend
 from gpumem_gui.probe.server import ProbeServer
 from gpumem_gui.sources.live import LiveSession
@@ -48,7 +48,7 @@ def main() -> None:
             t = time.perf_counter()
             data = client.snapshot_bytes()
             t1 = time.perf_counter()
-            from gpumem_gui.core.loader import load_snapshot
+            from gpumem_gui.core.snapshot.loader import load_snapshot
 
             snap = load_snapshot(data)
             t2 = time.perf_counter()

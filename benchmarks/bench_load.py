@@ -35,7 +35,7 @@ def _peak_rss() -> int:
 
 
 def make_file(path: Path, events: int) -> None:
-    from gpumem_gui.core.synthetic import synthetic_snapshot
+    from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 
     # thousands of distinct stacks, 20-60 frames deep, as with stacks="python" in a real model
     dump = synthetic_snapshot(events, seed=42, streams=2, distinct_stacks=4000, stack_depth=(20, 60))
@@ -73,7 +73,7 @@ def phase(name: str, path: Path) -> dict[str, Any]:
     elif name == "interleaved_timing":
         # the ratios: both loads alternate in one process, so machine noise hits both alike; best of 3 each
         from gpumem_gui.core import load_snapshot
-        from gpumem_gui.core.timetravel import build_timeline
+        from gpumem_gui.core.analysis.timetravel import build_timeline
 
         pickle_times, load_times, series_times = [], [], []
 
@@ -115,7 +115,7 @@ def phase(name: str, path: Path) -> dict[str, Any]:
         del kept
     elif name == "series_and_state_at":
         from gpumem_gui.core import load_snapshot
-        from gpumem_gui.core.timetravel import build_timeline
+        from gpumem_gui.core.analysis.timetravel import build_timeline
 
         snap = load_snapshot(data)
         del data

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.replay import replay
-from gpumem_gui.core.synthetic import synthetic_snapshot
+from gpumem_gui.core.allocator.replay import replay
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 
 HERE = Path(__file__).resolve().parent
 FIXTURES = HERE.parent.parent / "shared" / "fixtures" / "snapshots"

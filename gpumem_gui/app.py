@@ -12,15 +12,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
 from gpumem_gui.assets import EXAMPLES, example_path
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.examples import DEFAULT_EXAMPLE
-from gpumem_gui.core.export import blocks_csv
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.quiz import Question, QuizError, load_quizzes
-from gpumem_gui.core.report import build_report, report_json, report_text
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
+from gpumem_gui.core.analysis.export import blocks_csv
+from gpumem_gui.core.analysis.report import build_report, report_json, report_text
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.sources.file_loader import FileLoadJob
+from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
@@ -317,7 +317,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def show_demo(self, question: Question) -> QtWidgets.QWidget | None:
         """ "Show me": the question's demo in the main views, with its concept highlighted from the data."""
-        from gpumem_gui.core.quiz_demos import DemoError, foci_for, plan_for, run_whatif  # noqa: PLC0415
+        from gpumem_gui.teach.quiz_demos import DemoError, foci_for, plan_for, run_whatif  # noqa: PLC0415
         from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
 
         panel = self.quiz_panel()

@@ -9,12 +9,12 @@ import sys
 from collections.abc import Sequence
 
 from gpumem_gui import __version__
-from gpumem_gui.core.alloc_conf import AllocConfError
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.replay import replay
-from gpumem_gui.core.report import build_report, report_json, report_text
-from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
+from gpumem_gui.core.allocator.replay import replay
+from gpumem_gui.core.analysis.report import build_report, report_json, report_text
+from gpumem_gui.core.rules.alloc_conf import AllocConfError
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
 
 EXIT_BAD_INPUT = 2
 
@@ -94,7 +94,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _quiz(args: argparse.Namespace) -> int:
-    from gpumem_gui.core.quiz import QuizError, find_quiz  # noqa: PLC0415
+    from gpumem_gui.teach.quiz import QuizError, find_quiz  # noqa: PLC0415
 
     if args.quiz_id:
         try:

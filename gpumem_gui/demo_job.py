@@ -16,9 +16,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gpumem_gui import probe
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.examples import ATTENTION, GRAD, LOGITS, MLP, OPTIMIZER, WEIGHT
-from gpumem_gui.core.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.allocator.examples import ATTENTION, GRAD, LOGITS, MLP, OPTIMIZER, WEIGHT
+from gpumem_gui.core.allocator.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 
 CONTEXT_BYTES = 420 * MiB  # what a CUDA context and cuBLAS workspaces take outside PyTorch's allocator, roughly
 
@@ -181,7 +181,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--oom-dir", help="where the probe writes a snapshot at each OOM")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    from gpumem_gui.core.units import parse_bytes  # noqa: PLC0415
+    from gpumem_gui.core.snapshot.units import parse_bytes  # noqa: PLC0415
 
     backend = SimulatorBackend(parse_bytes(args.capacity), args.settings)
     server = probe.start(backend=backend, oom_dir=args.oom_dir)

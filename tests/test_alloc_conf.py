@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpumem_gui.core.alloc_conf import AllocConfError, parse_alloc_conf
-from gpumem_gui.core.allocator_constants import UNLIMITED, MiB
+from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
+from gpumem_gui.core.rules.allocator_constants import UNLIMITED, MiB
 
 CASES = [
     "",

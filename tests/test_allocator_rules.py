@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.allocator_rules import (
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
+from gpumem_gui.core.rules.allocator_rules import (
     AllocatorConfig,
     _roundup_power2_next_division,
     allocation_size,

@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gpumem_gui.sources import checkpoint_lab as lab
+from gpumem_gui.teach import checkpoint_lab as lab
 
 needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch")
 
@@ -167,7 +167,7 @@ def test_the_module_imports_without_torch() -> None:
                     raise ImportError("torch is hidden")
                 return None
         sys.meta_path.insert(0, NoTorch())
-        from gpumem_gui.sources import checkpoint_lab
+        from gpumem_gui.teach import checkpoint_lab
         print(checkpoint_lab.torch_available())
         print("torch" in sys.modules)
         """
@@ -194,7 +194,7 @@ def panel(qtbot: Any) -> Any:
 
 @needs_torch
 def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: Path) -> None:
-    from gpumem_gui.core.units import format_bytes  # noqa: PLC0415
+    from gpumem_gui.core.snapshot.units import format_bytes  # noqa: PLC0415
 
     panel.n_spin.setValue(9)
     panel.run()
@@ -220,7 +220,7 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
 
 @needs_torch
 def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any) -> None:
-    from gpumem_gui.core.units import format_bytes  # noqa: PLC0415
+    from gpumem_gui.core.snapshot.units import format_bytes  # noqa: PLC0415
     from gpumem_gui.views.checkpoint_lab import TAB_BF16, TAB_FSDP, TAB_RECOMPUTE  # noqa: PLC0415
 
     panel.set_focus("sqrt")  # nothing measured yet: the focus starts a run and waits for it

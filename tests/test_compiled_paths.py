@@ -13,11 +13,11 @@ import numpy as np
 import pytest
 
 from gpumem_gui.core import SnapshotError, load_snapshot
-from gpumem_gui.core import convert as convert_module
-from gpumem_gui.core.allocator_rules import AllocatorConfig, round_size
-from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.synthetic import synthetic_snapshot
-from gpumem_gui.core.timetravel import build_timeline, compiled_replay_available
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.analysis.timetravel import build_timeline, compiled_replay_available
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, round_size
+from gpumem_gui.core.snapshot import convert as convert_module
+from gpumem_gui.core.snapshot.model import Snapshot
 from tests.conftest import FIXTURE_NAMES, fixture_path
 
 compiled = pytest.mark.skipif(not compiled_replay_available(), reason="compiled kernels not built")
@@ -137,7 +137,7 @@ def test_compiled_replay_equals_python() -> None:
 
 @compiled
 def test_compiled_round_size_matches_python() -> None:
-    _replay = pytest.importorskip("gpumem_gui.core._replay")
+    _replay = pytest.importorskip("gpumem_gui.core.analysis._replay")
     rng = random.Random(1)
     for divisions in ((0,) * 16, (4,) * 16, (1, 2, 4, 8, 16, 2, 4, 8, 1, 1, 4, 8, 2, 2, 16, 8)):
         cfg = AllocatorConfig(roundup_power2_divisions=divisions)

@@ -9,11 +9,11 @@ import pytest
 from gpumem_gui.assets import EXAMPLES as EXAMPLES_DIR
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.allocator_constants import GiB
-from gpumem_gui.core.examples import EXAMPLES, example_bytes, index_toml
-from gpumem_gui.core.metrics import Metrics, compute_metrics
-from gpumem_gui.core.model import Action
-from gpumem_gui.core.timetravel import build_timeline
+from gpumem_gui.core.allocator.examples import EXAMPLES, example_bytes, index_toml
+from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.rules.allocator_constants import GiB
+from gpumem_gui.core.snapshot.model import Action
 
 
 @pytest.mark.parametrize("example", EXAMPLES, ids=[e.name for e in EXAMPLES])

@@ -8,9 +8,9 @@ import numpy as np
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.timetravel import build_timeline
-from gpumem_gui.core.transfer import load_npz, save_npz
+from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.sources.file_loader import FileLoadJob
+from gpumem_gui.sources.transfer import load_npz, save_npz
 from tests.conftest import fixture_path
 
 

@@ -11,8 +11,8 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from gpumem_gui.app import MainWindow
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.reconcile import reconcile
+from gpumem_gui.core.analysis.reconcile import reconcile
+from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.views.attach import AttachDialog
 from gpumem_gui.views.live import LiveView, ReconcileBar

@@ -16,8 +16,8 @@ import numpy as np
 import pytest
 
 from gpumem_gui.core import BlockState, SnapshotError, load_snapshot
-from gpumem_gui.core.model import Action
-from gpumem_gui.core.synthetic import synthetic_snapshot
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.snapshot.model import Action
 from tests.conftest import fixture_path, load_raw
 
 

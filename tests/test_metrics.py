@@ -10,9 +10,9 @@ from typing import Any
 import pytest
 
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.allocator_constants import MiB
-from gpumem_gui.core.allocator_rules import AllocatorConfig
-from gpumem_gui.core.metrics import compute_metrics, metrics_by_group, segment_free_summary
+from gpumem_gui.core.analysis.metrics import compute_metrics, metrics_by_group, segment_free_summary
+from gpumem_gui.core.rules.allocator_constants import MiB
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from tests.conftest import load_raw
 
 

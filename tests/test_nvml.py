@@ -15,7 +15,7 @@ import psutil
 import pynvml
 import pytest
 
-from gpumem_gui.core.units import format_bytes
+from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.sources import nvml as nv
 from gpumem_gui.sources.nvml import GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource, gpu_processes
 

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.model import BlockState
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.demo_job import SimulatorBackend
 from gpumem_gui.probe import wire
 from gpumem_gui.probe.server import ProbeServer

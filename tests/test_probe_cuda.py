@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.model import BlockState
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import BlockState
 from tests.probe_helpers import stop, wait_for_socket
 
 torch = pytest.importorskip("torch")

@@ -11,7 +11,7 @@ import pytest
 pytest.importorskip("pytestqt")
 
 from gpumem_gui.app import MainWindow
-from gpumem_gui.core.model import BlockState
+from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.whatif import CompareView
 

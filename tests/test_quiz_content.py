@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gpumem_gui import assets
-from gpumem_gui.core.quiz import (
+from gpumem_gui.teach.quiz import (
     DEMOS,
     LAB_FOCUSES,
     LANGUAGES,

@@ -13,12 +13,16 @@ import numpy as np
 import pytest
 
 from gpumem_gui.assets import EXAMPLES, example_path
-from gpumem_gui.core import load_snapshot, quiz
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.convert import snapshot_from_object
-from gpumem_gui.core.metrics import compute_metrics
-from gpumem_gui.core.model import Action, BlockState, Snapshot
-from gpumem_gui.core.quiz_demos import (
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
+from gpumem_gui.core.snapshot.convert import snapshot_from_object
+from gpumem_gui.core.snapshot.model import Action, BlockState, Snapshot
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach import quiz
+from gpumem_gui.teach.quiz_demos import (
     DEMO_NAMES,
     KV_CACHE_SITE,
     DemoError,
@@ -30,9 +34,6 @@ from gpumem_gui.core.quiz_demos import (
     run_whatif,
     whatif_foci,
 )
-from gpumem_gui.core.simulator import DeviceAllocatorSim, OutOfMemoryError
-from gpumem_gui.core.timetravel import build_timeline
-from gpumem_gui.core.units import format_bytes
 
 
 def _load(name: str) -> Snapshot:

@@ -11,7 +11,7 @@ pytest.importorskip("PySide6")
 from PySide6 import QtCore
 
 from gpumem_gui.assets import QUIZZES
-from gpumem_gui.core.quiz import LANGUAGES, Quiz, QuizError, load_quiz, load_quizzes
+from gpumem_gui.teach.quiz import LANGUAGES, Quiz, QuizError, load_quiz, load_quizzes
 from gpumem_gui.views.quiz_panel import (
     INTERFACE_PATH,
     QUESTION,

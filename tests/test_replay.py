@@ -11,9 +11,9 @@ import pytest
 
 from gpumem_gui.cli import main
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.alloc_conf import AllocConfError
-from gpumem_gui.core.replay import merged_settings, replay
-from gpumem_gui.core.synthetic import synthetic_snapshot
+from gpumem_gui.core.allocator.replay import merged_settings, replay
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from tests.conftest import fixture_path
 
 # The fidelity table (closing note of issue 3): every fixture trace, replayed under its recorded settings.

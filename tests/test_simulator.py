@@ -9,11 +9,11 @@ from typing import Any
 import pytest
 
 from gpumem_gui.core import BlockState, load_snapshot
-from gpumem_gui.core.alloc_conf import AllocConfError
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.metrics import compute_metrics
-from gpumem_gui.core.simulator import DeviceAllocatorSim, OutOfMemoryError, format_size
-from gpumem_gui.core.timetravel import build_timeline
+from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError, format_size
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.rules.alloc_conf import AllocConfError
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 
 
 def _segments(sim: DeviceAllocatorSim) -> list[tuple[int, list[tuple[int, str]]]]:

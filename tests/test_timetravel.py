@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 from gpumem_gui.core import AllocatorState, BlockState, load_snapshot
-from gpumem_gui.core.allocator_rules import AllocatorConfig
-from gpumem_gui.core.metrics import compute_metrics
-from gpumem_gui.core.model import Action, Snapshot
-from gpumem_gui.core.synthetic import synthetic_run
-from gpumem_gui.core.timetravel import KEYFRAME_INTERVAL, DeviceTimeline, build_timeline
+from gpumem_gui.core.allocator.synthetic import synthetic_run
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.timetravel import KEYFRAME_INTERVAL, DeviceTimeline, build_timeline
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.model import Action, Snapshot
 from tests.conftest import fixture_path
 
 
@@ -166,7 +166,7 @@ def test_jumps_use_keyframes_and_reject_out_of_range() -> None:
 
 
 def test_annotation_ranges_of_the_constructor_fixture() -> None:
-    from gpumem_gui.core.annotations import annotation_ranges  # noqa: PLC0415
+    from gpumem_gui.core.snapshot.annotations import annotation_ranges  # noqa: PLC0415
 
     snap = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
     ranges = annotation_ranges(snap, 0)

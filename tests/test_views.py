@@ -14,9 +14,9 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.model import BlockState
-from gpumem_gui.core.rasterize import layout_by_address
-from gpumem_gui.core.timetravel import build_timeline
+from gpumem_gui.core.analysis.rasterize import layout_by_address
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.views.document import DocumentView, search_blocks
 from gpumem_gui.views.segment_map import ROW_PIXELS
 from tests.conftest import FIXTURE_NAMES, fixture_path

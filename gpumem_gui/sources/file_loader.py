@@ -15,16 +15,16 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from typing import Any
 
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.timetravel import DeviceTimeline
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.model import Snapshot
 
 
 def _work(path: str, out: str, conn: Connection) -> None:
     try:
-        from gpumem_gui.core.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
-        from gpumem_gui.core.timetravel import build_timeline  # noqa: PLC0415
-        from gpumem_gui.core.transfer import save_npz  # noqa: PLC0415
+        from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
+        from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
+        from gpumem_gui.sources.transfer import save_npz  # noqa: PLC0415
 
         snapshot = load_snapshot(path)
         save_npz(out + ".state.npz", snapshot, {})  # the map can show the final state while the trace is indexed
@@ -100,7 +100,7 @@ class FileLoadJob:
         self._read_result = reader(value)
 
     def _partial(self, state_path: str) -> LoadResult:
-        from gpumem_gui.core.transfer import load_npz  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import load_npz  # noqa: PLC0415
 
         try:
             self.snapshot, _ = load_npz(state_path)
@@ -114,7 +114,7 @@ class FileLoadJob:
         return LoadResult(self.path, self.snapshot, partial=True)
 
     def _finish(self) -> LoadResult:
-        from gpumem_gui.core.transfer import load_npz  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import load_npz  # noqa: PLC0415
 
         try:
             snapshot, timelines = load_npz(self._out, self.snapshot)

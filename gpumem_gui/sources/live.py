@@ -17,12 +17,12 @@ from typing import Any
 
 import psutil
 
-from gpumem_gui.core.allocator_rules import AllocatorConfig
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.reconcile import MemoryReconciliation, reconcile
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.analysis.reconcile import MemoryReconciliation, reconcile
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, ProbeGone
 
 MAX_SAMPLES = 4 * 3600 * 2  # four hours of 2 Hz stats

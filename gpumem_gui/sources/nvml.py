@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
-from gpumem_gui.core.units import format_bytes
+from gpumem_gui.core.snapshot.units import format_bytes
 
 NA = "n/a"  # how every unknown value (None below) is shown
 NO_DRIVER = "NVIDIA driver not found: NVML is unavailable (no GPU monitoring)"

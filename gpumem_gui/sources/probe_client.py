@@ -14,9 +14,9 @@ from typing import Any
 
 import psutil
 
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.loader import load_snapshot
-from gpumem_gui.core.model import Snapshot
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.probe import wire
 
 CONNECT_TIMEOUT_S = 5.0

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.units import format_bytes
+from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
 

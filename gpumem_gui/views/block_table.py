@@ -7,9 +7,9 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.stacks import filter_frames
-from gpumem_gui.core.units import format_bytes
+from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
+from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.units import format_bytes
 
 _HEADERS = ("address", "size", "requested", "state", "stream", "pool", "top frame")
 

@@ -11,8 +11,8 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.units import format_bytes
-from gpumem_gui.sources import checkpoint_lab as lab
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach import checkpoint_lab as lab
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import FOCUS, FOCUS_BACKGROUND
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gpumem_gui.core.model import AllocatorState, StackTable
-from gpumem_gui.core.quiz_demos import DemoFocus
+from gpumem_gui.core.snapshot.model import AllocatorState, StackTable
+from gpumem_gui.teach.quiz_demos import DemoFocus
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.whatif import CompareView

@@ -7,7 +7,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.units import format_bytes, format_bytes_exact
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.nvml import MEMORY_UTIL_TIP, NA, GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource
 
 DEFAULT_INTERVAL_S = 1.0

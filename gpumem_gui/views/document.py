@@ -5,13 +5,13 @@ from __future__ import annotations
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.allocator_rules import AllocatorConfig
-from gpumem_gui.core.annotations import annotation_ranges
-from gpumem_gui.core.metrics import compute_metrics
-from gpumem_gui.core.model import AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.stacks import filter_frames, format_frame
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.units import format_bytes_exact, parse_bytes
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.annotations import annotation_ranges
+from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame
+from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
 from gpumem_gui.views.block_table import BlockTable
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView

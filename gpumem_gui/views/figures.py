@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.metrics import Metrics
-from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.core.analysis.metrics import Metrics
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import FOCUS, FOCUS_BACKGROUND
 

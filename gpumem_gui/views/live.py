@@ -8,8 +8,8 @@ from pathlib import Path
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.reconcile import MemoryReconciliation
-from gpumem_gui.core.units import format_bytes, format_bytes_exact
+from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.views import palette
 from gpumem_gui.views.document import DocumentView

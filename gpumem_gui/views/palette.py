@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumem_gui.core import rasterize as r
+from gpumem_gui.core.analysis import rasterize as r
 
 BACKGROUND = "#eceff3"
 HOLE = "#e8112d"  # cached free blocks: the colour that must jump out

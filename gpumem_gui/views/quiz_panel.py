@@ -13,7 +13,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.assets import RESOURCES
-from gpumem_gui.core.quiz import LANGUAGES, Question, Quiz, QuizError
+from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz, QuizError
 
 INTERFACE_PATH = RESOURCES / "quiz_interface.toml"
 SETTINGS_ORG, SETTINGS_APP = "gpumem_gui", "gpumem-gui"

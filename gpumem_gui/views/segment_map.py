@@ -6,10 +6,10 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.rasterize import MapLayout, block_at, layout_by_address, layout_by_segment, rasterize
-from gpumem_gui.core.stacks import filter_frames
-from gpumem_gui.core.units import format_bytes
+from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, layout_by_address, layout_by_segment, rasterize
+from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
+from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views import palette
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart

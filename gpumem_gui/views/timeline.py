@@ -6,9 +6,9 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.model import TraceTable
-from gpumem_gui.core.quiz_demos import TimelineMark
-from gpumem_gui.core.timetravel import DeviceTimeline
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.model import TraceTable
+from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import FOCUS, FOCUS_SPAN
 

@@ -7,11 +7,11 @@ import threading
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from gpumem_gui.core.convert import snapshot_from_object
-from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.replay import ReplayResult, replay
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.units import format_bytes, format_percent, parse_bytes
+from gpumem_gui.core.allocator.replay import ReplayResult, replay
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.snapshot.convert import snapshot_from_object
+from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.units import format_bytes, format_percent, parse_bytes
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import SegmentMapView
 

@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpumem_gui.core.allocator_constants import SMALL_BUFFER, SMALL_SIZE
-from gpumem_gui.core.allocator_rules import AllocatorConfig, round_size, should_split
-from gpumem_gui.core.model import (
+from gpumem_gui.core.analysis.segment_map import LiveSegment, SegmentMap
+from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER, SMALL_SIZE
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, round_size, should_split
+from gpumem_gui.core.snapshot.model import (
     I64,
     NO_STACK,
     Action,
@@ -29,11 +30,10 @@ from gpumem_gui.core.model import (
     Snapshot,
     TraceTable,
 )
-from gpumem_gui.core.safe_unpickle import gc_paused
-from gpumem_gui.core.segment_map import LiveSegment, SegmentMap
+from gpumem_gui.core.snapshot.safe_unpickle import gc_paused
 
 try:  # the compiled twin of _ForwardReplay (see _replay.pyx); absent where no C++ compiler built it
-    from gpumem_gui.core import _replay  # type: ignore[attr-defined]
+    from gpumem_gui.core.analysis import _replay  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the install
     _replay = None
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gpumem_gui.core.allocator_rules import AllocatorConfig
-from gpumem_gui.core.metrics import GroupedMetrics, Metrics, metrics_by_group, segment_free_summary
-from gpumem_gui.core.model import AllocatorState, Snapshot
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.core.analysis.metrics import GroupedMetrics, Metrics, metrics_by_group, segment_free_summary
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
 # keys of the JSON report's device entries, in order; totals sum them where a sum means something
 _SUMMED = (

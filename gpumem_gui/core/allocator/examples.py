@@ -1,7 +1,7 @@
 """The bundled example snapshots: small programs run through the allocator simulator, one per concept.
 
-`python -m gpumem_gui.core.examples DIR` (what `make examples` runs) writes each as DIR/<name>.pickle and their
-descriptions to DIR/examples.toml; a test checks the files in resources/examples are what this module makes.
+`python -m gpumem_gui.core.allocator.examples DIR` (what `make examples` runs) writes each as DIR/<name>.pickle
+and their descriptions to DIR/examples.toml; a test checks the files in resources/examples are what this module makes.
 Everything is deterministic (fixed seeds, the simulator's fixed clock and addresses).
 """
 
@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.allocator.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 
 TORCH = "/usr/lib/python3.11/site-packages/torch"
 
@@ -269,7 +269,7 @@ def example_bytes(example: Example) -> bytes:
 
 
 def index_toml() -> str:
-    lines = ["# The bundled example snapshots (made by gpumem_gui.core.examples; run `make examples`)", ""]
+    lines = ["# The bundled example snapshots (made by gpumem_gui.core.allocator.examples; run `make examples`)", ""]
     for ex in EXAMPLES:
         text = ex.description.replace("\\", "\\\\").replace('"', '\\"')
         lines += [f"[{ex.name}]", f'file = "{ex.name}.pickle"', f'description = "{text}"', ""]

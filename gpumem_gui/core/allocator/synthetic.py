@@ -13,9 +13,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpumem_gui.core.allocator_constants import GiB, MiB
-from gpumem_gui.core.allocator_rules import allocation_size, is_small_request, round_size, should_split
-from gpumem_gui.core.snapshot_dicts import block_dict, segment_dict
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
+from gpumem_gui.core.rules.allocator_rules import allocation_size, is_small_request, round_size, should_split
+from gpumem_gui.core.snapshot.snapshot_dicts import block_dict, segment_dict
 
 _SEGMENT_ALIGN = 2 * MiB
 

@@ -13,8 +13,16 @@ from typing import Any
 
 import numpy as np
 
-from gpumem_gui.core.model import AllocatorState, BlockTable, Frame, SegmentTable, Snapshot, StackTable, TraceTable
-from gpumem_gui.core.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
+from gpumem_gui.core.analysis.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
+from gpumem_gui.core.snapshot.model import (
+    AllocatorState,
+    BlockTable,
+    Frame,
+    SegmentTable,
+    Snapshot,
+    StackTable,
+    TraceTable,
+)
 
 _TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in ("has_time", "forward_frames", "unknown_actions")]
 _SERIES_ARRAYS = list(SERIES_NAMES)

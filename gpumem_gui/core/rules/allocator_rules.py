@@ -6,7 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpumem_gui.core.allocator_constants import (
+from gpumem_gui.core.rules.allocator_constants import (
     LARGE_BUFFER,
     MIN_BLOCK_SIZE,
     MIN_LARGE_ALLOC,

@@ -12,7 +12,7 @@ from typing import Literal
 
 import numpy as np
 
-from gpumem_gui.core.model import AllocatorState, BlockState
+from gpumem_gui.core.snapshot.model import AllocatorState, BlockState
 
 # state codes of the image (the views' palette gives each a colour)
 BACKGROUND = 0

@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from gpumem_gui.core.allocator_constants import SMALL_BUFFER
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.model import (
+from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.model import (
     ACTION_NAMES,
     DEFAULT_POOL,
     NO_STACK,
@@ -25,10 +25,10 @@ from gpumem_gui.core.model import (
     Snapshot,
     TraceTable,
 )
-from gpumem_gui.core.stacks import StackInterner, unique_in_order
+from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
-    from gpumem_gui.core import _columns  # type: ignore[attr-defined]
+    from gpumem_gui.core.snapshot import _columns  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - depends on the install
     _columns = None
 

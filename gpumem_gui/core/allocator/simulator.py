@@ -15,8 +15,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from gpumem_gui.core.alloc_conf import parse_alloc_conf
-from gpumem_gui.core.allocator_constants import (
+from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
+from gpumem_gui.core.rules.allocator_constants import (
     LARGE_BUFFER,
     MIN_BLOCK_SIZE,
     SMALL_BUFFER,
@@ -25,14 +25,14 @@ from gpumem_gui.core.allocator_constants import (
     KiB,
     MiB,
 )
-from gpumem_gui.core.allocator_rules import (
+from gpumem_gui.core.rules.allocator_rules import (
     AllocatorConfig,
     allocation_size,
     is_small_request,
     round_size,
     should_split,
 )
-from gpumem_gui.core.snapshot_dicts import block_dict, segment_dict
+from gpumem_gui.core.snapshot.snapshot_dicts import block_dict, segment_dict
 
 Frames = list[dict[str, Any]]
 _VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice

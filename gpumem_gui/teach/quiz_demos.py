@@ -21,11 +21,11 @@ from typing import Literal
 
 import numpy as np
 
-from gpumem_gui.core.convert import snapshot_from_object
-from gpumem_gui.core.model import B8, I64, Action, AllocatorState, BlockState, Snapshot, TraceTable
-from gpumem_gui.core.replay import ReplayResult, replay
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.units import format_bytes, format_percent
+from gpumem_gui.core.allocator.replay import ReplayResult, replay
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.snapshot.convert import snapshot_from_object
+from gpumem_gui.core.snapshot.model import B8, I64, Action, AllocatorState, BlockState, Snapshot, TraceTable
+from gpumem_gui.core.snapshot.units import format_bytes, format_percent
 
 DemoKind = Literal["snapshot", "pair", "whatif", "lab"]
 Facts = dict[str, int | float]

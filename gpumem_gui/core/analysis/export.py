@@ -5,8 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-from gpumem_gui.core.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.stacks import filter_frames, format_frame
+from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
+from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame
 
 COLUMNS = (
     "device",

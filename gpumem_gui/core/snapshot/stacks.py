@@ -9,8 +9,8 @@ from typing import Any
 
 import numpy as np
 
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.model import I32, NO_STACK, Frame, StackTable
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
 
 # Frames PyTorch's viewer hides from a stack (allocator and interpreter plumbing): matched against name and file.
 _HIDDEN_NAMES = (

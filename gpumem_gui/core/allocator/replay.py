@@ -9,12 +9,12 @@ from typing import Any
 
 import numpy as np
 
-from gpumem_gui.core.alloc_conf import parse_alloc_conf
-from gpumem_gui.core.allocator_constants import GiB
-from gpumem_gui.core.convert import snapshot_from_object
-from gpumem_gui.core.model import Action, AllocatorState, BlockState, Snapshot, StackTable, TraceTable
-from gpumem_gui.core.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
-from gpumem_gui.core.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.allocator.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
+from gpumem_gui.core.rules.allocator_constants import GiB
+from gpumem_gui.core.snapshot.convert import snapshot_from_object
+from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, StackTable, TraceTable
 
 DEFAULT_CAPACITY = 80 * GiB
 

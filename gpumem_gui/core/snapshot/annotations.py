@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from gpumem_gui.core.model import Snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 
 
 def annotation_ranges(snapshot: Snapshot, device: int) -> list[tuple[int, int, str]]:

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import dataclasses
 
-from gpumem_gui.core.allocator_constants import ROUNDUP_POWER2_INTERVALS, UNLIMITED, MiB
-from gpumem_gui.core.allocator_rules import AllocatorConfig
+from gpumem_gui.core.rules.allocator_constants import ROUNDUP_POWER2_INTERVALS, UNLIMITED, MiB
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 
 _SEPARATORS = ",:[]"
 

@@ -13,8 +13,8 @@ from typing import Any
 
 import numpy as np
 
-from gpumem_gui.core.allocator_rules import DEFAULT_CONFIG, AllocatorConfig, largest_request_served_by
-from gpumem_gui.core.model import DEFAULT_POOL, AllocatorState, BlockState
+from gpumem_gui.core.rules.allocator_rules import DEFAULT_CONFIG, AllocatorConfig, largest_request_served_by
+from gpumem_gui.core.snapshot.model import DEFAULT_POOL, AllocatorState, BlockState
 
 
 @dataclass(frozen=True)

@@ -10,10 +10,10 @@ import zlib
 from pathlib import Path
 from typing import Any
 
-from gpumem_gui.core.convert import snapshot_from_object, snapshot_from_pickle_fast
-from gpumem_gui.core.errors import SnapshotError
-from gpumem_gui.core.model import Snapshot
-from gpumem_gui.core.safe_unpickle import RefusedGlobal, gc_paused, loads_no_globals
+from gpumem_gui.core.snapshot.convert import snapshot_from_object, snapshot_from_pickle_fast
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.safe_unpickle import RefusedGlobal, gc_paused, loads_no_globals
 
 GZIP_MAGIC = b"\x1f\x8b"
 PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 and later

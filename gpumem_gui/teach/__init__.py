@@ -1,0 +1,1 @@
+"""Teaching: the quiz content model, each question's demo, and the checkpointing lab (which runs torch)."""
