@@ -1,0 +1,236 @@
+"""The one task mechanism: every slow thing runs as a Task on a thread pool and reports back through Qt signals.
+
+A task is a plain function `fn(ctx) -> result` that runs off the GUI thread. It may report progress with
+`ctx.progress(value)`, must look at `ctx.cancelled` (or call `ctx.check()`) between slow steps, and may register
+`ctx.on_cancel(hook)` to interrupt what it blocks on (kill a worker process, close a socket). Progress, the result
+and the error reach the GUI thread as queued signals; after `cancel()` nothing more is delivered.
+
+Any exception a task raises reaches its group's `failed` signal as one line (and the log, with its traceback):
+no task dies silently. A TaskGroup belongs to one owner (a tab, the window) and cancels all its tasks together.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from PySide6 import QtCore, QtWidgets
+
+log = logging.getLogger(__name__)
+
+# Live sessions and device polls hold a thread for as long as they run: a pool of its own, larger than the cores,
+# so that they never queue the short tasks (loads, replays) behind them.
+_POOL: QtCore.QThreadPool | None = None
+
+
+def thread_pool() -> QtCore.QThreadPool:
+    global _POOL  # noqa: PLW0603 (one pool per process, made on first use, after the QApplication)
+    if _POOL is None:
+        _POOL = QtCore.QThreadPool()
+        _POOL.setMaxThreadCount(32)
+    return _POOL
+
+
+class Cancelled(Exception):  # noqa: N818 (not an error: how a task leaves early)
+    """Raised by `TaskContext.check()` once the task was cancelled."""
+
+
+class TaskContext:
+    """What a running task's function sees: cancellation, progress, interruptible waits."""
+
+    def __init__(self, task: Task) -> None:
+        self._task = task
+        self._cancel = threading.Event()
+        self._hooks: list[Callable[[], None]] = []
+        self._lock = threading.Lock()
+
+    @property
+    def cancelled(self) -> bool:
+        return self._cancel.is_set()
+
+    def check(self) -> None:
+        if self._cancel.is_set():
+            raise Cancelled
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to `seconds`; True (at once) when the task is cancelled meanwhile."""
+        return self._cancel.wait(seconds)
+
+    def progress(self, value: object) -> None:
+        if not self._cancel.is_set():
+            self._task._progress.emit(value)
+
+    def on_cancel(self, hook: Callable[[], None]) -> None:
+        """Call `hook` (from the cancelling thread) when the task is cancelled; at once if it already is."""
+        with self._lock:
+            if not self._cancel.is_set():
+                self._hooks.append(hook)
+                return
+        hook()
+
+    def _set_cancelled(self) -> None:
+        with self._lock:
+            if self._cancel.is_set():
+                return
+            self._cancel.set()
+            hooks, self._hooks = self._hooks, []
+        for hook in hooks:
+            try:
+                hook()
+            except Exception:  # a hook that fails must not stop the others (or the cancelling GUI thread)
+                log.exception("cancelling %s", self._task.name)
+
+
+class _Runner(QtCore.QRunnable):
+    def __init__(self, task: Task) -> None:
+        super().__init__()
+        self.task = task
+
+    def run(self) -> None:
+        self.task._run()
+
+
+class Task(QtCore.QObject):
+    """One slow function running on the pool. Its public signals fire in the GUI thread, never after cancel()."""
+
+    progressed = QtCore.Signal(object)
+    succeeded = QtCore.Signal(object)
+    failed = QtCore.Signal(str)
+    finished = QtCore.Signal()  # always last, cancelled or not
+
+    # emitted from the worker thread; this object lives in the GUI thread, so the slots below run there
+    _progress = QtCore.Signal(object)
+    _done = QtCore.Signal(object)
+    _error = QtCore.Signal(str)
+    _end = QtCore.Signal()
+
+    def __init__(self, name: str, fn: Callable[[TaskContext], Any]) -> None:
+        super().__init__()
+        self.name = name
+        self.fn = fn
+        self.context = TaskContext(self)
+        self.running = False
+        self.done = False
+        self._progress.connect(self._on_progress)
+        self._done.connect(self._on_done)
+        self._error.connect(self._on_error)
+        self._end.connect(self._on_end)
+
+    @property
+    def cancelled(self) -> bool:
+        return self.context.cancelled
+
+    def start(self) -> Task:
+        self.running = True
+        thread_pool().start(_Runner(self))
+        return self
+
+    def cancel(self) -> None:
+        self.context._set_cancelled()
+
+    def _run(self) -> None:
+        try:
+            result = self.fn(self.context)
+        except Cancelled:
+            pass
+        except Exception as e:  # every failure reaches the user as one line; the traceback goes to the log
+            log.exception("task %s failed", self.name)
+            self._error.emit(one_line(e))
+        else:
+            self._done.emit(result)
+        finally:
+            self._end.emit()
+
+    @QtCore.Slot(object)
+    def _on_progress(self, value: object) -> None:
+        if not self.cancelled:
+            self.progressed.emit(value)
+
+    @QtCore.Slot(object)
+    def _on_done(self, result: object) -> None:
+        if not self.cancelled:
+            self.succeeded.emit(result)
+
+    @QtCore.Slot(str)
+    def _on_error(self, message: str) -> None:
+        if not self.cancelled:
+            self.failed.emit(message)
+
+    @QtCore.Slot()
+    def _on_end(self) -> None:
+        self.running = False
+        self.done = True
+        self.finished.emit()
+
+
+def one_line(error: BaseException) -> str:
+    """An exception as the one line a user reads: its message, with the type where the message alone is unclear."""
+    text = " ".join(str(error).split())
+    if not text:
+        return type(error).__name__
+    expected = ("SnapshotError", "ProbeError", "ProbeGone", "AllocConfError", "DemoError", "QuizError", "LabError")
+    return text if type(error).__name__ in expected else f"{type(error).__name__}: {text}"
+
+
+class TaskGroup(QtCore.QObject):
+    """The tasks of one owner: started, tracked, cancelled together. `failed(name, message)` reports each error
+    that the task's own `on_error` did not take."""
+
+    failed = QtCore.Signal(str, str)
+    busy_changed = QtCore.Signal(bool)
+
+    def __init__(self, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.tasks: list[Task] = []
+
+    def start(
+        self,
+        name: str,
+        fn: Callable[[TaskContext], Any],
+        *,
+        on_result: Callable[[Any], None] | None = None,
+        on_progress: Callable[[Any], None] | None = None,
+        on_error: Callable[[str], None] | None = None,
+        on_finished: Callable[[], None] | None = None,
+    ) -> Task:
+        task = Task(name, fn)
+        if on_result is not None:
+            task.succeeded.connect(on_result)
+        if on_progress is not None:
+            task.progressed.connect(on_progress)
+        if on_error is not None:
+            task.failed.connect(on_error)
+        else:
+            task.failed.connect(lambda message: self.failed.emit(name, message))
+        if on_finished is not None:
+            task.finished.connect(on_finished)
+        task.finished.connect(lambda: self._forget(task))
+        was_busy = self.busy()
+        self.tasks.append(task)
+        task.start()
+        if not was_busy:
+            self.busy_changed.emit(True)
+        return task
+
+    def _forget(self, task: Task) -> None:
+        if task in self.tasks:
+            self.tasks.remove(task)
+            if not self.tasks:
+                self.busy_changed.emit(False)
+
+    def busy(self) -> bool:
+        return any(not t.cancelled for t in self.tasks)
+
+    def cancel_all(self) -> None:
+        for task in list(self.tasks):
+            task.cancel()
+
+    def wait(self, timeout_ms: int = 120_000) -> bool:
+        """Run the event loop until every task has finished (for scripts and tests); False on time-out."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        while self.tasks and not deadline.hasExpired():
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(5)
+        return not self.tasks

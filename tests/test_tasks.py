@@ -1,0 +1,67 @@
+"""The task mechanism: results, progress, errors and cancellation arrive as signals in the GUI thread."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+from PySide6 import QtCore
+
+from gpumem_gui.views.tasks import TaskContext, TaskGroup
+
+
+def test_result_and_progress_arrive_in_the_gui_thread(qtbot: Any) -> None:
+    group = TaskGroup()
+    seen: list[tuple[str, object, bool]] = []
+    gui = QtCore.QThread.currentThread()
+
+    def work(ctx: TaskContext) -> int:
+        assert QtCore.QThread.currentThread() is not gui
+        for k in range(3):
+            ctx.progress(k)
+        return 42
+
+    group.start(
+        "sum",
+        work,
+        on_progress=lambda v: seen.append(("progress", v, QtCore.QThread.currentThread() is gui)),
+        on_result=lambda v: seen.append(("result", v, QtCore.QThread.currentThread() is gui)),
+    )
+    assert group.wait(5000)
+    assert seen == [("progress", 0, True), ("progress", 1, True), ("progress", 2, True), ("result", 42, True)]
+
+
+def test_an_unexpected_exception_reaches_the_group_as_one_line(qtbot: Any) -> None:
+    group = TaskGroup()
+    errors: list[tuple[str, str]] = []
+    group.failed.connect(lambda name, message: errors.append((name, message)))
+
+    def broken(_ctx: TaskContext) -> None:
+        raise ValueError("segments\nsecond line")
+
+    group.start("load x", broken)
+    assert group.wait(5000)
+    assert errors == [("load x", "ValueError: segments second line")]
+
+
+def test_cancel_wakes_the_task_runs_its_hooks_and_delivers_nothing(qtbot: Any) -> None:
+    group = TaskGroup()
+    delivered: list[object] = []
+    hooked = threading.Event()
+    started = threading.Event()
+
+    def long_poll(ctx: TaskContext) -> str:
+        ctx.on_cancel(hooked.set)
+        started.set()
+        while not ctx.wait(10.0):
+            pass
+        return "should not arrive"
+
+    task = group.start("poll", long_poll, on_result=delivered.append, on_error=delivered.append)
+    assert started.wait(5)
+    t0 = time.monotonic()
+    group.cancel_all()
+    assert group.wait(5000)
+    assert time.monotonic() - t0 < 2.0 and hooked.is_set()
+    assert delivered == [] and task.done and not group.busy()
