@@ -33,7 +33,7 @@ def thread_pool() -> QtCore.QThreadPool:
     return _POOL
 
 
-class Cancelled(Exception):  # noqa: N818 (not an error: how a task leaves early)
+class Cancelled(Exception):
     """Raised by `TaskContext.check()` once the task was cancelled."""
 
 
