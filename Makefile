@@ -26,6 +26,7 @@ lint: $(STAMP_TEST)
 	$(BIN)/ruff check gpumem_gui tests benchmarks
 	$(BIN)/ruff format --check gpumem_gui tests benchmarks
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
