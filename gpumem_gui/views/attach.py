@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
+from gpumem_gui.views import palette
 
 HOW_TO_PROBE = (
     "To watch a job's allocator, start it with the probe:\n"
@@ -41,7 +42,9 @@ class AttachDialog(QtWidgets.QDialog):
         self.nvml_note = QtWidgets.QLabel(wordWrap=True)
         self.hint = QtWidgets.QLabel(HOW_TO_PROBE, wordWrap=True)
         self.hint.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.hint.setStyleSheet("font-family: monospace; color: #333; padding: 6px; background: #f4f6f8;")
+        self.hint.setStyleSheet(
+            f"font-family: monospace; color: {palette.TEXT}; padding: 6px; background: {palette.HINT_BACKGROUND};"
+        )
         self.refresh_button = QtWidgets.QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.refresh)
         self.attach_button = QtWidgets.QPushButton("Attach", default=True, enabled=False)
@@ -64,7 +67,7 @@ class AttachDialog(QtWidgets.QDialog):
         found = self.list_jobs()
         self.jobs = list(found.jobs)
         self.nvml_note.setText(found.nvml_error or "GPU processes from NVML, and every local job that runs a probe.")
-        self.nvml_note.setStyleSheet("color: #8a5a00;" if found.nvml_error else "")
+        self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if found.nvml_error else "")
         self.table.setRowCount(len(self.jobs))
         for row, job in enumerate(self.jobs):
             used = format_bytes(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"

@@ -7,7 +7,6 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views import palette
-from gpumem_gui.views.segment_map import FOCUS, FOCUS_BACKGROUND
 
 _ROWS = (
     (
@@ -121,7 +120,7 @@ class GapBar(QtWidgets.QWidget):
         p.fillRect(QtCore.QRectF(left, bar_top, split - left, bar_h), QtGui.QColor(palette.CURVES["allocated"]))
         p.fillRect(QtCore.QRectF(split, bar_top, right - split, bar_h), QtGui.QColor(palette.HOLE))
         # the bracket: a line over the gap with ticks down to the bar, its label above
-        p.setPen(QtGui.QPen(QtGui.QColor(FOCUS), 2))
+        p.setPen(QtGui.QPen(QtGui.QColor(palette.FOCUS), 2))
         y = bar_top - 4
         p.drawLine(QtCore.QPointF(split, y), QtCore.QPointF(right, y))
         p.drawLine(QtCore.QPointF(split, y), QtCore.QPointF(split, bar_top))
@@ -133,7 +132,7 @@ class GapBar(QtWidgets.QWidget):
             p.drawText(QtCore.QRectF(left, k * line, right - left, line), QtCore.Qt.AlignmentFlag.AlignRight, text)
         font.setBold(False)
         p.setFont(font)
-        p.setPen(QtGui.QColor("#333"))
+        p.setPen(QtGui.QColor(palette.TEXT))
         for k, text in enumerate(figure_lines):
             row = QtCore.QRectF(left, bar_top + bar_h + 2 + k * line, right - left, line)
             p.drawText(row, QtCore.Qt.AlignmentFlag.AlignRight if k else QtCore.Qt.AlignmentFlag.AlignLeft, text)
@@ -167,7 +166,7 @@ class FiguresPanel(QtWidgets.QWidget):
         self.gap_bar.setVisible(True)
         for key in _BRACKETED:
             for widget in (self.names[key], self.values[key]):
-                widget.setStyleSheet(f"background: {FOCUS_BACKGROUND}; font-weight: bold;")
+                widget.setStyleSheet(f"background: {palette.FOCUS_BACKGROUND}; font-weight: bold;")
 
     def clear_bracket(self) -> None:
         self.gap_bar.setVisible(False)

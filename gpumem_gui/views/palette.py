@@ -1,4 +1,4 @@
-"""The one palette: colours of the map's state codes, the timeline's curves and the figures' warnings."""
+"""The one palette: every colour the views draw with, named by what it marks (map states, curves, focus, quiz)."""
 
 from __future__ import annotations
 
@@ -38,9 +38,53 @@ CURVES = {
 }
 
 
+# plots, text and lines around the data
+PLOT_BACKGROUND = "#ffffff"
+CURSOR = "#111"  # the event cursor of the timeline and the comparison
+REFERENCE_LINE = "#888"  # a dotted marker that is not data (the lab's chosen N)
+TEXT = "#333"  # labels drawn over plots and figures
+TEXT_STRONG = "#222"
+TEXT_MUTED = "#555"
+LABEL_FILL = (255, 255, 255, 200)  # RGBA behind a label over a plot, so that curves under it do not hide it
+LEGEND_FILL = (255, 255, 255, 210)
+TRANSPARENT = (0, 0, 0, 0)
+SEARCH_WASH = (255, 230, 0, 150)  # RGBA over the blocks that match a search
+
+# record_function ranges on the timeline: the pending-free hue, faint, so that the curves stay on top
+ANNOTATION = "#c9a6e0"  # the legend's swatch: the span's look over white
+ANNOTATION_SPAN = (155, 77, 202, 30)
+
+# a demo's focus, on the map, the timeline, the figures and the lab
+FOCUS = "#8a6500"  # lines, underlines and labels: a dark gold that no curve or block state uses
+FOCUS_BACKGROUND = "#fff3c4"
+FOCUS_SPAN = (224, 168, 0, 40)  # RGBA of a marked span of the timeline
+
+# live monitoring: memory that NVML sees but PyTorch does not hold, and the notice over a live view
+OUTSIDE_PYTORCH = "#9aa3ad"
+NOTICE_BACKGROUND, NOTICE_TEXT = "#fff3cd", "#5c4400"
+
+# the attach dialog: the command hint and a warning about NVML
+HINT_BACKGROUND = "#f4f6f8"
+WARNING_TEXT = "#8a5a00"
+
+# the quiz: green and red for the verdict's text, pale versions behind it; the accent marks a selected, unconfirmed
+# choice; the cards are white on a light page whatever the desktop theme
+RIGHT, RIGHT_BACK = "#2e7d32", "#e8f5e9"
+WRONG, WRONG_BACK = "#c62828", "#fdecea"
+ACCENT, ACCENT_BACK = "#3d5a80", "#eaf0f7"
+INK, MUTED, LINE, CARD, PAGE = "#1f2933", "#5f6b7a", "#d5dbe3", "#ffffff", "#f3f5f8"
+BADGE_BACK = "#e4e9f0"
+ON_ACCENT = "white"  # text on an accent, right or wrong badge
+EXPLAIN_BACK = "#f6f8fa"
+
+
 def _rgb(hex_colour: str) -> tuple[int, int, int]:
     h = hex_colour.lstrip("#")
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
+
+
+DIMMED = (*_rgb(BACKGROUND), 190)  # a spotlight fades the blocks outside it towards the background
+UNDERLINE = (*_rgb(FOCUS), 255)  # ... and underlines the blocks inside it in the blank image row
 
 
 def map_lut() -> np.ndarray:

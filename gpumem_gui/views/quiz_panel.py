@@ -14,15 +14,25 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.assets import RESOURCES
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz, QuizError
+from gpumem_gui.views.palette import (
+    ACCENT,
+    ACCENT_BACK,
+    BADGE_BACK,
+    CARD,
+    EXPLAIN_BACK,
+    INK,
+    LINE,
+    MUTED,
+    ON_ACCENT,
+    PAGE,
+    RIGHT,
+    RIGHT_BACK,
+    WRONG,
+    WRONG_BACK,
+)
 
 INTERFACE_PATH = RESOURCES / "quiz_interface.toml"
 SETTINGS_ORG, SETTINGS_APP = "gpumem_gui", "gpumem-gui"
-
-# verdict colours: green and red for the text, pale versions behind it; the accent marks a selected, unconfirmed choice
-RIGHT, RIGHT_BACK = "#2e7d32", "#e8f5e9"
-WRONG, WRONG_BACK = "#c62828", "#fdecea"
-ACCENT, ACCENT_BACK = "#3d5a80", "#eaf0f7"
-INK, MUTED, LINE, CARD, PAGE = "#1f2933", "#5f6b7a", "#d5dbe3", "#ffffff", "#f3f5f8"
 
 # every interface key the panel uses, with the {fields} it fills in: the file must offer exactly these
 INTERFACE_FIELDS: dict[str, frozenset[str]] = {
@@ -304,17 +314,17 @@ QFrame#choice[state="right"] {{ border-color: {RIGHT}; background: {RIGHT_BACK};
 QFrame#choice[state="wrong"] {{ border-color: {WRONG}; background: {WRONG_BACK}; }}
 QFrame#choice[state="dim"] QLabel#choice_text {{ color: {MUTED}; }}
 QFrame#choice QLabel {{ background: transparent; color: {INK}; }}
-QLabel#badge {{ background: #e4e9f0; color: {INK}; border-radius: 11px; font-weight: 600;
+QLabel#badge {{ background: {BADGE_BACK}; color: {INK}; border-radius: 11px; font-weight: 600;
     min-width: 22px; max-width: 22px; min-height: 22px; max-height: 22px; }}
-QFrame#choice[state="selected"] QLabel#badge {{ background: {ACCENT}; color: white; }}
-QFrame#choice[state="right"] QLabel#badge {{ background: {RIGHT}; color: white; }}
-QFrame#choice[state="wrong"] QLabel#badge {{ background: {WRONG}; color: white; }}
+QFrame#choice[state="selected"] QLabel#badge {{ background: {ACCENT}; color: {ON_ACCENT}; }}
+QFrame#choice[state="right"] QLabel#badge {{ background: {RIGHT}; color: {ON_ACCENT}; }}
+QFrame#choice[state="wrong"] QLabel#badge {{ background: {WRONG}; color: {ON_ACCENT}; }}
 QFrame#choice[state="right"] QLabel#mark {{ color: {RIGHT}; font-size: 13pt; font-weight: 700; }}
 QFrame#choice[state="wrong"] QLabel#mark {{ color: {WRONG}; font-size: 13pt; font-weight: 700; }}
 QLabel#verdict {{ border-radius: 6px; padding: 6px 10px; font-size: 11pt; font-weight: 700; }}
 QLabel#verdict[verdict="right"] {{ color: {RIGHT}; background: {RIGHT_BACK}; }}
 QLabel#verdict[verdict="wrong"] {{ color: {WRONG}; background: {WRONG_BACK}; }}
-QFrame#explain {{ background: #f6f8fa; border: none; border-left: 4px solid {RIGHT}; border-radius: 2px; }}
+QFrame#explain {{ background: {EXPLAIN_BACK}; border: none; border-left: 4px solid {RIGHT}; border-radius: 2px; }}
 QFrame#explain[kind="wrong"] {{ border-left-color: {WRONG}; }}
 QFrame#explain QLabel {{ background: transparent; color: {INK}; }}
 QLabel#explain_heading {{ font-weight: 600; }}

@@ -10,7 +10,6 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import TraceTable
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views import palette
-from gpumem_gui.views.segment_map import FOCUS, FOCUS_SPAN
 
 GiB = float(1 << 30)
 _CURVES = (
@@ -33,7 +32,7 @@ class TimelineView(QtWidgets.QWidget):
         self.trace: TraceTable | None = None
         self.annotation_ranges: list[tuple[int, int, str]] = []
         self.use_time = False
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
         self.plot.setMenuEnabled(False)
         # a million events are a million points per curve: draw only what the pixels can show
         self.plot.setDownsampling(auto=True, mode="peak")
@@ -46,7 +45,7 @@ class TimelineView(QtWidgets.QWidget):
         legend_items.append(("external fragmentation (right axis)", palette.CURVES["external_fragmentation"]))
         legend_items.append(("OOM", palette.HOLE))
         legend_items.append(("&#9650; cudaMalloc / map", palette.CURVES["reserved"]))
-        legend_items.append(("record_function range", "#c9a6e0"))
+        legend_items.append(("record_function range", palette.ANNOTATION))
         self.legend = QtWidgets.QLabel(  # below the plot, where it hides no curve
             "  ".join(f'<span style="color:{c}">&#9644;</span> {name}' for name, c in legend_items)
         )
@@ -63,7 +62,7 @@ class TimelineView(QtWidgets.QWidget):
         )
         self.frag_view.addItem(self.frag_curve)
         self.plot.getViewBox().sigResized.connect(self._sync_views)
-        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#111", width=1))
+        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
         self.cursor_line.sigPositionChanged.connect(self._cursor_moved)
         self.plot.addItem(self.cursor_line)
         self.marks: list[pg.GraphicsObject] = []
@@ -111,7 +110,7 @@ class TimelineView(QtWidgets.QWidget):
                 self.marks.append(ticks)
             for start, end, name in self.annotation_ranges:
                 span = (float(self.event_x(np.array([start]))[0]), float(self.event_x(np.array([end]))[0]))
-                region = pg.LinearRegionItem(span, movable=False, brush=pg.mkBrush(155, 77, 202, 30))
+                region = pg.LinearRegionItem(span, movable=False, brush=pg.mkBrush(*palette.ANNOTATION_SPAN))
                 region.setToolTip(name)
                 self.plot.addItem(region)
                 self.marks.append(region)
@@ -144,16 +143,16 @@ class TimelineView(QtWidgets.QWidget):
             return
         s = self.timeline.series
         top = float(max(s.reserved.max(), s.initial["reserved"])) / GiB if len(s) else 1.0
-        pen = pg.mkPen(FOCUS, width=2)
+        pen = pg.mkPen(palette.FOCUS, width=2)
         first, last = (float(v) for v in self.event_x(np.array([0, max(self.timeline.n_events - 1, 0)])))
         for k, mark in enumerate(self.focus_marks):
             start, end = (float(v) for v in self.event_x(np.array([mark.start, mark.end])))
             if mark.end > mark.start:
                 item: pg.GraphicsObject = pg.LinearRegionItem(
-                    (start, end), movable=False, brush=pg.mkBrush(*FOCUS_SPAN), pen=pen
+                    (start, end), movable=False, brush=pg.mkBrush(*palette.FOCUS_SPAN), pen=pen
                 )
             else:
-                item = pg.InfiniteLine(pos=start, angle=90, pen=pg.mkPen(FOCUS, width=3))
+                item = pg.InfiniteLine(pos=start, angle=90, pen=pg.mkPen(palette.FOCUS, width=3))
             item.setToolTip(mark.label)
             item.setZValue(-5)  # under the curves, which stay readable through the shading
             self.plot.addItem(item)
@@ -165,7 +164,9 @@ class TimelineView(QtWidgets.QWidget):
                 room = (start - first) / (last - first) if last > first else 0.0
                 right_side = room > (0.8 if mark.end > mark.start else 0.5)
                 anchor = (1, 0) if right_side else (0, 0)
-                label = pg.TextItem(mark.label, color=FOCUS, anchor=anchor, fill=pg.mkBrush(255, 255, 255, 200))
+                label = pg.TextItem(
+                    mark.label, color=palette.FOCUS, anchor=anchor, fill=pg.mkBrush(*palette.LABEL_FILL)
+                )
                 label.setPos(end if right_side else start, top * (1.0 - 0.12 * (k % 4)))
                 self.plot.addItem(label)
                 self.focus_items.append(label)
