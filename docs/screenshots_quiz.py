@@ -35,6 +35,7 @@ def main(out_dir: str) -> int:
     assert question is not None
     panel.answer(question.answer)
     window.show_demo(question)
+    window.wait_for_demo()
     settle(app)
     window.grab().save(str(out / "quiz_fragmented_oom.png"))
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
-import os
+import logging
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -15,18 +17,30 @@ from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.export import blocks_csv
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
-from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.sources.file_loader import FileLoadJob
+from gpumem_gui.document import SnapshotDocument
+from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
-from gpumem_gui.views.whatif import CompareView, ReplayTask, WhatIfDialog
+from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup, thread_pool
+from gpumem_gui.views.whatif import CompareView, WhatIfDialog, WhatIfRun, replay_in_task
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
+log = logging.getLogger(__name__)
+
+
+def _load_in_task(job: FileLoadJob) -> Callable[[TaskContext], LoadResult]:
+    """The task that waits for a load's worker process: the snapshot as progress, then the timelines."""
+
+    def run(ctx: TaskContext) -> LoadResult:
+        ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
+        return job.run(ctx.progress)
+
+    return run
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -36,23 +50,26 @@ class MainWindow(QtWidgets.QMainWindow):
         self.resize(1400, 900)
         self.settings = QtCore.QSettings(ORG, APP)
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
-        self.tabs.tabCloseRequested.connect(self.tabs.removeTab)
+        self.tabs.tabCloseRequested.connect(self.close_tab)
         self.setCentralWidget(self.tabs)
         self.progress = QtWidgets.QProgressBar(maximum=0, maximumWidth=160, visible=False)
         self.cancel_button = QtWidgets.QPushButton("Cancel", visible=False)
         self.cancel_button.clicked.connect(self.cancel_loads)
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.cancel_button)
-        self.jobs: list[FileLoadJob] = []
-        self.replays: list[tuple[ReplayTask, DocumentView]] = []
-        self.pending: dict[FileLoadJob, DocumentView] = {}  # documents shown before their timelines arrived
+        # every slow thing runs on the one task mechanism; a tab's own tasks end with the tab
+        self.tasks = TaskGroup(self)
+        self.tasks.failed.connect(self.report_error)
+        self._progress_message = ""
+        self.jobs: list[Task] = []  # file loads still running
+        self.replays: list[Task] = []
+        self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
         self.quiz_dock: QtWidgets.QDockWidget | None = None
         self.lab: QtWidgets.QWidget | None = None
         self.demo_tab: QtWidgets.QWidget | None = None  # the last "Show me": replaced by the next one
+        self.demo_task: Task | None = None
         self.device_view: QtWidgets.QWidget | None = None
-        self.poll_timer = QtCore.QTimer(self, interval=30)
-        self.poll_timer.timeout.connect(self._poll_jobs)
         self.setAcceptDrops(True)
         self._menus()
         geometry = self.settings.value("geometry")
@@ -121,54 +138,71 @@ class MainWindow(QtWidgets.QMainWindow):
     def open_files(self, paths: Sequence[str]) -> None:
         """Load each file in a worker process; the window stays responsive and can cancel."""
         for path in paths:
-            self.jobs.append(FileLoadJob(path))
+            job = FileLoadJob(path)
+            holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived
+            task = self.tasks.start(
+                f"open {Path(path).name}",
+                _load_in_task(job),
+                on_progress=lambda partial, holder=holder: self._snapshot_arrived(partial, holder),
+                on_result=lambda result, holder=holder: self._load_finished(result, holder),
+            )
+            task.finished.connect(lambda task=task: self._job_done(task))
+            task.setProperty("path", path)
+            self.jobs.append(task)
         self._show_progress()
-        if self.jobs:
-            self.poll_timer.start()
+
+    def _snapshot_arrived(self, partial: LoadResult, holder: dict[str, DocumentView]) -> None:
+        """The map now, the timeline when the worker has indexed the trace."""
+        assert partial.snapshot is not None
+        holder["doc"] = self.add_document(partial.snapshot, partial.path, pending=True)
+
+    def _load_finished(self, result: LoadResult, holder: dict[str, DocumentView]) -> None:
+        doc = holder.get("doc")
+        if result.error is not None:
+            if doc is not None:
+                self.close_tab(self.tabs.indexOf(doc))
+            QtWidgets.QMessageBox.warning(self, "Cannot open", result.error)
+            return
+        if doc is not None and result.timelines is not None:
+            if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
+                doc.set_timelines(result.timelines)
+        else:
+            assert result.snapshot is not None
+            self.add_document(result.snapshot, result.path, result.timelines)
+        recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
+        self.settings.setValue("recent", recent)
+        self._refresh_recent()
+
+    def _job_done(self, task: Task) -> None:
+        if task in self.jobs:
+            self.jobs.remove(task)
+        if task in self.replays:
+            self.replays.remove(task)
+        self._show_progress()
 
     def _show_progress(self) -> None:
         busy = bool(self.jobs)
-        self.progress.setVisible(busy)
+        self.progress.setVisible(busy or bool(self.replays))
         self.cancel_button.setVisible(busy)
+        message = ""
         if busy:
-            job = self.jobs[0]
-            self.statusBar().showMessage(f"{Path(job.path).name}: {job.stage}...")
-        elif not self.replays:
-            self.statusBar().clearMessage()
-            self.poll_timer.stop()
+            message = f"{Path(str(self.jobs[0].property('path'))).name}: loading..."
+        elif self.replays:
+            message = "replaying through the allocator simulator..."
+        if message:
+            self.statusBar().showMessage(message)
+        elif self.statusBar().currentMessage() == self._progress_message:
+            self.statusBar().clearMessage()  # only our own line: a caption or an error stays
+        self._progress_message = message
 
-    def _poll_jobs(self) -> None:
-        self._poll_replays()
-        for job in list(self.jobs):
-            result = job.poll()
-            if result is None:
-                continue
-            if result.partial:  # the map now, the timeline when the worker has indexed the trace
-                assert result.snapshot is not None
-                self.pending[job] = self.add_document(result.snapshot, result.path, pending=True)
-                continue
-            self.jobs.remove(job)
-            doc = self.pending.pop(job, None)
-            if result.error is not None:
-                if doc is not None:
-                    self.tabs.removeTab(self.tabs.indexOf(doc))
-                QtWidgets.QMessageBox.warning(self, "Cannot open", result.error)
-            elif doc is not None and result.timelines is not None:
-                doc.set_timelines(result.timelines)
-            else:
-                assert result.snapshot is not None
-                self.add_document(result.snapshot, result.path, result.timelines)
-                recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
-                self.settings.setValue("recent", recent)
-                self._refresh_recent()
-        self._show_progress()
+    def report_error(self, name: str, message: str) -> None:
+        """A task failed: one line in the status bar (and the log), the window goes on."""
+        log.warning("%s: %s", name, message)
+        self.statusBar().showMessage(f"{name}: {message}", 30_000)
 
     def cancel_loads(self) -> None:
-        for job in self.jobs:
-            job.cancel()
-            doc = self.pending.pop(job, None)
-            if doc is not None:
-                self.tabs.removeTab(self.tabs.indexOf(doc))
+        for task in list(self.jobs):
+            task.cancel()
         self.jobs.clear()
         self._show_progress()
 
@@ -183,6 +217,7 @@ class MainWindow(QtWidgets.QMainWindow):
     ) -> DocumentView:
         """A tab for `snapshot`. Its map layout is `layout`, or the one chosen last (which a change then updates)."""
         doc = DocumentView(snapshot, timelines=timelines, pending=pending)
+        self.tab_tasks[doc] = TaskGroup(self)
         if layout is None:
             saved = self.settings.value("map_layout", 0)
             doc.layout_box.setCurrentIndex(int(saved) if str(saved).isdigit() else 0)
@@ -198,12 +233,38 @@ class MainWindow(QtWidgets.QMainWindow):
         """Run the event loop until every load has reached the window (for scripts and tests)."""
         deadline = QtCore.QDeadlineTimer(timeout_ms)
         while self.jobs and not deadline.hasExpired():
-            QtWidgets.QApplication.processEvents()
-            QtCore.QThread.msleep(10)
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(5)
+
+    def close_tab(self, index: int) -> None:
+        """Close a tab: its tasks are cancelled, its timers and live session stopped, its document let go."""
+        widget = self.tabs.widget(index)
+        if widget is None:
+            return
+        group = self.tab_tasks.pop(widget, None)
+        if group is not None:
+            group.cancel_all()
+            group.deleteLater()
+        for shutdown in ("close_session", "shutdown", "stop"):
+            method = getattr(widget, shutdown, None)
+            if callable(method):
+                method()
+                break
+        self.tabs.removeTab(index)
+        if widget in self.live_views:
+            self.live_views.remove(widget)  # type: ignore[arg-type]
+        if widget is self.demo_tab:
+            self.demo_tab = None
+        if widget is self.lab:
+            self.lab = None
+        if widget is self.device_view:
+            self.device_view = None
+        widget.setParent(None)  # type: ignore[call-overload]
+        widget.deleteLater()
 
     def what_if(self) -> None:
         doc = self.current_document()
-        if doc is None or not doc.timeline(doc.device).n_events:
+        if doc is None or doc.pending or not doc.document.has_trace():
             QtWidgets.QMessageBox.information(self, "What if", "Open a snapshot with a trace first.")
             return
         dialog = WhatIfDialog(self)
@@ -216,27 +277,24 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.start_what_if(doc, dialog.overrides(), capacity)
 
-    def start_what_if(self, doc: DocumentView, overrides: list[str], capacity: int | None) -> ReplayTask:
+    def start_what_if(self, doc: DocumentView, overrides: list[str], capacity: int | None) -> Task:
         """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done."""
-        task = ReplayTask(doc.snapshot, doc.device, overrides, capacity)
-        self.replays.append((task, doc))
-        self.statusBar().showMessage("replaying through the allocator simulator...")
-        self.poll_timer.start()
+        group = self.tab_tasks.get(doc, self.tasks)  # closing the recorded run's tab cancels its replay
+        task = group.start(
+            "what if",
+            replay_in_task(doc.document, overrides, capacity),
+            on_result=self._what_if_done,
+            on_error=lambda message: QtWidgets.QMessageBox.warning(self, "What if", message),
+        )
+        task.finished.connect(lambda: self._job_done(task))
+        self.replays.append(task)
+        self._show_progress()
         return task
 
-    def _poll_replays(self) -> None:
-        for task, doc in list(self.replays):
-            if not task.done():
-                continue
-            self.replays.remove((task, doc))
-            self.statusBar().clearMessage()
-            if task.result is None:
-                QtWidgets.QMessageBox.warning(self, "What if", task.error or "the replay failed")
-                continue
-            result, replayed, replayed_timeline = task.result
-            view = CompareView(doc.snapshot, doc.timeline(doc.device), result, replayed, replayed_timeline)
-            index = self.tabs.addTab(view, f"what if: {result.settings or 'recorded'}")
-            self.tabs.setCurrentIndex(index)
+    def _what_if_done(self, run: WhatIfRun) -> None:
+        view = CompareView(run)
+        index = self.tabs.addTab(view, f"what if: {run.result.settings or 'recorded'}")
+        self.tabs.setCurrentIndex(index)
 
     def current_document(self) -> DocumentView | None:
         doc = self.tabs.currentWidget()
@@ -315,10 +373,12 @@ class MainWindow(QtWidgets.QMainWindow):
                 QtWidgets.QMessageBox.warning(self, "Guided quiz", str(e))
         return panel
 
-    def show_demo(self, question: Question) -> QtWidgets.QWidget | None:
-        """ "Show me": the question's demo in the main views, with its concept highlighted from the data."""
-        from gpumem_gui.teach.quiz_demos import DemoError, foci_for, plan_for, run_whatif  # noqa: PLC0415
-        from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
+    def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
+        """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
+
+        The demo's snapshots are loaded, replayed and indexed in a task; its tab opens when they are ready
+        (`wait_for_demo` waits for it). A newer request cancels an older one still being prepared."""
+        from gpumem_gui.teach.quiz_demos import plan_for  # noqa: PLC0415
 
         panel = self.quiz_panel()
         if question.caption is not None:
@@ -326,38 +386,51 @@ class MainWindow(QtWidgets.QMainWindow):
         plan = plan_for(question.demo)
         if plan.kind == "lab":
             return self.show_lab(question.focus or "saved_bytes")
-        try:
-            snapshots = [load_snapshot(example_path(name)) for name in plan.examples]  # small bundled files
-            title = f"show me: {plan.titles[0]}"
-            widget: QtWidgets.QWidget
-            if plan.kind == "whatif":
-                run = run_whatif(plan, snapshots[0])
-                original_timeline = build_timeline(snapshots[0], run.result.device)
-                widget = CompareView(snapshots[0], original_timeline, run.result, run.snapshot, run.timeline)
-                foci = foci_for(question.demo, [snapshots[0], run.snapshot], [original_timeline, run.timeline])
-                apply_compare_focus(widget, foci)
-            elif plan.kind == "pair":
-                docs = [DocumentView(snap) for snap in snapshots]
-                widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-                for doc in docs:
-                    widget.addWidget(doc)
-                foci = foci_for(question.demo, snapshots, [doc.timeline(doc.device) for doc in docs])
-                for doc, focus in zip(docs, foci, strict=True):
-                    apply_focus(doc, focus)
-                title = "show me: " + " vs ".join(plan.titles)
-            else:
-                widget = DocumentView(snapshots[0])
-                apply_focus(widget, foci_for(question.demo, snapshots, [widget.timeline(widget.device)])[0])
-        except (DemoError, SnapshotError, ValueError) as e:
-            QtWidgets.QMessageBox.warning(self, "Show me", f"{question.demo}: {e}")
-            return None
+        if self.demo_task is not None:
+            self.demo_task.cancel()
+        task = self.tasks.start(
+            "show me",
+            prepare_demo(question.demo),
+            on_result=self._stage_demo,
+            on_error=lambda message: QtWidgets.QMessageBox.warning(self, "Show me", f"{question.demo}: {message}"),
+        )
+        self.demo_task = task
+        task.finished.connect(lambda: self._demo_task_done(task))
+        return task
+
+    def _demo_task_done(self, task: Task) -> None:
+        if self.demo_task is task:
+            self.demo_task = None
+
+    def wait_for_demo(self, timeout_ms: int = 60_000) -> QtWidgets.QWidget | None:
+        """Run the event loop until the demo being prepared is on screen (for scripts and tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        while self.demo_task is not None and not deadline.hasExpired():
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(5)
+        return self.demo_tab
+
+    def _stage_demo(self, staged: StagedDemo) -> None:
+        widget: QtWidgets.QWidget
+        if staged.run is not None:
+            compare = CompareView(staged.run)
+            compare.show_foci(staged.foci)
+            widget = compare
+        elif len(staged.documents) > 1:
+            widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+            for document, focus in zip(staged.documents, staged.foci, strict=True):
+                view = DocumentView(document)
+                widget.addWidget(view)
+                view.show_focus(focus)
+        else:
+            view = DocumentView(staged.documents[0])
+            view.show_focus(staged.foci[0])
+            widget = view
         if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
-            self.tabs.removeTab(self.tabs.indexOf(self.demo_tab))
-            self.demo_tab.deleteLater()
+            self.close_tab(self.tabs.indexOf(self.demo_tab))
         self.demo_tab = widget
-        index = self.tabs.addTab(widget, title)
+        index = self.tabs.addTab(widget, staged.title)
         self.tabs.setCurrentIndex(index)
-        return widget
 
     def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
         from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
@@ -426,11 +499,54 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         self.settings.setValue("geometry", self.saveGeometry())
-        for view in self.live_views:
-            view.close_session()
+        self.shutdown()
+        super().closeEvent(event)
+
+    def shutdown(self, timeout_ms: int = 5000) -> None:
+        """Cancel every task (loads kill their worker and remove their files), close every tab, and wait for the
+        pool's threads to finish so that nothing runs on after the window."""
+        self.tasks.cancel_all()
+        while self.tabs.count():
+            self.close_tab(self.tabs.count() - 1)
         if self.device_view is not None:
             self.device_view.stop()  # type: ignore[attr-defined]
-        super().closeEvent(event)
+        thread_pool().waitForDone(timeout_ms)
+
+
+@dataclass(frozen=True)
+class StagedDemo:
+    """A quiz demo made ready off the GUI thread: its documents (or what-if run) and each one's focus."""
+
+    title: str
+    documents: list[SnapshotDocument]
+    foci: list[Any]  # DemoFocus, one per document or run
+    run: WhatIfRun | None = None
+
+
+def prepare_demo(demo: str) -> Callable[[TaskContext], StagedDemo]:
+    """The task that loads a demo's bundled snapshots, replays and indexes them and computes their foci."""
+
+    def run(ctx: TaskContext) -> StagedDemo:
+        from gpumem_gui.teach.quiz_demos import foci_for, plan_for, run_whatif  # noqa: PLC0415
+
+        plan = plan_for(demo)
+        snapshots = [load_snapshot(example_path(name)) for name in plan.examples]  # small bundled files
+        ctx.check()
+        title = f"show me: {plan.titles[0]}"
+        if plan.kind == "whatif":
+            replayed = run_whatif(plan, snapshots[0])
+            device = replayed.result.device
+            original = SnapshotDocument(snapshots[0], device=device)
+            foci = foci_for(demo, [snapshots[0], replayed.snapshot], [original.timeline(), replayed.timeline])
+            other = SnapshotDocument(replayed.snapshot, {device: replayed.timeline}, device=device)
+            return StagedDemo(title, [original, other], list(foci), WhatIfRun(replayed.result, original, other))
+        documents = [SnapshotDocument(snapshot) for snapshot in snapshots]
+        foci = foci_for(demo, snapshots, [document.timeline() for document in documents])
+        if plan.kind == "pair":
+            title = "show me: " + " vs ".join(plan.titles)
+        return StagedDemo(title, documents, list(foci))
+
+    return run
 
 
 def _application() -> QtWidgets.QApplication:
@@ -458,9 +574,7 @@ def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | N
         window.open_files(list(paths) or [str(example_path(DEFAULT_EXAMPLE))])
     status = app.exec()
     window.settings.sync()
-    # PySide6 6.12 can crash while the interpreter tears Qt down; everything is saved, so leave at once
-    sys.stdout.flush()
-    os._exit(status)
+    return int(status)
 
 
 def render(

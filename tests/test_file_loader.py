@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+import tempfile
+import threading
+import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
-from gpumem_gui.sources.file_loader import FileLoadJob
+from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.sources.transfer import load_npz, save_npz
 from tests.conftest import fixture_path
 
@@ -46,16 +50,22 @@ def test_cancel_kills_the_worker() -> None:
     assert not job._proc.is_alive()
 
 
-def test_the_snapshot_arrives_before_its_timelines() -> None:
+def test_the_snapshot_arrives_before_its_timelines_and_no_file_is_left(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     job = FileLoadJob(str(example_path("kv_cache_paged")))
-    results = []
-    import time  # noqa: PLC0415
+    partials: list[LoadResult] = []
+    final = job.run(partials.append, timeout=60)
+    assert [r.partial for r in partials] == [True]
+    assert final.error is None and not final.partial
+    assert partials[0].snapshot is final.snapshot and final.timelines
+    assert list(tmp_path.iterdir()) == []
 
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (results and not results[-1].partial):
-        result = job.poll()
-        if result is not None:
-            results.append(result)
-        time.sleep(0.01)
-    assert [r.partial for r in results] == [True, False]
-    assert results[0].snapshot is results[1].snapshot and results[1].timelines
+
+def test_cancel_from_another_thread_ends_run_at_once(tmp_path: Path, monkeypatch: Any) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    job = FileLoadJob(str(example_path("kv_cache_paged")))
+    threading.Timer(0.05, job.cancel).start()
+    t0 = time.monotonic()
+    result = job.run(timeout=60)
+    assert time.monotonic() - t0 < 5 and result.error is not None and "cancelled" in result.error
+    assert not job._proc.is_alive() and list(tmp_path.iterdir()) == []

@@ -40,7 +40,8 @@ def test_show_me_on_every_snapshot_question_highlights_the_data(qtbot, window: M
     assert quiz is not None and quiz.id == "gpu-memory"
     for question in quiz.questions:
         before = window.tabs.count()
-        widget = window.show_demo(question)
+        window.show_demo(question)
+        widget = window.lab if question.demo == "checkpointing_lab" else window.wait_for_demo()
         assert widget is not None and window.tabs.currentWidget() is widget
         assert window.tabs.count() <= max(before, 1) + 1  # the previous demo tab is replaced, not piled up
         if question.demo == "checkpointing_lab":

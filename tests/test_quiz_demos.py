@@ -326,7 +326,8 @@ def _document(snap: Snapshot, qtbot: Any) -> Any:
 def test_show_me_moves_the_map_and_spotlights_the_right_blocks(qtbot: Any, tmp_path: Path) -> None:
     _qt()
     from gpumem_gui.views.demo_focus import apply_focus  # noqa: PLC0415
-    from gpumem_gui.views.segment_map import DIMMED, ROW_PIXELS  # noqa: PLC0415
+    from gpumem_gui.views.palette import DIMMED  # noqa: PLC0415
+    from gpumem_gui.views.segment_map import ROW_PIXELS  # noqa: PLC0415
 
     snap = _load("cache_reuse")
     doc = _document(snap, qtbot)
@@ -402,7 +403,8 @@ def test_show_me_brackets_reserved_and_allocated(qtbot: Any, tmp_path: Path) -> 
 def test_show_me_side_by_side_and_what_if(qtbot: Any) -> None:
     _qt()
     from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
-    from gpumem_gui.views.whatif import CompareView  # noqa: PLC0415
+    from gpumem_gui.document import SnapshotDocument  # noqa: PLC0415
+    from gpumem_gui.views.whatif import CompareView, WhatIfRun  # noqa: PLC0415
 
     contiguous, paged = _load("kv_cache_contiguous"), _load("kv_cache_paged")
     for snap, focus in zip((contiguous, paged), foci_for("kv_cache", [contiguous, paged]), strict=True):
@@ -414,7 +416,8 @@ def test_show_me_side_by_side_and_what_if(qtbot: Any) -> None:
     original = _load("fragmented_oom")
     run = run_whatif(plan, original)
     o_timeline = build_timeline(original, 0)
-    compare = CompareView(original, o_timeline, run.result, run.snapshot, run.timeline)
+    documents = (SnapshotDocument(original, {0: o_timeline}), SnapshotDocument(run.snapshot, {0: run.timeline}))
+    compare = CompareView(WhatIfRun(run.result, *documents))
     qtbot.addWidget(compare)
     foci = whatif_foci(original, run.snapshot, plan, run.timeline, o_timeline)
     apply_compare_focus(compare, foci)

@@ -17,7 +17,8 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.rasterize import layout_by_address
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import BlockState
-from gpumem_gui.views.document import DocumentView, search_blocks
+from gpumem_gui.document.search import search_blocks
+from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.segment_map import ROW_PIXELS
 from tests.conftest import FIXTURE_NAMES, fixture_path
 
@@ -74,13 +75,13 @@ def test_hover_and_click_find_the_block(qtbot: Any) -> None:
 def test_search_finds_a_known_frame() -> None:
     snap = load_snapshot(example_path("fragmented_oom"))
     state = snap.state
-    mask = search_blocks(state, snap, "lm_head")
+    mask = search_blocks(state, snap.stacks, "lm_head")
     assert mask is not None and mask.any()
     assert np.all(state.blocks.state[mask] != BlockState.INACTIVE)
     addr = int(state.blocks.address[5]) + 10
-    by_address = search_blocks(state, snap, f"{addr:#x}")
+    by_address = search_blocks(state, snap.stacks, f"{addr:#x}")
     assert by_address is not None and np.flatnonzero(by_address).tolist() == [5]
-    sizes = search_blocks(state, snap, "100MiB-1GiB")
+    sizes = search_blocks(state, snap.stacks, "100MiB-1GiB")
     assert sizes is not None and np.all(state.blocks.size[sizes] >= 100 << 20)
 
 

@@ -11,9 +11,10 @@ import multiprocessing
 import os
 import tempfile
 import threading
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
-from typing import Any
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError
@@ -51,14 +52,14 @@ class LoadResult:
 
 
 class FileLoadJob:
-    """One file loading in its own process; poll() until it returns a LoadResult."""
+    """One file loading in its own process. `run()` blocks until it is done (a task runs it off the GUI thread);
+    `cancel()`, from any thread, kills the process and removes its files."""
 
     def __init__(self, path: str) -> None:
         self.path = path
         self.stage = "reading"
         self.snapshot: Snapshot | None = None
-        self._reading: threading.Thread | None = None
-        self._read_result: LoadResult | None = None
+        self._cancelled = threading.Event()
         fd, self._out = tempfile.mkstemp(prefix="gpumem-gui-", suffix=".npz")
         os.close(fd)
         ctx = multiprocessing.get_context("spawn")
@@ -67,37 +68,45 @@ class FileLoadJob:
         self._proc.start()
         child.close()
 
-    def poll(self) -> LoadResult | None:
-        """The next result (the snapshot, then its timelines), else None. Never blocks: the .npz files are read in
-        a thread of this process, since reading a hundred megabytes would stall a GUI thread."""
-        if self._reading is not None:
-            if self._reading.is_alive():
-                return None
-            self._reading = None
-            result, self._read_result = self._read_result, None
-            return result
+    def run(self, on_partial: Callable[[LoadResult], None] | None = None, timeout: float | None = None) -> LoadResult:
+        """Wait for the worker: the snapshot goes to `on_partial` as soon as it is read (the map can show while the
+        trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised."""
+        deadline = None if timeout is None else time.monotonic() + timeout
         try:
-            while self._conn.poll():
-                kind, value = self._conn.recv()
-                if kind == "stage":
-                    self.stage = value
-                elif kind in ("state", "done"):
-                    reader = self._partial if kind == "state" else (lambda _v: self._finish())
-                    self._reading = threading.Thread(target=self._read, args=(reader, value), daemon=True)
-                    self._reading.start()
-                    return None
+            while not self._cancelled.is_set():
+                if deadline is not None and time.monotonic() > deadline:
+                    self.cancel()
+                    return LoadResult(self.path, error=f"loading took longer than {timeout:.0f} s ({self.path})")
+                try:
+                    ready = self._conn.poll(0.05)
+                    message = self._conn.recv() if ready else None
+                except (EOFError, OSError):
+                    message = None
+                    ready = False
+                if message is None:
+                    if not ready and not self._proc.is_alive() and not self._conn_has_data():
+                        return LoadResult(self.path, error=f"the loading process stopped unexpectedly ({self.path})")
+                    continue
+                kind, value = message
+                if kind == "state":
+                    partial = self._partial(value)
+                    if partial.error is not None:
+                        return partial
+                    if on_partial is not None:
+                        on_partial(partial)
+                elif kind == "done":
+                    return self._finish()
                 else:
-                    self._cleanup()
                     return LoadResult(self.path, error=str(value))
-        except (EOFError, OSError):
-            pass
-        if not self._proc.is_alive():
+            return LoadResult(self.path, error=f"cancelled ({self.path})")
+        finally:
             self._cleanup()
-            return LoadResult(self.path, error=f"the loading process stopped unexpectedly ({self.path})")
-        return None
 
-    def _read(self, reader: Any, value: Any) -> None:
-        self._read_result = reader(value)
+    def _conn_has_data(self) -> bool:
+        try:
+            return bool(self._conn.poll(0))
+        except (EOFError, OSError):
+            return False
 
     def _partial(self, state_path: str) -> LoadResult:
         from gpumem_gui.sources.transfer import load_npz  # noqa: PLC0415
@@ -105,7 +114,6 @@ class FileLoadJob:
         try:
             self.snapshot, _ = load_npz(state_path)
         except (OSError, ValueError, KeyError) as e:
-            self.cancel()
             return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
         finally:
             if os.path.exists(state_path):
@@ -120,11 +128,10 @@ class FileLoadJob:
             snapshot, timelines = load_npz(self._out, self.snapshot)
         except (OSError, ValueError, KeyError) as e:
             return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
-        finally:
-            self._cleanup()
         return LoadResult(self.path, snapshot, timelines)
 
     def cancel(self) -> None:
+        self._cancelled.set()
         if self._proc.is_alive():
             self._proc.kill()
         self._cleanup()
@@ -138,13 +145,4 @@ class FileLoadJob:
 
     def wait(self, timeout: float = 120.0) -> LoadResult:
         """Block until done (for scripts and tests)."""
-        import time  # noqa: PLC0415
-
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            result = self.poll()
-            if result is not None and not result.partial:
-                return result
-            time.sleep(0.02)
-        self.cancel()
-        return LoadResult(self.path, error=f"loading took longer than {timeout:.0f} s ({self.path})")
+        return self.run(timeout=timeout)

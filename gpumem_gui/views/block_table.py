@@ -29,6 +29,13 @@ class BlockTableModel(QtCore.QAbstractTableModel):
         self.rows = np.flatnonzero(mask) if mask is not None else np.arange(len(state.blocks))
         self.endResetModel()
 
+    def set_rows(self, state: AllocatorState, stacks: StackTable, rows: np.ndarray) -> None:
+        """Show the blocks `rows` of `state` (a document frame's table rows), in that order."""
+        self.beginResetModel()
+        self.state, self.stacks = state, stacks
+        self.rows = np.asarray(rows, np.int64)
+        self.endResetModel()
+
     def rowCount(self, parent: Any = None) -> int:
         return len(self.rows)
 

@@ -1,41 +1,46 @@
-"""DocumentView: one open snapshot: the segment map, the timeline to travel through, the figures and a block's stack."""
+"""DocumentView: one open snapshot's tab: the segment map, the timeline to travel through, the figures, a block's
+stack. It draws the EventFrames its SnapshotDocument hands it and turns the user's choices into document calls."""
 
 from __future__ import annotations
 
-import numpy as np
-from PySide6 import QtCore, QtWidgets
+from typing import TYPE_CHECKING
 
-from gpumem_gui.core.analysis.metrics import compute_metrics
-from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
-from gpumem_gui.core.snapshot.annotations import annotation_ranges
-from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame
-from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
+from gpumem_gui.core.snapshot.stacks import format_frame
+from gpumem_gui.core.snapshot.units import format_bytes_exact
+from gpumem_gui.document import EventFrame, SnapshotDocument
+from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.views.block_table import BlockTable
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.timeline import TimelineView
 
+if TYPE_CHECKING:
+    from gpumem_gui.teach.quiz_demos import DemoFocus
+
+_POOLS = (("all pools", "all"), ("small pool", "small"), ("large pool", "large"), ("private pools", "private"))
+_LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first")
+
 
 class DocumentView(QtWidgets.QWidget):
-    """Shows a Snapshot; `event` is the trace event whose state the map shows (-1: before the first)."""
+    """Shows a SnapshotDocument; `current_event` is the trace event whose state the map shows (-1: before the first)."""
 
     def __init__(
         self,
-        snapshot: Snapshot,
+        snapshot: Snapshot | SnapshotDocument,
         parent: QtWidgets.QWidget | None = None,
         timelines: dict[int, DeviceTimeline] | None = None,
         pending: bool = False,
     ) -> None:
         super().__init__(parent)
-        self.snapshot = snapshot
-        self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
-        self.timelines: dict[int, DeviceTimeline] = dict(timelines or {})  # built by the loading worker
-        self.pending = pending  # the worker is still indexing the trace: show the final state meanwhile
-        self.device = snapshot.default_device()
-        self.current_event = -1
-        self.state: AllocatorState | None = None
+        if isinstance(snapshot, SnapshotDocument):
+            self.document = snapshot
+        else:
+            self.document = SnapshotDocument(snapshot, timelines, pending=pending)
+        self.frame: EventFrame = self.document.frame()
 
         self.map = SegmentMapView()
         self.timeline_view = TimelineView()
@@ -47,29 +52,23 @@ class DocumentView(QtWidgets.QWidget):
         self.side_tabs = QtWidgets.QTabWidget()
         self.side_tabs.addTab(self.details, "block")
         self.side_tabs.addTab(self.table, "blocks")
-        self._search_mask: np.ndarray | None = None
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.pool_box = QtWidgets.QComboBox()
-        for label, data in (("all pools", "all"), ("small pool", "small"), ("large pool", "large"),
-                            ("private pools", "private")):  # fmt: skip
+        for label, data in _POOLS:
             self.pool_box.addItem(label, data)
         self.stream_box = QtWidgets.QComboBox()
-        self.pool_box.currentIndexChanged.connect(lambda _i: self.travel_to(self.current_event))
-        self.stream_box.currentIndexChanged.connect(lambda _i: self.travel_to(self.current_event))
-
+        self.pool_box.currentIndexChanged.connect(
+            lambda _i: self._show(self.document.set_pool(self.pool_box.currentData()))
+        )
+        self.stream_box.currentIndexChanged.connect(
+            lambda _i: self._show(self.document.set_stream(self.stream_box.currentData()))
+        )
         self.device_box = QtWidgets.QComboBox()
-        for d in snapshot.devices() or [0]:
-            self.device_box.addItem(f"GPU {d}", d)
-        self.device_box.setCurrentIndex(max(self.device_box.findData(self.device), 0))
         self.device_box.currentIndexChanged.connect(lambda _i: self.set_device(self.device_box.currentData()))
         self.layout_box = QtWidgets.QComboBox()
-        for label, data in (
-            ("by address", ("address", "size")),
-            ("by segment, largest first", ("segment", "size")),
-            ("by segment, most free first", ("segment", "free")),
-        ):
+        for label, data in zip(_LAYOUT_LABELS, LAYOUTS, strict=True):
             self.layout_box.addItem(label, data)
-        self.layout_box.currentIndexChanged.connect(lambda _i: self.map.set_layout(*self.layout_box.currentData()))
+        self.layout_box.currentIndexChanged.connect(self._layout_changed)
         self.search = QtWidgets.QLineEdit(
             placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
         )
@@ -112,206 +111,190 @@ class DocumentView(QtWidgets.QWidget):
         self.map.block_clicked.connect(self.show_block)
         self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.details))
         self.timeline_view.event_selected.connect(self.travel_to)
-        self.set_device(self.device)
+        self._fill_devices()
+        self._device_shown()
 
-    # -- navigation ------------------------------------------------------------------------------------------
+    # -- what the rest of the app reads -----------------------------------------------------------------------
+
+    @property
+    def snapshot(self) -> Snapshot:
+        return self.document.snapshot
+
+    @property
+    def device(self) -> int:
+        return self.document.device
+
+    @property
+    def current_event(self) -> int:
+        return self.frame.event
+
+    @property
+    def state(self) -> AllocatorState:
+        """The (filtered) state shown."""
+        return self.frame.state
+
+    @property
+    def pending(self) -> bool:
+        return self.document.pending
+
+    @property
+    def timelines(self) -> dict[int, DeviceTimeline]:
+        return self.document.timelines
 
     def timeline(self, device: int) -> DeviceTimeline:
-        if device not in self.timelines:
-            self.timelines[device] = build_timeline(self.snapshot, device, self.config)
-        return self.timelines[device]
+        return self.document.timeline(device)
+
+    # -- drawing a frame -----------------------------------------------------------------------------------------
+
+    def _show(self, frame: EventFrame, *, keep_range: bool = True, table: bool = True) -> None:
+        self.frame = frame
+        self.map.show_frame(frame, keep_range=keep_range)
+        if table:
+            self._refresh_table()
+        self.figures.set_metrics(frame.metrics, frame.title)
+        self.position.setText(frame.position)
 
     def _refresh_table(self) -> None:
         # a table of 100,000 rows costs more than the map to refresh: only while it is shown
-        if self.state is not None and self.side_tabs.currentWidget() is self.table:
-            self.table.table_model.set_state(self.state, self.snapshot.stacks, self._search_mask)
+        if self.side_tabs.currentWidget() is self.table:
+            self.table.table_model.set_rows(self.frame.state, self.frame.stacks, self.frame.table_rows)
 
-    def _show_final(self) -> None:
-        """While the trace is being indexed: the snapshot's own final state."""
-        self.state = self.filtered(self.snapshot.state.for_device(self.device))
-        self.map.set_state(self.state, self.snapshot.stacks)
-        self._refresh_table()
-        self.figures.set_metrics(compute_metrics(self.state, self.config), f"GPU {self.device}, at the snapshot")
-        self.position.setText("indexing the trace...")
-        self.timeline_view.setVisible(False)
-
-    def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> None:
-        """The worker's timelines have arrived: the trace can be travelled now."""
-        self.timelines.update(timelines)
-        self.pending = False
-        self.set_device(self.device)
-
-    def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
-        """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
-        self.snapshot = snapshot
-        self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
-        self.timelines = dict(timelines)
-        self.pending = False
-        devices = snapshot.devices() or [0]
+    def _fill_devices(self) -> None:
+        devices = self.document.devices()
         if [self.device_box.itemData(i) for i in range(self.device_box.count())] != devices:
             self.device_box.blockSignals(True)
             self.device_box.clear()
             for d in devices:
                 self.device_box.addItem(f"GPU {d}", d)
             self.device_box.blockSignals(False)
-        if self.device not in devices:
-            self.device = snapshot.default_device()
-        stream = self.stream_box.currentData()
-        self.set_device(self.device)
-        if stream is not None and self.stream_box.findData(stream) >= 0:
-            self.stream_box.setCurrentIndex(self.stream_box.findData(stream))  # travels again, filtered
-
-    def set_device(self, device: int) -> None:
-        self.device = device
         self.device_box.blockSignals(True)
-        self.device_box.setCurrentIndex(max(self.device_box.findData(device), 0))
+        self.device_box.setCurrentIndex(max(self.device_box.findData(self.device), 0))
         self.device_box.blockSignals(False)
-        if self.pending:
-            self._show_final()
-            return
-        tl = self.timeline(device)
-        self.timeline_view.set_timeline(tl, self.snapshot.trace(device), annotation_ranges(self.snapshot, device))
-        self.timeline_view.setVisible(tl.n_events > 0)
-        self.axis_box.setEnabled(tl.series.time_us is not None)
-        streams = sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
+
+    def _device_shown(self) -> None:
+        """The device's timeline, its streams and its last frame (or the final state while the trace is indexed)."""
+        doc = self.document
+        if doc.pending:
+            self.timeline_view.setVisible(False)
+        else:
+            tl = doc.timeline()
+            self.timeline_view.set_timeline(tl, doc.snapshot.trace(doc.device), doc.annotation_ranges())
+            self.timeline_view.setVisible(tl.n_events > 0)
+            self.axis_box.setEnabled(tl.series.time_us is not None)
+        streams = doc.streams()
         self.stream_box.blockSignals(True)
         self.stream_box.clear()
         self.stream_box.addItem("all streams", None)
         for stream in streams:
             self.stream_box.addItem(f"stream {stream}", stream)
+        self.stream_box.setCurrentIndex(max(self.stream_box.findData(doc.filters.stream), 0))
         self.stream_box.setVisible(len(streams) > 1)
         self.stream_box.blockSignals(False)
-        self.travel_to(tl.n_events - 1)
+        self._show(doc.frame())
+
+    # -- navigation ------------------------------------------------------------------------------------------------
+
+    def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> None:
+        """The loader's timelines have arrived: the trace can be travelled now."""
+        self.document.set_timelines(timelines)
+        self._device_shown()
+
+    def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
+        """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
+        self.document.replace_snapshot(snapshot, timelines)
+        self._fill_devices()
+        self._device_shown()
+
+    def set_device(self, device: int) -> None:
+        self.document.set_device(device)
+        self._fill_devices()
+        self._device_shown()
 
     def travel_to(self, index: int) -> None:
         """Show the allocator state right after trace event `index`."""
-        if self.pending:
-            self._show_final()
-            return
-        tl = self.timeline(self.device)
-        index = min(max(index, -1), tl.n_events - 1)
-        self.current_event = index
-        self.state = self.filtered(tl.state_at(index))
-        self.map.highlight = None  # a highlight belongs to the blocks of one state
-        self._search_mask = None
-        self.map.set_state(self.state, self.snapshot.stacks)
-        self._refresh_table()
-        where = "at the snapshot" if index == tl.n_events - 1 else f"after event {index:,} of {tl.n_events:,}"
-        if index == -1 and tl.n_events:
-            where = "before the first event"
-        self.position.setText(where)
-        self.figures.set_metrics(compute_metrics(self.state, self.config), f"GPU {self.device}, {where}")
-        if self.search.text():
-            self.apply_search()
-
-    def filtered(self, state: AllocatorState) -> AllocatorState:
-        """The segments the pool and stream choices keep."""
-        seg = state.segments
-        keep = np.ones(len(seg), bool)
-        pool = self.pool_box.currentData()
-        if pool == "small":
-            keep &= seg.is_small
-        elif pool == "large":
-            keep &= ~seg.is_small
-        elif pool == "private":
-            keep &= seg.pool != 0
-        stream = self.stream_box.currentData()
-        if stream is not None:
-            keep &= seg.stream == stream
-        return state if keep.all() else state.take_segments(np.flatnonzero(keep))
-
-    def _play_toggled(self, on: bool) -> None:
-        self.play_button.setText("Pause" if on else "Play")
-        tl = self.timeline(self.device)
-        if on and self.current_event >= tl.n_events - 1:
-            self.travel_to(-1)
-        self.play_timer.start() if on else self.play_timer.stop()
-
-    def _play_step(self) -> None:
-        """Through the trace in about ten seconds, whatever its length."""
-        tl = self.timeline(self.device)
-        stride = max(1, tl.n_events // 250)
-        if self.current_event >= tl.n_events - 1:
-            self.play_button.setChecked(False)
-            return
-        self.step(stride)
-
-    def select_block(self, index: int) -> None:
-        """Show block `index` (of the shown state): its details, and a highlight on the map."""
-        assert self.state is not None
-        mask = np.zeros(len(self.state.blocks), bool)
-        mask[index] = True
-        self.map.set_highlight(mask)
-        self.show_block(index)
+        self._show(self.document.travel(index))
 
     def step(self, delta: int) -> None:
         self.travel_to(self.current_event + delta)
         self.timeline_view.set_event(self.current_event, emit=False)
 
-    def keyPressEvent(self, event: object) -> None:
-        key = event.key()  # type: ignore[attr-defined]
+    def _layout_changed(self, _index: int) -> None:
+        self._show(self.document.set_layout(*self.layout_box.currentData()), keep_range=False)
+
+    def _play_toggled(self, on: bool) -> None:
+        self.play_button.setText("Pause" if on else "Play")
+        if on and self.current_event >= self.document.n_events - 1:
+            self.travel_to(-1)
+        self.play_timer.start() if on else self.play_timer.stop()
+
+    def _play_step(self) -> None:
+        """Through the trace in about ten seconds, whatever its length."""
+        n = self.document.n_events
+        if self.current_event >= n - 1:
+            self.play_button.setChecked(False)
+            return
+        self.step(max(1, n // 250))
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        key = event.key()
         if key == QtCore.Qt.Key.Key_Left:
             self.step(-1)
         elif key == QtCore.Qt.Key.Key_Right:
             self.step(1)
         else:
-            super().keyPressEvent(event)  # type: ignore[arg-type]
+            super().keyPressEvent(event)
 
-    # -- details and search --------------------------------------------------------------------------------
+    # -- details, search, focus ----------------------------------------------------------------------------------
+
+    def select_block(self, index: int) -> None:
+        """Show block `index` (of the shown state): its details, and a highlight on the map."""
+        self._show(self.document.select_block(index), table=False)  # the table keeps its rows and selection
+        self.show_block(index)
 
     def show_block(self, index: int) -> None:
-        assert self.state is not None
-        b, s = self.state.blocks, self.state.segments
-        seg = int(b.segment[index])
-        first, count = int(s.block_start[seg]), int(s.block_count[seg])
-        states = b.state[first : first + count]
-        sizes = b.size[first : first + count]
-        free = sizes[states == BlockState.INACTIVE]
+        d = self.document.block_details(index)
         lines = [self.map.describe(index), "", "<b>stack</b> (allocator and interpreter frames hidden):"]
-        frames = filter_frames(self.snapshot.stacks.stack(int(b.stack[index])))
-        lines += [format_frame(f) for f in frames] or ["(no stack recorded)"]
+        lines += [format_frame(f) for f in d.frames] or ["(no stack recorded)"]
         lines += [
             "",
-            f"<b>segment</b> {int(s.address[seg]):#x}: {format_bytes_exact(int(s.total_size[seg]))}, {count} blocks,",
-            f"free {format_bytes_exact(int(free.sum()))}, "
-            f"largest hole {format_bytes_exact(int(free.max()) if len(free) else 0)}",
+            f"<b>segment</b> {d.segment_address:#x}: {format_bytes_exact(d.segment_size)}, {d.segment_blocks} blocks,",
+            f"free {format_bytes_exact(d.segment_free)}, largest hole {format_bytes_exact(d.segment_largest_free)}",
         ]
         self.details.setHtml("<br>".join(lines))
 
     def apply_search(self) -> None:
-        if self.state is None:
-            return
-        mask = search_blocks(self.state, self.snapshot, self.search.text())
-        self._search_mask = mask
-        self.map.set_highlight(mask)
-        if mask is not None:
+        frame = self.document.set_search(self.search.text())
+        self._show(frame)
+        if frame.search_mask is not None:
             self.side_tabs.setCurrentWidget(self.table)
-        self._refresh_table()
+            self._refresh_table()
 
+    def show_focus(self, focus: DemoFocus) -> None:
+        """A quiz demo's focus: its device and event with every pool and stream, its blocks in the spotlight, its
+        marks on the timeline, its bracket over the figures."""
+        if self.pending:
+            raise RuntimeError("the trace is still being indexed: show the focus once the timelines have arrived")
+        for box in (self.pool_box, self.stream_box):  # the focus's mask is over all pools and streams of its device
+            box.blockSignals(True)
+            box.setCurrentIndex(0)
+            box.blockSignals(False)
+        self.document.set_pool("all")
+        self.document.set_stream(None)
+        if self.device != focus.device:
+            self.set_device(focus.device)
+        self.document.travel(focus.event)
+        self._show(self.document.set_spotlight(focus.mask_for, focus.caption))
+        self.timeline_view.set_event(focus.event, emit=False)
+        self.timeline_view.set_focus_marks(focus.timeline_marks)
+        if focus.bracket is not None:
+            self.figures.set_bracket(focus.bracket.reserved_bytes, focus.bracket.allocated_bytes, focus.bracket.label)
 
-def search_blocks(state: AllocatorState, snapshot: Snapshot, text: str) -> np.ndarray | None:
-    """Mask of the blocks matching `text`: a 0x address inside them, a size range a-b, or stack frame text."""
-    text = text.strip()
-    b = state.blocks
-    if not text:
-        return None
-    if text.lower().startswith("0x"):
-        try:
-            addr = int(text, 16)
-        except ValueError:
-            return np.zeros(len(b), bool)
-        return (b.address <= addr) & (addr < b.address + b.size)
-    if "-" in text:
-        lo, _, hi = text.partition("-")
-        try:
-            return (b.size >= parse_bytes(lo)) & (b.size <= parse_bytes(hi))
-        except ValueError:
-            pass
-    needle = text.lower()
-    stacks = snapshot.stacks
-    matching = {
-        i
-        for i in range(len(stacks))
-        if any(needle in f.name.lower() or needle in f.filename.lower() for f in stacks.stack(i))
-    }
-    return np.isin(b.stack, list(matching)) & (b.state != BlockState.INACTIVE)
+    def clear_focus(self) -> None:
+        """Take a focus off (the state shown stays)."""
+        self._show(self.document.clear_spotlight())
+        self.timeline_view.clear_focus_marks()
+        self.figures.clear_bracket()
+
+    def shutdown(self) -> None:
+        """The tab is closing: stop playing (the document goes with the widget)."""
+        self.play_timer.stop()

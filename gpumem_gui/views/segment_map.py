@@ -4,29 +4,16 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtGui, QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, layout_by_address, layout_by_segment, rasterize
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views import palette
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
-
-# a demo's focus, on the map, the timeline and the figures (to move into palette.py with the lead's next change there)
-FOCUS = "#8a6500"  # lines, underlines and labels: a dark gold that no curve or block state uses
-FOCUS_BACKGROUND = "#fff3c4"
-FOCUS_SPAN = (224, 168, 0, 40)  # RGBA of a marked span of the timeline
-
-
-def _rgba(colour: str, alpha: int) -> tuple[int, int, int, int]:
-    c = QtGui.QColor(colour)
-    return c.red(), c.green(), c.blue(), alpha
-
-
-DIMMED = _rgba(palette.BACKGROUND, 190)  # a spotlight fades the blocks outside it towards the background
-UNDERLINE = _rgba(FOCUS, 255)  # ... and underlines the blocks inside it in the blank image row
 
 
 class SegmentMapView(QtWidgets.QWidget):
@@ -71,7 +58,7 @@ class SegmentMapView(QtWidgets.QWidget):
         self.focus_caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.focus_caption.setWordWrap(True)
         self.focus_caption.setStyleSheet(
-            f"background: {FOCUS_BACKGROUND}; border-left: 4px solid {FOCUS}; padding: 4px 8px;"
+            f"background: {palette.FOCUS_BACKGROUND}; border-left: 4px solid {palette.FOCUS}; padding: 4px 8px;"
         )
         self.focus_caption.setVisible(False)
         layout = QtWidgets.QVBoxLayout(self)
@@ -133,14 +120,29 @@ class SegmentMapView(QtWidgets.QWidget):
         rows = rasterize(self.state, self.layout_info, only=self.highlight)
         return np.repeat(rows > 0, ROW_PIXELS, axis=0)
 
+    def show_frame(self, frame: EventFrame, *, keep_range: bool = True) -> None:
+        """Draw a document's frame: its layout and codes as they are, its highlight or its demo's spotlight."""
+        keep_range = keep_range and self.state is not None and len(frame.state.segments) == len(self.state.segments)
+        self.state, self.stacks = frame.state, frame.stacks
+        self.mode = frame.layout.mode
+        spotlight = frame.spotlight
+        self.highlight = spotlight.mask if spotlight is not None else frame.highlight
+        self.spotlight = spotlight is not None
+        self.set_focus_caption(spotlight.caption if spotlight is not None else None)
+        self._draw(frame.layout, frame.codes, keep_range)
+
     def _redraw(self, keep_range: bool) -> None:
         assert self.state is not None
         width = 1024
         if self.mode == "segment":
-            self.layout_info = layout_by_segment(self.state, width, sort=self.sort)  # type: ignore[arg-type]
+            layout = layout_by_segment(self.state, width, sort=self.sort)  # type: ignore[arg-type]
         else:
-            self.layout_info = layout_by_address(self.state, width)
-        rows = rasterize(self.state, self.layout_info)
+            layout = layout_by_address(self.state, width)
+        self._draw(layout, rasterize(self.state, layout), keep_range)
+
+    def _draw(self, layout: MapLayout, rows: np.ndarray, keep_range: bool) -> None:
+        self.layout_info = layout
+        width = layout.width
         if not len(rows):  # nothing to show (a filter left no segment): one empty row keeps the view sane
             rows = np.zeros((1, width), np.uint8)
             self.caption.setText("no segment here")
@@ -169,15 +171,15 @@ class SegmentMapView(QtWidgets.QWidget):
         if self.spotlight:
             # the focused blocks keep their own colours (a hole stays red), the rest fades; the blank image row
             # under the focus's lowest rows underlines it, so that blocks of a pixel or two are still found
-            rgba[(self.image_data > 0) & ~mask] = DIMMED
+            rgba[(self.image_data > 0) & ~mask] = palette.DIMMED
             rows = mask[ROW_PIXELS - 2 :: ROW_PIXELS]  # one image row per layout row
             bottom = rows.copy()
             bottom[:-1] &= ~rows[1:]  # a block that goes on in the next row is underlined there
             under = np.zeros_like(mask)
             under[ROW_PIXELS - 1 :: ROW_PIXELS] = bottom
-            rgba[under] = UNDERLINE
+            rgba[under] = palette.UNDERLINE
         else:
-            rgba[mask] = (255, 230, 0, 150)  # search matches: a yellow wash over their blocks
+            rgba[mask] = palette.SEARCH_WASH
         self.overlay.setImage(rgba, autoLevels=False)
         self.overlay.setRect(QtCore.QRectF(0, 0, self.layout_info.width, len(self.layout_info)))
 

@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
 from gpumem_gui.core.allocator.replay import ReplayResult, replay
-from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
-from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent, parse_bytes
+from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.tasks import TaskContext
+
+if TYPE_CHECKING:
+    from gpumem_gui.teach.quiz_demos import DemoFocus
 
 GiB = float(1 << 30)
 
@@ -65,43 +71,39 @@ class WhatIfDialog(QtWidgets.QDialog):
         return parse_bytes(text) if text else None
 
 
-class ReplayTask:
-    """Runs the replay in a plain thread; the GUI polls `done()` and reads `result` or `error` in its own thread."""
+@dataclass(frozen=True)
+class WhatIfRun:
+    """A finished replay: its figures and both runs as documents (the recorded one shared with its tab)."""
 
-    def __init__(self, snapshot: Snapshot, device: int, overrides: list[str], capacity: int | None) -> None:
-        self.args = (snapshot, device, overrides, capacity)
-        self.result: tuple[ReplayResult, Snapshot, DeviceTimeline] | None = None
-        self.error: str | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
+    result: ReplayResult
+    original: SnapshotDocument
+    replayed: SnapshotDocument
 
-    def done(self) -> bool:
-        return not self.thread.is_alive()
 
-    def _run(self) -> None:
-        snapshot, device, overrides, capacity = self.args
-        try:
-            result = replay(snapshot, device=device, overrides=overrides, capacity=capacity)
-            replayed = snapshot_from_object(result.snapshot, f"{snapshot.source} (what if)", "dump")
-            self.result = (result, replayed, build_timeline(replayed, device))
-        except (ValueError, RuntimeError) as e:
-            self.error = str(e)
+def replay_in_task(
+    document: SnapshotDocument, overrides: list[str], capacity: int | None
+) -> Callable[[TaskContext], WhatIfRun]:
+    """The task that replays `document`'s device under `overrides` and indexes the replayed run."""
+    snapshot, device = document.snapshot, document.device
+    timeline = document.timeline(device)  # built already: the tab shows it
+
+    def run(ctx: TaskContext) -> WhatIfRun:
+        result = replay(snapshot, device=device, overrides=overrides, capacity=capacity)
+        ctx.check()
+        replayed = snapshot_from_object(result.snapshot, f"{snapshot.source} (what if)", "dump")
+        replayed_doc = SnapshotDocument(replayed, {device: build_timeline(replayed, device)}, device=device)
+        return WhatIfRun(result, SnapshotDocument(snapshot, {device: timeline}, device=device), replayed_doc)
+
+    return run
 
 
 class CompareView(QtWidgets.QWidget):
     """The recorded and the replayed run side by side at the same event, their reserved curves on one timeline."""
 
-    def __init__(
-        self,
-        original: Snapshot,
-        original_timeline: DeviceTimeline,
-        result: ReplayResult,
-        replayed: Snapshot,
-        replayed_timeline: DeviceTimeline,
-    ) -> None:
+    def __init__(self, run: WhatIfRun) -> None:
         super().__init__()
-        self.original, self.replayed = original, replayed
-        self.timelines = (original_timeline, replayed_timeline)
+        self.documents = (run.original, run.replayed)
+        result = run.result
         o, r = result.original, result.replayed
         diff = r.peak_reserved_bytes - o.peak_reserved_bytes
         where = "never" if result.first_divergence is None else f"first at event {result.first_divergence:,}"
@@ -122,25 +124,37 @@ class CompareView(QtWidgets.QWidget):
             column.addWidget(title)
             column.addWidget(view, 1)
             pair.addLayout(column, 1)
-        self.plot = pg.PlotWidget(background="w")
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
         self.plot.setDownsampling(auto=True, mode="peak")
         self.plot.setClipToView(True)
         self.plot.setLabel("left", "reserved GiB")
         self.plot.setLabel("bottom", "trace event")
         self.plot.addLegend()
-        for tl, colour, name in ((original_timeline, palette.CURVES["reserved"], "recorded"),
-                                 (replayed_timeline, palette.LARGEST_HOLE, "replayed")):  # fmt: skip
-            self.plot.plot(tl.series.reserved / GiB, pen=pg.mkPen(colour, width=2), name=name)
-        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen("#111"))
+        for doc, colour, name in ((run.original, palette.CURVES["reserved"], "recorded"),
+                                  (run.replayed, palette.LARGEST_HOLE, "replayed")):  # fmt: skip
+            self.plot.plot(doc.timeline().series.reserved / GiB, pen=pg.mkPen(colour, width=2), name=name)
+        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR))
         self.cursor_line.sigPositionChanged.connect(lambda: self.travel_to(round(self.cursor_line.value())))
         self.plot.addItem(self.cursor_line)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addLayout(pair, 3)
         layout.addWidget(self.plot, 1)
-        self.cursor_line.setValue(original_timeline.n_events - 1)  # moves both maps to the end
+        self.cursor_line.setValue(run.original.n_events - 1)  # moves both maps to the end
 
     def travel_to(self, index: int) -> None:
         """Both runs right after event `index` (each clamped to its own trace)."""
-        for view, tl, snap in zip(self.maps, self.timelines, (self.original, self.replayed), strict=True):
-            view.set_state(tl.state_at(min(max(index, -1), tl.n_events - 1)), snap.stacks)
+        for view, doc in zip(self.maps, self.documents, strict=True):
+            view.show_frame(doc.travel(index))
+
+    def show_foci(self, foci: Sequence[DemoFocus]) -> None:
+        """A demo's focus on each run, each at its own event (the recorded OOM, the replayed request), which are
+        different event numbers: the shared cursor goes to the recorded one without moving the maps."""
+        if len(foci) != len(self.maps):
+            raise ValueError(f"a comparison shows {len(self.maps)} runs, got {len(foci)} foci")
+        for view, doc, focus in zip(self.maps, self.documents, foci, strict=True):
+            doc.travel(focus.event)
+            view.show_frame(doc.set_spotlight(focus.mask_for, focus.caption))
+        self.cursor_line.blockSignals(True)  # moving it would travel both maps to one event and end the foci
+        self.cursor_line.setValue(foci[0].event)
+        self.cursor_line.blockSignals(False)

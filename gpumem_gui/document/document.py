@@ -1,0 +1,261 @@
+"""SnapshotDocument: one open snapshot (a file, a live job, a replayed run) with its cursor, filters and search.
+
+Every view of a snapshot (the window's tab, `gpumem-gui render`, the live view, the what-if comparison, the quiz
+demos) asks its document for the EventFrame of the moment it shows and draws that; nothing else computes figures,
+travels through time, filters or searches. The document is plain Python: it can be driven and tested without Qt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import replace
+
+import numpy as np
+import numpy.typing as npt
+
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.annotations import annotation_ranges
+from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.document.events import describe_event
+from gpumem_gui.document.filters import Filters, Pool
+from gpumem_gui.document.frame import BlockDetails, EventFrame, SegmentSummaries, Spotlight
+from gpumem_gui.document.search import search_blocks
+
+MAP_WIDTH = 1024  # image columns of the map: the bytes of a row are spread over this many codes
+LAYOUTS: tuple[tuple[str, Sort], ...] = (("address", "size"), ("segment", "size"), ("segment", "free"))
+
+MaskOf = Callable[[AllocatorState], npt.NDArray[np.bool_]]
+
+
+def segment_summaries(state: AllocatorState) -> SegmentSummaries:
+    """Each segment's block count, free bytes and largest hole, from the block columns in one pass."""
+    seg, blk = state.segments, state.blocks
+    free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0).astype(np.int64)
+    free_bytes = np.zeros(len(seg), np.int64)
+    largest = np.zeros(len(seg), np.int64)
+    has_blocks = seg.block_count > 0
+    if len(free) and has_blocks.any():
+        starts = seg.block_start[has_blocks]
+        free_bytes[has_blocks] = np.add.reduceat(free, starts)
+        largest[has_blocks] = np.maximum.reduceat(free, starts)
+    return SegmentSummaries(seg.block_count.astype(np.int64), free_bytes, largest)
+
+
+def map_layout(state: AllocatorState, mode: str, sort: Sort, width: int = MAP_WIDTH) -> MapLayout:
+    if mode == "segment":
+        return layout_by_segment(state, width, sort=sort)
+    return layout_by_address(state, width)
+
+
+class SnapshotDocument:
+    """A snapshot, its per-device timelines, and what the user looks at: device, event, filters, search, layout."""
+
+    def __init__(
+        self,
+        snapshot: Snapshot,
+        timelines: dict[int, DeviceTimeline] | None = None,
+        *,
+        pending: bool = False,
+        device: int | None = None,
+    ) -> None:
+        self.snapshot = snapshot
+        self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
+        self.timelines: dict[int, DeviceTimeline] = dict(timelines or {})
+        self.pending = pending  # the trace is still being indexed: frames show the final state meanwhile
+        self.device = snapshot.default_device() if device is None else device
+        self.event = -1
+        self.filters = Filters()
+        self.search_text = ""
+        self.layout: tuple[str, Sort] = LAYOUTS[0]
+        self.selected = -1  # a block picked in the table: highlighted until the next move
+        self._spotlight: tuple[MaskOf, str] | None = None
+        self._frame: EventFrame | None = None
+        self._move_to_end()
+
+    # -- what there is ------------------------------------------------------------------------------------
+
+    def devices(self) -> list[int]:
+        return self.snapshot.devices() or [0]
+
+    def timeline(self, device: int | None = None) -> DeviceTimeline:
+        """The device's timeline; built here when the loader did not (small snapshots: demos, replays)."""
+        device = self.device if device is None else device
+        if device not in self.timelines:
+            self.timelines[device] = build_timeline(self.snapshot, device, self.config)
+        return self.timelines[device]
+
+    @property
+    def n_events(self) -> int:
+        return 0 if self.pending else self.timeline().n_events
+
+    def has_trace(self) -> bool:
+        return self.n_events > 0
+
+    def streams(self) -> list[int]:
+        """The streams of the device's segments, over the whole trace (the stream filter's choices)."""
+        if self.pending:
+            state = self.snapshot.state.for_device(self.device)
+            return sorted({int(x) for x in state.segments.stream})
+        tl = self.timeline()
+        return sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
+
+    def annotation_ranges(self) -> list[tuple[int, int, str]]:
+        return annotation_ranges(self.snapshot, self.device)
+
+    # -- moving ---------------------------------------------------------------------------------------------
+
+    def _changed(self) -> None:
+        self._frame = None
+        self.selected = -1
+        self._spotlight = None  # a spotlight belongs to the blocks of one state
+
+    def _move_to_end(self) -> None:
+        self.event = self.n_events - 1
+        self._changed()
+
+    def set_device(self, device: int) -> EventFrame:
+        """Another device, at its last event, all its streams."""
+        self.device = device
+        self.filters = replace(self.filters, stream=None)
+        self._move_to_end()
+        return self.frame()
+
+    def travel(self, event: int) -> EventFrame:
+        """The state right after `event` (clamped to the trace; -1 is before the first event)."""
+        event = min(max(event, -1), self.n_events - 1)
+        if event != self.event or self.selected >= 0 or self._spotlight is not None:
+            self.event = event
+            self._changed()
+        return self.frame()
+
+    def step(self, delta: int) -> EventFrame:
+        return self.travel(self.event + delta)
+
+    def set_pool(self, pool: Pool) -> EventFrame:
+        """Show only the segments of one pool ("all", "small", "large", "private")."""
+        return self._set_filters(replace(self.filters, pool=pool))
+
+    def set_stream(self, stream: int | None) -> EventFrame:
+        """Show only the segments of one stream (None: all streams)."""
+        return self._set_filters(replace(self.filters, stream=stream))
+
+    def _set_filters(self, filters: Filters) -> EventFrame:
+        if filters != self.filters:
+            self.filters = filters
+            self._changed()
+        return self.frame()
+
+    def set_search(self, text: str) -> EventFrame:
+        self.search_text = text.strip()
+        self._frame = None
+        self.selected = -1
+        return self.frame()
+
+    def set_layout(self, mode: str, sort: Sort = "size") -> EventFrame:
+        if (mode, sort) != self.layout:
+            self.layout = (mode, sort)
+            self._frame = None
+        return self.frame()
+
+    def select_block(self, index: int) -> EventFrame:
+        """Highlight block `index` of the current frame (the table's pick); the next move ends it."""
+        self.selected = index
+        self._frame = None
+        return self.frame()
+
+    def set_spotlight(self, mask_of: MaskOf, caption: str) -> EventFrame:
+        """A demo's focus on the current frame: `mask_of(state)` gives its blocks. Moving anywhere ends it."""
+        self._spotlight = (mask_of, caption)
+        self._frame = None
+        return self.frame()
+
+    def clear_spotlight(self) -> EventFrame:
+        if self._spotlight is not None:
+            self._spotlight = None
+            self._frame = None
+        return self.frame()
+
+    def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> EventFrame:
+        """The loader's timelines have arrived: the trace can be travelled now, from its end."""
+        self.timelines.update(timelines)
+        self.pending = False
+        self.filters = replace(self.filters, stream=None)
+        self._move_to_end()
+        return self.frame()
+
+    def replace_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> EventFrame:
+        """A newer snapshot of the same job (live mode): device, filters and layout stay where they still apply;
+        the newest state shows."""
+        self.snapshot = snapshot
+        self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
+        self.timelines = dict(timelines)
+        self.pending = False
+        if self.device not in self.devices():
+            self.device = snapshot.default_device()
+        if self.filters.stream is not None and self.filters.stream not in self.streams():
+            self.filters = replace(self.filters, stream=None)
+        self._move_to_end()
+        return self.frame()
+
+    # -- the frame ------------------------------------------------------------------------------------------
+
+    def raw_state(self) -> AllocatorState:
+        """The unfiltered state at the cursor."""
+        if self.pending:
+            return self.snapshot.state.for_device(self.device)
+        return self.timeline().state_at(self.event)
+
+    def frame(self) -> EventFrame:
+        """The EventFrame at the cursor (computed once per change)."""
+        if self._frame is None:
+            self._frame = self._compute()
+        return self._frame
+
+    def _compute(self) -> EventFrame:
+        state = self.filters.apply(self.raw_state())
+        layout = map_layout(state, *self.layout)
+        search = search_blocks(state, self.snapshot.stacks, self.search_text) if self.search_text else None
+        spotlight = None
+        if self._spotlight is not None:
+            mask_of, caption = self._spotlight
+            spotlight = Spotlight(np.asarray(mask_of(state), bool), caption)
+        selection = None
+        if 0 <= self.selected < len(state.blocks):
+            selection = np.zeros(len(state.blocks), bool)
+            selection[self.selected] = True
+        return EventFrame(
+            device=self.device,
+            event=self.event,
+            n_events=self.n_events,
+            pending=self.pending,
+            state=state,
+            stacks=self.snapshot.stacks,
+            metrics=compute_metrics(state, self.config),
+            segments=segment_summaries(state),
+            layout=layout,
+            codes=rasterize(state, layout),
+            search_mask=search,
+            highlight=selection if selection is not None else search,
+            table_rows=np.flatnonzero(search) if search is not None else np.arange(len(state.blocks)),
+            spotlight=spotlight,
+            event_info=None if self.pending else describe_event(self.snapshot, self.device, self.event),
+        )
+
+    def block_details(self, index: int) -> BlockDetails:
+        """Block `index` of the current frame: its stack and its segment's figures."""
+        frame = self.frame()
+        b, s = frame.state.blocks, frame.state.segments
+        seg = int(b.segment[index])
+        return BlockDetails(
+            index=index,
+            frames=tuple(filter_frames(self.snapshot.stacks.stack(int(b.stack[index])))),
+            segment_address=int(s.address[seg]),
+            segment_size=int(s.total_size[seg]),
+            segment_blocks=int(frame.segments.block_count[seg]),
+            segment_free=int(frame.segments.free_bytes[seg]),
+            segment_largest_free=int(frame.segments.largest_free[seg]),
+        )
