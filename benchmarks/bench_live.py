@@ -62,12 +62,20 @@ def main() -> None:
 
     # the job's cost of being watched: the same churn with and without a viewer (A B B A, thread CPU time)
     def watched(ops: int) -> tuple[float, float]:
+        # the session's loops, in threads as the viewer's tasks run them; the updates are handed over and dropped
         session = LiveSession(server.path)
-        session.start()
+        loops = [
+            threading.Thread(target=session.run, args=(lambda _update: session.delivered(),)),
+            threading.Thread(target=session.listen),
+        ]
+        for loop in loops:
+            loop.start()
         try:
             return churn(backend, ops)
         finally:
             session.stop()
+            for loop in loops:
+                loop.join()
 
     ops = 40_000
     runs: dict[str, list[tuple[float, float]]] = {"alone": [], "watched": []}

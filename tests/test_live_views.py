@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import numpy as np
@@ -12,7 +13,11 @@ pytest.importorskip("pytestqt")
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.analysis.reconcile import reconcile
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.demo_job import SimulatorBackend
+from gpumem_gui.probe.server import ProbeServer
+from gpumem_gui.sources.live import LiveSession
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.views.attach import AttachDialog
 from gpumem_gui.views.live import LiveView, ReconcileBar
@@ -92,8 +97,10 @@ def test_pause_record_and_detach(qtbot, window: MainWindow, tmp_path: Path) -> N
         qtbot.waitUntil(lambda: view.frames > paused_at + 1, timeout=10_000)
         view.mark("warmup done")
         qtbot.waitUntil(lambda: "marked" in view.status.text(), timeout=5_000)
+        tasks = list(view.tasks.tasks)
         view.detach()
-        assert not view.session._threads[0].is_alive()
+        assert view.tasks.wait(3000) and all(t.done for t in tasks)  # no thread left running
+        assert view.session.finished
     finally:
         stop(proc)
 
@@ -131,3 +138,57 @@ def test_reconcile_bar_parts_add_up(qtbot) -> None:
     assert "outside PyTorch" in bar.describe()
     bar.resize(800, 70)
     assert not bar.grab().isNull()
+
+
+@pytest.fixture
+def served(tmp_path: Path):
+    """A probe server in this process, on a simulated allocator: a session without a job process to start."""
+    directory = tmp_path / "sockets"
+    directory.mkdir(mode=0o700)
+    backend = SimulatorBackend(capacity=4 * GiB)
+    server = ProbeServer(backend, directory=directory, oom_dir=tmp_path / "oom")
+    server.start()
+    backend.malloc(100 * MiB, [])
+    yield server
+    server.stop()
+
+
+def test_an_error_in_the_live_loop_reaches_the_view_as_one_line(qtbot, served, caplog) -> None:
+    session = LiveSession(served.path, stats_interval=0.05)
+
+    def broken(include_traces: bool = True) -> bytes:
+        raise OSError("No space left on device\nwhile fetching")
+
+    session.client.snapshot_bytes = broken  # type: ignore[method-assign]
+    view = LiveView(session)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: view.notice.isVisibleTo(view), timeout=5000)
+    assert view.notice.text().startswith("The live session stopped: OSError: No space left on device while fetching.")
+    assert "\n" not in view.notice.text() and "The last state stays on screen" in view.notice.text()
+    assert not view.pause_button.isEnabled() and view.save_button.text() == "Save last snapshot..."
+    assert view.tasks.wait(3000) and view.session_task.done and view.events_task.done  # the listener ended too
+    assert any("failed" in r.message and r.exc_info for r in caplog.records)  # the traceback is in the log
+    view.save_now(Path("/nonexistent/x.pickle"))
+    assert view.status.text() == "nothing to save yet: no snapshot has arrived"
+
+
+def test_cancelling_stops_the_loops_promptly(qtbot, served, tmp_path: Path) -> None:
+    session = LiveSession(served.path, stats_interval=0.05)
+    view = LiveView(session)
+    qtbot.addWidget(view)
+    qtbot.waitUntil(lambda: view.frames >= 1 and view.bar.figures is not None, timeout=10_000)
+    assert view.bar.figures is not None and view.bar.figures.allocated == 100 * MiB
+    assert view.session_task.running and view.events_task.running
+    view.mark("here")
+    qtbot.waitUntil(lambda: view.status.text() == "marked 'here'", timeout=5000)
+    tasks = [view.session_task, view.events_task]
+    began = time.monotonic()
+    view.close_session()
+    assert view.tasks.wait(2000) and all(t.done for t in tasks)
+    assert time.monotonic() - began < 1.5 and session.finished
+    frames = view.frames
+    qtbot.wait(300)
+    assert view.frames == frames and "stopped" not in view.notice.text()  # a cancel is not an error
+    view.save_now(tmp_path / "last.pickle")  # the last state can still be saved
+    assert view.status.text() == f"saved {tmp_path / 'last.pickle'}"
+    assert load_snapshot(tmp_path / "last.pickle").state.segments.total_size.sum() > 0

@@ -1,12 +1,18 @@
-"""A live session with one probe: stats at 2 Hz and snapshots every second in a worker thread, OOM events beside.
+"""A live session with one probe: stats at 2 Hz and snapshots every second, OOM events beside, as blocking loops.
 
-The GUI (or a test) calls `take()` to collect what arrived since the last call; nothing here touches Qt.
-Snapshots are parsed and their timelines built in the worker, so the GUI thread only swaps references.
+`run()` and `listen()` are plain blocking functions with no Qt in them: the live view runs each as a Task of the one
+task mechanism (a script runs them in a thread of its own). Snapshots are parsed and their timelines built in that
+loop, so the GUI thread only swaps references. What arrives is delivered through `emit`, at most one update at a
+time: while the consumer has not called `delivered()`, newer figures and frames merge into the waiting update (a
+newer frame replaces an older one), so a slow GUI never gets a queue of stale snapshots. Without `emit`, `take()`
+collects what arrived.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
+import socket
 import threading
 import time
 from collections import deque
@@ -26,6 +32,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, ProbeGone
 
 MAX_SAMPLES = 4 * 3600 * 2  # four hours of 2 Hz stats
+PAUSED_WAIT_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -55,8 +62,17 @@ class LiveUpdate:
     messages: list[str] = field(default_factory=list)
     ended: str | None = None
 
+    def empty(self) -> bool:
+        return not (self.samples or self.frame or self.events or self.messages or self.ended)
+
+
+Emit = Callable[[LiveUpdate], None]
+ShouldStop = Callable[[], bool]
+
 
 class LiveSession:
+    """One attached job. Control methods may be called from any thread; `run()` and `listen()` each from one."""
+
     def __init__(
         self,
         path: Path,
@@ -67,7 +83,7 @@ class LiveSession:
         nvml_used: Callable[[int], int | None] | None = None,
     ) -> None:
         self.path = path
-        self.client = ProbeClient(path)  # raises ProbeError with the reason, before any thread starts
+        self.client = ProbeClient(path)  # raises ProbeError with the reason, before anything runs
         try:
             self.hello = self.client.hello()
         except ProbeError:
@@ -82,7 +98,10 @@ class LiveSession:
         self.samples: deque[StatsSample] = deque(maxlen=MAX_SAMPLES)
         self.last_frame: LiveFrame | None = None
         self.ended: str | None = None
+        self.finished = False  # run() has returned (or raised): requests are no longer served by it
         self._pending = LiveUpdate()
+        self._emit: Emit | None = None
+        self._in_flight = False  # an emitted update the consumer has not yet called delivered() for
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stop = threading.Event()
@@ -90,39 +109,45 @@ class LiveSession:
         self._save_requests: list[Path] = []
         self._record_dir: Path | None = None
         self._recorded = 0
-        self._threads: list[threading.Thread] = []
+        self._stream: EventStream | None = None
 
     # -- control (any thread) --------------------------------------------------------------------------------
 
     def start(self) -> None:
-        for target, name in ((self._run, "gpumem-gui-live"), (self._listen, "gpumem-gui-live-events")):
-            thread = threading.Thread(target=target, name=name, daemon=True)
-            thread.start()
-            self._threads.append(thread)
+        """Nothing: kept for callers written before the task mechanism. Whoever runs `run()` and `listen()` (the
+        live view's tasks, a script's threads) drives the session."""
 
     def stop(self) -> None:
+        """End `run()` and `listen()` promptly, without waiting for them: safe from any thread, more than once."""
         self._stop.set()
         self._wake.set()
-        self.client.close()
-        for thread in self._threads:
-            thread.join(timeout=3)
+        # a socket blocked in recv() wakes on shutdown(), not on close() from another thread
+        _shutdown(self.client.sock)
+        stream = self._stream
+        if stream is not None:
+            _shutdown(stream.client.sock)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
 
     def set_paused(self, paused: bool) -> None:
         self.paused = paused
         self._wake.set()
 
     def snapshot_now(self) -> None:
-        self._snapshot_now = True
+        self._snapshot_now = True  # a flag, not a queue: clicks during a slow fetch become one more fetch
         self._wake.set()
 
-    def save_now(self, path: Path) -> None:
-        """Take a snapshot now and write it to `path`; after the job ended, write the last one received."""
-        if self.ended is not None:
-            self._write_frame(path)
-            return
+    def save_now(self, path: Path) -> str | None:
+        """Take a snapshot now and write it to `path`. After the session ended, write the last one received at
+        once and return what happened (one line); while it runs, the outcome arrives as a message."""
+        if self.finished or self.ended is not None:
+            return self._write_frame(path)
         with self._lock:
-            self._save_requests.append(path)
+            self._save_requests.append(path)  # all the requests waiting are served by one fetch
         self._wake.set()
+        return None
 
     def record_to(self, directory: Path | None) -> None:
         """Write every snapshot received, and every stats sample (stats.jsonl), into `directory`; None stops."""
@@ -131,11 +156,97 @@ class LiveSession:
         self._record_dir = directory
 
     def take(self) -> LiveUpdate:
+        """What arrived and was not emitted (everything, when `run()` was given no `emit`)."""
         with self._lock:
             update, self._pending = self._pending, LiveUpdate()
         return update
 
-    # -- the worker ------------------------------------------------------------------------------------------
+    def delivered(self) -> None:
+        """The consumer has handled the last update emitted: the next one may go (with all that merged meanwhile)."""
+        with self._lock:
+            self._in_flight = False
+        self._wake.set()
+
+    # -- the loops -------------------------------------------------------------------------------------------
+
+    def run(self, emit: Emit | None = None, should_stop: ShouldStop | None = None) -> str | None:
+        """Fetch stats and snapshots until stopped or the job ends; returns the line saying how the job ended,
+        None when stopped. A ProbeError or an unreadable snapshot is a message and the session goes on; an
+        OSError while the job still runs, or any other exception, ends the session and propagates (the caller
+        shows it as one line). A vanished job is an end, not an error."""
+        self._emit = emit
+
+        def stopping() -> bool:
+            return self._stop.is_set() or (should_stop is not None and should_stop())
+
+        next_stats = next_snapshot = 0.0
+        try:
+            while not stopping():
+                self._wake.clear()  # before looking at the flags: a request made from now on ends the wait below
+                now = time.monotonic()
+                try:
+                    saving = self._take_save_requests()
+                    if saving or self._snapshot_now or (not self.paused and now >= next_snapshot):
+                        self._snapshot_now = False
+                        self._fetch_snapshot(saving)
+                        next_snapshot = time.monotonic() + self.snapshot_interval
+                    if not self.paused and now >= next_stats:
+                        self._fetch_stats()
+                        next_stats = time.monotonic() + self.stats_interval
+                except ProbeGone:
+                    if stopping():
+                        break
+                    return self._end()
+                except ProbeError as exc:
+                    if stopping():
+                        break
+                    self._post(messages=[str(exc)])
+                except SnapshotError as exc:
+                    self._post(messages=[f"the probe sent an unreadable snapshot: {exc}"])
+                except OSError:
+                    if stopping():
+                        break
+                    if not _running(self.pid):
+                        return self._end()
+                    raise
+                self._flush()
+                wait = PAUSED_WAIT_S if self.paused else max(0.0, min(next_stats, next_snapshot) - time.monotonic())
+                self._wake.wait(wait)
+            return None
+        finally:
+            self.finished = True
+            self.stop()  # the event listener ends with the session, whatever ended it
+            for path in self._take_save_requests():  # asked for while the session ended: the last frame
+                message = self._write_frame(path)
+                self._post(messages=[message])
+            self.client.close()
+
+    def listen(
+        self, emit: Callable[[dict[str, Any]], None] | None = None, should_stop: ShouldStop | None = None
+    ) -> None:
+        """Pass on the probe's events (an OOM, with the path of its snapshot) until stopped or the job has gone;
+        without `emit` they wait in `take()`."""
+        try:
+            stream = EventStream(self.path)
+        except ProbeError:
+            return  # the main connection reports the job's end
+        self._stream = stream
+        try:
+            while not (self._stop.is_set() or (should_stop is not None and should_stop())):
+                event = stream.next_event(timeout=1.0)
+                if event is None:
+                    continue
+                if emit is not None:
+                    emit(event)
+                else:
+                    self._post(events=[event])
+        except ProbeGone:
+            pass
+        finally:
+            self._stream = None
+            stream.close()
+
+    # -- inside run() ----------------------------------------------------------------------------------------
 
     def _post(self, **kwargs: Any) -> None:
         with self._lock:
@@ -146,29 +257,16 @@ class LiveSession:
                 else:
                     setattr(pending, key, value)
 
-    def _run(self) -> None:
-        next_stats = next_snapshot = 0.0
-        while not self._stop.is_set():
-            now = time.monotonic()
-            try:
-                saving = self._take_save_requests()
-                if saving or self._snapshot_now or (not self.paused and now >= next_snapshot):
-                    self._snapshot_now = False
-                    self._fetch_snapshot(saving)
-                    next_snapshot = time.monotonic() + self.snapshot_interval
-                if not self.paused and now >= next_stats:
-                    self._fetch_stats()
-                    next_stats = time.monotonic() + self.stats_interval
-            except ProbeGone:
-                self._end()
+    def _flush(self) -> None:
+        """Emit what is waiting, unless the consumer still holds the previous update (then it keeps merging)."""
+        if self._emit is None:
+            return
+        with self._lock:
+            if self._in_flight or self._pending.empty():
                 return
-            except ProbeError as exc:
-                self._post(messages=[str(exc)])
-            except SnapshotError as exc:
-                self._post(messages=[f"the probe sent an unreadable snapshot: {exc}"])
-            wait = 0.5 if self.paused else max(0.0, min(next_stats, next_snapshot) - time.monotonic())
-            self._wake.wait(wait)
-            self._wake.clear()
+            update, self._pending = self._pending, LiveUpdate()
+            self._in_flight = True
+        self._emit(update)
 
     def _take_save_requests(self) -> list[Path]:
         with self._lock:
@@ -198,50 +296,34 @@ class LiveSession:
         timelines = {device: build_timeline(snapshot, device, config) for device in snapshot.devices()}
         frame = LiveFrame(snapshot, timelines, data, time.time(), time.monotonic() - started)
         self.last_frame = frame
-        self._post(frame=frame)
+        self._post(frame=frame)  # replaces a frame the consumer has not yet been given
         for path in saving:
-            self._write_frame(path)
+            self._post(messages=[self._write_frame(path)])
         if self._record_dir is not None:
             self._recorded += 1
             (self._record_dir / f"snapshot-{self._recorded:05d}.pickle").write_bytes(data)
 
-    def _write_frame(self, path: Path) -> None:
+    def _write_frame(self, path: Path) -> str:
         frame = self.last_frame
         if frame is None:
-            self._post(messages=["nothing to save yet: no snapshot has arrived"])
-            return
+            return "nothing to save yet: no snapshot has arrived"
         try:
             tmp = path.with_name(path.name + ".part")
             tmp.write_bytes(frame.data)
             tmp.replace(path)
         except OSError as exc:
-            self._post(messages=[f"cannot save {path}: {exc}"])
-            return
-        self._post(messages=[f"saved {path}"])
+            return f"cannot save {path}: {exc}"
+        return f"saved {path}"
 
-    def _end(self) -> None:
+    def _end(self) -> str:
         deadline = time.monotonic() + 1.0  # a job that is exiting closes its sockets a moment before it is gone
-        while (alive := _running(self.pid)) and time.monotonic() < deadline:
-            time.sleep(0.05)
+        while (alive := _running(self.pid)) and time.monotonic() < deadline and not self._stop.wait(0.05):
+            pass
         self.ended = (
             f"the job (pid {self.pid}) closed its probe" if alive else f"the job (pid {self.pid}) has exited"
         ) + time.strftime(" at %H:%M:%S")
         self._post(ended=self.ended)
-
-    def _listen(self) -> None:
-        try:
-            stream = EventStream(self.path)
-        except ProbeError:
-            return  # the main connection reports the job's end
-        try:
-            while not self._stop.is_set():
-                event = stream.next_event(timeout=1.0)
-                if event is not None:
-                    self._post(events=[event])
-        except ProbeGone:
-            pass
-        finally:
-            stream.close()
+        return self.ended
 
 
 def _running(pid: int) -> bool:
@@ -249,3 +331,8 @@ def _running(pid: int) -> bool:
         return bool(psutil.Process(pid).status() != psutil.STATUS_ZOMBIE)
     except psutil.Error:
         return False
+
+
+def _shutdown(sock: socket.socket) -> None:
+    with contextlib.suppress(OSError):
+        sock.shutdown(socket.SHUT_RDWR)

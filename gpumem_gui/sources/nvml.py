@@ -358,11 +358,12 @@ def gpu_processes(source: NvmlSource | None = None) -> dict[int, int]:
 
 
 class NvmlPoller:
-    """Reads a source every `interval_s` in a daemon thread and keeps only the newest reading.
+    """Reads a source every `interval_s` and keeps only the newest reading.
 
-    `on_reading` runs in the poller thread when a reading arrives and none is waiting; the consumer calls take()
-    (in its own thread) to get it. Until it does, newer readings replace the waiting one and no further
-    notification is sent, so a stalled consumer never gets a backlog."""
+    `run()` is the blocking loop: the device view runs it as a task of the one task mechanism, `start()` runs it in
+    a daemon thread of its own (scripts, tests). `on_reading` runs in the polling thread when a reading arrives and
+    none is waiting; the consumer calls take() (in its own thread) to get it. Until it does, newer readings replace
+    the waiting one and no further notification is sent, so a stalled consumer never gets a backlog."""
 
     def __init__(
         self,
@@ -381,10 +382,12 @@ class NvmlPoller:
         self._lock = threading.Lock()
         self._wake = threading.Event()
         self._stopping = False
+        self._started = False
+        self._ended = threading.Event()  # run() has returned (and closed its own source)
         self._latest: NvmlReading | None = None
         self._pending = False
         self.reads = 0
-        self._thread = threading.Thread(target=self._run, name="nvml-poller", daemon=True)
+        self._thread: threading.Thread | None = None
 
     @property
     def interval_s(self) -> float:
@@ -398,11 +401,14 @@ class NvmlPoller:
         self._wake.set()  # a shorter interval applies to the wait in progress
 
     def start(self) -> NvmlPoller:
+        self._started = True
+        self._thread = threading.Thread(target=self.run, name="nvml-poller", daemon=True)
         self._thread.start()
         return self
 
     def is_alive(self) -> bool:
-        return self._thread.is_alive()
+        """True while the loop runs (in start()'s thread or in whoever called run())."""
+        return self._started and not self._ended.is_set()
 
     def take(self) -> NvmlReading | None:
         """The newest reading not yet taken, else None."""
@@ -410,37 +416,48 @@ class NvmlPoller:
             reading, self._latest, self._pending = self._latest, None, False
             return reading
 
-    def stop(self, timeout_s: float = 2.0) -> bool:
-        """Ask the thread to end and wait up to `timeout_s` (a hung driver call can outlast it: the thread is a
-        daemon and closes its source itself when the call returns). True when the thread has ended."""
+    def request_stop(self) -> None:
+        """Ask the loop to end, without waiting (safe from any thread)."""
         self._stopping = True
         self._wake.set()
-        if self._thread.is_alive() and self._thread is not threading.current_thread():
-            self._thread.join(timeout_s)
-        return not self._thread.is_alive()
 
-    def _run(self) -> None:
+    def stop(self, timeout_s: float = 2.0) -> bool:
+        """Ask the loop to end and wait up to `timeout_s` (a hung driver call can outlast it: the loop closes its
+        source itself when the call returns). True when the loop has ended or never ran."""
+        self.request_stop()
+        if not self._started:
+            return True  # a run() that begins later sees the request and ends at once
+        if self._thread is threading.current_thread():
+            return False
+        return self._ended.wait(timeout_s)
+
+    def run(self, on_reading: Callable[[], None] | None = None) -> None:
+        """Poll until stop(); `on_reading` (default: the constructor's) is told of each reading as above."""
+        notify_cb = on_reading or self._on_reading
+        self._started = True
         try:
             while not self._stopping:
                 began = time.monotonic()
                 try:
                     reading = self.source.read()
                 except Exception as e:  # only a foreign source can raise here; NvmlSource.read never does
-                    reading = NvmlReading((), f"reading failed: {type(e).__name__}: {e}", taken_at=time.time())
+                    text = " ".join(str(e).split())  # one line: the view's banner is one line high
+                    reading = NvmlReading((), f"reading failed: {type(e).__name__}: {text}", taken_at=time.time())
                 self.reads += 1
                 with self._lock:
                     self._latest = reading
                     notify = not self._pending
                     self._pending = True
-                if notify and self._on_reading is not None and not self._stopping:
+                if notify and notify_cb is not None and not self._stopping:
                     try:
-                        self._on_reading()
+                        notify_cb()
                     except RuntimeError:  # the receiving Qt object is gone: nobody is listening any more
                         return
                 self._sleep_until_next(began)
         finally:
             if self._own_source:
                 self.source.close()
+            self._ended.set()
 
     def _sleep_until_next(self, began: float) -> None:
         # fixed rate from the start of each read, re-reckoned when the interval changes mid-wait

@@ -1,4 +1,4 @@
-"""DeviceView: every GPU NVML sees and the processes on it, refreshed by a poller thread; draws readings only."""
+"""DeviceView: every GPU NVML sees and the processes on it, refreshed by a polling task; draws readings only."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.nvml import MEMORY_UTIL_TIP, NA, GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource
+from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0
 
@@ -44,10 +45,15 @@ def _percent(n: int | None) -> str:
     return NA if n is None else f"{n}%"
 
 
-class DeviceView(QtWidgets.QWidget):
-    """Call start() to poll NVML in a thread (or set_reading() with any reading) and stop() before closing."""
+def _child(item: QtWidgets.QTreeWidgetItem, i: int) -> QtWidgets.QTreeWidgetItem:
+    child = item.child(i)
+    assert child is not None  # i < childCount(): the binding's optional return cannot be None here
+    return child
 
-    reading_ready = QtCore.Signal()  # emitted by the poller thread, delivered queued in the GUI thread
+
+class DeviceView(QtWidgets.QWidget):
+    """Call start() to poll NVML in a task (or set_reading() with any reading) and stop() before closing."""
+
     interval_changed = QtCore.Signal(float)  # the user changed the polling interval (seconds)
     process_activated = QtCore.Signal(int)  # a process row was double-clicked: its pid
 
@@ -55,10 +61,15 @@ class DeviceView(QtWidgets.QWidget):
         super().__init__(parent)
         self.reading: NvmlReading | None = None
         self.poller: NvmlPoller | None = None
+        self.poll_task: Task | None = None
+        # no Qt parent: a task that ends after this widget is deleted still finds its group alive (the task
+        # holds it), where a child group would be deleted with the widget under the task's last signal
+        self.tasks = TaskGroup()
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 6, 6, 6)
 
-        self.banner = QtWidgets.QLabel(visible=False)
+        self.banner = QtWidgets.QLabel()
+        self.banner.setVisible(False)
         self.banner.setFrameShape(QtWidgets.QFrame.Shape.StyledPanel)
         self.banner.setAutoFillBackground(True)
         self.banner.setBackgroundRole(QtGui.QPalette.ColorRole.ToolTipBase)
@@ -80,7 +91,9 @@ class DeviceView(QtWidgets.QWidget):
         row.addWidget(self.interval_box)
         layout.addLayout(row)
 
-        self.tree = QtWidgets.QTreeWidget(columnCount=len(COLUMNS), uniformRowHeights=True, alternatingRowColors=True)
+        self.tree = QtWidgets.QTreeWidget(columnCount=len(COLUMNS))
+        self.tree.setUniformRowHeights(True)
+        self.tree.setAlternatingRowColors(True)
         header_item = QtWidgets.QTreeWidgetItem([h for h, _ in COLUMNS])
         for i, (_, tip) in enumerate(COLUMNS):
             header_item.setToolTip(i, tip)
@@ -92,7 +105,6 @@ class DeviceView(QtWidgets.QWidget):
         layout.addStretch(0)  # takes the room when the tree is hidden, so the banner stays one line at the top
 
         self._gpu_items: dict[str, QtWidgets.QTreeWidgetItem] = {}
-        self.reading_ready.connect(self._take_reading)
 
     # -- polling --------------------------------------------------------------------------------------------
 
@@ -109,22 +121,33 @@ class DeviceView(QtWidgets.QWidget):
             self.interval_box.setValue(interval_s)
             self.interval_box.blockSignals(False)
         own = source is None
-        self.poller = NvmlPoller(
-            NvmlSource() if source is None else source,
-            self.interval_s,
-            self.reading_ready.emit,
-            own_source=own,
-        ).start()
+        poller = NvmlPoller(NvmlSource() if source is None else source, self.interval_s, own_source=own)
+
+        def poll(ctx: TaskContext) -> None:
+            ctx.on_cancel(poller.request_stop)
+            # the progress value only says "a reading waits": take() gives the newest, so none pile up
+            poller.run(lambda: ctx.progress(poller))
+
+        self.poller = poller
+        self.poll_task = self.tasks.start("NVML poll", poll, on_progress=self._take_reading, on_error=self._poll_failed)
 
     def stop(self, timeout_s: float = 2.0) -> bool:
-        """End the poller thread; True once it has ended (a driver call that hangs can outlast the wait)."""
+        """Cancel the polling task; True once its loop has ended (a driver call that hangs can outlast the wait)."""
         poller, self.poller = self.poller, None
+        task, self.poll_task = self.poll_task, None
+        if task is not None:
+            task.cancel()
         return True if poller is None else poller.stop(timeout_s)
 
-    def _take_reading(self) -> None:
-        reading = self.poller.take() if self.poller is not None else None
+    def _take_reading(self, poller: NvmlPoller) -> None:
+        reading = poller.take() if poller is self.poller else None
         if reading is not None:
             self.set_reading(reading)
+
+    def _poll_failed(self, message: str) -> None:
+        # the loop itself failed (not a reading: those carry their own error): one line, where readings show theirs
+        self.poller = self.poll_task = None
+        self.set_reading(NvmlReading((), f"NVML polling stopped: {message}", taken_at=time.time()))
 
     def _interval_edited(self, value: float) -> None:
         if self.poller is not None:
@@ -213,7 +236,7 @@ class DeviceView(QtWidgets.QWidget):
         elif not d.processes and d.error is None:
             rows.append(("no processes", {"name / command": "no processes"}, "NVML lists no process on this GPU."))
         wanted = [key for key, _, _ in rows]
-        changed = wanted != [item.child(i).data(0, _KEY_ROLE) for i in range(item.childCount())]
+        changed = wanted != [_child(item, i).data(0, _KEY_ROLE) for i in range(item.childCount())]
         if changed:
             selected = {c.data(0, _KEY_ROLE) for c in item.takeChildren() if c.isSelected()}
             for key in wanted:
@@ -222,7 +245,7 @@ class DeviceView(QtWidgets.QWidget):
                 item.addChild(child)
                 child.setSelected(key in selected)
         for i, (_, values, tip) in enumerate(rows):
-            child = item.child(i)
+            child = _child(item, i)
             self._set_texts(child, {h: values.get(h, "") for h, _ in COLUMNS})
             child.setToolTip(_COL["name / command"], tip)
         return changed

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -11,14 +13,20 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSample
+from gpumem_gui.sources.probe_client import ProbeClient
 from gpumem_gui.views import palette
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 
 BAR_PARTS = (  # (name, colour, what it is)
     ("requested", palette.CURVES["requested"], "what the program asked for (requested_bytes)"),
     ("rounding", palette.CURVES["allocated"], "allocated - requested: the allocator's rounding of each request"),
     ("cached free", palette.HOLE, "reserved - allocated: cached by PyTorch, free for it, unusable by others"),
-    ("outside PyTorch", "#9aa3ad", "NVML's used - reserved: CUDA context, cuBLAS/NCCL workspaces, other libraries"),
+    (
+        "outside PyTorch",
+        palette.OUTSIDE_PYTORCH,
+        "NVML's used - reserved: CUDA context, cuBLAS/NCCL workspaces, other libraries",
+    ),
 )
 
 
@@ -87,7 +95,7 @@ class ReconcileBar(QtWidgets.QWidget):
             px = rect.left() + rect.width() * min(f.peak_allocated / scale_total, 1.0)
             painter.setPen(QtGui.QPen(QtGui.QColor(palette.WASTE), 2, QtCore.Qt.PenStyle.DashLine))
             painter.drawLine(QtCore.QPointF(px, rect.top() - 2), QtCore.QPointF(px, rect.bottom() + 2))
-        painter.setPen(QtGui.QColor("#222"))
+        painter.setPen(QtGui.QColor(palette.TEXT_STRONG))
         legend_y = rect.bottom() + 18
         x = rect.left()
         metrics = painter.fontMetrics()
@@ -103,12 +111,12 @@ class ReconcileBar(QtWidgets.QWidget):
             painter.drawText(QtCore.QPointF(x, legend_y), f"- - peak allocated {format_bytes(f.peak_allocated)}")
 
 
-class LiveStatsPlot(pg.PlotWidget):
+class LiveStatsPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types
     """Reserved, allocated and the allocator's peak counter over the wall clock of the session."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setBackground("w")
+        self.setBackground(palette.PLOT_BACKGROUND)
         self.setMinimumHeight(110)
         self.getPlotItem().setLabel("left", "GiB")
         self.getPlotItem().setLabel("bottom", "seconds since attach")
@@ -139,7 +147,10 @@ class LiveStatsPlot(pg.PlotWidget):
 
 
 class LiveView(QtWidgets.QWidget):
-    """What an attached job shows: the file view's maps and figures, refreshed, with the live controls above."""
+    """What an attached job shows: the file view's maps and figures, refreshed, with the live controls above.
+
+    The session's loop and its event listener run as two long tasks of `self.tasks`; their progress values (the
+    updates, the probe's events) arrive here in the GUI thread, which only swaps references and repaints."""
 
     oom_captured = QtCore.Signal(str)  # the path of the snapshot the probe wrote at an OOM
     detached = QtCore.Signal()
@@ -154,15 +165,19 @@ class LiveView(QtWidgets.QWidget):
         what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
         self.title = f"pid {session.pid}"
         self.header = QtWidgets.QLabel(
-            f"<b>pid {session.pid}</b> &nbsp; {what} &nbsp; <span style='color:#555'>"
+            f"<b>pid {session.pid}</b> &nbsp; {what} &nbsp; <span style='color:{palette.TEXT_MUTED}'>"
             f"{' '.join(hello.get('argv') or [])[:120]}</span>"
         )
-        self.notice = QtWidgets.QLabel(visible=False, wordWrap=True)
-        self.notice.setStyleSheet("background:#fff3cd; color:#5c4400; padding:6px; border-radius:4px;")
+        self.notice = QtWidgets.QLabel(wordWrap=True)
+        self.notice.setVisible(False)
+        self.notice.setStyleSheet(
+            f"background:{palette.NOTICE_BACKGROUND}; color:{palette.NOTICE_TEXT}; padding:6px; border-radius:4px;"
+        )
         problem = hello.get("problem")
         if problem:
             self._show_notice(str(problem))
-        self.pause_button = QtWidgets.QPushButton("Pause", checkable=True)
+        self.pause_button = QtWidgets.QPushButton("Pause")
+        self.pause_button.setCheckable(True)
         self.pause_button.toggled.connect(self._pause_toggled)
         self.refresh_button = QtWidgets.QPushButton("Snapshot now")
         self.refresh_button.clicked.connect(session.snapshot_now)
@@ -171,7 +186,8 @@ class LiveView(QtWidgets.QWidget):
         self.mark_button = QtWidgets.QPushButton("Mark...")
         self.mark_button.setToolTip("Put a named mark in the job's trace (shown on the timeline)")
         self.mark_button.clicked.connect(self._mark_dialog)
-        self.record_button = QtWidgets.QPushButton("Record...", checkable=True)
+        self.record_button = QtWidgets.QPushButton("Record...")
+        self.record_button.setCheckable(True)
         self.record_button.setToolTip("Write every snapshot and stats sample of this session to a folder")
         self.record_button.toggled.connect(self._record_toggled)
         self.detach_button = QtWidgets.QPushButton("Detach")
@@ -204,40 +220,45 @@ class LiveView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(top)
         layout.addWidget(self.splitter, 1)
-        self.timer = QtCore.QTimer(self, interval=100)  # the GUI picks up what the worker finished, no more
-        self.timer.timeout.connect(self.poll)
-        self.timer.start()
+
+        # no Qt parent: a task that ends after this widget is deleted still finds its group alive (the task
+        # holds it), where a child group would be deleted with the widget under the task's last signal
+        self.tasks = TaskGroup()
+        self.session_task: Task = self.tasks.start(
+            f"live session pid {session.pid}",
+            _session_loop(session),
+            on_progress=self.apply,
+            on_result=self._session_ended,
+            on_error=self._session_failed,
+        )
+        self.events_task: Task = self.tasks.start(
+            f"live events pid {session.pid}",
+            _event_loop(session),
+            on_progress=self._on_event,
+            on_error=self._session_failed,
+        )
 
     # -- updates ---------------------------------------------------------------------------------------------
 
-    def poll(self) -> LiveUpdate:
-        update = self.session.take()
-        if update.samples:
-            self.samples.extend(update.samples)
-            device = self.document.device if self.document is not None else update.samples[-1].device
-            mine = [s for s in update.samples if s.device == device] or update.samples
-            self.bar.set_figures(mine[-1].figures)
-            self.plot.set_samples(self.samples, device)
-        if update.frame is not None:
-            self.show_frame(update.frame)
-        for event in update.events:
-            if event.get("event") == "oom":
-                size = format_bytes(int(event.get("requested", 0)))
-                where = f"; snapshot at {event['path']}" if event.get("path") else ""
-                self._show_notice(f"Out of memory in the job at {time.strftime('%H:%M:%S')}: "
-                                  f"a request of {size} on GPU {event.get('device', 0)} failed{where}")  # fmt: skip
-                if event.get("path"):
-                    self.oom_captured.emit(str(event["path"]))
-        for message in update.messages:
-            self.status.setText(message)
-        if update.ended is not None:
-            self.timer.stop()
-            self._show_notice(f"{update.ended[0].upper()}{update.ended[1:]}. The last state stays on screen; "
-                              "Save snapshot now writes it to a file.")  # fmt: skip
-            for w in (self.pause_button, self.refresh_button, self.mark_button, self.record_button):
-                w.setEnabled(False)
-            self.save_button.setText("Save last snapshot...")
-        return update
+    def apply(self, update: LiveUpdate) -> None:
+        """Show one update of the session; then the session may deliver the next (what merged meanwhile)."""
+        try:
+            if update.samples:
+                self.samples.extend(update.samples)
+                device = self.document.device if self.document is not None else update.samples[-1].device
+                mine = [s for s in update.samples if s.device == device] or update.samples
+                self.bar.set_figures(mine[-1].figures)
+                self.plot.set_samples(self.samples, device)
+            if update.frame is not None:
+                self.show_frame(update.frame)
+            for event in update.events:
+                self._on_event(event)
+            for message in update.messages:
+                self.status.setText(message)
+            if update.ended is not None:
+                self._finish(f"{update.ended[0].upper()}{update.ended[1:]}")
+        finally:
+            self.session.delivered()
 
     def show_frame(self, frame: LiveFrame) -> None:
         self.frames += 1
@@ -253,6 +274,33 @@ class LiveView(QtWidgets.QWidget):
             f"{format_bytes(len(frame.data))}, {events:,} trace events, fetched and indexed in "
             f"{frame.seconds_to_fetch * 1000:.0f} ms"
         )
+
+    def _on_event(self, event: dict[str, Any]) -> None:
+        if event.get("event") != "oom":
+            return
+        size = format_bytes(int(event.get("requested", 0)))
+        where = f"; snapshot at {event['path']}" if event.get("path") else ""
+        self._show_notice(f"Out of memory in the job at {time.strftime('%H:%M:%S')}: "
+                          f"a request of {size} on GPU {event.get('device', 0)} failed{where}")  # fmt: skip
+        if event.get("path"):
+            self.oom_captured.emit(str(event["path"]))
+
+    def _session_ended(self, ended: str | None) -> None:
+        update = self.session.take()  # what arrived after the last update was handed over
+        update.ended = update.ended or ended
+        self.apply(update)
+
+    def _session_failed(self, message: str) -> None:
+        # the task mechanism has logged the traceback; the user reads one line, and the last state stays
+        self.tasks.cancel_all()
+        self.apply(self.session.take())
+        self._finish(f"The live session stopped: {message}")
+
+    def _finish(self, why: str) -> None:
+        self._show_notice(f"{why}. The last state stays on screen; Save snapshot now writes it to a file.")
+        for w in (self.pause_button, self.refresh_button, self.mark_button, self.record_button):
+            w.setEnabled(False)
+        self.save_button.setText("Save last snapshot...")
 
     def _show_notice(self, text: str) -> None:
         self.notice.setText(text)
@@ -272,7 +320,9 @@ class LiveView(QtWidgets.QWidget):
             self.save_now(Path(path))
 
     def save_now(self, path: Path) -> None:
-        self.session.save_now(path)
+        message = self.session.save_now(path)
+        if message is not None:
+            self.status.setText(message)
 
     def _mark_dialog(self) -> None:
         name, ok = QtWidgets.QInputDialog.getText(self, "Mark", "Name of the mark:")
@@ -280,15 +330,19 @@ class LiveView(QtWidgets.QWidget):
             self.mark(name)
 
     def mark(self, name: str) -> None:
-        # a request of its own connection, so it never waits behind a snapshot transfer
-        from gpumem_gui.sources.probe_client import ProbeClient, ProbeError  # noqa: PLC0415
+        path = self.session.path
 
-        try:
-            with ProbeClient(self.session.path) as client:
+        def send(_ctx: TaskContext) -> None:
+            # a connection of its own, so it never waits behind a snapshot transfer
+            with ProbeClient(path) as client:
                 client.mark(name)
-            self.status.setText(f"marked {name!r}")
-        except ProbeError as exc:
-            self.status.setText(str(exc))
+
+        self.tasks.start(
+            f"mark {name!r}",
+            send,
+            on_result=lambda _r: self.status.setText(f"marked {name!r}"),
+            on_error=self.status.setText,
+        )
 
     def _record_toggled(self, on: bool) -> None:
         if not on:
@@ -309,11 +363,33 @@ class LiveView(QtWidgets.QWidget):
         self.record_button.setText("Stop recording")
         self.status.setText(f"recording into {folder}")
 
-    def detach(self) -> None:
-        self.timer.stop()
+    # -- ending ----------------------------------------------------------------------------------------------
+
+    def cancel_tasks(self) -> None:
+        """Stop the session's loops and any mark on its way, without waiting: their sockets are shut at once, so
+        the threads end within moments (`self.tasks.wait()` waits for that)."""
+        self.tasks.cancel_all()
         self.session.stop()
+
+    def detach(self) -> None:
+        self.cancel_tasks()
         self.detached.emit()
 
     def close_session(self) -> None:
-        self.timer.stop()
-        self.session.stop()
+        self.cancel_tasks()
+
+
+def _session_loop(session: LiveSession) -> Callable[[TaskContext], str | None]:
+    def run(ctx: TaskContext) -> str | None:
+        ctx.on_cancel(session.stop)
+        return session.run(ctx.progress, lambda: ctx.cancelled)
+
+    return run
+
+
+def _event_loop(session: LiveSession) -> Callable[[TaskContext], None]:
+    def listen(ctx: TaskContext) -> None:
+        ctx.on_cancel(session.stop)
+        session.listen(ctx.progress, lambda: ctx.cancelled)
+
+    return listen
