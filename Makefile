@@ -11,11 +11,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.h) | $(BIN)/python
+$(STAMP_RUN): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.h) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.h) | $(BIN)/python
+$(STAMP_TEST): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.h) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP_RUN)
 

@@ -14,6 +14,7 @@ import pytest
 
 from gpumem_gui.core import SnapshotError, load_snapshot
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.analysis import replay_warnings
 from gpumem_gui.core.analysis.timetravel import build_timeline, compiled_replay_available
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, round_size
 from gpumem_gui.core.snapshot import convert as convert_module
@@ -60,6 +61,7 @@ def _inputs() -> list[tuple[str, bytes]]:
 
 @compiled
 def test_fast_reader_equals_the_standard_unpickler(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("GPUMEM_GUI_PURE_PYTHON", raising=False)  # the fast reader is what this test is about
     for name, data in _inputs():
         fast = convert_module.snapshot_from_pickle_fast(data, name)
         assert fast is not None, name  # every real file and protocol goes the fast way
@@ -133,6 +135,14 @@ def test_compiled_replay_equals_python() -> None:
             assert [sorted(k.tolist()) for k in a.keyframes] == [sorted(k.tolist()) for k in b.keyframes]
             assert np.array_equal(a.block_sizes, b.block_sizes)
             assert a.ooms == b.ooms and a.warnings == b.warnings == []
+
+
+@compiled
+def test_compiled_replay_reports_the_codes_of_the_one_warning_table() -> None:
+    _replay = pytest.importorskip("gpumem_gui.core.analysis._replay")
+    for name, code in vars(replay_warnings).items():
+        if name.startswith("W_"):
+            assert getattr(_replay, name) == code, name
 
 
 @compiled

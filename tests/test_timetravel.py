@@ -10,9 +10,15 @@ import numpy as np
 import pytest
 
 from gpumem_gui.core import AllocatorState, BlockState, load_snapshot
-from gpumem_gui.core.allocator.synthetic import synthetic_run
+from gpumem_gui.core.allocator.synthetic import synthetic_run, synthetic_snapshot
+from gpumem_gui.core.analysis import replay_warnings
 from gpumem_gui.core.analysis.metrics import compute_metrics
-from gpumem_gui.core.analysis.timetravel import KEYFRAME_INTERVAL, DeviceTimeline, build_timeline
+from gpumem_gui.core.analysis.timetravel import (
+    KEYFRAME_INTERVAL,
+    DeviceTimeline,
+    build_timeline,
+    compiled_replay_available,
+)
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import Action, Snapshot
 from tests.conftest import fixture_path
@@ -176,3 +182,29 @@ def test_annotation_ranges_of_the_constructor_fixture() -> None:
         "enumerate(DataLoader)#_SingleProcessDataLoaderIter.__next__",
         "Optimizer.zero_grad#AdamW.zero_grad",
     }
+
+
+def test_both_replay_twins_word_their_warnings_from_the_one_table() -> None:
+    dump = synthetic_snapshot(300, seed=3)
+    trace = dump["device_traces"][0]
+    n, stray, time_us = len(trace), 1 << 60, trace[-1]["time_us"]
+    # a block far past every segment: the backward pass finds its events well paired, only the replay trips on it
+    for k, action in enumerate(("alloc", "free_requested", "free_completed")):
+        trace.append({"action": action, "addr": stray, "size": 512, "stream": 0, "time_us": time_us + k, "frames": []})
+    snap = load_snapshot(pickle.dumps(dump))
+    expected = [
+        f"event {n}: alloc of {stray:#x} outside every segment",
+        f"event {n + 1}: free_requested of {stray:#x}, which is not live",
+        f"event {n + 2}: free_completed of {stray:#x}, which is not live",
+    ]
+    assert build_timeline(snap, 0, compiled=False).warnings == expected
+    if compiled_replay_available():
+        assert build_timeline(snap, 0, compiled=True).warnings == expected
+
+
+def test_the_warning_table_words_every_code_once() -> None:
+    codes = {name: code for name, code in vars(replay_warnings).items() if name.startswith("W_")}
+    assert len(set(codes.values())) == len(codes)  # no two warnings share a code
+    assert set(codes.values()) == set(replay_warnings.WARNING_TEXTS)
+    for code in codes.values():
+        assert f"{0xABC00:#x}" in replay_warnings.warning_text(code, 7, 0xABC00)

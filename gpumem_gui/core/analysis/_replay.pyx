@@ -1,6 +1,6 @@
 # distutils: language = c++
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""Compiled forward replay of one device's trace: the fast twin of timetravel._ForwardReplay.
+"""Compiled forward replay of one device's trace: the fast twin of forward_replay.ForwardReplay.
 
 Same rules, same outputs (a test compares them array for array); C++ maps and flat hash tables stand in for the
 Python dicts, sorted lists and heap, so a million events take a fraction of a second instead of seconds. Live mapped
@@ -29,19 +29,20 @@ from cython.operator cimport dereference as deref, preincrement as inc, predecre
 
 import numpy as np
 
+# the one warning table's codes: both twins report (code, event, address), and replay_warnings words them
+from gpumem_gui.core.analysis.replay_warnings import (
+    MAX_WARNINGS, W_ALLOC_LIVE, W_ALLOC_NO_SEGMENT, W_ALLOC_NOT_FREE, W_BLOCK_NO_SEGMENT, W_FREE_DONE_NOT_LIVE,
+    W_FREE_REQ_NOT_LIVE, W_HISTORY_ALLOC, W_HISTORY_FREE, W_SEG_ALLOC_OVER, W_SEG_FREE_NOT_FREE, W_UNMAP_NOT_FREE,
+)
+
+include "_replay_rules.pxi"
+
 cdef int64_t NEVER = 0x7FFFFFFFFFFFFFFF
-cdef int64_t MIN_BLOCK_SIZE = 512
-cdef int64_t SMALL_SIZE = 1 << 20
-cdef int64_t SMALL_BUFFER = 2 << 20
+cdef size_t MAX_WARNING_COUNT = MAX_WARNINGS
 
 # action codes of model.Action
 cdef int8_t ALLOC = 0, FREE_REQUESTED = 1, FREE_COMPLETED = 2, SEGMENT_ALLOC = 3, SEGMENT_FREE = 4
 cdef int8_t SEGMENT_MAP = 5, SEGMENT_UNMAP = 6, OOM = 8
-
-# warning codes, turned into messages by timetravel
-W_ALLOC_LIVE, W_ALLOC_NO_SEGMENT, W_ALLOC_NOT_FREE, W_FREE_REQ_NOT_LIVE, W_FREE_DONE_NOT_LIVE = 1, 2, 3, 4, 5
-W_SEG_ALLOC_OVER, W_SEG_FREE_NOT_FREE, W_UNMAP_NOT_FREE, W_BLOCK_NO_SEGMENT = 6, 7, 8, 9
-W_HISTORY_ALLOC, W_HISTORY_FREE = 10, 11
 
 
 cdef struct Seg:
@@ -88,40 +89,6 @@ cdef class ForwardReplay:
         self.reserved = self.allocated = self.requested = self.active_bytes = 0
         self.rule_mismatches = 0
         self.largest = -1
-
-    # -- allocator rules (allocator_rules.round_size / should_split) --------------------------------------
-
-    cdef int64_t round_size(self, int64_t size):
-        cdef int64_t div, floor_pow2, step, bits, index
-        if size < MIN_BLOCK_SIZE:
-            return MIN_BLOCK_SIZE
-        bits = 0
-        while (size >> (bits + 1)) > 0:
-            bits += 1
-        index = bits - 20
-        if index < 0:
-            index = 0
-        if index > 15:
-            index = 15
-        div = self.divisions[index]
-        if div > 1 and size > MIN_BLOCK_SIZE * div:
-            if size & (size - 1) == 0:
-                return size
-            floor_pow2 = (<int64_t> 1) << bits
-            step = floor_pow2
-            while div > 1:
-                step >>= 1
-                div >>= 1
-            if step == 0:
-                return floor_pow2 << 1
-            return ((size + step - 1) // step) * step
-        return ((size + MIN_BLOCK_SIZE - 1) // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
-
-    cdef bint should_split(self, int64_t block_size, int64_t rounded, bint small, bint expandable):
-        cdef int64_t remaining = block_size - rounded
-        if small or expandable:
-            return remaining >= MIN_BLOCK_SIZE
-        return rounded < self.max_split and remaining > SMALL_SIZE
 
     # -- free gaps -------------------------------------------------------------------------------------
 
@@ -226,7 +193,7 @@ cdef class ForwardReplay:
         return seg
 
     cdef void warn(self, int64_t code, int64_t event, int64_t a):
-        if self.w_code.size() < 50:
+        if self.w_code.size() < MAX_WARNING_COUNT:
             self.w_code.push_back(code)
             self.w_event.push_back(event)
             self.w_addr.push_back(a)
@@ -244,7 +211,7 @@ cdef class ForwardReplay:
         return self.l_addr.size() - 1
 
     cdef int64_t block_size(self, int64_t a, int64_t req, int64_t free_end, cmap[int64_t, Seg].iterator seg_it):
-        cdef int64_t rounded = self.round_size(req)
+        cdef int64_t rounded = rule_round_size(req, self.divisions)
         cdef int64_t available = free_end - a
         cdef Seg* seg = &deref(seg_it).second
         if seg.small < 0:
@@ -252,11 +219,11 @@ cdef class ForwardReplay:
             self.set_pieces_small(deref(seg_it).first, seg.end, seg.small)
         if rounded >= available:
             return available
-        if self.should_split(available, rounded, seg.small == 1, seg.expandable):
+        if rule_should_split(available, rounded, seg.small == 1, seg.expandable, self.max_split):
             return rounded
         return available
 
-    # -- history: blocks live before the first event (the compiled twin of timetravel.block_history) ------------
+    # -- history: blocks live before the first event (the compiled twin of backward_pass.block_history) --------
 
     def history(self, final_addr, final_size, final_req, final_stack, final_pending):
         """Undo the block events from the final live blocks: the blocks live before the first event (sorted by
@@ -628,9 +595,3 @@ cdef object arr32(vector[int32_t]& v):
         return np.zeros(0, np.int32)
     return np.array(<int32_t[:v.size()]> v.data(), dtype=np.int32)
 
-
-def round_size(int64_t size, divisions):
-    """The compiled round_size, for the test that holds it to allocator_rules.round_size."""
-    r = ForwardReplay(np.zeros(0, np.int8), np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64),
-                      np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0, np.int64), NEVER, divisions)
-    return r.round_size(size)
