@@ -47,7 +47,8 @@ class AttachDialog(QtWidgets.QDialog):
         )
         self.refresh_button = QtWidgets.QPushButton("Refresh")
         self.refresh_button.clicked.connect(self.refresh)
-        self.attach_button = QtWidgets.QPushButton("Attach", default=True, enabled=False)
+        self.attach_button = QtWidgets.QPushButton("Attach", default=True)
+        self.attach_button.setEnabled(False)  # until a job with a probe is selected
         self.attach_button.clicked.connect(self.accept_selected)
         cancel = QtWidgets.QPushButton("Cancel")
         cancel.clicked.connect(self.reject)

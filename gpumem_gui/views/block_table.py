@@ -47,7 +47,7 @@ class BlockTableModel(QtCore.QAbstractTableModel):
             return _HEADERS[section]
         return None
 
-    def data(self, index: QtCore.QModelIndex, role: int = 0) -> Any:
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         if role != QtCore.Qt.ItemDataRole.DisplayRole or self.state is None or self.stacks is None:
             return None
         i = int(self.rows[index.row()])
@@ -73,7 +73,7 @@ class BlockTableModel(QtCore.QAbstractTableModel):
         if self.state is None:
             return
         b = self.state.blocks
-        keys = {
+        columns: dict[int, np.ndarray] = {
             0: b.address,
             1: b.size,
             2: b.requested_size,
@@ -81,7 +81,8 @@ class BlockTableModel(QtCore.QAbstractTableModel):
             4: self.state.segments.stream[b.segment],
             5: self.state.segments.is_small[b.segment],
             6: b.stack,
-        }[column][self.rows]
+        }
+        keys = columns[column][self.rows]
         order_index = np.argsort(keys, kind="stable")
         if order == QtCore.Qt.SortOrder.DescendingOrder:
             order_index = order_index[::-1]

@@ -136,8 +136,8 @@ class TimelineView(QtWidgets.QWidget):
         self.set_focus_marks(())
 
     def _draw_focus_marks(self) -> None:
-        for item in self.focus_items:
-            self.plot.removeItem(item)
+        for old in self.focus_items:
+            self.plot.removeItem(old)
         self.focus_items = []
         if self.timeline is None or not self.focus_marks:
             return
@@ -181,7 +181,8 @@ class TimelineView(QtWidgets.QWidget):
             return indices.astype(np.float64)
         assert self.timeline is not None and self.timeline.series.time_us is not None
         t = self.timeline.series.time_us
-        return (t[np.clip(indices, 0, len(t) - 1)] - t[0]) / 1e6
+        seconds: np.ndarray = (t[np.clip(indices, 0, len(t) - 1)] - t[0]) / 1e6
+        return seconds
 
     def event_at(self, x: float) -> int:
         if not self.by_time():
