@@ -1,0 +1,308 @@
+"""The quiz's state and scoring, Qt-free: which quiz and question show, the answers, the score, review, progress."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz, QuizError
+
+CHOOSER, QUESTION, REVIEW = "chooser", "question", "review"
+
+
+class Change(enum.IntEnum):
+    """What an action did, so that a view redraws no more than it must."""
+
+    NONE = 0  # nothing: a locked question, an index out of range, no quiz open
+    SHOWN = 1  # the same page shows something new: a choice marked or answered, another language
+    PAGE = 2  # a page was (re)opened: draw it from its top
+
+
+@dataclass(frozen=True)
+class Progress:
+    """What the quiz remembers between runs, as plain data a settings store can keep.
+
+    Answers are kept by question id, so editing a quiz file (reordering, adding) keeps what still applies. A restored
+    value that no longer fits the quizzes (an unknown language, question or choice) is dropped, never an error.
+    """
+
+    language: str = "en"
+    open_quiz: str = ""  # the quiz that was open; "" for the chooser
+    current: Mapping[str, str] = field(default_factory=dict)  # quiz id -> id of the question last shown
+    answers: Mapping[str, Mapping[str, object]] = field(default_factory=dict)  # quiz id -> question id -> choice
+
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One question on the review page."""
+
+    number: int  # 1-based, as the user reads it
+    question: Question
+    chosen: int | None  # the choice answered, None when skipped
+    verdict: str  # "right", "wrong", or "none" when not answered
+
+
+def _restored_answers(quiz: Quiz, raw: Mapping[str, object]) -> dict[str, int]:
+    answers: dict[str, int] = {}
+    for question in quiz.questions:
+        try:
+            index = int(str(raw[question.id]))
+        except (KeyError, ValueError):
+            continue
+        if 0 <= index < len(question.choices):
+            answers[question.id] = index
+    return answers
+
+
+class QuizSession:
+    """Choose a quiz, answer its questions one at a time (a choice can be marked before it is confirmed), review.
+
+    Every action returns a `Change`; an answered question is locked. `progress()` is what to save, and a session made
+    with it comes back at the quiz and question where this one was.
+    """
+
+    def __init__(self, quizzes: Sequence[Quiz], progress: Progress | None = None) -> None:
+        progress = progress if progress is not None else Progress()
+        self.quizzes = list(quizzes)
+        self._by_id = {q.id: q for q in self.quizzes}
+        self._language = progress.language if progress.language in LANGUAGES else "en"
+        self._answers = {q.id: _restored_answers(q, progress.answers.get(q.id, {})) for q in self.quizzes}
+        self._current = {
+            quiz_id: question_id
+            for quiz_id, question_id in progress.current.items()
+            if quiz_id in self._by_id and any(q.id == question_id for q in self._by_id[quiz_id].questions)
+        }
+        self._quiz: Quiz | None = None
+        self._index = 0
+        self._selected: int | None = None
+        self._page = CHOOSER
+        # come back where the user left: the quiz that was open, at its question
+        if progress.open_quiz in self._by_id:
+            self.open_quiz(progress.open_quiz)
+
+    # -- what shows ----------------------------------------------------------------------------------------------
+
+    @property
+    def language(self) -> str:
+        return self._language
+
+    @property
+    def page(self) -> str:
+        """Which page shows: CHOOSER, QUESTION or REVIEW."""
+        return self._page
+
+    @property
+    def current_quiz(self) -> Quiz | None:
+        return self._quiz
+
+    @property
+    def current_index(self) -> int:
+        return self._index
+
+    @property
+    def current_question(self) -> Question | None:
+        return self._quiz.questions[self._index] if self._quiz is not None else None
+
+    @property
+    def is_last(self) -> bool:
+        """Is the question shown the open quiz's last?"""
+        return self._quiz is not None and self._index + 1 == len(self._quiz.questions)
+
+    @property
+    def answers(self) -> dict[str, int]:
+        """Question id -> chosen choice index, for the open quiz."""
+        return dict(self._answers[self._quiz.id]) if self._quiz is not None else {}
+
+    @property
+    def chosen(self) -> int | None:
+        """The answer given to the question shown; None before it is answered."""
+        question = self.current_question
+        return self.answers.get(question.id) if question is not None else None
+
+    @property
+    def selected(self) -> int | None:
+        """The choice marked (with a number key) and not yet confirmed."""
+        return self._selected
+
+    def quiz(self, quiz_id: str) -> Quiz:
+        quiz = self._by_id.get(quiz_id)
+        if quiz is None:
+            known = ", ".join(self._by_id) or "none"
+            raise QuizError(f"no quiz with id {quiz_id!r} (known: {known})")
+        return quiz
+
+    def answers_of(self, quiz_id: str) -> dict[str, int]:
+        return dict(self._answers[quiz_id])
+
+    def score(self, quiz_id: str | None = None) -> int:
+        """Right answers in the given (default: the open) quiz."""
+        quiz = self._by_id[quiz_id] if quiz_id is not None else self._quiz
+        if quiz is None:
+            return 0
+        answers = self._answers[quiz.id]
+        return sum(1 for q in quiz.questions if answers.get(q.id) == q.answer)
+
+    def percent(self) -> int:
+        """The open quiz's score in percent of its questions, rounded half up: 1 of 8 is 13 %, not round()'s 12."""
+        if self._quiz is None:
+            return 0
+        total = len(self._quiz.questions)
+        return (200 * self.score() + total) // (2 * total)
+
+    def unanswered(self) -> int:
+        """Questions of the open quiz left unanswered."""
+        return len(self._quiz.questions) - len(self.answers) if self._quiz is not None else 0
+
+    def chooser_action(self, quiz_id: str) -> str:
+        """What the quiz's button on the chooser does: "start", "continue", or "see_results" once all are answered."""
+        answered, total = len(self._answers[quiz_id]), len(self._by_id[quiz_id].questions)
+        return "start" if answered == 0 else "see_results" if answered == total else "continue"
+
+    def dot_states(self) -> list[str]:
+        """Per question of the open quiz: "todo", "right" or "wrong"."""
+        if self._quiz is None:
+            return []
+        answers = self._answers[self._quiz.id]
+        return [
+            "todo" if q.id not in answers else "right" if answers[q.id] == q.answer else "wrong"
+            for q in self._quiz.questions
+        ]
+
+    def choice_states(self) -> list[str]:
+        """Per choice of the question shown: "idle" or "selected" before it is answered; after, "right" for the
+        right one, "wrong" for a wrong one chosen, "dim" for the rest."""
+        question = self.current_question
+        if question is None:
+            return []
+        chosen = self.chosen
+        states = []
+        for i in range(len(question.choices)):
+            if chosen is None:
+                states.append("selected" if i == self._selected else "idle")
+            elif i == question.answer:
+                states.append("right")
+            else:
+                states.append("wrong" if i == chosen else "dim")
+        return states
+
+    def review(self) -> list[ReviewItem]:
+        """Every question of the open quiz with the answer given and its verdict."""
+        if self._quiz is None:
+            return []
+        answers = self._answers[self._quiz.id]
+        items = []
+        for number, question in enumerate(self._quiz.questions, start=1):
+            chosen = answers.get(question.id)
+            verdict = "none" if chosen is None else "right" if chosen == question.answer else "wrong"
+            items.append(ReviewItem(number, question, chosen, verdict))
+        return items
+
+    def progress(self) -> Progress:
+        """What to save so that a later session comes back here."""
+        return Progress(
+            language=self._language,
+            open_quiz=self._quiz.id if self._quiz is not None else "",
+            current=dict(self._current),
+            answers={quiz_id: dict(answers) for quiz_id, answers in self._answers.items()},
+        )
+
+    # -- actions -------------------------------------------------------------------------------------------------
+
+    def set_language(self, lang: str) -> Change:
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown quiz language {lang!r}; known: {', '.join(LANGUAGES)}")
+        if lang == self._language:
+            return Change.NONE
+        self._language = lang
+        return Change.SHOWN
+
+    def open_quiz(self, quiz_id: str) -> Change:
+        """Show the quiz at the question the user was on (the first, the first time)."""
+        quiz = self.quiz(quiz_id)
+        self._quiz = quiz
+        saved = self._current.get(quiz.id)
+        ids = [q.id for q in quiz.questions]
+        self._index = ids.index(saved) if saved in ids else 0
+        return self._go(QUESTION)
+
+    def resume(self, quiz_id: str) -> Change:
+        """Open the quiz from the chooser: a quiz with every question answered opens on its review."""
+        self.open_quiz(quiz_id)
+        if len(self._answers[quiz_id]) == len(self.quiz(quiz_id).questions):
+            return self.show_review()
+        return Change.PAGE
+
+    def go_to(self, index: int) -> Change:
+        if self._quiz is None or not 0 <= index < len(self._quiz.questions):
+            return Change.NONE
+        self._index = index
+        return self._go(QUESTION)
+
+    def next_question(self) -> Change:
+        """The next question; after the last, the review page."""
+        if self._quiz is None:
+            return Change.NONE
+        if self._index + 1 < len(self._quiz.questions):
+            return self.go_to(self._index + 1)
+        return self.show_review()
+
+    def previous_question(self) -> Change:
+        if self._page == REVIEW and self._quiz is not None:
+            return self.go_to(len(self._quiz.questions) - 1)
+        return self.go_to(self._index - 1)
+
+    def select_choice(self, index: int) -> Change:
+        """Mark a choice; `confirm` answers with it. Answered questions stay as they are."""
+        question = self.current_question
+        if self._page != QUESTION or question is None or question.id in self.answers:
+            return Change.NONE
+        if not 0 <= index < len(question.choices):
+            return Change.NONE
+        self._selected = index
+        return Change.SHOWN
+
+    def answer(self, index: int) -> Change:
+        """Answer the question shown with choice `index`; an answered question is locked."""
+        question = self.current_question
+        if self._page != QUESTION or question is None or self._quiz is None:
+            return Change.NONE
+        answers = self._answers[self._quiz.id]
+        if question.id in answers or not 0 <= index < len(question.choices):
+            return Change.NONE
+        answers[question.id] = index
+        self._selected = None
+        return Change.SHOWN
+
+    def confirm(self) -> Change:
+        """Answer with the marked choice, or, once answered, go on."""
+        question = self.current_question
+        if self._page != QUESTION or question is None:
+            return Change.NONE
+        if question.id in self.answers:
+            return self.next_question()
+        if self._selected is not None:
+            return self.answer(self._selected)
+        return Change.NONE
+
+    def show_review(self) -> Change:
+        return self._go(REVIEW) if self._quiz is not None else Change.NONE
+
+    def restart(self) -> Change:
+        """Forget the open quiz's answers and start it again from the first question."""
+        if self._quiz is None:
+            return Change.NONE
+        self._answers[self._quiz.id] = {}
+        self._index = 0
+        return self._go(QUESTION)
+
+    def back_to_quizzes(self) -> Change:
+        self._quiz = None
+        return self._go(CHOOSER)
+
+    def _go(self, page: str) -> Change:
+        self._page = page
+        self._selected = None
+        if self._quiz is not None and page == QUESTION:
+            self._current[self._quiz.id] = self._quiz.questions[self._index].id
+        return Change.PAGE

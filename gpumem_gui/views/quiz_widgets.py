@@ -1,0 +1,169 @@
+"""The quiz's widgets (an answer card, progress dots, an explanation box) and the style sheet that draws them."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.views.palette import (
+    ACCENT,
+    ACCENT_BACK,
+    BADGE_BACK,
+    CARD,
+    EXPLAIN_BACK,
+    INK,
+    LINE,
+    MUTED,
+    ON_ACCENT,
+    RIGHT,
+    RIGHT_BACK,
+    WRONG,
+    WRONG_BACK,
+)
+from gpumem_gui.views.quiz_markup import breakable, plain, rich, set_style_state, wrapped_label
+
+
+class ChoiceCard(QtWidgets.QFrame):
+    """One answer: a number badge and word-wrapped text; clicking it answers. States: idle, selected, right, wrong."""
+
+    clicked = QtCore.Signal()
+
+    def __init__(self, number: int) -> None:
+        super().__init__()
+        self.setObjectName("choice")
+        self.setProperty("state", "idle")
+        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_Hover)
+        self.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
+        row = QtWidgets.QHBoxLayout(self)
+        row.setContentsMargins(10, 8, 10, 8)
+        row.setSpacing(10)
+        self.badge = QtWidgets.QLabel(str(number))
+        self.badge.setObjectName("badge")
+        self.badge.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.text = wrapped_label("choice_text", rich=True)
+        self.mark = QtWidgets.QLabel()
+        self.mark.setObjectName("mark")
+        self.mark.setMinimumWidth(22)  # room for the bolder, larger ✗ the style gives it once answered
+        self.mark.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        row.addWidget(self.badge, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+        row.addWidget(self.text, 1)
+        row.addWidget(self.mark, 0, QtCore.Qt.AlignmentFlag.AlignTop)
+
+    @property
+    def state(self) -> str:
+        return str(self.property("state"))
+
+    def set_state(self, state: str) -> None:
+        self.mark.setText({"right": "✓", "wrong": "✗"}.get(state, ""))
+        self.setCursor(
+            QtCore.Qt.CursorShape.PointingHandCursor
+            if state in ("idle", "selected")
+            else QtCore.Qt.CursorShape.ArrowCursor
+        )
+        set_style_state(self, "state", state)
+
+    def mouseReleaseEvent(self, e: QtGui.QMouseEvent) -> None:
+        if e.button() == QtCore.Qt.MouseButton.LeftButton and self.rect().contains(e.position().toPoint()):
+            self.clicked.emit()
+        super().mouseReleaseEvent(e)
+
+
+class ProgressDots(QtWidgets.QWidget):
+    """One dot per question: grey to do, green right, red wrong; the current one ringed. A click jumps there."""
+
+    jump = QtCore.Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.states: list[str] = []
+        self.current = -1
+        self.setFixedHeight(18)
+        self.setCursor(QtCore.Qt.CursorShape.PointingHandCursor)
+
+    def set_states(self, states: list[str], current: int) -> None:
+        self.states, self.current = states, current
+        self.update()
+
+    def _step(self) -> float:
+        return min(20.0, self.width() / max(1, len(self.states)))
+
+    def paintEvent(self, e: QtGui.QPaintEvent) -> None:
+        p = QtGui.QPainter(self)
+        p.setRenderHint(QtGui.QPainter.RenderHint.Antialiasing)
+        step = self._step()
+        radius = min(5.0, step / 2 - 2)
+        fill = {"right": RIGHT, "wrong": WRONG}
+        for i, state in enumerate(self.states):
+            centre = QtCore.QPointF(step * i + step / 2, self.height() / 2)
+            p.setPen(QtCore.Qt.PenStyle.NoPen)
+            p.setBrush(QtGui.QColor(fill.get(state, LINE)))
+            p.drawEllipse(centre, radius, radius)
+            if i == self.current:
+                p.setPen(QtGui.QPen(QtGui.QColor(ACCENT), 2))
+                p.setBrush(QtCore.Qt.BrushStyle.NoBrush)
+                p.drawEllipse(centre, radius + 3, radius + 3)
+        p.end()
+
+    def mouseReleaseEvent(self, e: QtGui.QMouseEvent) -> None:
+        i = int(e.position().x() // self._step())
+        if 0 <= i < len(self.states):
+            self.jump.emit(i)
+
+
+class ExplanationBox(QtWidgets.QFrame):
+    """A heading and a paragraph, with a coloured rule on the left: green for the right choice, red for a wrong one."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.setObjectName("explain")
+        self.setProperty("kind", "right")
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(12, 8, 10, 8)
+        box.setSpacing(4)
+        self.heading = wrapped_label("explain_heading")
+        self.body = wrapped_label("explain_body", rich=True)
+        box.addWidget(self.heading)
+        box.addWidget(self.body)
+        self.plain = ""
+
+    def show_text(self, kind: str, heading: str, choice: str, body: str) -> None:
+        set_style_state(self, "kind", kind)
+        self.heading.setText(f"{heading}: {breakable(plain(choice))}")
+        self.body.setText(rich(body))
+        self.plain = f"{heading}: {plain(choice)}\n{plain(body)}"
+        self.show()
+
+
+# the whole panel's sheet: these widgets and the labels and cards the panel lays out around them, by object name
+STYLE = f"""
+QLabel#heading {{ font-size: 14pt; font-weight: 600; color: {INK}; }}
+QLabel#muted {{ color: {MUTED}; }}
+QLabel#prompt {{ font-size: 12pt; font-weight: 600; color: {INK}; }}
+QFrame#card {{ background: {CARD}; border: 1px solid {LINE}; border-radius: 8px; }}
+QFrame#card QLabel {{ background: transparent; color: {INK}; }}
+QFrame#card QLabel#muted {{ color: {MUTED}; }}
+QLabel#card_title {{ font-size: 11pt; font-weight: 600; color: {INK}; }}
+QFrame#choice {{ background: {CARD}; border: 2px solid {LINE}; border-radius: 8px; }}
+QFrame#choice:hover[state="idle"] {{ border-color: {ACCENT}; }}
+QFrame#choice[state="selected"] {{ border-color: {ACCENT}; background: {ACCENT_BACK}; }}
+QFrame#choice[state="right"] {{ border-color: {RIGHT}; background: {RIGHT_BACK}; }}
+QFrame#choice[state="wrong"] {{ border-color: {WRONG}; background: {WRONG_BACK}; }}
+QFrame#choice[state="dim"] QLabel#choice_text {{ color: {MUTED}; }}
+QFrame#choice QLabel {{ background: transparent; color: {INK}; }}
+QLabel#badge {{ background: {BADGE_BACK}; color: {INK}; border-radius: 11px; font-weight: 600;
+    min-width: 22px; max-width: 22px; min-height: 22px; max-height: 22px; }}
+QFrame#choice[state="selected"] QLabel#badge {{ background: {ACCENT}; color: {ON_ACCENT}; }}
+QFrame#choice[state="right"] QLabel#badge {{ background: {RIGHT}; color: {ON_ACCENT}; }}
+QFrame#choice[state="wrong"] QLabel#badge {{ background: {WRONG}; color: {ON_ACCENT}; }}
+QFrame#choice[state="right"] QLabel#mark {{ color: {RIGHT}; font-size: 13pt; font-weight: 700; }}
+QFrame#choice[state="wrong"] QLabel#mark {{ color: {WRONG}; font-size: 13pt; font-weight: 700; }}
+QLabel#verdict {{ border-radius: 6px; padding: 6px 10px; font-size: 11pt; font-weight: 700; }}
+QLabel#verdict[verdict="right"] {{ color: {RIGHT}; background: {RIGHT_BACK}; }}
+QLabel#verdict[verdict="wrong"] {{ color: {WRONG}; background: {WRONG_BACK}; }}
+QFrame#explain {{ background: {EXPLAIN_BACK}; border: none; border-left: 4px solid {RIGHT}; border-radius: 2px; }}
+QFrame#explain[kind="wrong"] {{ border-left-color: {WRONG}; }}
+QFrame#explain QLabel {{ background: transparent; color: {INK}; }}
+QLabel#explain_heading {{ font-weight: 600; }}
+QLabel#review_mark[verdict="right"], QLabel#review_answer[verdict="right"] {{ color: {RIGHT}; font-weight: 600; }}
+QLabel#review_mark[verdict="wrong"], QLabel#review_answer[verdict="wrong"] {{ color: {WRONG}; font-weight: 600; }}
+QLabel#review_mark[verdict="none"], QLabel#review_answer[verdict="none"] {{ color: {MUTED}; font-style: italic; }}
+"""
