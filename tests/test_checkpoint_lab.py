@@ -7,6 +7,7 @@ import itertools
 import subprocess
 import sys
 import textwrap
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import numpy as np
 import pytest
 
-from gpumem_gui.teach import checkpoint_lab as lab
+from gpumem_gui.teach import lab
 
 needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch")
 
@@ -149,7 +150,7 @@ def test_bad_arguments_are_refused() -> None:
 
 def test_the_install_message_names_a_real_extra(monkeypatch: pytest.MonkeyPatch) -> None:
     assert lab.torch_available() == (None if importlib.util.find_spec("torch") else lab.TORCH_MISSING)
-    monkeypatch.setattr(lab.importlib.util, "find_spec", lambda name: None)
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     message = lab.torch_available()
     assert message == lab.TORCH_MISSING
     extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
@@ -167,13 +168,23 @@ def test_the_module_imports_without_torch() -> None:
                     raise ImportError("torch is hidden")
                 return None
         sys.meta_path.insert(0, NoTorch())
-        from gpumem_gui.teach import checkpoint_lab
-        print(checkpoint_lab.torch_available())
+        from gpumem_gui.teach import lab, quiz
+        print(lab.torch_available())
+        print(sorted(quiz.LAB_FOCUSES) == sorted(lab.FOCUSES))
         print("torch" in sys.modules)
         """
     )
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, check=True)
-    assert out.stdout.splitlines() == [lab.TORCH_MISSING, "False"]
+    assert out.stdout.splitlines() == [lab.TORCH_MISSING, "True", "False"]
+
+
+def test_the_lab_names_its_focuses_once() -> None:
+    from gpumem_gui.teach import quiz  # noqa: PLC0415
+
+    assert len(set(lab.FOCUSES)) == len(lab.FOCUSES)
+    assert frozenset(lab.FOCUSES) == quiz.LAB_FOCUSES  # the quiz validates against the lab's own tuple
+    used = {q.focus for loaded in quiz.load_quizzes() for q in loaded.questions if q.focus is not None}
+    assert used <= set(lab.FOCUSES)
 
 
 # the panel
@@ -207,12 +218,13 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
         m = sweep.at(policy)
         assert panel.table.item(row, 1).text().startswith(format_bytes(m.saved_bytes))
         assert panel.table.item(row, 5).text() == str(m.extra_forwards)
-        xs, ys = panel.curves[policy].getData()
+        xs, ys = panel.saved_plot.curves[policy].getData()
         np.testing.assert_array_equal(xs, sweep.curve(policy)[0])
-        np.testing.assert_allclose(ys * panel._saved_divisor, sweep.curve(policy)[1])
-    assert len(panel.bar_items(panel.recompute_plot)) == 3
-    assert len(panel.bar_items(panel.bf16_plot)) == 2
-    assert panel.fsdp_table.item(1, 1).text() == format_bytes(fsdp.at(panel.world_spin.value()).grad_bytes)
+        np.testing.assert_allclose(ys * panel.saved_plot.divisor, sweep.curve(policy)[1])
+    assert len(panel.recompute_plot.bar_items()) == 3
+    assert len(panel.bf16_plot.bar_items()) == 2
+    page = panel.fsdp_page
+    assert page.table.item(1, 1).text() == format_bytes(fsdp.at(page.world_spin.value()).grad_bytes)
     assert "measured" in panel.status.text()
     picture = tmp_path / "lab.png"
     assert panel.grab().save(str(picture)) and picture.stat().st_size > 10_000
@@ -229,15 +241,16 @@ def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any)
     sweep, fsdp = panel.sweep, panel.fsdp
     assert sweep is not None and fsdp is not None
     n = sweep.n_layers
+    curves = panel.saved_plot.curves
 
     sqrt = sweep.at("sqrt")
     np.testing.assert_array_equal(panel.focus_points, [[n, sqrt.saved_bytes]])
-    assert panel.curves["sqrt"].opts["pen"].width() > panel.curves["none"].opts["pen"].width()
+    assert curves["sqrt"].opts["pen"].width() > curves["none"].opts["pen"].width()
     assert format_bytes(sqrt.saved_bytes) in panel.caption.text() and "N^0.5" in panel.caption.text()
     assert panel.table.item(lab.POLICIES.index("sqrt"), 1).background().style() != 0
 
     panel.set_focus("saved_bytes")
-    assert panel.curves["sqrt"].opts["pen"].width() == panel.curves["none"].opts["pen"].width()
+    assert curves["sqrt"].opts["pen"].width() == curves["none"].opts["pen"].width()
     np.testing.assert_array_equal(panel.focus_points[:, 1], [sweep.at(p).saved_bytes for p in lab.POLICIES])
 
     panel.set_focus("recompute")
@@ -247,7 +260,7 @@ def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any)
 
     panel.set_focus("selective")
     assert panel.tabs.currentIndex() == TAB_RECOMPUTE
-    assert panel.curves["selective"].opts["pen"].width() > panel.curves["every"].opts["pen"].width()
+    assert curves["selective"].opts["pen"].width() > curves["every"].opts["pen"].width()
     selective = sweep.at("selective")
     assert f"{selective.recomputed_pointwise} pointwise ops" in panel.caption.text()
     assert 100 * selective.extra_flops_fraction in panel.focus_points[:, 1]
@@ -259,16 +272,21 @@ def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any)
 
     panel.set_focus("fsdp")
     assert panel.tabs.currentIndex() == TAB_FSDP
-    shard = fsdp.at(panel.world_spin.value())
+    shard = fsdp.at(panel.fsdp_page.world_spin.value())
     np.testing.assert_array_equal(
         panel.focus_points[:, 1], [shard.param_bytes, shard.grad_bytes, shard.optimizer_bytes, shard.total_bytes]
     )
     assert format_bytes(shard.total_bytes) in panel.caption.text()
 
-    panel.world_spin.setValue(3)  # a new world size is measured, and the focus follows it
+    panel.fsdp_page.world_spin.setValue(3)  # a new world size is measured, and the focus follows it
     qtbot.waitUntil(lambda: not panel.busy(), timeout=60_000)
     assert panel.fsdp.at(3).param_bytes == panel.focus_points[0, 1]
     assert "on 3 GPUs" in panel.caption.text()
+
+    for name in lab.FOCUSES:  # every focus a quiz may name is one the panel shows, with its figures
+        panel.set_focus(name)
+        assert panel.caption.text() and "measuring" not in panel.caption.text(), name
+        assert len(panel.focus_points), name
 
     with pytest.raises(ValueError, match="unknown focus"):
         panel.set_focus("everything")
@@ -288,3 +306,88 @@ def test_panel_without_torch_says_how_to_install(qtbot: Any, monkeypatch: pytest
     p.set_focus("sqrt")
     assert not p.busy()
     assert p.caption.text() == lab.TORCH_MISSING
+
+
+def _endless_sweep(n_layers: int, *, progress: Any, **_: Any) -> None:
+    """A sweep that never ends by itself: it stops only where its progress callback raises."""
+    while True:
+        progress(0.5)
+        time.sleep(0.005)
+
+
+def _endless_fsdp(n_layers: int, *, check: Any, **_: Any) -> None:
+    while True:
+        check()
+        time.sleep(0.005)
+
+
+@pytest.fixture
+def fake_torch_panel(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A panel whose measurements are stand-ins that run until cancelled: no torch, no waiting on real work."""
+    pytest.importorskip("PySide6")
+    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+
+    monkeypatch.setattr(lab, "torch_available", lambda: None)
+    monkeypatch.setattr(lab, "run_sweep", _endless_sweep)
+    monkeypatch.setattr(lab, "measure_fsdp", _endless_fsdp)
+    p = CheckpointLabPanel()
+    qtbot.addWidget(p)
+    yield p
+    p.shutdown()
+    assert p.tasks.wait(10_000)
+
+
+def test_shutdown_cancels_the_running_measurement_and_the_queued_one(qtbot: Any, fake_torch_panel: Any) -> None:
+    p = fake_torch_panel
+    p.run()
+    assert p.busy() and p.running is not None and p.running.name == "checkpointing lab" and "fsdp" in p.pending
+    qtbot.waitUntil(lambda: p.progress.value() == 50, timeout=10_000)  # progress arrives through the task
+    p.shutdown()
+    assert not p.busy() and not p.pending and p.progress.isHidden()
+    assert p.tasks.wait(10_000)  # the worker saw the cancellation at its next step and ended
+    assert p.running is None and p.sweep is None and p.fsdp is None
+    assert "failed" not in p.status.text()
+    p.run()  # the panel still works after a shutdown
+    assert p.busy() and p.running is not None
+
+
+def test_closing_the_panel_cancels_its_tasks(qtbot: Any, fake_torch_panel: Any) -> None:
+    p = fake_torch_panel
+    p.set_focus("fsdp")
+    assert p.busy()
+    p.close()
+    assert not p.busy()
+    assert p.tasks.wait(10_000)
+
+
+def test_a_failed_measurement_is_one_line_and_the_next_one_runs(
+    qtbot: Any, fake_torch_panel: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*_: Any, **__: Any) -> None:
+        raise RuntimeError("out of\n  memory")
+
+    monkeypatch.setattr(lab, "run_sweep", broken)
+    p = fake_torch_panel
+    p.run()
+    qtbot.waitUntil(lambda: p.running is not None and p.running.name == "FSDP calculator", timeout=10_000)
+    assert p.status.text() == "measurement failed: RuntimeError: out of memory"
+    assert p.progress.isHidden() and p.sweep is None
+
+
+def test_deleting_the_panel_cancels_its_tasks(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("PySide6")
+    from PySide6 import QtCore  # noqa: PLC0415
+
+    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+
+    monkeypatch.setattr(lab, "torch_available", lambda: None)
+    monkeypatch.setattr(lab, "run_sweep", _endless_sweep)
+    monkeypatch.setattr(lab, "measure_fsdp", _endless_fsdp)
+    p = CheckpointLabPanel()
+    tasks = p.tasks
+    p.run()
+    assert tasks.busy()
+    p.deleteLater()  # as a window does when the lab's tab closes, without a word to the panel
+    QtCore.QCoreApplication.sendPostedEvents(None, QtCore.QEvent.Type.DeferredDelete)
+    assert not tasks.busy()  # cancelled with the panel; the worker ends at its next step
+    assert tasks.wait(10_000)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpumem_gui import assets
+from gpumem_gui.teach.lab.choices import FOCUSES
 
 LANGUAGES: tuple[str, ...] = ("en", "ro", "fr")
 
@@ -28,7 +29,7 @@ DEMOS: frozenset[str] = frozenset(
     }
 )
 LAB_DEMO = "checkpointing_lab"
-LAB_FOCUSES: frozenset[str] = frozenset({"saved_bytes", "sqrt", "recompute", "selective", "bf16", "fsdp"})
+LAB_FOCUSES: frozenset[str] = frozenset(FOCUSES)  # the lab's own list: a quiz can focus only what it can show
 
 _ID = re.compile(r"[a-z0-9_-]+")
 _QUIZ_KEYS = ("id", "source", "title", "intro", "questions")

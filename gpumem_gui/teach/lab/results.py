@@ -1,0 +1,134 @@
+"""The lab's measured figures as frozen values: one policy's run, a sweep over N, and FSDP's shards per GPU."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from gpumem_gui.teach.lab.choices import FSDP_STRATEGY
+
+
+@dataclass(frozen=True)
+class PolicyMeasurement:
+    """One forward + backward of an N-layer chain under one checkpointing policy."""
+
+    policy: str
+    n_layers: int
+    width: int
+    tokens: int
+    dtype: str
+    activation_bytes: int  # one layer-boundary activation (tokens x width), measured on the chain's input
+    saved_bytes: int  # alive when the forward returns: what the graph (and SAC's cache) keeps for backward
+    hooked_bytes: int  # distinct storages packed through the outer saved_tensors_hooks
+    hooked_tensors: int
+    checkpoints: int  # checkpointed regions in the chain
+    extra_forwards: int  # layer forwards beyond the N of the forward pass
+    recomputed_matmuls: int
+    recomputed_pointwise: int
+    forward_matmuls: int  # ops of the forward pass itself, the yardstick for the recomputed ones
+    forward_pointwise: int
+    forward_flops: int  # matmul FLOPs of the forward pass
+    extra_flops: int  # matmul FLOPs recomputed during backward
+    peak_bytes: int | None = None  # live activation bytes at their highest over forward + backward
+    seconds: float | None = None  # best wall time of one uninstrumented forward + backward
+
+    @property
+    def extra_flops_fraction(self) -> float:
+        return self.extra_flops / self.forward_flops if self.forward_flops else 0.0
+
+
+@dataclass(frozen=True)
+class LabSweep:
+    """Every policy over a range of chain lengths, and in detail (peak, time, both dtypes) at the chosen N."""
+
+    n_layers: int
+    width: int
+    tokens: int
+    dtype: str
+    n_values: tuple[int, ...]
+    points: tuple[PolicyMeasurement, ...]  # every policy at every N in n_values, in `dtype`
+    at_n: tuple[PolicyMeasurement, ...]  # every policy at n_layers, in fp32 then in bf16
+    seconds: float  # the measurements themselves
+    warmup_seconds: float  # one small run first: torch's first checkpoint imports much of torch._dynamo
+    torch_version: str
+
+    def curve(self, policy: str) -> tuple[np.ndarray, np.ndarray]:
+        """(N, saved bytes) of one policy over the sweep, N ascending."""
+        pts = sorted((m.n_layers, m.saved_bytes) for m in self.points if m.policy == policy)
+        return np.array([p[0] for p in pts], float), np.array([p[1] for p in pts], float)
+
+    def exponent(self, policy: str) -> float:
+        """The measured growth law: the slope of log(saved bytes) against log(N)."""
+        return fit_exponent(*self.curve(policy))
+
+    def sqrt_reference(self, n: np.ndarray) -> np.ndarray:
+        """c * sqrt(N) with c fitted (least squares) to the measured sqrt-policy points."""
+        ns, saved = self.curve("sqrt")
+        c = float(np.sum(saved * np.sqrt(ns)) / np.sum(ns))
+        reference: np.ndarray = c * np.sqrt(np.asarray(n, float))
+        return reference
+
+    def at(self, policy: str, dtype: str | None = None) -> PolicyMeasurement:
+        want = dtype or self.dtype
+        for m in self.at_n:
+            if m.policy == policy and m.dtype == want:
+                return m
+        raise KeyError(f"{policy} in {want} was not measured")
+
+
+@dataclass(frozen=True)
+class FsdpShard:
+    """What one GPU holds under FULL_SHARD at one world size (every rank holds the same, padding included)."""
+
+    world_size: int
+    param_bytes: int  # on the rank that holds the most (they hold the same: the padding evens them out)
+    grad_bytes: int
+    optimizer_bytes: int
+    ranks_param_bytes: int  # the same over all ranks together
+    ranks_grad_bytes: int
+    ranks_optimizer_bytes: int
+    padding_elements: int  # added over the whole model so that each flat parameter splits evenly
+    gathered_unit_bytes: int  # one layer's full flat parameter, all-gathered for its forward and backward
+
+    @property
+    def total_bytes(self) -> int:
+        return self.param_bytes + self.grad_bytes + self.optimizer_bytes
+
+    @property
+    def ranks_total_bytes(self) -> int:
+        return self.ranks_param_bytes + self.ranks_grad_bytes + self.ranks_optimizer_bytes
+
+
+@dataclass(frozen=True)
+class FsdpBreakdown:
+    """Parameters, gradients and optimizer state after one real step, unsharded and per GPU."""
+
+    n_layers: int
+    width: int
+    dtype: str
+    optimizer: str
+    n_params: int
+    param_bytes: int
+    grad_bytes: int
+    optimizer_bytes: int
+    optimizer_state: tuple[tuple[str, int], ...]  # state name -> bytes over the whole model
+    shards: tuple[FsdpShard, ...]
+    strategy: str = FSDP_STRATEGY
+
+    @property
+    def total_bytes(self) -> int:
+        return self.param_bytes + self.grad_bytes + self.optimizer_bytes
+
+    def at(self, world_size: int) -> FsdpShard:
+        for s in self.shards:
+            if s.world_size == world_size:
+                return s
+        raise KeyError(f"world size {world_size} was not measured")
+
+
+def fit_exponent(n: Sequence[float] | np.ndarray, saved: Sequence[float] | np.ndarray) -> float:
+    """Least-squares slope of log(saved) on log(n): 1 for linear growth, 0.5 for sqrt(N)."""
+    x, y = np.log(np.asarray(n, float)), np.log(np.asarray(saved, float))
+    return float(np.polyfit(x, y, 1)[0])

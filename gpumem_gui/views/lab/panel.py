@@ -1,0 +1,352 @@
+"""CheckpointLabPanel: measure a real layer chain under checkpointing policies off the GUI thread and plot it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach import lab
+from gpumem_gui.views import palette
+from gpumem_gui.views.lab.bars import Bf16Plot, RecomputePlot
+from gpumem_gui.views.lab.fsdp import FsdpPage
+from gpumem_gui.views.lab.saved import SavedBytesPlot
+from gpumem_gui.views.lab.table import PolicyTable
+from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
+
+TAB_RECOMPUTE, TAB_BF16, TAB_FSDP = 0, 1, 2
+# the tab a focus brings to the front; the other focuses are on the saved-bytes plot, always in view
+FOCUS_TABS = {"recompute": TAB_RECOMPUTE, "selective": TAB_RECOMPUTE, "bf16": TAB_BF16, "fsdp": TAB_FSDP}
+NOTE = (
+    "Measured on this CPU with PyTorch, not computed: bytes are the storages created in the forward and still "
+    "alive when it returns (parameters excluded), checked against the tensors packed through "
+    "saved_tensors_hooks (selective checkpointing keeps its matmul outputs in its own cache, which those "
+    "hooks do not see). Recompute counts the ops run in backward under grad mode, as checkpoint does. "
+    "Layers this small take microseconds, so the times show checkpointing's Python overhead more than FLOPs."
+)
+
+
+class CheckpointLabPanel(QtWidgets.QWidget):
+    """The lab: saved bytes against N per policy, the recompute cost, bf16, and an FSDP sharding calculator.
+
+    Measurements run as tasks of the panel's own TaskGroup, one at a time; `shutdown()` cancels them.
+    """
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.sweep: lab.LabSweep | None = None
+        self.focus: str | None = None
+        # the measured (x, y) points the focus marks: bytes on byte plots, percent on the recompute plot
+        self.focus_points = np.zeros((0, 2))
+        self.n_values: tuple[int, ...] = lab.DEFAULT_N_VALUES  # the chain lengths of the saved-bytes curves
+        # not a Qt child of the panel: a task that ends after the panel is deleted still reports to a live group, and
+        # deleting the panel (closing its tab) cancels what it started
+        self.tasks = TaskGroup()
+        self.destroyed.connect(self.tasks.cancel_all)
+        self.running: Task | None = None
+        self.pending: dict[str, Callable[[TaskContext], Any]] = {}
+
+        self.n_spin = QtWidgets.QSpinBox(minimum=1, maximum=128, value=lab.DEFAULT_N)
+        self.n_spin.setToolTip("layers in the chain; the sweep also measures N = 4, 9, ..., 64")
+        self.width_spin = QtWidgets.QSpinBox(minimum=16, maximum=512, singleStep=16, value=lab.DEFAULT_WIDTH)
+        self.width_spin.setToolTip("features of each Linear layer")
+        self.tokens_spin = QtWidgets.QSpinBox(minimum=8, maximum=1024, singleStep=8, value=lab.DEFAULT_TOKENS)
+        self.tokens_spin.setToolTip("rows of the input (batch x sequence): one activation is tokens x width")
+        self.dtype_combo = QtWidgets.QComboBox()
+        self.dtype_combo.addItems(list(lab.DTYPES))
+        self.dtype_combo.setToolTip("dtype of the model and its activations for the sweep (bf16: a bf16 model)")
+        self.log_axes = QtWidgets.QCheckBox("log axes")
+        self.log_axes.setToolTip("log-log: N grows as a line of slope 1, sqrt(N) as a line of slope 1/2")
+        self.log_axes.toggled.connect(self._set_log_axes)
+        self.run_button = QtWidgets.QPushButton("Run")
+        self.run_button.clicked.connect(self.run)
+        self.progress = QtWidgets.QProgressBar(maximum=100, textVisible=False)
+        self.progress.setMaximumWidth(120)
+        self.progress.hide()
+        self.status = QtWidgets.QLabel()
+        self.status.setObjectName("muted")
+        # a long status must not widen the window: it elides to the space there is, whole in its tooltip
+        self.status.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
+        controls = QtWidgets.QHBoxLayout()
+        for text, widget in (
+            ("layers N", self.n_spin),
+            ("width", self.width_spin),
+            ("tokens", self.tokens_spin),
+            ("dtype", self.dtype_combo),
+        ):
+            controls.addWidget(QtWidgets.QLabel(text))
+            controls.addWidget(widget)
+        controls.addWidget(self.log_axes)
+        controls.addWidget(self.run_button)
+        controls.addWidget(self.progress)
+        controls.addWidget(self.status, 1)
+
+        self.caption = QtWidgets.QLabel()
+        self.caption.setObjectName("lab_caption")
+        self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.caption.setStyleSheet(f"QLabel#lab_caption {{ color: {palette.FOCUS}; font-weight: bold; }}")
+        self.caption.hide()
+
+        self.saved_plot = SavedBytesPlot()
+        self.recompute_plot = RecomputePlot()
+        self.bf16_plot = Bf16Plot()
+        self.fsdp_page = FsdpPage()
+        self.fsdp_page.changed.connect(self._queue_fsdp)
+        self.tabs = QtWidgets.QTabWidget()
+        self.tabs.insertTab(TAB_RECOMPUTE, self.recompute_plot.plot, "recompute")
+        self.tabs.insertTab(TAB_BF16, self.bf16_plot.plot, "bf16")
+        self.tabs.insertTab(TAB_FSDP, self.fsdp_page, "FSDP")
+        split = QtWidgets.QSplitter()
+        split.addWidget(self.saved_plot.plot)
+        split.addWidget(self.tabs)
+        split.setSizes([600, 500])
+        self.table = PolicyTable()
+        self.note = QtWidgets.QLabel(NOTE)
+        self.note.setWordWrap(True)
+        self.note.setObjectName("muted")
+        lab_page = QtWidgets.QWidget()
+        lab_layout = QtWidgets.QVBoxLayout(lab_page)
+        lab_layout.setContentsMargins(0, 0, 0, 0)
+        lab_layout.addWidget(split, 1)
+        lab_layout.addWidget(self.table)
+        lab_layout.addWidget(self.note)
+
+        self.missing = QtWidgets.QLabel()
+        self.missing.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.missing.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.missing.setWordWrap(True)
+        self.stack = QtWidgets.QStackedWidget()
+        self.stack.addWidget(lab_page)
+        self.stack.addWidget(self.missing)
+
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(controls)
+        layout.addWidget(self.caption)
+        layout.addWidget(self.stack, 1)
+        self.check_torch()
+
+    @property
+    def fsdp(self) -> lab.FsdpBreakdown | None:
+        return self.fsdp_page.fsdp
+
+    def _set_status(self, text: str) -> None:
+        self.status.setText(text)
+        self.status.setToolTip(text)
+
+    # running
+
+    def check_torch(self) -> bool:
+        """Show the lab, or the line that says how to install torch; True when the lab can run."""
+        message = lab.torch_available()
+        self.missing.setText(message or "")
+        self.stack.setCurrentIndex(0 if message is None else 1)
+        for w in (self.run_button, self.n_spin, self.width_spin, self.tokens_spin, self.dtype_combo):
+            w.setEnabled(message is None)
+        if message is not None:
+            self._set_status(message)
+        return message is None
+
+    def run(self) -> None:
+        """Measure the sweep at the chosen settings, then the FSDP calculator, both off the GUI thread."""
+        if not self.check_torch():
+            return
+        n, width, tokens = self.n_spin.value(), self.width_spin.value(), self.tokens_spin.value()
+        dtype, n_values = self.dtype_combo.currentText(), self.n_values
+
+        def sweep(ctx: TaskContext) -> lab.LabSweep:
+            def progress(fraction: float) -> None:
+                ctx.check()  # between two measurements: a cancelled sweep stops there
+                ctx.progress(fraction)
+
+            return lab.run_sweep(n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, progress=progress)
+
+        self.pending["lab"] = sweep
+        self._queue_fsdp()
+
+    def _queue_fsdp(self) -> None:
+        if lab.torch_available() is not None:
+            return
+        n, width, sizes = self.n_spin.value(), self.width_spin.value(), self.fsdp_page.world_sizes()
+        dtype, optimizer = self.fsdp_page.dtype_combo.currentText(), self.fsdp_page.optimizer_combo.currentText()
+        self.pending["fsdp"] = lambda ctx: lab.measure_fsdp(
+            n, width=width, dtype=dtype, optimizer=optimizer, world_sizes=sizes, check=ctx.check
+        )
+        self._start_next()
+
+    def busy(self) -> bool:
+        return self.running is not None or bool(self.pending)
+
+    def _start_next(self) -> None:
+        # one measurement at a time, so that two never share the CPU and spoil each other's timings; requests
+        # made meanwhile collapse into the latest one of each kind
+        if self.running is not None or not self.pending:
+            return
+        kind = "lab" if "lab" in self.pending else next(iter(self.pending))
+        fn = self.pending.pop(kind)
+        if kind == "lab":
+            self.progress.setValue(0)
+            self.progress.show()
+            self._set_status("measuring (the first run also imports torch)...")
+            task = self.tasks.start(
+                "checkpointing lab", fn, on_result=self.show_sweep, on_error=self._failed,
+                on_progress=lambda fraction: self.progress.setValue(round(fraction * 100)),
+            )  # fmt: skip
+        else:
+            task = self.tasks.start("FSDP calculator", fn, on_result=self.show_fsdp, on_error=self._failed)
+        task.finished.connect(lambda: self._finished(task))
+        self.running = task
+
+    def _failed(self, message: str) -> None:
+        self._set_status(f"measurement failed: {message}")
+
+    def _finished(self, task: Task) -> None:
+        if task.cancelled or task is not self.running:
+            return  # cancelled by shutdown() or with the panel, whose widgets may be gone
+        self.running = None
+        self.progress.hide()
+        self._start_next()
+
+    def shutdown(self) -> None:
+        """Cancel the running measurement and drop the queued ones: call it when the lab's tab closes."""
+        self.pending.clear()
+        self.tasks.cancel_all()
+        self.running = None
+        self.progress.hide()
+
+    def closeEvent(self, event: QtGui.QCloseEvent) -> None:
+        self.shutdown()
+        super().closeEvent(event)
+
+    # drawing
+
+    def show_sweep(self, sweep: lab.LabSweep) -> None:
+        self.sweep = sweep
+        self._set_status(
+            f"{len(sweep.points) + len(sweep.at_n)} forward + backward passes measured in {sweep.seconds:.1f} s "
+            f"(+{sweep.warmup_seconds:.1f} s warm-up) with torch {sweep.torch_version}: {sweep.width} wide, "
+            f"{sweep.tokens} tokens, {sweep.dtype}; one activation = {format_bytes(sweep.at('none').activation_bytes)}"
+        )
+        self.saved_plot.show_sweep(sweep)
+        self.recompute_plot.show_sweep(sweep)
+        self.bf16_plot.show_sweep(sweep)
+        self.table.fill(sweep)
+        self._apply_focus()
+
+    def show_fsdp(self, fsdp: lab.FsdpBreakdown) -> None:
+        self.fsdp_page.show_fsdp(fsdp)
+        self._apply_focus()
+
+    def _set_log_axes(self, on: bool) -> None:
+        self.saved_plot.set_log(on)
+        self._apply_focus()
+
+    # focus
+
+    def set_focus(self, name: str) -> None:
+        """Bring one part of the lab to the front, mark its measured figures and say them in one line."""
+        if name not in lab.FOCUSES:
+            raise ValueError(f"unknown focus {name!r}; one of {', '.join(lab.FOCUSES)}")
+        self.focus = name
+        if name in FOCUS_TABS:
+            self.tabs.setCurrentIndex(FOCUS_TABS[name])
+        if self.sweep is None and not self.busy() and self.check_torch():
+            self.run()
+        self._apply_focus()
+
+    def _apply_focus(self) -> None:
+        name = self.focus
+        self._clear_highlights()
+        if name is None:
+            return
+        self.caption.show()
+        sweep = self.sweep
+        if lab.torch_available() is not None:
+            self.caption.setText(lab.TORCH_MISSING)
+            return
+        if sweep is None or (name == "fsdp" and self.fsdp is None):
+            self.caption.setText("measuring the chain: the figures appear when the run ends")
+            return
+        shows: dict[str, Callable[[lab.LabSweep], str]] = {
+            "saved_bytes": self._show_saved_bytes,
+            "sqrt": self._show_sqrt,
+            "recompute": self._show_recompute,
+            "selective": self._show_selective,
+            "bf16": self._show_bf16,
+            "fsdp": self._show_fsdp,
+        }
+        self.caption.setText(shows[name](sweep))
+
+    def _clear_highlights(self) -> None:
+        self.focus_points = np.zeros((0, 2))
+        self.saved_plot.clear_highlights()
+        self.fsdp_page.clear_highlights()
+        self.recompute_plot.clear_highlights()
+        self.bf16_plot.clear_highlights()
+        self.table.clear_highlights()
+
+    def _show_saved_bytes(self, sweep: lab.LabSweep) -> str:
+        self.focus_points = self.saved_plot.mark(list(lab.POLICIES))
+        self.table.highlight(list(lab.POLICIES), 1)
+        return (
+            f"Held for backward at N={sweep.n_layers}: "
+            + ", ".join(f"{lab.POLICY_LABELS[p]} {format_bytes(sweep.at(p).saved_bytes)}" for p in lab.POLICIES)
+            + f" (one activation is {format_bytes(sweep.at('none').activation_bytes)})"
+        )
+
+    def _show_sqrt(self, sweep: lab.LabSweep) -> str:
+        self.saved_plot.thicken("sqrt")
+        self.saved_plot.thicken_reference()
+        self.focus_points = self.saved_plot.mark(["sqrt"])
+        self.saved_plot.zoom("sqrt")
+        self.table.highlight(["sqrt"], 1)
+        n, m, none = sweep.n_layers, sweep.at("sqrt"), sweep.at("none")
+        return (
+            f"sqrt(N): {m.checkpoints} checkpoints of {lab.sqrt_segment(n)} layers keep "
+            f"{format_bytes(m.saved_bytes)} at N={n}, {none.saved_bytes / m.saved_bytes:.1f}x less than "
+            f"none; measured growth N^{sweep.exponent('sqrt'):.2f} (none: N^{sweep.exponent('none'):.2f})"
+        )
+
+    def _show_recompute(self, sweep: lab.LabSweep) -> str:
+        worst = max(lab.POLICIES, key=lambda p: sweep.at(p).extra_flops)
+        self.focus_points = self.recompute_plot.mark([worst])
+        self.table.highlight(["every", "sqrt"], 7)
+        e, s, none = sweep.at("every"), sweep.at("sqrt"), sweep.at("none")
+        time_part = ""
+        if e.seconds and none.seconds:
+            time_part = f"; fwd+bwd {none.seconds * 1e3:.1f} ms -> {e.seconds * 1e3:.1f} ms"
+        return (
+            f"Recompute at N={sweep.n_layers}: every layer re-runs {e.extra_forwards} layer forwards, "
+            f"{e.recomputed_matmuls} matmuls = {e.extra_flops_fraction:.0%} of the forward's FLOPs (early stop skips "
+            f"each layer's last matmul); sqrt(N) {s.extra_flops_fraction:.0%}" + time_part
+        )
+
+    def _show_selective(self, sweep: lab.LabSweep) -> str:
+        self.saved_plot.thicken("selective")
+        self.saved_plot.mark(["selective"])
+        self.focus_points = self.recompute_plot.mark(["selective"])
+        self.table.highlight(["selective"], 6)
+        m, e, none = sweep.at("selective"), sweep.at("every"), sweep.at("none")
+        return (
+            f"Selective keeps matmul outputs: {format_bytes(m.saved_bytes)} held at N={sweep.n_layers} (none "
+            f"{format_bytes(none.saved_bytes)}, every layer {format_bytes(e.saved_bytes)}); it recomputes "
+            f"{m.recomputed_pointwise} pointwise ops and {m.recomputed_matmuls} matmuls (every layer: "
+            f"{e.recomputed_matmuls} matmuls)"
+        )
+
+    def _show_bf16(self, sweep: lab.LabSweep) -> str:
+        self.focus_points = self.bf16_plot.mark(list(lab.POLICIES), series="bf16")
+        fp32, bf16 = sweep.at("none", "fp32"), sweep.at("none", "bf16")
+        peak = ""
+        if fp32.peak_bytes and bf16.peak_bytes:
+            peak = f", peak {format_bytes(fp32.peak_bytes)} -> {format_bytes(bf16.peak_bytes)}"
+        return (
+            f"bf16 activations at N={sweep.n_layers}: {format_bytes(bf16.saved_bytes)} held without checkpointing vs "
+            f"{format_bytes(fp32.saved_bytes)} in fp32 (x{bf16.saved_bytes / fp32.saved_bytes:.2f}){peak}"
+        )
+
+    def _show_fsdp(self, sweep: lab.LabSweep) -> str:
+        self.focus_points, caption = self.fsdp_page.mark()
+        return caption
