@@ -1,9 +1,11 @@
-"""Quiz text to Qt: `code` in backticks to rich text, long identifiers made breakable, and the labels that show it."""
+"""Quiz text to Qt: `code` in backticks to rich text, long identifiers made breakable; the labels, buttons and
+scroll areas the quiz is built of."""
 
 from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtWidgets
 
@@ -64,3 +66,15 @@ def scroll_area(content: QtWidgets.QWidget) -> QtWidgets.QScrollArea:
     area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
     area.setWidget(content)
     return area
+
+
+def push_button(slot: Callable[[], None], primary: bool = False) -> QtWidgets.QPushButton:
+    """A button that calls `slot` with no arguments; a primary one is bold. It never takes Enter from the panel."""
+    button = QtWidgets.QPushButton()
+    button.setAutoDefault(False)
+    button.clicked.connect(lambda _checked=False: slot())  # clicked(bool) would fill a slot's first default
+    if primary:
+        font = button.font()
+        font.setBold(True)
+        button.setFont(font)
+    return button

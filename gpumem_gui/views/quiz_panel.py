@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from functools import partial
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
-from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession, ReviewItem
+from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession
 from gpumem_gui.views.palette import CARD, INK, PAGE
-from gpumem_gui.views.quiz_markup import plain, rich, scroll_area, set_style_state, wrapped_label
-from gpumem_gui.views.quiz_widgets import STYLE, ChoiceCard, ExplanationBox, ProgressDots
+from gpumem_gui.views.quiz_markup import plain, push_button, rich, scroll_area, set_style_state, wrapped_label
+from gpumem_gui.views.quiz_widgets import STYLE, ChoiceCard, ExplanationBox, ProgressDots, ReviewCard
 
 SETTINGS_ORG, SETTINGS_APP = "gpumem_gui", "gpumem-gui"
 
@@ -266,17 +265,6 @@ class QuizPanel(QtWidgets.QWidget):
 
     # -- building ------------------------------------------------------------------------------------------------
 
-    @staticmethod
-    def _button(slot: Callable[[], None], primary: bool = False) -> QtWidgets.QPushButton:
-        button = QtWidgets.QPushButton()
-        button.setAutoDefault(False)
-        button.clicked.connect(lambda _checked=False: slot())  # clicked(bool) would fill a slot's first default
-        if primary:
-            font = button.font()
-            font.setBold(True)
-            button.setFont(font)
-        return button
-
     def _build_chooser(self) -> None:
         content = QtWidgets.QWidget()
         box = QtWidgets.QVBoxLayout(content)
@@ -296,7 +284,7 @@ class QuizPanel(QtWidgets.QWidget):
             inner.setContentsMargins(12, 10, 12, 10)
             inner.setSpacing(6)
             title, intro, progress = wrapped_label("card_title"), wrapped_label(rich=True), wrapped_label("muted")
-            button = self._button(partial(self._open_from_chooser, quiz.id), primary=True)
+            button = push_button(partial(self._open_from_chooser, quiz.id), primary=True)
             row = QtWidgets.QHBoxLayout()
             row.addWidget(progress, 1)
             row.addWidget(button)
@@ -353,15 +341,15 @@ class QuizPanel(QtWidgets.QWidget):
         outer.addWidget(self.question_scroll, 1)
 
         nav = QtWidgets.QHBoxLayout()
-        self.previous_button = self._button(self.previous_question)
-        self.show_me_button = self._button(self.request_demo)
-        self.next_button = self._button(self.next_question, primary=True)
+        self.previous_button = push_button(self.previous_question)
+        self.show_me_button = push_button(self.request_demo)
+        self.next_button = push_button(self.next_question, primary=True)
         nav.addWidget(self.previous_button)
         nav.addStretch(1)
         nav.addWidget(self.show_me_button)
         nav.addWidget(self.next_button)
         outer.addLayout(nav)
-        self.back_button = self._button(self.back_to_quizzes)
+        self.back_button = push_button(self.back_to_quizzes)
         self.back_button.setFlat(True)
         back_row = QtWidgets.QHBoxLayout()
         back_row.addWidget(self.back_button)
@@ -389,8 +377,8 @@ class QuizPanel(QtWidgets.QWidget):
         self.review_scroll = scroll_area(content)
         outer.addWidget(self.review_scroll, 1)
         row = QtWidgets.QHBoxLayout()
-        self.review_back_button = self._button(self.back_to_quizzes)
-        self.start_again_button = self._button(self.restart, primary=True)
+        self.review_back_button = push_button(self.back_to_quizzes)
+        self.start_again_button = push_button(self.restart, primary=True)
         row.addWidget(self.review_back_button)
         row.addStretch(1)
         row.addWidget(self.start_again_button)
@@ -520,70 +508,12 @@ class QuizPanel(QtWidgets.QWidget):
             item.deleteLater()
         self._review_items = []
         for entry in session.review():
-            item = self._review_item(entry)
+            item = ReviewCard(
+                entry,
+                self.session.language,
+                self.t,
+                show_demo=partial(self.request_demo, entry.question),
+                go_to=partial(self.go_to, entry.number - 1),
+            )
             self.review_box.insertWidget(self.review_box.count() - 1, item)
             self._review_items.append(item)
-
-    def _review_item(self, entry: ReviewItem) -> QtWidgets.QFrame:
-        lang = self.session.language
-        number, question, chosen, verdict = entry.number, entry.question, entry.chosen, entry.verdict
-        card = QtWidgets.QFrame()
-        card.setObjectName("card")
-        box = QtWidgets.QVBoxLayout(card)
-        box.setContentsMargins(12, 10, 12, 10)
-        box.setSpacing(5)
-        head = QtWidgets.QHBoxLayout()
-        heading = QtWidgets.QLabel(self.t("review_question", number=number))
-        heading.setObjectName("muted")
-        mark = QtWidgets.QLabel({"right": "✓", "wrong": "✗", "none": "–"}[verdict])
-        mark.setObjectName("review_mark")
-        mark.setProperty("verdict", verdict)
-        head.addWidget(heading, 1)
-        head.addWidget(mark)
-        box.addLayout(head)
-        prompt = wrapped_label("card_title", rich=True)
-        prompt.setText(rich(question.prompt[lang]))
-        box.addWidget(prompt)
-
-        def choice_text(i: int) -> str:
-            return f"{i + 1}. {question.choices[i].text[lang]}"
-
-        your = self.t(
-            "review_your_answer", answer=self.t("review_not_answered") if chosen is None else choice_text(chosen)
-        )
-        your_label = wrapped_label("review_answer", rich=True)
-        your_label.setProperty("verdict", verdict)
-        your_label.setText(rich(your))
-        box.addWidget(your_label)
-        texts = [plain(question.prompt[lang]), plain(your)]
-        if verdict != "right":
-            right_answer = self.t("review_right_answer", answer=choice_text(question.answer))
-            right_label = wrapped_label(rich=True)
-            right_label.setText(rich(right_answer))
-            box.addWidget(right_label)
-            texts.append(plain(right_answer))
-        explained = [i for i in (chosen, question.answer) if i is not None]
-        for i in dict.fromkeys(explained):  # the chosen one, then the right one if different
-            explain = ExplanationBox()
-            key = "explanation_chosen" if i == chosen else "explanation_right"
-            explain.show_text(
-                "right" if i == question.answer else "wrong",
-                self.t(key, number=i + 1),
-                question.choices[i].text[lang],
-                question.choices[i].explanation[lang],
-            )
-            box.addWidget(explain)
-            texts.append(explain.plain)
-        buttons = QtWidgets.QHBoxLayout()
-        buttons.addStretch(1)
-        show = self._button(partial(self.request_demo, question))
-        show.setText(self.t("show_me"))
-        show.setToolTip(self.t("show_me_tip"))
-        go = self._button(partial(self.go_to, number - 1))
-        go.setText(self.t("go_to_question"))
-        buttons.addWidget(show)
-        buttons.addWidget(go)
-        box.addLayout(buttons)
-        card.setProperty("plain", "\n".join(texts))
-        card.setProperty("verdict", verdict)
-        return card

@@ -1,9 +1,12 @@
-"""The quiz's widgets (an answer card, progress dots, an explanation box) and the style sheet that draws them."""
+"""The quiz's widgets (answer card, progress dots, explanation box, review card) and the style sheet that draws them."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.teach.quiz_session import ReviewItem
 from gpumem_gui.views.palette import (
     ACCENT,
     ACCENT_BACK,
@@ -19,7 +22,7 @@ from gpumem_gui.views.palette import (
     WRONG,
     WRONG_BACK,
 )
-from gpumem_gui.views.quiz_markup import breakable, plain, rich, set_style_state, wrapped_label
+from gpumem_gui.views.quiz_markup import breakable, plain, push_button, rich, set_style_state, wrapped_label
 
 
 class ChoiceCard(QtWidgets.QFrame):
@@ -131,6 +134,79 @@ class ExplanationBox(QtWidgets.QFrame):
         self.body.setText(rich(body))
         self.plain = f"{heading}: {plain(choice)}\n{plain(body)}"
         self.show()
+
+
+class ReviewCard(QtWidgets.QFrame):
+    """One question on the review page: its prompt, the answer given and the right one, their explanations, and
+    buttons to show its demo or go back to it. The property "plain" holds all its text, "verdict" how it went."""
+
+    def __init__(
+        self,
+        entry: ReviewItem,
+        lang: str,
+        t: Callable[..., str],
+        *,
+        show_demo: Callable[[], None],
+        go_to: Callable[[], None],
+    ) -> None:
+        super().__init__()
+        number, question, chosen, verdict = entry.number, entry.question, entry.chosen, entry.verdict
+        self.setObjectName("card")
+        box = QtWidgets.QVBoxLayout(self)
+        box.setContentsMargins(12, 10, 12, 10)
+        box.setSpacing(5)
+        head = QtWidgets.QHBoxLayout()
+        heading = QtWidgets.QLabel(t("review_question", number=number))
+        heading.setObjectName("muted")
+        mark = QtWidgets.QLabel({"right": "✓", "wrong": "✗", "none": "–"}[verdict])
+        mark.setObjectName("review_mark")
+        mark.setProperty("verdict", verdict)
+        head.addWidget(heading, 1)
+        head.addWidget(mark)
+        box.addLayout(head)
+        prompt = wrapped_label("card_title", rich=True)
+        prompt.setText(rich(question.prompt[lang]))
+        box.addWidget(prompt)
+
+        def choice_text(i: int) -> str:
+            return f"{i + 1}. {question.choices[i].text[lang]}"
+
+        your = t("review_your_answer", answer=t("review_not_answered") if chosen is None else choice_text(chosen))
+        your_label = wrapped_label("review_answer", rich=True)
+        your_label.setProperty("verdict", verdict)
+        your_label.setText(rich(your))
+        box.addWidget(your_label)
+        texts = [plain(question.prompt[lang]), plain(your)]
+        if verdict != "right":
+            right_answer = t("review_right_answer", answer=choice_text(question.answer))
+            right_label = wrapped_label(rich=True)
+            right_label.setText(rich(right_answer))
+            box.addWidget(right_label)
+            texts.append(plain(right_answer))
+        explained = [i for i in (chosen, question.answer) if i is not None]
+        for i in dict.fromkeys(explained):  # the chosen one, then the right one if different
+            explain = ExplanationBox()
+            key = "explanation_chosen" if i == chosen else "explanation_right"
+            explain.show_text(
+                "right" if i == question.answer else "wrong",
+                t(key, number=i + 1),
+                question.choices[i].text[lang],
+                question.choices[i].explanation[lang],
+            )
+            box.addWidget(explain)
+            texts.append(explain.plain)
+        buttons = QtWidgets.QHBoxLayout()
+        buttons.addStretch(1)
+        show = push_button(show_demo)
+        show.setText(t("show_me"))
+        show.setToolTip(t("show_me_tip"))
+        go = push_button(go_to)
+        go.setText(t("go_to_question"))
+        buttons.addWidget(show)
+        buttons.addWidget(go)
+        box.addLayout(buttons)
+        self.setProperty("plain", "\n".join(texts))
+        self.setProperty("verdict", verdict)
 
 
 # the whole panel's sheet: these widgets and the labels and cards the panel lays out around them, by object name
