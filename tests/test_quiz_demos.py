@@ -22,6 +22,7 @@ from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.model import Action, BlockState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import quiz
+from gpumem_gui.teach.demos.captions import plural, sizes
 from gpumem_gui.teach.quiz_demos import (
     DEMO_NAMES,
     KV_CACHE_SITE,
@@ -69,6 +70,14 @@ def test_every_demo_has_a_plan_whose_examples_exist() -> None:
     assert plan_for("expandable_whatif").overrides == ("expandable_segments:True",)
     with pytest.raises(DemoError, match="unknown demo 'nope'"):
         plan_for("nope")
+
+
+def test_caption_sizes_take_two_decimals_only_where_one_would_print_two_sizes_alike() -> None:
+    assert sizes(3 * GiB, 512 * MiB) == ["3.0 GiB", "512.0 MiB"]
+    assert sizes(1536 * MiB, 1530 * MiB, 2 * GiB) == ["1.50 GiB", "1.49 GiB", "2.00 GiB"]
+    assert sizes(1536 * MiB, 1536 * MiB) == ["1.5 GiB", "1.5 GiB"]  # the same size twice is no ambiguity
+    assert sizes(512, 300) == ["512 B", "300 B"]
+    assert (plural(1, "hole"), plural(1200, "hole")) == ("1 hole", "1,200 holes")
 
 
 def test_a_lab_or_a_pair_is_not_a_single_snapshot_demo() -> None:
