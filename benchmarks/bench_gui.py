@@ -1,10 +1,14 @@
 """GUI benchmark (offscreen): time to first map, longest GUI-thread stall while a file loads, map repaint at full
-view and zoomed, time-travel latency, GUI process RSS. On the 1M-event synthetic file and a 100,000-block snapshot.
-Run: python benchmarks/bench_gui.py (after bench_load.py has made the 1M-event file)
+view and zoomed, time-travel latency, GUI process RSS.
+
+On a 1M-event snapshot of the real-file shape (design.md, "Benchmark data": about a thousand frame dicts shared by
+every stack, a fresh frames list per allocation, stacks 40-160 deep), made here once, and a 100,000-block snapshot.
+Run: python benchmarks/bench_gui.py [--events N]
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import pickle
@@ -24,6 +28,16 @@ from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
 
 HERE = Path(__file__).resolve().parent
+
+
+def real_shape(path: Path, events: int) -> None:
+    """A trace of the real-file shape: 250 distinct stacks over ~1,000 shared frame dicts, each allocation its own
+    frames list, 40-160 frames deep."""
+    from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+
+    dump = synthetic_snapshot(events, seed=42, streams=2, distinct_stacks=250, stack_depth=(40, 160))
+    with path.open("wb") as f:
+        pickle.dump(dump, f, protocol=4)
 
 
 def many_blocks(path: Path, blocks: int = 100_000) -> None:
@@ -105,15 +119,18 @@ def measure(path: Path) -> dict[str, Any]:
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    args = parser.parse_args()
     out = HERE / "out"
     out.mkdir(exist_ok=True)
     blocks = out / "blocks_100000.pickle"
     if not blocks.exists():
         many_blocks(blocks)
-    files = [out / "synthetic_1000000.pickle", blocks]
-    print(json.dumps([measure(p) for p in files if p.exists()], indent=2), flush=True)
-    # PySide6 6.12 can crash while the interpreter tears Qt down; the figures are out, so leave at once
-    os._exit(0)
+    real = out / f"real_shape_{args.events}.pickle"
+    if not real.exists():
+        real_shape(real, args.events)
+    print(json.dumps([measure(p) for p in (real, blocks)], indent=2), flush=True)
 
 
 if __name__ == "__main__":

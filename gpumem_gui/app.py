@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import sys
@@ -52,8 +53,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.setCentralWidget(self.tabs)
-        self.progress = QtWidgets.QProgressBar(maximum=0, maximumWidth=160, visible=False)
-        self.cancel_button = QtWidgets.QPushButton("Cancel", visible=False)
+        self.progress = QtWidgets.QProgressBar(maximum=0)
+        self.progress.setMaximumWidth(160)
+        self.progress.setVisible(False)
+        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button.setVisible(False)
         self.cancel_button.clicked.connect(self.cancel_loads)
         self.statusBar().addPermanentWidget(self.progress)
         self.statusBar().addPermanentWidget(self.cancel_button)
@@ -74,7 +78,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._menus()
         geometry = self.settings.value("geometry")
         if geometry is not None:
-            self.restoreGeometry(geometry)  # type: ignore[arg-type]
+            self.restoreGeometry(geometry)
 
     # -- menus ---------------------------------------------------------------------------------------------
 
@@ -85,7 +89,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.recent_menu = file_menu.addMenu("Open &Recent")
         examples = file_menu.addMenu("Open &Example")
         for path in sorted(EXAMPLES.glob("*.pickle")):
-            examples.addAction(path.stem, lambda p=path: self.open_files([str(p)]))
+            examples.addAction(path.stem, functools.partial(self.open_files, [str(path)]))
         file_menu.addSeparator()
         file_menu.addAction("Export &Image...", self.export_image)
         file_menu.addAction("Export &Blocks CSV...", self.export_csv)
@@ -114,7 +118,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def _refresh_recent(self) -> None:
         self.recent_menu.clear()
         for path in self.recent_files():
-            self.recent_menu.addAction(path, lambda p=path: self.open_files([p]))
+            self.recent_menu.addAction(path, functools.partial(self.open_files, [path]))
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent", [])
@@ -143,10 +147,10 @@ class MainWindow(QtWidgets.QMainWindow):
             task = self.tasks.start(
                 f"open {Path(path).name}",
                 _load_in_task(job),
-                on_progress=lambda partial, holder=holder: self._snapshot_arrived(partial, holder),
-                on_result=lambda result, holder=holder: self._load_finished(result, holder),
+                on_progress=functools.partial(self._snapshot_arrived, holder=holder),
+                on_result=functools.partial(self._load_finished, holder=holder),
             )
-            task.finished.connect(lambda task=task: self._job_done(task))
+            task.finished.connect(functools.partial(self._job_done, task))
             task.setProperty("path", path)
             self.jobs.append(task)
         self._show_progress()
@@ -220,7 +224,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tab_tasks[doc] = TaskGroup(self)
         if layout is None:
             saved = self.settings.value("map_layout", 0)
-            doc.layout_box.setCurrentIndex(int(saved) if str(saved).isdigit() else 0)
+            doc.layout_box.setCurrentIndex(int(str(saved)) if str(saved).isdigit() else 0)
             doc.layout_box.currentIndexChanged.connect(lambda i: self.settings.setValue("map_layout", i))
         else:
             doc.layout_box.setCurrentIndex(layout)
@@ -252,14 +256,14 @@ class MainWindow(QtWidgets.QMainWindow):
                 break
         self.tabs.removeTab(index)
         if widget in self.live_views:
-            self.live_views.remove(widget)  # type: ignore[arg-type]
+            self.live_views.remove(widget)
         if widget is self.demo_tab:
             self.demo_tab = None
         if widget is self.lab:
             self.lab = None
         if widget is self.device_view:
             self.device_view = None
-        widget.setParent(None)  # type: ignore[call-overload]
+        widget.setParent(None)
         widget.deleteLater()
 
     def what_if(self) -> None:
@@ -330,7 +334,6 @@ class MainWindow(QtWidgets.QMainWindow):
         except (ProbeError, PermissionError) as e:
             QtWidgets.QMessageBox.warning(self, "Attach", str(e))
             return None
-        session.start()
         view = LiveView(session)
         view.oom_captured.connect(lambda p: self.open_files([p]))  # the state that failed, in a tab of its own
         self.live_views.append(view)
@@ -359,9 +362,9 @@ class MainWindow(QtWidgets.QMainWindow):
             self.quiz_dock = dock
         self.quiz_dock.show()
         self.quiz_dock.raise_()
-        panel = self.quiz_dock.widget()
-        assert isinstance(panel, QuizPanel)
-        return panel
+        shown = self.quiz_dock.widget()
+        assert isinstance(shown, QuizPanel)
+        return shown
 
     def open_quiz(self, quiz_id: str) -> QuizPanel:
         """Show the quiz dock; with an id, open that quiz where the user left it."""

@@ -44,22 +44,3 @@ def real_snapshot_path(request: pytest.FixtureRequest) -> Path:
 def load_raw(path: Path) -> Any:
     with path.open("rb") as f:
         return pickle.load(f)  # test-only: these are the known, checked fixture files
-
-
-_exit_status = [0]
-
-
-def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    _exit_status[0] = int(exitstatus)
-
-
-def pytest_unconfigure(config: pytest.Config) -> None:
-    # PySide6 6.12 can drop references to None/True/False while the interpreter tears Qt and pyqtgraph down
-    # (it reproduces with every compiled path of ours switched off), which turns a green run into an abort.
-    # Everything is reported by now: leave without the teardown.
-    import sys  # noqa: PLC0415
-
-    if "PySide6" in sys.modules:
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(_exit_status[0])

@@ -6,6 +6,7 @@ import threading
 import time
 from typing import Any
 
+import shiboken6
 from PySide6 import QtCore
 
 from gpumem_gui.views.tasks import TaskContext, TaskGroup
@@ -65,3 +66,20 @@ def test_cancel_wakes_the_task_runs_its_hooks_and_delivers_nothing(qtbot: Any) -
     assert group.wait(5000)
     assert time.monotonic() - t0 < 2.0 and hooked.is_set()
     assert delivered == [] and task.done and not group.busy()
+
+
+def test_a_group_whose_owner_is_deleted_mid_task_ends_quietly(qtbot: Any) -> None:
+    from PySide6 import QtWidgets  # noqa: PLC0415
+
+    owner = QtWidgets.QWidget()
+    group = TaskGroup(owner)
+    release = threading.Event()
+    finished: list[bool] = []
+    task = group.start("slow", lambda ctx: release.wait(5), on_result=lambda _r: finished.append(True))
+    task.finished.connect(lambda: finished.append(False))
+    group.cancel_all()
+    owner.deleteLater()
+    qtbot.waitUntil(lambda: not shiboken6.isValid(group), timeout=2000)
+    release.set()
+    qtbot.waitUntil(lambda: task.done, timeout=5000)  # no "Signal source has been deleted" on the way
+    assert finished == [False]

@@ -113,10 +113,6 @@ class LiveSession:
 
     # -- control (any thread) --------------------------------------------------------------------------------
 
-    def start(self) -> None:
-        """Nothing: kept for callers written before the task mechanism. Whoever runs `run()` and `listen()` (the
-        live view's tasks, a script's threads) drives the session."""
-
     def stop(self) -> None:
         """End `run()` and `listen()` promptly, without waiting for them: safe from any thread, more than once."""
         self._stop.set()

@@ -66,8 +66,8 @@ class DocumentView(QtWidgets.QWidget):
         self.device_box = QtWidgets.QComboBox()
         self.device_box.currentIndexChanged.connect(lambda _i: self.set_device(self.device_box.currentData()))
         self.layout_box = QtWidgets.QComboBox()
-        for label, data in zip(_LAYOUT_LABELS, LAYOUTS, strict=True):
-            self.layout_box.addItem(label, data)
+        for layout_label, layout_data in zip(_LAYOUT_LABELS, LAYOUTS, strict=True):
+            self.layout_box.addItem(layout_label, layout_data)
         self.layout_box.currentIndexChanged.connect(self._layout_changed)
         self.search = QtWidgets.QLineEdit(
             placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"

@@ -111,7 +111,7 @@ class ReconcileBar(QtWidgets.QWidget):
             painter.drawText(QtCore.QPointF(x, legend_y), f"- - peak allocated {format_bytes(f.peak_allocated)}")
 
 
-class LiveStatsPlot(pg.PlotWidget):  # type: ignore[misc]  # pyqtgraph ships no types
+class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
     """Reserved, allocated and the allocator's peak counter over the wall clock of the session."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:

@@ -16,6 +16,7 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 log = logging.getLogger(__name__)
@@ -190,10 +191,10 @@ class TaskGroup(QtCore.QObject):
         name: str,
         fn: Callable[[TaskContext], Any],
         *,
-        on_result: Callable[[Any], None] | None = None,
-        on_progress: Callable[[Any], None] | None = None,
-        on_error: Callable[[str], None] | None = None,
-        on_finished: Callable[[], None] | None = None,
+        on_result: Callable[[Any], object] | None = None,
+        on_progress: Callable[[Any], object] | None = None,
+        on_error: Callable[[str], object] | None = None,
+        on_finished: Callable[[], object] | None = None,
     ) -> Task:
         task = Task(name, fn)
         if on_result is not None:
@@ -217,7 +218,8 @@ class TaskGroup(QtCore.QObject):
     def _forget(self, task: Task) -> None:
         if task in self.tasks:
             self.tasks.remove(task)
-            if not self.tasks:
+            # a group whose owner was deleted (a tab closed mid-task) still hears its cancelled tasks end
+            if not self.tasks and shiboken6.isValid(self):
                 self.busy_changed.emit(False)
 
     def busy(self) -> bool:

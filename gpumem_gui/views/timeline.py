@@ -8,6 +8,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import TraceTable
+from gpumem_gui.document.curves import envelope
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views import palette
 
@@ -34,9 +35,13 @@ class TimelineView(QtWidgets.QWidget):
         self.use_time = False
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
         self.plot.setMenuEnabled(False)
-        # a million events are a million points per curve: draw only what the pixels can show
-        self.plot.setDownsampling(auto=True, mode="peak")
-        self.plot.setClipToView(True)
+        # a million events are a million points per curve: the curves get the envelope of the range in view,
+        # two points per pixel column, recomputed (once per burst of changes) when the range moves
+        self._full: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+        self.ticks: pg.ScatterPlotItem | None = None
+        self._ticks_x = np.zeros(0)
+        self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
+        self._refresh.timeout.connect(self._draw_curves)
         self.plot.showGrid(y=True, alpha=0.2)
         self.plot.setLabel("left", "GiB")
         self.plot.setLabel("bottom", "trace event")
@@ -62,6 +67,8 @@ class TimelineView(QtWidgets.QWidget):
         )
         self.frag_view.addItem(self.frag_curve)
         self.plot.getViewBox().sigResized.connect(self._sync_views)
+        self.plot.getViewBox().sigResized.connect(self._refresh.start)
+        self.plot.getViewBox().sigXRangeChanged.connect(self._refresh.start)
         self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
         self.cursor_line.sigPositionChanged.connect(self._cursor_moved)
         self.plot.addItem(self.cursor_line)
@@ -74,6 +81,24 @@ class TimelineView(QtWidgets.QWidget):
         layout.addWidget(self.plot)
         layout.addWidget(self.legend)
         self._emitting = True
+
+    def _draw_curves(self) -> None:
+        """Each curve's envelope over the x range in view, as many columns as the plot has pixels."""
+        if not self._full:
+            return
+        lo, hi = self.plot.getViewBox().viewRange()[0]
+        bins = max(int(self.plot.getViewBox().width()), 400)
+        for key, (x, y, scale) in self._full.items():
+            item = self.frag_curve if key == "external_fragmentation" else self.curves[key]
+            xs, ys = envelope(x, y, lo, hi, bins)
+            item.setData(xs, ys * scale)
+        if self.ticks is not None:
+            # a tick per pixel column at most: thousands of cudaMallocs would otherwise cost a stall per paint
+            shown = self._ticks_x[(self._ticks_x >= lo) & (self._ticks_x <= hi)]
+            if len(shown) > bins and hi > lo:
+                _, first = np.unique(((shown - lo) / (hi - lo) * bins).astype(np.int64), return_index=True)
+                shown = shown[first]
+            self.ticks.setData(x=shown, y=np.zeros(len(shown)))
 
     def _sync_views(self) -> None:
         self.frag_view.setGeometry(self.plot.getViewBox().sceneBoundingRect())
@@ -90,24 +115,25 @@ class TimelineView(QtWidgets.QWidget):
         self.annotation_ranges = annotation_ranges or []
         s = timeline.series
         x = self.event_x(np.arange(len(s)))
-        for key, _label in _CURVES:
-            values = getattr(s, key)
-            self.curves[key].setData(x, values / GiB)
-        self.frag_curve.setData(x, s.external_fragmentation * 100)
+        # scaled after decimation: dividing a million values on the GUI thread is a stall of its own
+        self._full = {key: (x, getattr(s, key), 1 / GiB) for key, _label in _CURVES}
+        self._full["external_fragmentation"] = (x, s.external_fragmentation, 100.0)
         for item in self.marks:
             self.plot.removeItem(item)
         self.marks = []
+        self.ticks = None
+        self._ticks_x = np.zeros(0)
         timeline_trace = self.trace
         if timeline_trace is not None and len(timeline_trace):
             # segment allocations (cudaMalloc or a mapped range) as ticks along the bottom
             grows = np.flatnonzero(np.isin(timeline_trace.action, (3, 5)))
             if len(grows):
-                ticks = pg.ScatterPlotItem(
-                    x=self.event_x(grows), y=np.zeros(len(grows)), symbol="t1", size=7,
-                    pen=None, brush=pg.mkBrush(palette.CURVES["reserved"]),
-                )  # fmt: skip
-                self.plot.addItem(ticks)
-                self.marks.append(ticks)
+                self._ticks_x = self.event_x(grows)
+                self.ticks = pg.ScatterPlotItem(
+                    symbol="t1", size=7, pen=None, brush=pg.mkBrush(palette.CURVES["reserved"])
+                )
+                self.plot.addItem(self.ticks)
+                self.marks.append(self.ticks)
             for start, end, name in self.annotation_ranges:
                 span = (float(self.event_x(np.array([start]))[0]), float(self.event_x(np.array([end]))[0]))
                 region = pg.LinearRegionItem(span, movable=False, brush=pg.mkBrush(*palette.ANNOTATION_SPAN))
@@ -123,6 +149,7 @@ class TimelineView(QtWidgets.QWidget):
                 self.plot.addItem(item)
                 self.marks.append(item)
         self.plot.setXRange(float(x[0]) if len(x) else 0, float(x[-1]) if len(x) > 1 else 1, padding=0.01)
+        self._draw_curves()
         self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
         self._draw_focus_marks()
         self.set_event(len(s) - 1, emit=False)
