@@ -22,6 +22,7 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
+from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
@@ -34,12 +35,19 @@ ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
 
 
-def _load_in_task(job: FileLoadJob) -> Callable[[TaskContext], LoadResult]:
-    """The task that waits for a load's worker process: the snapshot as progress, then the timelines."""
+def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:
+    """The task that waits for a load's worker process. The snapshot arrives first, as progress, with its document
+    and first frame made here, so that the GUI thread only builds the tab; then the timelines."""
+
+    def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
+        assert partial.snapshot is not None
+        document = SnapshotDocument(partial.snapshot, pending=True)
+        document.set_layout(*LAYOUTS[layout])
+        ctx.progress((partial, document))
 
     def run(ctx: TaskContext) -> LoadResult:
         ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
-        return job.run(ctx.progress)
+        return job.run(functools.partial(snapshot_arrived, ctx))
 
     return run
 
@@ -66,6 +74,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tasks.failed.connect(self.report_error)
         self._progress_message = ""
         self.jobs: list[Task] = []  # file loads still running
+        self.load_tabs: dict[Task, dict[str, DocumentView]] = {}  # each load's tab, once its snapshot has arrived
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
@@ -146,19 +155,20 @@ class MainWindow(QtWidgets.QMainWindow):
             holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived
             task = self.tasks.start(
                 f"open {Path(path).name}",
-                _load_in_task(job),
+                _load_in_task(job, self.saved_layout()),
                 on_progress=functools.partial(self._snapshot_arrived, holder=holder),
                 on_result=functools.partial(self._load_finished, holder=holder),
             )
             task.finished.connect(functools.partial(self._job_done, task))
             task.setProperty("path", path)
+            self.load_tabs[task] = holder
             self.jobs.append(task)
         self._show_progress()
 
-    def _snapshot_arrived(self, partial: LoadResult, holder: dict[str, DocumentView]) -> None:
+    def _snapshot_arrived(self, arrived: tuple[LoadResult, SnapshotDocument], holder: dict[str, DocumentView]) -> None:
         """The map now, the timeline when the worker has indexed the trace."""
-        assert partial.snapshot is not None
-        holder["doc"] = self.add_document(partial.snapshot, partial.path, pending=True)
+        partial, document = arrived
+        holder["doc"] = self.add_document(document, partial.path)
 
     def _load_finished(self, result: LoadResult, holder: dict[str, DocumentView]) -> None:
         doc = holder.get("doc")
@@ -178,6 +188,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._refresh_recent()
 
     def _job_done(self, task: Task) -> None:
+        self.load_tabs.pop(task, None)
         if task in self.jobs:
             self.jobs.remove(task)
         if task in self.replays:
@@ -205,14 +216,18 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(f"{name}: {message}", 30_000)
 
     def cancel_loads(self) -> None:
+        """Cancel every load; a tab already showing a snapshot whose trace was still being indexed closes too."""
         for task in list(self.jobs):
             task.cancel()
+            doc = self.load_tabs.pop(task, {}).get("doc")
+            if doc is not None and self.tabs.indexOf(doc) >= 0:
+                self.close_tab(self.tabs.indexOf(doc))
         self.jobs.clear()
         self._show_progress()
 
     def add_document(
         self,
-        snapshot: Snapshot,
+        snapshot: Snapshot | SnapshotDocument,
         path: str,
         timelines: dict[int, DeviceTimeline] | None = None,
         *,
@@ -220,23 +235,34 @@ class MainWindow(QtWidgets.QMainWindow):
         layout: int | None = None,
     ) -> DocumentView:
         """A tab for `snapshot`. Its map layout is `layout`, or the one chosen last (which a change then updates)."""
-        doc = DocumentView(snapshot, timelines=timelines, pending=pending)
+        remember = layout is None
+        layout = self.saved_layout() if layout is None else layout
+        if isinstance(snapshot, Snapshot):
+            snapshot = SnapshotDocument(snapshot, timelines, pending=pending)
+        snapshot.set_layout(*LAYOUTS[layout])  # before the view: its first frame is drawn once, in this layout
+        doc = DocumentView(snapshot)
         self.tab_tasks[doc] = TaskGroup(self)
-        if layout is None:
-            saved = self.settings.value("map_layout", 0)
-            doc.layout_box.setCurrentIndex(int(str(saved)) if str(saved).isdigit() else 0)
+        if remember:
             doc.layout_box.currentIndexChanged.connect(lambda i: self.settings.setValue("map_layout", i))
-        else:
-            doc.layout_box.setCurrentIndex(layout)
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
         return doc
 
+    def saved_layout(self) -> int:
+        """The map layout chosen last (an index into LAYOUTS)."""
+        saved = str(self.settings.value("map_layout", 0))
+        return int(saved) if saved.isdigit() and int(saved) < len(LAYOUTS) else 0
+
     def wait_for_loads(self, timeout_ms: int = 120_000) -> None:
         """Run the event loop until every load has reached the window (for scripts and tests)."""
         deadline = QtCore.QDeadlineTimer(timeout_ms)
-        while self.jobs and not deadline.hasExpired():
+
+        def busy() -> bool:
+            tabs = (self.tabs.widget(i) for i in range(self.tabs.count()))
+            return bool(self.jobs) or any(isinstance(w, DocumentView) and w.pending for w in tabs)
+
+        while busy() and not deadline.hasExpired():
             QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
             QtCore.QThread.msleep(5)
 

@@ -84,6 +84,8 @@ class FileLoadJob:
                     message = None
                     ready = False
                 if message is None:
+                    if self._cancelled.is_set():  # cancel() closed the pipe under us: not a crash of the worker
+                        break
                     if not ready and not self._proc.is_alive() and not self._conn_has_data():
                         return LoadResult(self.path, error=f"the loading process stopped unexpectedly ({self.path})")
                     continue

@@ -43,7 +43,7 @@ class DocumentView(QtWidgets.QWidget):
         self.frame: EventFrame = self.document.frame()
 
         self.map = SegmentMapView()
-        self.timeline_view = TimelineView()
+        self._timeline_view: TimelineView | None = None  # made when the trace can be shown: a plot costs a stall
         self.figures = FiguresPanel()
         self.details = QtWidgets.QTextEdit(readOnly=True)
         self.details.setPlaceholderText("Click a block for details.")
@@ -68,6 +68,7 @@ class DocumentView(QtWidgets.QWidget):
         self.layout_box = QtWidgets.QComboBox()
         for layout_label, layout_data in zip(_LAYOUT_LABELS, LAYOUTS, strict=True):
             self.layout_box.addItem(layout_label, layout_data)
+        self.layout_box.setCurrentIndex(LAYOUTS.index(self.document.layout))
         self.layout_box.currentIndexChanged.connect(self._layout_changed)
         self.search = QtWidgets.QLineEdit(
             placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
@@ -77,6 +78,7 @@ class DocumentView(QtWidgets.QWidget):
         self.axis_box = QtWidgets.QComboBox()
         self.axis_box.addItems(["by event", "by time"])
         self.axis_box.currentIndexChanged.connect(lambda i: self.timeline_view.set_time_axis(i == 1))
+        self.axis_box.setEnabled(False)
         self.play_button = QtWidgets.QPushButton("Play")
         self.play_button.setCheckable(True)
         self.play_button.toggled.connect(self._play_toggled)
@@ -99,22 +101,31 @@ class DocumentView(QtWidgets.QWidget):
         top.addWidget(side)
         top.setStretchFactor(0, 4)
         top.setStretchFactor(1, 1)
-        main = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        main.addWidget(top)
-        main.addWidget(self.timeline_view)
-        main.setStretchFactor(0, 3)
-        main.setStretchFactor(1, 1)
+        self._main = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        self._main.addWidget(top)
+        self._main.setStretchFactor(0, 3)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addLayout(bar)
-        layout.addWidget(main, 1)
+        layout.addWidget(self._main, 1)
 
         self.map.block_clicked.connect(self.show_block)
         self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.details))
-        self.timeline_view.event_selected.connect(self.travel_to)
         self._fill_devices()
         self._device_shown()
 
     # -- what the rest of the app reads -----------------------------------------------------------------------
+
+    @property
+    def timeline_view(self) -> TimelineView:
+        """The timeline under the map, made on first use (a document still being indexed has none to show)."""
+        if self._timeline_view is None:
+            view = TimelineView()
+            view.setVisible(False)
+            view.event_selected.connect(self.travel_to)
+            self._main.addWidget(view)
+            self._main.setStretchFactor(1, 1)
+            self._timeline_view = view
+        return self._timeline_view
 
     @property
     def snapshot(self) -> Snapshot:
@@ -175,7 +186,8 @@ class DocumentView(QtWidgets.QWidget):
         """The device's timeline, its streams and its last frame (or the final state while the trace is indexed)."""
         doc = self.document
         if doc.pending:
-            self.timeline_view.setVisible(False)
+            if self._timeline_view is not None:
+                self._timeline_view.setVisible(False)
         else:
             tl = doc.timeline()
             self.timeline_view.set_timeline(tl, doc.snapshot.trace(doc.device), doc.annotation_ranges())
@@ -195,7 +207,12 @@ class DocumentView(QtWidgets.QWidget):
     # -- navigation ------------------------------------------------------------------------------------------------
 
     def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> None:
-        """The loader's timelines have arrived: the trace can be travelled now."""
+        """The loader's timelines have arrived: the trace can be travelled now. The timeline's plot is made in this
+        turn of the event loop and filled in the next, so that neither stalls the window for long."""
+        self.timeline_view  # noqa: B018 (made now, drawn in the next turn)
+        QtCore.QTimer.singleShot(0, self, lambda: self._timelines_arrived(timelines))
+
+    def _timelines_arrived(self, timelines: dict[int, DeviceTimeline]) -> None:
         self.document.set_timelines(timelines)
         self._device_shown()
 

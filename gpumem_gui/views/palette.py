@@ -109,3 +109,6 @@ LEGEND = [
     ("cached free: a hole", HOLE),
     ("largest free block", LARGEST_HOLE),
 ]
+
+# the timeline's horizontal grid: what pyqtgraph's grid at 20 % black shows on the white plot, drawn opaque
+GRID = "#cccccc"

@@ -42,7 +42,16 @@ class TimelineView(QtWidgets.QWidget):
         self._ticks_x = np.zeros(0)
         self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
         self._refresh.timeout.connect(self._draw_curves)
-        self.plot.showGrid(y=True, alpha=0.2)
+        # horizontal grid lines at the left axis's ticks, one item in the view: pyqtgraph's own grid is drawn by
+        # the axis across the whole plot and costs about 10 ms a paint, a quarter of the window's budget
+        self.grid = pg.PlotCurveItem(pen=pg.mkPen(palette.GRID, width=1), connect="pairs")
+        self.grid.setZValue(-10)
+        self.plot.addItem(self.grid, ignoreBounds=True)
+        self.plot.getViewBox().sigRangeChanged.connect(lambda *_: self._draw_grid())
+        # an axis replays its tick labels as text on every paint (about 10 ms each); cached as a pixmap, a paint
+        # that only moves the cursor costs nothing there, and a change of range redraws it once
+        for side in ("left", "bottom", "right"):
+            self.plot.getAxis(side).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.setLabel("left", "GiB")
         self.plot.setLabel("bottom", "trace event")
         self.curves = {key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
@@ -100,6 +109,14 @@ class TimelineView(QtWidgets.QWidget):
                 shown = shown[first]
             self.ticks.setData(x=shown, y=np.zeros(len(shown)))
 
+    def _draw_grid(self) -> None:
+        (lo, hi), (bottom, top) = self.plot.getViewBox().viewRange()
+        axis = self.plot.getAxis("left")
+        levels = axis.tickValues(bottom, top, max(axis.height(), 1.0))
+        values = np.asarray(levels[0][1] if levels else [], np.float64)
+        xs = np.tile([lo, hi], len(values))
+        self.grid.setData(xs, np.repeat(values, 2))
+
     def _sync_views(self) -> None:
         self.frag_view.setGeometry(self.plot.getViewBox().sceneBoundingRect())
 
@@ -149,7 +166,7 @@ class TimelineView(QtWidgets.QWidget):
                 self.plot.addItem(item)
                 self.marks.append(item)
         self.plot.setXRange(float(x[0]) if len(x) else 0, float(x[-1]) if len(x) > 1 else 1, padding=0.01)
-        self._draw_curves()
+        self._refresh.start()  # the envelopes, in the next turn of the event loop (once, whatever moved)
         self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
         self._draw_focus_marks()
         self.set_event(len(s) - 1, emit=False)
