@@ -7,9 +7,7 @@ import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -19,17 +17,17 @@ from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.export import blocks_csv
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.document import LAYOUTS
+from gpumem_gui.document.staging import StagedDemo, WhatIfRun, replay_document, stage_demo
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup, thread_pool
-from gpumem_gui.views.whatif import CompareView, WhatIfDialog, WhatIfRun, replay_in_task
+from gpumem_gui.views.whatif import CompareView, WhatIfDialog
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
@@ -312,7 +310,7 @@ class MainWindow(QtWidgets.QMainWindow):
         group = self.tab_tasks.get(doc, self.tasks)  # closing the recorded run's tab cancels its replay
         task = group.start(
             "what if",
-            replay_in_task(doc.document, overrides, capacity),
+            lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
             on_result=self._what_if_done,
             on_error=lambda message: QtWidgets.QMessageBox.warning(self, "What if", message),
         )
@@ -419,7 +417,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.demo_task.cancel()
         task = self.tasks.start(
             "show me",
-            prepare_demo(question.demo),
+            lambda ctx: stage_demo(question.demo, ctx.check),
             on_result=self._stage_demo,
             on_error=lambda message: QtWidgets.QMessageBox.warning(self, "Show me", f"{question.demo}: {message}"),
         )
@@ -542,42 +540,6 @@ class MainWindow(QtWidgets.QMainWindow):
         thread_pool().waitForDone(timeout_ms)
 
 
-@dataclass(frozen=True)
-class StagedDemo:
-    """A quiz demo made ready off the GUI thread: its documents (or what-if run) and each one's focus."""
-
-    title: str
-    documents: list[SnapshotDocument]
-    foci: list[Any]  # DemoFocus, one per document or run
-    run: WhatIfRun | None = None
-
-
-def prepare_demo(demo: str) -> Callable[[TaskContext], StagedDemo]:
-    """The task that loads a demo's bundled snapshots, replays and indexes them and computes their foci."""
-
-    def run(ctx: TaskContext) -> StagedDemo:
-        from gpumem_gui.teach.quiz_demos import foci_for, plan_for, run_whatif  # noqa: PLC0415
-
-        plan = plan_for(demo)
-        snapshots = [load_snapshot(example_path(name)) for name in plan.examples]  # small bundled files
-        ctx.check()
-        title = f"show me: {plan.titles[0]}"
-        if plan.kind == "whatif":
-            replayed = run_whatif(plan, snapshots[0])
-            device = replayed.result.device
-            original = SnapshotDocument(snapshots[0], device=device)
-            foci = foci_for(demo, [snapshots[0], replayed.snapshot], [original.timeline(), replayed.timeline])
-            other = SnapshotDocument(replayed.snapshot, {device: replayed.timeline}, device=device)
-            return StagedDemo(title, [original, other], list(foci), WhatIfRun(replayed.result, original, other))
-        documents = [SnapshotDocument(snapshot) for snapshot in snapshots]
-        foci = foci_for(demo, snapshots, [document.timeline() for document in documents])
-        if plan.kind == "pair":
-            title = "show me: " + " vs ".join(plan.titles)
-        return StagedDemo(title, documents, list(foci))
-
-    return run
-
-
 def _application() -> QtWidgets.QApplication:
     app = QtWidgets.QApplication.instance()
     if isinstance(app, QtWidgets.QApplication):
@@ -604,32 +566,3 @@ def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | N
     status = app.exec()
     window.settings.sync()
     return int(status)
-
-
-def render(
-    path: str,
-    out: str,
-    *,
-    view: str = "window",
-    at: int | None = None,
-    device: int | None = None,
-    size: tuple[int, int] = (1400, 900),
-    layout: int = 0,
-) -> None:
-    """Render a snapshot's window, map or timeline to a PNG without a screen."""
-    app = _application()
-    window = MainWindow()
-    doc = window.add_document(load_snapshot(path), path, layout=layout)  # a render keeps no choice of its own
-    if device is not None:
-        doc.set_device(device)
-    if at is not None:
-        doc.travel_to(at)
-        doc.timeline_view.set_event(at, emit=False)
-    window.resize(*size)
-    window.show()
-    for _ in range(5):
-        app.processEvents()
-    widget = {"window": window, "map": doc.map, "timeline": doc.timeline_view}[view]
-    if not widget.grab().save(out):
-        raise OSError(f"could not write {out}")
-    window.close()

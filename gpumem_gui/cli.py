@@ -167,7 +167,7 @@ def _render(args: argparse.Namespace) -> int:
     import os  # noqa: PLC0415
 
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")  # no screen needed
-    from gpumem_gui.app import render  # noqa: PLC0415 (Qt loads only here)
+    from gpumem_gui.render import render  # noqa: PLC0415 (Qt loads only here)
 
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))

@@ -412,8 +412,9 @@ def test_show_me_brackets_reserved_and_allocated(qtbot: Any, tmp_path: Path) -> 
 def test_show_me_side_by_side_and_what_if(qtbot: Any) -> None:
     _qt()
     from gpumem_gui.document import SnapshotDocument  # noqa: PLC0415
+    from gpumem_gui.document.staging import WhatIfRun  # noqa: PLC0415
     from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
-    from gpumem_gui.views.whatif import CompareView, WhatIfRun  # noqa: PLC0415
+    from gpumem_gui.views.whatif import CompareView  # noqa: PLC0415
 
     contiguous, paged = _load("kv_cache_contiguous"), _load("kv_cache_paged")
     for snap, focus in zip((contiguous, paged), foci_for("kv_cache", [contiguous, paged]), strict=True):

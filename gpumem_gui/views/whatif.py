@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
-from gpumem_gui.core.allocator.replay import ReplayResult, replay
-from gpumem_gui.core.analysis.timetravel import build_timeline
-from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent, parse_bytes
-from gpumem_gui.document import SnapshotDocument
+from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import SegmentMapView
-from gpumem_gui.views.tasks import TaskContext
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
@@ -69,32 +64,6 @@ class WhatIfDialog(QtWidgets.QDialog):
     def capacity_bytes(self) -> int | None:
         text = self.capacity.text().strip()
         return parse_bytes(text) if text else None
-
-
-@dataclass(frozen=True)
-class WhatIfRun:
-    """A finished replay: its figures and both runs as documents (the recorded one shared with its tab)."""
-
-    result: ReplayResult
-    original: SnapshotDocument
-    replayed: SnapshotDocument
-
-
-def replay_in_task(
-    document: SnapshotDocument, overrides: list[str], capacity: int | None
-) -> Callable[[TaskContext], WhatIfRun]:
-    """The task that replays `document`'s device under `overrides` and indexes the replayed run."""
-    snapshot, device = document.snapshot, document.device
-    timeline = document.timeline(device)  # built already: the tab shows it
-
-    def run(ctx: TaskContext) -> WhatIfRun:
-        result = replay(snapshot, device=device, overrides=overrides, capacity=capacity)
-        ctx.check()
-        replayed = snapshot_from_object(result.snapshot, f"{snapshot.source} (what if)", "dump")
-        replayed_doc = SnapshotDocument(replayed, {device: build_timeline(replayed, device)}, device=device)
-        return WhatIfRun(result, SnapshotDocument(snapshot, {device: timeline}, device=device), replayed_doc)
-
-    return run
 
 
 class CompareView(QtWidgets.QWidget):
