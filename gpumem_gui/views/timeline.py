@@ -96,7 +96,8 @@ class TimelineView(QtWidgets.QWidget):
         if not self._full:
             return
         lo, hi = self.plot.getViewBox().viewRange()[0]
-        bins = max(int(self.plot.getViewBox().width()), 400)
+        # a column every two pixels: the lines are two pixels wide, so finer columns would draw the same picture
+        bins = max(int(self.plot.getViewBox().width()) // 2, 300)
         for key, (x, y, scale) in self._full.items():
             item = self.frag_curve if key == "external_fragmentation" else self.curves[key]
             xs, ys = envelope(x, y, lo, hi, bins)
