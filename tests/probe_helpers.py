@@ -8,7 +8,9 @@ import sys
 import time
 from pathlib import Path
 
+from gpumem_gui.demo_job import SimulatorBackend
 from gpumem_gui.probe import wire
+from gpumem_gui.probe.server import ProbeServer
 
 
 def wait_for_socket(pid: int, proc: subprocess.Popen[str], timeout: float = 30.0) -> Path:
@@ -45,3 +47,14 @@ def stop(proc: subprocess.Popen[str]) -> None:
             proc.wait()
     if proc.stdout:
         proc.stdout.close()
+
+
+def serve_simulated(tmp_path: Path) -> tuple[ProbeServer, SimulatorBackend]:
+    """A probe server in this process on a simulated 4 GiB allocator, listening in a private folder of `tmp_path`:
+    a live session without a job process to start. The caller stops it."""
+    directory = tmp_path / "sockets"
+    directory.mkdir(mode=0o700)
+    backend = SimulatorBackend(capacity=4 << 30)
+    server = ProbeServer(backend, directory=directory, oom_dir=tmp_path / "oom")
+    server.start()
+    return server, backend

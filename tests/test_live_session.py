@@ -14,18 +14,13 @@ import pytest
 
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
-from gpumem_gui.demo_job import SimulatorBackend
-from gpumem_gui.probe.server import ProbeServer
 from gpumem_gui.sources.live import LiveSession, LiveUpdate
+from tests.probe_helpers import serve_simulated
 
 
 @pytest.fixture
 def served(tmp_path: Path):
-    directory = tmp_path / "sockets"
-    directory.mkdir(mode=0o700)
-    backend = SimulatorBackend(capacity=4 * GiB)
-    server = ProbeServer(backend, directory=directory, oom_dir=tmp_path / "oom")
-    server.start()
+    server, backend = serve_simulated(tmp_path)
     for size in (100 * MiB, 3 * MiB, 700 * MiB):
         backend.malloc(size, [])
     yield server, backend

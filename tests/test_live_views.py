@@ -13,15 +13,13 @@ pytest.importorskip("pytestqt")
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.analysis.reconcile import reconcile
-from gpumem_gui.core.rules.allocator_constants import GiB, MiB
+from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
-from gpumem_gui.demo_job import SimulatorBackend
-from gpumem_gui.probe.server import ProbeServer
 from gpumem_gui.sources.live import LiveSession
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.views.attach import AttachDialog
 from gpumem_gui.views.live import LiveView, ReconcileBar
-from tests.probe_helpers import start_demo_job, stop
+from tests.probe_helpers import serve_simulated, start_demo_job, stop
 
 
 @pytest.fixture
@@ -143,11 +141,7 @@ def test_reconcile_bar_parts_add_up(qtbot) -> None:
 @pytest.fixture
 def served(tmp_path: Path):
     """A probe server in this process, on a simulated allocator: a session without a job process to start."""
-    directory = tmp_path / "sockets"
-    directory.mkdir(mode=0o700)
-    backend = SimulatorBackend(capacity=4 * GiB)
-    server = ProbeServer(backend, directory=directory, oom_dir=tmp_path / "oom")
-    server.start()
+    server, backend = serve_simulated(tmp_path)
     backend.malloc(100 * MiB, [])
     yield server
     server.stop()

@@ -21,16 +21,12 @@ from gpumem_gui.demo_job import SimulatorBackend
 from gpumem_gui.probe import wire
 from gpumem_gui.probe.server import ProbeServer
 from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, list_probes
-from tests.probe_helpers import start_demo_job, stop, wait_for_socket
+from tests.probe_helpers import serve_simulated, start_demo_job, stop, wait_for_socket
 
 
 @pytest.fixture
 def served(tmp_path: Path):
-    directory = tmp_path / "sockets"
-    directory.mkdir(mode=0o700)
-    backend = SimulatorBackend(capacity=4 * GiB)
-    server = ProbeServer(backend, directory=directory, oom_dir=tmp_path / "oom")
-    server.start()
+    server, backend = serve_simulated(tmp_path)
     blocks = [backend.malloc(size, []) for size in (100 * MiB, 3 * MiB, 700 * MiB)]
     backend.free(blocks[1])
     yield server, backend

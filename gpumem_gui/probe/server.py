@@ -282,8 +282,9 @@ class ProbeServer:
     def _stream_events(self, conn: socket.socket, request: dict[str, Any]) -> None:
         """This connection now only receives events; it ends when the viewer closes it or the probe stops."""
         conn.settimeout(SEND_TIMEOUT_S)
-        conn.sendall(wire.encode_json({"ok": True, "op": "subscribe", "id": request.get("id")}))
+        # counted before the reply: an event the viewer causes once it reads the reply must not count as earlier
         seen = self._event_count  # events from before the subscription are in stats' last_oom, not replayed
+        conn.sendall(wire.encode_json({"ok": True, "op": "subscribe", "id": request.get("id")}))
         while not self._stopping:
             with self._events:
                 if self._event_count == seen:
