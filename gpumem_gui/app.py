@@ -19,6 +19,7 @@ from gpumem_gui.core.analysis.report import build_report, report_json, report_te
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
+from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.staging import StagedDemo, WhatIfRun, replay_document, stage_demo
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
@@ -33,7 +34,10 @@ ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
 
 
-def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:
+Loaded = tuple[LoadResult, dict[int, dict[str, Envelope]]]
+
+
+def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Loaded]:
     """The task that waits for a load's worker process. The snapshot arrives first, as progress, with its document
     and first frame made here, so that the GUI thread only builds the tab; then the timelines."""
 
@@ -43,9 +47,12 @@ def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Load
         document.set_layout(*LAYOUTS[layout])
         ctx.progress((partial, document))
 
-    def run(ctx: TaskContext) -> LoadResult:
+    def run(ctx: TaskContext) -> Loaded:
         ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
-        return job.run(functools.partial(snapshot_arrived, ctx))
+        result = job.run(functools.partial(snapshot_arrived, ctx))
+        # the curves' decimation, made here: at millions of events it is a stall's worth of work
+        envelopes = {d: series_envelopes(tl.series) for d, tl in (result.timelines or {}).items()}
+        return result, envelopes
 
     return run
 
@@ -168,7 +175,8 @@ class MainWindow(QtWidgets.QMainWindow):
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
 
-    def _load_finished(self, result: LoadResult, holder: dict[str, DocumentView]) -> None:
+    def _load_finished(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
+        result, envelopes = loaded
         doc = holder.get("doc")
         if result.error is not None:
             if doc is not None:
@@ -177,7 +185,7 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         if doc is not None and result.timelines is not None:
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
-                doc.set_timelines(result.timelines)
+                doc.set_timelines(result.timelines, envelopes)
         else:
             assert result.snapshot is not None
             self.add_document(result.snapshot, result.path, result.timelines)

@@ -1,7 +1,9 @@
-"""Curves decimated for drawing: the min and max of each pixel's worth of events, over the range in view.
+"""Curves decimated for drawing: the min and max of each pixel column's worth of events, over the range in view.
 
 A million-event curve handed to the plot whole costs a tenth of a second per paint; an envelope of two points per
-pixel column draws the same picture (every peak and trough stays) and costs nothing to paint."""
+column draws the same picture (every peak and trough stays) and costs nothing to paint. Each curve keeps the
+extremes of every CHUNK events once, so that a view over millions of events reads thousands of chunks, not every
+event."""
 
 from __future__ import annotations
 
@@ -9,23 +11,67 @@ import numpy as np
 import numpy.typing as npt
 
 F64 = npt.NDArray[np.float64]
+CHUNK = 64
+
+
+class Envelope:
+    """A curve's values, one per event, with each chunk's extremes; `points` draws it against any sorted x (event
+    indices or times), so the chunks serve both axes."""
+
+    def __init__(self, y: npt.NDArray[np.generic]) -> None:
+        self.y = y
+        self.starts = np.arange(0, len(y), CHUNK, dtype=np.int64)
+        self.lows = np.minimum.reduceat(y, self.starts) if len(y) else y[:0]
+        self.highs = np.maximum.reduceat(y, self.starts) if len(y) else y[:0]
+
+    def points(self, x: F64 | None, lo: float, hi: float, bins: int) -> tuple[F64, F64]:
+        """The points that draw the curve over `x` (None: the event index) between lo and hi at `bins` columns:
+        all of them when they are few, else each column's minimum and maximum, and the range's last point (the
+        curve ends where it ends)."""
+        y = self.y
+        if x is None:  # x = index: no array of millions of floats to make for the common axis
+            start = min(max(int(np.ceil(lo)) - 1, 0), len(y))
+            stop = max(min(int(np.floor(hi)) + 2, len(y)), start)
+        else:
+            start = max(int(np.searchsorted(x, lo, "left")) - 1, 0)
+            stop = min(int(np.searchsorted(x, hi, "right")) + 1, len(x))
+
+        def at(indices: npt.NDArray[np.int64]) -> F64:
+            return indices.astype(np.float64) if x is None else x[indices]
+
+        n = stop - start
+        if n <= 2 * bins:
+            return at(np.arange(start, stop, dtype=np.int64)), y[start:stop].astype(np.float64)
+        if n >= 2 * bins * CHUNK:
+            # whole chunks per column: the range grows to chunk edges, which a column's width hides
+            first, last = start // CHUNK, -(-stop // CHUNK)
+            offsets = (np.arange(bins, dtype=np.int64) * (last - first)) // bins
+            lows = np.minimum.reduceat(self.lows[first:last], offsets)
+            highs = np.maximum.reduceat(self.highs[first:last], offsets)
+            column_starts = self.starts[first + offsets]
+            end = min(last * CHUNK, len(y)) - 1
+        else:
+            offsets = (np.arange(bins, dtype=np.int64) * n) // bins
+            window = y[start:stop]
+            lows = np.minimum.reduceat(window, offsets)
+            highs = np.maximum.reduceat(window, offsets)
+            column_starts = start + offsets
+            end = stop - 1
+        xs = np.repeat(at(column_starts), 2)
+        ys = np.empty(2 * bins, np.float64)
+        ys[0::2] = lows
+        ys[1::2] = highs
+        return np.append(xs, at(np.array([end], np.int64))), np.append(ys, float(y[end]))
 
 
 def envelope(x: F64, y: npt.NDArray[np.generic], lo: float, hi: float, bins: int) -> tuple[F64, F64]:
-    """The points of (x, y) that draw its picture between x = lo and x = hi at `bins` columns: all of them when
-    they are few, else each column's minimum and maximum (x sorted, as event indices and times are)."""
-    start = max(int(np.searchsorted(x, lo, "left")) - 1, 0)
-    stop = min(int(np.searchsorted(x, hi, "right")) + 1, len(x))
-    n = stop - start
-    if n <= 2 * bins:
-        return x[start:stop], y[start:stop].astype(np.float64)
-    offsets = (np.arange(bins, dtype=np.int64) * n) // bins
-    window = y[start:stop]
-    lows = np.minimum.reduceat(window, offsets)
-    highs = np.maximum.reduceat(window, offsets)
-    xs = np.repeat(x[start + offsets], 2)
-    ys = np.empty(2 * bins, np.float64)
-    ys[0::2] = lows
-    ys[1::2] = highs
-    # the last point of the range keeps the curve's end where it is, not at its column's start
-    return np.append(xs, x[stop - 1]), np.append(ys, float(y[stop - 1]))
+    """The points of (x, y) that draw its picture between lo and hi at `bins` columns (see Envelope.points)."""
+    return Envelope(y).points(x, lo, hi, bins)
+
+
+SERIES = ("reserved", "allocated", "requested", "free", "largest_free", "external_fragmentation")
+
+
+def series_envelopes(series: object) -> dict[str, Envelope]:
+    """An Envelope of each curve the timeline draws (a timeline's Series), made once per device and kept."""
+    return {name: Envelope(getattr(series, name)) for name in SERIES}

@@ -20,6 +20,7 @@ from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
 from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.events import describe_event
 from gpumem_gui.document.filters import Filters, Pool
 from gpumem_gui.document.frame import BlockDetails, EventFrame, SegmentSummaries, Spotlight
@@ -65,6 +66,7 @@ class SnapshotDocument:
         self.snapshot = snapshot
         self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
         self.timelines: dict[int, DeviceTimeline] = dict(timelines or {})
+        self.envelopes: dict[int, dict[str, Envelope]] = {}  # the timeline's curves, decimation made once
         self.pending = pending  # the trace is still being indexed: frames show the final state meanwhile
         self.device = snapshot.default_device() if device is None else device
         self.event = -1
@@ -87,6 +89,13 @@ class SnapshotDocument:
         if device not in self.timelines:
             self.timelines[device] = build_timeline(self.snapshot, device, self.config)
         return self.timelines[device]
+
+    def curve_envelopes(self, device: int | None = None) -> dict[str, Envelope]:
+        """The device's timeline curves ready to decimate (made once; the loader makes them off the GUI thread)."""
+        device = self.device if device is None else device
+        if device not in self.envelopes:
+            self.envelopes[device] = series_envelopes(self.timeline(device).series)
+        return self.envelopes[device]
 
     @property
     def n_events(self) -> int:
@@ -179,9 +188,13 @@ class SnapshotDocument:
             self._frame = None
         return self.frame()
 
-    def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> EventFrame:
-        """The loader's timelines have arrived: the trace can be travelled now, from its end."""
+    def set_timelines(
+        self, timelines: dict[int, DeviceTimeline], envelopes: dict[int, dict[str, Envelope]] | None = None
+    ) -> EventFrame:
+        """The loader's timelines (and their curves' envelopes) have arrived: the trace can be travelled now, from
+        its end."""
         self.timelines.update(timelines)
+        self.envelopes.update(envelopes or {})
         self.pending = False
         self.filters = replace(self.filters, stream=None)
         self._move_to_end()
@@ -193,6 +206,7 @@ class SnapshotDocument:
         self.snapshot = snapshot
         self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
         self.timelines = dict(timelines)
+        self.envelopes = {}
         self.pending = False
         if self.device not in self.devices():
             self.device = snapshot.default_device()

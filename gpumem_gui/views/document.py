@@ -12,6 +12,7 @@ from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.stacks import format_frame
 from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document import EventFrame, SnapshotDocument
+from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.views.block_table import BlockTable
 from gpumem_gui.views.figures import FiguresPanel
@@ -190,7 +191,9 @@ class DocumentView(QtWidgets.QWidget):
                 self._timeline_view.setVisible(False)
         else:
             tl = doc.timeline()
-            self.timeline_view.set_timeline(tl, doc.snapshot.trace(doc.device), doc.annotation_ranges())
+            self.timeline_view.set_timeline(
+                tl, doc.snapshot.trace(doc.device), doc.annotation_ranges(), doc.curve_envelopes()
+            )
             self.timeline_view.setVisible(tl.n_events > 0)
             self.axis_box.setEnabled(tl.series.time_us is not None)
         streams = doc.streams()
@@ -206,14 +209,18 @@ class DocumentView(QtWidgets.QWidget):
 
     # -- navigation ------------------------------------------------------------------------------------------------
 
-    def set_timelines(self, timelines: dict[int, DeviceTimeline]) -> None:
+    def set_timelines(
+        self, timelines: dict[int, DeviceTimeline], envelopes: dict[int, dict[str, Envelope]] | None = None
+    ) -> None:
         """The loader's timelines have arrived: the trace can be travelled now. The timeline's plot is made in this
         turn of the event loop and filled in the next, so that neither stalls the window for long."""
         self.timeline_view  # noqa: B018 (made now, drawn in the next turn)
-        QtCore.QTimer.singleShot(0, self, lambda: self._timelines_arrived(timelines))
+        QtCore.QTimer.singleShot(0, self, lambda: self._timelines_arrived(timelines, envelopes))
 
-    def _timelines_arrived(self, timelines: dict[int, DeviceTimeline]) -> None:
-        self.document.set_timelines(timelines)
+    def _timelines_arrived(
+        self, timelines: dict[int, DeviceTimeline], envelopes: dict[int, dict[str, Envelope]] | None
+    ) -> None:
+        self.document.set_timelines(timelines, envelopes)
         self._device_shown()
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:

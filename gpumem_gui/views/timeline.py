@@ -7,8 +7,8 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.model import TraceTable
-from gpumem_gui.document.curves import envelope
+from gpumem_gui.core.snapshot.model import Action, TraceTable
+from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views import palette
 
@@ -37,7 +37,9 @@ class TimelineView(QtWidgets.QWidget):
         self.plot.setMenuEnabled(False)
         # a million events are a million points per curve: the curves get the envelope of the range in view,
         # two points per pixel column, recomputed (once per burst of changes) when the range moves
-        self._full: dict[str, tuple[np.ndarray, np.ndarray, float]] = {}
+        self._full: dict[str, tuple[Envelope, float]] = {}
+        self._x: np.ndarray | None = None
+        self._envelopes: dict[str, Envelope] | None = None
         self.ticks: pg.ScatterPlotItem | None = None
         self._ticks_x = np.zeros(0)
         self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
@@ -98,9 +100,9 @@ class TimelineView(QtWidgets.QWidget):
         lo, hi = self.plot.getViewBox().viewRange()[0]
         # a column every two pixels: the lines are two pixels wide, so finer columns would draw the same picture
         bins = max(int(self.plot.getViewBox().width()) // 2, 300)
-        for key, (x, y, scale) in self._full.items():
+        for key, (curve, scale) in self._full.items():
             item = self.frag_curve if key == "external_fragmentation" else self.curves[key]
-            xs, ys = envelope(x, y, lo, hi, bins)
+            xs, ys = curve.points(self._x, lo, hi, bins)
             item.setData(xs, ys * scale)
         if self.ticks is not None:
             # a tick per pixel column at most: thousands of cudaMallocs would otherwise cost a stall per paint
@@ -126,16 +128,23 @@ class TimelineView(QtWidgets.QWidget):
         timeline: DeviceTimeline,
         trace: TraceTable | None = None,
         annotation_ranges: list[tuple[int, int, str]] | None = None,
+        envelopes: dict[str, Envelope] | None = None,
     ) -> None:
-        """Curves of `timeline`; with `trace`, segment allocations marked; annotation ranges as shaded spans."""
+        """Curves of `timeline` (from `envelopes` where its document keeps them); with `trace`, segment allocations
+        marked; annotation ranges as shaded spans."""
         self.timeline = timeline
         self.trace = trace
         self.annotation_ranges = annotation_ranges or []
         s = timeline.series
-        x = self.event_x(np.arange(len(s)))
+        ends = self.event_x(np.array([0, max(len(s) - 1, 0)])) if len(s) else np.zeros(0)
         # scaled after decimation: dividing a million values on the GUI thread is a stall of its own
-        self._full = {key: (x, getattr(s, key), 1 / GiB) for key, _label in _CURVES}
-        self._full["external_fragmentation"] = (x, s.external_fragmentation, 100.0)
+        if envelopes is None:
+            envelopes = series_envelopes(s)
+        self._envelopes = envelopes
+        # by event the x of each point is its index (nothing to make); by time, each event's seconds
+        self._x = self.event_x(np.arange(len(s))) if self.by_time() else None
+        self._full = {key: (envelopes[key], 1 / GiB) for key, _label in _CURVES}
+        self._full["external_fragmentation"] = (envelopes["external_fragmentation"], 100.0)
         for item in self.marks:
             self.plot.removeItem(item)
         self.marks = []
@@ -144,7 +153,8 @@ class TimelineView(QtWidgets.QWidget):
         timeline_trace = self.trace
         if timeline_trace is not None and len(timeline_trace):
             # segment allocations (cudaMalloc or a mapped range) as ticks along the bottom
-            grows = np.flatnonzero(np.isin(timeline_trace.action, (3, 5)))
+            action = timeline_trace.action
+            grows = np.flatnonzero((action == Action.SEGMENT_ALLOC) | (action == Action.SEGMENT_MAP))
             if len(grows):
                 self._ticks_x = self.event_x(grows)
                 self.ticks = pg.ScatterPlotItem(
@@ -166,7 +176,7 @@ class TimelineView(QtWidgets.QWidget):
             for item in (line, label):
                 self.plot.addItem(item)
                 self.marks.append(item)
-        self.plot.setXRange(float(x[0]) if len(x) else 0, float(x[-1]) if len(x) > 1 else 1, padding=0.01)
+        self.plot.setXRange(float(ends[0]) if len(s) else 0, float(ends[-1]) if len(s) > 1 else 1, padding=0.01)
         self._refresh.start()  # the envelopes, in the next turn of the event loop (once, whatever moved)
         self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
         self._draw_focus_marks()
@@ -240,7 +250,7 @@ class TimelineView(QtWidgets.QWidget):
         self.use_time = use_time
         if self.timeline is not None:
             current = self.event_at(self.cursor_line.value())
-            self.set_timeline(self.timeline, self.trace, self.annotation_ranges)
+            self.set_timeline(self.timeline, self.trace, self.annotation_ranges, self._envelopes)
             self.set_event(current, emit=False)
 
     def set_event(self, index: int, emit: bool = True) -> None:
