@@ -114,8 +114,21 @@ class ProbeClient:
         try:
             self.sock.sendall(wire.encode_json({"op": op, "id": request_id, **args}))
         except OSError as exc:
+            # a probe that closes a connection says why first (another user, too many viewers): that line, if any,
+            # is still in our receive buffer after the send failed
+            why = self._parting_words()
+            if why is not None:
+                raise ProbeError(why) from None
             raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
         return request_id
+
+    def _parting_words(self) -> str | None:
+        try:
+            self.sock.settimeout(0.5)
+            reply = wire.read_json(self.sock)
+        except (OSError, EOFError, wire.ProtocolError):
+            return None
+        return None if reply.get("ok", False) else str(reply.get("error", "the probe refused the connection"))
 
     def _reply(self) -> dict[str, Any]:
         try:
