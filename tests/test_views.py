@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
+import json
+import pickle
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
-
-pytest.importorskip("PySide6")
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.analysis.rasterize import layout_by_address
+from gpumem_gui.core.analysis.rasterize import (
+    FREE,
+    LARGEST_FREE,
+    SITE_BASE,
+    MapLayout,
+    layout_by_address,
+    layout_by_segment,
+    rasterize,
+)
 from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.document.search import search_blocks
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.segment_map import ROW_PIXELS
-from tests.conftest import FIXTURE_NAMES, fixture_path
+from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
 
 def _files() -> list[Path]:
@@ -63,13 +72,20 @@ def test_hover_and_click_find_the_block(qtbot: Any) -> None:
     state = doc.map.state
     assert state is not None
     big = int(np.argmax(state.blocks.size))
-    assert doc.map.block_at_scene(_scene_pos_of_block(doc, big)) == big
-    with qtbot.waitSignal(doc.map.block_clicked) as blocker:
-        doc.map.block_clicked.emit(big)
-    assert blocker.args == [big]
-    doc.show_block(big)
-    assert "segment" in doc.details.toPlainText()
-    assert "size" in doc.map.describe(big)
+    scene_pos = _scene_pos_of_block(doc, big)
+    assert doc.map.block_at_scene(scene_pos) == big
+    # real mouse events on the map's viewport: the scene's hover and click handlers must find the block themselves
+    viewport = doc.map.plot.viewport()
+    point = doc.map.plot.mapFromScene(scene_pos)
+    with qtbot.waitSignal(doc.map.block_hovered, timeout=5000) as hovered:
+        qtbot.mouseMove(viewport, point)
+    assert hovered.args == [big]
+    assert doc.map.caption.text() == doc.map.describe(big)
+    with qtbot.waitSignal(doc.map.block_clicked, timeout=5000) as clicked:
+        qtbot.mouseClick(viewport, QtCore.Qt.MouseButton.LeftButton, pos=point)
+    assert clicked.args == [big]
+    details = doc.details.toPlainText()  # the click shows the block's details
+    assert f"{int(state.blocks.address[big]):#x}" in details and "segment" in details
 
 
 def test_search_finds_a_known_frame() -> None:
@@ -116,10 +132,50 @@ def test_bad_file_shows_the_loaders_message(qtbot: Any, tmp_path: Path, monkeypa
     assert window.tabs.count() == 1  # the good file opened, the app still works
 
 
+def _one_segment_with_holes() -> bytes:
+    """A 20 MiB segment: allocated blocks around a 512-byte hole (far below a pixel), a 3 MiB hole across the
+    2 MiB row boundary, and a 1 MiB hole at the end."""
+    blocks, offset = [], SEGMENT_ADDRESS
+    for size, state in ((1 * MiB, "active_allocated"), (512, "inactive"), (3 * MiB - 512, "active_allocated"),
+                        (3 * MiB, "inactive"), (12 * MiB, "active_allocated"), (1 * MiB, "inactive")):  # fmt: skip
+        blocks.append({"address": offset, "size": size, "requested_size": size if state != "inactive" else 0,
+                       "state": state, "frames": []})  # fmt: skip
+        offset += size
+    segment = {"device": 0, "address": SEGMENT_ADDRESS, "total_size": 20 * MiB, "stream": 0, "segment_type": "large",
+               "segment_pool_id": (0, 0), "is_expandable": False, "blocks": blocks}  # fmt: skip
+    return pickle.dumps([segment])
+
+
+SEGMENT_ADDRESS = 0x7F0000000000
+
+
+def _pixel(layout: MapLayout, address: int) -> tuple[int, int]:
+    """(row, column) of the pixel that shows byte `address`."""
+    starts, spans = layout.row_start, layout.row_span
+    row = next(r for r in range(len(layout)) if starts[r] <= address < starts[r] + spans[r])
+    return row, (address - int(layout.row_start[row])) * layout.width // int(layout.row_span[row])
+
+
 def test_layouts_and_rasterized_holes() -> None:
-    snap = load_snapshot(example_path("split_blocks_oom"))
-    layout = layout_by_address(snap.state)
-    assert layout.mode == "address" and len(layout) >= len(snap.state.segments)
+    state = load_snapshot(_one_segment_with_holes()).state
+    tiny, large, tail = (SEGMENT_ADDRESS + offset for offset in (1 * MiB, 4 * MiB, 19 * MiB))
+    for layout in (layout_by_address(state, width=1024), layout_by_segment(state, width=1024)):
+        image = rasterize(state, layout)
+        assert int(layout.row_used.sum()) == 20 * MiB  # every byte of the segment has its place, once
+        # 512 bytes of a 20 KiB (segment) or 2 KiB (address) pixel: the hole still marks its pixel, over allocated
+        assert image[_pixel(layout, tiny)] == FREE, layout.mode
+        # the largest hole is marked as such, on each row it crosses, from its first byte to its last
+        for address in (large, large + 2 * MiB, large + 3 * MiB - 1):
+            assert image[_pixel(layout, address)] == LARGEST_FREE, (layout.mode, hex(address))
+        assert image[_pixel(layout, tail)] == image[_pixel(layout, tail + MiB - 1)] == FREE, layout.mode
+        # where no hole is, no free pixel: the allocated bytes between the holes show their site
+        allocated = image[_pixel(layout, tiny + 1 * MiB)], image[_pixel(layout, large + 6 * MiB)]
+        assert min(allocated) >= SITE_BASE, layout.mode
+        holes = np.isin(image, (FREE, LARGEST_FREE))
+        expected_bytes = 512 + 3 * MiB + 1 * MiB
+        per_pixel = int(layout.row_span[0]) / layout.width
+        assert expected_bytes / per_pixel <= holes.sum() <= expected_bytes / per_pixel + 4, layout.mode
+    assert len(layout_by_address(state)) == 10  # 20 MiB in rows of 2 MiB
 
 
 def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -133,12 +189,16 @@ def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: p
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
     window.export_csv()
     rows = list(csv.DictReader(target.read_text().splitlines()))
-    assert len(rows) == len(snap.state.blocks)
-    assert sum(int(r["size"]) for r in rows if r["state"] == "inactive") == 2025843200
+    raw = load_raw(example_path("fragmented_oom"))  # the file as the standard unpickler reads it
+    in_file = {b["address"]: (b["size"], b["state"]) for s in raw["segments"] for b in s["blocks"]}
+    assert {int(r["address"], 16): (int(r["size"]), r["state"]) for r in rows} == in_file
+    assert len(rows) == len(in_file)  # one row per block, none twice
     report = tmp_path / "report.json"
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
     window.save_report()
-    assert '"oom_events": 1' in report.read_text()
+    [device] = json.loads(report.read_text())["devices"]
+    assert device["oom_events"] == sum(e["action"] == "oom" for e in raw["device_traces"][0]) == 1
+    assert device["reserved_bytes"] == sum(s["total_size"] for s in raw["segments"])
     image = tmp_path / "window.png"
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(image), ""))
     window.export_image()
