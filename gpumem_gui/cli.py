@@ -43,6 +43,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--capacity", help="device memory to simulate (default: what an OOM saw, else 80GiB)")
     rep.add_argument("--device", type=int, default=None, help="the device whose trace to replay")
+    rep.add_argument(
+        "--hints",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="offer each new segment the address the recording got (default; --no-hints: the simulator picks)",
+    )
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("-o", "--output", help="write the replayed run as a snapshot pickle")
     ren = sub.add_parser("render", help="render a snapshot's window, map or timeline to a PNG, without a screen")
@@ -189,7 +195,7 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
         capacity = parse_bytes(args.capacity) if args.capacity else None
-        result = replay(snapshot, device=args.device, overrides=args.set, capacity=capacity)
+        result = replay(snapshot, device=args.device, overrides=args.set, capacity=capacity, hints=args.hints)
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -205,6 +211,11 @@ def _replay(args: argparse.Namespace) -> int:
     o, r = result.original, result.replayed
     print(f"{snapshot.source}: device {result.device}, settings {result.settings or '(defaults)'}")
     print(f"  capacity assumed     {format_bytes_exact(result.capacity)}")
+    print(f"  address hints        {'on' if result.address_hints else 'off (the simulator picks every address)'}")
+    print(
+        f"  releases             {result.explicit_releases} empty_cache() replayed, "
+        f"{result.allocator_releases} by the allocator left to the simulator"
+    )
     print(f"  {'':22}{'recorded':>16}{'replayed':>16}")
     for label, key in (
         ("peak reserved", "peak_reserved_bytes"),
@@ -223,7 +234,7 @@ def _replay(args: argparse.Namespace) -> int:
         f"{format_percent(r.max_external_fragmentation):>16}"
     )
     where = "never" if result.first_divergence is None else f"at event {result.first_divergence}"
-    print(f"  placement first differs {where}")
+    print(f"  replay first differs {where} (a device call, an OOM or a block's place in its segment)")
     if args.output:
         print(f"  replayed run written to {args.output}")
     return 0

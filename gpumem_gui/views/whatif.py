@@ -82,7 +82,7 @@ class CompareView(QtWidgets.QWidget):
             f"(<b>{'+' if diff >= 0 else '-'}{format_bytes(abs(diff))}</b>), "
             f"OOMs {o.oom_events} &rarr; {r.oom_events}, cudaMalloc/map calls {o.device_allocations} &rarr; "
             f"{r.device_allocations}, worst fragmentation {format_percent(o.max_external_fragmentation)} &rarr; "
-            f"{format_percent(r.max_external_fragmentation)}; placement differs {where}"
+            f"{format_percent(r.max_external_fragmentation)}; the replay differs from the recording {where}"
         )
         self.summary.setWordWrap(True)
         self.maps = (SegmentMapView(), SegmentMapView())

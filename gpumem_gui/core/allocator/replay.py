@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-import contextlib
+import bisect
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from gpumem_gui.core.allocator.releases import ReleaseRun, capacity_bound, release_runs
 from gpumem_gui.core.allocator.simulator import Block, DeviceAllocatorSim, OutOfMemoryError
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
@@ -37,9 +38,12 @@ class ReplayResult:
     capacity: int
     original: RunFigures
     replayed: RunFigures
-    first_divergence: int | None
+    first_divergence: int | None  # the first recorded event the replay did not do alike (see _Feed)
     snapshot: dict[str, Any] = field(repr=False)
     simulate_seconds: float = 0.0  # CPU time spent feeding the events through the simulator
+    address_hints: bool = True  # the simulator was offered the recorded device addresses
+    explicit_releases: int = 0  # runs of frees replayed as empty_cache()
+    allocator_releases: int = 0  # runs of frees left to the simulator to decide
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -47,6 +51,8 @@ class ReplayResult:
             "settings": self.settings,
             "device": self.device,
             "capacity_bytes": self.capacity,
+            "address_hints": self.address_hints,
+            "releases": {"explicit_empty_cache": self.explicit_releases, "allocator": self.allocator_releases},
             "original": vars(self.original),
             "replayed": replayed,
         }
@@ -123,11 +129,15 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
     return out
 
 
-def guess_capacity(timeline: DeviceTimeline) -> int:
-    """The device size a replay assumes: what an OOM saw (reserved then plus free), else 80 GiB."""
+def guess_capacity(timeline: DeviceTimeline, bound: int | None = None) -> int:
+    """The device size a replay assumes: what an OOM saw (reserved then plus free), else 80 GiB; no more than
+    `bound` (what the allocator's own releases say, see releases.capacity_bound), never less than the peak."""
     s = timeline.series
     seen = [int(s.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
-    return max([*seen, DEFAULT_CAPACITY if not seen else 0, s.peak("reserved")])
+    guess = max(seen) if seen else DEFAULT_CAPACITY
+    if bound is not None:
+        guess = min(guess, bound)
+    return max(guess, s.peak("reserved"))
 
 
 def replay(
@@ -136,8 +146,14 @@ def replay(
     device: int | None = None,
     overrides: list[str] | None = None,
     capacity: int | None = None,
+    hints: bool = True,
 ) -> ReplayResult:
-    """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace."""
+    """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace.
+
+    Only the program's own empty_cache() calls are replayed as such; where the allocator released cached memory
+    itself (a request that did not fit, or an OOM), the simulator decides. With `hints`, each new segment is
+    offered the address the recording got (taken when free); without, the simulator picks every address.
+    """
     device = snapshot.default_device() if device is None else device
     trace = snapshot.trace(device)
     if not len(trace):
@@ -147,12 +163,21 @@ def replay(
     if not recorded and (snapshot.allocator_settings or {}).get("expandable_segments"):
         recorded = "expandable_segments:True"
     settings = merged_settings(str(recorded), overrides or [])
-    capacity = capacity or guess_capacity(timeline)
+    runs = release_runs(trace, snapshot.stacks)
+    if not capacity:
+        bound = None
+        if not parse_alloc_conf(str(recorded)).garbage_collection_threshold:  # gc frees memory without a failure
+            bound = capacity_bound(trace, timeline.series.reserved, int(timeline.series.initial["reserved"]), runs)
+        capacity = guess_capacity(timeline, bound)
     sim = DeviceAllocatorSim(capacity, settings, device=device)
     first = timeline.state_at(-1)
-    handles = {b.addr: b for b in sim.load_segments(_segment_dicts(first, snapshot.stacks))}
+    segments = _segment_dicts(first, snapshot.stacks)
+    handles = {b.addr: b for b in sim.load_segments(segments)}
     started = time.process_time()
-    divergence = _feed(sim, trace, snapshot.stacks, handles)
+    feed = _Feed(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints)
+    for seg in segments:  # the state before the trace is restored at its own addresses
+        feed.places.add(seg["address"], seg["total_size"], 0)
+    divergence = feed.run()
     simulate_seconds = time.process_time() - started
     result_dict = sim.snapshot()
     result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = settings
@@ -167,68 +192,180 @@ def replay(
         first_divergence=divergence,
         snapshot=result_dict,
         simulate_seconds=simulate_seconds,
+        address_hints=hints,
+        explicit_releases=sum(r.explicit for r in runs),
+        allocator_releases=sum(not r.explicit for r in runs),
     )
 
 
-def _feed(sim: DeviceAllocatorSim, trace: TraceTable, stacks: StackTable, handles: dict[int, Block]) -> int | None:
-    """Run the recorded events through `sim`; returns the first alloc placed at another address, or None."""
-    actions, addrs, sizes, streams = (
-        trace.action.tolist(),
-        trace.addr.tolist(),
-        trace.size.tolist(),
-        trace.stream.tolist(),
-    )
-    stack_of = trace.stack.tolist()
-    frame_cache: dict[int, list[dict[str, Any]]] = {}
+_RELEASES = ("segment_free", "segment_unmap")
+_ACQUIRES = ("segment_alloc", "segment_map")
 
-    def frames(i: int) -> list[dict[str, Any]]:
-        k = stack_of[i]
-        if k not in frame_cache:
-            frame_cache[k] = [{"name": f.name, "filename": f.filename, "line": f.line} for f in stacks.stack(k)]
-        return frame_cache[k]
 
-    n = len(actions)
-    divergence: int | None = None
-    pending = {addr for addr, block in handles.items() if block.event_count}  # pending since before the trace
-    releasing = False  # inside a run of segment_free / segment_unmap: empty_cache (or the OOM path) ran here
-    for i in range(n):
-        a = actions[i]
-        if a == Action.ALLOC:
-            releasing = False
-            try:
-                block = sim.malloc(sizes[i], streams[i], frames(i))
-            except OutOfMemoryError:
-                divergence = i if divergence is None else divergence
+class _Places:
+    """Where the replay put each recorded device range: the offset from a recorded address to the replay's own.
+
+    Ranges come from the state before the trace (offset 0) and from pairing each recorded cudaMalloc or page map
+    with the one the simulator made for the same request; releases carve them out again.
+    """
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.spans: dict[int, tuple[int, int]] = {}  # start -> (end, offset)
+
+    def add(self, start: int, size: int, offset: int) -> None:
+        self.remove(start, size)
+        bisect.insort(self.starts, start)
+        self.spans[start] = (start + size, offset)
+
+    def remove(self, start: int, size: int) -> None:
+        end = start + size
+        i = max(bisect.bisect_right(self.starts, start) - 1, 0)
+        while i < len(self.starts) and self.starts[i] < end:
+            s = self.starts[i]
+            e, offset = self.spans[s]
+            if e <= start:
+                i += 1
                 continue
-            finally:
-                sim.address_hint = None
-            handles[addrs[i]] = block
-            if block.addr != addrs[i] and divergence is None:
-                divergence = i
-        elif a == Action.FREE_REQUESTED:
-            freed = handles.get(addrs[i])
-            if freed is None or not freed.allocated:
-                continue
-            completes_now = i + 1 < n and actions[i + 1] == Action.FREE_COMPLETED and addrs[i + 1] == addrs[i]
-            if not completes_now:  # other streams still used it: pending until its free_completed
-                sim.record_stream(freed, -freed.addr)
-                pending.add(addrs[i])
-            sim.free(freed)
-        elif a == Action.FREE_COMPLETED:
-            done = handles.pop(addrs[i], None)
-            if done is not None and addrs[i] in pending:
-                pending.discard(addrs[i])
-                sim.synchronize(-done.addr)
-        elif a in (Action.SEGMENT_FREE, Action.SEGMENT_UNMAP):
-            if not releasing:
-                sim.empty_cache()
-                releasing = True
-        elif a in (Action.SEGMENT_ALLOC, Action.SEGMENT_MAP):
-            releasing = False
-            sim.address_hint = addrs[i]  # the recorded program got this address: take it if the replay agrees
-        elif a == Action.OOM:
-            releasing = False
-            # the recorded request failed; under other settings it may fit (and is given back at once)
-            with contextlib.suppress(OutOfMemoryError):
-                sim.free(sim.malloc(sizes[i], streams[i], frames(i)))
-    return divergence
+            del self.starts[i], self.spans[s]
+            for lo, hi in ((s, start), (end, e)):  # the parts outside the removed range stay
+                if lo < hi:
+                    self.starts.insert(i, lo)
+                    self.spans[lo] = (hi, offset)
+                    i += 1
+
+    def translate(self, addr: int) -> int | None:
+        i = bisect.bisect_right(self.starts, addr) - 1
+        if i >= 0:
+            end, offset = self.spans[self.starts[i]]
+            if addr < end:
+                return addr + offset
+        return None
+
+
+class _Feed:
+    """Runs the recorded events through the simulator and finds the first one the replay did not do alike.
+
+    A divergence is a recorded device call (cudaMalloc or page map, or their release) that the replay did not
+    make for the same request, or one it made that the recording did not (compared by size, and by address
+    through the ranges both runs got); an OOM where the recording had none, or none where it had one; or a
+    block placed elsewhere within its segment. Addresses are compared through `_Places`, so a replay without
+    address hints is held to the same layout, only not to the same device addresses.
+    """
+
+    def __init__(
+        self,
+        sim: DeviceAllocatorSim,
+        trace: TraceTable,
+        stacks: StackTable,
+        handles: dict[int, Block],
+        *,
+        runs: list[ReleaseRun],
+        hints: bool,
+    ) -> None:
+        self.sim, self.trace, self.stacks, self.handles, self.hints = sim, trace, stacks, handles, hints
+        self.explicit = {r.start: r.stop for r in runs if r.explicit}
+        self.places = _Places()
+        self.divergence: int | None = None
+        self.expected: list[tuple[int, int, int, int]] = []  # (row, +1 acquire / -1 release, addr, size)
+        self._frames: dict[int, list[dict[str, Any]]] = {}
+
+    def frames(self, k: int) -> list[dict[str, Any]]:
+        if k not in self._frames:
+            self._frames[k] = [{"name": f.name, "filename": f.filename, "line": f.line} for f in self.stacks.stack(k)]
+        return self._frames[k]
+
+    def diverge(self, row: int) -> None:
+        if self.divergence is None:
+            self.divergence = row
+
+    def run(self) -> int | None:
+        sim, handles, trace = self.sim, self.handles, self.trace
+        actions, addrs, sizes = trace.action.tolist(), trace.addr.tolist(), trace.size.tolist()
+        streams, stack_of = trace.stream.tolist(), trace.stack.tolist()
+        n = len(actions)
+        pending = {addr for addr, block in handles.items() if block.event_count}  # pending since before the trace
+        skip_until = 0  # rows of an explicit empty_cache() already replayed
+        for i in range(n):
+            a = actions[i]
+            if a == Action.ALLOC:
+                mark, calls = sim.trace_length, sim.num_device_alloc + sim.num_device_free
+                try:
+                    block = sim.malloc(sizes[i], streams[i], self.frames(stack_of[i]))
+                except OutOfMemoryError:
+                    self.diverge(self.expected[0][0] if self.expected else i)
+                    self.expected.clear()
+                    continue
+                finally:
+                    sim.address_hint = None
+                handles[addrs[i]] = block
+                if self.divergence is not None:
+                    continue  # only the first divergence is reported: the rest is simulation alone
+                if self.expected or sim.num_device_alloc + sim.num_device_free != calls:
+                    self.settle(i, mark)
+                if self.places.translate(addrs[i]) != block.addr:
+                    self.diverge(i)
+            elif a == Action.FREE_REQUESTED:
+                freed = handles.get(addrs[i])
+                if freed is None or not freed.allocated:
+                    continue
+                completes_now = i + 1 < n and actions[i + 1] == Action.FREE_COMPLETED and addrs[i + 1] == addrs[i]
+                if not completes_now:  # other streams still used it: pending until its free_completed
+                    sim.record_stream(freed, -freed.addr)
+                    pending.add(addrs[i])
+                sim.free(freed)
+            elif a == Action.FREE_COMPLETED:
+                done = handles.pop(addrs[i], None)
+                if done is not None and addrs[i] in pending:
+                    pending.discard(addrs[i])
+                    sim.synchronize(-done.addr)
+            elif a in (Action.SEGMENT_FREE, Action.SEGMENT_UNMAP):
+                if i in self.explicit:  # the program's empty_cache(): replayed as such
+                    skip_until = self.explicit[i]
+                    mark = sim.trace_length
+                    sim.empty_cache(self.frames(stack_of[i]))
+                    self.expected = [(j, -1, addrs[j], sizes[j]) for j in range(i, skip_until)]
+                    self.settle(i, mark)
+                elif i >= skip_until:  # the allocator's own: the simulator decides at the next request
+                    self.expected.append((i, -1, addrs[i], sizes[i]))
+            elif a in (Action.SEGMENT_ALLOC, Action.SEGMENT_MAP):
+                if self.hints and not any(sign > 0 for _, sign, _, _ in self.expected):
+                    sim.address_hint = addrs[i]  # the recorded program got this address: take it if free
+                self.expected.append((i, 1, addrs[i], sizes[i]))
+            elif a == Action.OOM:
+                # the recorded request failed; under other settings it may fit (and is given back at once)
+                mark = sim.trace_length
+                try:
+                    sim.free(sim.malloc(sizes[i], streams[i], self.frames(stack_of[i])))
+                    self.diverge(i)
+                except OutOfMemoryError:
+                    pass
+                finally:
+                    sim.address_hint = None
+                self.settle(i, mark)
+        return self.divergence
+
+    def settle(self, row: int, mark: int) -> None:
+        """Compare the device calls the simulator made since `mark` with the recorded ones of this request."""
+        expected, self.expected = self.expected, []
+        if self.divergence is not None:
+            return
+        made = self.sim.entries_since(mark)
+        first = expected[0][0] if expected else row
+        places = self.places
+        recorded_out = [(addr, size) for _, sign, addr, size in expected if sign < 0]
+        made_out = sorted((addr, size) for action, addr, size in made if action in _RELEASES)
+        recorded_in = [(addr, size) for _, sign, addr, size in expected if sign > 0]
+        made_in = [(addr, size) for action, addr, size in made if action in _ACQUIRES]
+        where = [places.translate(addr) for addr, _ in recorded_out]
+        if None in where:  # a range the replay never paired: sizes are all there is to compare
+            same_out = sorted(s for _, s in recorded_out) == sorted(s for _, s in made_out)
+        else:
+            same_out = sorted(zip(where, (s for _, s in recorded_out), strict=True)) == made_out
+        if not same_out or [s for _, s in recorded_in] != [s for _, s in made_in]:
+            self.diverge(first)
+            return
+        for addr, size in recorded_out:
+            places.remove(addr, size)
+        for (addr, size), (own, _) in zip(recorded_in, made_in, strict=True):
+            places.add(addr, size, own - addr)

@@ -235,12 +235,14 @@ class DeviceAllocatorSim:
         block = self.get_free_block(pool, stream, rounded)
         if block is None:
             if self.fraction > 0 and self.config.garbage_collection_threshold > 0:
-                self.garbage_collect_cached_blocks()
+                self.garbage_collect_cached_blocks(frames)
             block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
-            if block is None and self.release_available_cached_blocks(pool, stream, rounded):
+            if block is None and self.release_available_cached_blocks(pool, stream, rounded, frames):
                 block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
             if block is None:
-                self.release_cached_blocks()
+                # the frees this releases carry the request's stack, as PyTorch's do: that is how a trace tells
+                # them from an explicit empty_cache() (core/allocator/releases.py)
+                self.release_cached_blocks(frames)
                 self.num_alloc_retries += 1
                 block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
             if block is None:
@@ -277,8 +279,9 @@ class DeviceAllocatorSim:
     def process_events(self) -> None:
         """Frees whose streams are done; in the simulator only synchronize() finishes a stream's work."""
 
-    def empty_cache(self) -> None:
-        self.release_cached_blocks()
+    def empty_cache(self, frames: Frames | None = None) -> None:
+        """torch.cuda.empty_cache() called from `frames`; without them the frees show each segment's own stack."""
+        self.release_cached_blocks(frames)
 
     # -- finding a block ---------------------------------------------------------------------------------------
 
@@ -432,17 +435,17 @@ class DeviceAllocatorSim:
 
     # -- giving memory back ------------------------------------------------------------------------------------
 
-    def release_cached_blocks(self) -> None:
+    def release_cached_blocks(self, frames: Frames | None = None) -> None:
         self.synchronize()
         for pool in (self.large_pool, self.small_pool):
-            self.release_blocks(pool)
+            self.release_blocks(pool, frames)
 
-    def release_blocks(self, pool: _Pool) -> None:
+    def release_blocks(self, pool: _Pool, frames: Frames | None = None) -> None:
         for block in pool.free_blocks():
             if block.expandable is not None:
-                self.unmap_block(block, pool)
+                self.unmap_block(block, pool, frames)
             elif not block.is_split:
-                self.release_block(block, pool)
+                self.release_block(block, pool, frames)
         for es in list(self.expandable_segments):
             head = self.expandable_heads[es.ptr]
             if (es.small == pool.small) and not head.mapped and head.next is None:
@@ -451,15 +454,17 @@ class DeviceAllocatorSim:
                 del self.expandable_heads[es.ptr]
                 self._va.pop(es.ptr, None)
 
-    def release_block(self, block: Block, pool: _Pool) -> None:
+    def release_block(self, block: Block, pool: _Pool, frames: Frames | None = None) -> None:
         pool.erase(block)
         del self.segments[block.addr]
         self._va.pop(block.addr, None)
         self.reserved -= block.size
         self.num_device_free += 1
-        self._record("segment_free", block.addr, block.size, block.stream, block.segment_frames)
+        self._record("segment_free", block.addr, block.size, block.stream, frames or block.segment_frames)
 
-    def release_available_cached_blocks(self, pool: _Pool, stream: int, size: int) -> bool:
+    def release_available_cached_blocks(
+        self, pool: _Pool, stream: int, size: int, frames: Frames | None = None
+    ) -> bool:
         max_split = self.config.max_split_size
         if max_split >= UNLIMITED:
             return False
@@ -467,7 +472,7 @@ class DeviceAllocatorSim:
         keys = pool.keys
         i = bisect.bisect_left(keys, (stream, key, 0))
         if i < len(keys) and keys[i][0] == stream:
-            self.release_block(pool.by_key[keys[i]], pool)
+            self.release_block(pool.by_key[keys[i]], pool, frames)
             return True
         # no single block is large enough: free oversize blocks, the largest first
         released = 0
@@ -477,10 +482,10 @@ class DeviceAllocatorSim:
             j -= 1
             if block.expandable is None:
                 released += block.size
-                self.release_block(block, pool)
+                self.release_block(block, pool, frames)
         return released >= key
 
-    def garbage_collect_cached_blocks(self) -> None:
+    def garbage_collect_cached_blocks(self, frames: Frames | None = None) -> None:
         threshold = int(self.config.garbage_collection_threshold * self.allowed_memory)
         if self.reserved <= threshold:
             return
@@ -497,7 +502,7 @@ class DeviceAllocatorSim:
             for block, age in zip(candidates, ages, strict=True):
                 if age >= average:
                     released_now += block.size
-                    self.release_block(block, pool)
+                    self.release_block(block, pool, frames)
             if released_now == 0:
                 return
             freed += released_now
@@ -570,7 +575,7 @@ class DeviceAllocatorSim:
             block.segment_frames = block.segment_frames or frames
         return True
 
-    def unmap_block(self, block: Block, pool: _Pool) -> None:
+    def unmap_block(self, block: Block, pool: _Pool, frames: Frames | None = None) -> None:
         es = block.expandable
         assert es is not None
         # whole pages only, counted from the reservation's start
@@ -595,7 +600,7 @@ class DeviceAllocatorSim:
         pool.insert_unmapped(block)
         self.reserved -= hi - lo
         self.num_device_free += 1
-        self._record("segment_unmap", lo, hi - lo, block.stream, block.segment_frames)
+        self._record("segment_unmap", lo, hi - lo, block.stream, frames or block.segment_frames)
 
     # -- out of memory ----------------------------------------------------------------------------------------
 
@@ -673,6 +678,16 @@ class DeviceAllocatorSim:
         if self.record_history:
             self.clock_us += 1
             self._trace.append((action, addr, size, stream, frames, self.clock_us, 0))
+
+    @property
+    def trace_length(self) -> int:
+        """How many trace entries are kept so far (a replay's bookmark before one call)."""
+        return len(self._trace)
+
+    def entries_since(self, start: int) -> list[tuple[str, int, int]]:
+        """(action, addr, size) of the entries kept from position `start` on: what the calls since did."""
+        entries = self._trace  # indexed from its right end: a few recent entries cost a few steps
+        return [entries[j][:3] for j in range(start, len(entries))]
 
     @property
     def trace(self) -> list[dict[str, Any]]:

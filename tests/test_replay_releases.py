@@ -1,0 +1,106 @@
+"""Releases: an explicit empty_cache() is told apart from the allocator's own release, and only the first is copied."""
+
+from __future__ import annotations
+
+import pickle
+from typing import Any
+
+import pytest
+
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.allocator.releases import release_runs
+from gpumem_gui.core.allocator.replay import replay
+from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
+from gpumem_gui.core.rules.allocator_constants import MiB
+from gpumem_gui.core.snapshot.model import Snapshot
+
+
+def _at(name: str, line: int) -> list[dict[str, Any]]:
+    return [{"name": name, "filename": "train.py", "line": line}]
+
+
+EMPTY_CACHE = [{"name": "empty_cache", "filename": "torch/cuda/memory.py", "line": 192}, *_at("step", 9)]
+
+
+def _hand_made(*, stacks: bool = True, with_oom: bool = True) -> tuple[Snapshot, list[bool]]:
+    """A 100 MiB device driven into each kind of release; returns the snapshot and the expected labels (explicit?)."""
+    sim = DeviceAllocatorSim(100 * MiB)
+
+    def at(name: str, line: int) -> list[dict[str, Any]] | None:
+        return _at(name, line) if stacks else None
+
+    expected = []
+    for block in [sim.malloc(30 * MiB, frames=at("layer", k)) for k in range(3)]:
+        sim.free(block)  # 90 MiB cached, in three whole segments
+    big = sim.malloc(50 * MiB, frames=at("big", 1))  # 90 + 50 > 100: the allocator frees the cache itself
+    expected.append(False)
+    sim.free(big)
+    sim.empty_cache(EMPTY_CACHE if stacks else None)  # explicit, and a request needs a new segment right after
+    expected.append(True)
+    small = sim.malloc(20 * MiB, frames=at("small", 2))
+    sim.free(small)
+    sim.empty_cache()  # explicit without a context: the free shows the segment's own stack, not the next request's
+    expected.append(True)
+    other = sim.malloc(20 * MiB, frames=at("other", 3))
+    mid = sim.malloc(20 * MiB, frames=at("mid", 3))
+    sim.free(other)
+    sim.empty_cache()  # explicit, and a free comes next, not a request
+    expected.append(True)
+    sim.free(mid)
+    keep = sim.malloc(20 * MiB, frames=at("keep", 4))  # mid's cached segment
+    sim.free(sim.malloc(20 * MiB, frames=at("tmp", 5)))  # 40 MiB reserved, 20 MiB of it cached
+    if with_oom:
+        with pytest.raises(OutOfMemoryError):
+            sim.malloc(90 * MiB, frames=at("huge", 6))  # frees the cached 20 MiB, still does not fit
+        expected.append(False)
+    sim.free(keep)
+    return load_snapshot(pickle.dumps(sim.snapshot())), expected
+
+
+def test_explicit_empty_cache_is_told_from_the_allocators_own_release() -> None:
+    snap, expected = _hand_made()
+    runs = release_runs(snap.trace(0), snap.stacks)
+    assert [r.explicit for r in runs] == expected, [r.reason for r in runs]
+    assert len(expected) == 5
+
+
+def test_without_stacks_only_the_structure_tells() -> None:
+    # recorded with context off: a release right before a device call cannot be told from the allocator's own
+    snap, expected = _hand_made(stacks=False)
+    runs = release_runs(snap.trace(0), snap.stacks)
+    assert [r.explicit for r in runs] == [False, False, False, True, False]
+    assert [r.explicit for r in runs] != expected  # the two explicit calls right before a cudaMalloc
+
+
+@pytest.mark.parametrize("hints", [True, False])
+def test_the_simulator_predicts_the_allocators_release(hints: bool) -> None:
+    snap, _ = _hand_made()
+    result = replay(snap, hints=hints)
+    assert (result.explicit_releases, result.allocator_releases) == (3, 2)
+    assert result.capacity == 100 * MiB  # what the OOM saw
+    o, r = result.original, result.replayed
+    assert result.first_divergence is None
+    assert (r.device_frees, r.device_allocations, r.oom_events) == (o.device_frees, o.device_allocations, 1)
+    assert r.peak_reserved_bytes == o.peak_reserved_bytes == 90 * MiB
+
+
+def test_a_release_not_copied_where_a_bigger_device_needs_none() -> None:
+    # with 1 GiB the request for 50 MiB fits beside the cache: the allocator's release does not happen (the
+    # old replay copied every release as empty_cache()); the explicit ones still do
+    snap, _ = _hand_made()
+    result = replay(snap, capacity=1024 * MiB)
+    replayed = load_snapshot(pickle.dumps(result.snapshot))
+    runs = release_runs(replayed.trace(0), replayed.stacks)
+    assert [r.explicit for r in runs] == [True, True, True]
+    assert result.replayed.oom_events == 0
+    assert result.first_divergence == release_runs(snap.trace(0), snap.stacks)[0].start
+
+
+def test_the_device_size_follows_from_a_release_without_an_oom() -> None:
+    # no OOM to say how big the device was: the allocator's release says it was under 140 MiB, and the replay
+    # (80 GiB otherwise) releases at the same request
+    snap, _ = _hand_made(with_oom=False)
+    result = replay(snap)
+    assert 90 * MiB <= result.capacity < 140 * MiB
+    assert result.first_divergence is None
+    assert result.replayed.device_frees == result.original.device_frees == 6
