@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pickle
 import tempfile
+import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -29,11 +31,35 @@ FIXTURE_NAMES = [
 ]
 
 
+def in_ci() -> bool:
+    """CI=true (GitHub, GitLab and most others set it): there, what a test needs must be present."""
+    return os.environ.get("CI", "").strip().lower() in ("true", "1", "yes")
+
+
 def fixture_path(name: str) -> Path:
-    path = FIXTURE_DIR / name
-    if not path.exists():
+    """A real snapshot of ../shared/fixtures/snapshots.
+
+    Skips only where the whole folder is absent (a checkout without the shared fixtures), and not even then in CI;
+    a file missing from a folder that is there fails, so a renamed or lost fixture never turns its tests into skips.
+    """
+    if not FIXTURE_DIR.is_dir():
+        if in_ci():
+            pytest.fail(f"real snapshots not present ({FIXTURE_DIR}), and CI needs them", pytrace=False)
         pytest.skip(f"real snapshots not present ({FIXTURE_DIR})")
+    path = FIXTURE_DIR / name
+    if not path.is_file():
+        pytest.fail(f"{name} is missing from {FIXTURE_DIR}, where the real snapshots are", pytrace=False)
     return path
+
+
+def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str = "the condition") -> None:
+    """Poll `condition` until it holds; fail after `timeout` seconds. The way to wait in a test: never a fixed
+    sleep, which is too short on a loaded machine and too long everywhere else."""
+    deadline = time.monotonic() + timeout
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"timed out after {timeout:g} s waiting for {what}", pytrace=False)
+        time.sleep(0.01)
 
 
 @pytest.fixture(params=FIXTURE_NAMES)
