@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import pickle
+import re
 import tempfile
 import time
 from collections.abc import Callable
@@ -70,3 +71,28 @@ def real_snapshot_path(request: pytest.FixtureRequest) -> Path:
 def load_raw(path: Path) -> Any:
     with path.open("rb") as f:
         return pickle.load(f)  # test-only: these are the known, checked fixture files
+
+
+def segsum_totals(data: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
+    """The figures of torch.cuda._memory_viz.segsum (PyTorch's own reading of a snapshot), in exact bytes.
+
+    segsum prints rounded sizes; with its formatter made to print integers, every figure is compared exactly.
+    """
+    from torch.cuda import _memory_viz  # noqa: PLC0415  (torch is a test dependency; loaded where it is used)
+
+    monkeypatch.setattr(_memory_viz, "_format_size", str)
+    monkeypatch.setattr(_memory_viz, "_report_free", lambda ext, internal: f"external={ext} internal={internal}")
+    text = _memory_viz.segsum(data)
+
+    def figure(pattern: str) -> int:
+        found = re.search(pattern, text, re.MULTILINE)
+        assert found is not None, f"segsum printed no {pattern!r}:\n{text}"
+        return int(found.group(1))
+
+    return {
+        "segments": figure(r"^segments: (\d+)$"),
+        "total_reserved": figure(r"^total_reserved: (\d+)$"),
+        "total_allocated": figure(r"^total_allocated: (\d+)$"),
+        "external": figure(r"^total_free: external=(\d+) "),
+        "internal": figure(r"^total_free: external=\d+ internal=(\d+)$"),
+    }

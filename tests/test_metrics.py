@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-import re
 from pathlib import Path
 from typing import Any
 
@@ -13,26 +12,15 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.metrics import compute_metrics, metrics_by_group, segment_free_summary
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
-from tests.conftest import load_raw
-
-
-def _segsum_totals(data: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
-    memory_viz = pytest.importorskip("torch.cuda._memory_viz")
-    # segsum prints rounded sizes; make it print exact byte counts so the comparison is exact
-    monkeypatch.setattr(memory_viz, "_format_size", str)
-    monkeypatch.setattr(memory_viz, "_report_free", lambda ext, internal: f"external={ext} internal={internal}")
-    text = memory_viz.segsum(data)
-    return {
-        "total_reserved": int(re.search(r"total_reserved: (\d+)", text).group(1)),  # type: ignore[union-attr]
-        "total_allocated": int(re.search(r"total_allocated: (\d+)", text).group(1)),  # type: ignore[union-attr]
-        "external": int(re.search(r"total_free: external=(\d+)", text).group(1)),  # type: ignore[union-attr]
-        "internal": int(re.search(r"total_free: external=\d+ internal=(\d+)", text).group(1)),  # type: ignore[union-attr]
-    }
+from tests.conftest import load_raw, segsum_totals
 
 
 def test_metrics_agree_with_segsum(real_snapshot_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    totals = _segsum_totals(load_raw(real_snapshot_path), monkeypatch)
-    m = compute_metrics(load_snapshot(real_snapshot_path).state)
+    raw = load_raw(real_snapshot_path)
+    totals = segsum_totals(raw, monkeypatch)
+    snap = load_snapshot(real_snapshot_path)
+    m = compute_metrics(snap.state)
+    assert totals["segments"] == len(snap.state.segments) == len(raw["segments"])
     assert m.reserved_bytes == totals["total_reserved"]
     assert m.requested_bytes == totals["total_allocated"]
     assert m.internal_waste_bytes == totals["internal"]

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import contextlib
 import pickle
+from collections import Counter
 from typing import Any
 
+import numpy as np
 import pytest
+from torch.cuda import _memory_viz as memory_viz
 
 from gpumem_gui.core import BlockState, load_snapshot
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError, format_size
@@ -14,6 +17,7 @@ from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
+from tests.conftest import segsum_totals
 
 
 def _segments(sim: DeviceAllocatorSim) -> list[tuple[int, list[tuple[int, str]]]]:
@@ -169,6 +173,10 @@ def _busy_sim(settings: str) -> DeviceAllocatorSim:
             sim.free(live.pop((i * 31) % len(live)))
         if i % 97 == 0:
             sim.empty_cache()
+    for stream in (5, 6):  # fresh streams, so fresh segments: requests that fill a free block exactly
+        sim.malloc(1 * MiB, stream=stream, frames=frames)  # half of a new 2 MiB small segment (split)
+        sim.malloc(1 * MiB, stream=stream, frames=frames)  # the other half, exactly: nothing is left to split off
+        sim.malloc(20 * MiB, stream=stream, frames=frames)  # a new 20 MiB segment (or mapped page), exactly
     return sim
 
 
@@ -181,14 +189,35 @@ def test_snapshots_load_and_replay_exactly(settings: str) -> None:
     tl = build_timeline(snap, 0)
     assert tl.warnings == [] and tl.rule_mismatches == 0
     assert int(tl.series.reserved[-1]) == sim.reserved
-    assert all(b == BlockState.INACTIVE for b in snap.state.blocks.state[snap.state.blocks.size == 0])
+    # the workload ends with exact fits (a split there would leave a block of zero bytes): they are in the file,
+    # each an allocated block as large as its segment or its half of one, and no block anywhere has zero bytes
+    blocks, segments = snap.state.blocks, snap.state.segments
+    whole = blocks.size == segments.total_size[blocks.segment]
+    on_fresh = np.isin(segments.stream[blocks.segment], (5, 6)) & (blocks.state == BlockState.ALLOCATED)
+    assert sorted(blocks.size[on_fresh & whole].tolist()) == [20 * MiB, 20 * MiB]
+    assert sorted(blocks.size[on_fresh & ~whole].tolist()) == [1 * MiB] * 4
+    assert int(blocks.size.min()) > 0
 
 
 @pytest.mark.parametrize("settings", ["", "expandable_segments:True"])
-def test_torch_memory_viz_reads_the_snapshot(settings: str) -> None:
-    memory_viz = pytest.importorskip("torch.cuda._memory_viz")
-    data = _busy_sim(settings).snapshot()
-    summary = memory_viz.segsum(data)  # asserts its own accounting
-    assert "total_reserved" in summary
-    replayed = memory_viz.trace(data)
-    assert ("cudaMalloc" in replayed) == (settings == "")  # trace() shows segment_alloc, not map, as cudaMalloc
+def test_torch_memory_viz_reads_the_snapshot(settings: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    sim = _busy_sim(settings)
+    data = sim.snapshot()
+    totals = segsum_totals(data, monkeypatch)  # segsum also asserts its own accounting
+    m = compute_metrics(load_snapshot(pickle.dumps(data)).state)
+    # PyTorch's reading of the simulator's snapshot, figure by figure: the simulator's own counters and our metrics
+    assert totals["segments"] == len(data["segments"])
+    assert totals["total_reserved"] == sim.reserved == m.reserved_bytes
+    assert totals["total_allocated"] + totals["internal"] == sim.allocated == m.allocated_bytes
+    assert totals["total_allocated"] == m.requested_bytes
+    assert totals["internal"] == m.internal_waste_bytes
+    assert totals["external"] == m.free_bytes + m.pending_free_bytes
+    # trace() replays the events: one line per entry, cudaMalloc for segment_alloc (not for an expandable map)
+    lines = memory_viz.trace(data).splitlines()
+    actions = Counter(e["action"] for e in sim.trace)
+    assert lines[0] == "Device 0 ----------------" and lines[1] == f"{len(sim.trace)} entries"
+    assert len(lines) == 3 + len(sim.trace) and lines[-1].startswith("TOTAL MEM: ")
+    assert sum(" = cudaMalloc(" in line for line in lines) == actions["segment_alloc"]
+    assert sum(line.startswith("cudaFree(") for line in lines) == actions["segment_free"]
+    assert sum(line.startswith("raise OutOfMemoryError") for line in lines) == actions["oom"]
+    assert (actions["segment_alloc"] > 0) == (settings == "") and (actions["segment_map"] > 0) == (settings != "")
