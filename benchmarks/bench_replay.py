@@ -1,6 +1,7 @@
 """Replay benchmark: events per second through the simulator on a 1,000,000-event trace (the simulation alone, and
-the whole replay with the analysis of both runs), and the fidelity table
-of every real fixture (peak reserved, device allocations, first divergence) under its recorded settings.
+the whole replay with the analysis of both runs), and the fidelity table of every real fixture (peak reserved,
+device allocations and frees, OOMs, releases, first divergence) under its recorded settings, with address hints and
+without.
 Run: python benchmarks/bench_replay.py [--events N]
 """
 
@@ -28,22 +29,31 @@ def fidelity() -> list[dict[str, Any]]:
         for device in snap.devices():
             if not len(snap.trace(device)):
                 continue
-            r = replay(snap, device=device)
-            rows.append(
-                {
-                    "file": path.name,
-                    "device": device,
-                    "events": len(snap.trace(device)),
-                    "peak_reserved_recorded": r.original.peak_reserved_bytes,
-                    "peak_reserved_replayed": r.replayed.peak_reserved_bytes,
-                    "peak_error_percent": 100
-                    * abs(r.replayed.peak_reserved_bytes - r.original.peak_reserved_bytes)
-                    / max(r.original.peak_reserved_bytes, 1),
-                    "device_allocations_recorded": r.original.device_allocations,
-                    "device_allocations_replayed": r.replayed.device_allocations,
-                    "first_divergence": r.first_divergence,
-                }
-            )
+            for hints in (True, False):
+                r = replay(snap, device=device, hints=hints)
+                o, q = r.original, r.replayed
+                rows.append(
+                    {
+                        "file": path.name,
+                        "device": device,
+                        "address_hints": hints,
+                        "events": len(snap.trace(device)),
+                        "peak_reserved_recorded": o.peak_reserved_bytes,
+                        "peak_reserved_replayed": q.peak_reserved_bytes,
+                        "peak_error_percent": 100
+                        * abs(q.peak_reserved_bytes - o.peak_reserved_bytes)
+                        / max(o.peak_reserved_bytes, 1),
+                        "device_allocations_recorded": o.device_allocations,
+                        "device_allocations_replayed": q.device_allocations,
+                        "device_frees_recorded": o.device_frees,
+                        "device_frees_replayed": q.device_frees,
+                        "ooms_recorded": o.oom_events,
+                        "ooms_replayed": q.oom_events,
+                        "releases_explicit": r.explicit_releases,
+                        "releases_by_the_allocator": r.allocator_releases,
+                        "first_divergence": r.first_divergence,
+                    }
+                )
     return rows
 
 
