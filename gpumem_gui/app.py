@@ -367,7 +367,7 @@ class MainWindow(QtWidgets.QMainWindow):
             QtWidgets.QMessageBox.warning(self, "Attach", str(e))
             return None
         view = LiveView(session)
-        view.oom_captured.connect(lambda p: self.open_files([p]))  # the state that failed, in a tab of its own
+        view.open_requested.connect(lambda p: self.open_files([p]))  # an OOM the user chose from the view's list
         self.live_views.append(view)
         index = self.tabs.addTab(view, f"live: {view.title}")
         self.tabs.setTabToolTip(index, str(path))

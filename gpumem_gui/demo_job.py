@@ -7,12 +7,17 @@ starts the very probe a real job runs, with a backend that reads the simulator i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import random
+import shutil
+import signal
 import sys
+import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 from gpumem_gui import probe
@@ -178,23 +183,64 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--capacity", default="12GiB", help="simulated GPU memory (default 12GiB)")
     parser.add_argument("--settings", default="", help="PYTORCH_CUDA_ALLOC_CONF for the simulated allocator")
     parser.add_argument("--spike-every", type=int, default=12, help="a batch that does not fit every N steps")
-    parser.add_argument("--oom-dir", help="where the probe writes a snapshot at each OOM")
+    parser.add_argument(
+        "--oom-dir",
+        help="keep the snapshot the probe writes at each OOM in this folder (default: a temporary folder, "
+        "removed when the job exits)",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     from gpumem_gui.core.snapshot.units import parse_bytes  # noqa: PLC0415
 
-    backend = SimulatorBackend(parse_bytes(args.capacity), args.settings)
-    server = probe.start(backend=backend, oom_dir=args.oom_dir)
+    try:
+        capacity = parse_bytes(args.capacity)
+    except ValueError as exc:
+        parser.error(f"--capacity {args.capacity!r}: {exc}")  # one line and exit 2
+    backend = SimulatorBackend(capacity, args.settings)
+    # a demo's OOM snapshots are throwaway: unless asked to keep them, they live and die with the job, so a
+    # demo run leaves nothing in ~/.cache (a real job's probe keeps its own there, where the user looks later)
+    oom_dir = Path(args.oom_dir) if args.oom_dir else Path(tempfile.mkdtemp(prefix="gpumem-gui-demo-oom-"))
+    try:
+        with _signals_end_the_job():
+            return _serve_and_train(backend, args, oom_dir, temporary=not args.oom_dir)
+    finally:
+        probe.stop()  # before the folder goes: the probe writes no more snapshots into it
+        if not args.oom_dir:
+            shutil.rmtree(oom_dir, ignore_errors=True)
+
+
+def _serve_and_train(backend: SimulatorBackend, args: argparse.Namespace, oom_dir: Path, *, temporary: bool) -> int:
+    server = probe.start(backend=backend, oom_dir=oom_dir)
     if server is None:
         return 1
+    kept = "a temporary folder, removed when the job exits" if temporary else "kept"
     print(f"demo job: pid {os.getpid()}, a simulated GPU of {args.capacity}; watch it with "
-          f"`gpumem-gui attach {os.getpid()}` (or Live > Attach in the app)", flush=True)  # fmt: skip
+          f"`gpumem-gui attach {os.getpid()}` (or Live > Attach in the app); OOM snapshots go to "
+          f"{oom_dir} ({kept})", flush=True)  # fmt: skip
     try:
         steps = run_training(backend, seconds=args.seconds, seed=args.seed, spike_every=args.spike_every,
                              say=lambda line: print(f"demo job: {line}", flush=True))  # fmt: skip
     except KeyboardInterrupt:
         return 130
-    finally:
-        probe.stop()
     print(f"demo job: done after {steps} steps", flush=True)
     return 0
+
+
+@contextlib.contextmanager
+def _signals_end_the_job() -> Iterator[None]:
+    """SIGTERM and SIGHUP (kill, a closed terminal) end the job as Ctrl-C does, through its `finally` blocks,
+    so its temporary OOM folder is removed; Python's default for them ends the process on the spot."""
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signal handlers can only be set from the main thread (main() called from a script's thread)
+        return
+
+    def end(signum: int, _frame: object) -> None:
+        raise SystemExit(128 + signum)
+
+    wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {signum: signal.signal(signum, end) for signum in wanted}
+    try:
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)

@@ -16,6 +16,7 @@ from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSam
 from gpumem_gui.sources.probe_client import ProbeClient
 from gpumem_gui.views import palette
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.live_ooms import OomCapture, OomList
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 
 BAR_PARTS = (  # (name, colour, what it is)
@@ -152,7 +153,9 @@ class LiveView(QtWidgets.QWidget):
     The session's loop and its event listener run as two long tasks of `self.tasks`; their progress values (the
     updates, the probe's events) arrive here in the GUI thread, which only swaps references and repaints."""
 
-    oom_captured = QtCore.Signal(str)  # the path of the snapshot the probe wrote at an OOM
+    # the path of an OOM snapshot the user chose to open from the list: an OOM itself opens nothing, so a job
+    # that fails in a loop neither floods the window with tabs nor takes the focus away from what the user does
+    open_requested = QtCore.Signal(str)
     detached = QtCore.Signal()
 
     def __init__(self, session: LiveSession, parent: QtWidgets.QWidget | None = None) -> None:
@@ -195,6 +198,9 @@ class LiveView(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel("waiting for the first snapshot...")
         self.bar = ReconcileBar()
         self.plot = LiveStatsPlot()
+        self.ooms = OomList()
+        self.ooms.open_requested.connect(self.open_requested)
+        self.ooms.setVisible(False)  # until the first OOM
         self.placeholder = QtWidgets.QLabel(
             "waiting for the first snapshot...", alignment=QtCore.Qt.AlignmentFlag.AlignCenter
         )
@@ -213,10 +219,15 @@ class LiveView(QtWidgets.QWidget):
         top_layout.addWidget(self.status)
         self.splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self.splitter.addWidget(self.placeholder)
-        self.splitter.addWidget(self.plot)
+        self.bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        self.bottom.addWidget(self.plot)
+        self.bottom.addWidget(self.ooms)
+        self.bottom.setStretchFactor(0, 3)
+        self.bottom.setStretchFactor(1, 2)
+        self.splitter.addWidget(self.bottom)
         self.splitter.setStretchFactor(0, 6)
         self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([700, 120])
+        self.splitter.setSizes([640, 220])
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(top)
         layout.addWidget(self.splitter, 1)
@@ -278,12 +289,17 @@ class LiveView(QtWidgets.QWidget):
     def _on_event(self, event: dict[str, Any]) -> None:
         if event.get("event") != "oom":
             return
-        size = format_bytes(int(event.get("requested", 0)))
-        where = f"; snapshot at {event['path']}" if event.get("path") else ""
-        self._show_notice(f"Out of memory in the job at {time.strftime('%H:%M:%S')}: "
-                          f"a request of {size} on GPU {event.get('device', 0)} failed{where}")  # fmt: skip
-        if event.get("path"):
-            self.oom_captured.emit(str(event["path"]))
+        capture = OomCapture.from_event(event, fallback_ordinal=self.ooms.received + 1)
+        self.ooms.add(capture)
+        if not self.ooms.isVisibleTo(self):
+            self.ooms.setVisible(True)
+            # hidden when the splitter was laid out: share the width now, or the list gets only its narrow hint
+            width = max(self.bottom.width(), 2)
+            self.bottom.setSizes([width * 11 // 20, width - width * 11 // 20])
+        when = time.strftime("%H:%M:%S", time.localtime(capture.time))
+        listed = "; its snapshot is in the list below (double-click to open)" if capture.path else ""
+        self._show_notice(f"Out of memory in the job at {when} (OOM #{capture.ordinal}): a request of "
+                          f"{format_bytes(capture.requested)} on GPU {capture.device} failed{listed}")  # fmt: skip
 
     def _session_ended(self, ended: str | None) -> None:
         update = self.session.take()  # what arrived after the last update was handed over
@@ -301,6 +317,7 @@ class LiveView(QtWidgets.QWidget):
         for w in (self.pause_button, self.refresh_button, self.mark_button, self.record_button):
             w.setEnabled(False)
         self.save_button.setText("Save last snapshot...")
+        self.ooms.refresh_files()  # the list stays: rows whose file went with the job say so
 
     def _show_notice(self, text: str) -> None:
         self.notice.setText(text)
