@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import pickle
 import random
 from pathlib import Path
@@ -15,6 +14,7 @@ import pytest
 from gpumem_gui.core import SnapshotError, load_snapshot
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 from gpumem_gui.core.analysis import replay_warnings
+from gpumem_gui.core.analysis import timetravel as timetravel_module
 from gpumem_gui.core.analysis.timetravel import build_timeline, compiled_replay_available
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, round_size
 from gpumem_gui.core.snapshot import convert as convert_module
@@ -139,7 +139,8 @@ def test_compiled_replay_equals_python() -> None:
 
 @compiled
 def test_compiled_replay_reports_the_codes_of_the_one_warning_table() -> None:
-    _replay = pytest.importorskip("gpumem_gui.core.analysis._replay")
+    from gpumem_gui.core.analysis import _replay  # type: ignore[attr-defined]  # noqa: PLC0415
+
     for name, code in vars(replay_warnings).items():
         if name.startswith("W_"):
             assert getattr(_replay, name) == code, name
@@ -147,7 +148,8 @@ def test_compiled_replay_reports_the_codes_of_the_one_warning_table() -> None:
 
 @compiled
 def test_compiled_round_size_matches_python() -> None:
-    _replay = pytest.importorskip("gpumem_gui.core.analysis._replay")
+    from gpumem_gui.core.analysis import _replay  # type: ignore[attr-defined]  # noqa: PLC0415
+
     rng = random.Random(1)
     for divisions in ((0,) * 16, (4,) * 16, (1, 2, 4, 8, 16, 2, 4, 8, 1, 1, 4, 8, 2, 2, 16, 8)):
         cfg = AllocatorConfig(roundup_power2_divisions=divisions)
@@ -156,8 +158,29 @@ def test_compiled_round_size_matches_python() -> None:
             assert _replay.round_size(size, list(divisions)) == round_size(size, cfg), (size, divisions)
 
 
-def test_pure_python_mode_is_honoured(monkeypatch: pytest.MonkeyPatch) -> None:
+class _CompiledStandIn:
+    """Stands where a compiled module is: every use of it is noted, and fails."""
+
+    def __init__(self, name: str, used: list[str]) -> None:
+        self.name, self.used = name, used
+
+    def __getattr__(self, attribute: str) -> Any:
+        self.used.append(f"{self.name}.{attribute}")
+        raise AssertionError(f"{self.name}.{attribute} used in pure-Python mode")
+
+
+def test_pure_python_mode_is_honoured(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # both kernels "built", so only the environment variable can keep the loader and the replay away from them
+    used: list[str] = []
+    monkeypatch.setattr(convert_module, "_columns", _CompiledStandIn("_columns", used))
+    monkeypatch.setattr(timetravel_module, "_replay", _CompiledStandIn("_replay", used))
     monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
-    data = pickle.dumps(synthetic_snapshot(100, seed=1))
+    dump = synthetic_snapshot(300, seed=1)
+    data = pickle.dumps(dump)
     assert convert_module.snapshot_from_pickle_fast(data, "x") is None
-    assert os.environ["GPUMEM_GUI_PURE_PYTHON"] == "1"
+    json_path = tmp_path / "s.json"
+    json_path.write_text(json.dumps(dump))
+    for snap in (load_snapshot(data), load_snapshot(json_path)):  # the pickle reader, and trace dicts to columns
+        assert len(snap.traces[0]) == 300
+        assert build_timeline(snap, 0).n_events == 300  # the replay
+    assert used == []
