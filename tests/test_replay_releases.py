@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from gpumem_gui.cli import main
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.releases import release_runs
 from gpumem_gui.core.allocator.replay import replay
@@ -104,3 +105,19 @@ def test_the_device_size_follows_from_a_release_without_an_oom() -> None:
     assert 90 * MiB <= result.capacity < 140 * MiB
     assert result.first_divergence is None
     assert result.replayed.device_frees == result.original.device_frees == 6
+
+
+def test_a_trace_that_starts_from_overlapping_segments_is_refused_in_one_line(tmp_path: Any, capsys: Any) -> None:
+    # a release of 512 bytes inside a live segment: undone, the state before the trace would hold two segments
+    # on the same addresses; the replay refuses it instead of simulating (and its check of the replayed run failing)
+    sim = DeviceAllocatorSim(100 * MiB)
+    block = sim.malloc(4096)
+    raw = sim.snapshot()
+    raw["device_traces"][0] = [{"action": "segment_free", "addr": block.addr + 512, "size": 512, "stream": 0}]
+    with pytest.raises(ValueError, match="does not replay: before its first event segments at"):
+        replay(load_snapshot(pickle.dumps(raw)))
+    path = tmp_path / "overlap.pickle"
+    path.write_bytes(pickle.dumps(raw))
+    assert main(["replay", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "does not replay" in err and str(path) in err

@@ -94,6 +94,18 @@ def figures(timeline: DeviceTimeline, trace: TraceTable) -> RunFigures:
     )
 
 
+def _refuse_overlaps(segments: list[dict[str, Any]], device: int) -> None:
+    """The state the trace starts from must be one an allocator can hold: no two segments share an address."""
+    end, last = -1, None
+    for seg in sorted(segments, key=lambda x: x["address"]):
+        if seg["address"] < end:
+            raise ValueError(
+                f"device {device}: the trace does not replay: before its first event segments at {last:#x} and "
+                f"{seg['address']:#x} would overlap"
+            )
+        end, last = seg["address"] + seg["total_size"], seg["address"]
+
+
 def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, Any]]:
     """Snapshot-format segments of a state (what the simulator restores)."""
 
@@ -172,6 +184,7 @@ def replay(
     sim = DeviceAllocatorSim(capacity, settings, device=device)
     first = timeline.state_at(-1)
     segments = _segment_dicts(first, snapshot.stacks)
+    _refuse_overlaps(segments, device)
     handles = {b.addr: b for b in sim.load_segments(segments)}
     started = time.process_time()
     feed = _Feed(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints)
