@@ -195,6 +195,12 @@ def test_an_oom_without_a_snapshot_is_listed_and_cannot_be_opened(qtbot) -> None
     assert ooms.table.item(0, 4).text() == "none written"
     problem = ooms.open_row(0)
     assert problem is not None and "wrote no snapshot" in problem and not opened
+    inf = float("inf")
+    odd = {"count": inf, "time": 1e300, "requested": -5, "device": float("nan"), "path": ""}
+    ooms.add(OomCapture.from_event(odd, fallback_ordinal=10))
+    capture = ooms.capture_at(0)
+    assert capture is not None and (capture.ordinal, capture.requested, capture.device) == (10, 0, 0)
+    assert ooms.table.rowCount() == 2 and ooms.table.item(0, 1).text().count(":") == 2
 
 
 # -- the demo job's OOM folder ---------------------------------------------------------------------------------

@@ -29,17 +29,20 @@ class OomCapture:
 
     @classmethod
     def from_event(cls, event: dict[str, Any], fallback_ordinal: int) -> OomCapture:
-        def number(key: str, default: float) -> float:
+        def number(key: str, default: float, low: float, high: float) -> float:
             value = event.get(key, default)
-            # the probe is another process: a field of the wrong type is shown as unknown, never raised here
-            return value if isinstance(value, (int, float)) and not isinstance(value, bool) else default
+            # the probe is another process: a field of the wrong type or out of range (JSON allows Infinity) is
+            # shown as unknown, never raised in the GUI thread
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
+            return value if ok else default
 
         path = event.get("path")
+        now = time.time()
         return cls(
-            ordinal=int(number("count", fallback_ordinal)),
-            time=float(number("time", time.time())),
-            requested=max(int(number("requested", 0)), 0),
-            device=int(number("device", 0)),
+            ordinal=int(number("count", fallback_ordinal, 0, 2**63)),
+            time=float(number("time", now, 0, 2**33)),  # within what localtime() can show
+            requested=int(number("requested", 0, 0, 2**63)),
+            device=int(number("device", 0, 0, 2**31)),
             path=str(path) if isinstance(path, str) and path else None,
         )
 
