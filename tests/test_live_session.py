@@ -33,6 +33,7 @@ class Runner:
     def __init__(self, session: LiveSession, *, ack: bool = True) -> None:
         self.session = session
         self.ack = ack
+        self.passes = 0  # times the loop looked at its requests: run() asks should_stop once each pass
         self.updates: list[LiveUpdate] = []
         self.result: str | None = None
         self.error: BaseException | None = None
@@ -46,9 +47,13 @@ class Runner:
 
     def _run(self) -> None:
         try:
-            self.result = self.session.run(self._emit)
+            self.result = self.session.run(self._emit, self._count_pass)
         except BaseException as e:  # the test reads it
             self.error = e
+
+    def _count_pass(self) -> bool:
+        self.passes += 1
+        return False
 
     def join(self, timeout: float = 5.0) -> None:
         self.thread.join(timeout)
@@ -103,12 +108,12 @@ def test_requests_during_a_slow_fetch_collapse_into_one(served, tmp_path: Path) 
     server, _backend = served
     session = LiveSession(server.path, stats_interval=60, snapshot_interval=60)
     real = session.client.snapshot_bytes
-    fetching, fetches = threading.Event(), []
+    fetching, release, fetches = threading.Event(), threading.Event(), []
 
     def slow(include_traces: bool = True) -> bytes:
         fetches.append(1)
         fetching.set()
-        time.sleep(0.3)
+        assert release.wait(10)  # slow until the test has made all its requests
         return real(include_traces)
 
     session.client.snapshot_bytes = slow  # type: ignore[method-assign]
@@ -117,8 +122,15 @@ def test_requests_during_a_slow_fetch_collapse_into_one(served, tmp_path: Path) 
     for _ in range(10):
         session.snapshot_now()
     assert session.save_now(tmp_path / "a.pickle") is None and session.save_now(tmp_path / "b.pickle") is None
+    release.set()
     _wait(lambda: (tmp_path / "a.pickle").exists() and (tmp_path / "b.pickle").exists())
-    time.sleep(0.4)
+    after = runner.passes
+
+    def a_whole_pass_more() -> bool:
+        session.set_paused(False)  # a request that fetches nothing, only wakes the loop (again, until it shows)
+        return runner.passes >= after + 2
+
+    _wait(a_whole_pass_more)  # a fetch still owed to the clicks and saves would have started in that pass
     assert len(fetches) == 2  # the periodic one, then one for ten clicks and two saves
     assert load_snapshot(tmp_path / "b.pickle").state.segments.total_size.sum() > 0
     messages = [m for u in runner.updates for m in u.messages] + session.take().messages
@@ -178,13 +190,45 @@ def test_stop_interrupts_a_request_blocked_on_its_socket(served) -> None:
     mine.settimeout(120)
     session.client.sock = mine
     runner = Runner(session)
-    time.sleep(0.2)
+    silent.settimeout(5)
+    assert silent.recv(1)  # the request has gone out: run() now waits for the reply that never comes
     assert runner.thread.is_alive()
     began = time.monotonic()
     session.stop()
     runner.join(2)
     assert time.monotonic() - began < 1.0 and runner.error is None and runner.result is None
     silent.close()
+
+
+def test_a_paused_session_fetches_only_what_is_asked_until_resumed(served, tmp_path: Path) -> None:
+    server, _backend = served
+    session = LiveSession(server.path, stats_interval=0.01, snapshot_interval=0.01)  # unpaused: it fetches at once
+    fetches: list[str] = []
+    real_stats, real_snapshot = session.client.stats, session.client.snapshot_bytes
+
+    def stats() -> dict[str, Any]:
+        fetches.append("stats")
+        return real_stats()
+
+    def snapshot_bytes(include_traces: bool = True) -> bytes:
+        fetches.append("snapshot")
+        return real_snapshot(include_traces)
+
+    session.client.stats, session.client.snapshot_bytes = stats, snapshot_bytes  # type: ignore[method-assign]
+    runner = Runner(session)
+    _wait(lambda: fetches.count("snapshot") >= 2 and fetches.count("stats") >= 2)
+    session.set_paused(True)
+    # a save is served while paused: once it is written, the pass that served it saw the pause (it was set first)
+    assert session.save_now(tmp_path / "paused.pickle") is None
+    _wait((tmp_path / "paused.pickle").exists)
+    seen, after = len(fetches), runner.passes
+    _wait(lambda: runner.passes >= after + 3, timeout=10)  # paused passes wake every PAUSED_WAIT_S
+    assert len(fetches) == seen  # three passes at a 10 ms interval, and not one fetch: paused
+    session.set_paused(False)
+    _wait(lambda: fetches[seen:].count("snapshot") >= 1 and fetches[seen:].count("stats") >= 1)  # resumed at once
+    session.stop()
+    runner.join()
+    assert runner.error is None
 
 
 def test_take_collects_everything_without_emit(served) -> None:
