@@ -6,10 +6,9 @@ import os
 import time
 from pathlib import Path
 
-import numpy as np
 import pytest
-
-pytest.importorskip("pytestqt")
+import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
+from PySide6 import QtCore
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.analysis.reconcile import reconcile
@@ -39,16 +38,13 @@ def test_attach_updates_the_map_saves_and_sees_the_end(qtbot, window: MainWindow
         qtbot.waitUntil(lambda: view.document is not None and view.document.state is not None, timeout=20_000)
         doc = view.document
         assert doc is not None and window.current_document() is doc
-        first = doc.state
+        first, first_events = doc.state, doc.timeline(doc.device).n_events
         qtbot.waitUntil(lambda: view.frames >= 3, timeout=20_000)
         later = doc.state
         assert later is not first  # the same map, refreshed from newer snapshots
         assert doc.map.state is later and len(later.blocks) > 0
-        assert (
-            not np.array_equal(first.blocks.address, later.blocks.address)
-            or len(first.blocks) != len(later.blocks)
-            or doc.timeline(doc.device).n_events != 0
-        )
+        # the job trained on between the snapshots: the newer one's trace is longer (its ring holds 50,000 events)
+        assert doc.timeline(doc.device).n_events > first_events > 0
         # the bar: reserved >= allocated >= requested, from the allocator's stats
         qtbot.waitUntil(lambda: view.bar.figures is not None, timeout=10_000)
         f = view.bar.figures
@@ -90,12 +86,12 @@ def test_pause_record_and_detach(qtbot, window: MainWindow, tmp_path: Path) -> N
         view.record_into(tmp_path / "rec")
         qtbot.waitUntil(lambda: len(list((tmp_path / "rec").glob("snapshot-*.pickle"))) >= 2, timeout=20_000)
         assert (tmp_path / "rec" / "stats.jsonl").read_text().count("\n") >= 1
+        # the button pauses the session (what a paused session fetches: test_live_session) and resumes it
         view.pause_button.setChecked(True)
-        qtbot.wait(300)
+        assert view.session.paused and view.pause_button.text() == "Resume"
         paused_at = view.frames
-        qtbot.wait(1500)
-        assert view.frames <= paused_at + 1  # at most the one that was on its way
         view.pause_button.setChecked(False)
+        assert not view.session.paused and view.pause_button.text() == "Pause"
         qtbot.waitUntil(lambda: view.frames > paused_at + 1, timeout=10_000)
         view.mark("warmup done")
         qtbot.waitUntil(lambda: "marked" in view.status.text(), timeout=5_000)
@@ -185,7 +181,9 @@ def test_cancelling_stops_the_loops_promptly(qtbot, served, tmp_path: Path) -> N
     assert view.tasks.wait(2000) and all(t.done for t in tasks)
     assert time.monotonic() - began < 1.5 and session.finished
     frames = view.frames
-    qtbot.wait(300)
+    # the loops have ended: what they posted before is in the event queue, and delivering it shows no new frame
+    QtCore.QCoreApplication.sendPostedEvents()
+    QtCore.QCoreApplication.processEvents()
     assert view.frames == frames and "stopped" not in view.notice.text()  # a cancel is not an error
     view.save_now(tmp_path / "last.pickle")  # the last state can still be saved
     assert view.status.text() == f"saved {tmp_path / 'last.pickle'}"
