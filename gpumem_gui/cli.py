@@ -119,6 +119,9 @@ def _attach(args: argparse.Namespace) -> int:
 
     if args.list:
         found = local_jobs()
+        if found.probe_error:  # e.g. another user's socket folder in GPUMEM_GUI_SOCKET_DIR
+            print(f"gpumem-gui: {found.probe_error}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         if found.nvml_error:
             print(f"({found.nvml_error}; listing the jobs that run a probe)")
         if not found.jobs:

@@ -54,18 +54,20 @@ class SimulatorBackend:
             self._tick()
             try:
                 block = self.sim.malloc(size, frames=frames)
-            except OutOfMemoryError:
-                if self._on_oom is not None:  # as torch does: observers run before the error is raised
-                    free = max(self.sim.capacity - self.sim.reserved, 0)
-                    self._on_oom({"device": 0, "requested": size, "device_total": self.total,
-                                  "device_free": free})  # fmt: skip
-                raise
-            self.allocations += 1
-            self.requested += block.requested
-            self.peaks["allocated"] = max(self.peaks["allocated"], self.sim.allocated)
-            self.peaks["reserved"] = max(self.peaks["reserved"], self.sim.reserved)
-            self.peaks["requested"] = max(self.peaks["requested"], self.requested)
-            return block
+            except OutOfMemoryError as exc:
+                oom, free = exc, max(self.sim.capacity - self.sim.reserved, 0)
+            else:
+                self.allocations += 1
+                self.requested += block.requested
+                self.peaks["allocated"] = max(self.peaks["allocated"], self.sim.allocated)
+                self.peaks["reserved"] = max(self.peaks["reserved"], self.sim.reserved)
+                self.peaks["requested"] = max(self.peaks["requested"], self.requested)
+                return block
+        # as torch does: observers run before the error is raised, with the allocator's lock released (the
+        # probe's OOM capture reads the allocator; called under the lock, it deadlocked with a viewer's snapshot)
+        if self._on_oom is not None:
+            self._on_oom({"device": 0, "requested": size, "device_total": self.total, "device_free": free})
+        raise oom
 
     def free(self, block: Block) -> None:
         with self.lock:

@@ -50,7 +50,10 @@ def start(
             )
             server.start()
         except Exception as exc:
-            print(f"gpumem-gui probe: not started: {type(exc).__name__}: {exc}", file=sys.stderr)
+            from gpumem_gui.probe.wire import SocketDirError  # noqa: PLC0415
+
+            reason = str(exc) if isinstance(exc, SocketDirError) else f"{type(exc).__name__}: {exc}"
+            print(f"gpumem-gui probe: not started: {reason}", file=sys.stderr)
             return None
         _server = server
         atexit.register(stop)

@@ -8,6 +8,7 @@ import runpy
 import sys
 
 from gpumem_gui import probe
+from gpumem_gui.probe import wire
 from gpumem_gui.probe.torch_backend import STACK_CHOICES
 
 
@@ -43,8 +44,8 @@ def _parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
-    if args.max_entries <= 0:
-        print("--max-entries must be positive", file=sys.stderr)
+    if not 0 < args.max_entries <= wire.MAX_HISTORY_ENTRIES:
+        print(f"--max-entries must be from 1 to {wire.MAX_HISTORY_ENTRIES:,}", file=sys.stderr)
         return 2
     if not args.module and not os.path.isfile(args.target):
         print(f"no such script: {args.target}", file=sys.stderr)

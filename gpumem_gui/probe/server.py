@@ -1,8 +1,9 @@
 """The probe's server: a daemon thread on a private Unix socket that answers viewers' requests from a backend.
 
 It never harms the job it lives in: every failure of its own is logged once and swallowed, it does nothing between
-requests (its threads block on their sockets), it keeps at most one snapshot's bytes at a time, and a viewer that
-misbehaves or disconnects loses its own connection and nothing else.
+requests (its threads block on their sockets), and a viewer that misbehaves, stops reading or disconnects loses its
+own connection and nothing else. Locks: no lock is ever held across a send to a viewer; the job's own thread (an OOM
+in the backend) takes only the OOM lock, which no viewer's thread takes, so it never waits on a viewer.
 """
 
 from __future__ import annotations
@@ -21,10 +22,13 @@ from typing import Any, Protocol
 
 from gpumem_gui.probe import wire
 
-MAX_CONNECTIONS = 8
+MAX_CONNECTIONS = 8  # viewers' connections that have made a request
+MAX_PENDING = 32  # connections yet to send their first request; the oldest goes when one more arrives
 MAX_MARKS = 10_000
 MAX_OOM_FILES = 20  # per process: a job that catches OOMs in a loop must not fill the disk
-SEND_TIMEOUT_S = 30.0  # a viewer that stops reading for this long is dropped rather than waited for
+FIRST_REQUEST_S = 5.0  # a connection that says nothing for this long after connecting is closed
+IDLE_EVICT_S = 60.0  # when all viewer places are taken, one idle this long gives its place to a newcomer
+SEND_TIMEOUT_S = 30.0  # a viewer that stops reading for this long is dropped; it holds up only itself
 
 
 class ProbeBackend(Protocol):
@@ -68,20 +72,35 @@ class ProbeServer:
         oom_dir: Path | None = None,
         peer_uid: Callable[[socket.socket], int] = wire.peer_uid,
         max_connections: int = MAX_CONNECTIONS,
+        max_pending: int = MAX_PENDING,
+        first_request_s: float = FIRST_REQUEST_S,
+        idle_evict_s: float = IDLE_EVICT_S,
+        send_timeout_s: float = SEND_TIMEOUT_S,
     ) -> None:
         self.backend = backend
         self.directory = directory
         self.oom_dir = oom_dir
         self.peer_uid = peer_uid  # injectable so the refusal of another uid can be tested without a second user
         self.max_connections = max_connections
+        self.max_pending = max_pending
+        self.first_request_s = first_request_s
+        self.idle_evict_s = idle_evict_s
+        self.send_timeout_s = send_timeout_s
         self.log = _Log()
         self.path: Path | None = None
         self.started_at = time.time()
         self._listener: socket.socket | None = None
         self._thread: threading.Thread | None = None
-        self._connections: set[socket.socket] = set()
+        # connections by state, with the monotonic time of their last request (pending: of their arrival);
+        # _lock guards these only and is never held across I/O
+        self._pending: dict[socket.socket, float] = {}
+        self._viewers: dict[socket.socket, float] = {}
+        self._subscribers: set[socket.socket] = set()
         self._lock = threading.Lock()
-        self._snapshot_lock = threading.Lock()  # one snapshot's bytes in memory at a time
+        # viewers' snapshots are built one at a time (the memory of one object graph); only viewers' threads
+        # take it, and never across a send
+        self._build_lock = threading.Lock()
+        self._oom_lock = threading.Lock()  # the job's threads only: OOM captures one at a time
         self._events = threading.Condition()
         self._event_log: collections.deque[dict[str, Any]] = collections.deque(maxlen=100)
         self._event_count = 0
@@ -97,18 +116,28 @@ class ProbeServer:
         directory = self.directory or wire.socket_dir(create=True)
         wire.check_private_dir(directory)
         path = wire.socket_path(os.getpid(), directory)
+        if len(os.fsencode(path)) > wire.SOCKET_PATH_MAX:
+            raise OSError(f"socket path {path} is {len(os.fsencode(path))} bytes, over the {wire.SOCKET_PATH_MAX} "
+                          "a socket address holds: give a shorter socket folder")  # fmt: skip
         if path.exists() or path.is_symlink():
             path.unlink()  # left by a process of ours that had this pid and died without cleaning up
+        # a short staging name, no longer than the final one, so that the length check above covers both
+        staging = path.with_name(f".{os.getpid()}.{threading.get_ident() % 10**6}")
         listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        staging = path.with_name(f".{path.name}.{threading.get_ident()}")
-        old_umask = os.umask(0o177)  # the socket is born 0600: no window in which others could connect
         try:
-            listener.bind(str(staging))
-        finally:
-            os.umask(old_umask)
-        os.chmod(staging, 0o600)
-        listener.listen(self.max_connections)
-        staging.replace(path)  # it appears under its name only once it accepts connections
+            old_umask = os.umask(0o177)  # the socket is born 0600: no window in which others could connect
+            try:
+                listener.bind(str(staging))
+            finally:
+                os.umask(old_umask)
+            os.chmod(staging, 0o600)
+            listener.listen(self.max_connections + self.max_pending)
+            staging.replace(path)  # it appears under its name only once it accepts connections
+        except BaseException:
+            listener.close()  # a failed start leaves neither a descriptor nor a file behind
+            with contextlib.suppress(OSError):
+                staging.unlink()
+            raise
         self._listener, self.path = listener, path
         try:
             self.backend.start(self._on_oom)
@@ -126,9 +155,10 @@ class ProbeServer:
                 listener.shutdown(socket.SHUT_RDWR)  # wakes the blocked accept()
             listener.close()
         with self._lock:
-            for conn in list(self._connections):
-                with contextlib.suppress(OSError):
-                    conn.shutdown(socket.SHUT_RDWR)
+            connections = [*self._pending, *self._viewers]
+        for conn in connections:
+            with contextlib.suppress(OSError):
+                conn.shutdown(socket.SHUT_RDWR)
         with self._events:
             self._events.notify_all()
         if self.path is not None:
@@ -151,19 +181,28 @@ class ProbeServer:
             try:
                 uid = self.peer_uid(conn)
                 wire.check_peer(uid)
-            except wire.PeerRefused as exc:
+            except (wire.PeerRefused, OSError) as exc:
                 self.refused += 1
                 self.log(str(exc))
                 self._send_quietly(conn, {"ok": False, "error": str(exc)})
                 conn.close()
                 continue
             with self._lock:
-                if len(self._connections) >= self.max_connections:
-                    self._send_quietly(conn, {"ok": False, "error": "too many viewers attached"})
-                    conn.close()
-                    continue
-                self._connections.add(conn)
+                # silent connections cannot crowd out a viewer: the one that has waited longest makes room
+                oldest = None
+                if len(self._pending) >= self.max_pending:
+                    oldest = min(self._pending, key=self._pending.__getitem__)
+                    del self._pending[oldest]
+                self._pending[conn] = time.monotonic()
+            if oldest is not None:
+                self._hang_up(oldest)
             threading.Thread(target=self._serve, args=(conn,), name="gpumem-gui-probe-conn", daemon=True).start()
+
+    @staticmethod
+    def _hang_up(conn: socket.socket) -> None:
+        """End a connection from another thread: its own thread, blocked in recv, sees the end and cleans up."""
+        with contextlib.suppress(OSError):
+            conn.shutdown(socket.SHUT_RDWR)
 
     def _send_quietly(self, conn: socket.socket, message: dict[str, Any]) -> None:
         try:
@@ -172,48 +211,102 @@ class ProbeServer:
         except OSError:
             pass
 
+    def _admit(self, conn: socket.socket) -> bool:
+        """Move a connection that made its first request from pending to viewers, if there is a place."""
+        now = time.monotonic()
+        evicted = None
+        with self._lock:
+            self._pending.pop(conn, None)
+            if len(self._viewers) >= self.max_connections:
+                idle = [c for c in self._viewers if c not in self._subscribers]
+                stalest = min(idle, key=self._viewers.__getitem__, default=None)
+                if stalest is None or now - self._viewers[stalest] < self.idle_evict_s:
+                    return False
+                del self._viewers[stalest]
+                evicted = stalest
+            self._viewers[conn] = now
+        if evicted is not None:
+            self.log(f"a viewer idle for {self.idle_evict_s:.0f} s gave its place to a new one")
+            self._hang_up(evicted)
+        return True
+
     def _serve(self, conn: socket.socket) -> None:
-        conn.settimeout(None)
         try:
+            conn.settimeout(self.first_request_s)
+            request = self._read_request(conn)
+            if request is None:
+                return
+            if not self._admit(conn):
+                self._send_quietly(conn, {"ok": False, "error": "too many viewers attached"})
+                return
             while not self._stopping:
-                try:
-                    request = wire.read_json(conn, max_json=wire.MAX_REQUEST)
-                except wire.ProtocolError as exc:
-                    self.log(f"closed a connection: {exc}")
-                    self._send_quietly(conn, {"ok": False, "error": str(exc)})
-                    return
-                except (EOFError, OSError):
-                    return  # the viewer left, mid-transfer or not: nothing to undo
                 if request.get("op") == "subscribe":
+                    with self._lock:
+                        self._subscribers.add(conn)
                     self._stream_events(conn, request)
                     return
-                conn.settimeout(SEND_TIMEOUT_S)
+                conn.settimeout(self.send_timeout_s)
                 self._answer(conn, request)
-                conn.settimeout(None)
+                conn.settimeout(None)  # a viewer may stay attached and quiet for as long as it likes
+                request = self._read_request(conn)
+                if request is None:
+                    return
+                with self._lock:
+                    if conn in self._viewers:
+                        self._viewers[conn] = time.monotonic()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the viewer left in the middle of a reply: nothing to undo, nothing to report
+        except TimeoutError:
+            self.log(f"dropped a viewer that read nothing for {self.send_timeout_s:g} s")
         except Exception as exc:
             self.log(f"connection ended by {type(exc).__name__}: {exc}")
         finally:
             with self._lock:
-                self._connections.discard(conn)
+                self._pending.pop(conn, None)
+                self._viewers.pop(conn, None)
+                self._subscribers.discard(conn)
             with contextlib.suppress(OSError):
                 conn.close()
+
+    def _read_request(self, conn: socket.socket) -> dict[str, Any] | None:
+        """The next request, or None when the connection is to end (it left, timed out or sent garbage)."""
+        try:
+            return wire.read_json(conn, max_json=wire.MAX_REQUEST)
+        except wire.ProtocolError as exc:
+            self.log(f"closed a connection: {exc}")
+            self._send_quietly(conn, {"ok": False, "error": str(exc)})
+        except TimeoutError:
+            self.log(f"closed a connection that sent no request in {self.first_request_s:g} s")
+        except (EOFError, OSError):
+            pass  # the viewer left, mid-transfer or not: nothing to undo
+        return None
 
     def _answer(self, conn: socket.socket, request: dict[str, Any]) -> None:
         op = request.get("op")
         reply: dict[str, Any] = {"ok": True, "op": op}
         if "id" in request:
             reply["id"] = request["id"]
+        data = b""
         try:
             if op == "snapshot":
-                self._send_snapshot(conn, reply, bool(request.get("include_traces", True)))
-                return
-            reply.update(self._handle(op, request))
+                include_traces = request.get("include_traces", True)
+                if not isinstance(include_traces, bool):
+                    raise RequestError("include_traces must be true or false")
+                data = self._snapshot_bytes(include_traces)
+                reply["bytes"] = len(data)
+            else:
+                reply.update(self._handle(op, request))
         except RequestError as exc:
             reply.update(ok=False, error=str(exc))
         except Exception as exc:
             self.log(f"{op} failed: {type(exc).__name__}: {exc}")
             reply.update(ok=False, error=f"{op} failed in the probe: {type(exc).__name__}: {exc}")
-        conn.sendall(wire.encode_json(reply))
+        if op == "snapshot" and reply["ok"]:
+            # sent with no lock held: a viewer that stops reading holds up its own connection and nothing else
+            conn.sendall(wire.encode_json(reply) + wire.encode_bytes_header(len(data)))
+            conn.sendall(data)
+        else:
+            conn.sendall(wire.encode_json(reply))
 
     def _handle(self, op: object, request: dict[str, Any]) -> dict[str, Any]:
         if op == "hello":
@@ -243,11 +336,15 @@ class ProbeServer:
             enabled = request.get("enabled", True)
             max_entries = request.get("max_entries")
             stacks = request.get("stacks")
-            if not isinstance(enabled, bool) or not (max_entries is None or isinstance(max_entries, int)):
-                raise RequestError("history needs enabled: bool and max_entries: int")
-            if max_entries is not None and max_entries <= 0:
-                raise RequestError("max_entries must be positive")
-            if stacks not in (None, "python", "all", "none"):
+            if not isinstance(enabled, bool):
+                raise RequestError("history needs enabled: true or false")
+            if max_entries is not None and (
+                isinstance(max_entries, bool)  # JSON true is not 1 entry
+                or not isinstance(max_entries, int)
+                or not 0 < max_entries <= wire.MAX_HISTORY_ENTRIES
+            ):
+                raise RequestError(f"max_entries must be a whole number from 1 to {wire.MAX_HISTORY_ENTRIES:,}")
+            if stacks is not None and (not isinstance(stacks, str) or stacks not in ("python", "all", "none")):
                 raise RequestError("stacks must be python, all or none")
             return self.backend.history(enabled, max_entries, stacks)
         raise RequestError(f"unknown request {op!r}")
@@ -259,29 +356,15 @@ class ProbeServer:
             snap["external_annotations"] = list(snap.get("external_annotations") or []) + list(self._marks)
         return snap
 
-    def _send_snapshot(self, conn: socket.socket, reply: dict[str, Any], include_traces: bool) -> None:
-        with self._snapshot_lock:
-            try:
-                data = pickle.dumps(self.snapshot_dict(include_traces), protocol=4)
-            except RequestError as exc:
-                reply.update(ok=False, error=str(exc))
-                conn.sendall(wire.encode_json(reply))
-                return
-            except Exception as exc:
-                self.log(f"snapshot failed: {type(exc).__name__}: {exc}")
-                reply.update(ok=False, error=f"snapshot failed in the probe: {type(exc).__name__}: {exc}")
-                conn.sendall(wire.encode_json(reply))
-                return
-            reply["bytes"] = len(data)
-            conn.sendall(wire.encode_json(reply) + wire.encode_bytes_header(len(data)))
-            conn.sendall(data)
-            del data
+    def _snapshot_bytes(self, include_traces: bool) -> bytes:
+        with self._build_lock:
+            return pickle.dumps(self.snapshot_dict(include_traces), protocol=4)
 
     # -- events (an OOM) -------------------------------------------------------------------------------------
 
     def _stream_events(self, conn: socket.socket, request: dict[str, Any]) -> None:
         """This connection now only receives events; it ends when the viewer closes it or the probe stops."""
-        conn.settimeout(SEND_TIMEOUT_S)
+        conn.settimeout(self.send_timeout_s)
         # counted before the reply: an event the viewer causes once it reads the reply must not count as earlier
         seen = self._event_count  # events from before the subscription are in stats' last_oom, not replayed
         conn.sendall(wire.encode_json({"ok": True, "op": "subscribe", "id": request.get("id")}))
@@ -292,13 +375,12 @@ class ProbeServer:
                 missed = self._event_count - seen
                 fresh = list(self._event_log)[-missed:] if missed else []
                 seen = self._event_count
-            for event in fresh:
+            for event in fresh:  # sent once the condition is released: the job's _publish never waits on this
                 conn.sendall(wire.encode_json(event))
             if not fresh and not self._alive(conn):
                 return
 
-    @staticmethod
-    def _alive(conn: socket.socket) -> bool:
+    def _alive(self, conn: socket.socket) -> bool:
         try:
             conn.setblocking(False)
             try:
@@ -307,7 +389,7 @@ class ProbeServer:
                 return True
             finally:
                 conn.setblocking(True)
-                conn.settimeout(SEND_TIMEOUT_S)
+                conn.settimeout(self.send_timeout_s)
         except OSError:
             return False
 
@@ -318,15 +400,17 @@ class ProbeServer:
             self._events.notify_all()
 
     def _on_oom(self, info: dict[str, Any]) -> None:
-        """Called by the backend at the moment of an out-of-memory error, in the thread that hit it."""
+        """Called by the backend at the moment of an out-of-memory error, in the job's thread that hit it. It
+        takes no lock a viewer's thread takes, so no viewer can make the job wait here."""
         try:
-            self.oom_count += 1
-            event: dict[str, Any] = {"event": "oom", "time": time.time(), "count": self.oom_count, **info}
-            if self.oom_dir is not None and self.oom_count <= MAX_OOM_FILES:
-                event["path"] = str(self._write_oom_snapshot())
-            elif self.oom_dir is not None:
-                self.log(f"{MAX_OOM_FILES} OOM snapshots written; later OOMs are reported without one")
-            self.last_oom = event
+            with self._oom_lock:
+                self.oom_count += 1
+                event: dict[str, Any] = {"event": "oom", "time": time.time(), "count": self.oom_count, **info}
+                if self.oom_dir is not None and self.oom_count <= MAX_OOM_FILES:
+                    event["path"] = str(self._write_oom_snapshot())
+                elif self.oom_dir is not None:
+                    self.log(f"{MAX_OOM_FILES} OOM snapshots written; later OOMs are reported without one")
+                self.last_oom = event
             self._publish(event)
         except Exception as exc:
             self.log(f"could not capture the OOM: {type(exc).__name__}: {exc}")
@@ -336,11 +420,10 @@ class ProbeServer:
         self.oom_dir.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         path = self.oom_dir / f"oom-{os.getpid()}-{stamp}-{self.oom_count}.pickle"
-        with self._snapshot_lock:
-            snap = self.snapshot_dict(True)
-            tmp = path.with_suffix(".part")
-            with tmp.open("wb") as f:
-                pickle.dump(snap, f, protocol=4)
-            tmp.replace(path)  # a viewer never opens half a file
+        snap = self.snapshot_dict(True)
+        tmp = path.with_suffix(".part")
+        with tmp.open("wb") as f:
+            pickle.dump(snap, f, protocol=4)  # streamed to the file: the job never holds the pickle's bytes
+        tmp.replace(path)  # a viewer never opens half a file
         self.log(f"out of memory: snapshot written to {path}")
         return path

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpumem_gui.probe.server import RequestError
+from gpumem_gui.probe.wire import MAX_HISTORY_ENTRIES as MAX_ENTRIES
 
 STACK_CHOICES = ("python", "all", "none")
 
@@ -22,6 +23,8 @@ class TorchBackend:
     def __init__(self, *, max_entries: int = 50_000, stacks: str = "python", record: bool = True) -> None:
         if stacks not in STACK_CHOICES:
             raise ValueError(f"stacks must be one of {', '.join(STACK_CHOICES)}")
+        if isinstance(max_entries, bool) or not isinstance(max_entries, int) or not 0 < max_entries <= MAX_ENTRIES:
+            raise ValueError(f"max_entries must be a whole number from 1 to {MAX_ENTRIES:,}, not {max_entries!r}")
         self.max_entries = max_entries
         self.stacks = stacks
         self.record = record
@@ -29,6 +32,7 @@ class TorchBackend:
         self.problem: str | None = None
         self._on_oom: Callable[[dict[str, Any]], None] | None = None
         self._torch: Any = None
+        self._cuda = False  # torch is there and sees a CUDA device
         self._log: Callable[[str], None] = lambda message: print(f"gpumem-gui probe: {message}", file=sys.stderr)
 
     # -- start -----------------------------------------------------------------------------------------------
@@ -41,7 +45,8 @@ class TorchBackend:
             self.problem = "PyTorch is not installed in this Python: there is no allocator to watch"
             return
         self._torch = torch
-        if not torch.cuda.is_available():
+        self._cuda = bool(torch.cuda.is_available())
+        if not self._cuda:
             self.problem = (
                 f"torch {torch.__version__} sees no CUDA device (CUDA build: {torch.version.cuda or 'none'}): "
                 "the probe answers, but there is no CUDA allocator to record"
@@ -51,12 +56,21 @@ class TorchBackend:
         self._torch.cuda._lazy_call(self._on_cuda_ready)
 
     def _on_cuda_ready(self) -> None:
-        try:  # this runs inside the job's own CUDA initialisation: nothing may escape from here
-            if self.record:
+        # this runs inside the job's own CUDA initialisation: nothing may escape from here; and each part that
+        # fails costs only itself (stats and snapshots work without recording, recording without the observer)
+        problems = []
+        if self.record:
+            try:
                 self._enable_history(self.max_entries, self.stacks, respect_existing=True)
+            except Exception as exc:
+                problems.append(f"could not set up recording: {type(exc).__name__}: {exc}")
+        try:
             self._torch._C._cuda_attach_out_of_memory_observer(self._observer)
         except Exception as exc:
-            self.problem = f"could not set up recording: {type(exc).__name__}: {exc}"
+            problems.append(f"OOMs will not be captured: {type(exc).__name__}: {exc}")
+        if problems:
+            self.problem = "; ".join(problems)
+            self._log(self.problem)
 
     def _enable_history(self, max_entries: int, stacks: str, *, respect_existing: bool) -> None:
         torch = self._torch
@@ -87,7 +101,8 @@ class TorchBackend:
     # -- requests --------------------------------------------------------------------------------------------
 
     def _ready(self) -> bool:
-        return self._torch is not None and self.problem is None and bool(self._torch.cuda.is_initialized())
+        """The job has initialised CUDA: only then may the probe ask the allocator and the devices anything."""
+        return self._cuda and bool(self._torch.cuda.is_initialized())
 
     def hello(self) -> dict[str, Any]:
         torch = self._torch
@@ -96,14 +111,14 @@ class TorchBackend:
             "argv": list(sys.argv),
             "python": sys.version.split()[0],
             "torch": getattr(torch, "__version__", None),
-            "cuda": bool(torch is not None and torch.cuda.is_available()),
+            "cuda": self._cuda,
             "cuda_initialized": self._ready(),
             "devices": [],
             "allocator_settings": os.environ.get("PYTORCH_CUDA_ALLOC_CONF") or os.environ.get("PYTORCH_ALLOC_CONF"),
             "recording": self.recording,
             "problem": self.problem,
         }
-        if torch is not None and hello["cuda"]:
+        if self._cuda:
             for index in range(torch.cuda.device_count()):
                 entry: dict[str, Any] = {"index": index}
                 if self._ready():  # properties would create a context on an unused device otherwise
@@ -127,7 +142,7 @@ class TorchBackend:
         return {"devices": devices}
 
     def snapshot(self, include_traces: bool) -> dict[str, Any]:
-        if self._torch is None or not self._torch.cuda.is_available():
+        if not self._cuda:
             raise RequestError(self.problem or "no CUDA in this job")
         if not self._ready():
             return {"segments": [], "device_traces": [], "external_annotations": []}
@@ -150,7 +165,10 @@ class TorchBackend:
             self.stacks = stacks or self.stacks
             self._enable_history(self.max_entries, self.stacks, respect_existing=False)
         else:
-            self._torch.cuda.memory._record_memory_history(None)
+            try:
+                self._torch.cuda.memory._record_memory_history(None)
+            except TypeError:  # torch 2.0 had only the boolean form
+                self._torch.cuda.memory._record_memory_history(False)
             self.recording = "off (stopped by a viewer)"
         return {"recording": self.recording}
 

@@ -11,12 +11,12 @@ bytes frame holding the snapshot pickle (which the viewer reads with its no-glob
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import socket
 import stat
 import struct
+import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,11 @@ MAX_JSON_REPLY = 64 * 1024 * 1024
 MAX_SNAPSHOT = 16 * 1024**3  # a 1M-event snapshot pickle is ~125 MB; a bigger one is refused, not half-read
 SOCKET_PREFIX, SOCKET_SUFFIX = "probe-", ".sock"
 SOCKET_DIR_ENV = "GPUMEM_GUI_SOCKET_DIR"  # tests and unusual setups; the directory is checked like the default one
+MAX_HISTORY_ENTRIES = 10_000_000  # torch keeps several KB per trace entry: more than this is tens of GB of host memory
+# sun_path holds 108 bytes on Linux and 104 on the BSDs and macOS, the final NUL included
+SOCKET_PATH_MAX = (108 if sys.platform.startswith("linux") else 104) - 1
+_LONGEST_NAME = len(f"{SOCKET_PREFIX}{2**22}{SOCKET_SUFFIX}")  # for any pid: 2^22 is Linux's PID_MAX_LIMIT
+SHORT_ROOT = "/tmp"  # where sockets go when the usual folder's path is too long for a socket's address
 
 
 class ProtocolError(Exception):
@@ -38,6 +43,10 @@ class ProtocolError(Exception):
 
 class PeerRefused(Exception):
     """The peer of a connection is another user."""
+
+
+class SocketDirError(PermissionError):
+    """The socket folder cannot be trusted or made: another user's, open to others, not a folder, not creatable."""
 
 
 def encode_json(obj: dict[str, Any]) -> bytes:
@@ -102,10 +111,13 @@ def read_bytes(sock: socket.socket, *, max_bytes: int = MAX_SNAPSHOT) -> bytes:
 
 
 def socket_dir(create: bool = False) -> Path:
-    """The per-user directory of probe sockets: $XDG_RUNTIME_DIR/gpumem-gui, else <tmp>/gpumem-gui-<uid>.
+    """The per-user directory of probe sockets: $GPUMEM_GUI_SOCKET_DIR, else $XDG_RUNTIME_DIR/gpumem-gui, else
+    <tmp>/gpumem-gui-<uid>; where that path leaves no room for a socket's name within the platform's limit on a
+    socket address (a long TMPDIR), /tmp/gpumem-gui-<uid> instead. The choice depends on the environment only, not
+    on the pid, so a viewer finds the probes of a job started in the same environment.
 
     With `create`, it is made with mode 0700; an existing one must belong to this user and be closed to others,
-    or it is refused (someone else could have made it to catch our sockets)."""
+    or it is refused with a one-line SocketDirError (someone else could have made it to catch our sockets)."""
     override = os.environ.get(SOCKET_DIR_ENV)
     if override:
         path = Path(override)
@@ -113,22 +125,39 @@ def socket_dir(create: bool = False) -> Path:
         path = Path(os.environ["XDG_RUNTIME_DIR"]) / "gpumem-gui"
     else:
         path = Path(tempfile.gettempdir()) / f"gpumem-gui-{os.getuid()}"
+    if not fits_socket_name(path):
+        root = SHORT_ROOT if os.path.isdir(SHORT_ROOT) else tempfile.gettempdir()
+        path = Path(root) / f"gpumem-gui-{os.getuid()}"
     if create:
-        with contextlib.suppress(FileExistsError):
+        try:
             path.mkdir(mode=0o700, parents=False)
-    if path.exists():
+        except FileExistsError:
+            pass
+        except OSError as exc:
+            raise SocketDirError(f"socket folder {path}: cannot create it: {exc.strerror or exc}") from None
+    if path.exists() or path.is_symlink():
         check_private_dir(path)
     return path
 
 
+def fits_socket_name(directory: Path) -> bool:
+    """Whether a probe socket for any pid fits in a socket address under `directory`."""
+    return len(os.fsencode(directory)) + 1 + _LONGEST_NAME <= SOCKET_PATH_MAX
+
+
 def check_private_dir(path: Path) -> None:
-    info = path.lstat()
+    """Refuse (SocketDirError, one line naming the folder) all but a directory of this user closed to others."""
+    try:
+        info = path.lstat()
+    except OSError as exc:
+        raise SocketDirError(f"socket folder {path}: {exc.strerror or exc}") from None
     if not stat.S_ISDIR(info.st_mode):
-        raise PermissionError(f"{path} is not a directory")
+        raise SocketDirError(f"socket folder {path} is not a directory")
     if info.st_uid != os.getuid():
-        raise PermissionError(f"{path} belongs to another user (uid {info.st_uid})")
+        raise SocketDirError(f"socket folder {path} belongs to another user (uid {info.st_uid})")
     if info.st_mode & 0o077:
-        raise PermissionError(f"{path} is open to other users (mode {info.st_mode & 0o777:o}); expected 0700")
+        mode = info.st_mode & 0o777
+        raise SocketDirError(f"socket folder {path} is open to other users (mode {mode:o}); expected 0700")
 
 
 def socket_path(pid: int, directory: Path | None = None) -> Path:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import psutil
 
-from gpumem_gui.sources.probe_client import list_probes
+from gpumem_gui.sources.probe_client import ProbeError, list_probes
 
 
 @dataclass(frozen=True)
@@ -22,6 +22,7 @@ class LocalJob:
 class LocalJobs:
     jobs: tuple[LocalJob, ...]
     nvml_error: str | None  # one line when NVML is unavailable (no driver): the probed jobs are still listed
+    probe_error: str | None = None  # one line when the socket folder cannot be trusted: no probe is listed
 
 
 def _command(pid: int) -> str:
@@ -45,11 +46,15 @@ def local_jobs(socket_dir: Path | None = None) -> LocalJobs:
             used = proc.used_bytes
             before = gpu.get(proc.pid)
             gpu[proc.pid] = None if used is None and before is None else (before or 0) + (used or 0)
-    probes = {entry.pid: entry for entry in list_probes(socket_dir)}
+    probe_error = None
+    try:
+        probes = {entry.pid: entry for entry in list_probes(socket_dir)}
+    except ProbeError as exc:
+        probes, probe_error = {}, str(exc)
     jobs = []
     for pid in sorted(set(gpu) | set(probes)):
         probe = probes.get(pid)
         jobs.append(
             LocalJob(pid, probe.command if probe else _command(pid), gpu.get(pid), probe.path if probe else None)
         )
-    return LocalJobs(tuple(jobs), reading.error)
+    return LocalJobs(tuple(jobs), reading.error, probe_error)

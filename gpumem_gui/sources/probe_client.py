@@ -20,6 +20,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.probe import wire
 
 CONNECT_TIMEOUT_S = 5.0
+HANDSHAKE_TIMEOUT_S = 2.0  # listing probes: a socket that does not answer a hello in this time is not listed
 REPLY_TIMEOUT_S = 120.0  # a snapshot of a long trace takes the probe a while to pickle
 
 
@@ -45,22 +46,22 @@ def probe_hint(pid: int) -> str:
     )
 
 
-def list_probes(directory: Path | None = None) -> list[ProbeEntry]:
-    """Probes of this user whose process is alive, by pid. Sockets left by dead processes are skipped."""
+def list_probes(directory: Path | None = None, *, handshake_s: float = HANDSHAKE_TIMEOUT_S) -> list[ProbeEntry]:
+    """Probes of this user that answer, by pid. A socket is listed only once a hello over it is answered by the
+    process its name gives: one left by a killed job, whose pid another program may have since, is skipped.
+
+    ProbeError (one line) when the socket folder is not to be trusted: another user's, or open to others."""
     try:
         directory = directory or wire.socket_dir()
-    except PermissionError:
-        return []
-    if not directory.is_dir():
-        return []
-    try:
+        if not directory.exists():
+            return []
         wire.check_private_dir(directory)
-    except PermissionError:
-        return []  # someone else's or an open directory: not a place to trust
+    except PermissionError as exc:
+        raise ProbeError(str(exc)) from None
     entries = []
     for path in sorted(directory.iterdir()):
         pid = wire.pid_of_socket(path)
-        if pid is None or not psutil.pid_exists(pid):
+        if pid is None or not psutil.pid_exists(pid) or not _answers_as(path, pid, handshake_s):
             continue
         try:
             command = " ".join(psutil.Process(pid).cmdline()) or "?"
@@ -70,27 +71,44 @@ def list_probes(directory: Path | None = None) -> list[ProbeEntry]:
     return entries
 
 
+def _answers_as(path: Path, pid: int, timeout: float) -> bool:
+    """Whether a probe listens at `path` and says it runs in process `pid` (the hello handshake, bounded)."""
+    try:
+        with ProbeClient(path, timeout=timeout) as client:
+            return client.hello().get("pid") == pid
+    except (ProbeError, OSError):
+        return False
+
+
 class ProbeClient:
     """One connection to one probe; requests are answered in order. Not thread-safe: one user at a time."""
 
-    def __init__(self, path: Path, *, max_snapshot: int = wire.MAX_SNAPSHOT) -> None:
+    def __init__(self, path: Path, *, max_snapshot: int = wire.MAX_SNAPSHOT, timeout: float | None = None) -> None:
+        """Connect; `timeout` bounds the connection and every reply (default: 5 s to connect, 120 s a reply)."""
         self.path = path
         self.max_snapshot = max_snapshot
         self.pid = wire.pid_of_socket(path)
+        self.reply_timeout = REPLY_TIMEOUT_S if timeout is None else timeout
         self._ids = itertools.count(1)
         self.sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        self.sock.settimeout(CONNECT_TIMEOUT_S)
+        self.sock.settimeout(CONNECT_TIMEOUT_S if timeout is None else timeout)
         try:
             self.sock.connect(str(path))
             wire.check_peer(wire.peer_uid(self.sock))  # the socket's owner must be us too
+        except ConnectionRefusedError:
+            self.sock.close()
+            raise ProbeError(f"no probe answers at {path}: its job has gone and left the socket behind") from None
         except (OSError, wire.PeerRefused) as exc:
             self.sock.close()
             raise ProbeError(f"cannot connect to the probe at {path}: {exc}") from None
-        self.sock.settimeout(REPLY_TIMEOUT_S)
+        self.sock.settimeout(self.reply_timeout)
 
     @classmethod
     def for_pid(cls, pid: int, directory: Path | None = None) -> ProbeClient:
-        path = wire.socket_path(pid, directory or wire.socket_dir())
+        try:
+            path = wire.socket_path(pid, directory or wire.socket_dir())
+        except PermissionError as exc:
+            raise ProbeError(str(exc)) from None
         if not path.exists():
             if not psutil.pid_exists(pid):
                 raise ProbeError(f"no process {pid}")
@@ -136,7 +154,7 @@ class ProbeClient:
         except (EOFError, ConnectionError) as exc:
             raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
         except TimeoutError:
-            raise ProbeError(f"the probe in pid {self.pid} did not answer in {REPLY_TIMEOUT_S:.0f} s") from None
+            raise ProbeError(f"the probe in pid {self.pid} did not answer in {self.reply_timeout:g} s") from None
         except wire.ProtocolError as exc:
             raise ProbeError(f"the probe in pid {self.pid} sent a bad message: {exc}") from None
         if not reply.get("ok", False):
