@@ -12,7 +12,8 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.releases import release_runs
 from gpumem_gui.core.allocator.replay import replay
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
-from gpumem_gui.core.rules.allocator_constants import MiB
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.core.snapshot.model import Snapshot
 
 
@@ -107,17 +108,35 @@ def test_the_device_size_follows_from_a_release_without_an_oom() -> None:
     assert result.replayed.device_frees == result.original.device_frees == 6
 
 
-def test_a_trace_that_starts_from_overlapping_segments_is_refused_in_one_line(tmp_path: Any, capsys: Any) -> None:
-    # a release of 512 bytes inside a live segment: undone, the state before the trace would hold two segments
-    # on the same addresses; the replay refuses it instead of simulating (and its check of the replayed run failing)
+@pytest.mark.parametrize("action", ["segment_free", "free_completed"])
+def test_a_trace_that_starts_from_overlapping_memory_is_refused_in_one_line(
+    action: str, tmp_path: Any, capsys: Any
+) -> None:
+    # 512 bytes released (or a free completed) inside a live block: undone, the state before the trace would hold
+    # memory twice; the replay refuses it (a KeyError traceback, or its check of the replayed run failing, before)
     sim = DeviceAllocatorSim(100 * MiB)
     block = sim.malloc(4096)
     raw = sim.snapshot()
-    raw["device_traces"][0] = [{"action": "segment_free", "addr": block.addr + 512, "size": 512, "stream": 0}]
-    with pytest.raises(ValueError, match="does not replay: before its first event segments at"):
+    raw["device_traces"][0] = [{"action": action, "addr": block.addr + 512, "size": 512, "stream": 0}]
+    with pytest.raises(ValueError, match="does not replay: before its first event"):
         replay(load_snapshot(pickle.dumps(raw)))
     path = tmp_path / "overlap.pickle"
     path.write_bytes(pickle.dumps(raw))
     assert main(["replay", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "does not replay" in err and str(path) in err
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_generated_traces_under_pressure_replay_with_every_release_predicted(seed: int) -> None:
+    # a 2 GiB device: the generator's allocator frees its cache on the allocation path 60-76 times per trace (and
+    # completes the pending frees first, as PyTorch's release does); the simulator, left to decide, does the same
+    raw = synthetic_snapshot(5000, seed=seed, streams=2, pending_fraction=0.1, capacity=2 * GiB)
+    snap = load_snapshot(pickle.dumps(raw))
+    for hints in (True, False):
+        result = replay(snap, hints=hints)
+        o, r = result.original, result.replayed
+        assert result.allocator_releases >= 60
+        assert result.first_divergence is None
+        figures = (o.device_allocations, o.device_frees, o.oom_events, o.peak_reserved_bytes)
+        assert (r.device_allocations, r.device_frees, r.oom_events, r.peak_reserved_bytes) == figures

@@ -95,15 +95,25 @@ def figures(timeline: DeviceTimeline, trace: TraceTable) -> RunFigures:
 
 
 def _refuse_overlaps(segments: list[dict[str, Any]], device: int) -> None:
-    """The state the trace starts from must be one an allocator can hold: no two segments share an address."""
+    """The state the trace starts from must be one an allocator can hold: no two segments, and no two blocks of a
+    segment, share an address, and every block lies inside its segment."""
     end, last = -1, None
     for seg in sorted(segments, key=lambda x: x["address"]):
-        if seg["address"] < end:
+        start = seg["address"]
+        if start < end:
             raise ValueError(
                 f"device {device}: the trace does not replay: before its first event segments at {last:#x} and "
-                f"{seg['address']:#x} would overlap"
+                f"{start:#x} would overlap"
             )
-        end, last = seg["address"] + seg["total_size"], seg["address"]
+        end, last = start + seg["total_size"], start
+        at = start
+        for block in seg["blocks"]:
+            if block["address"] < at or block["address"] + block["size"] > end:
+                raise ValueError(
+                    f"device {device}: the trace does not replay: before its first event the block at "
+                    f"{block['address']:#x} would overlap another or leave its segment at {start:#x}"
+                )
+            at = block["address"] + block["size"]
 
 
 def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, Any]]:
@@ -278,6 +288,17 @@ class _Feed:
     ) -> None:
         self.sim, self.trace, self.stacks, self.handles, self.hints = sim, trace, stacks, handles, hints
         self.explicit = {r.start: r.stop for r in runs if r.explicit}
+        # PyTorch's release first waits for every pending free (synchronize_and_free_events): the free_completed
+        # rows right before the allocator's own release are its doing, so the replay lets that release (or, where
+        # the simulator needs none, the end of the request) complete them, not the row before the request
+        actions = trace.action
+        self.synced: set[int] = set()
+        for run in runs:
+            j = run.start - 1
+            while not run.explicit and j >= 0 and actions[j] == Action.FREE_COMPLETED:
+                self.synced.add(j)
+                j -= 1
+        self.deferred: list[int] = []  # streams (-address) of pending frees left to the next request
         self.places = _Places()
         self.divergence: int | None = None
         self.expected: list[tuple[int, int, int, int]] = []  # (row, +1 acquire / -1 release, addr, size)
@@ -311,6 +332,7 @@ class _Feed:
                     continue
                 finally:
                     sim.address_hint = None
+                    self.complete_deferred()
                 handles[addrs[i]] = block
                 if self.divergence is not None:
                     continue  # only the first divergence is reported: the rest is simulation alone
@@ -331,7 +353,10 @@ class _Feed:
                 done = handles.pop(addrs[i], None)
                 if done is not None and addrs[i] in pending:
                     pending.discard(addrs[i])
-                    sim.synchronize(-done.addr)
+                    if i in self.synced:
+                        self.deferred.append(-done.addr)
+                    else:
+                        sim.synchronize(-done.addr)
             elif a in (Action.SEGMENT_FREE, Action.SEGMENT_UNMAP):
                 if i in self.explicit:  # the program's empty_cache(): replayed as such
                     skip_until = self.explicit[i]
@@ -355,8 +380,14 @@ class _Feed:
                     pass
                 finally:
                     sim.address_hint = None
+                    self.complete_deferred()
                 self.settle(i, mark)
         return self.divergence
+
+    def complete_deferred(self) -> None:
+        for stream in self.deferred:  # no-ops where the simulator's own release already completed them
+            self.sim.synchronize(stream)
+        self.deferred.clear()
 
     def settle(self, row: int, mark: int) -> None:
         """Compare the device calls the simulator made since `mark` with the recorded ones of this request."""

@@ -76,7 +76,7 @@ class _BestFitAllocator:
         else:
             seg_size = allocation_size(size)
             if self.reserved + seg_size > self.capacity:
-                self.empty_cache()
+                self.empty_cache(frames)  # the allocator's own release: PyTorch records the request's stack on it
             if self.reserved + seg_size > self.capacity:
                 self.clock[0] += 1
                 self.trace.append(
@@ -143,7 +143,7 @@ class _BestFitAllocator:
             block = prev
         self._insert_free(block)
 
-    def empty_cache(self) -> None:
+    def empty_cache(self, frames: list[dict[str, Any]] | None = None) -> None:
         # like release_cached_blocks: wait for every outstanding stream use first, then free whole free segments
         for block in [b for b in self.blocks.values() if b.pending]:
             self.complete(block.addr, self.segments[block.segment][1])
@@ -153,7 +153,7 @@ class _BestFitAllocator:
                 self._remove_free(block)
                 del self.blocks[start], self.ends[start + size], self.segments[start]
                 self.reserved -= size
-                self._emit("segment_free", start, size, stream, None)
+                self._emit("segment_free", start, size, stream, frames)
 
     def segments_dict(self) -> list[dict[str, Any]]:
         out = []
