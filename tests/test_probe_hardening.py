@@ -214,6 +214,20 @@ def test_idle_viewers_give_their_place_busy_ones_keep_it(tmp_path: Path) -> None
         server.stop()
 
 
+def test_a_probe_with_every_place_taken_is_still_listed(tmp_path: Path) -> None:
+    directory = tmp_path / "s"
+    directory.mkdir(mode=0o700)
+    server = ProbeServer(SimulatorBackend(capacity=GiB), directory=directory, max_connections=1)
+    server.start()
+    try:
+        with ProbeClient(server.path, timeout=5) as viewer:
+            viewer.hello()
+            assert [p.pid for p in list_probes(directory)] == [os.getpid()]  # refused a place, but it answered
+            assert viewer.stats()["devices"]
+    finally:
+        server.stop()
+
+
 # -- 3. bounds ------------------------------------------------------------------------------------------------
 
 
@@ -376,3 +390,12 @@ def test_an_untrusted_socket_folder_leaves_the_job_running(untrusted_dir: tuple[
     assert (
         len(lines) == 1 and lines[0].startswith("gpumem-gui probe: not started: socket folder") and reason in lines[0]
     )
+
+
+def test_the_attach_dialog_says_why_no_probe_is_listed(qtbot, untrusted_dir: tuple[Path, str]) -> None:
+    from gpumem_gui.views.attach import AttachDialog  # noqa: PLC0415 (Qt only for this test)
+
+    folder, reason = untrusted_dir
+    dialog = AttachDialog(lambda: local_jobs(folder))
+    qtbot.addWidget(dialog)
+    assert f"socket folder {folder} {reason}" in dialog.nvml_note.text()  # not an empty list without a word

@@ -237,7 +237,7 @@ class ProbeServer:
             if request is None:
                 return
             if not self._admit(conn):
-                self._send_quietly(conn, {"ok": False, "error": "too many viewers attached"})
+                self._send_quietly(conn, {"ok": False, "error": wire.TOO_MANY_VIEWERS})
                 return
             while not self._stopping:
                 if request.get("op") == "subscribe":

@@ -30,6 +30,7 @@ MAX_JSON_REPLY = 64 * 1024 * 1024
 MAX_SNAPSHOT = 16 * 1024**3  # a 1M-event snapshot pickle is ~125 MB; a bigger one is refused, not half-read
 SOCKET_PREFIX, SOCKET_SUFFIX = "probe-", ".sock"
 SOCKET_DIR_ENV = "GPUMEM_GUI_SOCKET_DIR"  # tests and unusual setups; the directory is checked like the default one
+TOO_MANY_VIEWERS = "too many viewers attached"  # the refusal when every viewer place is taken: a probe, alive
 MAX_HISTORY_ENTRIES = 10_000_000  # torch keeps several KB per trace entry: more than this is tens of GB of host memory
 # sun_path holds 108 bytes on Linux and 104 on the BSDs and macOS, the final NUL included
 SOCKET_PATH_MAX = (108 if sys.platform.startswith("linux") else 104) - 1

@@ -76,7 +76,9 @@ def _answers_as(path: Path, pid: int, timeout: float) -> bool:
     try:
         with ProbeClient(path, timeout=timeout) as client:
             return client.hello().get("pid") == pid
-    except (ProbeError, OSError):
+    except ProbeError as exc:
+        return str(exc) == wire.TOO_MANY_VIEWERS  # a probe, refusing only because its viewer places are all taken
+    except OSError:
         return False
 
 

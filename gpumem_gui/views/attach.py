@@ -67,8 +67,9 @@ class AttachDialog(QtWidgets.QDialog):
     def refresh(self) -> None:
         found = self.list_jobs()
         self.jobs = list(found.jobs)
-        self.nvml_note.setText(found.nvml_error or "GPU processes from NVML, and every local job that runs a probe.")
-        self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if found.nvml_error else "")
+        note = "; ".join(filter(None, (found.probe_error, found.nvml_error)))  # e.g. an untrusted socket folder
+        self.nvml_note.setText(note or "GPU processes from NVML, and every local job that runs a probe.")
+        self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if note else "")
         self.table.setRowCount(len(self.jobs))
         for row, job in enumerate(self.jobs):
             used = format_bytes(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"
