@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import torch
 
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import UNLIMITED, MiB
@@ -60,7 +61,6 @@ def test_cuda_keys() -> None:
 
 @pytest.mark.parametrize("conf", CASES)
 def test_same_refusals_and_messages_as_torch(conf: str) -> None:
-    torch = pytest.importorskip("torch")
     try:
         torch._C._accelerator_setAllocatorSettings(conf)
         theirs = None

@@ -17,15 +17,12 @@ import pytest
 
 from gpumem_gui.teach import lab
 
-needs_torch = pytest.mark.skipif(importlib.util.find_spec("torch") is None, reason="needs torch")
-
 ROOT = Path(__file__).resolve().parents[1]
 N_VALUES = (4, 9, 16, 36, 64)
 
 
 @pytest.fixture(scope="module")
 def sweep() -> lab.LabSweep:
-    pytest.importorskip("torch")
     return lab.run_sweep(16, n_values=N_VALUES, timing_repeats=1)
 
 
@@ -98,7 +95,6 @@ def test_timings_are_measured(sweep: lab.LabSweep) -> None:
     assert sweep.torch_version
 
 
-@needs_torch
 def test_fsdp_shards_shrink_with_world_size_and_pad() -> None:
     # width 10: a layer holds 2 * (100 + 10) = 220 parameters, which 3 and 7 do not divide
     sizes = range(1, 9)
@@ -124,7 +120,6 @@ def test_fsdp_shards_shrink_with_world_size_and_pad() -> None:
     assert all(a > b for a, b in itertools.pairwise(totals))
 
 
-@needs_torch
 def test_fsdp_dtype_and_optimizer_change_the_measured_state() -> None:
     adam = lab.measure_fsdp(2, width=32, dtype="fp32", optimizer="Adam", world_sizes=(1, 4))
     sgd = lab.measure_fsdp(2, width=32, dtype="fp32", optimizer="SGD momentum", world_sizes=(1, 4))
@@ -136,7 +131,6 @@ def test_fsdp_dtype_and_optimizer_change_the_measured_state() -> None:
     assert bf16.at(4).param_bytes * 2 == adam.at(4).param_bytes
 
 
-@needs_torch
 def test_bad_arguments_are_refused() -> None:
     with pytest.raises(ValueError, match="policy"):
         lab.measure_policy("sometimes", 2)
@@ -149,7 +143,7 @@ def test_bad_arguments_are_refused() -> None:
 
 
 def test_the_install_message_names_a_real_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    assert lab.torch_available() == (None if importlib.util.find_spec("torch") else lab.TORCH_MISSING)
+    assert lab.torch_available() is None  # torch is a test dependency: here it is installed
     monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
     message = lab.torch_available()
     assert message == lab.TORCH_MISSING
@@ -192,7 +186,6 @@ def test_the_lab_names_its_focuses_once() -> None:
 
 @pytest.fixture
 def panel(qtbot: Any) -> Any:
-    pytest.importorskip("PySide6")
     from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
 
     p = CheckpointLabPanel()
@@ -203,7 +196,6 @@ def panel(qtbot: Any) -> Any:
     return p
 
 
-@needs_torch
 def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: Path) -> None:
     from gpumem_gui.core.snapshot.units import format_bytes  # noqa: PLC0415
 
@@ -230,7 +222,6 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
     assert panel.grab().save(str(picture)) and picture.stat().st_size > 10_000
 
 
-@needs_torch
 def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any) -> None:
     from gpumem_gui.core.snapshot.units import format_bytes  # noqa: PLC0415
     from gpumem_gui.views.checkpoint_lab import TAB_BF16, TAB_FSDP, TAB_RECOMPUTE  # noqa: PLC0415
@@ -293,7 +284,6 @@ def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any)
 
 
 def test_panel_without_torch_says_how_to_install(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("PySide6")
     from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
 
     monkeypatch.setattr(lab, "torch_available", lambda: lab.TORCH_MISSING)
@@ -324,7 +314,6 @@ def _endless_fsdp(n_layers: int, *, check: Any, **_: Any) -> None:
 @pytest.fixture
 def fake_torch_panel(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A panel whose measurements are stand-ins that run until cancelled: no torch, no waiting on real work."""
-    pytest.importorskip("PySide6")
     from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
 
     monkeypatch.setattr(lab, "torch_available", lambda: None)
@@ -375,7 +364,6 @@ def test_a_failed_measurement_is_one_line_and_the_next_one_runs(
 
 
 def test_deleting_the_panel_cancels_its_tasks(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    pytest.importorskip("PySide6")
     from PySide6 import QtCore  # noqa: PLC0415
 
     from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415

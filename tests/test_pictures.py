@@ -13,8 +13,6 @@ from typing import Any
 
 import numpy as np
 import pytest
-
-pytest.importorskip("PySide6")
 from PySide6 import QtGui
 
 from gpumem_gui.assets import example_path

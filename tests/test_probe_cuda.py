@@ -11,12 +11,11 @@ import time
 from pathlib import Path
 
 import pytest
+import torch
 
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import BlockState
 from tests.probe_helpers import stop, wait_for_socket
-
-torch = pytest.importorskip("torch")
 
 pytestmark = pytest.mark.gpu
 

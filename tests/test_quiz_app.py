@@ -7,8 +7,7 @@ import sys
 
 import numpy as np
 import pytest
-
-pytest.importorskip("pytestqt")
+import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.snapshot.model import BlockState

@@ -317,10 +317,6 @@ def test_mask_for_matches_a_filtered_state_by_address() -> None:
 # -- views ------------------------------------------------------------------------------------------------------
 
 
-def _qt() -> None:
-    pytest.importorskip("PySide6")
-
-
 def _document(snap: Snapshot, qtbot: Any) -> Any:
     from gpumem_gui.views.document import DocumentView  # noqa: PLC0415
 
@@ -333,7 +329,6 @@ def _document(snap: Snapshot, qtbot: Any) -> Any:
 
 
 def test_show_me_moves_the_map_and_spotlights_the_right_blocks(qtbot: Any, tmp_path: Path) -> None:
-    _qt()
     from gpumem_gui.views.demo_focus import apply_focus  # noqa: PLC0415
     from gpumem_gui.views.palette import DIMMED  # noqa: PLC0415
     from gpumem_gui.views.segment_map import ROW_PIXELS  # noqa: PLC0415
@@ -373,7 +368,6 @@ def test_show_me_moves_the_map_and_spotlights_the_right_blocks(qtbot: Any, tmp_p
 
 
 def test_show_me_fragmented_oom_highlights_the_holes(qtbot: Any) -> None:
-    _qt()
     from gpumem_gui.views.demo_focus import apply_focus, clear_focus  # noqa: PLC0415
 
     snap = _load("fragmented_oom")
@@ -390,7 +384,6 @@ def test_show_me_fragmented_oom_highlights_the_holes(qtbot: Any) -> None:
 
 
 def test_show_me_brackets_reserved_and_allocated(qtbot: Any, tmp_path: Path) -> None:
-    _qt()
     from gpumem_gui.views.demo_focus import apply_focus  # noqa: PLC0415
 
     snap = _load("reserved_vs_allocated")
@@ -410,7 +403,6 @@ def test_show_me_brackets_reserved_and_allocated(qtbot: Any, tmp_path: Path) -> 
 
 
 def test_show_me_side_by_side_and_what_if(qtbot: Any) -> None:
-    _qt()
     from gpumem_gui.document import SnapshotDocument  # noqa: PLC0415
     from gpumem_gui.document.staging import WhatIfRun  # noqa: PLC0415
     from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415

@@ -6,8 +6,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-pytest.importorskip("PySide6")
 from PySide6 import QtCore
 
 from gpumem_gui.assets import QUIZZES
