@@ -21,7 +21,7 @@ from gpumem_gui.core.analysis.timetravel import (
 )
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import Action, Snapshot
-from tests.conftest import fixture_path
+from tests.conftest import fixture_path, load_raw
 
 
 def _layout(state: AllocatorState) -> list[tuple[Any, ...]]:
@@ -99,17 +99,20 @@ def test_series_agree_with_the_state_at_each_event(real_snapshot_path: Path) -> 
 
 
 def test_expandable_segments_map_and_unmap() -> None:
-    snap = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
+    path = fixture_path("constructor_memory_snapshot.pickle")
+    raw = load_raw(path)["device_traces"][1]  # the trace as the standard unpickler reads it
+    snap = load_snapshot(path)
     tl = build_timeline(snap, 1)
     t = snap.traces[1]
     unmaps = np.flatnonzero(t.action == Action.SEGMENT_UNMAP)
-    assert len(unmaps) == 6
+    assert unmaps.tolist() == [i for i, e in enumerate(raw) if e["action"] == "segment_unmap"] and len(unmaps)
     i = int(unmaps[0])
     before, after = tl.state_at(i - 1), tl.state_at(i)
     assert int(before.segments.total_size.sum()) - int(after.segments.total_size.sum()) == int(t.size[i])
     assert np.all(after.segments.is_expandable)
-    oom = tl.ooms[0]
-    assert oom.device_free_bytes == 95_682_560 and oom.requested_bytes == int(t.size[oom.index])
+    [oom] = tl.ooms
+    assert raw[oom.index]["action"] == "oom"
+    assert (oom.device_free_bytes, oom.requested_bytes) == (raw[oom.index]["device_free"], raw[oom.index]["size"])
 
 
 @pytest.mark.parametrize(
