@@ -17,7 +17,7 @@ import pytest
 
 from gpumem_gui.core import BlockState, SnapshotError, load_snapshot
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
-from gpumem_gui.core.snapshot.model import Action
+from gpumem_gui.core.snapshot.model import STATE_LABELS, Action
 from tests.conftest import fixture_path, load_raw
 
 
@@ -40,7 +40,7 @@ def test_every_real_fixture_loads_with_globals_refused(real_snapshot_path: Path)
         original = by_addr[int(blocks.address[i])]
         assert blocks.size[i] == original["size"]
         assert blocks.requested_size[i] == original["requested_size"]
-        assert BlockState(blocks.state[i]).name.lower() in original["state"].replace("active_", "")
+        assert STATE_LABELS[BlockState(blocks.state[i])] == original["state"]
         assert [f.name for f in snap.stacks.stack(int(blocks.stack[i]))] == [f["name"] for f in original["frames"]]
 
 
@@ -68,9 +68,14 @@ def test_trace_columns_match_the_file() -> None:
 
 
 def test_stacks_are_interned_once() -> None:
-    snap = load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))
-    # 10,307 entries but only 152 distinct stacks in the file
-    assert len(snap.stacks) <= 200
+    path = fixture_path("cranberrii_memory_snapshot.pickle")
+    raw, snap = load_raw(path), load_snapshot(path)
+    lists = [b.get("frames", []) for s in raw["segments"] for b in s["blocks"]]
+    lists += [s.get("frames", []) for s in raw["segments"]] + [e.get("frames", []) for e in raw["device_traces"][0]]
+    distinct = {tuple((f["name"], f["filename"], f["line"]) for f in frames) for frames in lists} - {()}
+    interned = [tuple((f.name, f.filename, f.line) for f in snap.stacks.stack(i)) for i in range(len(snap.stacks))]
+    assert len(lists) > 10 * len(distinct)  # the file repeats its stacks: what interning is for
+    assert sorted(interned) == sorted(distinct)  # each distinct stack once (an empty one is no entry)
     assert snap.traces[0].stack.dtype == np.int32
 
 
