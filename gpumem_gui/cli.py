@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import pickle
 import sys
 from collections.abc import Sequence
@@ -78,6 +79,19 @@ COMMANDS = ("report", "replay", "render", "attach", "demo-job", "quiz")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        code = _main(argv)
+        sys.stdout.flush()  # inside the try: a reader that left (`| head`) shows up here at the latest
+    except BrokenPipeError:
+        # the reader has all it wanted: no traceback, and no second error when Python flushes stdout at exit
+        # (the recipe of Python's docs, "Note on SIGPIPE")
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    return code
+
+
+def _main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         return _window(argv)  # `gpumem-gui [FILE ...]`

@@ -32,7 +32,8 @@ import numpy as np
 # the one warning table's codes: both twins report (code, event, address), and replay_warnings words them
 from gpumem_gui.core.analysis.replay_warnings import (
     MAX_WARNINGS, W_ALLOC_LIVE, W_ALLOC_NO_SEGMENT, W_ALLOC_NOT_FREE, W_BLOCK_NO_SEGMENT, W_FREE_DONE_NOT_LIVE,
-    W_FREE_REQ_NOT_LIVE, W_HISTORY_ALLOC, W_HISTORY_FREE, W_SEG_ALLOC_OVER, W_SEG_FREE_NOT_FREE, W_UNMAP_NOT_FREE,
+    W_FREE_REQ_NOT_LIVE, W_HISTORY_ALLOC, W_HISTORY_FREE, W_SEG_ALLOC_OVER, W_SEG_FREE_NOT_FREE, W_SEG_MAP_OVER,
+    W_UNMAP_NOT_FREE,
 )
 
 include "_replay_rules.pxi"
@@ -152,6 +153,16 @@ cdef class ForwardReplay:
         return -1
 
     # -- segments ---------------------------------------------------------------------------------------
+
+    cdef bint overlaps(self, int64_t start, int64_t end):
+        # whether a live segment shares an address with [start, end) (segment_map.SegmentMap.overlaps, its twin)
+        cdef cmap[int64_t, Seg].iterator it = self.segs.lower_bound(start)
+        if it != self.segs.end() and deref(it).first < end:
+            return True
+        if it == self.segs.begin():
+            return False
+        dec(it)
+        return deref(it).second.end > start
 
     cdef cmap[int64_t, Seg].iterator containing(self, int64_t a):
         cdef cmap[int64_t, Seg].iterator it = self.segs.upper_bound(a)
@@ -299,6 +310,9 @@ cdef class ForwardReplay:
             if it == self.segs.end():
                 self.warn(W_BLOCK_NO_SEGMENT, -1, a)
                 seg.end = a + (blk_size[j] if blk_size[j] >= 0 else blk_req[j])
+                it = self.segs.upper_bound(a)  # a stand-in segment overlaps none
+                if it != self.segs.end() and deref(it).first < seg.end:
+                    seg.end = deref(it).first
                 seg.stream, seg.small, seg.pool, seg.expandable, seg.stack = 0, -1, 0, False, -1
                 self.segs[a] = seg
                 self.new_piece(a, seg.end - a, seg, -1, -1)
@@ -453,7 +467,7 @@ cdef class ForwardReplay:
     cdef void do_segment_alloc(self, int64_t i):
         cdef Seg seg = self.seg_from_event(i, False)
         cdef int64_t a = self.addr[i]
-        if self.containing(a) != self.segs.end():
+        if self.overlaps(a, seg.end):
             self.warn(W_SEG_ALLOC_OVER, i, a)
             return
         self.new_piece(a, seg.end - a, seg, i, seg.stack)
@@ -482,6 +496,9 @@ cdef class ForwardReplay:
     cdef void do_segment_map(self, int64_t i):
         cdef Seg tmpl = self.seg_from_event(i, True)
         cdef int64_t start = self.addr[i], end = tmpl.end
+        if self.overlaps(start, end):  # only a broken trace maps memory twice
+            self.warn(W_SEG_MAP_OVER, i, start)
+            return
         cdef cmap[int64_t, Seg].iterator left = self.segs.lower_bound(start)
         cdef bint has_left = False, has_right = False
         cdef cmap[int64_t, Seg].iterator right = self.segs.find(end)

@@ -1,8 +1,8 @@
 """The backward pass of time travel: the blocks and segments live before a trace's first event, from the final state.
 
-Blocks need no replay: pairing each address's alloc / free_requested / free_completed events (one sort) tells which
-blocks were live before the trace and the final size of every allocation still live at its end. Segment events are
-few, so they are undone one by one from the final segments.
+Blocks need no replay: undoing each alloc / free_requested / free_completed from the final live blocks, newest first,
+tells which blocks were live before the trace and the final size of every allocation still live at its end. Segment
+events are few, so they too are undone one by one from the final segments.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gpumem_gui.core.analysis.replay_warnings import MAX_WARNINGS, W_HISTORY_ALLOC, W_HISTORY_FREE
 from gpumem_gui.core.analysis.segment_map import LiveSegment, SegmentMap
 from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER
 from gpumem_gui.core.snapshot.model import I64, Action, AllocatorState, BlockState, TraceTable
@@ -27,85 +28,68 @@ class BlockHistory:
     stack: np.ndarray
     pending: np.ndarray  # pending free from the start (its free_requested came before the trace)
     known_size: I64  # per event: the final block size of an alloc still live at the end, else -1
-    warnings: list[str]
-
-
-_BLOCK_ACTIONS = (Action.ALLOC, Action.FREE_REQUESTED, Action.FREE_COMPLETED)
+    warnings: list[tuple[int, int, int]]  # (code of replay_warnings, event, address), as the forward pass reports
 
 
 def block_history(trace: TraceTable, final: AllocatorState) -> BlockHistory:
-    """Pair each address's alloc / free_requested / free_completed events (a sort, no replay)."""
+    """Undo the block events, newest first, from the final live blocks (the pure twin of _replay.pyx's history()).
+
+    One walk in the compiled kernel's own order, so the two find the same blocks and warn the same way on any
+    trace, a broken one included (alloc of a block that is not live afterwards, free of one that is).
+    """
     n = len(trace)
-    rows = np.flatnonzero(np.isin(trace.action, _BLOCK_ACTIONS))
-    rows = rows[np.argsort(trace.addr[rows], kind="stable")]  # by address, then (stable) time
-    addr = trace.addr[rows]
-    act = trace.action[rows]
-    first = np.ones(len(rows), bool)
-    first[1:] = addr[1:] != addr[:-1]
-    last = np.ones(len(rows), bool)
-    last[:-1] = first[1:]
-
-    warnings: list[str] = []
-    # within one address the only sequences are alloc -> free_requested -> free_completed -> alloc ...
-    prev, nxt = act[:-1], act[1:]
-    fine = (
-        ((prev == Action.ALLOC) & ((nxt == Action.FREE_REQUESTED) | (nxt == Action.FREE_COMPLETED)))
-        | ((prev == Action.FREE_REQUESTED) & (nxt == Action.FREE_COMPLETED))
-        | ((prev == Action.FREE_COMPLETED) & (nxt == Action.ALLOC))
-    )
-    for j in np.flatnonzero(~first[1:] & ~fine)[:10]:
-        i = int(rows[j + 1])
-        what, after = Action(act[j + 1]).name.lower(), Action(act[j]).name.lower()
-        warnings.append(f"event {i}: {what} of {int(addr[j + 1]):#x} after a {after}")
-
     fb = final.blocks
-    live = np.flatnonzero(fb.state != BlockState.INACTIVE)
-    f_addr, f_size = fb.address[live], fb.size[live]
-    f_order = np.argsort(f_addr)
-    f_addr, f_size, live = f_addr[f_order], f_size[f_order], live[f_order]
-
-    group_addr = addr[first]
-    first_rows, first_act = rows[first], act[first]
-    last_rows, last_act = rows[last], act[last]
-    pre = first_act != Action.ALLOC  # the block existed before its first event here
-    untouched = ~np.isin(f_addr, group_addr)
-    u = live[untouched]
-    init_addr = np.concatenate([group_addr[pre], fb.address[u]])
-    init_order = np.argsort(init_addr, kind="stable")
-
+    live_rows = np.flatnonzero(fb.state != BlockState.INACTIVE)
+    h_addr: list[int] = fb.address[live_rows].tolist()
+    h_size: list[int] = fb.size[live_rows].tolist()
+    h_req: list[int] = fb.requested_size[live_rows].tolist()
+    h_stack: list[int] = fb.stack[live_rows].tolist()
+    h_pending: list[int] = (fb.state[live_rows] == BlockState.PENDING_FREE).astype(np.int64).tolist()
+    h_alive = [True] * len(h_addr)
+    live = {a: row for row, a in enumerate(h_addr)}
     known = np.full(n, -1, np.int64)
-    live_at_end = last_act != Action.FREE_COMPLETED
-    pos = np.searchsorted(f_addr, group_addr)
-    pos = np.minimum(pos, max(len(f_addr) - 1, 0))
-    in_final = (f_addr[pos] == group_addr) if len(f_addr) else np.zeros(len(group_addr), bool)
-    # the live block's alloc: the last event, or the one before a trailing free_requested
-    alloc_row = np.where(last_act == Action.ALLOC, last_rows, -1)
-    trailing = np.flatnonzero(last_act == Action.FREE_REQUESTED)
-    last_pos = np.flatnonzero(last)
-    for g in trailing:
-        j = last_pos[g] - 1
-        if j >= 0 and not first[j + 1] and act[j] == Action.ALLOC:
-            alloc_row[g] = rows[j]
-    has = live_at_end & in_final & (alloc_row >= 0)
-    known[alloc_row[has]] = f_size[pos[has]]
-    for g in np.flatnonzero(live_at_end & ~in_final)[:10]:
-        warnings.append(f"event {int(last_rows[g])}: {int(group_addr[g]):#x} should be live at the end but is not")
-    for g in np.flatnonzero(~live_at_end & in_final)[:10]:
-        warnings.append(
-            f"event {int(last_rows[g])}: free_completed of {int(group_addr[g]):#x}, which is live at the end"
-        )
+    warnings: list[tuple[int, int, int]] = []
 
-    return BlockHistory(
-        addr=init_addr[init_order],
-        size=np.concatenate([np.full(int(pre.sum()), -1, np.int64), fb.size[u]])[init_order],
-        requested=np.concatenate([trace.size[first_rows[pre]], fb.requested_size[u]])[init_order],
-        stack=np.concatenate([trace.stack[first_rows[pre]], fb.stack[u]])[init_order],
-        pending=np.concatenate([first_act[pre] == Action.FREE_COMPLETED, fb.state[u] == BlockState.PENDING_FREE])[
-            init_order
-        ],
-        known_size=known,
-        warnings=warnings,
-    )
+    def warn(code: int, event: int, addr: int) -> None:
+        if len(warnings) < MAX_WARNINGS:
+            warnings.append((code, event, addr))
+
+    def add(a: int, i: int, pending: int) -> None:
+        live[a] = len(h_addr)
+        h_addr.append(a)
+        h_size.append(-1)
+        h_req.append(int(trace.size[i]))
+        h_stack.append(int(trace.stack[i]))
+        h_pending.append(pending)
+        h_alive.append(True)
+
+    rows = np.flatnonzero(trace.action <= Action.FREE_COMPLETED)
+    actions, addrs = trace.action[rows].tolist(), trace.addr[rows].tolist()
+    for i, act, a in zip(rows[::-1].tolist(), actions[::-1], addrs[::-1], strict=True):
+        row = live.get(a)
+        if act == Action.ALLOC:
+            if row is None:
+                warn(W_HISTORY_ALLOC, i, a)
+                continue
+            if h_size[row] >= 0:
+                known[i] = h_size[row]
+            h_alive[row] = False
+            del live[a]
+        elif act == Action.FREE_REQUESTED:
+            if row is not None:
+                h_pending[row] = 0
+                continue
+            add(a, i, 0)
+        else:
+            if row is not None:
+                warn(W_HISTORY_FREE, i, a)
+                h_alive[row] = False
+            add(a, i, 1)
+    alive = np.asarray(h_alive, bool)
+    cols = [np.asarray(c, np.int64)[alive] for c in (h_addr, h_size, h_req, h_stack, h_pending)]
+    order = np.argsort(cols[0], kind="stable")
+    addr, size, req, stack, pending = (c[order] for c in cols)
+    return BlockHistory(addr, size, req, stack, pending.astype(bool), known, warnings)
 
 
 def segment_from_event(trace: TraceTable, i: int, expandable: bool) -> LiveSegment:

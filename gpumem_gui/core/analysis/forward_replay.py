@@ -139,7 +139,11 @@ class ForwardReplay:
             seg = self.segs.containing(addr)
             if seg is None:
                 self._warn(w.W_BLOCK_NO_SEGMENT, -1, addr)
-                seg = LiveSegment(addr, addr + (blk.size or blk.requested), 0, None, 0, False, NO_STACK)
+                end = addr + (blk.requested if blk.size is None else blk.size)
+                above = bisect.bisect_right(self.segs.starts(), addr)  # a stand-in segment overlaps none
+                if above < len(self.segs):
+                    end = min(end, self.segs.starts()[above])
+                seg = LiveSegment(addr, end, 0, None, 0, False, NO_STACK)
                 self.segs.add(seg)
                 seg.pieces = [self._new_piece(seg.start, seg.size, seg, -1)]
                 self.reserved += seg.size
@@ -311,7 +315,7 @@ class ForwardReplay:
 
     def _segment_alloc(self, i: int) -> None:
         seg = segment_from_event(self.trace, i, expandable=False)
-        if self.segs.containing(seg.start) is not None:
+        if self.segs.overlaps(seg.start, seg.end):
             self._warn(w.W_SEG_ALLOC_OVER, i, seg.start)
             return
         seg.pieces = [self._new_piece(seg.start, seg.size, seg, i)]
@@ -335,6 +339,9 @@ class ForwardReplay:
     def _segment_map(self, i: int) -> None:
         template = segment_from_event(self.trace, i, expandable=True)
         start, end = template.start, template.end
+        if self.segs.overlaps(start, end):  # only a broken trace maps memory twice
+            self._warn(w.W_SEG_MAP_OVER, i, start)
+            return
         left, right = self.segs.expandable_neighbours(start, end, template.stream)
         template.pieces = [self._new_piece(start, end - start, template, i)]
         lo, hi = start, end

@@ -13,8 +13,9 @@ W_SEG_ALLOC_OVER = 6
 W_SEG_FREE_NOT_FREE = 7
 W_UNMAP_NOT_FREE = 8
 W_BLOCK_NO_SEGMENT = 9  # found while setting up the state before the first event (its event is -1)
-W_HISTORY_ALLOC = 10  # only the compiled backward pass reports these two; backward_pass.block_history words its own
+W_HISTORY_ALLOC = 10  # the backward pass (both twins) reports these two
 W_HISTORY_FREE = 11
+W_SEG_MAP_OVER = 12
 
 MAX_WARNINGS = 50  # a broken trace would repeat the same complaint on every event: the first ones are enough
 
@@ -30,6 +31,7 @@ WARNING_TEXTS: dict[int, str] = {
     W_BLOCK_NO_SEGMENT: "block {addr:#x} lies in no segment before the first event",
     W_HISTORY_ALLOC: "event {event}: alloc of {addr:#x} is not live afterwards",
     W_HISTORY_FREE: "event {event}: free_completed of {addr:#x}, which is live afterwards",
+    W_SEG_MAP_OVER: "event {event}: segment_map of {addr:#x} over a live segment",
 }
 
 

@@ -50,6 +50,10 @@ class SegmentMap:
         del self.by_start[seg.start]
         del self.by_end[seg.end]
 
+    def starts(self) -> list[int]:
+        """The segments' start addresses, sorted (the map's own list: do not change it)."""
+        return self._starts
+
     def containing(self, addr: int) -> LiveSegment | None:
         index = bisect.bisect_right(self._starts, addr) - 1
         if index < 0:
@@ -57,11 +61,19 @@ class SegmentMap:
         seg = self.by_start[self._starts[index]]
         return seg if addr < seg.end else None
 
+    def overlaps(self, start: int, end: int) -> bool:
+        """Whether some segment shares an address with [start, end)."""
+        index = bisect.bisect_left(self._starts, start)
+        if index < len(self._starts) and self._starts[index] < end:
+            return True
+        return index > 0 and self.by_start[self._starts[index - 1]].end > start
+
     def expandable_neighbours(self, start: int, end: int, stream: int) -> tuple[LiveSegment | None, LiveSegment | None]:
         """The expandable runs of `stream` that end at `start` and begin at `end`, which a mapping there joins."""
-        left = self.by_end.get(start)
+        index = bisect.bisect_left(self._starts, start) - 1  # the run just below, as the compiled twin looks
+        left = self.by_start[self._starts[index]] if index >= 0 else None
         right = self.by_start.get(end)
-        if left is not None and not (left.expandable and left.stream == stream):
+        if left is not None and not (left.end == start and left.expandable and left.stream == stream):
             left = None
         if right is not None and not (right.expandable and right.stream == stream):
             right = None

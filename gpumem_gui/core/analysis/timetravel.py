@@ -259,12 +259,12 @@ class _TimelineBuilder:
         return timeline
 
     def _replay_pure(self, counters: dict[str, I64], block_sizes: I64) -> tuple[dict[str, float], ReplayResult]:
-        history = block_history(self.trace, self.final)
-        self.warnings.extend(history.warnings[: MAX_WARNINGS - len(self.warnings)])
         segs, seg_warnings = backward_segments(self.trace, self.final)
         for message in seg_warnings:
             self._warn(message)
+        history = block_history(self.trace, self.final)
         replay = ForwardReplay(self.trace, self.config)
+        replay.warnings.extend(history.warnings)  # as the compiled kernel: history's codes come first
         initial: dict[str, float] = dict(replay.setup(segs, history))
         replay.run(KEYFRAME_INTERVAL, counters, block_sizes)
         return initial, replay.result()

@@ -30,6 +30,7 @@ CODE_KEYS = ("action", "compile_context", "user_metadata", "pool_id")
 FRAMES_KEY = "frames"
 cdef int ROLE_EXTRA = -1, ROLE_ACTION = 4, ROLE_FRAMES = 8
 cdef uint64_t RECENT = 1 << 16
+cdef long long MAX_VALUE = (1 << 62) - 1  # gpumem_gui.core.snapshot.checks.MAX_VALUE
 
 cdef extern from "Python.h":
     bint PyLong_Check(PyObject* o)
@@ -49,6 +50,8 @@ cdef extern from "Python.h":
     object PyBytes_FromStringAndSize(const char* s, Py_ssize_t size)
     object PyLong_FromLongLong(long long v)
     bint PyList_CheckExact(object o)
+    bint PyLong_CheckExact(object o)
+    bint PyTuple_CheckExact(object o)
     int PyList_Append(object l, object item) except -1
     object PyTuple_New(Py_ssize_t n)
     void PyTuple_SET_ITEM(object t, Py_ssize_t i, PyObject* item)
@@ -72,6 +75,13 @@ class _Entry:
 
 
 ENTRY = _Entry()
+
+
+cdef inline bint _exact_pool(object value):
+    # a cached pool id matched by ==: only a pair of exact ints is the same pool id
+    return (PyTuple_CheckExact(value) and PyTuple_GET_SIZE(<PyObject*> value) == 2
+            and PyLong_CheckExact(<object> PyTuple_GET_ITEM(<PyObject*> value, 0))
+            and PyLong_CheckExact(<object> PyTuple_GET_ITEM(<PyObject*> value, 1)))
 
 
 cdef inline uint64_t _signature(PyObject* frames, Py_ssize_t size, bint is_list):
@@ -160,10 +170,10 @@ cdef class EntryColumns:
         elif r < 4:
             if value is None:
                 return 0
-            if not PyLong_Check(<PyObject*> value):
+            if not PyLong_CheckExact(value):  # bools are refused too; convert's checks word the error
                 raise ColumnError(f"entry {row} has a non-integer {INT_KEYS[r]!r}")
             v = PyLong_AsLongLongAndOverflow(<PyObject*> value, &overflow)
-            if overflow:
+            if overflow or v < 0 or v > MAX_VALUE:  # checks.MAX_VALUE (pure twin: convert._convert_trace_python)
                 raise ColumnError(f"entry {row} has an out-of-range {INT_KEYS[r]!r}")
             if r == 0:
                 self.ints0[row] = v; self.present0[row] = 1
@@ -199,6 +209,8 @@ cdef class EntryColumns:
             code = self.on_miss[k](value)
             table[value] = code
             return code
+        if k == 3 and not _exact_pool(value):  # (True, 0) and (1.0, 0) hash as (1, 0): let the caller refuse them
+            return self.on_miss[k](value)
         return <int32_t> (<object> item)
 
     cdef int add_frames(self, Py_ssize_t row, object frames) except -1:

@@ -11,6 +11,17 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER
+from gpumem_gui.core.snapshot.checks import (
+    MAX_DEVICE,
+    MAX_VALUE,
+    check_layout,
+    check_totals,
+    count,
+    ends_overflow,
+    pool_pair,
+    trace_error,
+    trace_ints_fine,
+)
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import (
     ACTION_NAMES,
@@ -67,20 +78,18 @@ class _Tables:
     def string(self, value: Any) -> int:
         if value is None:
             return -1
-        text = value if isinstance(value, str) else str(value)
-        index = self._string_index.get(text)
+        if not isinstance(value, str):  # the trace's own rules word it (checks.trace_error)
+            raise SnapshotError("a string column holds something else")
+        index = self._string_index.get(value)
         if index is None:
-            index = self._string_index[text] = len(self.strings)
-            self.strings.append(text)
+            index = self._string_index[value] = len(self.strings)
+            self.strings.append(value)
         return index
 
     def pool(self, value: Any) -> int:
         if value is None:
             return 0
-        try:
-            key = (int(value[0]), int(value[1]))
-        except (TypeError, ValueError, IndexError, KeyError):
-            raise SnapshotError(f"a pool id is {value!r}, not a pair of integers") from None
+        key = pool_pair(value, "a pool id")
         index = self._pool_index.get(key)
         if index is None:
             index = self._pool_index[key] = len(self.pool_ids)
@@ -165,13 +174,16 @@ def snapshot_from_object(
         raise SnapshotError("not a snapshot: 'device_traces' is not a list of lists")
 
     tables = tables or _Tables()
-    state, legacy = _convert_segments(segments, tables)
+    state, legacy, warnings = _convert_segments(segments, tables)
     if rows is not None:
         traces = _traces_from_rows(traces_raw, rows)
     else:
         traces = [_convert_trace(t, tables, device) for device, t in enumerate(traces_raw)]
+    blocks = state.blocks
+    check_totals([state.segments.total_size, blocks.size, blocks.requested_size, *(t.size for t in traces)])
     settings = root.get("allocator_settings")
-    annotations = root.get("external_annotations") or []
+    annotations = root.get("external_annotations")
+    annotations = annotations if isinstance(annotations, list) else []
     return Snapshot(
         source=source,
         state=state,
@@ -182,10 +194,11 @@ def snapshot_from_object(
         external_annotations=[dict(a) for a in annotations if isinstance(a, dict)],
         form="segments" if isinstance(obj, list) else form,
         legacy_blocks=legacy,
+        warnings=warnings,
     )
 
 
-def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorState, bool]:
+def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorState, bool, list[str]]:
     n = len(segments)
     device = np.zeros(n, np.int32)
     address = np.zeros(n, np.int64)
@@ -201,19 +214,18 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
     for i, seg in enumerate(segments):
         if not isinstance(seg, dict):
             raise SnapshotError(f"segment {i} is a {type(seg).__name__}, not a dict")
-        try:
-            address[i] = seg["address"]
-            total[i] = seg["total_size"]
-            blocks = seg["blocks"]
-        except KeyError as missing:
-            raise SnapshotError(f"segment {i} has no {missing.args[0]!r}") from None
-        except (TypeError, ValueError, OverflowError):
-            raise SnapshotError(f"segment {i} has a non-integer address or total_size") from None
-        device[i] = _as_int(seg.get("device", 0), f"segment {i} device")
-        stream[i] = _as_int(seg.get("stream", 0), f"segment {i} stream")
+        for key in ("address", "total_size", "blocks"):
+            if key not in seg:
+                raise SnapshotError(f"segment {i} has no {key!r}")
+        address[i] = count(seg["address"], f"segment {i} 'address'")
+        total[i] = count(seg["total_size"], f"segment {i} 'total_size'")
+        blocks = seg["blocks"]
+        device[i] = count(seg.get("device", 0), f"segment {i} 'device'", MAX_DEVICE)
+        stream[i] = count(seg.get("stream", 0), f"segment {i} 'stream'")
         seg_type = seg.get("segment_type")
         small[i] = seg_type == "small" if seg_type is not None else int(total[i]) == SMALL_BUFFER
-        pool[i] = tables.pool(seg.get("segment_pool_id"))
+        pool_id = seg.get("segment_pool_id")
+        pool[i] = tables.pool(None if pool_id is None else pool_pair(pool_id, f"segment {i} 'segment_pool_id'"))
         expandable[i] = bool(seg.get("is_expandable", False))
         seg_frames.append(seg.get("frames"))
         if not isinstance(blocks, list):
@@ -225,7 +237,7 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
             if "size" not in block or "state" not in block:
                 absent = "size" if "size" not in block else "state"
                 raise SnapshotError(f"segment {i} block {j} has no {absent!r}")
-            size = _as_int(block["size"], f"segment {i} block {j} size")
+            size = count(block["size"], f"segment {i} block {j} 'size'")
             block_state = STATE_NAMES.get(block["state"]) if isinstance(block["state"], str) else None
             if block_state is None:
                 raise SnapshotError(f"segment {i} block {j} has a bad 'state' ({block['state']!r})")
@@ -234,21 +246,21 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
                 frames = block.get("frames")
             else:
                 legacy = True  # torch 1.13/2.0: the newest history entry holds the request and its stack
-                history = block.get("history") or [{}]
-                newest = history[0] if isinstance(history[0], dict) else {}
+                history = block.get("history")
+                newest = history[0] if isinstance(history, list) and history and isinstance(history[0], dict) else {}
                 requested = newest.get("real_size", size)
                 frames = newest.get("frames")
-            addr = block.get("address", offset)
-            block_rows.append(
-                (i, _as_int(addr, "block address"), size, _as_int(requested, "requested_size"), int(block_state))
-            )
+            addr = count(block.get("address", offset), f"segment {i} block {j} 'address'")
+            requested = count(requested, f"segment {i} block {j} 'requested_size'")
+            block_rows.append((i, addr, size, requested, int(block_state)))
             block_frames.append(frames)
-            offset = int(addr) + size
+            offset = min(addr + size, MAX_VALUE)  # past it, check_layout refuses the block that ends beyond
 
     seg_stack = tables.stacks.intern_many(seg_frames)
     blk_stack = tables.stacks.intern_many(block_frames)
     rows = np.array(block_rows, dtype=np.int64).reshape(-1, 5)
     counts = np.bincount(rows[:, 0], minlength=n).astype(np.int64) if n else np.zeros(0, np.int64)
+    warnings = check_layout(device, address, total, rows, counts)
     # Snapshots list segments by address within each device; keep that order whatever the file did.
     order = np.lexsort((address, device))
     blocks = BlockTable(
@@ -269,22 +281,20 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
     )
     if n and np.any(order != np.arange(n)):
         state = state.take_segments(order)
-    return state, legacy
-
-
-def _as_int(value: Any, what: str) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError, OverflowError):
-        raise SnapshotError(f"{what} is {value!r}, not an integer") from None
+    return state, legacy, warnings
 
 
 def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
     if not entries:
         return TraceTable.empty()
-    if _columns is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
-        return _convert_trace_compiled(entries, tables, device)
-    return _convert_trace_python(entries, tables, device)
+    compiled = _columns is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
+    try:
+        if compiled:
+            return _convert_trace_compiled(entries, tables, device)
+        return _convert_trace_python(entries, tables, device)
+    except SnapshotError:
+        # the readers only detect a broken rule; the words for the first entry that breaks one come from one place
+        raise trace_error(entries, f"device {device} trace") from None
 
 
 def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
@@ -294,7 +304,7 @@ def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) ->
     try:
         _columns.extract(entries, rows)
     except _columns.ColumnError as e:
-        raise SnapshotError(f"device {device} trace: {e}") from None
+        raise SnapshotError(str(e)) from None
     return _trace_from_rows(rows, rows.arrays(), 0, len(entries), device)
 
 
@@ -348,10 +358,9 @@ def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop
 
 
 def _action_code(value: Any) -> int:
-    try:
-        return _ACTION_CODES[value]
-    except TypeError:
-        raise SnapshotError(f"an entry's action is {value!r}, not a string") from None
+    if not isinstance(value, str):  # checks.trace_error words it
+        raise SnapshotError("an entry's action is not a string")
+    return _ACTION_CODES[value]
 
 
 def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
@@ -374,8 +383,8 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
             values = list(map(dict.get, entries, repeat(key)))
             expected += np.fromiter(map(operator.is_not, values, repeat(None)), bool, n)
         columns[key] = values
-    if "action" not in columns:
-        raise SnapshotError(f"{where}: entries have no 'action'")
+    if "action" not in columns or not all(map(isinstance, columns["action"], repeat(str))):
+        raise SnapshotError(f"{where}: an entry has no 'action', or one that is not a string")
 
     # Entries with keys beyond the columns (oom's device_free, forward_frames, ...) are few: read them one by one.
     extras: dict[str, dict[int, Any]] = {}
@@ -394,14 +403,15 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
         values = columns.get(key)
         if values is None:
             return np.zeros(n, np.int64)
+        if not trace_ints_fine(values):  # bools, floats, strings: checks.trace_error words it
+            raise SnapshotError(f"{where}: an entry has a non-integer {key!r}")
         try:
-            return np.fromiter(values, np.int64, n)
-        except (TypeError, ValueError, OverflowError):
-            cleaned = [0 if v is None else v for v in values]
-            try:
-                return np.fromiter(cleaned, np.int64, n)
-            except (TypeError, ValueError, OverflowError):
-                raise SnapshotError(f"{where}: an entry has a non-integer {key!r}") from None
+            result = np.fromiter([0 if v is None else v for v in values], np.int64, n)
+        except OverflowError:
+            raise SnapshotError(f"{where}: an entry has an out-of-range {key!r}") from None
+        if result.size and (result.min() < 0 or result.max() > MAX_VALUE):
+            raise SnapshotError(f"{where}: an entry has an out-of-range {key!r}")
+        return result
 
     time_values = columns.get("time_us")
     has_time = time_values is not None and all(map(operator.is_not, time_values, repeat(None)))
@@ -433,9 +443,11 @@ def _trace_table(
 ) -> TraceTable:
     """The TraceTable of the given columns, with the sparse extras (oom's device_free, forward_frames) read."""
     action = cols["action"]
+    if ends_overflow(cols["addr"], cols["size"]):
+        raise SnapshotError(f"{where}: an entry ends beyond 2^63 - 1")
     device_free = np.zeros(len(action), np.int64)
     for oom_row, value in extras.get("device_free", {}).items():
-        device_free[oom_row] = _as_int(value, f"{where} entry {oom_row} device_free")
+        device_free[oom_row] = count(value, f"{where} entry {oom_row} 'device_free'")
     forward = {
         row: [str(line) for line in value]
         for row, value in extras.get("forward_frames", {}).items()

@@ -220,6 +220,7 @@ class Snapshot:
     external_annotations: list[dict[str, Any]] = field(default_factory=list)
     form: str = "dump"  # "dump" (dict of _dump_snapshot), "segments" (bare list), "json"
     legacy_blocks: bool = False
+    warnings: list[str] = field(default_factory=list)  # what is odd but still shown (checks.check_layout)
 
     def devices(self) -> list[int]:
         """Devices that have segments or a non-empty trace."""

@@ -1,0 +1,195 @@
+"""The rules a snapshot's numbers and layout must follow, and the one-line words for the first value that breaks one.
+
+Both readers (the compiled columns and the pure-Python ones) only detect that something is wrong; the message always
+comes from here, so the two can only ever refuse the same file with the same words.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from gpumem_gui.core.snapshot.errors import SnapshotError
+
+# Every address, size, stream, time and pool id lives in an int64 column, and the replays add and round them: below
+# 2^62 no end (address + rounded size) and no total can pass 2^63 in the compiled twin while the pure one goes on.
+# No device comes near: CUDA addresses use 49 bits, times in microseconds 51.
+MAX_VALUE = (1 << 62) - 1
+MAX_DEVICE = (1 << 31) - 1  # the device column is int32
+TRACE_INT_KEYS = ("addr", "size", "stream", "time_us")  # the order the compiled reader numbers them in
+STRING_KEYS = ("compile_context", "user_metadata")
+
+
+def shown(value: Any) -> str:
+    """A short, safe description of `value` for a message: never a huge repr, never str() of a 5000-digit int."""
+    if isinstance(value, bool) or value is None:
+        return repr(value)
+    if isinstance(value, int):
+        bits = abs(value).bit_length()
+        return str(value) if bits <= 128 else f"a {bits}-bit integer"
+    if isinstance(value, float):
+        return repr(value)
+    if isinstance(value, str | bytes):
+        text = repr(value[:40])
+        return f"{text}..." if len(value) > 40 else text
+    return f"a {type(value).__name__}"
+
+
+def count_problem(value: Any, limit: int = MAX_VALUE) -> str | None:
+    """Why `value` is not a count, address or id in 0..limit (None when it is one)."""
+    if type(value) is not int:  # bool and float included: pickles and JSON give exact ints for these fields
+        return f"is {shown(value)}, not an integer"
+    if value < 0:
+        return f"is {shown(value)}, below zero"
+    if value > limit:
+        return f"is {shown(value)}, beyond {'2^62 - 1' if limit == MAX_VALUE else limit}"
+    return None
+
+
+def count(value: Any, what: str, limit: int = MAX_VALUE) -> int:
+    """`value` when it is an integer in 0..limit, else SnapshotError naming `what` and the value."""
+    problem = count_problem(value, limit)
+    if problem:
+        raise SnapshotError(f"{what} {problem}")
+    return int(value)
+
+
+def pool_problem(value: Any) -> str | None:
+    """Why `value` is not a pool id (a pair of integers in 0..2^62 - 1), or None."""
+    if not isinstance(value, tuple | list) or len(value) != 2:
+        return f"is {shown(value)}, not a pair of integers"
+    for part in value:
+        problem = count_problem(part)
+        if problem:
+            return f"holds a value that {problem}"
+    return None
+
+
+def pool_pair(value: Any, what: str) -> tuple[int, int]:
+    problem = pool_problem(value)
+    if problem:
+        raise SnapshotError(f"{what} {problem}")
+    return int(value[0]), int(value[1])
+
+
+def _entry_problem(entry: Any) -> str | None:
+    if not isinstance(entry, dict):
+        return f"is a {type(entry).__name__}, not a dict"
+    if "action" not in entry:
+        return "has no 'action'"
+    if not isinstance(entry["action"], str):
+        return f"has an 'action' that is {shown(entry['action'])}, not a string"
+    for key in TRACE_INT_KEYS:
+        value = entry.get(key)
+        problem = None if value is None else count_problem(value)
+        if problem:
+            return f"has a {key!r} that {problem}"
+    addr, size = entry.get("addr"), entry.get("size")
+    if isinstance(addr, int) and isinstance(size, int) and addr + size > MAX_VALUE:
+        return f"ends beyond 2^62 - 1 ('addr' {shown(addr)} + 'size' {shown(size)})"
+    pool = entry.get("pool_id")
+    problem = None if pool is None else pool_problem(pool)
+    if problem:
+        return f"has a 'pool_id' that {problem}"
+    for key in STRING_KEYS:
+        value = entry.get(key)
+        if value is not None and not isinstance(value, str):
+            return f"has a {key!r} that is {shown(value)}, not a string"
+    frames = entry.get("frames")
+    if frames is not None:
+        if not isinstance(frames, list | tuple):
+            return f"has 'frames' that is {shown(frames)}, not a list"
+        for frame in frames:
+            if not isinstance(frame, dict):
+                return f"has a stack frame that is {shown(frame)}, not a dict"
+    if "device_free" in entry:
+        problem = count_problem(entry["device_free"])
+        if problem:
+            return f"has a 'device_free' that {problem}"
+    return None
+
+
+def trace_error(entries: list[Any], where: str) -> SnapshotError:
+    """The error for the first entry of `entries` that breaks a rule (both readers raise this, whatever they saw)."""
+    for i, entry in enumerate(entries):
+        problem = _entry_problem(entry)
+        if problem:
+            return SnapshotError(f"{where}: entry {i} {problem}")
+    return SnapshotError(f"{where}: an entry cannot be read")  # a reader saw what these rules miss: a bug
+
+
+def trace_ints_fine(values: list[Any]) -> bool:
+    """Whether every value of a trace int column is an int (not bool) or None: a fast pre-check of the rules."""
+    return set(map(type, values)) <= {int, type(None)}
+
+
+def ends_overflow(addr: np.ndarray, size: np.ndarray) -> bool:
+    """Whether some addr + size (both already checked in 0..2^62 - 1) passes 2^62 - 1."""
+    return bool(np.any(addr > MAX_VALUE - size))
+
+
+def check_layout(
+    device: np.ndarray, address: np.ndarray, total: np.ndarray, blocks: np.ndarray, counts: np.ndarray
+) -> list[str]:
+    """Refuse a layout the allocator cannot have; return warnings for one it could show, oddly.
+
+    `blocks` rows are (segment, address, size, requested, state) in file order, each segment's blocks together.
+    Refused: a block outside its segment (a block larger than its segment included), blocks that overlap or go
+    backwards, segments that overlap. Every figure of such a file (free bytes, fragmentation, the map) would be
+    nonsense, "reserved -512 B" included. Warned: blocks that leave part of their segment uncovered (or segments
+    without blocks): the figures stay true of what is listed, and the window says what is missing.
+    """
+    n = len(address)
+    ends = address + total
+    if n and np.any(address > MAX_VALUE - total):
+        i = int(np.flatnonzero(address > MAX_VALUE - total)[0])
+        raise SnapshotError(f"segment {i} ends beyond 2^62 - 1 (address {shown(int(address[i]))})")
+    seg, b_addr, b_size = blocks[:, 0], blocks[:, 1], blocks[:, 2]
+    if len(b_addr) and np.any(b_addr > MAX_VALUE - b_size):
+        j = int(np.flatnonzero(b_addr > MAX_VALUE - b_size)[0])
+        raise SnapshotError(f"segment {int(seg[j])}: a block at {int(b_addr[j]):#x} ends beyond 2^62 - 1")
+    b_end = b_addr + b_size
+    outside = (b_addr < address[seg]) | (b_end > ends[seg]) if len(seg) else np.zeros(0, bool)
+    if outside.any():
+        j = int(np.flatnonzero(outside)[0])
+        i = int(seg[j])
+        raise SnapshotError(
+            f"segment {i} ({int(address[i]):#x}, {int(total[i])} bytes) has a block outside it "
+            f"({int(b_addr[j]):#x}, {int(b_size[j])} bytes)"
+        )
+    if len(seg) > 1:
+        same = seg[1:] == seg[:-1]
+        back = same & (b_addr[1:] < b_end[:-1])
+        if back.any():
+            j = int(np.flatnonzero(back)[0]) + 1
+            raise SnapshotError(
+                f"segment {int(seg[j])} has blocks that overlap or are out of order (at {int(b_addr[j]):#x})"
+            )
+    order = np.lexsort((address, device))
+    if n > 1:
+        d, a, e = device[order], address[order], ends[order]
+        clash = (d[1:] == d[:-1]) & (a[1:] < e[:-1])
+        if clash.any():
+            k = int(np.flatnonzero(clash)[0])
+            raise SnapshotError(
+                f"segments {int(order[k])} and {int(order[k + 1])} overlap "
+                f"(at {int(a[k + 1]):#x} on device {int(d[k])})"
+            )
+    covered = np.zeros(n, np.int64)
+    np.add.at(covered, seg, b_size)  # no overflow: the blocks of a segment were just found disjoint inside it
+    short = np.flatnonzero(covered != total)
+    warnings = []
+    for i in short[:5].tolist():
+        what = "no blocks" if counts[i] == 0 else f"blocks that cover {int(covered[i])} of its {int(total[i])} bytes"
+        warnings.append(f"segment {i} at {int(address[i]):#x} has {what}: the rest of it is in no block")
+    if len(short) > 5:
+        warnings.append(f"{len(short) - 5} more segments whose blocks do not add up to their size")
+    return warnings
+
+
+def check_totals(sizes: list[np.ndarray]) -> None:
+    """Refuse a file whose sizes add up beyond 2^62 bytes: a replay's running totals must fit int64 in both twins."""
+    total = sum(float(a.sum(dtype=np.float64)) for a in sizes)
+    if total > MAX_VALUE:
+        raise SnapshotError(f"its sizes add up to about 2^{int(np.log2(total))} bytes, beyond what any device holds")
