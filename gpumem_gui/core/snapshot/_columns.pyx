@@ -313,8 +313,10 @@ cdef class PickleReader:
     cdef object data  # keeps the buffer alive
     cdef vector[PyObject*] stack  # owned references
     cdef vector[PyObject*] memo  # owned references (or NULL)
-    cdef vector[Py_ssize_t] marks
+    cdef vector[Py_ssize_t] marks  # the standard unpickler's fence: nothing below the newest mark is popped
+    cdef Py_ssize_t memo_len  # filled memo slots: MEMOIZE's index, as the standard unpickler counts it
     cdef EntryColumns columns
+    cdef PyObject* entry  # ENTRY, compared by address in the hot paths
     cdef PyObject* last_dict  # the newest EMPTY_DICT (borrowed: the stack or memo owns it) and its memo slot
     cdef Py_ssize_t last_dict_slot
 
@@ -324,6 +326,8 @@ cdef class PickleReader:
         self.buf = &view[0] if view.shape[0] else NULL
         self.n = view.shape[0]
         self.pos = 0
+        self.memo_len = 0
+        self.entry = <PyObject*> ENTRY
         self.columns = columns
         self.last_dict, self.last_dict_slot = <PyObject*> NULL, -1
 
@@ -335,7 +339,7 @@ cdef class PickleReader:
             Py_XDECREF(p)
 
     cdef inline const uint8_t* take(self, Py_ssize_t k) except NULL:
-        if k < 0 or self.pos + k > self.n:
+        if k < 0 or k > self.n - self.pos:  # pos + k could overflow for a declared length near 2^63
             raise Unsupported("truncated")
         cdef const uint8_t* p = self.buf + self.pos
         self.pos += k
@@ -353,9 +357,12 @@ cdef class PickleReader:
         Py_INCREF(value)
         self.stack.push_back(<PyObject*> value)
 
+    cdef inline Py_ssize_t fence(self):
+        return self.marks.back() if not self.marks.empty() else 0
+
     cdef inline PyObject* top(self) except NULL:
-        if self.stack.empty():
-            raise Unsupported("empty stack")
+        if <Py_ssize_t> self.stack.size() <= self.fence():  # empty, or only a MARK above what is there
+            raise Unsupported("unexpected mark or empty stack")
         return self.stack.back()
 
     cdef inline Py_ssize_t pop_mark(self) except -1:
@@ -383,6 +390,8 @@ cdef class PickleReader:
             raise Unsupported("bad memo index")
         if <size_t> index >= self.memo.size():
             self.memo.resize(index + 1, <PyObject*> NULL)
+        if self.memo[index] == NULL:
+            self.memo_len += 1
         Py_XDECREF(self.memo[index])
         Py_INCREF(<object> value)
         self.memo[index] = value
@@ -393,6 +402,8 @@ cdef class PickleReader:
     cdef inline int memo_get(self, Py_ssize_t index) except -1:
         if index < 0 or <size_t> index >= self.memo.size() or self.memo[index] == NULL:
             raise Unsupported("bad memo index")
+        if self.memo[index] == self.entry:  # one dict in two places: the standard reader refuses it
+            raise Unsupported("a trace entry referenced twice")
         Py_INCREF(<object> self.memo[index])
         self.stack.push_back(self.memo[index])
         return 0
@@ -413,7 +424,7 @@ cdef class PickleReader:
 
     cdef int set_items(self, Py_ssize_t mark) except -1:
         cdef Py_ssize_t top = self.stack.size(), j, row
-        if mark < 1 or mark > top or (top - mark) % 2:
+        if mark <= self.fence() or mark > top or (top - mark) % 2:  # the dict must lie above the fence
             raise Unsupported("bad setitems")
         cdef PyObject* target = self.stack[mark - 1]
         if not PyDict_CheckExact(<object> target):
@@ -446,7 +457,7 @@ cdef class PickleReader:
         self.memo[index] = <PyObject*> value
 
     cdef int appends(self, Py_ssize_t mark) except -1:
-        if mark < 1:
+        if mark <= self.fence() or mark > <Py_ssize_t> self.stack.size():  # the list must lie above the fence
             raise Unsupported("appends without a list")
         cdef PyObject* target = self.stack[mark - 1]
         if not PyList_CheckExact(<object> target):
@@ -459,7 +470,7 @@ cdef class PickleReader:
 
     cdef int build_tuple(self, Py_ssize_t start) except -1:
         cdef Py_ssize_t k = self.stack.size() - start, j
-        if start < 0 or k < 0:
+        if start < self.fence() or k < 0:
             raise Unsupported("short stack")
         value = PyTuple_New(k)
         for j in range(k):
@@ -479,7 +490,7 @@ cdef class PickleReader:
             elif op == 0x71:  # BINPUT
                 self.memo_put(self.take(1)[0])
             elif op == 0x94:  # MEMOIZE
-                self.memo_put(self.memo.size())
+                self.memo_put(self.memo_len)
             elif op == 0x8C:  # SHORT_BINUNICODE
                 self.push(self.string(self.take(1)[0]))
             elif op == 0x4B:  # BININT1
@@ -531,8 +542,9 @@ cdef class PickleReader:
                 self.memo_get(<Py_ssize_t> self.uint_le(4))
             elif op == 0x72:  # LONG_BINPUT
                 self.memo_put(<Py_ssize_t> self.uint_le(4))
-            elif op == 0x95:  # FRAME: the whole buffer is here already
-                self.take(8)
+            elif op == 0x95:  # FRAME: the whole buffer is here already; a frame longer than the rest is truncated
+                if self.uint_le(8) > <uint64_t> (self.n - self.pos):
+                    raise Unsupported("truncated frame")
             elif op == 0x80:  # PROTO
                 if self.take(1)[0] > 5:
                     raise Unsupported("protocol")
@@ -542,13 +554,22 @@ cdef class PickleReader:
             elif op == 0x42:  # BINBYTES
                 size = <Py_ssize_t> self.uint_le(4)
                 self.push(PyBytes_FromStringAndSize(<const char*> self.take(size), size))
-            elif op == 0x30:  # POP
-                self.top()
-                self.drop_from(self.stack.size() - 1)
+            elif op == 0x30:  # POP: a mark right on top is what it pops, as in the standard unpickler
+                if not self.marks.empty() and self.marks.back() == <Py_ssize_t> self.stack.size():
+                    self.marks.pop_back()
+                else:
+                    self.top()
+                    self.drop_from(self.stack.size() - 1)
             elif op == 0x31:  # POP_MARK
                 self.drop_from(self.pop_mark())
             elif op == 0x32:  # DUP
+                if self.top() == self.entry:
+                    raise Unsupported("a trace entry referenced twice")
                 self.push(<object> self.top())
+            elif op == 0x82 or op == 0x83 or op == 0x84 or op == 0x50 or op == 0x51:
+                # EXT1/2/4 and PERSID/BINPERSID are never read, whatever copyreg's registry holds: the standard
+                # reader's scan refuses them with its words
+                raise Unsupported("refused opcode")
             elif op == 0x2E:  # STOP
                 if self.stack.size() != 1 or not self.marks.empty():
                     raise Unsupported("stop")

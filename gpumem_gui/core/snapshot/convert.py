@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER
+from gpumem_gui.core.snapshot.budget import check_expansion
 from gpumem_gui.core.snapshot.checks import (
     MAX_DEVICE,
     MAX_VALUE,
@@ -132,6 +133,7 @@ def snapshot_from_pickle_fast(data: bytes, source: str) -> Snapshot | None:
         return None
     except _columns.ColumnError:
         return None  # the standard way reads it again and reports the problem with its usual words
+    check_expansion(obj, len(data))  # before a row is made at every place a memo reference names
     try:
         return snapshot_from_object(obj, source, "pickle", tables=tables, rows=rows)
     except (SnapshotError, _RowsMisplaced):

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+MAX_MESSAGE = 400  # characters: whatever a message quotes from the file, the line stays readable
+
 
 class SnapshotError(Exception):
     """A snapshot that cannot be used. `str()` is one line: what is wrong, then the file in parentheses."""
 
     def __init__(self, message: str, source: str | None = None) -> None:
+        message = shorten(message)
         super().__init__(message)
         self.message = message
         self.source = source
@@ -16,3 +19,9 @@ class SnapshotError(Exception):
 
     def __str__(self) -> str:
         return f"{self.message} ({self.source})" if self.source else self.message
+
+
+def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
+    """`text` on one line and at most `limit` characters (a value quoted from a hostile file can be any size)."""
+    line = " ".join(text.split("\n")) if "\n" in text else text
+    return line if len(line) <= limit else line[: limit - 3] + "..."

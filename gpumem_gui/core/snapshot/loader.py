@@ -3,20 +3,37 @@
 from __future__ import annotations
 
 import gzip
+import io
 import json
 import os
 import pickle
+import stat
 import zlib
 from pathlib import Path
 from typing import Any
 
+import psutil
+
+from gpumem_gui.core.snapshot.budget import check_distinct_entries, check_expansion
 from gpumem_gui.core.snapshot.convert import snapshot_from_object, snapshot_from_pickle_fast
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.safe_unpickle import RefusedGlobal, gc_paused, loads_no_globals
+from gpumem_gui.core.snapshot.safe_unpickle import Refused, gc_paused, loads_no_globals
 
 GZIP_MAGIC = b"\x1f\x8b"
 PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 and later
+# Real snapshot pickles gzip 5 to 25 times smaller (the fixtures); zeros gzip a thousand times. Decompressed data may
+# be GZIP_RATIO times the compressed size (at least GZIP_FLOOR) and half the memory available, whichever is less.
+GZIP_RATIO = 200
+GZIP_FLOOR = 64 << 20
+_CHUNK = 16 << 20
+_KINDS = (
+    (stat.S_ISDIR, "is a directory, not a snapshot file"),
+    (stat.S_ISFIFO, "is a FIFO (named pipe), not a snapshot file"),
+    (stat.S_ISCHR, "is a character device, not a snapshot file"),
+    (stat.S_ISBLK, "is a block device, not a snapshot file"),
+    (stat.S_ISSOCK, "is a socket, not a snapshot file"),
+)
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview
 
@@ -28,32 +45,86 @@ def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
     path = Path(source)
     label = name or str(path)
     try:
-        return path.read_bytes(), label
+        _check_regular(os.stat(path), label)  # before open(): opening a FIFO blocks until a writer comes
+        # O_NONBLOCK: should the path become a FIFO after the stat, open() still returns, and fstat refuses it
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        with open(fd, "rb", closefd=True) as f:
+            info = os.fstat(f.fileno())
+            _check_regular(info, label)
+            _check_fits(info.st_size, label)
+            return f.read(), label
     except FileNotFoundError:
         raise SnapshotError("no such file", label) from None
     except IsADirectoryError:
         raise SnapshotError("is a directory, not a snapshot file", label) from None
     except PermissionError:
         raise SnapshotError("permission denied", label) from None
+    except MemoryError:
+        raise SnapshotError("the file is larger than the memory available", label) from None
     except OSError as e:
         raise SnapshotError(f"cannot read: {e.strerror or e}", label) from None
 
 
+def _check_regular(info: os.stat_result, label: str) -> None:
+    # /dev/zero and /dev/urandom never end, a FIFO or a socket may never answer: only a regular file is read
+    for test, words in _KINDS:
+        if test(info.st_mode):
+            raise SnapshotError(words, label)
+    if not stat.S_ISREG(info.st_mode):
+        raise SnapshotError("is not a regular file", label)
+
+
+def _check_fits(size: int, label: str) -> None:
+    available = psutil.virtual_memory().available
+    if size > available:
+        raise SnapshotError(f"the file is {_size(size)}, more than the {_size(available)} of memory available", label)
+
+
+def _size(n: int) -> str:
+    for unit, shift in (("GB", 30), ("MB", 20), ("KB", 10)):
+        if n >= 1 << shift:
+            return f"{n / (1 << shift):.{1 if n < 10 << shift else 0}f} {unit}"
+    return f"{n} bytes"
+
+
+def gunzip_bounded(data: bytes) -> bytes:
+    """The decompressed gzip `data`, refused once it expands beyond GZIP_RATIO times its size or half the memory
+    available: a few MB of gzipped zeros would otherwise become gigabytes."""
+    memory = psutil.virtual_memory().available // 2
+    limit = min(max(GZIP_RATIO * len(data), GZIP_FLOOR), memory)
+    parts: list[bytes] = []
+    total = 0
+    try:
+        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+            while chunk := f.read(min(_CHUNK, limit + 1 - total)):
+                parts.append(chunk)
+                total += len(chunk)
+                if total > limit:
+                    why = "half the memory available" if limit == memory else f"from {_size(len(data))}"
+                    raise SnapshotError(f"refused to load: the gzip data expands beyond {_size(limit)} ({why})")
+    except (OSError, EOFError, zlib.error) as e:
+        raise SnapshotError(f"corrupt gzip data ({e})") from None
+    return b"".join(parts)
+
+
 def decode_snapshot_bytes(data: bytes) -> tuple[Any, str]:
     """Python objects from snapshot bytes (pickle, JSON, either gzip-compressed), and which form they were."""
+    obj, form, _ = _decode(data)
+    return obj, form
+
+
+def _decode(data: bytes) -> tuple[Any, str, int]:
+    """decode_snapshot_bytes, and the size of the data once decompressed."""
     if not data:
         raise SnapshotError("the file is empty")
     if data[:2] == GZIP_MAGIC:
-        try:
-            data = gzip.decompress(data)
-        except (OSError, EOFError, zlib.error) as e:
-            raise SnapshotError(f"corrupt gzip data ({e})") from None
+        data = gunzip_bounded(data)
         if not data:
             raise SnapshotError("the gzip stream is empty")
     head = data[:64].lstrip()
     if head[:1] in (b"{", b"["):
         try:
-            return json.loads(data), "json"
+            return json.loads(data), "json", len(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise SnapshotError(f"not valid JSON ({_first_line(e)})") from None
         except RecursionError:
@@ -62,7 +133,7 @@ def decode_snapshot_bytes(data: bytes) -> tuple[Any, str]:
     if framed and len(data) > 1 and data[1] > pickle.HIGHEST_PROTOCOL:
         raise SnapshotError(f"pickle protocol {data[1]} is newer than this Python reads")
     try:
-        return _unpickle(data), "pickle"
+        return _unpickle(data), "pickle", len(data)
     except SnapshotError as e:
         if framed or isinstance(e, _Refused):
             raise
@@ -72,7 +143,7 @@ def decode_snapshot_bytes(data: bytes) -> tuple[Any, str]:
 def _unpickle(data: bytes) -> Any:
     try:
         return loads_no_globals(data)
-    except RefusedGlobal as e:
+    except Refused as e:
         raise _Refused(str(e)) from None
     except (pickle.UnpicklingError, EOFError) as e:
         raise SnapshotError(f"truncated or corrupt pickle ({_first_line(e) or 'ran out of input'})") from None
@@ -93,7 +164,8 @@ def _unpickle(data: bytes) -> Any:
 
 
 class _Refused(SnapshotError):
-    """A refused global: reported as such even in data that is not a framed pickle."""
+    """A refused global, EXT opcode, persistent id or memo bomb: reported as such even in data that is not a framed
+    pickle."""
 
 
 def load_snapshot(source: Source, name: str | None = None) -> Snapshot:
@@ -109,11 +181,17 @@ def load_snapshot(source: Source, name: str | None = None) -> Snapshot:
                 fast = snapshot_from_pickle_fast(data, label)
                 if fast is not None:
                     return fast
-            obj, form = decode_snapshot_bytes(data)
+            obj, form, size = _decode(data)
+            check_expansion(obj, size)  # before the conversion makes a row at every place a memo reference names
+            check_distinct_entries(obj)
             del data
             return snapshot_from_object(obj, label, form)
     except SnapshotError as e:
         raise e.with_source(label) from None
+    except RecursionError:  # a structure nested thousands deep, compared or shown somewhere in the conversion
+        raise SnapshotError("refused to load: the data is nested too deeply", label) from None
+    except MemoryError:
+        raise SnapshotError("refused to load: it needs more memory than there is", label) from None
 
 
 def _first_line(e: BaseException) -> str:

@@ -5,12 +5,22 @@ from __future__ import annotations
 import gc
 import io
 import pickle
+import pickletools
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+# A memo index the standard unpickler may grow its memo to without asking: it allocates 16 bytes per index up to the
+# highest one put, so an index below this costs at most 16 MB whatever the file's size.
+FREE_MEMO_INDEX = 1 << 20
 
-class RefusedGlobal(pickle.UnpicklingError):
+
+class Refused(pickle.UnpicklingError):
+    """The pickle asks for something a snapshot never needs and that could run code or exhaust memory."""
+
+
+class RefusedGlobal(Refused):
     """The pickle named a global (a class or function); loading it could run code."""
 
     def __init__(self, qualified_name: str) -> None:
@@ -21,12 +31,141 @@ class RefusedGlobal(pickle.UnpicklingError):
 class _NoGlobalsUnpickler(pickle.Unpickler):
     # Snapshot pickles hold only dict, list, tuple, str, int, float, bool and None, all of which pickle encodes with
     # dedicated opcodes. Every GLOBAL/STACK_GLOBAL (the only way to reach os.system and friends) goes through
-    # find_class, so refusing there refuses every global while the C unpickler keeps its full speed.
+    # find_class, so refusing there refuses every global while the C unpickler keeps its full speed. EXT opcodes
+    # can bypass find_class (copyreg's extension cache): scan_pickle refuses them before this runs.
     def find_class(self, module: str, name: str) -> Any:
         raise RefusedGlobal(f"{module}.{name}")
 
     def persistent_load(self, pid: Any) -> Any:
-        raise pickle.UnpicklingError("refused to load: the file uses a persistent id")
+        raise Refused(PERSISTENT_ID)
+
+
+PERSISTENT_ID = "refused to load: the file uses a persistent id"
+
+
+def _opcode_table() -> tuple[dict[int, int | None], dict[int, str]]:
+    # argument sizes as pickletools documents them: >= 0 fixed, -1 a line, -2/-3/-4/-5 a length of 1/4/4/8 bytes
+    sizes: dict[int, int | None] = {}
+    names: dict[int, str] = {}
+    for op in pickletools.opcodes:
+        code = ord(op.code)
+        sizes[code] = 0 if op.arg is None else op.arg.n
+        names[code] = op.name
+    return sizes, names
+
+
+_SIZES, _NAMES = _opcode_table()
+_STOP, _FRAME, _LONG_BINPUT, _PUT = ord("."), 0x95, ord("r"), ord("p")
+_REFUSED = {0x82, 0x83, 0x84, ord("P"), ord("Q")}  # EXT1, EXT2, EXT4, PERSID, BINPERSID
+_TWO_LINES = {ord("c"), ord("i")}  # GLOBAL and INST: module and name, a line each
+_LENGTH_BYTES = {-2: 1, -3: 4, -4: 4, -5: 8}
+_SIGNED_LENGTH = {-3}
+
+
+def _simple_run() -> re.Pattern[bytes]:
+    # One regex match skips the long runs of opcodes that need no look (most of a snapshot), in C: every opcode
+    # with a fixed-size argument except the refused ones, STOP, FRAME and large LONG_BINPUTs, and the 1-byte-length
+    # ones (short strings, LONG1) up to 15 bytes. Whatever stops the run is looked at in Python.
+    by_size: dict[int, list[int]] = {0: [], 1: [], 2: [], 4: [], 8: []}
+    short: list[int] = []
+    for code, size in _SIZES.items():
+        if code in _REFUSED or code in (_STOP, _FRAME, _LONG_BINPUT):
+            continue
+        if size is not None and size in by_size:
+            by_size[size].append(code)
+        elif size == -2:
+            short.append(code)
+
+    def one_of(codes: list[int]) -> bytes:
+        return b"[" + b"".join(re.escape(bytes([c])) for c in sorted(codes)) + b"]"
+
+    lengths = b"|".join(re.escape(bytes([k])) + b".{%d}" % k for k in range(16))
+    branches = [  # the most frequent first: memo gets and ints, then containers, then strings
+        one_of(by_size[4]) + b".{4}",
+        one_of(by_size[1]) + b".",
+        one_of(by_size[0]),
+        one_of(short) + b"(?:" + lengths + b")",
+        one_of(by_size[2]) + b"..",
+        b"r.[\x00-\x0f]\x00\x00",  # LONG_BINPUT below FREE_MEMO_INDEX
+        one_of(by_size[8]) + b".{8}",
+    ]
+    return re.compile(b"(?:" + b"|".join(branches) + b")*+", re.DOTALL)
+
+
+_RUN = _simple_run()
+assert FREE_MEMO_INDEX == 1 << 20  # the LONG_BINPUT branch above spells it out
+
+
+def scan_pickle(data: bytes | memoryview) -> None:
+    """Walk the opcodes up to STOP as the standard unpickler will read them, and refuse before it runs what it
+    would do without find_class (EXT opcodes served from copyreg's cache, persistent ids), a memo index that makes
+    it allocate far beyond the file's size, and a length (of a string, bytes, a frame) past the end of the data.
+
+    It stops quietly where the data stops being a pickle (an unknown opcode, the end of the data): the unpickler
+    fails at that same place. Linear in the data; about a tenth of a second per 20 MB.
+    """
+    buf = bytes(data) if isinstance(data, memoryview) else data
+    n = len(buf)
+    memo_limit = max(n, FREE_MEMO_INDEX)
+    match = _RUN.match
+    pos = 0
+    while True:
+        run = match(buf, pos)
+        pos = run.end() if run else pos  # the pattern matches the empty run too: never None in practice
+        if pos >= n:
+            return
+        op = buf[pos]
+        size = _SIZES.get(op)
+        if size is None or op == _STOP:
+            return
+        if op in _REFUSED:
+            name = _NAMES[op]
+            if name.endswith("PERSID"):
+                raise Refused(PERSISTENT_ID)
+            raise Refused(f"refused to load: the file uses the pickle extension registry ({name})")
+        pos += 1
+        if size == -1:  # a line, or two for GLOBAL and INST
+            end = buf.find(b"\n", pos)
+            if end >= 0 and op in _TWO_LINES:
+                end = buf.find(b"\n", end + 1)
+            if end < 0:
+                return
+            if op == _PUT:
+                _check_memo_index(buf[pos:end], memo_limit, n)
+            pos = end + 1
+        elif size >= 0:
+            if pos + size > n:
+                return
+            if op == _LONG_BINPUT:
+                _check_memo_index(int.from_bytes(buf[pos : pos + 4], "little"), memo_limit, n)
+            elif op == _FRAME:
+                _check_length(int.from_bytes(buf[pos : pos + 8], "little"), n - pos - 8)
+            pos += size
+        else:
+            width = _LENGTH_BYTES[size]
+            if pos + width > n:
+                return
+            length = int.from_bytes(buf[pos : pos + width], "little", signed=size in _SIGNED_LENGTH)
+            if length < 0:
+                return  # the unpickler refuses a negative byte count right there
+            pos += width
+            _check_length(length, n - pos)
+            pos += length
+
+
+def _check_length(length: int, available: int) -> None:
+    if length > available:
+        raise pickle.UnpicklingError("pickle data was truncated")
+
+
+def _check_memo_index(index: int | bytes, limit: int, n: int) -> None:
+    if isinstance(index, bytes):
+        try:
+            index = int(index)
+        except ValueError:
+            raise pickle.UnpicklingError("bad memo index in PUT") from None
+    if index > limit:
+        raise Refused(f"refused to load: memo index {index:,} is beyond what a {n:,}-byte pickle can hold")
 
 
 @contextmanager
@@ -46,6 +185,7 @@ def gc_paused() -> Iterator[None]:
 
 
 def loads_no_globals(data: bytes | memoryview) -> Any:
-    """Unpickle `data` with every global refused and the garbage collector paused."""
+    """Unpickle `data` with every global, EXT opcode and persistent id refused and the garbage collector paused."""
+    scan_pickle(data)
     with gc_paused():
         return _NoGlobalsUnpickler(io.BytesIO(data)).load()
