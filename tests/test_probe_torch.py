@@ -3,14 +3,17 @@ under `python -m gpumem_gui.probe` (or starting the probe itself), attached with
 
 from __future__ import annotations
 
+import socket
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Action, BlockState
+from gpumem_gui.probe import wire
 from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError
 from tests.probe_helpers import FAKE_TORCH, FakeTorchJob, wait_for_socket
 
@@ -107,6 +110,29 @@ def test_an_oom_runs_the_observer_writes_a_snapshot_and_is_announced(job: FakeTo
     with ProbeClient(job.socket) as client:
         assert client.stats()["last_oom"]["path"] == event["path"] and client.hello()["oom_count"] == 1
     assert "out of memory: snapshot written to" in job.stderr()
+
+
+def test_an_oom_does_not_wait_for_a_viewer_that_stopped_reading(tmp_path: Path) -> None:
+    """The torch backend's form of the demo job's deadlock: the observer runs in the job's thread, and the OOM
+    capture waited for the lock a viewer's thread held through its whole send (30 s for one that stopped reading)."""
+    job = FakeTorchJob(tmp_path, probe_args=("--max-entries", "100000"))
+    try:
+        assert job.socket is not None
+        job.do("init")
+        job.do("churn 20000")  # a trace of 80,000 entries: a snapshot of several MB, more than a socket buffer
+        stuck = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        stuck.settimeout(10)
+        stuck.connect(str(job.socket))
+        stuck.sendall(wire.encode_json({"op": "snapshot", "id": 1}))  # and never reads the reply
+        assert len(stuck.recv(16, socket.MSG_PEEK)) == 16  # the probe is sending it
+        started = time.monotonic()
+        assert job.do("oom")[0].startswith("caught CUDA out of memory")
+        assert time.monotonic() - started < 10  # not the 30 s send timeout
+        with ProbeClient(job.socket, timeout=10) as client:
+            assert client.stats()["oom_count"] == 1 and len(client.snapshot_bytes()) > 1_000_000
+        stuck.close()
+    finally:
+        assert job.finish() == 0
 
 
 @pytest.mark.parametrize("job", ["old"], indirect=True)

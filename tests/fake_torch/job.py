@@ -22,6 +22,9 @@ for line in sys.stdin:
         addresses.append(torch.cuda.fake_malloc(int(args[0])))
     elif command == "free":
         torch.cuda.fake_free(addresses.pop())
+    elif command == "churn":  # many allocations and frees: a long trace
+        for _ in range(int(args[0])):
+            torch.cuda.fake_free(torch.cuda.fake_malloc(4096))
     elif command == "oom":
         try:
             torch.cuda.fake_malloc(1 << 40)
