@@ -276,6 +276,8 @@ def test_max_entries_out_of_bounds_at_start(tmp_path: Path) -> None:
     for value in (True, 2**62, 1.0):
         with pytest.raises(ValueError, match="max_entries"):
             TorchBackend(max_entries=value)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="stacks must be one of python, all, none"):
+        TorchBackend(stacks="cpp")
 
 
 def test_a_stale_socket_whose_pid_was_reused_is_not_listed(tmp_path: Path) -> None:

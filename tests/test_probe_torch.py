@@ -216,6 +216,26 @@ def test_recording_that_cannot_be_set_up_costs_only_the_trace(tmp_path: Path) ->
     assert "could not set up recording" in job.stderr()
 
 
+def test_no_record_and_no_observer_hook(tmp_path: Path) -> None:
+    """`--no-record` leaves recording alone; a torch without the OOM hook costs only the OOM capture."""
+    job = FakeTorchJob(tmp_path, variant="no_observer", probe_args=("--no-record",))
+    try:
+        assert job.socket is not None
+        job.do("init")
+        job.do(f"alloc {MiB}")
+        assert _calls(job, "record_memory_history") == []
+        with ProbeClient(job.socket) as client:
+            hello = client.hello()
+            assert hello["recording"] == "off" and "OOMs will not be captured: AttributeError" in hello["problem"]
+            snap = client.snapshot()
+            assert len(snap.state.segments) == 1 and len(snap.trace(0)) == 0
+            assert job.do("oom")[0].startswith("caught")
+            assert client.stats()["oom_count"] == 0
+            assert client.history(True)["recording"].startswith("on (ring buffer of 50,000 events")  # on demand
+    finally:
+        assert job.finish() == 0
+
+
 def test_the_fake_is_what_the_subprocess_imports(tmp_path: Path) -> None:
     """The tests above mean something only if the job ran on the fake, not on a real torch installed here."""
     code = "import torch; print(torch.__file__)"

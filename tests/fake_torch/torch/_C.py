@@ -28,8 +28,10 @@ def log(call: str, **details: Any) -> None:
             f.write(json.dumps({"call": call, "thread": threading.current_thread().name, **details}) + "\n")
 
 
-def _cuda_attach_out_of_memory_observer(observer: Any) -> None:
-    _observers.append(observer)
+if "no_observer" not in torch.OPTIONS:  # a build without the hook: OOMs go uncaptured, all else works
+
+    def _cuda_attach_out_of_memory_observer(observer: Any) -> None:
+        _observers.append(observer)
 
 
 def _cuda_record_memory_history(enabled: str | None, context: str | None, stacks: str, max_entries: int) -> None:

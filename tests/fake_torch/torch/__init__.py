@@ -3,8 +3,9 @@
 Put its folder first on PYTHONPATH in a subprocess and every path of gpumem_gui/probe/torch_backend.py runs without
 a GPU or torch. FAKE_TORCH (comma-separated) picks the variant: `missing` (the import fails), `nocuda` (a build
 without CUDA), `old` (torch 2.0's boolean _record_memory_history and a _cuda_memorySnapshot without arguments),
-`broken_history` (recording cannot be set up). FAKE_TORCH_LOG names a file that gets a JSON line per call of
-interest (who initialised CUDA, recording changes, per-device calls), so a test can see what the probe asked.
+`broken_history` (recording cannot be set up), `no_observer` (no OOM observer hook). FAKE_TORCH_LOG names a file
+that gets a JSON line per call of interest (who initialised CUDA, recording changes, per-device calls), so a test
+can see what the probe asked.
 """
 
 import os
