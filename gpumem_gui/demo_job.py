@@ -214,7 +214,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _serve_and_train(backend: SimulatorBackend, args: argparse.Namespace, oom_dir: Path, *, temporary: bool) -> int:
     server = probe.start(backend=backend, oom_dir=oom_dir)
     if server is None:
-        return 1
+        return 2  # the probe said why in one line (e.g. an untrusted socket folder): the CLI's bad-input code
     kept = "a temporary folder, removed when the job exits" if temporary else "kept"
     print(f"demo job: pid {os.getpid()}, a simulated GPU of {args.capacity}; watch it with "
           f"`gpumem-gui attach {os.getpid()}` (or Live > Attach in the app); OOM snapshots go to "

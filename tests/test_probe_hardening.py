@@ -401,3 +401,12 @@ def test_the_attach_dialog_says_why_no_probe_is_listed(qtbot, untrusted_dir: tup
     dialog = AttachDialog(lambda: local_jobs(folder))
     qtbot.addWidget(dialog)
     assert f"socket folder {folder} {reason}" in dialog.nvml_note.text()  # not an empty list without a word
+
+
+def test_the_demo_job_with_an_untrusted_socket_folder(untrusted_dir: tuple[Path, str]) -> None:
+    folder, reason = untrusted_dir
+    out = _cli("demo-job", "--seconds", "1", env_dir=folder)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr.strip() == f"gpumem-gui probe: not started: socket folder {folder} {reason}" + (
+        "; expected 0700" if "open" in reason else ""
+    )
