@@ -3,6 +3,7 @@ readers and from the CLI; odd but showable layouts come with a warning; a closed
 
 from __future__ import annotations
 
+import json
 import pickle
 import subprocess
 import sys
@@ -201,3 +202,26 @@ def test_report_into_a_closed_pipe_ends_quietly() -> None:
     text = err.decode()
     assert "Traceback" not in text and "BrokenPipeError" not in text and text == "", text
     assert proc.returncode == 1
+
+
+def test_a_json_number_past_the_digit_limit_is_one_line(tmp_path: Path) -> None:
+    path = tmp_path / "big.json"
+    path.write_text('{"segments": [{"address": 1' + "0" * 5000 + ', "total_size": 0, "blocks": []}]}')
+    messages = []
+    for pure in (False, True):
+        with pure_python(pure), pytest.raises(SnapshotError) as caught:
+            load_snapshot(path)
+        messages.append(str(caught.value))
+    assert messages[0] == messages[1] and "more digits" in messages[0] and str(path) in messages[0]
+
+
+def test_the_report_shows_the_layout_warnings(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    raw = _silmont()
+    del raw["segments"][0]["blocks"][-1]
+    path = tmp_path / "short.pickle"
+    path.write_bytes(pickle.dumps(raw, protocol=4))
+    assert main(["report", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "note: segment 0 at " in out and "in no block" in out and "-" not in out.split("reserved")[1].split("\n")[0]
+    assert main(["report", "--json", str(path)]) == 0
+    assert "in no block" in json.loads(capsys.readouterr().out)["warnings"][0]

@@ -136,10 +136,16 @@ def backward_segments(trace: TraceTable, final: AllocatorState) -> tuple[Segment
             else:
                 segs.remove(seg)
         elif a == Action.SEGMENT_FREE:
-            segs.add(segment_from_event(t, i, expandable=False))
+            if segs.overlaps(addr, addr + size):  # a broken trace: the memory it frees is in use afterwards
+                warnings.append(f"event {i}: segment_free of {addr:#x}, whose memory is a segment afterwards")
+            else:
+                segs.add(segment_from_event(t, i, expandable=False))
         elif a == Action.SEGMENT_MAP:
             if segs.unmap_range(addr, addr + size) is None:
                 warnings.append(f"event {i}: segment_map of {addr:#x} is not mapped afterwards")
         elif a == Action.SEGMENT_UNMAP:
-            segs.map_range(addr, addr + size, segment_from_event(t, i, expandable=True))
+            if segs.overlaps(addr, addr + size):
+                warnings.append(f"event {i}: segment_unmap of {addr:#x}, whose memory is mapped afterwards")
+            else:
+                segs.map_range(addr, addr + size, segment_from_event(t, i, expandable=True))
     return segs, warnings

@@ -112,11 +112,13 @@ def report_json(snapshot: Snapshot, reports: list[DeviceReport]) -> dict[str, An
     # peaks of different devices need not coincide, so their sum is only an upper bound of the total's peak
     totals["peak_reserved_bytes"] = sum(d["peak_reserved_bytes"] for d in devices)
     totals["peak_allocated_bytes"] = sum(d["peak_allocated_bytes"] for d in devices)
-    return {"file": snapshot.source, "devices": devices, "totals": totals}
+    # what the file holds that is odd but shown (checks.check_layout: blocks that do not cover their segment)
+    return {"file": snapshot.source, "devices": devices, "totals": totals, "warnings": list(snapshot.warnings)}
 
 
 def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) -> str:
     lines = [f"{snapshot.source}: {_describe_form(snapshot)}"]
+    lines += [f"note: {w}" for w in snapshot.warnings]
     if not reports:
         lines.append("no segments and no trace: the allocator held nothing when this snapshot was taken")
     for r in reports:

@@ -127,6 +127,8 @@ def _decode(data: bytes) -> tuple[Any, str, int]:
             return json.loads(data), "json", len(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise SnapshotError(f"not valid JSON ({_first_line(e)})") from None
+        except ValueError:  # an int past Python's digit limit (sys.get_int_max_str_digits), not a JSON syntax error
+            raise SnapshotError("a number in the JSON has more digits than Python reads (4300)") from None
         except RecursionError:
             raise SnapshotError("not valid JSON (nested too deeply)") from None
     framed = data[0] == PICKLE_PROTO  # protocols 2-5; 0 and 1 have no header, so anything else is tried too
