@@ -176,7 +176,30 @@ def _top(rng: random.Random, obj: Any) -> str:
     return f"top {key}"
 
 
+def _settings(rng: random.Random, obj: Any) -> str:
+    settings = obj.get("allocator_settings") if isinstance(obj, dict) else None
+    if not isinstance(settings, dict):
+        return "skip"
+    key = rng.choice(
+        ["max_split_size", "roundup_power2_divisions", "garbage_collection_threshold", "expandable_segments"]
+    )
+    settings[key] = rng.choice([*ODD_INTS, [4] * 16, [1 << 62] * 16, {"1": 2, "x": 3}, 0.5, 2 << 20])
+    return f"settings {key}"
+
+
+def _frames(rng: random.Random, obj: Any) -> str:
+    segs = [s for s in _segments(obj) if isinstance(s.get("frames"), list) and s["frames"]]
+    if not segs:
+        return "skip"
+    frame = rng.choice(rng.choice(segs)["frames"])
+    if isinstance(frame, dict):
+        frame[rng.choice(["name", "filename", "line"])] = rng.choice(ODD_INTS)
+    return "frame"
+
+
 OBJECT_MUTATIONS: list[tuple[float, Callable[[random.Random, Any], str]]] = [
+    (0.04, _settings),
+    (0.03, _frames),
     (0.35, _entry_field),
     (0.2, _entry_structure),
     (0.2, _segment_field),

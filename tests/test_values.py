@@ -225,3 +225,46 @@ def test_the_report_shows_the_layout_warnings(tmp_path: Path, capsys: pytest.Cap
     assert "note: segment 0 at " in out and "in no block" in out and "-" not in out.split("reserved")[1].split("\n")[0]
     assert main(["report", "--json", str(path)]) == 0
     assert "in no block" in json.loads(capsys.readouterr().out)["warnings"][0]
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "words"),
+    [
+        ("max_split_size", "x", "'max_split_size' is 'x', not an integer"),
+        ("max_split_size", None, "'max_split_size' is None, not an integer"),
+        ("roundup_power2_divisions", [1 << 62] * 16, "holds a value that is 4611686018427387904, beyond"),
+        ("roundup_power2_divisions", "x", "not a table"),
+        ("garbage_collection_threshold", "x", "not a number in 0..1"),
+        ("garbage_collection_threshold", float("nan"), "not a number in 0..1"),
+        ("PYTORCH_CUDA_ALLOC_CONF", HUGE, "a 16610-bit integer, not a string"),
+    ],
+    ids=lambda v: str(v)[:20] if not isinstance(v, int) else "int",
+)
+def test_bad_allocator_settings_are_refused_alike(tmp_path: Path, key: str, value: Any, words: str) -> None:
+    raw: dict[str, Any] = load_raw(fixture_path("magma27_memory_snapshot.pickle"))
+    raw["allocator_settings"][key] = value
+    assert words in _both_refuse(raw, tmp_path)
+
+
+def test_odd_stack_frames_are_read_alike_without_a_traceback(tmp_path: Path) -> None:
+    raw = _silmont()
+    frame = raw["segments"][0]["frames"][0]
+    frame.update(name=HUGE, filename=None, line=float("inf"))
+    path = tmp_path / "frames.pickle"
+    path.write_bytes(pickle.dumps(raw, protocol=4))
+    stacks = []
+    for pure in (False, True):
+        with pure_python(pure):
+            snap = load_snapshot(path)
+            stacks.append(snap.stacks.stack(int(snap.state.segments.stack[0]))[0])
+    assert stacks[0] == stacks[1]
+    assert (stacks[0].name, stacks[0].filename, stacks[0].line) == ("a 16610-bit integer", "None", 0)
+
+
+def test_a_bad_time_in_a_file_without_times_is_refused_alike(tmp_path: Path) -> None:
+    # old files carry no time_us: one entry with a bad one was read as "no times" by the pure twin only
+    raw = _silmont()
+    for entry in raw["device_traces"][0]:
+        entry.pop("time_us", None)
+    _set_entry(raw, "time_us", -5)
+    assert "entry 40 has a 'time_us' that is -5, below zero" in _both_refuse(raw, tmp_path)

@@ -193,3 +193,30 @@ def check_totals(sizes: list[np.ndarray]) -> None:
     total = sum(float(a.sum(dtype=np.float64)) for a in sizes)
     if total > MAX_VALUE:
         raise SnapshotError(f"its sizes add up to about 2^{int(np.log2(total))} bytes, beyond what any device holds")
+
+
+MAX_DIVISIONS = 1 << 32  # far above any real roundup_power2_divisions; past 2^62 the compiled rounding overflows
+
+
+def check_settings(settings: dict[Any, Any]) -> None:
+    """Refuse `allocator_settings` values that the allocator rules could not read (or the twins would read apart)."""
+    where = "allocator_settings"
+    split = settings.get("max_split_size", -1)
+    if split != -1:
+        count(split, f"{where} 'max_split_size'")
+    divisions = settings.get("roundup_power2_divisions")
+    if isinstance(divisions, dict):
+        divisions = list(divisions.values())
+    if isinstance(divisions, list | tuple):
+        for value in divisions:
+            count(value, f"{where} 'roundup_power2_divisions' holds a value that", MAX_DIVISIONS)
+    elif divisions is not None:
+        raise SnapshotError(f"{where} 'roundup_power2_divisions' is {shown(divisions)}, not a table")
+    threshold = settings.get("garbage_collection_threshold")
+    if threshold is not None and (
+        type(threshold) not in (int, float) or not 0.0 <= threshold <= 1.0  # NaN fails the comparison too
+    ):
+        raise SnapshotError(f"{where} 'garbage_collection_threshold' is {shown(threshold)}, not a number in 0..1")
+    conf = settings.get("PYTORCH_CUDA_ALLOC_CONF")
+    if conf is not None and not isinstance(conf, str):
+        raise SnapshotError(f"{where} 'PYTORCH_CUDA_ALLOC_CONF' is {shown(conf)}, not a string")

@@ -16,6 +16,7 @@ from gpumem_gui.core.snapshot.checks import (
     MAX_DEVICE,
     MAX_VALUE,
     check_layout,
+    check_settings,
     check_totals,
     count,
     ends_overflow,
@@ -184,6 +185,8 @@ def snapshot_from_object(
     blocks = state.blocks
     check_totals([state.segments.total_size, blocks.size, blocks.requested_size, *(t.size for t in traces)])
     settings = root.get("allocator_settings")
+    if isinstance(settings, dict):
+        check_settings(settings)
     annotations = root.get("external_annotations")
     annotations = annotations if isinstance(annotations, list) else []
     return Snapshot(
@@ -429,7 +432,8 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
     pools = columns.get("pool_id")
     pool = tables.intern_column(pools, _pool_or_none(tables)) if pools is not None else np.full(n, -1, np.int32)
 
-    times = ints("time_us") if has_time else np.zeros(n, np.int64)
+    times = ints("time_us")  # checked even when only some entries have one, as the compiled reader checks them
+    times = times if has_time else np.zeros(n, np.int64)
     cols = {"action": action, "addr": ints("addr"), "size": ints("size"), "stream": ints("stream"), "time_us": times}
     cols.update(stack=stack, compile_context=strings("compile_context"), user_metadata=strings("user_metadata"))
     cols["pool"] = pool

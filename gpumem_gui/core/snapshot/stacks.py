@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from gpumem_gui.core.snapshot.checks import MAX_VALUE, shown
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
 
@@ -158,7 +159,7 @@ class StackInterner:
             return index
         if not isinstance(frame, dict):
             raise SnapshotError(f"a stack frame is a {type(frame).__name__}, not a dict")
-        key = (str(frame.get("name", "")), str(frame.get("filename", "")), _int_or_zero(frame.get("line", 0)))
+        key = (_text(frame.get("name", "")), _text(frame.get("filename", "")), _int_or_zero(frame.get("line", 0)))
         index = self._frame_by_key.get(key)
         if index is None:
             index = len(self._frames)
@@ -179,7 +180,10 @@ def unique_in_order(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _int_or_zero(value: Any) -> int:
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return 0
+    # a line number: anything else (inf, a 5000-digit int, a string) is no line at all
+    return value if type(value) is int and -MAX_VALUE <= value <= MAX_VALUE else 0
+
+
+def _text(value: Any) -> str:
+    # names are strings in every real file; str() of anything else could be a 5000-digit int's ValueError
+    return value if isinstance(value, str) else shown(value)
