@@ -7,7 +7,6 @@ import json
 import subprocess
 import sys
 import textwrap
-import time
 from pathlib import Path
 
 import pytest
@@ -15,6 +14,7 @@ import torch
 
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import BlockState
+from tests.conftest import wait_until
 from tests.probe_helpers import stop, wait_for_socket
 
 pytestmark = pytest.mark.gpu
@@ -47,9 +47,7 @@ def test_real_cuda_job_attached_once(tmp_path: Path) -> None:
     proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     try:
         wait_for_socket(proc.pid, proc)
-        deadline = time.monotonic() + 120
-        while not figures.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
+        wait_until(figures.exists, timeout=120, what="the job's own figures")
         expected = json.loads(figures.read_text())
         result = subprocess.run([sys.executable, "-m", "gpumem_gui", "attach", str(proc.pid), "--once", "--save",
                                  str(out)], capture_output=True, text=True, timeout=120, check=False)  # fmt: skip
