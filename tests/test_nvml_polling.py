@@ -148,8 +148,16 @@ def test_view_rows_for_a_reading(qtbot: Any) -> None:
     assert v100.child(1).text(_column("used")) == "n/a"
     assert a100.childCount() == 1 and a100.child(0).text(_column("name / command")) == "no processes"
     assert "3 GPUs" in view.status.text() and "550.54.15" in view.status.text()
-    with qtbot.waitSignal(view.process_activated) as blocker:
-        view.tree.itemDoubleClicked.emit(mine, 0)
+    from PySide6 import QtCore  # noqa: PLC0415
+
+    view.show()
+    qtbot.waitExposed(view)
+    view.tree.scrollToItem(mine)
+    where = view.tree.visualItemRect(mine).center()  # a real double-click on the row, not a signal sent by hand
+    with qtbot.waitSignal(view.process_activated, timeout=5000) as blocker:
+        # the first click of a double-click is a press of its own (QTest's double-click event alone has none)
+        qtbot.mouseClick(view.tree.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=where)
+        qtbot.mouseDClick(view.tree.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=where)
     assert blocker.args == [me]
 
 
