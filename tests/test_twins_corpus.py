@@ -20,7 +20,7 @@ compiled = pytest.mark.skipif(convert._columns is None, reason="compiled kernels
 
 # Each run reads its mutants both ways, whatever GPUMEM_GUI_PURE_PYTHON says; the two runs of the suite (compiled and
 # pure) take different seeds, so together they compare twice as many mutants. GPUMEM_GUI_TWIN_MUTANTS asks for more.
-MUTANTS = int(os.environ.get("GPUMEM_GUI_TWIN_MUTANTS", "100"))
+MUTANTS = int(os.environ.get("GPUMEM_GUI_TWIN_MUTANTS", "70"))
 SEED = 14 if os.environ.get("GPUMEM_GUI_PURE_PYTHON") else 41
 
 
