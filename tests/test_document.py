@@ -199,3 +199,24 @@ def test_layouts_and_codes_cover_every_segment() -> None:
         frame = doc.set_layout(mode, sort)
         assert frame.layout.mode == mode and frame.codes.shape == (len(frame.layout), frame.layout.width)
         assert set(np.unique(frame.layout.row_segment).tolist()) == set(range(len(frame.state.segments)))
+
+
+def test_warnings_name_a_segment_whose_blocks_fall_short_and_the_view_shows_them(qtbot: Any) -> None:
+    from gpumem_gui.views.document import DocumentView  # noqa: PLC0415
+
+    sim = DeviceAllocatorSim(8 << 30)
+    sim.malloc(3 * MiB, frames=FRAMES_A)
+    dump = sim.snapshot()
+    segment = dump["segments"][0]
+    dropped = segment["blocks"].pop()  # the 17 MiB free tail: the segment's blocks now cover 3 of its 20 MiB
+    assert dropped["state"] == "inactive" and dropped["size"] == 17 * MiB
+    doc = SnapshotDocument(load_snapshot(pickle.dumps(dump)))
+    notes = doc.warnings()
+    assert len(notes) == 1 and f"{segment['address']:#x}" in notes[0]
+    view = DocumentView(doc)
+    qtbot.addWidget(view)
+    assert view.notice.isVisibleTo(view) and notes[0] in view.notice.text()
+    clean, _ = _hand_made()
+    other = DocumentView(clean)
+    qtbot.addWidget(other)
+    assert clean.warnings() == [] and not other.notice.isVisibleTo(other)

@@ -112,6 +112,16 @@ class SnapshotDocument:
         tl = self.timeline()
         return sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
 
+    def warnings(self, limit: int = 20) -> list[str]:
+        """What is odd about the file (its layout, then the device's trace), for the window to say; at most `limit`
+        lines, the last one counting the rest."""
+        found = list(self.snapshot.warnings)
+        if not self.pending:
+            found += self.timeline().warnings
+        if len(found) > limit:
+            found = [*found[: limit - 1], f"... and {len(found) - limit + 1} more"]
+        return found
+
     def annotation_ranges(self) -> list[tuple[int, int, str]]:
         return annotation_ranges(self.snapshot, self.device)
 

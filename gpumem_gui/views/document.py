@@ -14,6 +14,7 @@ from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
+from gpumem_gui.views import palette
 from gpumem_gui.views.block_table import BlockTable
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
@@ -76,6 +77,14 @@ class DocumentView(QtWidgets.QWidget):
         )
         self.search.returnPressed.connect(self.apply_search)
         self.position = QtWidgets.QLabel()
+        # what is odd about the file (a layout the allocator could not quite have, trace events that do not fit):
+        # one line over the map, every note in its tooltip
+        self.notice = QtWidgets.QLabel()
+        self.notice.setWordWrap(True)
+        self.notice.setStyleSheet(
+            f"background: {palette.NOTICE_BACKGROUND}; color: {palette.NOTICE_TEXT}; padding: 3px 6px;"
+        )
+        self.notice.setVisible(False)
         self.axis_box = QtWidgets.QComboBox()
         self.axis_box.addItems(["by event", "by time"])
         self.axis_box.currentIndexChanged.connect(lambda i: self.timeline_view.set_time_axis(i == 1))
@@ -107,6 +116,7 @@ class DocumentView(QtWidgets.QWidget):
         self._main.setStretchFactor(0, 3)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addLayout(bar)
+        layout.addWidget(self.notice)
         layout.addWidget(self._main, 1)
 
         self.map.block_clicked.connect(self.show_block)
@@ -196,6 +206,7 @@ class DocumentView(QtWidgets.QWidget):
             )
             self.timeline_view.setVisible(tl.n_events > 0)
             self.axis_box.setEnabled(tl.series.time_us is not None)
+        self._show_warnings()
         streams = doc.streams()
         self.stream_box.blockSignals(True)
         self.stream_box.clear()
@@ -206,6 +217,15 @@ class DocumentView(QtWidgets.QWidget):
         self.stream_box.setVisible(len(streams) > 1)
         self.stream_box.blockSignals(False)
         self._show(doc.frame())
+
+    def _show_warnings(self) -> None:
+        notes = self.document.warnings()
+        self.notice.setVisible(bool(notes))
+        if notes:
+            plural = "s" if len(notes) > 1 else ""
+            more = " (all of them in the tooltip)" if len(notes) > 1 else ""
+            self.notice.setText(f"{len(notes)} note{plural} on this file: {notes[0]}{more}")
+            self.notice.setToolTip("\n".join(notes))
 
     # -- navigation ------------------------------------------------------------------------------------------------
 
