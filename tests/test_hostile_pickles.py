@@ -76,6 +76,9 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
     "bytearray8_2^63": (b"\x80\x05}" + SEG + b"\x96" + u64((1 << 63) - 1) + b"s.", "truncated"),
     "truncated_frame": (b"\x80\x04\x95" + u64(1000) + b"}" + SEG + b"]s.", "truncated"),
     "frame_2^63": (b"\x80\x04\x95" + u64(1 << 63) + b"}" + SEG + b"]s.", "truncated"),
+    # a read that runs past its frame: the standard unpickler takes the rest from after the frame ("gments]s")
+    "string_straddles_frame": (b"\x80\x04\x95" + u64(5) + b"}" + SEG + b"]s.", "exhausted before end of frame"),
+    "frame_inside_frame": (b"\x80\x04\x95" + u64(23) + b"}\x95" + u64(0) + SEG + b"]s.", "new frame before end"),
     # the standard unpickler's fence: nothing under the newest MARK is touched before POP_MARK
     "binput_under_mark": (b"\x80\x04}" + SEG + b"](q\x001s.", "unexpected MARK"),
     "dup_under_mark": (b"\x80\x04}" + SEG + b"](21s.", "unexpected MARK"),

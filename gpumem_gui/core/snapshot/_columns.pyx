@@ -310,6 +310,7 @@ cdef class PickleReader:
 
     cdef const uint8_t* buf
     cdef Py_ssize_t n, pos
+    cdef Py_ssize_t frame_end  # end of the current FRAME: a read that starts before it may not run past it
     cdef object data  # keeps the buffer alive
     cdef vector[PyObject*] stack  # owned references
     cdef vector[PyObject*] memo  # owned references (or NULL)
@@ -326,6 +327,7 @@ cdef class PickleReader:
         self.buf = &view[0] if view.shape[0] else NULL
         self.n = view.shape[0]
         self.pos = 0
+        self.frame_end = 0
         self.memo_len = 0
         self.entry = <PyObject*> ENTRY
         self.columns = columns
@@ -341,6 +343,9 @@ cdef class PickleReader:
     cdef inline const uint8_t* take(self, Py_ssize_t k) except NULL:
         if k < 0 or k > self.n - self.pos:  # pos + k could overflow for a declared length near 2^63
             raise Unsupported("truncated")
+        # the standard unpickler reads a frame into its buffer: what straddles its end is read from elsewhere
+        if self.pos < self.frame_end and k > self.frame_end - self.pos:
+            raise Unsupported("straddles a frame")
         cdef const uint8_t* p = self.buf + self.pos
         self.pos += k
         return p
@@ -543,8 +548,12 @@ cdef class PickleReader:
             elif op == 0x72:  # LONG_BINPUT
                 self.memo_put(<Py_ssize_t> self.uint_le(4))
             elif op == 0x95:  # FRAME: the whole buffer is here already; a frame longer than the rest is truncated
-                if self.uint_le(8) > <uint64_t> (self.n - self.pos):
+                if self.pos - 1 < self.frame_end:
+                    raise Unsupported("a frame inside a frame")
+                size = <Py_ssize_t> self.uint_le(8)
+                if size < 0 or size > self.n - self.pos:
                     raise Unsupported("truncated frame")
+                self.frame_end = self.pos + size
             elif op == 0x80:  # PROTO
                 if self.take(1)[0] > 5:
                     raise Unsupported("protocol")

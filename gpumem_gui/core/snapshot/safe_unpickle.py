@@ -99,7 +99,9 @@ assert FREE_MEMO_INDEX == 1 << 20  # the LONG_BINPUT branch above spells it out
 def scan_pickle(data: bytes | memoryview) -> None:
     """Walk the opcodes up to STOP as the standard unpickler will read them, and refuse before it runs what it
     would do without find_class (EXT opcodes served from copyreg's cache, persistent ids), a memo index that makes
-    it allocate far beyond the file's size, and a length (of a string, bytes, a frame) past the end of the data.
+    it allocate far beyond the file's size, a length (of a string, bytes, a frame) past the end of the data, and an
+    opcode that runs past the end of its frame (the unpickler would read its rest from after the frame, so it and
+    the compiled reader would see different data; Python's own pure unpickler refuses it the same way).
 
     It stops quietly where the data stops being a pickle (an unknown opcode, the end of the data): the unpickler
     fails at that same place. Linear in the data; about a tenth of a second per 20 MB.
@@ -108,9 +110,10 @@ def scan_pickle(data: bytes | memoryview) -> None:
     n = len(buf)
     memo_limit = max(n, FREE_MEMO_INDEX)
     match = _RUN.match
-    pos = 0
+    pos = frame_end = 0
     while True:
-        run = match(buf, pos)
+        inside = pos < frame_end
+        run = match(buf, pos, frame_end if inside else n)  # a run never crosses the end of a frame
         pos = run.end() if run else pos  # the pattern matches the empty run too: never None in practice
         if pos >= n:
             return
@@ -123,39 +126,61 @@ def scan_pickle(data: bytes | memoryview) -> None:
             if name.endswith("PERSID"):
                 raise Refused(PERSISTENT_ID)
             raise Refused(f"refused to load: the file uses the pickle extension registry ({name})")
+        if op == _FRAME and pos < frame_end:
+            raise pickle.UnpicklingError("beginning of a new frame before end of current frame")
         pos += 1
-        if size == -1:  # a line, or two for GLOBAL and INST
-            end = buf.find(b"\n", pos)
-            if end >= 0 and op in _TWO_LINES:
-                end = buf.find(b"\n", end + 1)
-            if end < 0:
-                return
+        if size == -1:  # a line, or two for GLOBAL and INST, each read on its own
+            for _ in range(2 if op in _TWO_LINES else 1):
+                end = buf.find(b"\n", pos, frame_end if pos < frame_end else n)
+                if end < 0:
+                    return _short(pos < frame_end)
+                line, pos = buf[pos:end], end + 1
             if op == _PUT:
-                _check_memo_index(buf[pos:end], memo_limit, n)
-            pos = end + 1
+                _check_memo_index(line, memo_limit, n)
         elif size >= 0:
-            if pos + size > n:
+            if not _fits(pos, size, frame_end, n):
                 return
             if op == _LONG_BINPUT:
                 _check_memo_index(int.from_bytes(buf[pos : pos + 4], "little"), memo_limit, n)
             elif op == _FRAME:
-                _check_length(int.from_bytes(buf[pos : pos + 8], "little"), n - pos - 8)
+                length = int.from_bytes(buf[pos : pos + 8], "little")
+                if length > n - pos - 8:
+                    raise pickle.UnpicklingError("pickle data was truncated")
+                frame_end = pos + 8 + length
             pos += size
         else:
             width = _LENGTH_BYTES[size]
-            if pos + width > n:
+            if not _fits(pos, width, frame_end, n):
                 return
             length = int.from_bytes(buf[pos : pos + width], "little", signed=size in _SIGNED_LENGTH)
             if length < 0:
                 return  # the unpickler refuses a negative byte count right there
             pos += width
-            _check_length(length, n - pos)
+            if not _fits(pos, length, frame_end, n):
+                raise pickle.UnpicklingError("pickle data was truncated")
             pos += length
 
 
-def _check_length(length: int, available: int) -> None:
-    if length > available:
-        raise pickle.UnpicklingError("pickle data was truncated")
+_FRAME_EXHAUSTED = "pickle exhausted before end of frame"
+
+
+def _fits(pos: int, size: int, frame_end: int, n: int) -> bool:
+    """Whether one read of `size` bytes at `pos` finds them; raises when it starts in a frame and ends past it.
+
+    The standard unpickler holds a frame in a buffer and reads what is missing from after the frame, so a read
+    that straddles the frame's end would take other bytes than the compiled reader (and Python's own pure one
+    refuses it the same way). A read that starts where a frame ends reads on from the data, as both readers do."""
+    if pos < frame_end:
+        if size > frame_end - pos:
+            raise pickle.UnpicklingError(_FRAME_EXHAUSTED)
+        return True
+    return size <= n - pos
+
+
+def _short(inside: bool) -> None:
+    # a line past the end of the data: the unpickler fails by itself; past the end of a frame: it would read on
+    if inside:
+        raise pickle.UnpicklingError(_FRAME_EXHAUSTED)
 
 
 def _check_memo_index(index: int | bytes, limit: int, n: int) -> None:
