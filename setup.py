@@ -18,7 +18,11 @@ else:
                 ["gpumem_gui/core/analysis/_replay.pyx"],
                 language="c++",
                 include_dirs=["gpumem_gui/core/analysis"],
-                depends=["gpumem_gui/core/analysis/_flat_map.h"],
+                depends=[
+                    "gpumem_gui/core/analysis/_flat_map.h",
+                    "gpumem_gui/core/analysis/_replay_rules.pxi",
+                    "gpumem_gui/core/analysis/_replay_support.pxi",
+                ],
                 optional=True,
             ),
             Extension(

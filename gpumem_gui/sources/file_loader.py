@@ -7,6 +7,7 @@ the worker leaves with os._exit, so nobody waits for them to be freed.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import os
 import tempfile
@@ -139,10 +140,12 @@ class FileLoadJob:
         self._cleanup()
 
     def _cleanup(self) -> None:
+        # run() ends with it and cancel() may call it from another thread at the same moment: both must find the
+        # files gone without an error
         self._proc.join(timeout=5)
         self._conn.close()
         for leftover in (self._out, self._out + ".state.npz"):
-            if os.path.exists(leftover):
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(leftover)
 
     def wait(self, timeout: float = 120.0) -> LoadResult:
