@@ -21,13 +21,13 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import psutil
+from bench_data import data_dir
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow, _application
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
-
-HERE = Path(__file__).resolve().parent
+from gpumem_gui.qt_start import throwaway_settings
 
 
 def real_shape(path: Path, events: int) -> None:
@@ -51,7 +51,11 @@ def many_blocks(path: Path, blocks: int = 100_000) -> None:
 
 def measure(path: Path) -> dict[str, Any]:
     app = _application()
-    window = MainWindow()
+    with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
+        return _measure(path, app, MainWindow(settings))
+
+
+def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dict[str, Any]:
     window.resize(1400, 900)
     window.show()
     stalls: list[float] = []
@@ -130,8 +134,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=1_000_000)
     args = parser.parse_args()
-    out = HERE / "out"
-    out.mkdir(exist_ok=True)
+    out = data_dir()
     blocks = out / "blocks_100000.pickle"
     if not blocks.exists():
         many_blocks(blocks)

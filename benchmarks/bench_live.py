@@ -3,6 +3,7 @@ polling at 2 Hz / 1 Hz costs the job, all on the demo job's simulated backend in
 
 from __future__ import annotations
 
+import shutil
 import statistics
 import tempfile
 import threading
@@ -86,6 +87,7 @@ def main() -> None:
         print(f"job {what} for {ops:,} malloc/free pairs: alone {alone:.2f} s, watched (stats 2 Hz, snapshot 1 Hz) "
               f"{seen:.2f} s = {seen / alone:.2f}x")  # fmt: skip
     server.stop()
+    shutil.rmtree(directory, ignore_errors=True)
     time.sleep(1.5)
     left = [t.name for t in threading.enumerate() if t is not threading.main_thread()]
     print(f"threads left after the probe stopped: {left}")

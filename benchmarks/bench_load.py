@@ -2,7 +2,7 @@
 
 Prints JSON: plain pickle.load (gc on, gc paused), our load-and-convert, all series (build_timeline for every
 device), state_at over 200 random events, and the memory each keeps. Ratios are computed from one run.
-Run: python benchmarks/bench_load.py [--events N] [--out DIR]
+Run: python benchmarks/bench_load.py [--events N] [--out DIR] (default DIR: bench_data.data_dir())
 """
 
 from __future__ import annotations
@@ -22,8 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-
-HERE = Path(__file__).resolve().parent
+from bench_data import data_dir
 
 
 def _rss() -> int:
@@ -141,14 +140,14 @@ def phase(name: str, path: Path) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=1_000_000)
-    parser.add_argument("--out", type=Path, default=HERE / "out")
+    parser.add_argument("--out", type=Path, default=None, help="where the generated file is kept")
     parser.add_argument("--phase")
     parser.add_argument("--file", type=Path)
     args = parser.parse_args()
     if args.phase:
         print(json.dumps(phase(args.phase, args.file)))
         return
-    path = args.out / f"synthetic_{args.events}.pickle"
+    path = (args.out or data_dir()) / f"synthetic_{args.events}.pickle"
     if not path.exists():
         t0 = time.perf_counter()
         make_file(path, args.events)

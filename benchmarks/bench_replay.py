@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench_data import data_dir
+
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.replay import replay
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
@@ -58,7 +60,7 @@ def fidelity() -> list[dict[str, Any]]:
 
 
 def speed(events: int) -> dict[str, Any]:
-    path = HERE / "out" / f"replay_{events}.pickle"
+    path = data_dir() / f"replay_{events}.pickle"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(synthetic_snapshot(events, seed=5, streams=2, distinct_stacks=1000), protocol=4))

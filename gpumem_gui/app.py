@@ -22,6 +22,7 @@ from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.staging import StagedDemo, WhatIfRun, replay_document, stage_demo
+from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
@@ -58,11 +59,13 @@ def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Load
 
 
 class MainWindow(QtWidgets.QMainWindow):
-    def __init__(self) -> None:
+    def __init__(self, settings: QtCore.QSettings | None = None) -> None:
+        """`settings`: where the window keeps its geometry, map layout and recent files (default: the user's own;
+        a render, a benchmark or a script passes `throwaway_settings()` so as to leave those as they were)."""
         super().__init__()
         self.setWindowTitle("gpumem-gui")
         self.resize(1400, 900)
-        self.settings = QtCore.QSettings(ORG, APP)
+        self.settings = settings if settings is not None else QtCore.QSettings(ORG, APP)
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         self.setCentralWidget(self.tabs)
@@ -552,6 +555,7 @@ def _application() -> QtWidgets.QApplication:
     app = QtWidgets.QApplication.instance()
     if isinstance(app, QtWidgets.QApplication):
         return app
+    QtCore.qInstallMessageHandler(qt_message)  # before the app: the platform plugin speaks while it starts
     app = QtWidgets.QApplication(sys.argv[:1])
     app.setOrganizationName(ORG)
     app.setApplicationName(APP)
@@ -561,7 +565,12 @@ def _application() -> QtWidgets.QApplication:
 def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | None = None) -> int:
     """`gpumem-gui [FILE ...]`: the window, with the files (or the bundled example) opening in tabs.
 
-    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens."""
+    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens.
+    Exit code 2, with one line on what to do instead, where there is no display to open a window on."""
+    problem = no_display_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     app = _application()
     window = MainWindow()
     window.show()

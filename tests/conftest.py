@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pickle
 import re
+import shutil
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -14,11 +16,34 @@ from typing import Any
 import pytest
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# folders of the whole run, removed at its end (pytest_sessionfinish) with what the tests and their probes left in
+# them: stale sockets, OOM pickles, settings files
+SESSION_DIRS: list[Path] = []
+
+
+def _session_dir(prefix: str) -> str:
+    SESSION_DIRS.append(Path(tempfile.mkdtemp(prefix=prefix)))
+    return str(SESSION_DIRS[-1])
+
+
 # the window keeps choices in QSettings: tests keep theirs away from the user's own
-os.environ["XDG_CONFIG_HOME"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-")
+os.environ["XDG_CONFIG_HOME"] = _session_dir("gpumem-gui-tests-")
 # probes started by the tests write their OOM snapshots and sockets here, not in the user's own folders
-os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-cache-")
-os.environ["GPUMEM_GUI_SOCKET_DIR"] = tempfile.mkdtemp(prefix="gpumem-gui-tests-sockets-")
+os.environ["XDG_CACHE_HOME"] = _session_dir("gpumem-gui-tests-cache-")
+os.environ["GPUMEM_GUI_SOCKET_DIR"] = _session_dir("gpumem-gui-tests-sockets-")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """The run's folders go with it; one that cannot be removed fails the run, naming what is left in it."""
+    left = []
+    for folder in SESSION_DIRS:
+        shutil.rmtree(folder, ignore_errors=True)
+        if folder.exists():
+            left.append(f"{folder} ({', '.join(sorted(p.name for p in folder.iterdir())[:5])})")
+    if left:
+        print(f"\nthe test run could not remove its folders: {'; '.join(left)}", file=sys.stderr)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
 
 FIXTURE_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "fixtures" / "snapshots"
 FIXTURE_NAMES = [
