@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
 
-.PHONY: run test lint bench examples screenshots clean
+.PHONY: run test lint bench examples screenshots dist-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,6 +47,12 @@ screenshots: $(STAMP_TEST)
 
 examples: $(STAMP_RUN)
 	$(BIN)/python -m gpumem_gui.core.allocator.examples gpumem_gui/data/examples
+
+# Slow (three isolated builds and a fresh venv, a few minutes): the sdist and wheel, installed and run from another
+# folder, with and without a C++ compiler; it leaves nothing behind (tests/dist_check.py)
+dist-check: $(STAMP_RUN)
+	$(BIN)/python -m pip install --quiet build
+	$(BIN)/python tests/dist_check.py
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,17 +1,56 @@
 """Build of the optional compiled kernels (trace columns, replay); everything else is in pyproject.toml.
 
-The kernel is optional: without a C++ compiler the package installs without it and the pure-Python replay runs
-(the same results, several times slower on big traces).
+The kernels are optional: without a C++ compiler, or with GPUMEM_GUI_PURE_PYTHON=1 set at install time, the package
+installs without them (one line says so) and the pure-Python twins run: the same results, slower on big traces
+(the README's Speed section has the measured factors).
 """
 
-from setuptools import Extension, setup
+import os
+import re
+import sys
 
-try:
-    from Cython.Build import cythonize
-except ImportError:  # no Cython: install the pure-Python package
-    extensions = []
-else:
-    extensions = cythonize(
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+
+NOTICE = "gpumem_gui: {what}; the pure-Python twin runs instead (same results, slower)"
+
+
+def _reason(exc: Exception, compiler: str) -> str:
+    """The compiler failure in a few words: the missing program, or the compiler and how it ended."""
+    if isinstance(exc, OSError) and exc.filename:
+        return f"{exc.filename}: {exc.strerror}"
+    text = re.sub(r"^\[Errno \d+\] ", "", str(exc))
+    status = text.rsplit("exit status", 1)
+    if len(status) == 2:
+        return f"{compiler} failed with exit status {status[1].strip(' .')}"
+    return (text.splitlines() or [type(exc).__name__])[0][:100]
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that lets each kernel fail alone: `optional=True` does not catch a missing or failing compiler."""
+
+    def run(self) -> None:
+        if os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
+            print(NOTICE.format(what="GPUMEM_GUI_PURE_PYTHON is set, no compiled kernel built"), file=sys.stderr)
+            return
+        super().run()
+
+    def build_extension(self, ext: Extension) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # a missing g++ is an OSError, a failing one a DistutilsExecError or CompileError
+            compiler = (getattr(self.compiler, "compiler_so", None) or ["the C++ compiler"])[0]
+            print(NOTICE.format(what=f"{ext.name} not compiled ({_reason(exc, compiler)})"), file=sys.stderr)
+
+
+def kernels() -> list[Extension]:
+    """The compiled kernels (built or skipped by OptionalBuildExt), or none where Cython is missing."""
+    try:
+        from Cython.Build import cythonize  # noqa: PLC0415 (an install without Cython still works)
+    except ImportError:
+        print(NOTICE.format(what="Cython is not installed, so no compiled kernel is built"), file=sys.stderr)
+        return []
+    return cythonize(
         [
             Extension(
                 "gpumem_gui.core.analysis._replay",
@@ -36,4 +75,5 @@ else:
         quiet=True,
     )
 
-setup(ext_modules=extensions)
+
+setup(ext_modules=kernels(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,105 @@
+"""The bundled examples and quizzes are package data found through importlib.resources; the kernels are optional.
+
+`make dist-check` (tests/dist_check.py) builds and installs the real sdist and wheel; these are the cheap checks.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tomllib
+from importlib import resources
+from pathlib import Path
+
+import pytest
+
+import gpumem_gui
+from gpumem_gui import assets
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.teach.quiz import load_quizzes
+from gpumem_gui.teach.quiz_interface import load_interface
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = Path(gpumem_gui.__file__).resolve().parent
+DATA = resources.files("gpumem_gui") / "data"
+
+
+def test_examples_listed_in_the_index_are_package_data_and_load() -> None:
+    index = tomllib.loads((DATA / "examples" / "examples.toml").read_text(encoding="utf-8"))
+    assert len(index) >= 10
+    assert assets.example_names() == list(index)
+    pickles = [p.name for p in (DATA / "examples").iterdir() if p.name.endswith(".pickle")]
+    on_disk = sorted(name.removesuffix(".pickle") for name in pickles)
+    assert on_disk == sorted(index), "every bundled example is in examples.toml and every entry has its file"
+    for name in index:
+        path = assets.example_path(name)
+        assert (DATA / "examples" / f"{name}.pickle").is_file()
+        assert PACKAGE in path.resolve().parents, f"{path} is not inside the package {PACKAGE}"
+        assert load_snapshot(path).source, name
+
+
+def test_both_quizzes_and_their_interface_load_from_the_package() -> None:
+    assert PACKAGE in assets.QUIZZES.resolve().parents
+    quizzes = load_quizzes()
+    assert [q.id for q in quizzes] == ["gpu-memory", "gradient-checkpointing"]
+    assert all(PACKAGE in q.path.resolve().parents for q in quizzes)
+    assert all(q.questions for q in quizzes)
+    load_interface()
+
+
+def _package_data_globs() -> list[str]:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return list(config["tool"]["setuptools"]["package-data"]["gpumem_gui"])
+
+
+def test_every_data_file_is_declared_package_data() -> None:
+    """A file under gpumem_gui/data that no package-data pattern names would be missing from the wheel."""
+    declared = {p.resolve() for pattern in _package_data_globs() for p in PACKAGE.glob(pattern) if p.is_file()}
+    files = [p for p in (PACKAGE / "data").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert files
+    undeclared = [str(p.relative_to(PACKAGE)) for p in files if p.resolve() not in declared]
+    assert not undeclared, f"not in [tool.setuptools.package-data]: {undeclared}"
+    assert (ROOT / "LICENSE").is_file()
+
+
+def _kernel_sources(dest: Path) -> None:
+    """setup.py and the kernels' sources in a scratch folder, so the build writes nothing into the tree."""
+    shutil.copy2(ROOT / "setup.py", dest / "setup.py")
+    for pattern in ("*.pyx", "*.pxi", "*.h"):
+        for source in (PACKAGE / "core").glob(f"*/{pattern}"):
+            target = dest / source.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+@pytest.mark.parametrize(
+    ("case", "notices"),
+    [("no g++ on PATH", 2), ("CC and CXX fail", 2), ("GPUMEM_GUI_PURE_PYTHON=1", 1)],
+)
+def test_the_kernels_build_is_optional(tmp_path: Path, case: str, notices: int) -> None:
+    pytest.importorskip("Cython")
+    _kernel_sources(tmp_path)
+    env = {k: v for k, v in os.environ.items() if k not in {"CC", "CXX", "GPUMEM_GUI_PURE_PYTHON"}}
+    if case == "no g++ on PATH":
+        (tmp_path / "empty-bin").mkdir()
+        env["PATH"] = str(tmp_path / "empty-bin")
+    elif case == "CC and CXX fail":
+        env["CC"] = env["CXX"] = "/bin/false"
+    else:
+        env["GPUMEM_GUI_PURE_PYTHON"] = "1"
+    done = subprocess.run(
+        [sys.executable, "setup.py", "-q", "build_ext", "--build-lib", "lib", "--build-temp", "tmp"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    lines = [line for line in done.stderr.splitlines() if line.startswith("gpumem_gui: ")]
+    assert len(lines) == notices, done.stderr
+    assert all("the pure-Python twin runs instead" in line for line in lines)
+    assert not list(tmp_path.rglob("*.so"))
