@@ -26,8 +26,7 @@ def main(out_dir: str) -> int:
     # a throwaway settings file, so that the picture never shows (or changes) the user's own progress
     scratch = tempfile.TemporaryDirectory()
     settings = QtCore.QSettings(str(Path(scratch.name) / "screenshots.ini"), QtCore.QSettings.Format.IniFormat)
-    window = MainWindow()
-    window.settings = settings  # read when the quiz dock is first made
+    window = MainWindow(settings)  # neither reads nor writes the user's own
     window.resize(1600, 950)
     window.show()
     panel = window.open_quiz("gpu-memory")
