@@ -18,19 +18,26 @@ import pytest
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # folders of the whole run, removed at its end (pytest_sessionfinish) with what the tests and their probes left in
 # them: stale sockets, OOM pickles, settings files
-SESSION_DIRS: list[Path] = []
+# pytest imports this file as `conftest`, and test modules import it again as `tests.conftest`: the second import
+# must reuse the run's folders (made once per process, named in the environment), not make three more nobody removes
+_DIRS_KEY = "GPUMEM_GUI_TEST_SESSION_DIRS"
 
 
-def _session_dir(prefix: str) -> str:
-    SESSION_DIRS.append(Path(tempfile.mkdtemp(prefix=prefix)))
-    return str(SESSION_DIRS[-1])
+def _session_dirs() -> list[Path]:
+    pid, _, made = os.environ.get(_DIRS_KEY, "").partition(os.pathsep)
+    if pid == str(os.getpid()):
+        return [Path(p) for p in made.split(os.pathsep)]
+    prefixes = ("gpumem-gui-tests-", "gpumem-gui-tests-cache-", "gpumem-gui-tests-sockets-")
+    folders = [Path(tempfile.mkdtemp(prefix=prefix)) for prefix in prefixes]
+    os.environ[_DIRS_KEY] = os.pathsep.join([str(os.getpid()), *map(str, folders)])
+    return folders
 
 
-# the window keeps choices in QSettings: tests keep theirs away from the user's own
-os.environ["XDG_CONFIG_HOME"] = _session_dir("gpumem-gui-tests-")
-# probes started by the tests write their OOM snapshots and sockets here, not in the user's own folders
-os.environ["XDG_CACHE_HOME"] = _session_dir("gpumem-gui-tests-cache-")
-os.environ["GPUMEM_GUI_SOCKET_DIR"] = _session_dir("gpumem-gui-tests-sockets-")
+SESSION_DIRS: list[Path] = _session_dirs()
+# the window keeps choices in QSettings: tests keep theirs away from the user's own; probes started by the tests
+# write their OOM snapshots and sockets in the others, not in the user's own folders
+for _name, _folder in zip(("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "GPUMEM_GUI_SOCKET_DIR"), SESSION_DIRS, strict=True):
+    os.environ[_name] = str(_folder)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
