@@ -80,6 +80,7 @@ def _kernel_sources(dest: Path) -> None:
 )
 def test_the_kernels_build_is_optional(tmp_path: Path, case: str, notices: int) -> None:
     import Cython  # noqa: F401, PLC0415 (in the test extra: a missing one fails, it does not skip)
+
     _kernel_sources(tmp_path)
     env = {k: v for k, v in os.environ.items() if k not in {"CC", "CXX", "GPUMEM_GUI_PURE_PYTHON"}}
     if case == "no g++ on PATH":
