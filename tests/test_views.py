@@ -281,3 +281,23 @@ def test_the_window_remembers_the_layout_but_a_render_does_not(qtbot: Any) -> No
     rendered = window.add_document(snap, "c.pickle", layout=1)
     rendered.layout_box.setCurrentIndex(0)
     assert int(window.settings.value("map_layout")) == 2
+
+
+def test_the_readout_under_the_map_never_moves_the_map(qtbot: Any) -> None:
+    """Hover and click must name the same block at every pixel: the readout that a hover fills in under the map
+    must not take room from it (a two-line readout used to shrink the map and shift its rows under the pointer)."""
+    doc = DocumentView(load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle")))
+    qtbot.addWidget(doc)
+    doc.resize(1200, 800)
+    doc.show()
+    qtbot.waitExposed(doc)
+    before = doc.map.plot.geometry()
+    state = doc.map.state
+    assert state is not None
+    with_frames = [i for i in range(len(state.blocks)) if "<br>" in doc.map.describe(i)]
+    assert with_frames  # readouts of two lines or more: the case that moved the map
+    for text in [doc.map.describe(i) for i in with_frames[:5]] + ["", doc.map.describe(0) + "<br>" + "x " * 400]:
+        doc.map.caption.setText(text)
+        for _ in range(3):
+            QtWidgets.QApplication.processEvents()
+        assert doc.map.plot.geometry() == before

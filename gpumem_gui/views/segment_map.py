@@ -50,6 +50,10 @@ class SegmentMapView(QtWidgets.QWidget):
         self.caption = QtWidgets.QLabel()
         self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.caption.setWordWrap(True)
+        # the hover's readout keeps three lines of room whether it shows anything or not: a readout that grew would
+        # shrink the map and move its rows under the pointer, so that a click would pick another block than named
+        self.caption.setFixedHeight(3 * self.caption.fontMetrics().lineSpacing() + 4)
+        self.caption.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
         self.legend = QtWidgets.QLabel(
             "  ".join(f'<span style="color:{c}">&#9632;</span> {name}' for name, c in palette.LEGEND)
         )
