@@ -177,6 +177,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
+        self._show_progress()  # reading -> indexing the trace
 
     def _load_finished(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
         result, envelopes = loaded
@@ -210,7 +211,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.cancel_button.setVisible(busy)
         message = ""
         if busy:
-            message = f"{Path(str(self.jobs[0].property('path'))).name}: loading..."
+            task = self.jobs[0]
+            stage = "indexing the trace" if self.load_tabs.get(task, {}).get("doc") else "reading"
+            message = f"{Path(str(task.property('path'))).name}: {stage}..."
         elif self.replays:
             message = "replaying through the allocator simulator..."
         if message:

@@ -220,3 +220,15 @@ def test_warnings_name_a_segment_whose_blocks_fall_short_and_the_view_shows_them
     other = DocumentView(clean)
     qtbot.addWidget(other)
     assert clean.warnings() == [] and not other.notice.isVisibleTo(other)
+
+
+def test_focus_at_shows_every_pool_and_stream_at_the_event_with_its_spotlight() -> None:
+    doc, _ = _hand_made()
+    doc.set_stream(7)
+    doc.set_pool("small")
+    frame = doc.focus_at(1, lambda state: state.blocks.state == BlockState.ALLOCATED, "live ones")
+    assert doc.filters == Filters() and frame.event == 1
+    assert np.array_equal(frame.state.blocks.address, doc.timeline().state_at(1).blocks.address)
+    assert frame.spotlight is not None and frame.spotlight.caption == "live ones"
+    assert frame.spotlight.mask.tolist() == (frame.state.blocks.state == BlockState.ALLOCATED).tolist()
+    assert doc.focus_at(10**6, lambda s: s.blocks.size > 0, "").event == frame.n_events - 1  # clamped like travel

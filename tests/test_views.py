@@ -301,3 +301,12 @@ def test_the_readout_under_the_map_never_moves_the_map(qtbot: Any) -> None:
         for _ in range(3):
             QtWidgets.QApplication.processEvents()
         assert doc.map.plot.geometry() == before
+
+
+def test_the_status_line_names_the_load_and_its_stage(qtbot: Any) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([str(example_path("cache_reuse"))])
+    assert window.statusBar().currentMessage() == "cache_reuse.pickle: reading..."
+    window.wait_for_loads()
+    assert window.statusBar().currentMessage() == "" and window.tabs.count() == 1

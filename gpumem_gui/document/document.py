@@ -192,6 +192,14 @@ class SnapshotDocument:
         self._frame = None
         return self.frame()
 
+    def focus_at(self, event: int, mask_of: MaskOf, caption: str) -> EventFrame:
+        """A demo's focus: the state right after `event` with every pool and stream (the focus's mask is over all of
+        them), its blocks in the spotlight; one frame computed, whatever was shown before."""
+        self.filters = Filters()
+        self.event = min(max(event, -1), self.n_events - 1)
+        self._changed()
+        return self.set_spotlight(mask_of, caption)
+
     def clear_spotlight(self) -> EventFrame:
         if self._spotlight is not None:
             self._spotlight = None

@@ -58,7 +58,6 @@ class FileLoadJob:
 
     def __init__(self, path: str) -> None:
         self.path = path
-        self.stage = "reading"
         self.snapshot: Snapshot | None = None
         self._cancelled = threading.Event()
         fd, self._out = tempfile.mkstemp(prefix="gpumem-gui-", suffix=".npz")
@@ -79,15 +78,13 @@ class FileLoadJob:
                     self.cancel()
                     return LoadResult(self.path, error=f"loading took longer than {timeout:.0f} s ({self.path})")
                 try:
-                    ready = self._conn.poll(0.05)
-                    message = self._conn.recv() if ready else None
+                    message = self._conn.recv() if self._conn.poll(0.05) else None
                 except (EOFError, OSError):
                     message = None
-                    ready = False
                 if message is None:
                     if self._cancelled.is_set():  # cancel() closed the pipe under us: not a crash of the worker
                         break
-                    if not ready and not self._proc.is_alive() and not self._conn_has_data():
+                    if not self._proc.is_alive() and not self._conn_has_data():
                         return LoadResult(self.path, error=f"the loading process stopped unexpectedly ({self.path})")
                     continue
                 kind, value = message
@@ -121,7 +118,6 @@ class FileLoadJob:
         finally:
             if os.path.exists(state_path):
                 os.unlink(state_path)
-        self.stage = "indexing the trace"
         return LoadResult(self.path, self.snapshot, partial=True)
 
     def _finish(self) -> LoadResult:

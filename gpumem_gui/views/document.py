@@ -318,16 +318,13 @@ class DocumentView(QtWidgets.QWidget):
         marks on the timeline, its bracket over the figures."""
         if self.pending:
             raise RuntimeError("the trace is still being indexed: show the focus once the timelines have arrived")
+        if self.device != focus.device:
+            self.set_device(focus.device)
         for box in (self.pool_box, self.stream_box):  # the focus's mask is over all pools and streams of its device
             box.blockSignals(True)
             box.setCurrentIndex(0)
             box.blockSignals(False)
-        self.document.set_pool("all")
-        self.document.set_stream(None)
-        if self.device != focus.device:
-            self.set_device(focus.device)
-        self.document.travel(focus.event)
-        self._show(self.document.set_spotlight(focus.mask_for, focus.caption))
+        self._show(self.document.focus_at(focus.event, focus.mask_for, focus.caption))
         self.timeline_view.set_event(focus.event, emit=False)
         self.timeline_view.set_focus_marks(focus.timeline_marks)
         if focus.bracket is not None:

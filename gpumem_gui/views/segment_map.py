@@ -6,7 +6,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, layout_by_address, layout_by_segment, rasterize
+from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, rasterize
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.core.snapshot.units import format_bytes
@@ -17,7 +17,7 @@ ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last o
 
 
 class SegmentMapView(QtWidgets.QWidget):
-    """Draws an AllocatorState; emits the block index under the mouse on click."""
+    """Draws a document's EventFrame; emits the block index under the mouse on hover and click."""
 
     block_clicked = QtCore.Signal(int)
     block_hovered = QtCore.Signal(int)
@@ -28,8 +28,6 @@ class SegmentMapView(QtWidgets.QWidget):
         self.state: AllocatorState | None = None
         self.stacks: StackTable | None = None
         self.layout_info: MapLayout | None = None
-        self.mode = "address"
-        self.sort = "size"
         self.image_data = np.zeros((1, 1), np.uint8)
         self.highlight: np.ndarray | None = None  # block mask to outline (search results)
         self.spotlight = False  # draw `highlight` as a demo's focus: the rest faded, the blocks underlined
@@ -76,40 +74,10 @@ class SegmentMapView(QtWidgets.QWidget):
 
     # -- data -------------------------------------------------------------------------------------------------
 
-    def set_state(self, state: AllocatorState, stacks: StackTable) -> None:
-        keep_range = self.state is not None and len(state.segments) == len(self.state.segments)
-        self.state, self.stacks = state, stacks
-        if self.spotlight:  # a focus belongs to the blocks of one state: another state ends it
-            self.highlight, self.spotlight = None, False
-            self.set_focus_caption(None)
-        self._redraw(keep_range)
-
-    def set_layout(self, mode: str, sort: str = "size") -> None:
-        self.mode, self.sort = mode, sort
-        if self.state is not None:
-            self._redraw(False)
-
-    def set_highlight(self, mask: np.ndarray | None, spotlight: bool = False) -> None:
-        """Mark the blocks of `mask` (over the shown state's blocks): a yellow wash, or with `spotlight` the focus
-        of a demo (everything else faded, the blocks underlined)."""
-        self.highlight = mask
-        self.spotlight = spotlight and mask is not None
-        self._draw_overlay()
-
     def set_focus_caption(self, text: str | None) -> None:
         """One line over the map saying what the focus shows (None hides it)."""
         self.focus_caption.setText(text or "")
         self.focus_caption.setVisible(bool(text))
-
-    def set_focus(self, mask: np.ndarray, caption: str) -> None:
-        """A demo's focus on the shown state: the blocks of `mask` in the spotlight and the caption over the map."""
-        self.set_highlight(mask, spotlight=True)
-        self.set_focus_caption(caption)
-
-    def clear_focus(self) -> None:
-        if self.spotlight:
-            self.set_highlight(None)
-        self.set_focus_caption(None)
 
     def highlight_pixels(self) -> np.ndarray:
         """Which pixels of the image the highlight covers (False everywhere when nothing is highlighted)."""
@@ -128,21 +96,11 @@ class SegmentMapView(QtWidgets.QWidget):
         """Draw a document's frame: its layout and codes as they are, its highlight or its demo's spotlight."""
         keep_range = keep_range and self.state is not None and len(frame.state.segments) == len(self.state.segments)
         self.state, self.stacks = frame.state, frame.stacks
-        self.mode = frame.layout.mode
         spotlight = frame.spotlight
         self.highlight = spotlight.mask if spotlight is not None else frame.highlight
         self.spotlight = spotlight is not None
         self.set_focus_caption(spotlight.caption if spotlight is not None else None)
         self._draw(frame.layout, frame.codes, keep_range)
-
-    def _redraw(self, keep_range: bool) -> None:
-        assert self.state is not None
-        width = 1024
-        if self.mode == "segment":
-            layout = layout_by_segment(self.state, width, sort=self.sort)  # type: ignore[arg-type]
-        else:
-            layout = layout_by_address(self.state, width)
-        self._draw(layout, rasterize(self.state, layout), keep_range)
 
     def _draw(self, layout: MapLayout, rows: np.ndarray, keep_range: bool) -> None:
         self.layout_info = layout

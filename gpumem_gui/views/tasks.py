@@ -16,7 +16,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 log = logging.getLogger(__name__)
@@ -180,7 +179,6 @@ class TaskGroup(QtCore.QObject):
     that the task's own `on_error` did not take."""
 
     failed = QtCore.Signal(str, str)
-    busy_changed = QtCore.Signal(bool)
 
     def __init__(self, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
@@ -208,19 +206,14 @@ class TaskGroup(QtCore.QObject):
         if on_finished is not None:
             task.finished.connect(on_finished)
         task.finished.connect(lambda: self._forget(task))
-        was_busy = self.busy()
         self.tasks.append(task)
         task.start()
-        if not was_busy:
-            self.busy_changed.emit(True)
         return task
 
     def _forget(self, task: Task) -> None:
+        # plain Python: a group whose owner was deleted (a tab closed mid-task) still hears its cancelled tasks end
         if task in self.tasks:
             self.tasks.remove(task)
-            # a group whose owner was deleted (a tab closed mid-task) still hears its cancelled tasks end
-            if not self.tasks and shiboken6.isValid(self):
-                self.busy_changed.emit(False)
 
     def busy(self) -> bool:
         return any(not t.cancelled for t in self.tasks)

@@ -122,8 +122,7 @@ class CompareView(QtWidgets.QWidget):
         if len(foci) != len(self.maps):
             raise ValueError(f"a comparison shows {len(self.maps)} runs, got {len(foci)} foci")
         for view, doc, focus in zip(self.maps, self.documents, foci, strict=True):
-            doc.travel(focus.event)
-            view.show_frame(doc.set_spotlight(focus.mask_for, focus.caption))
+            view.show_frame(doc.focus_at(focus.event, focus.mask_for, focus.caption))
         self.cursor_line.blockSignals(True)  # moving it would travel both maps to one event and end the foci
         self.cursor_line.setValue(foci[0].event)
         self.cursor_line.blockSignals(False)
