@@ -232,8 +232,29 @@ class Snapshot:
         return self.traces[device] if 0 <= device < len(self.traces) else TraceTable.empty()
 
     def default_device(self) -> int:
-        """The device with the longest trace (as PyTorch's viewer picks), else the first with segments."""
+        """The device a person opens the file for: the one with an OOM, else the one with the most memory reserved
+        at its high point (PyTorch's viewer picks the longest trace, which can be a device with nothing on it)."""
         devices = self.devices()
         if not devices:
             return 0
-        return max(devices, key=lambda d: (len(self.trace(d)), -d))
+        return max(devices, key=lambda d: (self.oom_count(d) > 0, self.peak_reserved(d), -d))
+
+    def oom_count(self, device: int) -> int:
+        return int(np.count_nonzero(self.trace(device).action == Action.OOM))
+
+    def peak_reserved(self, device: int) -> float:
+        """The most bytes `device` held in segments: the final segments, or more at some point of the trace.
+
+        From the segment events alone (no replay): the trace's cudaMalloc/map add, cudaFree/unmap subtract, and the
+        state before the trace is the final one minus their sum. A float: only used to rank devices."""
+        seg = self.state.segments
+        final = float(seg.total_size[seg.device == device].sum(dtype=np.float64))
+        trace = self.trace(device)
+        sign = np.zeros(len(trace), np.float64)
+        sign[(trace.action == Action.SEGMENT_ALLOC) | (trace.action == Action.SEGMENT_MAP)] = 1.0
+        sign[(trace.action == Action.SEGMENT_FREE) | (trace.action == Action.SEGMENT_UNMAP)] = -1.0
+        if not sign.any():
+            return final
+        running = np.cumsum(sign * trace.size)
+        before = final - float(running[-1])
+        return max(final, before + float(running.max()), before)
