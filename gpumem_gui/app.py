@@ -28,6 +28,7 @@ from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
+from gpumem_gui.views.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup, thread_pool
 from gpumem_gui.views.whatif import CompareView, WhatIfDialog
 
@@ -68,7 +69,17 @@ class MainWindow(QtWidgets.QMainWindow):
         self.settings = settings if settings is not None else QtCore.QSettings(ORG, APP)
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
-        self.setCentralWidget(self.tabs)
+        # with no tab open the window says what to do first, instead of showing an empty grey area
+        self.start_page = StartPage()
+        self.start_page.open_file.connect(self.open_dialog)
+        self.start_page.open_example.connect(lambda: self.open_files([str(example_path(DEFAULT_EXAMPLE))]))
+        self.start_page.attach.connect(self.attach_dialog)
+        self.start_page.quiz.connect(lambda: self.open_quiz(""))
+        self.pages = QtWidgets.QStackedWidget()
+        self.pages.addWidget(self.start_page)
+        self.pages.addWidget(self.tabs)
+        self.tabs.currentChanged.connect(lambda _i: self._show_start_page())
+        self.setCentralWidget(self.pages)
         self.progress = QtWidgets.QProgressBar(maximum=0)
         self.progress.setMaximumWidth(160)
         self.progress.setVisible(False)
@@ -129,6 +140,9 @@ class MainWindow(QtWidgets.QMainWindow):
         help_menu.addAction("&About", self.about)
         self._refresh_recent()
 
+    def _show_start_page(self) -> None:
+        self.pages.setCurrentWidget(self.tabs if self.tabs.count() else self.start_page)
+
     def _toggle_full_screen(self) -> None:
         self.showNormal() if self.isFullScreen() else self.showFullScreen()
 
@@ -185,7 +199,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if result.error is not None:
             if doc is not None:
                 self.close_tab(self.tabs.indexOf(doc))
-            QtWidgets.QMessageBox.warning(self, "Cannot open", result.error)
+            self.show_load_error(result.path, result.error)
             return
         if doc is not None and result.timelines is not None:
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
@@ -196,6 +210,17 @@ class MainWindow(QtWidgets.QMainWindow):
         recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
         self.settings.setValue("recent", recent)
         self._refresh_recent()
+
+    def show_load_error(self, path: str, message: str) -> LoadErrorPage:
+        """A file that cannot be opened gets a tab saying why (not a dialog that would hold up the other loads)."""
+        page = LoadErrorPage(path, message)
+        page.close_requested.connect(lambda: self.close_tab(self.tabs.indexOf(page)))
+        page.open_another.connect(self.open_dialog)
+        index = self.tabs.addTab(page, f"{Path(path).name} (cannot open)")
+        self.tabs.setTabToolTip(index, message)
+        self.tabs.setCurrentIndex(index)
+        self.statusBar().showMessage(message, 30_000)
+        return page
 
     def _job_done(self, task: Task) -> None:
         self.load_tabs.pop(task, None)
@@ -214,6 +239,8 @@ class MainWindow(QtWidgets.QMainWindow):
             task = self.jobs[0]
             stage = "indexing the trace" if self.load_tabs.get(task, {}).get("doc") else "reading"
             message = f"{Path(str(task.property('path'))).name}: {stage}..."
+            if len(self.jobs) > 1:
+                message = f"opening {len(self.jobs)} files; {message}"
         elif self.replays:
             message = "replaying through the allocator simulator..."
         if message:

@@ -29,6 +29,7 @@ from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.document.search import search_blocks
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.segment_map import ROW_PIXELS
+from gpumem_gui.views.start_page import LoadErrorPage
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
 
@@ -119,17 +120,37 @@ def test_time_travel_shows_state_at(qtbot: Any) -> None:
     assert doc.current_event == 42
 
 
-def test_bad_file_shows_the_loaders_message(qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    shown: list[str] = []
+def test_a_bad_file_gets_a_tab_saying_why_while_the_good_ones_open(
+    qtbot: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shown: list[str] = []  # no dialog may come up: it would hold the other loads behind it
     monkeypatch.setattr(QtWidgets.QMessageBox, "warning", lambda _parent, _title, text: shown.append(text))
     bad = tmp_path / "broken.pickle"
     bad.write_bytes(b"\x80\x04garbage")
     window = MainWindow()
     qtbot.addWidget(window)
-    window.open_files([str(bad), str(example_path("cache_reuse"))])
+    assert window.pages.currentWidget() is window.start_page  # nothing open: the window says what to do
+    window.open_files([str(example_path("cache_reuse")), str(bad), str(example_path("fragmented_oom"))])
     window.wait_for_loads()
-    assert len(shown) == 1 and "broken.pickle" in shown[0] and "corrupt" in shown[0]
-    assert window.tabs.count() == 1  # the good file opened, the app still works
+    assert not shown and window.pages.currentWidget() is window.tabs
+    pages = [window.tabs.widget(i) for i in range(window.tabs.count())]
+    errors = [p for p in pages if isinstance(p, LoadErrorPage)]
+    assert len(errors) == 1 and "corrupt" in errors[0].reason.text() and "\n" not in errors[0].message
+    assert sum(isinstance(p, DocumentView) for p in pages) == 2  # both good files opened
+    errors[0].close_requested.emit()
+    assert window.tabs.count() == 2
+    for _ in range(2):
+        window.close_tab(0)
+    assert window.pages.currentWidget() is window.start_page
+
+
+def test_the_start_page_opens_an_example(qtbot: Any) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    qtbot.mouseClick(window.start_page.buttons["Open an example"], QtCore.Qt.MouseButton.LeftButton)
+    window.wait_for_loads()
+    doc = window.current_document()
+    assert doc is not None and doc.snapshot.devices() and window.pages.currentWidget() is window.tabs
 
 
 def _one_segment_with_holes() -> bytes:
