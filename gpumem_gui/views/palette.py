@@ -112,3 +112,10 @@ LEGEND = [
 
 # the timeline's horizontal grid: what pyqtgraph's grid at 20 % black shows on the white plot, drawn opaque
 GRID = "#cccccc"
+
+# the map's reading aids: the line between two segments (by address), the rings around search matches and around
+# the block picked in the table (rings, not washes, so the blocks keep their state colours), the byte scale's text
+SEGMENT_BOUNDARY = "#1f2933"
+RING_HALO = "#111111"  # drawn wider under each ring, so that a ring shows on light and dark blocks alike
+SEARCH_RING = "#ffe600"
+SELECTION_RING = "#00e5ff"
