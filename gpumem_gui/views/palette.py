@@ -119,3 +119,7 @@ SEGMENT_BOUNDARY = "#1f2933"
 RING_HALO = "#111111"  # drawn wider under each ring, so that a ring shows on light and dark blocks alike
 SEARCH_RING = "#ffe600"
 SELECTION_RING = "#00e5ff"
+
+# the figures' first look: a finding's text colour and the tint behind it, by severity (info, warn, alert)
+FINDING = {"info": "#3d5a80", "warn": "#8a5a00", "alert": "#b71c1c"}
+FINDING_BACK = {"info": "#eef2f7", "warn": "#fff3cd", "alert": "#fdecea"}
