@@ -283,10 +283,19 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tab_tasks[doc] = TaskGroup(self)
         if remember:
             doc.layout_box.currentIndexChanged.connect(lambda i: self.settings.setValue("map_layout", i))
+        self.settings.beginGroup("splitters")
+        doc.restore_splitters({key: self.settings.value(key) for key in self.settings.childKeys()})
+        self.settings.endGroup()
+        doc.splitters_moved.connect(lambda: self._save_splitters(doc))
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
         return doc
+
+    def _save_splitters(self, doc: DocumentView) -> None:
+        """The sizes the user dragged a tab's splitters to: the next tab (and the next run) opens with them."""
+        for name, state in doc.splitter_states().items():
+            self.settings.setValue(f"splitters/{name}", state)
 
     def saved_layout(self) -> int:
         """The map layout chosen last (an index into LAYOUTS)."""

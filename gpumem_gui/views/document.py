@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.stacks import format_frame
-from gpumem_gui.core.snapshot.units import format_bytes_exact
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
@@ -27,8 +27,19 @@ _POOLS = (("all pools", "all"), ("small pool", "small"), ("large pool", "large")
 _LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first")
 
 
+def device_label(snapshot: Snapshot, device: int) -> str:
+    """What the device menu says of a device: its high point and its OOMs, or that it holds nothing."""
+    peak, ooms = snapshot.peak_reserved(device), snapshot.oom_count(device)
+    if peak <= 0 and not ooms:
+        return f"GPU {device}: nothing reserved"
+    text = f"GPU {device}: peak {format_bytes(peak)}"
+    return text + (f", {ooms} OOM{'s' if ooms > 1 else ''}" if ooms else "")
+
+
 class DocumentView(QtWidgets.QWidget):
     """Shows a SnapshotDocument; `current_event` is the trace event whose state the map shows (-1: before the first)."""
+
+    splitters_moved = QtCore.Signal()  # the user dragged a splitter: the window saves splitter_states()
 
     def __init__(
         self,
@@ -103,17 +114,29 @@ class DocumentView(QtWidgets.QWidget):
         bar.addWidget(self.play_button)
         bar.addWidget(self.position)
 
+        # the position's text changes width on every step: a fixed width keeps the bar's widgets where they are
+        self.position.setFixedWidth(
+            self.position.fontMetrics().horizontalAdvance("after event 10,000,000 of 10,000,000")
+        )
+        self.position.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+
+        # splitters the user can drag; the window remembers their sizes (splitter_states / restore_splitters)
         side = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         side.addWidget(self.figures)
         side.addWidget(self.side_tabs)
+        side.setMinimumWidth(280)
         top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         top.addWidget(self.map)
         top.addWidget(side)
-        top.setStretchFactor(0, 4)
-        top.setStretchFactor(1, 1)
+        top.setStretchFactor(0, 1)
+        top.setStretchFactor(1, 0)
+        top.setSizes([1000, 400])  # the side panel wide enough for a full address and a stack line
         self._main = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self._main.addWidget(top)
         self._main.setStretchFactor(0, 3)
+        self._splitters: dict[str, QtWidgets.QSplitter] = {}
+        for name, splitter in (("map_side", top), ("figures_tabs", side), ("map_timeline", self._main)):
+            self._add_splitter(name, splitter)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.notice)
@@ -137,6 +160,22 @@ class DocumentView(QtWidgets.QWidget):
             self._main.setStretchFactor(1, 1)
             self._timeline_view = view
         return self._timeline_view
+
+    def _add_splitter(self, name: str, splitter: QtWidgets.QSplitter) -> None:
+        splitter.setChildrenCollapsible(False)
+        splitter.splitterMoved.connect(lambda _pos, _index: self.splitters_moved.emit())
+        self._splitters[name] = splitter
+
+    def splitter_states(self) -> dict[str, QtCore.QByteArray]:
+        """The sizes of the tab's splitters, for the window to remember."""
+        return {name: splitter.saveState() for name, splitter in self._splitters.items()}
+
+    def restore_splitters(self, states: dict[str, object]) -> None:
+        """Sizes remembered from an earlier tab (missing or unreadable ones are left as they are)."""
+        for name, state in states.items():
+            splitter = self._splitters.get(name)
+            if splitter is not None and isinstance(state, QtCore.QByteArray):
+                splitter.restoreState(state)
 
     @property
     def snapshot(self) -> Snapshot:
@@ -189,6 +228,8 @@ class DocumentView(QtWidgets.QWidget):
             for d in devices:
                 self.device_box.addItem(f"GPU {d}", d)
             self.device_box.blockSignals(False)
+        for i, d in enumerate(devices):
+            self.device_box.setItemText(i, device_label(self.snapshot, d))
         self.device_box.blockSignals(True)
         self.device_box.setCurrentIndex(max(self.device_box.findData(self.device), 0))
         self.device_box.blockSignals(False)
@@ -220,6 +261,10 @@ class DocumentView(QtWidgets.QWidget):
 
     def _show_warnings(self) -> None:
         notes = self.document.warnings()
+        if self.snapshot.peak_reserved(self.device) <= 0:
+            others = [d for d in self.document.devices() if self.snapshot.peak_reserved(d) > 0]
+            where = f"; memory is on {', '.join(f'GPU {d}' for d in others)}" if others else ""
+            notes = [f"GPU {self.device} holds nothing in this file{where}", *notes]
         self.notice.setVisible(bool(notes))
         if notes:
             plural = "s" if len(notes) > 1 else ""
