@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
@@ -87,6 +88,8 @@ class DocumentView(QtWidgets.QWidget):
             placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
         )
         self.search.returnPressed.connect(self.apply_search)
+        self.search_count = QtWidgets.QLabel()  # how many blocks the search matches at the event shown
+        self.search_count.setFixedWidth(self.search_count.fontMetrics().horizontalAdvance("100,000 matches"))
         self.position = QtWidgets.QLabel()
         # what is odd about the file (a layout the allocator could not quite have, trace events that do not fit):
         # one line over the map, every note in its tooltip
@@ -110,6 +113,7 @@ class DocumentView(QtWidgets.QWidget):
         for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box):
             bar.addWidget(w)
         bar.addWidget(self.search, 1)
+        bar.addWidget(self.search_count)
         bar.addWidget(self.axis_box)
         bar.addWidget(self.play_button)
         bar.addWidget(self.position)
@@ -214,6 +218,8 @@ class DocumentView(QtWidgets.QWidget):
             self._refresh_table()
         self.figures.set_metrics(frame.metrics, frame.title)
         self.position.setText(frame.position)
+        matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
+        self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
 
     def _refresh_table(self) -> None:
         # a table of 100,000 rows costs more than the map to refresh: only while it is shown
