@@ -63,6 +63,32 @@ class Envelope:
         ys[1::2] = highs
         return np.append(xs, at(np.array([end], np.int64))), np.append(ys, float(y[end]))
 
+    def step_points(self, x: F64 | None, lo: float, hi: float, bins: int) -> tuple[F64, F64]:
+        """`points` drawn as a step function: memory changes at events and holds in between, so each value
+        stays until the next point's x (a line between samples would show a slope that never happened)."""
+        return steps(*self.points(x, lo, hi, bins))
+
+
+def steps(xs: F64, ys: F64) -> tuple[F64, F64]:
+    """The polyline of a step function through (xs, ys): (x0, y0), (x1, y0), (x1, y1), (x2, y1), ..."""
+    n = len(xs)
+    if n < 2:
+        return xs, ys
+    sx = np.empty(2 * n - 1, np.float64)
+    sy = np.empty(2 * n - 1, np.float64)
+    sx[0::2], sx[1::2] = xs, xs[1:]
+    sy[0::2], sy[1::2] = ys, ys[:-1]
+    return sx, sy
+
+
+MiB, GiB = float(1 << 20), float(1 << 30)
+
+
+def memory_unit(peak_bytes: float) -> tuple[str, float]:
+    """The unit a memory axis reads in, chosen by the file's peak: GiB from 1 GiB up, else MiB (so that a small
+    file reads 0-300 MiB, not 0-0.3 GiB, and an empty device has an axis in a unit at all)."""
+    return ("GiB", GiB) if peak_bytes >= GiB else ("MiB", MiB)
+
 
 def envelope(x: F64, y: npt.NDArray[np.generic], lo: float, hi: float, bins: int) -> tuple[F64, F64]:
     """The points of (x, y) that draw its picture between lo and hi at `bins` columns (see Envelope.points)."""

@@ -8,11 +8,12 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Action, TraceTable
-from gpumem_gui.document.curves import Envelope, series_envelopes
+from gpumem_gui.document.curves import Envelope, memory_unit, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views import palette
 
-GiB = float(1 << 30)
+# the plot's least height: below it the curves are a smear and the axes' labels are clipped
+MIN_PLOT_HEIGHT = 180
 _CURVES = (
     ("reserved", "reserved"),
     ("allocated", "allocated"),
@@ -23,7 +24,8 @@ _CURVES = (
 
 
 class TimelineView(QtWidgets.QWidget):
-    """Curves in GiB by event index, external fragmentation in % on its own axis, OOMs marked."""
+    """Memory curves (in MiB or GiB, by the file's peak) as steps by event index, external fragmentation in % on
+    its own axis, OOMs marked."""
 
     event_selected = QtCore.Signal(int)
 
@@ -35,6 +37,8 @@ class TimelineView(QtWidgets.QWidget):
         self.use_time = False
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
         self.plot.setMenuEnabled(False)
+        self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        self.unit, self.unit_scale = memory_unit(0)
         # a million events are a million points per curve: the curves get the envelope of the range in view,
         # two points per pixel column, recomputed (once per burst of changes) when the range moves
         self._full: dict[str, tuple[Envelope, float]] = {}
@@ -54,7 +58,9 @@ class TimelineView(QtWidgets.QWidget):
         # that only moves the cursor costs nothing there, and a change of range redraws it once
         for side in ("left", "bottom", "right"):
             self.plot.getAxis(side).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
-        self.plot.setLabel("left", "GiB")
+        for side in ("left", "right"):  # the unit is in the label: no "(x0.001)" from pyqtgraph's SI prefixes
+            self.plot.getAxis(side).enableAutoSIPrefix(False)
+        self.plot.setLabel("left", f"memory ({self.unit})")
         self.plot.setLabel("bottom", "trace event")
         self.curves = {key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
         legend_items = [(label, palette.CURVES[key]) for key, label in _CURVES]
@@ -62,13 +68,20 @@ class TimelineView(QtWidgets.QWidget):
         legend_items.append(("OOM", palette.HOLE))
         legend_items.append(("&#9650; cudaMalloc / map", palette.CURVES["reserved"]))
         legend_items.append(("record_function range", palette.ANNOTATION))
-        self.legend = QtWidgets.QLabel(  # below the plot, where it hides no curve
-            "  ".join(f'<span style="color:{c}">&#9644;</span> {name}' for name, c in legend_items)
+        self.legend = QtWidgets.QLabel(  # below the plot, where it hides no curve; wrapped, never clipped
+            " &nbsp;".join(
+                f'<span style="white-space:nowrap"><span style="color:{c}">&#9644;</span> {name}</span>'
+                for name, c in legend_items
+            )
         )
+        self.legend.setWordWrap(True)
+        self.empty_text = pg.TextItem("no events on this device", color=palette.TEXT_MUTED, anchor=(0.5, 0.5))
+        self.empty_text.setVisible(False)
+        self.plot.addItem(self.empty_text, ignoreBounds=True)
         # fragmentation on a right-hand axis, 0-100 %
         self.frag_view = pg.ViewBox()
         self.plot.showAxis("right")
-        self.plot.getAxis("right").setLabel("external fragmentation %", color=palette.CURVES["external_fragmentation"])
+        self.plot.getAxis("right").setLabel("fragmentation (%)", color=palette.CURVES["external_fragmentation"])
         self.plot.scene().addItem(self.frag_view)
         self.plot.getAxis("right").linkToView(self.frag_view)
         self.frag_view.setXLink(self.plot.getViewBox())
@@ -102,7 +115,7 @@ class TimelineView(QtWidgets.QWidget):
         bins = max(int(self.plot.getViewBox().width()) // 2, 300)
         for key, (curve, scale) in self._full.items():
             item = self.frag_curve if key == "external_fragmentation" else self.curves[key]
-            xs, ys = curve.points(self._x, lo, hi, bins)
+            xs, ys = curve.step_points(self._x, lo, hi, bins)
             item.setData(xs, ys * scale)
         if self.ticks is not None:
             # a tick per pixel column at most: thousands of cudaMallocs would otherwise cost a stall per paint
@@ -143,7 +156,9 @@ class TimelineView(QtWidgets.QWidget):
         self._envelopes = envelopes
         # by event the x of each point is its index (nothing to make); by time, each event's seconds
         self._x = self.event_x(np.arange(len(s))) if self.by_time() else None
-        self._full = {key: (envelopes[key], 1 / GiB) for key, _label in _CURVES}
+        self.unit, self.unit_scale = memory_unit(s.peak("reserved"))
+        self.plot.setLabel("left", f"memory ({self.unit})")
+        self._full = {key: (envelopes[key], 1 / self.unit_scale) for key, _label in _CURVES}
         self._full["external_fragmentation"] = (envelopes["external_fragmentation"], 100.0)
         for item in self.marks:
             self.plot.removeItem(item)
@@ -172,11 +187,17 @@ class TimelineView(QtWidgets.QWidget):
             at = float(self.event_x(np.array([oom.index]))[0])
             line = pg.InfiniteLine(pos=at, angle=90, pen=pg.mkPen(palette.HOLE, width=2))
             label = pg.TextItem("OOM", color=palette.HOLE, anchor=(1.05, 0))
-            label.setPos(at, float(s.reserved.max()) / GiB if len(s) else 0)
+            label.setPos(at, float(s.reserved.max()) / self.unit_scale if len(s) else 0)
             for item in (line, label):
                 self.plot.addItem(item)
                 self.marks.append(item)
         self.plot.setXRange(float(ends[0]) if len(s) else 0, float(ends[-1]) if len(s) > 1 else 1, padding=0.01)
+        if len(s) and s.peak("reserved") > 0:
+            self.plot.getViewBox().enableAutoRange(y=True)
+        else:  # nothing to fit: an axis of 0 to 1 MiB, not pyqtgraph's -0.5 to 0.5 of nothing
+            self.plot.setYRange(0, 1, padding=0)
+        self.empty_text.setVisible(len(s) == 0)
+        self.empty_text.setPos(0.5, 0.5)
         self._refresh.start()  # the envelopes, in the next turn of the event loop (once, whatever moved)
         self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
         self._draw_focus_marks()
@@ -197,7 +218,7 @@ class TimelineView(QtWidgets.QWidget):
         if self.timeline is None or not self.focus_marks:
             return
         s = self.timeline.series
-        top = float(max(s.reserved.max(), s.initial["reserved"])) / GiB if len(s) else 1.0
+        top = s.peak("reserved") / self.unit_scale if len(s) else 1.0
         pen = pg.mkPen(palette.FOCUS, width=2)
         first, last = (float(v) for v in self.event_x(np.array([0, max(self.timeline.n_events - 1, 0)])))
         for k, mark in enumerate(self.focus_marks):

@@ -6,17 +6,24 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pyqtgraph as pg
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent, parse_bytes
+from gpumem_gui.document.curves import Envelope, memory_unit
+from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
 
-GiB = float(1 << 30)
+Key = QtCore.Qt.Key
+# the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
+# so that where the runs agree both stay visible (the replayed line inside the recorded band)
+RUNS = (("recorded", palette.CURVES["reserved"], 6, 110), ("replayed", palette.LARGEST_HOLE, 2, 255))
+KINDS = (("reserved", QtCore.Qt.PenStyle.SolidLine), ("allocated", QtCore.Qt.PenStyle.DashLine))
 
 
 class WhatIfDialog(QtWidgets.QDialog):
@@ -39,6 +46,11 @@ class WhatIfDialog(QtWidgets.QDialog):
         form.addRow("garbage_collection_threshold", self.gc)
         form.addRow("per_process_memory_fraction", self.fraction)
         form.addRow("device capacity", self.capacity)
+        for field in (self.max_split, self.divisions, self.gc, self.fraction, self.capacity):
+            # each hint whole: a field as wide as its hint, and the hint again as a tooltip
+            hint = field.placeholderText()
+            field.setMinimumWidth(field.fontMetrics().horizontalAdvance(hint) + 24)
+            field.setToolTip(hint)
         buttons = QtWidgets.QDialogButtonBox(
             QtWidgets.QDialogButtonBox.StandardButton.Ok | QtWidgets.QDialogButtonBox.StandardButton.Cancel
         )
@@ -66,12 +78,40 @@ class WhatIfDialog(QtWidgets.QDialog):
         return parse_bytes(text) if text else None
 
 
+class ScrubViewBox(pg.ViewBox):
+    """A plot's view where the left button travels: a click or a drag emits the x under the pointer (the wheel
+    zooms, the middle button pans and the right button scales, as in any pyqtgraph plot)."""
+
+    scrubbed = QtCore.Signal(float)
+
+    def mouseClickEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseClickEvent) -> None:
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
+        else:
+            super().mouseClickEvent(ev)
+
+    def mouseDragEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseDragEvent, axis: int | None = None) -> None:
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
+        else:
+            super().mouseDragEvent(ev, axis)
+
+
 class CompareView(QtWidgets.QWidget):
-    """The recorded and the replayed run side by side at the same event, their reserved curves on one timeline."""
+    """The recorded and the replayed run side by side at the same event, their reserved and allocated curves on one
+    timeline. A click or drag on the timeline, or the keys (Left/Right one event, PageUp/PageDown a hundredth of
+    the trace, Home/End), travel both runs together."""
+
+    event_changed = QtCore.Signal(int)
 
     def __init__(self, run: WhatIfRun) -> None:
         super().__init__()
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.documents = (run.original, run.replayed)
+        self.n_events = max(doc.n_events for doc in self.documents)
+        self.current_event = self.n_events - 1
         result = run.result
         o, r = result.original, result.replayed
         diff = r.peak_reserved_bytes - o.peak_reserved_bytes
@@ -86,35 +126,113 @@ class CompareView(QtWidgets.QWidget):
         )
         self.summary.setWordWrap(True)
         self.maps = (SegmentMapView(), SegmentMapView())
-        titles = (QtWidgets.QLabel("<b>recorded</b>"), QtWidgets.QLabel("<b>replayed</b>"))
+        self.titles = (QtWidgets.QLabel(), QtWidgets.QLabel())
         pair = QtWidgets.QHBoxLayout()
-        for title, view in zip(titles, self.maps, strict=True):
+        for title, view in zip(self.titles, self.maps, strict=True):
+            title.setWordWrap(True)
             column = QtWidgets.QVBoxLayout()
             column.addWidget(title)
             column.addWidget(view, 1)
             pair.addLayout(column, 1)
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
-        self.plot.setDownsampling(auto=True, mode="peak")
-        self.plot.setClipToView(True)
-        self.plot.setLabel("left", "reserved GiB")
+        self.view_box = ScrubViewBox()
+        self.plot = pg.PlotWidget(viewBox=self.view_box, background=palette.PLOT_BACKGROUND)
+        self.plot.setMenuEnabled(False)
+        self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        peak = max(float(doc.timeline().series.peak("reserved")) for doc in self.documents)
+        self.unit, self.unit_scale = memory_unit(peak)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.setLabel("left", f"memory ({self.unit})")
         self.plot.setLabel("bottom", "trace event")
-        self.plot.addLegend()
-        for doc, colour, name in ((run.original, palette.CURVES["reserved"], "recorded"),
-                                  (run.replayed, palette.LARGEST_HOLE, "replayed")):  # fmt: skip
-            self.plot.plot(doc.timeline().series.reserved / GiB, pen=pg.mkPen(colour, width=2), name=name)
-        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR))
+        self.curves: list[tuple[pg.PlotDataItem, Envelope]] = []
+        for doc, (_name, colour, width, alpha) in zip(self.documents, RUNS, strict=True):
+            envelopes = doc.curve_envelopes()
+            for kind, style in KINDS:
+                pen_colour = pg.mkColor(colour)
+                pen_colour.setAlpha(alpha)
+                item = self.plot.plot([], [], pen=pg.mkPen(pen_colour, width=width, style=style))
+                self.curves.append((item, envelopes[kind]))
+        self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
+        self._refresh.timeout.connect(self._draw_curves)
+        self.view_box.sigXRangeChanged.connect(self._refresh.start)
+        self.view_box.sigResized.connect(self._refresh.start)
+        self.plot.setXRange(0, max(self.n_events - 1, 1), padding=0.01)
+        if peak <= 0:
+            self.plot.setYRange(0, 1, padding=0.02)
+        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
         self.cursor_line.sigPositionChanged.connect(lambda: self.travel_to(round(self.cursor_line.value())))
         self.plot.addItem(self.cursor_line)
+        self.view_box.scrubbed.connect(lambda x: self.travel_to(round(x)))
+        self.legend = QtWidgets.QLabel(legend_html())  # under the plot: it hides no curve and wraps, never clipped
+        self.legend.setWordWrap(True)
+        for widget in (self.plot, *(view.plot for view in self.maps)):
+            # the plots take the keyboard focus on a click and would scroll with the arrows: the keys travel instead
+            widget.installEventFilter(self)
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addLayout(pair, 3)
         layout.addWidget(self.plot, 1)
-        self.cursor_line.setValue(run.original.n_events - 1)  # moves both maps to the end
+        layout.addWidget(self.legend)
+        self._refresh.start()
+        self.travel_to(self.n_events - 1, force=True)
 
-    def travel_to(self, index: int) -> None:
-        """Both runs right after event `index` (each clamped to its own trace)."""
+    def _draw_curves(self) -> None:
+        """Each curve's step envelope over the x range in view (see TimelineView._draw_curves)."""
+        lo, hi = self.view_box.viewRange()[0]
+        bins = max(int(self.view_box.width()) // 2, 300)
+        for item, curve in self.curves:
+            xs, ys = curve.step_points(None, lo, hi, bins)
+            item.setData(xs, ys / self.unit_scale)
+
+    def travel_to(self, index: int, *, force: bool = False) -> None:
+        """Both runs right after event `index` (clamped to the trace; each run to its own), the cursor on it."""
+        index = min(max(index, -1), self.n_events - 1)
+        self.cursor_line.blockSignals(True)  # the line snaps to the event; moving it must not travel again
+        self.cursor_line.setValue(index)
+        self.cursor_line.blockSignals(False)
+        if index == self.current_event and not force:
+            return
+        self.current_event = index
         for view, doc in zip(self.maps, self.documents, strict=True):
             view.show_frame(doc.travel(index))
+        self._name_events()
+        self.event_changed.emit(index)
+
+    def step(self, delta: int) -> None:
+        self.travel_to(self.current_event + delta)
+
+    def page(self) -> int:
+        """The PageUp/PageDown step: a hundredth of the trace, at least ten events."""
+        return max(10, self.n_events // 100)
+
+    def _name_events(self) -> None:
+        """Each map's title says which run it is and which event it shows."""
+        for title, doc, (name, colour, _w, _a) in zip(self.titles, self.documents, RUNS, strict=True):
+            title.setText(f'<b style="color:{colour}">{name}</b>: {event_text(doc.frame())}')
+
+    def handle_key(self, key: int) -> bool:
+        """Travel by a key; False for a key that does not travel."""
+        moves = {
+            Key.Key_Left: lambda: self.step(-1),
+            Key.Key_Right: lambda: self.step(1),
+            Key.Key_PageUp: lambda: self.step(-self.page()),
+            Key.Key_PageDown: lambda: self.step(self.page()),
+            Key.Key_Home: lambda: self.travel_to(0),
+            Key.Key_End: lambda: self.travel_to(self.n_events - 1),
+        }
+        move = moves.get(Key(key))
+        if move is None:
+            return False
+        move()
+        return True
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        if not self.handle_key(event.key()):
+            super().keyPressEvent(event)
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.KeyPress and isinstance(event, QtGui.QKeyEvent):
+            return self.handle_key(event.key())
+        return super().eventFilter(watched, event)
 
     def show_foci(self, foci: Sequence[DemoFocus]) -> None:
         """A demo's focus on each run, each at its own event (the recorded OOM, the replayed request), which are
@@ -123,6 +241,41 @@ class CompareView(QtWidgets.QWidget):
             raise ValueError(f"a comparison shows {len(self.maps)} runs, got {len(foci)} foci")
         for view, doc, focus in zip(self.maps, self.documents, foci, strict=True):
             view.show_frame(doc.focus_at(focus.event, focus.mask_for, focus.caption))
+        self.current_event = foci[0].event
         self.cursor_line.blockSignals(True)  # moving it would travel both maps to one event and end the foci
         self.cursor_line.setValue(foci[0].event)
         self.cursor_line.blockSignals(False)
+        self._name_events()
+
+
+def event_text(frame: EventFrame) -> str:
+    """Which event a map shows, as its title says it: the number, and what the event did."""
+    if frame.event < 0:
+        return "before the first event"
+    text = f"after event {frame.event:,} of {frame.n_events:,}"
+    info = frame.event_info
+    if info is not None and info.label:
+        text += f" ({info.label}{f', {format_bytes(info.size)}' if info.size else ''})"
+    return text
+
+
+def legend_html() -> str:
+    """Every colour and line style the comparison's timeline draws, with what it means."""
+    swatches = {QtCore.Qt.PenStyle.SolidLine: "&#9473;&#9473;", QtCore.Qt.PenStyle.DashLine: "&#9477;&#9477;"}
+    items = [
+        f'<span style="color:{shown_colour(colour, alpha)}">{swatches[style]}</span> {name} {kind}'
+        for name, colour, _w, alpha in RUNS
+        for kind, style in KINDS
+    ]
+    items.append(f'<span style="color:{palette.CURSOR}">&#9474;</span> the event both maps show')
+    hint = "click or drag the timeline, or use Left/Right, PageUp/PageDown, Home/End, to travel both runs"
+    return " &nbsp; ".join(items) + f' &nbsp; <span style="color:{palette.TEXT_MUTED}">{hint}</span>'
+
+
+def shown_colour(colour: str, alpha: int) -> str:
+    """How a translucent pen looks over the plot's background, as the legend's swatch must show it."""
+    pen, back = pg.mkColor(colour), pg.mkColor(palette.PLOT_BACKGROUND)
+    mix = [
+        round((a * alpha + b * (255 - alpha)) / 255) for a, b in zip(pen.getRgb()[:3], back.getRgb()[:3], strict=True)
+    ]
+    return "#{:02x}{:02x}{:02x}".format(*mix)
