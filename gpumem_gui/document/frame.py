@@ -29,6 +29,12 @@ class EventInfo:
     user_metadata: str = ""
     compile_context: str = ""
     device_free: int | None = None  # what the device had free, for an OOM
+    label: str = ""  # the action as a person reads it: "allocation", "segment alloc (cudaMalloc)", "OOM", ...
+    size_meaning: str = "size"  # what `size` is for this action: "requested", "segment", "mapped range", ...
+    block_size: int | None = None  # the allocator's (rounded) block, for alloc and free events; None if unknown
+    elapsed_us: int | None = None  # time since the trace's first event; None where the trace has no times
+    forward_frames: tuple[str, ...] = ()  # the forward pass's traceback of an allocation made in backward
+    n_events: int = 0  # the length of the device's trace
 
 
 @dataclass(frozen=True)

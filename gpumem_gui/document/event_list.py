@@ -1,0 +1,132 @@
+"""The event list's rows: which trace events a filter keeps (numpy, millions at once), and one row's cells on demand."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Literal
+
+import numpy as np
+
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.model import I64, Action, Snapshot
+from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.document.events import action_label, format_elapsed
+
+EventKind = Literal["all", "allocations", "frees", "segments", "maps", "ooms", "markers"]
+
+# each kind, its words for the filter's menu, and the actions it keeps
+KINDS: dict[EventKind, tuple[str, tuple[Action, ...]]] = {
+    "all": ("all events", tuple(Action)),
+    "allocations": ("allocations", (Action.ALLOC,)),
+    "frees": ("frees", (Action.FREE_REQUESTED, Action.FREE_COMPLETED)),
+    "segments": ("segment alloc/free (cudaMalloc/cudaFree)", (Action.SEGMENT_ALLOC, Action.SEGMENT_FREE)),
+    "maps": ("segment map/unmap", (Action.SEGMENT_MAP, Action.SEGMENT_UNMAP)),
+    "ooms": ("OOMs", (Action.OOM,)),
+    "markers": ("snapshots and annotations", (Action.SNAPSHOT, Action.USER_DEFINED, Action.ANNOTATE)),
+}
+
+COLUMNS = ("#", "time", "action", "size", "address", "stream", "top frame")
+BACKSLASH = "\\"  # Windows paths in frames (seen in real files)
+_ROW_CACHE = 1024  # rows whose cells are kept: a screenful many times over, never the whole trace
+
+
+@dataclass(frozen=True)
+class EventFilter:
+    """Which events the list shows: a kind, a least `size` (the trace's size: the request for alloc and free), a
+    stream (None: every stream)."""
+
+    kind: EventKind = "all"
+    min_size: int = 0
+    stream: int | None = None
+
+
+class EventTable:
+    """One device's trace as the event list reads it: the filter's index array, and each row's short cells."""
+
+    def __init__(self, snapshot: Snapshot, device: int, timeline: DeviceTimeline | None = None) -> None:
+        self.snapshot = snapshot
+        self.device = device
+        self.trace = snapshot.trace(device)
+        self.block_sizes = timeline.block_sizes if timeline is not None else None
+        self._top_frames: dict[int, str] = {}  # stack index -> its top user frame (stacks repeat a lot)
+        self._cells: dict[int, tuple[str, ...]] = {}
+        self._streams: list[int] | None = None
+        self._everything: I64 | None = None  # the unfiltered rows, made once (24 MB for 3M events)
+
+    def __len__(self) -> int:
+        return len(self.trace)
+
+    def streams(self) -> list[int]:
+        """The distinct streams of the trace (runs of one stream are read once: a trace rarely switches)."""
+        if self._streams is None:
+            s = self.trace.stream
+            starts = s[np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))] if len(s) else s
+            self._streams = [int(x) for x in np.unique(starts)]
+        return self._streams
+
+    def filter(self, flt: EventFilter) -> I64:
+        """The ascending trace indices `flt` keeps."""
+        trace = self.trace
+        n = len(trace)
+        if flt.kind == "all" and flt.min_size <= 0 and flt.stream is None:
+            if self._everything is None:
+                self._everything = np.arange(n, dtype=np.int64)
+                self._everything.flags.writeable = False
+            return self._everything
+        keep = np.zeros(256, bool)  # a lookup table over the action codes: one gather for the whole trace
+        keep[[int(a) for a in KINDS[flt.kind][1]]] = True
+        mask = keep[trace.action.view(np.uint8)]
+        if flt.min_size > 0:
+            mask &= trace.size >= flt.min_size
+        if flt.stream is not None:
+            mask &= trace.stream == flt.stream
+        return np.flatnonzero(mask).astype(np.int64, copy=False)
+
+    def cells(self, index: int) -> tuple[str, ...]:
+        """Event `index`'s cells, in COLUMNS order (made when a row is drawn, kept for a while)."""
+        found = self._cells.get(index)
+        if found is None:
+            if len(self._cells) >= _ROW_CACHE:
+                self._cells.clear()
+            found = self._cells[index] = self._make_cells(index)
+        return found
+
+    def _make_cells(self, i: int) -> tuple[str, ...]:
+        t = self.trace
+        code = int(t.action[i])
+        time = format_elapsed(int(t.time_us[i] - t.time_us[0])) if t.has_time else ""
+        address = "" if code in (Action.OOM, Action.SNAPSHOT) else f"{int(t.addr[i]):#x}"
+        return (
+            f"{i:,}",
+            time,
+            action_label(t, i),
+            format_bytes(int(t.size[i])),
+            address,
+            str(int(t.stream[i])),
+            self.top_frame(int(t.stack[i])),
+        )
+
+    def block_size(self, index: int) -> int | None:
+        """The allocator's block for an alloc or free event (None without a timeline, or for other events)."""
+        if self.block_sizes is None or not 0 <= index < len(self.block_sizes) or self.block_sizes[index] <= 0:
+            return None
+        return int(self.block_sizes[index])
+
+    def top_frame(self, stack: int) -> str:
+        """The innermost user frame of a stack as `name (file.py:line)`; empty without one."""
+        found = self._top_frames.get(stack)
+        if found is None:
+            frames = filter_frames(self.snapshot.stacks.stack(stack))
+            # with C++ stacks the innermost frames are the allocator's: the user's code is the first Python frame
+            python = [f for f in frames if f.filename.lower().endswith(".py")]
+            top = python[0] if python else frames[0] if frames else None
+            found = f"{top.name} ({PurePath(top.filename.replace(BACKSLASH, '/')).name}:{top.line})" if top else ""
+            self._top_frames[stack] = found
+        return found
+
+
+def row_of(indices: I64, event: int) -> int:
+    """The row showing `event`, or else the last row before it (-1 where none is)."""
+    return int(np.searchsorted(indices, event, "right")) - 1

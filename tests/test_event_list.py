@@ -1,0 +1,236 @@
+"""The event list: its filter against a plain walk over the raw pickle's trace entries, its lazy cells, and the
+widget (clicks and keys choose trace events, show_event follows without emitting, a 3M-event list stays virtual)."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from PySide6 import QtCore
+
+from gpumem_gui.core import Snapshot, load_snapshot
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.snapshot.model import TraceTable
+from gpumem_gui.document.event_list import KINDS, EventFilter, EventTable, row_of
+from gpumem_gui.document.events import format_elapsed
+from gpumem_gui.views.event_list import EventListView
+from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
+
+EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "gpumem_gui" / "data" / "examples").glob("*.pickle"))
+# the kinds by the trace's own action names (written out here, not read from the code under test)
+RAW_KINDS: dict[str, set[str] | None] = {
+    "all": None,
+    "allocations": {"alloc"},
+    "frees": {"free_requested", "free_completed"},
+    "segments": {"segment_alloc", "segment_free"},
+    "maps": {"segment_map", "segment_unmap"},
+    "ooms": {"oom"},
+    "markers": {"snapshot", "user_defined", "annotate"},
+}
+MiB = 1 << 20
+
+
+def _paths() -> list[Path]:
+    return [fixture_path(name) for name in FIXTURE_NAMES] + EXAMPLES
+
+
+def _oracle(entries: list[dict[str, Any]], kind: str, min_size: int, stream: int | None) -> list[int]:
+    actions = RAW_KINDS[kind]
+    return [
+        i
+        for i, e in enumerate(entries)
+        if (actions is None or e["action"] in actions)
+        and e.get("size", 0) >= min_size
+        and (stream is None or e.get("stream", 0) == stream)
+    ]
+
+
+def test_the_kinds_cover_the_same_actions_as_the_oracle() -> None:
+    assert set(KINDS) == set(RAW_KINDS)
+
+
+def test_the_filter_keeps_what_a_walk_over_the_raw_trace_keeps() -> None:
+    checked = 0
+    for path in _paths():
+        raw = load_raw(path)
+        if not isinstance(raw, dict):
+            continue
+        snapshot = load_snapshot(path)
+        for device, entries in enumerate(raw.get("device_traces", [])):
+            if not entries:
+                continue
+            table = EventTable(snapshot, device)
+            assert len(table) == len(entries)
+            streams = sorted({e.get("stream", 0) for e in entries})
+            assert table.streams() == streams
+            for kind in RAW_KINDS:
+                for min_size in (0, 1, MiB, 64 * MiB):
+                    for stream in (None, streams[-1]):
+                        got = table.filter(EventFilter(kind, min_size, stream))  # type: ignore[arg-type]
+                        assert got.dtype == np.int64
+                        assert got.tolist() == _oracle(entries, kind, min_size, stream), (path.name, kind, min_size)
+                        checked += 1
+    assert checked > 500
+
+
+def test_cells_read_the_raw_entry() -> None:
+    path = fixture_path("constructor_memory_snapshot.pickle")
+    entries = load_raw(path)["device_traces"][1]
+    table = EventTable(load_snapshot(path), 1)
+    words = {"alloc": "allocation", "free_requested": "free requested", "free_completed": "free completed"}
+    words |= {"segment_map": "segment map", "segment_unmap": "segment unmap", "oom": "OOM"}
+    t0 = entries[0]["time_us"]
+    for i in range(0, len(entries), 37):
+        e = entries[i]
+        number, when, action, _size, address, stream, _top = table.cells(i)
+        assert number == f"{i:,}" and action == words[e["action"]] and stream == str(e["stream"])
+        assert address == ("" if e["action"] == "oom" else hex(e["addr"]))
+        assert when == format_elapsed(e["time_us"] - t0)
+    # the top frame is the innermost Python frame of the raw stack (its C++ frames come first)
+    i = next(i for i, e in enumerate(entries) if e["action"] == "oom")
+    top = next(f for f in entries[i]["frames"] if f["filename"].endswith(".py"))
+    assert table.cells(i)[6] == f"{top['name']} ({Path(top['filename']).name}:{top['line']})"
+
+
+def test_times_read_as_people_write_them() -> None:
+    assert format_elapsed(0) == "+0 µs"
+    assert format_elapsed(850) == "+850 µs"
+    assert format_elapsed(12_345) == "+12.345 ms"
+    assert format_elapsed(3_210_000) == "+3.210 s"
+    assert format_elapsed(125_000_000) == "+2 min 05.000 s"
+    assert format_elapsed(3_725_500_000) == "+1 h 02 min 05.500 s"
+
+
+def test_row_of_is_the_event_or_the_last_before_it() -> None:
+    rows = np.array([3, 7, 20], np.int64)
+    assert [row_of(rows, e) for e in (-1, 2, 3, 4, 7, 19, 20, 99)] == [-1, -1, 0, 0, 1, 1, 2, 2]
+
+
+def big_snapshot(n: int = 3_000_000) -> Snapshot:
+    """A real file's device-1 trace tiled to `n` events (times made increasing), as columns."""
+    snapshot = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
+    t = snapshot.trace(1)
+
+    def tile(a: np.ndarray) -> np.ndarray:
+        return np.tile(a, n // len(a) + 1)[:n]
+
+    columns = [tile(c) for c in (t.action, t.addr, t.size, t.stream)]
+    times = np.arange(n, dtype=np.int64) * 7 + int(t.time_us[0])
+    rest = [tile(c) for c in (t.stack, t.device_free, t.compile_context, t.user_metadata, t.pool)]
+    big = TraceTable(*columns, times, *rest, has_time=True)  # type: ignore[arg-type]
+    return dataclasses.replace(snapshot, traces=[big])
+
+
+def test_filtering_three_million_events_is_quick_and_makes_no_cells() -> None:
+    table = EventTable(big_snapshot(), 0)
+    best = {}
+    for flt in (EventFilter("allocations", 64 * MiB), EventFilter("frees", 0, 0), EventFilter("ooms")):
+        times = []
+        for _ in range(3):
+            start = time.perf_counter()
+            rows = table.filter(flt)
+            times.append(time.perf_counter() - start)
+        best[flt.kind] = min(times)
+        assert np.all(np.diff(rows) > 0)
+    assert max(best.values()) < 0.1, best
+    assert not table._cells
+    assert table.cells(2_999_999)[0] == "2,999,999" and len(table._cells) == 1
+
+
+# -- the widget ----------------------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def listed(qtbot: Any) -> tuple[EventListView, list[dict[str, Any]]]:
+    path = fixture_path("constructor_memory_snapshot.pickle")
+    snapshot = load_snapshot(path)
+    view = EventListView()
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    view.set_document(snapshot, 1, build_timeline(snapshot, 1))
+    view.show()
+    qtbot.waitExposed(view)
+    return view, load_raw(path)["device_traces"][1]
+
+
+def _click_row(qtbot: Any, view: EventListView, row: int) -> None:
+    at = view.model.index(row, 2)
+    view.view.scrollTo(at)
+    rect = view.view.visualRect(at)
+    qtbot.mouseClick(view.view.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
+
+
+def test_clicking_a_row_chooses_its_trace_event(qtbot: Any, listed: tuple[EventListView, Any]) -> None:
+    view, entries = listed
+    view.set_filter(EventFilter("allocations"))
+    allocs = [i for i, e in enumerate(entries) if e["action"] == "alloc"]
+    with qtbot.waitSignal(view.event_chosen) as chosen:
+        _click_row(qtbot, view, 5)
+    assert chosen.args == [allocs[5]]
+    with qtbot.waitSignal(view.event_chosen) as chosen:
+        qtbot.keyClick(view.view, QtCore.Qt.Key.Key_Down)
+    assert chosen.args == [allocs[6]]
+
+
+def test_show_event_selects_its_row_or_the_one_before_without_emitting(
+    qtbot: Any, listed: tuple[EventListView, Any]
+) -> None:
+    view, entries = listed
+    view.set_filter(EventFilter("allocations"))
+    allocs = [i for i, e in enumerate(entries) if e["action"] == "alloc"]
+    oom = next(i for i, e in enumerate(entries) if e["action"] == "oom")
+    with qtbot.assertNotEmitted(view.event_chosen):
+        view.show_event(allocs[40])
+        assert view.view.currentIndex().row() == 40
+        view.show_event(oom)  # filtered out: the last allocation before it
+        before = max(i for i in allocs if i < oom)
+        assert int(view.indices[view.view.currentIndex().row()]) == before
+        assert view.view.visualRect(view.view.currentIndex()).intersects(view.view.viewport().rect())
+    # clicking that row (already current) still travels to it
+    with qtbot.waitSignal(view.event_chosen) as chosen:
+        _click_row(qtbot, view, view.view.currentIndex().row())
+    assert chosen.args == [before]
+    with qtbot.assertNotEmitted(view.event_chosen):
+        view.show_event(-1)
+    assert not view.view.selectionModel().hasSelection()
+
+
+def test_the_filter_bar_narrows_the_rows(qtbot: Any, listed: tuple[EventListView, Any]) -> None:
+    view, entries = listed
+    assert view.model.rowCount() == len(entries)
+    view.kind_box.setCurrentIndex(view.kind_box.findData("allocations"))
+    view.size_edit.setText("1.5 GiB")
+    qtbot.keyClick(view.size_edit, QtCore.Qt.Key.Key_Return)
+    expected = _oracle(entries, "allocations", int(1.5 * (1 << 30)), None)
+    assert 0 < len(expected) < len(entries)
+    assert view.indices.tolist() == expected
+    assert view.count.text() == f"{len(expected):,} of {len(entries):,} events"
+    view.size_edit.setText("lots")
+    qtbot.keyClick(view.size_edit, QtCore.Qt.Key.Key_Return)
+    assert view.indices.tolist() == expected and "size?" in view.count.text()  # a bad size keeps the last filter
+
+
+def test_three_million_events_stay_virtual(qtbot: Any) -> None:
+    view = EventListView()
+    qtbot.addWidget(view)
+    view.resize(900, 400)
+    view.show()
+    qtbot.waitExposed(view)
+    snapshot = big_snapshot()
+    view.set_document(snapshot, 0)
+    assert view.model.rowCount() == 3_000_000
+    view.show_event(2_500_000)
+    qtbot.wait(10)
+    table = view.table
+    assert table is not None and len(table._cells) < 100  # only the rows drawn were made
+    start = time.perf_counter()
+    view.set_filter(EventFilter("allocations", 64 * MiB))
+    elapsed = time.perf_counter() - start
+    expected = int(np.count_nonzero((snapshot.trace(0).action == 0) & (snapshot.trace(0).size >= 64 * MiB)))
+    assert view.model.rowCount() == expected
+    assert elapsed < 1.0, elapsed  # measured about 30-60 ms here; generous for loaded CI machines
+    assert int(view.indices[view.view.currentIndex().row()]) <= 2_500_000
