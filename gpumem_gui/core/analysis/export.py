@@ -1,12 +1,14 @@
-"""Blocks as CSV: one row per block of a state, with its segment, sizes, state and innermost user frame."""
+"""Blocks as CSV: one row per block of a state, with its segment, sizes, state and site (innermost user frame)."""
 
 from __future__ import annotations
 
 import csv
 import io
 
+import numpy as np
+
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame
+from gpumem_gui.core.snapshot.stacks import stack_sites
 
 COLUMNS = (
     "device",
@@ -27,10 +29,12 @@ def blocks_csv(state: AllocatorState, stacks: StackTable) -> str:
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
     seg, blk = state.segments, state.blocks
+    sites, labels = stack_sites(stacks)
+    labels.append("")  # read by index -1: NO_SITE, and blocks recorded without a stack
+    block_site = np.where(blk.stack >= 0, sites[np.maximum(blk.stack, 0)] if len(sites) else -1, -1).tolist()
     for i in range(len(blk)):
         s = int(blk.segment[i])
         block_state = BlockState(int(blk.state[i]))
-        frames = filter_frames(stacks.stack(int(blk.stack[i])))
         writer.writerow(
             (
                 int(seg.device[s]),
@@ -42,7 +46,7 @@ def blocks_csv(state: AllocatorState, stacks: StackTable) -> str:
                 int(seg.stream[s]),
                 "small" if seg.is_small[s] else "large",
                 bool(seg.is_expandable[s]),
-                format_frame(frames[0]) if frames else "",
+                labels[block_site[i]],
             )
         )
     return out.getvalue()

@@ -1,8 +1,10 @@
-"""Interning of stack traces: real files repeat the same few hundred stacks thousands of times."""
+"""Stack traces: interned (real files repeat the same few hundred stacks thousands of times), filtered to the
+frames worth showing, and attributed to a site (the innermost frame of the user's code)."""
 
 from __future__ import annotations
 
 import operator
+import weakref
 from collections.abc import Sequence
 from itertools import chain
 from typing import Any
@@ -11,44 +13,116 @@ import numpy as np
 
 from gpumem_gui.core.snapshot.checks import MAX_VALUE, shown
 from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.frame_kinds import (
+    HIDDEN_KINDS,
+    PYTHON_KINDS,
+    FrameKind,
+    frame_kind,
+    is_autograd_node,
+    is_python_file,
+    short_name,
+)
 from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
 
-# Frames PyTorch's viewer hides from a stack (allocator and interpreter plumbing): matched against name and file.
-_HIDDEN_NAMES = (
-    "unwind::unwind",
-    "CapturedTraceback::gather",
-    "gather_with_cpp",
-    "_start",
-    "__libc_start_main",
-    "PyEval_",
-    "PyObject_",
-    "PyFunction_",
-)
-_HIDDEN_FILES = (
-    "core/boxing",
-    "/Register",
-    "/Redispatch",
-    "pythonrun.c",
-    "Modules/main.c",
-    "Objects/call.c",
-    "Objects/methodobject.c",
-    "pycore_ceval.h",
-    "ceval.c",
-    "cpython/abstract.h",
-)
+NO_SITE = -1  # site index of a stack without a Python frame or an autograd node
 
 
 def is_interesting_frame(frame: Frame) -> bool:
-    """False for allocator and interpreter frames that say nothing about the user's code."""
-    return not (any(h in frame.name for h in _HIDDEN_NAMES) or any(h in frame.filename for h in _HIDDEN_FILES))
+    """False for allocator, dispatcher and interpreter frames that say nothing about the user's code."""
+    return frame_kind(frame) not in HIDDEN_KINDS
 
 
 def filter_frames(frames: Sequence[Frame]) -> list[Frame]:
-    return [f for f in frames if is_interesting_frame(f)]
+    """The frames worth showing: Python frames first (innermost first), then the C++ frames that name an
+    operation; the allocator, dispatcher, autograd engine and CPython frames are left out."""
+    kinds = [frame_kind(f) for f in frames]
+    python = [f for f, k in zip(frames, kinds, strict=True) if k in PYTHON_KINDS]
+    return python + [f for f, k in zip(frames, kinds, strict=True) if k == FrameKind.NATIVE]
+
+
+def shown_frames(frames: Sequence[Frame], show_all: bool = False) -> list[Frame]:
+    """filter_frames, or with `show_all` every frame in the order the file recorded them."""
+    return list(frames) if show_all else filter_frames(frames)
+
+
+def site_frame(frames: Sequence[Frame]) -> Frame | None:
+    """The frame a stack's memory is attributed to: the innermost frame of the user's code or libraries; else
+    the innermost Python frame (PyTorch's, the standard library's); else, for the autograd engine's threads that
+    run no Python, the backward node (`MulBackward0::apply`); else None."""
+    kinds = [frame_kind(f) for f in frames]
+    for f, k in zip(frames, kinds, strict=True):
+        if k == FrameKind.USER:
+            return f
+    for f, k in zip(frames, kinds, strict=True):
+        if k in PYTHON_KINDS:
+            return f
+    return next((f for f in frames if is_autograd_node(f)), None)
 
 
 def format_frame(frame: Frame) -> str:
     return f"{frame.filename}:{frame.line}:{frame.name}"
+
+
+def site_label(frame: Frame) -> str:
+    """`file:line:function` for a Python frame; a C++ site is named by its last two name parts."""
+    return format_frame(frame) if is_python_file(frame.filename) else short_name(frame.name)
+
+
+def stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
+    """The site of every stack of the table (an index into the labels, NO_SITE without one) and the labels, in
+    order of first appearance. Computed once per table: frames are classified once each, stacks with numpy."""
+    key = id(stacks)
+    found = _SITES.get(key)
+    if found is None:
+        found = _stack_sites(stacks)
+        found[0].flags.writeable = False  # shared by every caller
+        _SITES[key] = found
+        weakref.finalize(stacks, _SITES.pop, key, None)  # ids are reused once the table is gone
+    return found[0], list(found[1])
+
+
+_SITES: dict[int, tuple[I32, list[str]]] = {}
+
+
+def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
+    n = len(stacks)
+    frames = stacks.frames
+    if len(stacks.frame_ids) == 0:
+        return np.full(n, NO_SITE, np.int32), []
+    kinds = np.fromiter((frame_kind(f) for f in frames), np.int8, len(frames))
+    nodes = np.fromiter(map(is_autograd_node, frames), bool, len(frames))
+    ids = stacks.frame_ids.astype(np.int64)
+    lengths = np.diff(stacks.offsets)
+    stack_of = np.repeat(np.arange(n), lengths)  # the stack of each position of frame_ids
+    at = kinds[ids]
+
+    def first(mask: np.ndarray) -> np.ndarray:
+        """Per stack, the first position of frame_ids where `mask` holds (-1 where none does)."""
+        out = np.full(n, -1, np.int64)
+        where = np.flatnonzero(mask)
+        owner = stack_of[where]
+        lead = np.ones(len(where), bool)
+        lead[1:] = owner[1:] != owner[:-1]
+        out[owner[lead]] = where[lead]
+        return out
+
+    position = first(at == FrameKind.USER)
+    for mask in (np.isin(at, [int(k) for k in PYTHON_KINDS]), nodes[ids]):
+        position = np.where(position < 0, first(mask), position)
+    site_frame_id = np.where(position >= 0, ids[np.maximum(position, 0)], -1)
+    has = site_frame_id >= 0
+    distinct, rank = unique_in_order(site_frame_id[has])
+    labels: list[str] = []
+    index_of: dict[str, int] = {}  # C++ sites: frames of one node with different signatures share a label
+    frame_site = np.empty(len(distinct), np.int32)
+    for j, fid in enumerate(site_frame_id[has][distinct].tolist()):
+        label = site_label(frames[fid])
+        frame_site[j] = index_of.setdefault(label, len(labels))
+        if frame_site[j] == len(labels):
+            labels.append(label)
+    sites = np.full(n, NO_SITE, np.int32)
+    sites[has] = frame_site[rank]
+    return sites, labels
 
 
 class StackInterner:
