@@ -123,3 +123,9 @@ SELECTION_RING = "#00e5ff"
 # the figures' first look: a finding's text colour and the tint behind it, by severity (info, warn, alert)
 FINDING = {"info": "#3d5a80", "warn": "#8a5a00", "alert": "#b71c1c"}
 FINDING_BACK = {"info": "#eef2f7", "warn": "#fff3cd", "alert": "#fdecea"}
+
+# stack views: the user's frames in ink, other frames worth showing muted, the frames hidden by default pale
+STACK_USER = "#1f2933"
+STACK_OTHER = "#5f6b7a"
+STACK_HIDDEN = "#a3abb6"
+STACK_LOCATION = "#3d5a80"  # the file:line after a user frame's function
