@@ -28,6 +28,8 @@ KINDS: dict[EventKind, tuple[str, tuple[Action, ...]]] = {
 }
 
 COLUMNS = ("#", "time", "action", "size", "address", "stream", "top frame")
+# the list's words where the inspector's are long: the column stays narrow enough to leave room for the frame
+SHORT_LABELS: dict[int, str] = {Action.SEGMENT_ALLOC: "cudaMalloc", Action.SEGMENT_FREE: "cudaFree"}
 BACKSLASH = "\\"  # Windows paths in frames (seen in real files)
 _ROW_CACHE = 1024  # rows whose cells are kept: a screenful many times over, never the whole trace
 
@@ -101,7 +103,7 @@ class EventTable:
         return (
             f"{i:,}",
             time,
-            action_label(t, i),
+            SHORT_LABELS.get(code) or action_label(t, i),
             format_bytes(int(t.size[i])),
             address,
             str(int(t.stream[i])),

@@ -13,9 +13,10 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
 from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, row_of
+from gpumem_gui.document.events import action_label
 
 _RIGHT = {0, 1, 3, 5}  # the number columns
-_SAMPLE = ("3,000,000", "+59 min 59.999 s", "segment alloc (cudaMalloc)", "1023.9 MiB", "0x7f0000000000", "123456789")
+_SAMPLE = ("3,000,000", "+12 min 05.000 s", "segment unmap.", "1023.9 MiB", "0x7f0000000000", "stream")
 
 
 def _size_text(n: int) -> str:
@@ -68,8 +69,9 @@ class EventListModel(QtCore.QAbstractTableModel):
             block = self.table.block_size(event)
             given = f"; block {format_bytes_exact(block)}" if block is not None and block != size else ""
             return f"{format_bytes_exact(size)}{given}"
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole and column == 6:
-            return self.table.cells(event)[column]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and column in (2, 6):
+            cells = self.table.cells(event)
+            return action_label(self.table.trace, event) if column == 2 else cells[column]
         return None
 
 
