@@ -90,9 +90,12 @@ def test_cells_read_the_raw_entry() -> None:
         assert number == f"{i:,}" and action == words[e["action"]] and stream == str(e["stream"])
         assert address == ("" if e["action"] == "oom" else hex(e["addr"]))
         assert when == format_elapsed(e["time_us"] - t0)
-    # the top frame is the innermost Python frame of the raw stack (its C++ frames come first)
+    # the top frame is the innermost frame of the user's Python in the raw stack: after the allocator's C++
+    # frames and torch's own Python (torch/nn/functional.py's relu here)
     i = next(i for i, e in enumerate(entries) if e["action"] == "oom")
-    top = next(f for f in entries[i]["frames"] if f["filename"].endswith(".py"))
+    python = [f for f in entries[i]["frames"] if f["filename"].endswith(".py")]
+    top = next(f for f in python if "/torch/" not in f["filename"])
+    assert "/torch/" in python[0]["filename"]
     assert table.cells(i)[6] == f"{top['name']} ({Path(top['filename']).name}:{top['line']})"
 
 

@@ -10,7 +10,7 @@ import numpy as np
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import I64, Action, Snapshot
-from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.events import action_label, format_elapsed
 
@@ -117,13 +117,11 @@ class EventTable:
         return int(self.block_sizes[index])
 
     def top_frame(self, stack: int) -> str:
-        """The innermost user frame of a stack as `name (file.py:line)`; empty without one."""
+        """The stack's innermost user frame as `name (file.py:line)`; empty without one."""
         found = self._top_frames.get(stack)
         if found is None:
-            frames = filter_frames(self.snapshot.stacks.stack(stack))
-            # with C++ stacks the innermost frames are the allocator's: the user's code is the first Python frame
-            python = [f for f in frames if f.filename.lower().endswith(".py")]
-            top = python[0] if python else frames[0] if frames else None
+            # the stack's site: the innermost frame of the user's code (not the allocator's C++, not torch's Python)
+            top = site_frame(self.snapshot.stacks.stack(stack))
             found = f"{top.name} ({PurePath(top.filename.replace(BACKSLASH, '/')).name}:{top.line})" if top else ""
             self._top_frames[stack] = found
         return found
