@@ -1,9 +1,14 @@
-"""FiguresPanel: the core's metrics of the shown state, each with what it means and what to do about it."""
+"""FiguresPanel: the core's metrics of the shown state, each in proportion, and the findings of a first look."""
 
 from __future__ import annotations
 
+import html
+from collections.abc import Sequence
+
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.analysis.first_look import NORMAL, SEVERITIES, Finding, first_look, fragmentation_note, share
+from gpumem_gui.core.analysis.first_look import percent as share_percent
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views import palette
@@ -139,55 +144,137 @@ class GapBar(QtWidgets.QWidget):
         p.end()
 
 
+# the widest texts each column must hold, so that the panel keeps one width whatever it shows (no jumping)
+_WIDEST_VALUE = "1023.9 MiB"
+_WIDEST_SHARE = "99.9% of allocated"
+_SEVERITY_WORD = {"info": "note", "warn": "warning", "alert": "alert"}
+
+
 class FiguresPanel(QtWidgets.QWidget):
+    """The figures of the shown state, each with its share of the whole it belongs to, then the findings."""
+
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
-        form = QtWidgets.QFormLayout(self)
-        form.setContentsMargins(6, 6, 6, 6)
+        outer = QtWidgets.QVBoxLayout(self)
+        outer.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel()
-        form.addRow(self.title)
+        self.title.setWordWrap(True)
+        outer.addWidget(self.title)
+        grid = QtWidgets.QGridLayout()
+        grid.setHorizontalSpacing(8)
+        grid.setVerticalSpacing(2)
+        outer.addLayout(grid)
+        metrics = self.fontMetrics()
+        value_width = metrics.horizontalAdvance(_WIDEST_VALUE) + 4
+        share_width = metrics.horizontalAdvance(_WIDEST_SHARE) + 4
+        name_width = max(metrics.horizontalAdvance(label) for _key, label, _tip in _ROWS) + 4
         self.values: dict[str, QtWidgets.QLabel] = {}
         self.names: dict[str, QtWidgets.QLabel] = {}
-        for key, label, tip in _ROWS:
-            name = QtWidgets.QLabel(label)
-            value = QtWidgets.QLabel("-")
-            for widget in (name, value):
+        self.shares: dict[str, QtWidgets.QLabel] = {}
+        self._tips: dict[str, str] = {}
+        right = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
+        for row, (key, label, meaning) in enumerate(_ROWS):
+            tip = f"{meaning}\n{NORMAL[key]}" if key in NORMAL else meaning
+            name, value, part = QtWidgets.QLabel(label), QtWidgets.QLabel("-"), QtWidgets.QLabel()
+            name.setFixedWidth(name_width)
+            value.setFixedWidth(value_width)
+            value.setAlignment(right)
+            part.setFixedWidth(share_width)
+            part.setStyleSheet(f"color: {palette.TEXT_MUTED};")
+            for widget in (name, value, part):
                 widget.setToolTip(tip)
-            form.addRow(name, value)
-            self.values[key] = value
-            self.names[key] = name
+            grid.addWidget(name, row, 0)
+            grid.addWidget(value, row, 1)
+            grid.addWidget(part, row, 2)
+            self.values[key], self.names[key], self.shares[key], self._tips[key] = value, name, part, tip
+        self.content_width = name_width + value_width + share_width + 2 * grid.horizontalSpacing()
+        self.title.setFixedWidth(self.content_width)
         self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set
         self.gap_bar.setVisible(False)
-        form.addRow(self.gap_bar)
+        outer.addWidget(self.gap_bar)
+        self.findings_label = QtWidgets.QLabel()  # the findings, one coloured paragraph each
+        self.findings_label.setWordWrap(True)
+        self.findings_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.findings_label.setFixedWidth(self.content_width)
+        self.findings_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+        outer.addWidget(self.findings_label)
+        outer.addStretch(1)
+        self.findings: list[Finding] = []
+        self._flags: dict[str, str] = {}  # row key -> the style that marks it (a finding is about it)
+        self._bracketed = False
 
     def set_bracket(self, reserved: int, allocated: int, label: str) -> None:
         """Bracket the gap between reserved and allocated (of the shown figures) and emphasise their rows."""
         self.gap_bar.set_values(reserved, allocated, label)
         self.gap_bar.setVisible(True)
-        for key in _BRACKETED:
-            for widget in (self.names[key], self.values[key]):
-                widget.setStyleSheet(f"background: {palette.FOCUS_BACKGROUND}; font-weight: bold;")
+        self._bracketed = True
+        self._restyle()
 
     def clear_bracket(self) -> None:
         self.gap_bar.setVisible(False)
-        for key in _BRACKETED:
-            for widget in (self.names[key], self.values[key]):
-                widget.setStyleSheet("")
+        self._bracketed = False
+        self._restyle()
 
     def bracket_shown(self) -> bool:
         return not self.gap_bar.isHidden()
 
-    def set_metrics(self, m: Metrics, title: str) -> None:
+    def _restyle(self) -> None:
+        bracket = f"background: {palette.FOCUS_BACKGROUND}; font-weight: bold;"
+        for key in self.values:
+            style = bracket if self._bracketed and key in _BRACKETED else ""
+            self.names[key].setStyleSheet(style)
+            self.values[key].setStyleSheet(style + self._flags.get(key, ""))
+
+    def set_metrics(self, m: Metrics, title: str, findings: Sequence[Finding] | None = None) -> None:
+        """Show `m` under `title`, with the findings about it (None: those the figures alone give)."""
         if self.bracket_shown():  # a bracket belongs to the figures it was drawn for
-            self.clear_bracket()
-        self.title.setText(f"<b>{title}</b>")
+            self.gap_bar.setVisible(False)
+            self._bracketed = False
+        self.title.setText(f"<b>{html.escape(title)}</b>")
         figures = m.as_dict()
         for key, label in self.values.items():
             value = figures[key]
+            tip = self._tips[key]
             if key == "external_fragmentation":
                 label.setText(format_percent(value))
+                self.shares[key].setText(fragmentation_note(m))
             elif key in ("segments", "blocks"):
                 label.setText(f"{value:,}")
             else:
                 label.setText(format_bytes(value))
-                label.setToolTip(f"{format_bytes_exact(value)}\n{label.toolTip().splitlines()[-1]}")
+                tip = f"{format_bytes_exact(value)}\n{tip}"
+                part = share(m, key)
+                self.shares[key].setText(f"{share_percent(part[0])} of {part[1]}" if part else "")
+            for widget in (self.names[key], label, self.shares[key]):
+                widget.setToolTip(tip)
+        self.set_findings(first_look(m) if findings is None else findings)
+
+    def set_findings(self, findings: Sequence[Finding]) -> None:
+        """List the findings under the figures, coloured by severity, and mark the rows they are about."""
+        self.findings = list(findings)
+        self._flags = {}
+        for f in sorted(self.findings, key=lambda f: SEVERITIES.index(f.severity)):  # the most severe wins
+            if f.subject and f.severity != "info":
+                self._flags[f.subject] = f"color: {palette.FINDING[f.severity]}; font-weight: bold;"
+        self._restyle()
+        rows = "".join(
+            f'<tr><td bgcolor="{palette.FINDING_BACK[f.severity]}" style="color: {palette.FINDING[f.severity]};">'
+            f"<b>{_SEVERITY_WORD[f.severity]}</b> {html.escape(f.text)}</td></tr>"
+            for f in self.findings
+        )
+        self.findings_label.setText(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
+        self.findings_label.setToolTip("\n".join(_figures_line(f) for f in self.findings))
+
+
+def _figures_line(f: Finding) -> str:
+    """A finding's figures, exact: what the sentence rounds."""
+    parts = []
+    for name, value in f.figures.items():
+        if name.endswith("_bytes"):
+            exact = format_bytes_exact(int(value))
+        elif isinstance(value, float):
+            exact = format_percent(value)
+        else:
+            exact = f"{value:,}"
+        parts.append(f"{name.removesuffix('_bytes').replace('_', ' ')} {exact}")
+    return f"{_SEVERITY_WORD[f.severity]}: " + ", ".join(parts)
