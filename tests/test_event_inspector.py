@@ -36,7 +36,12 @@ def test_an_oom_shows_the_free_memory_and_request_of_the_raw_entry(inspector: Ev
     i = next(i for i, e in enumerate(entries) if e["action"] == "oom")
     e = entries[i]
     snapshot = load_snapshot(path)
-    inspector.show_event(describe_event(snapshot, 1, i, timeline=build_timeline(snapshot, 1)))
+    info = describe_event(snapshot, 1, i, timeline=build_timeline(snapshot, 1))
+    assert info is not None
+    assert [(f.name, f.filename, f.line) for f in info.recorded_frames] == [
+        (f["name"], f["filename"], f["line"]) for f in e["frames"]
+    ]
+    inspector.show_event(info)
     assert inspector.heading.text() == f"event {i:,} of {len(entries):,}: OOM"
     assert f"({e['device_free']:,} bytes)" in _value(inspector, "device_free")
     assert f"({e['size']:,} bytes)" in _value(inspector, "size") and "rounded" in _value(inspector, "size")

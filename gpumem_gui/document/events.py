@@ -81,6 +81,7 @@ def describe_event(
     def text(string_index: int) -> str:
         return snapshot.strings[string_index] if 0 <= string_index < len(snapshot.strings) else ""
 
+    recorded = snapshot.stacks.stack(int(trace.stack[index]))
     block_size = None
     if timeline is not None and index < len(timeline.block_sizes) and timeline.block_sizes[index] > 0:
         block_size = int(timeline.block_sizes[index])
@@ -91,7 +92,7 @@ def describe_event(
         size=int(trace.size[index]),
         stream=int(trace.stream[index]),
         time_us=int(trace.time_us[index]) if trace.has_time else None,
-        frames=tuple(filter_frames(snapshot.stacks.stack(int(trace.stack[index])))),
+        frames=tuple(filter_frames(recorded)),
         user_metadata=text(int(trace.user_metadata[index])),
         compile_context=text(int(trace.compile_context[index])),
         device_free=int(trace.device_free[index]) if code == Action.OOM else None,
@@ -101,4 +102,5 @@ def describe_event(
         elapsed_us=int(trace.time_us[index] - trace.time_us[0]) if trace.has_time else None,
         forward_frames=tuple(trace.forward_frames.get(index, ())),
         n_events=len(trace),
+        recorded_frames=tuple(recorded),
     )

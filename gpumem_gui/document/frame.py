@@ -35,6 +35,7 @@ class EventInfo:
     elapsed_us: int | None = None  # time since the trace's first event; None where the trace has no times
     forward_frames: tuple[str, ...] = ()  # the forward pass's traceback of an allocation made in backward
     n_events: int = 0  # the length of the device's trace
+    recorded_frames: tuple[Frame, ...] = ()  # every frame as the file recorded it (a stack view's "show all")
 
 
 @dataclass(frozen=True)
