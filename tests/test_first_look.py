@@ -231,7 +231,9 @@ def test_next_allocations_larger_than_every_hole() -> None:
     state = holey_state(2)
     upcoming = np.array([2 * GiB, 100 * MiB, 512 * 1024], np.int64)  # the small request fits the small pool's hole
     f = only(first_look(compute_metrics(state), upcoming=upcoming, state=state), "next 3")
-    assert f.text == "The next 3 allocations ask for up to 2.0 GiB; 1 of them fits no hole now."
+    assert f.text == (
+        "The next 3 allocations ask for up to 2.0 GiB; 1 of them fits no hole now (the largest is 1.0 GiB)."
+    )
     assert f.figures["requests_fitting_no_hole"] == 1 and f.figures["unusable_free_bytes"] == 0
 
 

@@ -146,7 +146,7 @@ class GapBar(QtWidgets.QWidget):
 
 # the widest texts each column must hold, so that the panel keeps one width whatever it shows (no jumping)
 _WIDEST_VALUE = "1023.9 MiB"
-_WIDEST_SHARE = "99.9% of allocated"
+_WIDEST_SHARES = ("99.9% of allocated", "<0.1% of allocated", "high, little free")
 _SEVERITY_WORD = {"info": "note", "warn": "warning", "alert": "alert"}
 
 
@@ -166,7 +166,7 @@ class FiguresPanel(QtWidgets.QWidget):
         outer.addLayout(grid)
         metrics = self.fontMetrics()
         value_width = metrics.horizontalAdvance(_WIDEST_VALUE) + 4
-        share_width = metrics.horizontalAdvance(_WIDEST_SHARE) + 4
+        share_width = max(metrics.horizontalAdvance(text) for text in _WIDEST_SHARES) + 4
         name_width = max(metrics.horizontalAdvance(label) for _key, label, _tip in _ROWS) + 4
         self.values: dict[str, QtWidgets.QLabel] = {}
         self.names: dict[str, QtWidgets.QLabel] = {}

@@ -277,12 +277,16 @@ def _holes_for(upcoming: I64, state: AllocatorState, m: Metrics) -> Finding | No
     request_small = upcoming <= SMALL_SIZE
     useless = 0  # free bytes in holes smaller than every request of their pool
     unfit = 0  # requests larger than every hole of their pool
+    limit = 0  # the largest hole of the pool those requests are in (the large pool's when both have some)
     for small in (True, False):
         asks, have = upcoming[request_small == small], holes[hole_small == small]
         if not len(asks):
             continue
         useless += int(have[have < asks.min()].sum())
-        unfit += int((asks > (have.max() if len(have) else 0)).sum())
+        largest = int(have.max()) if len(have) else 0
+        too_big = int((asks > largest).sum())
+        unfit += too_big
+        limit = largest if too_big else limit
     biggest = int(upcoming.max())
     takers = int((holes[hole_small == (biggest <= SMALL_SIZE)] >= biggest).sum())
     worth = useless >= NEGLIGIBLE_SHARE * m.free_bytes
@@ -292,6 +296,7 @@ def _holes_for(upcoming: I64, state: AllocatorState, m: Metrics) -> Finding | No
     text = f"The next {n:,} allocation{'s' * (n != 1)} ask for up to {format_bytes(biggest)}; "
     if unfit:
         text += f"{unfit:,} of them {'fits' if unfit == 1 else 'fit'} no hole now" if n > 1 else "it fits no hole now"
+        text += f" (the largest is {format_bytes(limit)})"
     else:
         text += f"only {takers:,} hole{'s' * (takers != 1)} could take the largest"
     if worth:
