@@ -21,7 +21,7 @@ KINDS: dict[EventKind, tuple[str, tuple[Action, ...]]] = {
     "all": ("all events", tuple(Action)),
     "allocations": ("allocations", (Action.ALLOC,)),
     "frees": ("frees", (Action.FREE_REQUESTED, Action.FREE_COMPLETED)),
-    "segments": ("segment alloc/free (cudaMalloc/cudaFree)", (Action.SEGMENT_ALLOC, Action.SEGMENT_FREE)),
+    "segments": ("cudaMalloc/cudaFree (segments)", (Action.SEGMENT_ALLOC, Action.SEGMENT_FREE)),
     "maps": ("segment map/unmap", (Action.SEGMENT_MAP, Action.SEGMENT_UNMAP)),
     "ooms": ("OOMs", (Action.OOM,)),
     "markers": ("snapshots and annotations", (Action.SNAPSHOT, Action.USER_DEFINED, Action.ANNOTATE)),

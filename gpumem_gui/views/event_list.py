@@ -92,14 +92,15 @@ class EventListView(QtWidgets.QWidget):
         self.kind_box = QtWidgets.QComboBox()
         for kind, (label, _actions) in KINDS.items():
             self.kind_box.addItem(label, kind)
-        self.kind_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToContents)
+        # a narrow side panel must not be widened by the longest kind: the menu that drops down shows it whole
+        self.kind_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kind_box.setMinimumContentsLength(len("allocations") + 2)
+        self.kind_box.view().setMinimumWidth(self.kind_box.view().sizeHintForColumn(0) + 24)
         self.size_edit = QtWidgets.QLineEdit(placeholderText="e.g. 64MiB")
         self.size_edit.setToolTip("Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)")
         self.size_edit.setFixedWidth(self.fontMetrics().horizontalAdvance("0000.00 GiB") + 16)
         self.stream_box = QtWidgets.QComboBox()
-        self.count = QtWidgets.QLabel()
-        self.count.setMinimumWidth(self.fontMetrics().horizontalAdvance("3,000,000 of 3,000,000 events") + 8)
-        self.count.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        self.count = QtWidgets.QLabel()  # under the table: its length changes with the filter, the bar's must not
         self._size_timer = QtCore.QTimer(self, singleShot=True, interval=300)  # refilter once typing pauses
         self._size_timer.timeout.connect(self._filter_changed)
         self.kind_box.currentIndexChanged.connect(lambda _i: self._filter_changed())
@@ -133,11 +134,12 @@ class EventListView(QtWidgets.QWidget):
         bar.addWidget(self.size_edit)
         bar.addWidget(self.stream_box)
         bar.addStretch(1)
-        bar.addWidget(self.count)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
+        layout.addWidget(self.count)
         self._fill_streams([])
         self._refilter()
 
