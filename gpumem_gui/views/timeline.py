@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Action, TraceTable
@@ -105,6 +105,12 @@ class TimelineView(QtWidgets.QWidget):
         layout.addWidget(self.plot)
         layout.addWidget(self.legend)
         self._emitting = True
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        # a wrapped label's lines are not part of the layout's least height: asked for, so that a squeezed view
+        # keeps the whole legend under the plot instead of drawing it over the curves
+        self.legend.setMinimumHeight(self.legend.heightForWidth(max(event.size().width(), 1)))
+        super().resizeEvent(event)
 
     def _draw_curves(self) -> None:
         """Each curve's envelope over the x range in view, as many columns as the plot has pixels."""

@@ -164,16 +164,20 @@ class CompareView(QtWidgets.QWidget):
         self.view_box.scrubbed.connect(lambda x: self.travel_to(round(x)))
         self.legend = QtWidgets.QLabel(legend_html())  # under the plot: it hides no curve and wraps, never clipped
         self.legend.setWordWrap(True)
-        for widget in (self.plot, *(view.plot for view in self.maps)):
-            # the plots take the keyboard focus on a click and would scroll with the arrows: the keys travel instead
-            widget.installEventFilter(self)
-        layout = QtWidgets.QVBoxLayout(self)
+        layout = self.main_layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.summary)
         layout.addLayout(pair, 3)
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.legend)
         self._refresh.start()
         self.travel_to(self.n_events - 1, force=True)
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        # the wrapped legend's lines kept in the least height (see TimelineView.resizeEvent)
+        margins = self.main_layout.contentsMargins()
+        width = event.size().width() - margins.left() - margins.right()
+        self.legend.setMinimumHeight(self.legend.heightForWidth(max(width, 1)))
+        super().resizeEvent(event)
 
     def _draw_curves(self) -> None:
         """Each curve's step envelope over the x range in view (see TimelineView._draw_curves)."""
@@ -226,13 +230,9 @@ class CompareView(QtWidgets.QWidget):
         return True
 
     def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        # also the keys of the plots and maps inside: they leave the arrows and pages to their parent
         if not self.handle_key(event.key()):
             super().keyPressEvent(event)
-
-    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
-        if event.type() == QtCore.QEvent.Type.KeyPress and isinstance(event, QtGui.QKeyEvent):
-            return self.handle_key(event.key())
-        return super().eventFilter(watched, event)
 
     def show_foci(self, foci: Sequence[DemoFocus]) -> None:
         """A demo's focus on each run, each at its own event (the recorded OOM, the replayed request), which are
