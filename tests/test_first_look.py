@@ -149,7 +149,7 @@ def test_low_fragmentation_says_nothing_and_a_calm_state_says_so() -> None:
     m = metrics(20 * GiB, 19 * GiB, 1 * GiB, 600 * MiB)  # 1 - 600/1024 = 41%, 5% free
     found = first_look(m)
     assert len(found) == 1 and found[0].severity == "info"
-    assert found[0].text == "Nothing stands out: 95% of reserved is allocated, 5.0% is cached free."
+    assert found[0].text == "These figures look normal: 95% of reserved is allocated, 5.0% is cached free."
     assert fragmentation_note(m) == "normal"
 
 

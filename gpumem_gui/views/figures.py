@@ -187,6 +187,7 @@ class FiguresPanel(QtWidgets.QWidget):
             grid.addWidget(value, row, 1)
             grid.addWidget(part, row, 2)
             self.values[key], self.names[key], self.shares[key], self._tips[key] = value, name, part, tip
+        grid.setColumnStretch(3, 1)  # a wider panel leaves its room right of the columns, which stay packed left
         self.content_width = name_width + value_width + share_width + 2 * grid.horizontalSpacing()
         self.title.setFixedWidth(self.content_width)
         self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set

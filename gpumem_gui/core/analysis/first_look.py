@@ -316,5 +316,5 @@ def _holes_for(upcoming: I64, state: AllocatorState, m: Metrics) -> Finding | No
 def _calm(m: Metrics) -> Finding:
     used = percent(m.allocated_bytes / m.reserved_bytes)
     free = percent(m.free_bytes / m.reserved_bytes)
-    text = f"Nothing stands out: {used} of reserved is allocated, {free} is cached free."
+    text = f"These figures look normal: {used} of reserved is allocated, {free} is cached free."
     return Finding("info", text, {"allocated_bytes": m.allocated_bytes, "free_bytes": m.free_bytes})
