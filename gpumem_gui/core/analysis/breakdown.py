@@ -1,0 +1,120 @@
+"""Live bytes at any moment of a device's trace, broken down by allocation site, category, stream and pool."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gpumem_gui.core.analysis.categories import BEFORE_RECORDING, CATEGORIES, UNKNOWN, lifetime_categories
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame, stack_sites
+
+UNKNOWN_SITE = "unknown"  # the site of blocks whose stack has no frame to attribute them to
+
+
+@dataclass(frozen=True)
+class SiteBytes:
+    site: str
+    bytes: int
+    blocks: int
+    frames: tuple[str, ...]  # "file:line:function", innermost first: the frames worth showing of its largest stack
+
+
+@dataclass(frozen=True)
+class Breakdown:
+    event: int  # -1 before the first event; n_events - 1 at the snapshot
+    allocated_bytes: int  # metrics.compute_metrics(state).allocated_bytes
+    by_site: list[SiteBytes]  # every allocated block once, most bytes first; no frames -> "unknown"
+    by_category: dict[str, int]  # every name of categories.CATEGORIES; sums to allocated_bytes
+    by_stream: dict[int, int]
+    by_pool: dict[str, int]  # "small", "large", "private (a, b)"
+
+
+def allocated_mask(state: AllocatorState) -> npt.NDArray[np.bool_]:
+    """The blocks metrics counts as allocated (active_allocated; pending-free blocks are not)."""
+    return np.asarray(state.blocks.state == BlockState.ALLOCATED)
+
+
+def block_categories(snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int) -> I8:
+    """The category code (index into CATEGORIES) of every block of `state`, the state right after `event`.
+
+    Live blocks are matched to their lifetimes by address among the lifetimes live after `event` (addresses are
+    unique among live blocks); free blocks, and live ones the replay does not know, are UNKNOWN."""
+    blk = state.blocks
+    out = np.full(len(blk), UNKNOWN, np.int8)
+    life = timeline.lifetimes
+    if not len(blk) or not len(life.start):
+        if timeline.n_events == 0:  # no trace: nothing was recorded allocating
+            out[blk.state != BlockState.INACTIVE] = BEFORE_RECORDING
+        return out
+    cats = lifetime_categories(snapshot, timeline)
+    live_ids = np.flatnonzero((life.start <= event) & (life.end > event))
+    live_ids = live_ids[np.argsort(life.addr[live_ids], kind="stable")]
+    live_addr = life.addr[live_ids]
+    rows = np.flatnonzero(blk.state != BlockState.INACTIVE)
+    at = np.searchsorted(live_addr, blk.address[rows])
+    at_ok = np.minimum(at, max(len(live_addr) - 1, 0))
+    found = (at < len(live_addr)) & (live_addr[at_ok] == blk.address[rows]) if len(live_addr) else at < 0
+    out[rows[found]] = cats[live_ids[at_ok[found]]]
+    return out
+
+
+def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Breakdown:
+    """What holds the allocated memory of the timeline's device right after `event`."""
+    state = timeline.state_at(event)
+    blk, seg = state.blocks, state.segments
+    rows = np.flatnonzero(allocated_mask(state))
+    size = blk.size[rows]
+    total = int(size.sum())
+
+    codes = block_categories(snapshot, timeline, state, event)[rows]
+    per_cat = np.zeros(len(CATEGORIES), np.int64)
+    np.add.at(per_cat, codes, size)  # integer sums: exact, as metrics' are
+    by_category = {name: int(per_cat[i]) for i, name in enumerate(CATEGORIES)}
+
+    segment = blk.segment[rows]
+    by_stream = _sum_by(seg.stream[segment], size)
+    pool_of = np.where(seg.pool[segment] > 0, seg.pool[segment].astype(np.int64) + 1, seg.is_small[segment] * 1)
+    by_pool = {_pool_name(state, int(k)): v for k, v in _sum_by(pool_of, size).items()}
+
+    return Breakdown(event, total, _by_site(snapshot, blk.stack[rows], size), by_category, by_stream, by_pool)
+
+
+def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64]) -> list[SiteBytes]:
+    site_of_stack, labels = stack_sites(snapshot.stacks)
+    site = np.append(site_of_stack, np.int32(-1))[stack]  # NO_STACK (-1) reads the -1 appended at the end
+    out: list[SiteBytes] = []
+    for s in np.unique(site).tolist():
+        inside = site == s
+        stacks_here = stack[inside]
+        sizes_here = size[inside]
+        frames: tuple[str, ...] = ()
+        if s >= 0:  # the frames of the stack that holds most of the site's bytes
+            distinct, inverse = np.unique(stacks_here, return_inverse=True)
+            per_stack = np.bincount(inverse.reshape(-1), weights=sizes_here)
+            top = int(distinct[int(np.argmax(per_stack))])
+            frames = tuple(format_frame(f) for f in filter_frames(snapshot.stacks.stack(top)))
+        label = labels[s] if s >= 0 else UNKNOWN_SITE
+        out.append(SiteBytes(label, int(sizes_here.sum()), int(inside.sum()), frames))
+    out.sort(key=lambda x: (-x.bytes, x.site))
+    return out
+
+
+def _sum_by(keys: npt.NDArray[np.int64], size: npt.NDArray[np.int64]) -> dict[int, int]:
+    if not len(keys):
+        return {}
+    distinct, inverse = np.unique(keys, return_inverse=True)
+    sums = np.zeros(len(distinct), np.int64)
+    np.add.at(sums, inverse.reshape(-1), size)
+    return {int(k): int(v) for k, v in zip(distinct.tolist(), sums.tolist(), strict=True)}
+
+
+def _pool_name(state: AllocatorState, key: int) -> str:
+    """0 small, 1 large (the default pool), k + 1 the private pool state.pool_ids[k]."""
+    if key <= 1:
+        return "small" if key else "large"
+    pool_id = state.pool_ids[key - 1]
+    return "large" if pool_id == DEFAULT_POOL else f"private {pool_id}"

@@ -1,0 +1,220 @@
+"""What a block's memory is for (parameters, gradients, optimizer state, activations, ...): stacks and lifetimes.
+
+The rules, in the order they are tried (the first that holds names the block):
+
+1. before_recording: the trace has no alloc event for the block (it was live before recording began, or the
+   file has no trace); its stack, if any, says where but not when, so it is counted apart.
+2. parameters: allocated while a model was loaded or built (`Module.to/_apply/cuda`, `reset_parameters`,
+   `torch/nn/parameter.py`, `load_state_dict`, `from_pretrained`, a module's `__init__` outside any forward).
+3. gradients (AccumulateGrad): allocated by the autograd engine's AccumulateGrad node, which makes `.grad`.
+4. temporaries: allocated and freed within one stretch of the same phase (say a forward's scratch buffers, the
+   foreach buffers of an optimizer step): short-lived whatever the phase.
+5. optimizer_state: allocated inside the optimizer (`torch/optim/`, `step`, `_init_group`) and alive past that step
+   (exp_avg, exp_avg_sq, momentum buffers).
+6. gradients: allocated in backward and alive after that backward stretch ends (the gradients the optimizer
+   step will read; zero_grad or the next backward frees them).
+7. activations: allocated in a forward and alive after that forward stretch (saved for backward, freed there;
+   checkpointing's recomputed activations too, which backward frees).
+8. unknown: anything else (no frames, or frames that name none of these phases); shown as such, never guessed.
+
+A "phase" is read from each stack's frames (one classification per distinct frame, then numpy per stack); the
+trace is cut into stretches where the phase stays the same. A free whose stack is the block's allocation stack
+(files recorded with context="alloc", and the simulator) says nothing of when it happened, so its phase is that of
+the next event that has one. A block's category depends on its whole life, not on the moment looked at: a
+forward's output is an activation even before backward frees it.
+"""
+
+from __future__ import annotations
+
+import re
+import weakref
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
+from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind, is_autograd_node, qualified_name
+from gpumem_gui.core.snapshot.model import I8, Action, Frame, Snapshot, StackTable
+
+CATEGORIES: tuple[str, ...] = (
+    "parameters",
+    "gradients",
+    "optimizer_state",
+    "activations",
+    "temporaries",
+    "unknown",
+    "before_recording",
+)
+PARAMETERS, GRADIENTS, OPTIMIZER_STATE, ACTIVATIONS, TEMPORARIES, UNKNOWN, BEFORE_RECORDING = range(len(CATEGORIES))
+CATEGORY_CODES: dict[str, int] = {name: code for code, name in enumerate(CATEGORIES)}
+
+# Phases of a stack, most telling first (a stack with several phase frames takes the first in this order)
+NONE, ZERO_GRAD, OPTIMIZER, ACCUMULATE_GRAD, BACKWARD, LOAD, FORWARD, INIT, OTHER = range(9)
+PHASE_NAMES = ("none", "zero_grad", "optimizer", "accumulate_grad", "backward", "load", "forward", "init", "other")
+
+# Frame flags: one bit per phase (bit i = phase i), set by the rules below; the phase of a stack is its lowest bit
+_BIT = [1 << p for p in range(len(PHASE_NAMES))]
+
+# Python functions that build or move a model's weights
+_LOAD_NAMES = frozenset(
+    {"reset_parameters", "load_state_dict", "_load_from_state_dict", "from_pretrained", "_load_state_dict_into_model"}
+)
+# Module.to / .cuda / ._apply (and transformers' PreTrainedModel.to): moving the model, not a batch, to the GPU
+_MODULE_FILE = re.compile(r"(?:nn[/\\]modules[/\\]module|modeling_utils)\.py$")
+_PARAMETER_FILE = re.compile(r"nn[/\\]parameter\.py$")
+# torch/optim/, optimizer.py, transformers/optimization.py, deepspeed's optimizers: the optimizer's code
+_OPTIM_FILE = re.compile(r"(?i)(?:^|[/\\])optim")
+_FUSED_OPTIM = re.compile(r"_fused_(?:adam|adamw|sgd|adagrad)|multi_tensor_apply")
+# the autograd engine's own C++ (hidden from the frames shown, but it says backward is running)
+_ENGINE = ("torch::autograd::Engine::", "torch::autograd::python::PythonEngine::")
+_BACKWARD_NAMES = frozenset({"backward", "_engine_run_backward", "run_backward", "_make_grads"})
+_FORWARD_NAMES = frozenset({"forward", "_call_impl", "_wrapped_call_impl", "checkpoint"})
+
+
+@lru_cache(maxsize=1 << 16)
+def frame_flags(frame: Frame) -> int:
+    """The phase bits one frame sets (0 for a frame that names no phase)."""
+    kind = frame_kind(frame)
+    name, filename = frame.name, frame.filename
+    if kind in (FrameKind.USER, FrameKind.TORCH, FrameKind.STDLIB):
+        flags = _BIT[OTHER]
+        if name == "zero_grad":  # before the optimizer rule: zero_grad lives in torch/optim/optimizer.py
+            return flags | _BIT[ZERO_GRAD]
+        if _OPTIM_FILE.search(filename):
+            flags |= _BIT[OPTIMIZER]
+        if name in _BACKWARD_NAMES:
+            flags |= _BIT[BACKWARD]
+        if _is_load(name, filename):
+            flags |= _BIT[LOAD]
+        if name in _FORWARD_NAMES:
+            flags |= _BIT[FORWARD]
+        if name == "__init__":
+            flags |= _BIT[INIT]
+        return flags
+    qualified = qualified_name(name)
+    if "AccumulateGrad" in qualified or "accumulateGrad" in qualified:
+        return _BIT[ACCUMULATE_GRAD]
+    if qualified.startswith(_ENGINE) or is_autograd_node(frame):
+        return _BIT[BACKWARD]
+    if _FUSED_OPTIM.search(qualified):
+        return _BIT[OPTIMIZER]
+    return _BIT[OTHER] if kind == FrameKind.NATIVE else 0
+
+
+def _is_load(name: str, filename: str) -> bool:
+    """A function that builds, loads or moves a model's weights (not a batch's `.to()`: that is user code)."""
+    if name in _LOAD_NAMES or _PARAMETER_FILE.search(filename):
+        return True
+    return name in ("to", "cuda", "_apply") and bool(_MODULE_FILE.search(filename))
+
+
+def stack_phases(stacks: StackTable) -> I8:
+    """The phase of every stack of the table (NONE for a stack whose frames name nothing)."""
+    found = _PHASES.get(id(stacks))
+    if found is None:
+        found = _stack_phases(stacks)
+        found.flags.writeable = False
+        key = id(stacks)
+        _PHASES[key] = found
+        weakref.finalize(stacks, _PHASES.pop, key, None)
+    return found
+
+
+_PHASES: dict[int, I8] = {}
+
+
+def _stack_phases(stacks: StackTable) -> I8:
+    n = len(stacks)
+    out = np.zeros(n, np.int8)
+    if n == 0 or len(stacks.frame_ids) == 0:
+        return out
+    flags = np.fromiter(map(frame_flags, stacks.frames), np.int64, len(stacks.frames))
+    per_position = flags[stacks.frame_ids]
+    lengths = np.diff(stacks.offsets)
+    nonempty = lengths > 0
+    bits = np.zeros(n, np.int64)
+    bits[nonempty] = np.bitwise_or.reduceat(per_position, stacks.offsets[:-1][nonempty])
+    return _phase_of_bits(bits)
+
+
+def _phase_of_bits(bits: npt.NDArray[np.int64]) -> I8:
+    """The lowest set bit wins; a module `__init__` is a load only when no forward/backward/optimizer is running."""
+    phase = np.zeros(len(bits), np.int8)
+    for p in range(len(PHASE_NAMES) - 1, 0, -1):  # highest first, so that lower (stronger) phases overwrite
+        phase[(bits & _BIT[p]) != 0] = p
+    return np.where(phase == INIT, LOAD, phase).astype(np.int8)
+
+
+def _with_none(phases: I8) -> I8:
+    return np.append(phases, np.int8(NONE))
+
+
+def event_phases(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, npt.NDArray[np.int64]]:
+    """Per event of the device's trace: the phase running then, and the index of its stretch (phase run).
+
+    An event's own stack gives its phase; events without one (segment events, frees that carry their allocation's
+    stack) take the phase of the next event that has one (the last one's, at the end of the trace)."""
+    trace = snapshot.trace(timeline.device)
+    n = len(trace)
+    phases = stack_phases(snapshot.stacks)
+    own = _with_none(phases)[trace.stack]  # NO_STACK (-1) reads the NONE appended at the end
+    own[trace.action > Action.FREE_COMPLETED] = NONE
+    life = timeline.lifetimes
+    # a free that repeats its allocation's stack tells nothing about when it happened
+    for column in (life.pend, life.end):
+        ok = (column >= 0) & (column < n)
+        rows = column[ok]
+        own[rows[trace.stack[rows] == life.stack[ok]]] = NONE
+    known = np.flatnonzero(own != NONE)
+    if not len(known):
+        return np.full(n, NONE, np.int8), np.zeros(n, np.int64)
+    nxt = np.searchsorted(known, np.arange(n), "left")
+    filled = own[known[np.minimum(nxt, len(known) - 1)]]
+    run = np.zeros(n, np.int64)
+    run[1:] = np.cumsum(filled[1:] != filled[:-1])
+    return filled.astype(np.int8), run
+
+
+def lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
+    """The category of every block lifetime of the timeline (cached per timeline: O(events) numpy, once)."""
+    key = id(timeline)
+    found = _LIFETIME_CATEGORIES.get(key)
+    if found is None or found[0] is not snapshot:
+        cats = _lifetime_categories(snapshot, timeline)
+        cats.flags.writeable = False
+        found = (snapshot, cats)
+        if key not in _LIFETIME_CATEGORIES:
+            weakref.finalize(timeline, _LIFETIME_CATEGORIES.pop, key, None)
+        _LIFETIME_CATEGORIES[key] = found
+    return found[1]
+
+
+_LIFETIME_CATEGORIES: dict[int, tuple[Snapshot, I8]] = {}
+
+
+def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
+    life = timeline.lifetimes
+    m = len(life.start)
+    phases = stack_phases(snapshot.stacks)
+    alloc_phase = _with_none(phases)[life.stack]
+    _, ev_run = event_phases(snapshot, timeline)
+    n = timeline.n_events
+    recorded = (life.start >= 0) & (life.start < n)
+    start = np.clip(life.start, 0, max(n - 1, 0))
+    # the free: its free_requested (pending free) if the trace has it, else its free_completed
+    free_at = np.where((life.pend >= 0) & (life.pend < NEVER), life.pend, life.end)
+    freed = (free_at >= 0) & (free_at < n)
+    free_i = np.clip(free_at, 0, max(n - 1, 0))
+    same_stretch = freed & (ev_run[free_i] == ev_run[start]) if n else np.zeros(m, bool)
+
+    cat = np.full(m, UNKNOWN, np.int8)
+    # the rules of the module docstring, applied last to first so that earlier ones overwrite
+    cat[alloc_phase == FORWARD] = ACTIVATIONS  # 7
+    cat[alloc_phase == BACKWARD] = GRADIENTS  # 6
+    cat[alloc_phase == OPTIMIZER] = OPTIMIZER_STATE  # 5
+    cat[same_stretch & (alloc_phase != NONE)] = TEMPORARIES  # 4
+    cat[alloc_phase == ACCUMULATE_GRAD] = GRADIENTS  # 3
+    cat[alloc_phase == LOAD] = PARAMETERS  # 2
+    cat[~recorded] = BEFORE_RECORDING  # 1
+    return cat
