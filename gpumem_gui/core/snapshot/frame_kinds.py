@@ -179,7 +179,11 @@ def qualified_name(name: str) -> str:
 
 
 def short_name(name: str) -> str:
-    """The last two parts of a C++ qualified name (`NllLossBackward0::apply`), a Python name as it is."""
-    qualified = qualified_name(name)
-    parts = [p for p in re.split(r"::(?![^<]*>)", qualified) if p]
-    return "::".join(parts[-2:]) if len(parts) > 1 else qualified
+    """The last two parts of a C++ qualified name without template arguments (`NllLossBackward0::apply`)."""
+    depth, kept = 0, []
+    for ch in qualified_name(name):
+        depth += (ch == "<") - (ch == ">" and depth > 0)
+        if depth == 0 and ch != ">":
+            kept.append(ch)
+    parts = [p for p in "".join(kept).split("::") if p]
+    return "::".join(parts[-2:])
