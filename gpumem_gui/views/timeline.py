@@ -85,7 +85,7 @@ class TimelineView(QtWidgets.QWidget):
         self.plot.scene().addItem(self.frag_view)
         self.plot.getAxis("right").linkToView(self.frag_view)
         self.frag_view.setXLink(self.plot.getViewBox())
-        self.frag_view.setYRange(0, 100)
+        self.frag_view.setYRange(0, 100, padding=0.05)  # "100" whole at the top
         self.frag_curve = pg.PlotCurveItem(
             pen=pg.mkPen(palette.CURVES["external_fragmentation"], width=1, style=QtCore.Qt.PenStyle.DashLine)
         )
@@ -201,7 +201,7 @@ class TimelineView(QtWidgets.QWidget):
         if len(s) and s.peak("reserved") > 0:
             self.plot.getViewBox().enableAutoRange(y=True)
         else:  # nothing to fit: an axis of 0 to 1 MiB, not pyqtgraph's -0.5 to 0.5 of nothing
-            self.plot.setYRange(0, 1, padding=0)
+            self.plot.setYRange(0, 1, padding=0.05)  # the top tick's label whole, not cut at the edge
         self.empty_text.setVisible(len(s) == 0)
         self.empty_text.setPos(0.5, 0.5)
         self._refresh.start()  # the envelopes, in the next turn of the event loop (once, whatever moved)

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 Key = QtCore.Qt.Key
 # the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
 # so that where the runs agree both stay visible (the replayed line inside the recorded band)
-RUNS = (("recorded", palette.CURVES["reserved"], 6, 110), ("replayed", palette.LARGEST_HOLE, 2, 255))
+RUNS = (("recorded", palette.CURVES["reserved"], 6, 140), ("replayed", palette.LARGEST_HOLE, 2, 255))
 KINDS = (("reserved", QtCore.Qt.PenStyle.SolidLine), ("allocated", QtCore.Qt.PenStyle.DashLine))
 
 
