@@ -13,7 +13,8 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
+from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
@@ -259,6 +260,7 @@ class SnapshotDocument:
         if 0 <= self.selected < len(state.blocks):
             selection = np.zeros(len(state.blocks), bool)
             selection[self.selected] = True
+        metrics = compute_metrics(state, self.config)
         return EventFrame(
             device=self.device,
             event=self.event,
@@ -266,7 +268,8 @@ class SnapshotDocument:
             pending=self.pending,
             state=state,
             stacks=self.snapshot.stacks,
-            metrics=compute_metrics(state, self.config),
+            metrics=metrics,
+            findings=self._findings(state, metrics),
             segments=segment_summaries(state),
             layout=layout,
             codes=rasterize(state, layout),
@@ -276,6 +279,17 @@ class SnapshotDocument:
             spotlight=spotlight,
             event_info=None if self.pending else describe_event(self.snapshot, self.device, self.event),
         )
+
+    def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
+        """The first look at the frame's state: with the device's OOMs and the next allocations once indexed."""
+        if self.pending:
+            return tuple(first_look(metrics))
+        small = {"small": True, "large": False}.get(self.filters.pool)
+        upcoming = upcoming_requests(
+            self.snapshot.trace(self.device), self.event, stream=self.filters.stream, small=small
+        )
+        oom = oom_figures(self.timeline(), self.event)
+        return tuple(first_look(metrics, oom=oom, upcoming=upcoming, state=state))
 
     def block_details(self, index: int) -> BlockDetails:
         """Block `index` of the current frame: its stack and its segment's figures."""

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.first_look import Finding
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout
 from gpumem_gui.core.snapshot.model import AllocatorState, Frame, StackTable
@@ -93,6 +94,7 @@ class EventFrame:
     table_rows: I64  # the block table's rows: every block, or the search matches
     spotlight: Spotlight | None
     event_info: EventInfo | None  # the event the frame is right after (None before the first, or without a trace)
+    findings: tuple[Finding, ...] = ()  # the first look at this state, most severe first
 
     @property
     def position(self) -> str:

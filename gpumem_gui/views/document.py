@@ -216,7 +216,7 @@ class DocumentView(QtWidgets.QWidget):
         self.map.show_frame(frame, keep_range=keep_range)
         if table:
             self._refresh_table()
-        self.figures.set_metrics(frame.metrics, frame.title)
+        self.figures.set_metrics(frame.metrics, frame.title, frame.findings)
         self.position.setText(frame.position)
         matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
         self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
