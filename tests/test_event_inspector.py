@@ -11,6 +11,7 @@ import pytest
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.snapshot.model import Frame
 from gpumem_gui.document.events import describe_event, format_elapsed
 from gpumem_gui.views.event_inspector import EventInspector
 from tests.conftest import fixture_path, load_raw
@@ -50,9 +51,14 @@ def test_an_oom_shows_the_free_memory_and_request_of_the_raw_entry(inspector: Ev
     assert _value(inspector, "time").startswith(format_elapsed(e["time_us"] - entries[0]["time_us"]))
     assert _value(inspector, "compile_context") == e["compile_context"]
     assert _value(inspector, "block") == "—"
-    shown = inspector.stack.toPlainText().splitlines()
-    python = [f"{f['filename']}:{f['line']}:{f['name']}" for f in e["frames"] if f["filename"].endswith(".py")]
-    assert python and [line for line in shown if line in python] == python  # every Python frame, in order
+    shown = [(f.filename, f.line, f.name) for f in inspector.stack.frames_shown()]
+    python = [(f["filename"], f["line"], f["name"]) for f in e["frames"] if f["filename"].endswith(".py")]
+    assert python and shown[: len(python)] == python  # every Python frame, in order, before the C++ ones
+    inspector.stack.show_all.setChecked(True)  # ... and behind "show all", every frame the file recorded
+    assert [(f.filename, f.line, f.name) for f in inspector.stack.frames_shown()] == [
+        (f["filename"], f["line"], f["name"]) for f in e["frames"]
+    ]
+    inspector.stack.show_all.setChecked(False)
     assert not inspector.stacks.isTabEnabled(1)
 
 
@@ -104,7 +110,7 @@ def test_a_backward_allocation_shows_its_forward_stack_and_metadata(inspector: E
     inspector.show_event(describe_event(snapshot, 0, index, timeline=build_timeline(snapshot, 0)))
     assert inspector.stacks.isTabEnabled(1) and inspector.stacks.tabText(1) == "forward stack (2)"
     assert inspector.forward_stack.toPlainText().splitlines() == forward
-    assert inspector.stack.toPlainText() == "/m/train.py:9:backward"
+    assert inspector.stack.frames_shown() == [Frame("backward", "/m/train.py", 9)]
     assert _value(inspector, "user_metadata") == "step=3"
     assert _value(inspector, "compile_context") == "Torch-Compiled Region: 0/0"
     # 1,000,000 bytes is a small-pool request, rounded up to 512 bytes: 1,000,448 (worked by hand)

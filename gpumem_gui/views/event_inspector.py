@@ -10,6 +10,7 @@ from gpumem_gui.core.snapshot.stacks import format_frame
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document.events import format_elapsed
 from gpumem_gui.document.frame import EventInfo
+from gpumem_gui.views.stack_view import StackView
 
 NONE = "—"
 # the fields, always all of them in this order, so that moving from event to event never moves the layout
@@ -96,12 +97,11 @@ class EventInspector(QtWidgets.QWidget):
             grid.addWidget(value, row, 1)
             self.values[key] = value
         grid.setColumnStretch(1, 1)
-        mono = QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont)
-        self.stack = QtWidgets.QPlainTextEdit(readOnly=True)
+        self.stack = StackView()  # the user's frames first; every recorded frame behind its "show all" box
+        # the forward stack is text (a Python traceback's lines), not frames
         self.forward_stack = QtWidgets.QPlainTextEdit(readOnly=True)
-        for area in (self.stack, self.forward_stack):
-            area.setFont(mono)
-            area.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
+        self.forward_stack.setFont(QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont))
+        self.forward_stack.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
         self.stacks = QtWidgets.QTabWidget()
         self.stacks.addTab(self.stack, "stack")
         self.stacks.addTab(self.forward_stack, "forward stack")
@@ -120,8 +120,8 @@ class EventInspector(QtWidgets.QWidget):
             for value in self.values.values():
                 value.setText(NONE)
                 value.setToolTip("")
-            self._set_stack(self.stack, [], "")
-            self._set_stack(self.forward_stack, [], "")
+            self.stack.clear()
+            self.forward_stack.setPlainText("")
             self.stacks.setTabEnabled(1, False)
             return
         of = f" of {info.n_events:,}" if info.n_events else ""
@@ -132,9 +132,9 @@ class EventInspector(QtWidgets.QWidget):
         self.values["action"].setToolTip(f"{info.action} in the trace")
         if info.time_us is not None:
             self.values["time"].setToolTip(f"{_wall_clock(info.time_us)} ({info.time_us:,} µs since the epoch)")
-        lines = [format_frame(f) for f in info.frames]
-        self._set_stack(self.stack, lines, "(no stack recorded for this event)")
-        self._set_stack(self.forward_stack, list(info.forward_frames), "(no forward stack: not a backward allocation)")
+        self.stack.set_frames(info.recorded_frames or info.frames)
+        forward = "\n".join(info.forward_frames) or "(no forward stack: not a backward allocation)"
+        self.forward_stack.setPlainText(forward)
         self.stacks.setTabEnabled(1, bool(info.forward_frames))
         self.stacks.setTabText(
             1, f"forward stack ({len(info.forward_frames)})" if info.forward_frames else "forward stack"
@@ -142,12 +142,10 @@ class EventInspector(QtWidgets.QWidget):
         if not info.forward_frames and self.stacks.currentIndex() == 1:
             self.stacks.setCurrentIndex(0)
 
-    def _set_stack(self, area: QtWidgets.QPlainTextEdit, lines: list[str], empty: str) -> None:
-        area.setPlainText("\n".join(lines) if lines else empty)
-
     def text(self) -> str:
         """Everything shown, as plain text (for copying and tests)."""
         rows = [self.heading.text()]
         rows += [f"{name}: {self.values[key].text()}" for key, name in FIELDS]
-        rows += ["stack:", self.stack.toPlainText(), "forward stack:", self.forward_stack.toPlainText()]
+        rows += ["stack:", *(format_frame(f) for f in self.stack.frames_shown())]
+        rows += ["forward stack:", self.forward_stack.toPlainText()]
         return "\n".join(rows)
