@@ -99,3 +99,36 @@ def test_the_search_says_how_many_blocks_match(qtbot: Any) -> None:
     qtbot.keyClicks(view.search, "lm_head")
     qtbot.keyClick(view.search, QtCore.Qt.Key.Key_Return)
     assert view.search_count.text() == f"{expected:,} matches"
+
+
+def test_a_click_and_a_drag_on_the_document_timeline_travel(qtbot: Any) -> None:
+    view = DocumentView(load_snapshot(example_path("fragmented_oom")))
+    qtbot.addWidget(view)
+    view.resize(1200, 800)
+    view.show()
+    timeline = view.timeline_view
+    qtbot.waitUntil(lambda: timeline.isVisible() and timeline.plot.viewport().height() > 0)
+    box = timeline.plot.getViewBox()
+    viewport = timeline.plot.viewport()
+
+    def at(event: int) -> QtCore.QPoint:
+        bottom, top = box.viewRange()[1]
+        return timeline.plot.mapFromScene(box.mapViewToScene(QtCore.QPointF(event, (bottom + top) / 2)))
+
+    def mouse(kind: QtCore.QEvent.Type, point: QtCore.QPoint, buttons: QtCore.Qt.MouseButton) -> None:
+        left = QtCore.Qt.MouseButton.LeftButton
+        button = QtCore.Qt.MouseButton.NoButton if kind == QtCore.QEvent.Type.MouseMove else left
+        local, screen = QtCore.QPointF(point), QtCore.QPointF(viewport.mapToGlobal(point))
+        event = QtGui.QMouseEvent(kind, local, screen, button, buttons, QtCore.Qt.KeyboardModifier.NoModifier)
+        QtWidgets.QApplication.sendEvent(viewport, event)
+
+    left, none = QtCore.Qt.MouseButton.LeftButton, QtCore.Qt.MouseButton.NoButton
+    mouse(QtCore.QEvent.Type.MouseButtonPress, at(50), left)
+    mouse(QtCore.QEvent.Type.MouseButtonRelease, at(50), none)
+    assert abs(view.current_event - 50) <= 1
+    x_range = box.viewRange()[0]
+    mouse(QtCore.QEvent.Type.MouseButtonPress, at(80), left)
+    for event in (90, 110, 150):
+        mouse(QtCore.QEvent.Type.MouseMove, at(event), left)
+    mouse(QtCore.QEvent.Type.MouseButtonRelease, at(150), none)
+    assert abs(view.current_event - 150) <= 1 and box.viewRange()[0] == x_range  # travelled, did not pan

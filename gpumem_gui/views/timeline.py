@@ -23,6 +23,27 @@ _CURVES = (
 )
 
 
+class ScrubViewBox(pg.ViewBox):
+    """A plot's view where the left button travels: a click or a drag emits the x under the pointer (the wheel
+    zooms, the middle button pans and the right button scales, as in any pyqtgraph plot)."""
+
+    scrubbed = QtCore.Signal(float)
+
+    def mouseClickEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseClickEvent) -> None:
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
+        else:
+            super().mouseClickEvent(ev)
+
+    def mouseDragEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseDragEvent, axis: int | None = None) -> None:
+        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
+            ev.accept()
+            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
+        else:
+            super().mouseDragEvent(ev, axis)
+
+
 class TimelineView(QtWidgets.QWidget):
     """Memory curves (in MiB or GiB, by the file's peak) as steps by event index, external fragmentation in % on
     its own axis, OOMs marked."""
@@ -35,7 +56,7 @@ class TimelineView(QtWidgets.QWidget):
         self.trace: TraceTable | None = None
         self.annotation_ranges: list[tuple[int, int, str]] = []
         self.use_time = False
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=ScrubViewBox())
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.unit, self.unit_scale = memory_unit(0)
@@ -99,7 +120,8 @@ class TimelineView(QtWidgets.QWidget):
         self.marks: list[pg.GraphicsObject] = []
         self.focus_marks: tuple[TimelineMark, ...] = ()  # a demo's events and spans, kept across axis changes
         self.focus_items: list[pg.GraphicsObject] = []
-        self.plot.scene().sigMouseClicked.connect(self._clicked)
+        # a click or a left-drag anywhere on the plot travels there (the wheel zooms, the middle button pans)
+        self.plot.getViewBox().scrubbed.connect(self.cursor_line.setValue)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
@@ -291,8 +313,3 @@ class TimelineView(QtWidgets.QWidget):
         index = self.event_at(self.cursor_line.value())
         index = min(max(index, -1), self.timeline.n_events - 1)
         self.event_selected.emit(index)
-
-    def _clicked(self, event: object) -> None:
-        pos = event.scenePos()  # type: ignore[attr-defined]
-        if self.plot.getViewBox().sceneBoundingRect().contains(pos):
-            self.cursor_line.setValue(self.plot.getViewBox().mapSceneToView(pos).x())

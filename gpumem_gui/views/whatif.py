@@ -14,7 +14,7 @@ from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import SegmentMapView
-from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT
+from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
@@ -76,27 +76,6 @@ class WhatIfDialog(QtWidgets.QDialog):
     def capacity_bytes(self) -> int | None:
         text = self.capacity.text().strip()
         return parse_bytes(text) if text else None
-
-
-class ScrubViewBox(pg.ViewBox):
-    """A plot's view where the left button travels: a click or a drag emits the x under the pointer (the wheel
-    zooms, the middle button pans and the right button scales, as in any pyqtgraph plot)."""
-
-    scrubbed = QtCore.Signal(float)
-
-    def mouseClickEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseClickEvent) -> None:
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
-            ev.accept()
-            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
-        else:
-            super().mouseClickEvent(ev)
-
-    def mouseDragEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseDragEvent, axis: int | None = None) -> None:
-        if ev.button() == QtCore.Qt.MouseButton.LeftButton:
-            ev.accept()
-            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
-        else:
-            super().mouseDragEvent(ev, axis)
 
 
 class CompareView(QtWidgets.QWidget):
