@@ -1,33 +1,38 @@
 """What a block's memory is for (parameters, gradients, optimizer state, activations, ...): stacks and lifetimes.
 
-The rules, in the order they are tried (the first that holds names the block):
+The rules, in the order they are tried (the first that holds names the block; RULES below is the same list):
 
 1. before_recording: the trace has no alloc event for the block (it was live before recording began, or the
    file has no trace); its stack, if any, says where but not when, so it is counted apart.
 2. parameters: allocated while a model was loaded or built (`Module.to/_apply/cuda`, `reset_parameters`,
    `torch/nn/parameter.py`, `load_state_dict`, `from_pretrained`, a module's `__init__` outside any forward).
-3. gradients (AccumulateGrad): allocated by the autograd engine's AccumulateGrad node, which makes `.grad`.
-4. temporaries: allocated and freed within one stretch of the same phase (say a forward's scratch buffers, the
-   foreach buffers of an optimizer step): short-lived whatever the phase.
-5. optimizer_state: allocated inside the optimizer (`torch/optim/`, `step`, `_init_group`) and alive past that step
-   (exp_avg, exp_avg_sq, momentum buffers).
-6. gradients: allocated in backward and alive after that backward stretch ends (the gradients the optimizer
-   step will read; zero_grad or the next backward frees them).
-7. activations: allocated in a forward and alive after that forward stretch (saved for backward, freed there;
-   checkpointing's recomputed activations too, which backward frees).
-8. unknown: anything else (no frames, or frames that name none of these phases); shown as such, never guessed.
+3. gradients: allocated by the autograd engine's AccumulateGrad node, which makes `.grad`.
+4. activations: allocated in a forward that runs inside backward (checkpointing's recomputation: frames of
+   torch/utils/checkpoint.py, or a forward stretch between two backward stretches).
+5. temporaries: allocated and freed within one stretch of the same phase (a forward's scratch buffers, the
+   foreach buffers of an optimizer step, backward's gradients of intermediate values): short-lived.
+6. optimizer_state: allocated inside the optimizer (`torch/optim/`, `optimizer.py`, fused Adam kernels) and alive
+   past its step (exp_avg, exp_avg_sq, momentum buffers).
+7. gradients: allocated in backward and alive after that backward stretch (what the optimizer step reads;
+   zero_grad or the next backward frees them).
+8. activations: allocated in a forward and alive after that forward stretch (saved for backward, or its output).
+9. activations: allocated by Python code outside any module's forward (a script's own functions) and freed in
+   backward: saved for it.
+10. unknown: anything else (no frames, or frames that name none of these phases); shown so, never guessed.
 
 A "phase" is read from each stack's frames (one classification per distinct frame, then numpy per stack); the
 trace is cut into stretches where the phase stays the same. A free whose stack is the block's allocation stack
 (files recorded with context="alloc", and the simulator) says nothing of when it happened, so its phase is that of
-the next event that has one. A block's category depends on its whole life, not on the moment looked at: a
-forward's output is an activation even before backward frees it.
+the last event before it that has one. A block's category depends on its whole life, not on the moment looked
+at: a forward's output is an activation even before backward frees it.
 """
 
 from __future__ import annotations
 
 import re
 import weakref
+from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -50,8 +55,20 @@ PARAMETERS, GRADIENTS, OPTIMIZER_STATE, ACTIVATIONS, TEMPORARIES, UNKNOWN, BEFOR
 CATEGORY_CODES: dict[str, int] = {name: code for code, name in enumerate(CATEGORIES)}
 
 # Phases of a stack, most telling first (a stack with several phase frames takes the first in this order)
-NONE, ZERO_GRAD, OPTIMIZER, ACCUMULATE_GRAD, BACKWARD, LOAD, FORWARD, INIT, OTHER = range(9)
-PHASE_NAMES = ("none", "zero_grad", "optimizer", "accumulate_grad", "backward", "load", "forward", "init", "other")
+# (CHECKPOINT reads as FORWARD and INIT as LOAD once a stack's phase is decided)
+NONE, ZERO_GRAD, OPTIMIZER, ACCUMULATE_GRAD, CHECKPOINT, BACKWARD, LOAD, FORWARD, INIT, OTHER = range(10)
+PHASE_NAMES = (
+    "none",
+    "zero_grad",
+    "optimizer",
+    "accumulate_grad",
+    "checkpoint",
+    "backward",
+    "load",
+    "forward",
+    "init",
+    "other",
+)
 
 # Frame flags: one bit per phase (bit i = phase i), set by the rules below; the phase of a stack is its lowest bit
 _BIT = [1 << p for p in range(len(PHASE_NAMES))]
@@ -69,7 +86,10 @@ _FUSED_OPTIM = re.compile(r"_fused_(?:adam|adamw|sgd|adagrad)|multi_tensor_apply
 # the autograd engine's own C++ (hidden from the frames shown, but it says backward is running)
 _ENGINE = ("torch::autograd::Engine::", "torch::autograd::python::PythonEngine::")
 _BACKWARD_NAMES = frozenset({"backward", "_engine_run_backward", "run_backward", "_make_grads"})
-_FORWARD_NAMES = frozenset({"forward", "_call_impl", "_wrapped_call_impl", "checkpoint"})
+_FORWARD_NAMES = frozenset({"forward", "_call_impl", "_wrapped_call_impl"})
+# torch.utils.checkpoint: a checkpointed forward, and its recomputation inside backward (whose output backward
+# consumes: activations, not backward's temporaries)
+_CHECKPOINT_FILE = re.compile(r"utils[/\\]checkpoint\.py$")
 
 
 @lru_cache(maxsize=1 << 16)
@@ -89,6 +109,8 @@ def frame_flags(frame: Frame) -> int:
             flags |= _BIT[LOAD]
         if name in _FORWARD_NAMES:
             flags |= _BIT[FORWARD]
+        if _CHECKPOINT_FILE.search(filename):
+            flags |= _BIT[CHECKPOINT]
         if name == "__init__":
             flags |= _BIT[INIT]
         return flags
@@ -143,7 +165,9 @@ def _phase_of_bits(bits: npt.NDArray[np.int64]) -> I8:
     phase = np.zeros(len(bits), np.int8)
     for p in range(len(PHASE_NAMES) - 1, 0, -1):  # highest first, so that lower (stronger) phases overwrite
         phase[(bits & _BIT[p]) != 0] = p
-    return np.where(phase == INIT, LOAD, phase).astype(np.int8)
+    phase[phase == CHECKPOINT] = FORWARD
+    phase[phase == INIT] = LOAD
+    return phase
 
 
 def _with_none(phases: I8) -> I8:
@@ -154,7 +178,8 @@ def event_phases(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, npt.
     """Per event of the device's trace: the phase running then, and the index of its stretch (phase run).
 
     An event's own stack gives its phase; events without one (segment events, frees that carry their allocation's
-    stack) take the phase of the next event that has one (the last one's, at the end of the trace)."""
+    stack) take the phase of the last event before them that has one (of the first, at the start of the trace):
+    a block freed before anything of the next phase ran did not outlive its own."""
     trace = snapshot.trace(timeline.device)
     n = len(trace)
     phases = stack_phases(snapshot.stacks)
@@ -169,10 +194,12 @@ def event_phases(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, npt.
     known = np.flatnonzero(own != NONE)
     if not len(known):
         return np.full(n, NONE, np.int8), np.zeros(n, np.int64)
-    nxt = np.searchsorted(known, np.arange(n), "left")
-    filled = own[known[np.minimum(nxt, len(known) - 1)]]
+    last = np.searchsorted(known, np.arange(n), "right") - 1
+    filled = own[known[np.maximum(last, 0)]]
+    # AccumulateGrad runs inside backward: one stretch, or backward's temporaries would outlive "their" stretch
+    stretch = np.where(filled == ACCUMULATE_GRAD, BACKWARD, filled)
     run = np.zeros(n, np.int64)
-    run[1:] = np.cumsum(filled[1:] != filled[:-1])
+    run[1:] = np.cumsum(stretch[1:] != stretch[:-1])
     return filled.astype(np.int8), run
 
 
@@ -193,28 +220,69 @@ def lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
 _LIFETIME_CATEGORIES: dict[int, tuple[Snapshot, I8]] = {}
 
 
+@dataclass(frozen=True)
+class _Life:
+    """What the rules read of every lifetime (arrays of one row per lifetime)."""
+
+    alloc_phase: I8  # the phase of its allocation's stack
+    free_phase: I8  # the phase running when it was freed (NONE if it never was)
+    recorded: npt.NDArray[np.bool_]  # the trace has its alloc event
+    same_stretch: npt.NDArray[np.bool_]  # freed within the stretch of the phase it was allocated in
+    recompute: npt.NDArray[np.bool_]  # allocated in a forward stretch that lies between two backward stretches
+
+
+# The rules of the module docstring, first match wins: (category, condition) in the order they are tried.
+RULES: tuple[tuple[int, Callable[[_Life], npt.NDArray[np.bool_]]], ...] = (
+    # 1. no alloc event: when and why it was allocated is outside the recording
+    (BEFORE_RECORDING, lambda b: ~b.recorded),
+    # 2. the model's weights, made or moved while it was built or loaded
+    (PARAMETERS, lambda b: b.alloc_phase == LOAD),
+    # 3. AccumulateGrad allocates exactly the .grad of leaf tensors
+    (GRADIENTS, lambda b: b.alloc_phase == ACCUMULATE_GRAD),
+    # 4. a forward inside backward is checkpointing's recomputation: backward consumes what it makes, even where
+    #    the trace frees it before the next backward allocation (a gradient-accumulation micro-batch's forward,
+    #    between two backwards, reads the same: its short-lived blocks are called activations too)
+    (ACTIVATIONS, lambda b: b.recompute & (b.alloc_phase == FORWARD)),
+    # 5. gone before its phase ended: scratch space, whatever the phase (never for blocks with no frames)
+    (TEMPORARIES, lambda b: b.same_stretch & (b.alloc_phase != NONE)),
+    # 6. made by the optimizer and kept past its step: exp_avg, exp_avg_sq, momentum buffers
+    (OPTIMIZER_STATE, lambda b: b.alloc_phase == OPTIMIZER),
+    # 7. made in backward and kept past it: what the optimizer step reads (a backward temporary is rule 5)
+    (GRADIENTS, lambda b: b.alloc_phase == BACKWARD),
+    # 8. made in a forward and kept past it: saved for backward, or the forward's output
+    (ACTIVATIONS, lambda b: b.alloc_phase == FORWARD),
+    # 9. made by code outside any module's forward (a script's own functions) and freed by backward: saved for it
+    (ACTIVATIONS, lambda b: (b.alloc_phase == OTHER) & (b.free_phase == BACKWARD)),
+)
+
+
+def _recompute_runs(phase: I8, run: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
+    """Per stretch: a forward stretch with a backward stretch just before and just after it."""
+    heads = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
+    kind = np.where(phase[heads] == ACCUMULATE_GRAD, BACKWARD, phase[heads])
+    out = np.zeros(len(heads), bool)
+    out[1:-1] = (kind[1:-1] == FORWARD) & (kind[:-2] == BACKWARD) & (kind[2:] == BACKWARD)
+    return out
+
+
 def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
     life = timeline.lifetimes
     m = len(life.start)
-    phases = stack_phases(snapshot.stacks)
-    alloc_phase = _with_none(phases)[life.stack]
-    _, ev_run = event_phases(snapshot, timeline)
     n = timeline.n_events
-    recorded = (life.start >= 0) & (life.start < n)
+    ev_phase, ev_run = event_phases(snapshot, timeline)
     start = np.clip(life.start, 0, max(n - 1, 0))
     # the free: its free_requested (pending free) if the trace has it, else its free_completed
     free_at = np.where((life.pend >= 0) & (life.pend < NEVER), life.pend, life.end)
     freed = (free_at >= 0) & (free_at < n)
     free_i = np.clip(free_at, 0, max(n - 1, 0))
-    same_stretch = freed & (ev_run[free_i] == ev_run[start]) if n else np.zeros(m, bool)
-
+    facts = _Life(
+        alloc_phase=_with_none(stack_phases(snapshot.stacks))[life.stack],
+        free_phase=np.where(freed, ev_phase[free_i], NONE).astype(np.int8) if n else np.zeros(m, np.int8),
+        recorded=(life.start >= 0) & (life.start < n),
+        same_stretch=freed & (ev_run[free_i] == ev_run[start]) if n else np.zeros(m, bool),
+        recompute=_recompute_runs(ev_phase, ev_run)[ev_run[start]] if n else np.zeros(m, bool),
+    )
     cat = np.full(m, UNKNOWN, np.int8)
-    # the rules of the module docstring, applied last to first so that earlier ones overwrite
-    cat[alloc_phase == FORWARD] = ACTIVATIONS  # 7
-    cat[alloc_phase == BACKWARD] = GRADIENTS  # 6
-    cat[alloc_phase == OPTIMIZER] = OPTIMIZER_STATE  # 5
-    cat[same_stretch & (alloc_phase != NONE)] = TEMPORARIES  # 4
-    cat[alloc_phase == ACCUMULATE_GRAD] = GRADIENTS  # 3
-    cat[alloc_phase == LOAD] = PARAMETERS  # 2
-    cat[~recorded] = BEFORE_RECORDING  # 1
+    for code, condition in reversed(RULES):  # last to first, so that earlier rules overwrite later ones
+        cat[condition(facts)] = code
     return cat
