@@ -197,6 +197,58 @@ def split_blocks_oom() -> DeviceAllocatorSim:
     return sim
 
 
+MOVE_TO_GPU = stack(
+    ("_apply", f"{TORCH}/nn/modules/module.py", 942),
+    ("to", f"{TORCH}/nn/modules/module.py", 1355),
+    ("main", "train.py", 40),
+)
+ACCUMULATE_GRAD = [  # the autograd engine's thread runs no Python: a C++ node is all its stack names
+    {"name": "torch::autograd::AccumulateGrad::apply(std::vector<at::Tensor>&&)", "filename": "accumulate_grad.cpp",
+     "line": 0},
+]  # fmt: skip
+BACKWARD_FREE = stack(("backward", f"{TORCH}/_tensor.py", 648), ("train_step", "train.py", 104))
+ADAM_TEMP = stack(("_multi_tensor_adamw", f"{TORCH}/optim/adamw.py", 520), ("step", f"{TORCH}/optim/adamw.py", 221))
+ZERO_GRAD = stack(("zero_grad", f"{TORCH}/optim/optimizer.py", 990), ("train_step", "train.py", 110))
+HIDDEN_HISTORY = _module_call("forward", "model/transformer.py", 160)  # self.history.append(h): never freed
+
+
+def _training(leak: bool) -> DeviceAllocatorSim:
+    """Six steps of forward, backward, AdamW step and zero_grad(set_to_none=True) on a 12-tensor model."""
+    sim = DeviceAllocatorSim(24 * GiB)
+    params = [sim.malloc(64 * MiB, frames=MOVE_TO_GPU) for _ in range(12)]  # model.to("cuda")
+    state: list[Block] = []
+    for _step in range(6):
+        saved = []
+        for layer in range(12):  # forward: each layer saves its output for backward and frees a scratch buffer
+            saved.append(sim.malloc(48 * MiB, frames=_module_call("block", "model/transformer.py", 120 + layer % 4)))
+            sim.free(sim.malloc(16 * MiB, frames=MLP))
+        saved.append(sim.malloc(96 * MiB, frames=LOGITS))
+        if leak:  # the model keeps one hidden state per step, so the live memory grows by 32 MiB a step
+            sim.malloc(32 * MiB, frames=HIDDEN_HISTORY)
+        grads = []
+        for i, block in enumerate(reversed(saved)):  # backward: a gradient of each saved tensor, then it is freed
+            grad_in = sim.malloc(48 * MiB, frames=GRAD)
+            if i < len(params):
+                grads.append(sim.malloc(64 * MiB, frames=ACCUMULATE_GRAD))  # .grad of a parameter
+            sim.free(block, frames=BACKWARD_FREE)
+            sim.free(grad_in, frames=BACKWARD_FREE)
+        if not state:  # the first step creates exp_avg and exp_avg_sq
+            state = [sim.malloc(64 * MiB, frames=OPTIMIZER) for _ in range(2 * len(params))]
+        for _ in range(4):  # foreach scratch of the update, freed within the step
+            sim.free(sim.malloc(64 * MiB, frames=ADAM_TEMP))
+        for grad in grads:
+            sim.free(grad, frames=ZERO_GRAD)
+    return sim
+
+
+def training_leak() -> DeviceAllocatorSim:
+    return _training(leak=True)
+
+
+def training_steady() -> DeviceAllocatorSim:
+    return _training(leak=False)
+
+
 EXAMPLES = [
     Example(
         "fragmented_oom",
@@ -259,6 +311,20 @@ EXAMPLES = [
         "Those inactive split blocks cannot be given back to CUDA, so a 1.4 GiB request fails although 2.3 GiB "
         "is free in the cache.",
         split_blocks_oom,
+    ),
+    Example(
+        "training_leak",
+        "Six training steps (forward, backward, AdamW step, zero_grad) whose model keeps one 32 MiB hidden state "
+        "per step in a list: the memory at the same point of every step grows by 32 MiB, all of it from one line "
+        "of the model's forward (model/transformer.py:160). Parameters, gradients, optimizer state and "
+        "activations are each made where PyTorch makes them.",
+        training_leak,
+    ),
+    Example(
+        "training_steady",
+        "The same six training steps without the leak: after the first step has created the gradients and the "
+        "optimizer state, every step holds the same memory at the same point.",
+        training_steady,
     ),
 ]
 
