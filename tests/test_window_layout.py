@@ -11,7 +11,9 @@ from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.rules.allocator_constants import MiB
+from gpumem_gui.document.event_list import EventFilter
 from gpumem_gui.views.document import DocumentView
+from tests.conftest import fixture_path, load_raw
 from tests.test_default_device import _entry, _segment
 
 
@@ -85,7 +87,7 @@ def test_the_device_menu_says_what_each_gpu_holds(qtbot: Any) -> None:
 def test_the_search_says_how_many_blocks_match(qtbot: Any) -> None:
     path = example_path("fragmented_oom")
     with open(path, "rb") as f:
-        raw = pickle.load(f)  # noqa: S301 (our own example)
+        raw = pickle.load(f)
     expected = sum(
         1
         for seg in raw["segments"]
@@ -132,3 +134,22 @@ def test_a_click_and_a_drag_on_the_document_timeline_travel(qtbot: Any) -> None:
         mouse(QtCore.QEvent.Type.MouseMove, at(event), left)
     mouse(QtCore.QEvent.Type.MouseButtonRelease, at(150), none)
     assert abs(view.current_event - 150) <= 1 and box.viewRange()[0] == x_range  # travelled, did not pan
+
+
+def test_the_event_list_and_the_inspector_follow_travel_both_ways(qtbot: Any) -> None:
+    path = fixture_path("cranberrii_memory_snapshot.pickle")
+    raw = load_raw(path)
+    entries = raw["device_traces"][0]
+    view = DocumentView(load_snapshot(path))
+    qtbot.addWidget(view)
+    view.event_list.set_filter(EventFilter("segments"))  # cudaMalloc / cudaFree only
+    expected = [i for i, e in enumerate(entries) if e["action"] in ("segment_alloc", "segment_free")]
+    assert view.event_list.indices.tolist() == expected and len(expected) > 3
+    # picking the third row travels the map there and the inspector reads that event
+    table = view.event_list.view
+    table.selectRow(2)
+    assert view.current_event == expected[2]
+    assert f"{entries[expected[2]]['addr']:#x}" in view.inspector.text()
+    # travelling elsewhere selects the last listed event at or before it
+    view.travel_to(expected[3] + 1 if expected[3] + 1 < expected[4] else expected[3])
+    assert table.currentIndex().row() == 3

@@ -277,7 +277,9 @@ class SnapshotDocument:
             highlight=selection if selection is not None else search,
             table_rows=np.flatnonzero(search) if search is not None else np.arange(len(state.blocks)),
             spotlight=spotlight,
-            event_info=None if self.pending else describe_event(self.snapshot, self.device, self.event),
+            event_info=None
+            if self.pending
+            else describe_event(self.snapshot, self.device, self.event, timeline=self.timeline()),
         )
 
     def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
@@ -299,6 +301,7 @@ class SnapshotDocument:
         return BlockDetails(
             index=index,
             frames=tuple(filter_frames(self.snapshot.stacks.stack(int(b.stack[index])))),
+            recorded_frames=tuple(self.snapshot.stacks.stack(int(b.stack[index]))),
             segment_address=int(s.address[seg]),
             segment_size=int(s.total_size[seg]),
             segment_blocks=int(frame.segments.block_count[seg]),

@@ -62,6 +62,7 @@ class BlockDetails:
     segment_blocks: int
     segment_free: int
     segment_largest_free: int
+    recorded_frames: tuple[Frame, ...] = ()  # every frame the file recorded, innermost first (for "show all")
 
 
 @dataclass(frozen=True)

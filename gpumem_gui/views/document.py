@@ -10,15 +10,17 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
-from gpumem_gui.core.snapshot.stacks import format_frame
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.views import palette
 from gpumem_gui.views.block_table import BlockTable
+from gpumem_gui.views.event_inspector import EventInspector
+from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.timeline import TimelineView
 
 if TYPE_CHECKING:
@@ -61,11 +63,22 @@ class DocumentView(QtWidgets.QWidget):
         self.figures = FiguresPanel()
         self.details = QtWidgets.QTextEdit(readOnly=True)
         self.details.setPlaceholderText("Click a block for details.")
+        self.block_stack = StackView()  # the picked block's stack: the user's frames first, all on request
+        block_page = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        block_page.addWidget(self.details)
+        block_page.addWidget(self.block_stack)
+        block_page.setSizes([140, 300])
         self.table = BlockTable()
         self.table.block_selected.connect(self.select_block)
+        # what the event the map is right after is; travelling shows it, the list below travels
+        self.inspector = EventInspector()
+        self.event_list = EventListView()
+        self.event_list.event_chosen.connect(self._event_chosen)
         self.side_tabs = QtWidgets.QTabWidget()
-        self.side_tabs.addTab(self.details, "block")
+        self.side_tabs.addTab(self.inspector, "event")
+        self.side_tabs.addTab(block_page, "block")
         self.side_tabs.addTab(self.table, "blocks")
+        self.block_page = block_page
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.pool_box = QtWidgets.QComboBox()
         for label, data in _POOLS:
@@ -139,6 +152,8 @@ class DocumentView(QtWidgets.QWidget):
         self._main.addWidget(top)
         self._main.setStretchFactor(0, 3)
         self._splitters: dict[str, QtWidgets.QSplitter] = {}
+        self._remembered: dict[str, object] = {}
+        self._bottom: QtWidgets.QSplitter  # the timeline beside the event list, made with the timeline
         for name, splitter in (("map_side", top), ("figures_tabs", side), ("map_timeline", self._main)):
             self._add_splitter(name, splitter)
         layout = QtWidgets.QVBoxLayout(self)
@@ -147,7 +162,7 @@ class DocumentView(QtWidgets.QWidget):
         layout.addWidget(self._main, 1)
 
         self.map.block_clicked.connect(self.show_block)
-        self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.details))
+        self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.block_page))
         self._fill_devices()
         self._device_shown()
 
@@ -158,24 +173,38 @@ class DocumentView(QtWidgets.QWidget):
         """The timeline under the map, made on first use (a document still being indexed has none to show)."""
         if self._timeline_view is None:
             view = TimelineView()
-            view.setVisible(False)
             view.event_selected.connect(self.travel_to)
-            self._main.addWidget(view)
+            # the trace's events beside its curves: pick one to travel there
+            bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+            bottom.addWidget(view)
+            bottom.addWidget(self.event_list)
+            bottom.setStretchFactor(0, 1)
+            bottom.setStretchFactor(1, 0)
+            bottom.setSizes([900, 480])
+            bottom.setVisible(False)
+            self._add_splitter("timeline_events", bottom)
+            self._main.addWidget(bottom)
             self._main.setStretchFactor(1, 1)
             self._timeline_view = view
+            self._bottom = bottom
         return self._timeline_view
 
     def _add_splitter(self, name: str, splitter: QtWidgets.QSplitter) -> None:
         splitter.setChildrenCollapsible(False)
         splitter.splitterMoved.connect(lambda _pos, _index: self.splitters_moved.emit())
         self._splitters[name] = splitter
+        state = self._remembered.get(name)
+        if isinstance(state, QtCore.QByteArray):
+            splitter.restoreState(state)
 
     def splitter_states(self) -> dict[str, QtCore.QByteArray]:
         """The sizes of the tab's splitters, for the window to remember."""
         return {name: splitter.saveState() for name, splitter in self._splitters.items()}
 
     def restore_splitters(self, states: dict[str, object]) -> None:
-        """Sizes remembered from an earlier tab (missing or unreadable ones are left as they are)."""
+        """Sizes remembered from an earlier tab (missing or unreadable ones are left as they are; the timeline's
+        splitter, made when the trace arrives, takes its size then)."""
+        self._remembered = dict(states)
         for name, state in states.items():
             splitter = self._splitters.get(name)
             if splitter is not None and isinstance(state, QtCore.QByteArray):
@@ -217,6 +246,9 @@ class DocumentView(QtWidgets.QWidget):
         if table:
             self._refresh_table()
         self.figures.set_metrics(frame.metrics, frame.title, frame.findings)
+        self.inspector.show_event(frame.event_info)
+        if self._timeline_view is not None:
+            self.event_list.show_event(frame.event)
         self.position.setText(frame.position)
         matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
         self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
@@ -245,13 +277,15 @@ class DocumentView(QtWidgets.QWidget):
         doc = self.document
         if doc.pending:
             if self._timeline_view is not None:
-                self._timeline_view.setVisible(False)
+                self._bottom.setVisible(False)
         else:
             tl = doc.timeline()
             self.timeline_view.set_timeline(
                 tl, doc.snapshot.trace(doc.device), doc.annotation_ranges(), doc.curve_envelopes()
             )
-            self.timeline_view.setVisible(tl.n_events > 0)
+            self.event_list.set_document(doc.snapshot, doc.device, tl)
+            # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
+            self._bottom.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
             self.axis_box.setEnabled(tl.series.time_us is not None)
         self._show_warnings()
         streams = doc.streams()
@@ -348,14 +382,19 @@ class DocumentView(QtWidgets.QWidget):
 
     def show_block(self, index: int) -> None:
         d = self.document.block_details(index)
-        lines = [self.map.describe(index), "", "<b>stack</b> (allocator and interpreter frames hidden):"]
-        lines += [format_frame(f) for f in d.frames] or ["(no stack recorded)"]
-        lines += [
+        self.block_stack.set_frames(d.recorded_frames, "stack" if d.recorded_frames else "no stack recorded")
+        lines = [
+            self.map.describe(index),
             "",
             f"<b>segment</b> {d.segment_address:#x}: {format_bytes_exact(d.segment_size)}, {d.segment_blocks} blocks,",
             f"free {format_bytes_exact(d.segment_free)}, largest hole {format_bytes_exact(d.segment_largest_free)}",
         ]
         self.details.setHtml("<br>".join(lines))
+
+    def _event_chosen(self, index: int) -> None:
+        """An event picked in the list: travel there (the list keeps its selection)."""
+        self.travel_to(index)
+        self.timeline_view.set_event(index, emit=False)
 
     def apply_search(self) -> None:
         frame = self.document.set_search(self.search.text())
