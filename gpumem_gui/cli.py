@@ -33,6 +33,11 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--at", type=int, default=None, metavar="I", help="figures right after trace event I (0-based)")
     report.add_argument("--json", action="store_true", help="print JSON instead of text")
     report.add_argument("--top", type=int, default=10, help="how many segments to list (default 10)")
+    exp = sub.add_parser("explain", help="why memory ran out (or what holds the peak), with remedies replayed")
+    exp.add_argument("file", help="a snapshot file (with a trace, for the OOM, the peak and the remedies)")
+    exp.add_argument("--device", type=int, default=None, help="this CUDA device (default: one with an OOM)")
+    exp.add_argument("--at", type=int, default=None, metavar="I", help="explain the state right after trace event I")
+    exp.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
     rep.add_argument("file", help="a snapshot with a trace")
     rep.add_argument(
@@ -75,7 +80,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-COMMANDS = ("report", "replay", "render", "attach", "demo-job", "quiz")
+COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -102,6 +107,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.command == "report":
         return _report(args)
+    if args.command == "explain":
+        return _explain(args)
     if args.command == "replay":
         return _replay(args)
     if args.command == "render":
@@ -254,6 +261,31 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"  replay first differs {where} (a device call, an OOM or a block's place in its segment)")
     if args.output:
         print(f"  replayed run written to {args.output}")
+    return 0
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
+    from gpumem_gui.core.analysis.explain_output import explanation_json, explanation_text  # noqa: PLC0415
+
+    try:
+        snapshot = load_snapshot(args.file)
+        if args.device is not None and args.device not in snapshot.devices():
+            raise SnapshotError(
+                f"device {args.device} has no segments and no trace (devices: {snapshot.devices() or 'none'})",
+                snapshot.source,
+            )
+        found = explain(snapshot, device=args.device, at=args.at)
+    except SnapshotError as e:
+        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except IndexError as e:
+        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps(explanation_json(found.diagnosis, found.remedies, found.findings), indent=2))
+    else:
+        print(explanation_text(found.diagnosis, found.remedies, found.remedy_sentences))
     return 0
 
 
