@@ -27,7 +27,7 @@ KINDS: dict[EventKind, tuple[str, tuple[Action, ...]]] = {
     "markers": ("snapshots and annotations", (Action.SNAPSHOT, Action.USER_DEFINED, Action.ANNOTATE)),
 }
 
-COLUMNS = ("#", "time", "action", "size", "address", "stream", "top frame")
+COLUMNS = ("#", "time", "action", "size", "address", "stream", "site")
 # the list's words where the inspector's are long: the column stays narrow enough to leave room for the frame
 SHORT_LABELS: dict[int, str] = {Action.SEGMENT_ALLOC: "cudaMalloc", Action.SEGMENT_FREE: "cudaFree"}
 BACKSLASH = "\\"  # Windows paths in frames (seen in real files)

@@ -8,10 +8,10 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.core.snapshot.units import format_bytes
 
-_HEADERS = ("address", "size", "requested", "state", "stream", "pool", "top frame")
+_HEADERS = ("address", "size", "requested", "state", "stream", "pool", "site")
 
 
 class BlockTableModel(QtCore.QAbstractTableModel):
@@ -66,8 +66,8 @@ class BlockTableModel(QtCore.QAbstractTableModel):
             return str(int(s.stream[seg]))
         if column == 5:
             return "small" if s.is_small[seg] else "large"
-        frames = filter_frames(self.stacks.stack(int(b.stack[i])))
-        return f"{frames[0].name} ({frames[0].filename.rsplit('/', 1)[-1]}:{frames[0].line})" if frames else ""
+        frame = site_frame(self.stacks.stack(int(b.stack[i])))  # the user's code that asked, not torch's plumbing
+        return f"{frame.name} ({frame.filename.rsplit('/', 1)[-1]}:{frame.line})" if frame else ""
 
     def sort(self, column: int, order: Any = QtCore.Qt.SortOrder.AscendingOrder) -> None:
         if self.state is None:
