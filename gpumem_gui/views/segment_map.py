@@ -6,12 +6,13 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, rasterize
+from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, block_ids, rasterize
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views import palette
+from gpumem_gui.views.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
 
@@ -29,12 +30,17 @@ class SegmentMapView(QtWidgets.QWidget):
         self.stacks: StackTable | None = None
         self.layout_info: MapLayout | None = None
         self.image_data = np.zeros((1, 1), np.uint8)
-        self.highlight: np.ndarray | None = None  # block mask to outline (search results)
+        self.highlight: np.ndarray | None = None  # the frame's highlight: the table's pick, else the search matches
+        self.search: np.ndarray | None = None  # block mask of the search matches, ringed
+        self.selection: np.ndarray | None = None  # block mask of the block picked in the table, ringed apart
         self.spotlight = False  # draw `highlight` as a demo's focus: the rest faded, the blocks underlined
 
-        self.plot = pg.PlotWidget(background=palette.BACKGROUND)
-        self.plot.hideAxis("bottom")
-        self.plot.hideAxis("left")
+        self.labels = SegmentLabels()
+        self.scale = ByteScale()
+        self.plot = pg.PlotWidget(background=palette.BACKGROUND, axisItems={"left": self.labels, "bottom": self.scale})
+        for axis in (self.labels, self.scale):
+            axis.setPen(pg.mkPen(palette.TEXT_MUTED))
+            axis.setTextPen(pg.mkPen(palette.TEXT))
         self.plot.setMenuEnabled(False)
         self.view = self.plot.getViewBox()
         self.view.invertY(True)
@@ -45,6 +51,10 @@ class SegmentMapView(QtWidgets.QWidget):
         self.plot.addItem(self.image)
         self.overlay = pg.ImageItem()
         self.plot.addItem(self.overlay)
+        self.boundaries = pg.PlotCurveItem(pen=pg.mkPen(palette.SEGMENT_BOUNDARY, width=2), connect="pairs")
+        self.plot.addItem(self.boundaries, ignoreBounds=True)
+        self.search_rings = Rings(self.plot, palette.SEARCH_RING, 1.5)
+        self.selection_rings = Rings(self.plot, palette.SELECTION_RING, 2.5)
         self.caption = QtWidgets.QLabel()
         self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.caption.setWordWrap(True)
@@ -69,6 +79,8 @@ class SegmentMapView(QtWidgets.QWidget):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.legend)
         layout.addWidget(self.caption)
+        self.view.sigYRangeChanged.connect(self._draw_boundaries)
+        self.view.sigResized.connect(self._draw_boundaries)
         self.plot.scene().sigMouseMoved.connect(self._on_move)
         self.plot.scene().sigMouseClicked.connect(self._on_click)
 
@@ -99,6 +111,9 @@ class SegmentMapView(QtWidgets.QWidget):
         spotlight = frame.spotlight
         self.highlight = spotlight.mask if spotlight is not None else frame.highlight
         self.spotlight = spotlight is not None
+        self.search = frame.search_mask if spotlight is None else None
+        picked = frame.highlight is not None and frame.highlight is not frame.search_mask
+        self.selection = frame.highlight if picked and spotlight is None else None
         self.set_focus_caption(spotlight.caption if spotlight is not None else None)
         self._draw(frame.layout, frame.codes, keep_range)
 
@@ -113,9 +128,26 @@ class SegmentMapView(QtWidgets.QWidget):
         self.image_data = image
         self.image.setImage(image, autoLevels=False, levels=(0, 255))
         self.image.setRect(QtCore.QRectF(0, 0, width, len(rows)))
+        if self.state is not None:
+            self.labels.set_segments(self.state, layout, ROW_PIXELS)
+        self.scale.set_scale(layout)
+        self._draw_boundaries()
         self._draw_overlay()
+        self._draw_rings()
         if not keep_range:
             self.view.setRange(QtCore.QRectF(0, 0, width, max(len(rows), 1)), padding=0.01)
+
+    def _draw_boundaries(self, *_args: object) -> None:
+        """Lines between the segments of the address layout, as many as the zoom leaves room for: all of them where
+        rows are 3 pixels tall or more, else only those between segments of 6 pixels or more."""
+        layout = self.layout_info
+        if layout is None or layout.mode != "address" or len(layout) < 2:
+            self.boundaries.clear()
+            return
+        row_px = 1 / max(self.view.viewPixelSize()[1], 1e-9)
+        min_rows = 0.0 if row_px >= 3 else 6 / row_px
+        self.boundaries.setPen(pg.mkPen(palette.SEGMENT_BOUNDARY, width=2 if row_px >= 8 else 1))
+        self.boundaries.setData(*boundary_lines(layout, ROW_PIXELS, min_rows), connect="pairs")
 
     def _draw_overlay(self) -> None:
         if (
@@ -125,25 +157,32 @@ class SegmentMapView(QtWidgets.QWidget):
             or self.highlight is None
             or len(self.highlight) != len(self.state.blocks)
             or not self.highlight.any()
+            or not self.spotlight
         ):
             self.overlay.clear()
             return
         mask = self.highlight_pixels()
         rgba = np.zeros((*mask.shape, 4), np.uint8)
-        if self.spotlight:
-            # the focused blocks keep their own colours (a hole stays red), the rest fades; the blank image row
-            # under the focus's lowest rows underlines it, so that blocks of a pixel or two are still found
-            rgba[(self.image_data > 0) & ~mask] = palette.DIMMED
-            rows = mask[ROW_PIXELS - 2 :: ROW_PIXELS]  # one image row per layout row
-            bottom = rows.copy()
-            bottom[:-1] &= ~rows[1:]  # a block that goes on in the next row is underlined there
-            under = np.zeros_like(mask)
-            under[ROW_PIXELS - 1 :: ROW_PIXELS] = bottom
-            rgba[under] = palette.UNDERLINE
-        else:
-            rgba[mask] = palette.SEARCH_WASH
+        # the focused blocks keep their own colours (a hole stays red), the rest fades; the blank image row under
+        # the focus's lowest rows underlines it, so that blocks of a pixel or two are still found
+        rgba[(self.image_data > 0) & ~mask] = palette.DIMMED
+        rows = mask[ROW_PIXELS - 2 :: ROW_PIXELS]  # one image row per layout row
+        bottom = rows.copy()
+        bottom[:-1] &= ~rows[1:]  # a block that goes on in the next row is underlined there
+        under = np.zeros_like(mask)
+        under[ROW_PIXELS - 1 :: ROW_PIXELS] = bottom
+        rgba[under] = palette.UNDERLINE
         self.overlay.setImage(rgba, autoLevels=False)
         self.overlay.setRect(QtCore.QRectF(0, 0, self.layout_info.width, len(self.layout_info)))
+
+    def _draw_rings(self) -> None:
+        """Rings around the search matches and, apart, the block picked in the table: outlines over the image, so
+        that the blocks keep their state colours (a matched pending free must not look like a hole)."""
+        for rings, mask in ((self.search_rings, self.search), (self.selection_rings, self.selection)):
+            if self.state is None or self.layout_info is None or mask is None or len(mask) != len(self.state.blocks):
+                rings.set_lines(np.zeros(0), np.zeros(0))
+                continue
+            rings.set_lines(*outline_lines(block_ids(self.state, self.layout_info, mask), ROW_PIXELS))
 
     # -- mouse --------------------------------------------------------------------------------------------
 

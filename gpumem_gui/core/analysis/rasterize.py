@@ -1,8 +1,9 @@
 """Segment maps as images: blocks rasterised into rows of state codes, so drawing costs pixels, not blocks.
 
 Two layouts: by address (segments in address order, each starting a row and wrapping over rows of a fixed byte
-span) and by segment (one row per segment, stretched to the full width, sorted by size or by free bytes). Layers
-are painted allocated, rounding waste, pending, free, so a free hole smaller than a pixel still marks its pixel.
+span) and by segment (one row per segment, sorted by size or by free bytes, either stretched to the full width or
+drawn to scale: the largest segment fills the row, the others a width proportional to their size). Layers are
+painted allocated, rounding waste, pending, free, so a free hole smaller than a pixel still marks its pixel.
 """
 
 from __future__ import annotations
@@ -75,7 +76,11 @@ def default_row_bytes(sizes: np.ndarray) -> int:
     return span
 
 
-def layout_by_segment(state: AllocatorState, width: int = 1024, sort: Sort = "size") -> MapLayout:
+def layout_by_segment(
+    state: AllocatorState, width: int = 1024, sort: Sort = "size", *, proportional: bool = False
+) -> MapLayout:
+    """One row per segment; `proportional`: every row stands for the largest segment's bytes, so that a segment's
+    width is proportional to its size (sizes compare at a glance), else each row is its own segment, stretched."""
     seg = state.segments
     if sort == "size":
         order = np.lexsort((seg.address, -seg.total_size))
@@ -88,8 +93,9 @@ def layout_by_segment(state: AllocatorState, width: int = 1024, sort: Sort = "si
         order = np.lexsort((seg.address, -free))
     else:
         order = np.argsort(seg.address, kind="stable")
-    sizes = seg.total_size[order]
-    return MapLayout("segment", width, order, seg.address[order], sizes.copy(), sizes.copy())
+    sizes = seg.total_size[order].astype(np.int64)
+    spans = np.full(len(sizes), max(int(sizes.max()), 1) if len(sizes) else 1, np.int64) if proportional else sizes
+    return MapLayout("segment", width, order, seg.address[order], spans.copy(), sizes.copy())
 
 
 def site_codes(state: AllocatorState) -> np.ndarray:
@@ -192,6 +198,20 @@ def _paint(
     offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     pixels = row[owner] * width + x0[owner] + offsets
     flat[pixels] = code[idx][rep][owner]
+
+
+def block_ids(state: AllocatorState, layout: MapLayout, mask: np.ndarray) -> np.ndarray:
+    """Which of the masked blocks each pixel shows (rows x width, int32): 1 + the block's index, 0 for none; the
+    very pixels `rasterize` paints for them (the map outlines search matches with these)."""
+    image = np.zeros((len(layout), layout.width), np.int32)
+    blk = state.blocks
+    if not len(layout) or not len(blk):
+        return image
+    ids = np.arange(1, len(blk) + 1, dtype=np.int32)
+    rows_of = _RowsOfSegments(layout, blk.segment)
+    mask = np.asarray(mask, bool)
+    _paint(image.reshape(-1), layout, rows_of, mask=mask, lo=blk.address, hi=blk.address + blk.size, code=ids)
+    return image
 
 
 def block_at(state: AllocatorState, layout: MapLayout, row: int, x: float) -> int:
