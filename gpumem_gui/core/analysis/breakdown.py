@@ -85,20 +85,30 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
 
 def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64]) -> list[SiteBytes]:
     site_of_stack, labels = stack_sites(snapshot.stacks)
-    site = np.append(site_of_stack, np.int32(-1))[stack]  # NO_STACK (-1) reads the -1 appended at the end
+    site = np.append(site_of_stack, np.int32(-1))[stack].astype(np.int64)  # NO_STACK (-1) reads the -1 appended
+    if not len(site):
+        return []
+    # bytes per (site, stack) pair, with numpy: a site's frames are those of the stack holding most of its bytes
+    pair = (site + 1) * (len(snapshot.stacks) + 1) + (stack.astype(np.int64) + 1)
+    pairs, inverse = np.unique(pair, return_inverse=True)
+    pair_bytes = np.zeros(len(pairs), np.int64)
+    np.add.at(pair_bytes, inverse.reshape(-1), size)
+    pair_blocks = np.bincount(inverse.reshape(-1), minlength=len(pairs))
+    pair_site = pairs // (len(snapshot.stacks) + 1) - 1
+    pair_stack = pairs % (len(snapshot.stacks) + 1) - 1
+    order = np.lexsort((-pair_bytes, pair_site))  # by site, its largest stack first
+    heads = order[np.r_[True, pair_site[order][1:] != pair_site[order][:-1]]]
+    sites, owner = np.unique(pair_site, return_inverse=True)
+    site_bytes = np.zeros(len(sites), np.int64)
+    np.add.at(site_bytes, owner.reshape(-1), pair_bytes)
+    site_blocks = np.bincount(owner.reshape(-1), weights=pair_blocks, minlength=len(sites)).astype(np.int64)
     out: list[SiteBytes] = []
-    for s in np.unique(site).tolist():
-        inside = site == s
-        stacks_here = stack[inside]
-        sizes_here = size[inside]
+    for j, (s, head) in enumerate(zip(sites.tolist(), heads.tolist(), strict=True)):
         frames: tuple[str, ...] = ()
-        if s >= 0:  # the frames of the stack that holds most of the site's bytes
-            distinct, inverse = np.unique(stacks_here, return_inverse=True)
-            per_stack = np.bincount(inverse.reshape(-1), weights=sizes_here)
-            top = int(distinct[int(np.argmax(per_stack))])
-            frames = tuple(format_frame(f) for f in filter_frames(snapshot.stacks.stack(top)))
+        if s >= 0:
+            frames = tuple(format_frame(f) for f in filter_frames(snapshot.stacks.stack(int(pair_stack[head]))))
         label = labels[s] if s >= 0 else UNKNOWN_SITE
-        out.append(SiteBytes(label, int(sizes_here.sum()), int(inside.sum()), frames))
+        out.append(SiteBytes(label, int(site_bytes[j]), int(site_blocks[j]), frames))
     out.sort(key=lambda x: (-x.bytes, x.site))
     return out
 

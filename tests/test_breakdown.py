@@ -1,0 +1,129 @@
+"""Breakdown at any event: its sums are metrics' allocated bytes, its sites the raw pickle's blocks."""
+
+from __future__ import annotations
+
+import pickle
+import re
+import time
+from collections import Counter
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
+from gpumem_gui.core.analysis.breakdown import block_categories, breakdown_at
+from gpumem_gui.core.analysis.categories import CATEGORIES
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.rules.allocator_constants import MiB
+from tests.conftest import fixture_path, load_raw
+
+FIXTURES = [
+    "constructor_memory_snapshot.pickle",
+    "cranberrii_memory_snapshot.pickle",
+    "felix_dump_a.pickle",
+    "lfie_my_snapshot.pickle",
+    "magma27_memory_snapshot.pickle",
+    "muduard_dump_snapshot_a.pickle",
+    "silmont_mem_snapshot.pickle",
+]
+
+
+@pytest.mark.parametrize("name", FIXTURES)
+def test_sums_equal_metrics_at_several_events(name: str) -> None:
+    snap = load_snapshot(fixture_path(name))
+    for device in snap.devices():
+        tl = build_timeline(snap, device)
+        n = tl.n_events
+        events = {n - 1, -1, n // 3, (2 * n) // 3, int(np.argmax(tl.series.allocated)) if n else -1}
+        events |= {o.index for o in tl.ooms}
+        for event in sorted(e for e in events if -1 <= e < n or e == -1):
+            got = breakdown_at(snap, tl, event)
+            allocated = compute_metrics(tl.state_at(event)).allocated_bytes
+            assert got.event == event
+            assert got.allocated_bytes == allocated, (device, event)
+            assert list(got.by_category) == list(CATEGORIES)
+            assert sum(got.by_category.values()) == allocated
+            assert sum(s.bytes for s in got.by_site) == allocated
+            assert sum(got.by_stream.values()) == allocated
+            assert sum(got.by_pool.values()) == allocated
+            assert [s.bytes for s in got.by_site] == sorted((s.bytes for s in got.by_site), reverse=True)
+
+
+_TORCH_DIR = re.compile(r"[/\\]torch[/\\]")
+
+
+@pytest.mark.parametrize("name", ["magma27_memory_snapshot.pickle", "lfie_my_snapshot.pickle"])
+def test_sites_at_the_snapshot_match_the_raw_blocks(name: str) -> None:
+    # files with Python frames only: a block's site is its first frame outside torch (file:line:function)
+    raw = load_raw(fixture_path(name))
+    want: Counter[str] = Counter()
+    count: Counter[str] = Counter()
+    for seg in raw["segments"]:
+        for block in seg["blocks"]:
+            if block["state"] != "active_allocated":
+                continue
+            frames = [f for f in block.get("frames", []) if not _TORCH_DIR.search(f["filename"])]
+            site = f"{frames[0]['filename']}:{frames[0]['line']}:{frames[0]['name']}" if frames else "unknown"
+            want[site] += block["size"]
+            count[site] += 1
+    snap = load_snapshot(fixture_path(name))
+    tl = build_timeline(snap, 0)
+    got = breakdown_at(snap, tl, tl.n_events - 1)
+    assert {s.site: s.bytes for s in got.by_site} == dict(want)
+    assert {s.site: s.blocks for s in got.by_site} == dict(count)
+    for s in got.by_site:
+        assert (s.site == "unknown") == (not s.frames)
+        assert s.site == "unknown" or s.frames[0] == s.site or s.site in s.frames
+
+
+def test_streams_pools_and_pending_frees() -> None:
+    sim = DeviceAllocatorSim(8 << 30)
+    frames = [{"name": "forward", "filename": "model/net.py", "line": 3}]
+    a = sim.malloc(3 * MiB, stream=0, frames=frames)
+    sim.malloc(5 * MiB, stream=7, frames=frames)
+    sim.malloc(4096, stream=0, frames=frames)  # small pool
+    sim.record_stream(a, 9)
+    sim.free(a)  # pending free until stream 9's event completes: not allocated any more
+    snap = load_snapshot(pickle.dumps(sim.snapshot()))
+    tl = build_timeline(snap, 0)
+    got = breakdown_at(snap, tl, tl.n_events - 1)
+    assert got.allocated_bytes == 5 * MiB + 4096 == compute_metrics(tl.final).allocated_bytes
+    assert got.by_stream == {7: 5 * MiB, 0: 4096}
+    assert got.by_pool == {"large": 5 * MiB, "small": 4096}
+    assert got.by_site[0].site == "model/net.py:3:forward" and got.by_site[0].blocks == 2
+    codes = block_categories(snap, tl, tl.final, tl.n_events - 1)
+    assert len(codes) == len(tl.final.blocks)
+
+
+def test_a_file_without_trace_is_all_before_recording() -> None:
+    snap = load_snapshot(fixture_path("felix_dump_a.pickle"))
+    tl = build_timeline(snap, 0)
+    got = breakdown_at(snap, tl, -1)
+    assert got.by_category["before_recording"] == got.allocated_bytes > 0
+
+
+def _many_blocks() -> Any:
+    sim = DeviceAllocatorSim(8 << 30)
+    stacks = [[{"name": f"f{i}", "filename": f"model/m{i % 50}.py", "line": i}] for i in range(300)]
+    blocks = [sim.malloc(512 * (1 + i % 3), frames=stacks[i % 300]) for i in range(100_000)]
+    for b in blocks[::7]:
+        sim.free(b)
+    return load_snapshot(pickle.dumps(sim.snapshot()))
+
+
+def test_100k_blocks_in_under_100_ms() -> None:
+    snap = _many_blocks()
+    tl = build_timeline(snap, 0)
+    assert len(tl.final.blocks) >= 100_000
+    breakdown_at(snap, tl, tl.n_events - 1)  # the per-timeline categories, computed once
+    for event in (tl.n_events - 1, tl.n_events - 2):
+        state = tl.state_at(event)
+        start = time.perf_counter()
+        block_categories(snap, tl, state, event)
+        got = breakdown_at(snap, tl, event)
+        elapsed = time.perf_counter() - start
+        assert got.allocated_bytes == compute_metrics(state).allocated_bytes
+        assert elapsed < 0.1 + 0.05, elapsed  # breakdown_at includes state_at: some room on a loaded machine
