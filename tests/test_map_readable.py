@@ -11,8 +11,9 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.analysis.rasterize import BACKGROUND, rasterize
+from gpumem_gui.core.analysis.rasterize import BACKGROUND, SITE_BASE, rasterize, site_codes
 from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.document.document import SnapshotDocument, map_layout
 from gpumem_gui.views.map_overlays import boundary_lines, segment_label
 from gpumem_gui.views.segment_map import ROW_PIXELS, SegmentMapView
@@ -215,3 +216,20 @@ def test_search_rings_the_matches_and_leaves_their_colours(qtbot: Any) -> None:
     assert len(view.search_rings.ring.xData) > 0 and len(view.selection_rings.ring.xData) > 0
     assert set(np.round(view.selection_rings.ring.yData, 3)) == {1.0, 1.75}
     assert view.selection_rings.ring.opts["pen"].color() != view.search_rings.ring.opts["pen"].color()
+
+
+def test_blocks_from_one_line_of_user_code_share_a_hue_whatever_the_cpp_path() -> None:
+    snap = load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))
+    state = snap.state
+    hue = (site_codes(state, snap.stacks).astype(int) - SITE_BASE) // 2
+    by_site: dict[object, set[int]] = {}
+    distinct_stacks: dict[object, set[int]] = {}
+    for i, stack in enumerate(state.blocks.stack.tolist()):
+        if stack < 0:
+            continue
+        frame = site_frame(snap.stacks.stack(stack))
+        key = None if frame is None else (frame.filename, frame.line, frame.name)
+        by_site.setdefault(key, set()).add(int(hue[i]))
+        distinct_stacks.setdefault(key, set()).add(stack)
+    assert all(len(hues) == 1 for hues in by_site.values())
+    assert any(len(stacks) > 1 for stacks in distinct_stacks.values())  # several C++ paths to one site: the case

@@ -28,7 +28,13 @@ from gpumem_gui.document.frame import BlockDetails, EventFrame, SegmentSummaries
 from gpumem_gui.document.search import search_blocks
 
 MAP_WIDTH = 1024  # image columns of the map: the bytes of a row are spread over this many codes
-LAYOUTS: tuple[tuple[str, Sort], ...] = (("address", "size"), ("segment", "size"), ("segment", "free"))
+# the map's layouts, as (mode, sort) for map_layout; the last draws segments to scale, so that sizes compare
+LAYOUTS: tuple[tuple[str, Sort], ...] = (
+    ("address", "size"),
+    ("segment", "size"),
+    ("segment", "free"),
+    ("proportional", "size"),
+)
 
 MaskOf = Callable[[AllocatorState], npt.NDArray[np.bool_]]
 
@@ -48,8 +54,10 @@ def segment_summaries(state: AllocatorState) -> SegmentSummaries:
 
 
 def map_layout(state: AllocatorState, mode: str, sort: Sort, width: int = MAP_WIDTH) -> MapLayout:
-    if mode == "segment":
-        return layout_by_segment(state, width, sort=sort)
+    """The map's layout: "address" (segments wrapped over rows of equal bytes), "segment" (a row per segment,
+    stretched) or "proportional" (a row per segment, its width to scale with the largest)."""
+    if mode in ("segment", "proportional"):
+        return layout_by_segment(state, width, sort=sort, proportional=mode == "proportional")
     return layout_by_address(state, width)
 
 
@@ -272,7 +280,7 @@ class SnapshotDocument:
             findings=self._findings(state, metrics),
             segments=segment_summaries(state),
             layout=layout,
-            codes=rasterize(state, layout),
+            codes=rasterize(state, layout, stacks=self.snapshot.stacks),
             search_mask=search,
             highlight=selection if selection is not None else search,
             table_rows=np.flatnonzero(search) if search is not None else np.arange(len(state.blocks)),

@@ -27,7 +27,13 @@ if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
 
 _POOLS = (("all pools", "all"), ("small pool", "small"), ("large pool", "large"), ("private pools", "private"))
-_LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first")
+_LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first", "by segment, to scale")
+
+
+def scroll_area() -> QtWidgets.QScrollArea:
+    area = QtWidgets.QScrollArea(widgetResizable=True)
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    return area
 
 
 def device_label(snapshot: Snapshot, device: int) -> str:
@@ -75,7 +81,9 @@ class DocumentView(QtWidgets.QWidget):
         self.event_list = EventListView()
         self.event_list.event_chosen.connect(self._event_chosen)
         self.side_tabs = QtWidgets.QTabWidget()
-        self.side_tabs.addTab(self.inspector, "event")
+        inspector_area = scroll_area()
+        inspector_area.setWidget(self.inspector)  # scrolls rather than taking the figures' room in a short window
+        self.side_tabs.addTab(inspector_area, "event")
         self.side_tabs.addTab(block_page, "block")
         self.side_tabs.addTab(self.table, "blocks")
         self.block_page = block_page
@@ -139,9 +147,15 @@ class DocumentView(QtWidgets.QWidget):
 
         # splitters the user can drag; the window remembers their sizes (splitter_states / restore_splitters)
         side = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        side.addWidget(self.figures)
+        # the figures and their findings scroll when the splitter leaves them less room than they need (squeezed,
+        # their rows were drawn over each other)
+        figures_area = scroll_area()
+        figures_area.setWidget(self.figures)
+        figures_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        side.addWidget(figures_area)
         side.addWidget(self.side_tabs)
         side.setMinimumWidth(280)
+        side.setSizes([max(self.figures.sizeHint().height(), 300), 320])  # the figures and findings whole at first
         top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
         top.addWidget(self.map)
         top.addWidget(side)

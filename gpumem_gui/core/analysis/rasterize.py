@@ -13,7 +13,8 @@ from typing import Literal
 
 import numpy as np
 
-from gpumem_gui.core.snapshot.model import AllocatorState, BlockState
+from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, StackTable
+from gpumem_gui.core.snapshot.stacks import stack_sites
 
 # state codes of the image (the views' palette gives each a colour)
 BACKGROUND = 0
@@ -98,16 +99,22 @@ def layout_by_segment(
     return MapLayout("segment", width, order, seg.address[order], spans.copy(), sizes.copy())
 
 
-def site_codes(state: AllocatorState) -> np.ndarray:
-    """The code of each block as drawn when allocated: a hue per allocation site (stack), and two shades that
-    alternate from block to block, so that neighbours from the same site are still told apart."""
-    stack = state.blocks.stack.astype(np.int64)
-    hue = np.where(stack >= 0, (stack * 5) % (SITE_COLOURS // 2), SITE_COLOURS // 2 - 1)
-    shade = np.arange(len(stack)) % 2
+def site_codes(state: AllocatorState, stacks: StackTable | None = None) -> np.ndarray:
+    """The code of each block as drawn when allocated: a hue per allocation site (the innermost frame of the user's
+    code, so one line of the user's code is one hue whatever C++ path reached the allocator; the raw stack without
+    `stacks`), and two shades that alternate from block to block, so that neighbours from one site are told apart."""
+    key = state.blocks.stack.astype(np.int64)
+    if stacks is not None and len(stacks):
+        sites, _ = stack_sites(stacks)
+        key = np.where(key >= 0, sites[np.maximum(key, 0)], -1).astype(np.int64)
+    hue = np.where(key >= 0, (key * 5) % (SITE_COLOURS // 2), SITE_COLOURS // 2 - 1)
+    shade = np.arange(len(key)) % 2
     return (SITE_BASE + hue * 2 + shade).astype(np.uint8)
 
 
-def rasterize(state: AllocatorState, layout: MapLayout, only: np.ndarray | None = None) -> np.ndarray:
+def rasterize(
+    state: AllocatorState, layout: MapLayout, only: np.ndarray | None = None, stacks: StackTable | None = None
+) -> np.ndarray:
     """The image (rows x width, uint8 state codes) of `state` in `layout`.
 
     With `only` (a block mask), just those blocks are painted, with code 1 (an overlay: search matches).
@@ -122,7 +129,7 @@ def rasterize(state: AllocatorState, layout: MapLayout, only: np.ndarray | None 
         rows_of = _RowsOfSegments(layout, blk.segment)
         _paint(image.reshape(-1), layout, rows_of, mask=only, lo=blk.address, hi=blk.address + blk.size, code=ones)
         return image
-    codes = site_codes(state)
+    codes = site_codes(state, stacks)
     state_code = blk.state
     starts = blk.address
     ends = blk.address + blk.size
