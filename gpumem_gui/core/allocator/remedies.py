@@ -26,6 +26,7 @@ from gpumem_gui.core.snapshot.model import Action, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 
 PARALLEL_EVENTS = 200_000  # from this many trace events on, replays run in parallel processes
+LONG_TRACE = 1_000_000  # from this many on, one max_split_size_mb value is replayed, not three
 GC_SETTINGS = "garbage_collection_threshold:0.6,per_process_memory_fraction:1.0"
 MIN_SPLIT_MB = 32  # max_split_size_mb must be above 20 (PyTorch refuses less); smaller values split little anyway
 
@@ -110,7 +111,14 @@ def candidates_for(snapshot: Snapshot, diagnosis: Diagnosis) -> tuple[list[Candi
         request = first.requested_bytes
     else:
         request = oom.request_bytes if oom else 0
-    for mb in _split_values(request):
+    values = _split_values(request)
+    if len(values) > 1 and diagnosis.timeline.n_events >= LONG_TRACE:
+        notes.append(
+            f"Of the max_split_size_mb values only {values[1]} was tried: each replay of a trace this long takes"
+            " seconds (try others with `gpumem-gui replay --set`)."
+        )
+        values = values[1:2]
+    for mb in values:
         out.append(Candidate(f"max_split_size_mb:{mb}", (f"max_split_size_mb:{mb}",)))
     if request and not _split_values(request):
         notes.append(

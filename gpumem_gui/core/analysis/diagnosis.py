@@ -20,8 +20,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at
-from gpumem_gui.core.analysis.report import DeviceReport, build_report
-from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent
+from gpumem_gui.core.analysis.metrics import metrics_by_group
+from gpumem_gui.core.analysis.report import DeviceReport
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent, build_timeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, MIN_LARGE_ALLOC, ROUND_LARGE, SMALL_SIZE
 from gpumem_gui.core.rules.allocator_rules import (
     AllocatorConfig,
@@ -133,10 +134,11 @@ def diagnose(snapshot: Snapshot, device: int | None = None, at: int | None = Non
     """The moment of `device` (default: Snapshot.default_device) analysed; IndexError for an `at` outside the trace."""
     device = snapshot.default_device() if device is None else device
     config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
-    timeline = build_report(snapshot, device=device)[0].timeline
+    timeline = build_timeline(snapshot, device, config)
     moment = pick_moment(timeline, at)
-    # the figures come from the report's own code, so they are those of `report --at` for the same event
-    report = build_report(snapshot, device=device, at=moment.event)[0]
+    # the figures as report.build_report makes them, so they are those of `report --at` for the same event
+    state = timeline.state_at(moment.event) if moment.event is not None else timeline.final
+    report = DeviceReport(device, metrics_by_group(state, config), state, timeline, moment.event)
     event = timeline.n_events - 1 if moment.event is None else moment.event
     breakdown = breakdown_at(snapshot, timeline, event)
     sites, labels = stack_sites(snapshot.stacks)
@@ -281,6 +283,18 @@ _CATEGORY_NAMES = {
 }
 
 
+_ACTION_WORDS: dict[int, str] = {
+    Action.ALLOC: "an allocation",
+    Action.FREE_REQUESTED: "a free, requested",
+    Action.FREE_COMPLETED: "a free, completed",
+    Action.SEGMENT_ALLOC: "a cudaMalloc",
+    Action.SEGMENT_FREE: "a cudaFree",
+    Action.SEGMENT_MAP: "pages mapped",
+    Action.SEGMENT_UNMAP: "pages unmapped",
+    Action.OOM: "an OOM",
+}
+
+
 def _share(part: int, whole: int) -> str:
     return format_percent(part / whole) if whole else "0%"
 
@@ -299,8 +313,11 @@ def _moment_sentences(
     elif moment.kind == "snapshot":
         head = f"Device {device} has no trace in this file; this is its state when the snapshot was taken: {held}."
     else:
-        action = Action(int(snapshot.trace(device).action[moment.event])).name.lower()
-        head = f"Device {device} right after event {moment.event} of {n} (a {action}): {held}."
+        what = "before the first event" if moment.event == -1 else f"right after event {moment.event} of {n}"
+        if moment.event is not None and moment.event >= 0:
+            code = int(snapshot.trace(device).action[moment.event])
+            what += f" ({_ACTION_WORDS.get(code, 'an event')})"
+        head = f"Device {device} {what}: {held}."
     return [head, *(_oom_sentences(oom) if oom else [])]
 
 
