@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import pickle
+import re
 from typing import Any
 
 import numpy as np
@@ -14,7 +15,9 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.rasterize import BACKGROUND, SITE_BASE, rasterize, site_codes
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.stacks import site_frame
+from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.document import SnapshotDocument, map_layout
+from gpumem_gui.views import palette
 from gpumem_gui.views.map_overlays import boundary_lines, segment_label
 from gpumem_gui.views.segment_map import ROW_PIXELS, SegmentMapView
 from tests.conftest import fixture_path, load_raw
@@ -233,3 +236,16 @@ def test_blocks_from_one_line_of_user_code_share_a_hue_whatever_the_cpp_path() -
         distinct_stacks.setdefault(key, set()).add(stack)
     assert all(len(hues) == 1 for hues in by_site.values())
     assert any(len(stacks) > 1 for stacks in distinct_stacks.values())  # several C++ paths to one site: the case
+
+
+def test_the_legend_shows_a_swatch_of_every_site_hue_the_map_draws(qtbot: Any) -> None:
+
+    view = SegmentMapView()
+    qtbot.addWidget(view)
+    frame = SnapshotDocument(load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))).frame()
+    view.show_frame(frame)
+    drawn = {int(c) for c in np.unique(frame.codes) if c >= SITE_BASE}
+    hues = {palette.SITE_HUES[(c - SITE_BASE) // 2][0].lower() for c in drawn}
+    assert len(hues) > 3
+    swatches = {c.lower() for c in re.findall(r"color:(#[0-9a-fA-F]{6})", view.legend.text())}
+    assert hues <= swatches

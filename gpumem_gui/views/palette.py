@@ -102,12 +102,13 @@ def map_lut() -> np.ndarray:
     return lut
 
 
-LEGEND = [
-    ("allocated (a hue per allocation site)", SITE_HUES[0][0]),
-    ("rounding waste (size - requested)", WASTE),
-    ("pending free (record_stream)", PENDING),
-    ("cached free: a hole", HOLE),
-    ("largest free block", LARGEST_HOLE),
+# the map's legend: each entry's swatches (allocated blocks take any of the site hues: all of them are shown)
+LEGEND: list[tuple[str, tuple[str, ...]]] = [
+    ("allocated (a hue per allocation site)", tuple(dark for dark, _light in SITE_HUES)),
+    ("rounding waste (size - requested)", (WASTE,)),
+    ("pending free (record_stream)", (PENDING,)),
+    ("cached free: a hole", (HOLE,)),
+    ("largest free block", (LARGEST_HOLE,)),
 ]
 
 # the timeline's horizontal grid: what pyqtgraph's grid at 20 % black shows on the white plot, drawn opaque

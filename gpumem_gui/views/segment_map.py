@@ -63,7 +63,10 @@ class SegmentMapView(QtWidgets.QWidget):
         self.caption.setFixedHeight(3 * self.caption.fontMetrics().lineSpacing() + 4)
         self.caption.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
         self.legend = QtWidgets.QLabel(
-            "  ".join(f'<span style="color:{c}">&#9632;</span> {name}' for name, c in palette.LEGEND)
+            "  ".join(
+                "".join(f'<span style="color:{c}">&#9632;</span>' for c in colours) + f" {name}"
+                for name, colours in palette.LEGEND
+            )
         )
         self.legend.setWordWrap(True)
         self.focus_caption = QtWidgets.QLabel()  # a demo's one-line caption, over the map while its focus is shown
