@@ -15,7 +15,6 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.rasterize import BACKGROUND, SITE_BASE, rasterize, site_codes
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.stacks import site_frame
-from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.document import SnapshotDocument, map_layout
 from gpumem_gui.views import palette
 from gpumem_gui.views.map_overlays import boundary_lines, segment_label
