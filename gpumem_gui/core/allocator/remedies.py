@@ -54,13 +54,18 @@ class Explanation:
         return self.diagnosis.findings + self.remedy_sentences
 
 
-def explain(snapshot: Snapshot, device: int | None = None, at: int | None = None) -> Explanation:
-    """The diagnosis of the moment, and the remedies replayed (none for a file without a trace)."""
+def explain(
+    snapshot: Snapshot, device: int | None = None, at: int | None = None, *, parallel: bool | None = None
+) -> Explanation:
+    """The diagnosis of the moment, and the remedies replayed (none for a file without a trace).
+
+    `parallel` (default: for long traces) forks worker processes: pass False from a process with threads (the
+    window), where a fork may deadlock."""
     diagnosis = diagnose(snapshot, device, at)
     if not diagnosis.timeline.n_events:
         return Explanation(diagnosis, [], ["There is no trace to replay, so no remedy could be verified."])
     candidates, notes = candidates_for(snapshot, diagnosis)
-    results = replay_candidates(snapshot, diagnosis.device, [BASELINE, *candidates])
+    results = replay_candidates(snapshot, diagnosis.device, [BASELINE, *candidates], parallel=parallel)
     remedies = [r for r in results[1:] if isinstance(r, Remedy)]
     failures = [r for r in results[1:] if isinstance(r, str)]
     return Explanation(diagnosis, remedies, notes + failures, _baseline_sentence(diagnosis, results[0]))
