@@ -148,7 +148,9 @@ def test_the_event_list_and_the_inspector_follow_travel_both_ways(qtbot: Any) ->
     # picking the third row travels the map there and the inspector reads that event
     table = view.event_list.view
     table.selectRow(2)
-    assert view.current_event == expected[2]
+    assert view.current_event == expected[2] and view.side_tabs.currentIndex() == 0  # the inspector shows it
+    assert table.isColumnHidden(1) == (not any(e.get("time_us") for e in entries))  # no times: no time column
+    assert view.details.toPlainText() == ""  # a block picked before belonged to another moment
     assert f"{entries[expected[2]]['addr']:#x}" in view.inspector.text()
     # travelling elsewhere selects the last listed event at or before it
     view.travel_to(expected[3] + 1 if expected[3] + 1 < expected[4] else expected[3])

@@ -255,6 +255,8 @@ class DocumentView(QtWidgets.QWidget):
     # -- drawing a frame -----------------------------------------------------------------------------------------
 
     def _show(self, frame: EventFrame, *, keep_range: bool = True, table: bool = True) -> None:
+        if (frame.device, frame.event) != (self.frame.device, self.frame.event):
+            self._clear_block()  # the block shown belonged to the state left behind
         self.frame = frame
         self.map.show_frame(frame, keep_range=keep_range)
         if table:
@@ -394,6 +396,10 @@ class DocumentView(QtWidgets.QWidget):
         self._show(self.document.select_block(index), table=False)  # the table keeps its rows and selection
         self.show_block(index)
 
+    def _clear_block(self) -> None:
+        self.details.clear()
+        self.block_stack.clear()
+
     def show_block(self, index: int) -> None:
         d = self.document.block_details(index)
         self.block_stack.set_frames(d.recorded_frames, "stack" if d.recorded_frames else "no stack recorded")
@@ -409,6 +415,7 @@ class DocumentView(QtWidgets.QWidget):
         """An event picked in the list: travel there (the list keeps its selection)."""
         self.travel_to(index)
         self.timeline_view.set_event(index, emit=False)
+        self.side_tabs.setCurrentIndex(0)  # the inspector reads the event picked
 
     def apply_search(self) -> None:
         frame = self.document.set_search(self.search.text())

@@ -152,6 +152,7 @@ class EventListView(QtWidgets.QWidget):
         if self.filter.stream is not None and self.filter.stream not in streams:
             self.filter = EventFilter(self.filter.kind, self.filter.min_size, None)
         self._fill_streams(streams)
+        self.view.setColumnHidden(1, not self.table.trace.has_time)  # a trace without times: no empty column
         self._shown = -1
         self._refilter()
 
