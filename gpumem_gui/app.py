@@ -75,6 +75,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.start_page.open_example.connect(lambda: self.open_files([str(example_path(DEFAULT_EXAMPLE))]))
         self.start_page.attach.connect(self.attach_dialog)
         self.start_page.quiz.connect(lambda: self.open_quiz(""))
+        self.start_page.open_path.connect(lambda path: self.open_files([path]))
         self.pages = QtWidgets.QStackedWidget()
         self.pages.addWidget(self.start_page)
         self.pages.addWidget(self.tabs)
@@ -150,6 +151,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.recent_menu.clear()
         for path in self.recent_files():
             self.recent_menu.addAction(path, functools.partial(self.open_files, [path]))
+        self.start_page.set_recent(self.recent_files())
 
     def recent_files(self) -> list[str]:
         value = self.settings.value("recent", [])
@@ -602,7 +604,7 @@ def _application() -> QtWidgets.QApplication:
 
 
 def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | None = None) -> int:
-    """`gpumem-gui [FILE ...]`: the window, with the files (or the bundled example) opening in tabs.
+    """`gpumem-gui [FILE ...]`: the window, with the files opening in tabs (none: the start page says what to do).
 
     With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens.
     Exit code 2, with one line on what to do instead, where there is no display to open a window on."""
@@ -617,8 +619,8 @@ def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | N
         window.attach(attach)
     elif quiz is not None:
         window.open_quiz(quiz)
-    if paths or (attach is None and quiz is None):
-        window.open_files(list(paths) or [str(example_path(DEFAULT_EXAMPLE))])
+    if paths:
+        window.open_files(list(paths))  # without files the start page offers a file, an example, a job, the quiz
     status = app.exec()
     window.settings.sync()
     return int(status)

@@ -14,6 +14,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.rasterize import (
     FREE,
     LARGEST_FREE,
@@ -144,13 +145,20 @@ def test_a_bad_file_gets_a_tab_saying_why_while_the_good_ones_open(
     assert window.pages.currentWidget() is window.start_page
 
 
-def test_the_start_page_opens_an_example(qtbot: Any) -> None:
+def test_the_start_page_opens_an_example_and_then_lists_it_as_recent(qtbot: Any) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
     qtbot.mouseClick(window.start_page.buttons["Open an example"], QtCore.Qt.MouseButton.LeftButton)
     window.wait_for_loads()
     doc = window.current_document()
     assert doc is not None and doc.snapshot.devices() and window.pages.currentWidget() is window.tabs
+    window.close_tab(0)
+    assert window.pages.currentWidget() is window.start_page
+    example = str(example_path(DEFAULT_EXAMPLE))
+    assert f'href="{example}"' in window.start_page.recent.text()
+    window.start_page.recent.linkActivated.emit(example)  # a click on the link
+    window.wait_for_loads()
+    assert window.tabs.count() == 1 and window.tabs.tabToolTip(0) == example
 
 
 def _one_segment_with_holes() -> bytes:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import html
+from pathlib import Path
+
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.views import palette
@@ -14,6 +17,7 @@ class StartPage(QtWidgets.QWidget):
     open_example = QtCore.Signal()
     attach = QtCore.Signal()
     quiz = QtCore.Signal()
+    open_path = QtCore.Signal(str)  # a recent file picked
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -40,6 +44,9 @@ class StartPage(QtWidgets.QWidget):
             note.setStyleSheet(f"color: {palette.TEXT_MUTED};")
             grid.addWidget(button, row, 0)
             grid.addWidget(note, row, 1)
+        self.recent = QtWidgets.QLabel()  # the files opened last, one click away
+        self.recent.setTextFormat(QtCore.Qt.TextFormat.RichText)
+        self.recent.linkActivated.connect(self.open_path.emit)
         box = QtWidgets.QWidget()
         box.setMaximumWidth(640)
         inner = QtWidgets.QVBoxLayout(box)
@@ -47,10 +54,18 @@ class StartPage(QtWidgets.QWidget):
         inner.addWidget(intro)
         inner.addSpacing(12)
         inner.addLayout(grid)
+        inner.addSpacing(12)
+        inner.addWidget(self.recent)
         outer = QtWidgets.QVBoxLayout(self)
         outer.addStretch(1)
         outer.addWidget(box, 0, QtCore.Qt.AlignmentFlag.AlignHCenter)
         outer.addStretch(2)
+
+    def set_recent(self, paths: list[str]) -> None:
+        """List the files opened last (at most five), each a link that opens it."""
+        links = [f'<a href="{html.escape(p, quote=True)}">{html.escape(Path(p).name)}</a>' for p in paths[:5]]
+        self.recent.setText("<b>Recent:</b> " + " · ".join(links) if links else "")
+        self.recent.setToolTip("\n".join(paths[:5]))
 
 
 class LoadErrorPage(QtWidgets.QWidget):
