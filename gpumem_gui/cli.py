@@ -19,6 +19,8 @@ from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, for
 
 EXIT_BAD_INPUT = 2
 
+RENDER_LAYOUTS = ("address", "segment-size", "segment-free", "segment-scale")  # in the order of document.LAYOUTS
+
 
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -65,7 +67,10 @@ def _parser() -> argparse.ArgumentParser:
     ren.add_argument("--device", type=int, default=None)
     ren.add_argument("--size", default="1400x900", help="WxH in pixels (default 1400x900)")
     ren.add_argument(
-        "--layout", choices=("address", "segment-size", "segment-free"), default="address", help="the map's layout"
+        "--layout",
+        choices=RENDER_LAYOUTS,
+        default="address",
+        help="the map's layout (segment-scale: a row per segment, widths to scale)",
     )
     att = sub.add_parser("attach", help="attach to a local job that runs the gpumem-gui probe")
     att.add_argument("pid", type=int, nargs="?", help="the job's process id")
@@ -201,7 +206,7 @@ def _render(args: argparse.Namespace) -> int:
 
     try:
         width, height = (int(v) for v in args.size.lower().split("x"))
-        layout = ("address", "segment-size", "segment-free").index(args.layout)
+        layout = RENDER_LAYOUTS.index(args.layout)
         render(
             args.file, args.output, view=args.view, at=args.at, device=args.device, size=(width, height), layout=layout
         )

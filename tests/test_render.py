@@ -11,6 +11,8 @@ from typing import Any
 import pytest
 from PySide6 import QtGui
 
+from gpumem_gui.cli import RENDER_LAYOUTS, main
+from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.render import VIEWS, render
 from tests.conftest import fixture_path
 
@@ -82,3 +84,11 @@ def test_qt_messages_pass_through_but_the_harmless_one(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr
     assert result.stderr == "a message that matters\n"
+
+
+def test_every_layout_of_the_menu_can_be_rendered(tmp_path: Path, qapp: Any) -> None:
+    assert len(RENDER_LAYOUTS) == len(LAYOUTS)  # a layout in the window's menu is one `render --layout` can draw
+    out = tmp_path / "scale.png"
+    path = str(fixture_path("silmont_mem_snapshot.pickle"))
+    assert main(["render", path, "-o", str(out), "--view", "map", "--layout", "segment-scale"]) == 0
+    assert not QtGui.QImage(str(out)).isNull()
