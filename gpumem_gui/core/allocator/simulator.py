@@ -455,6 +455,8 @@ class DeviceAllocatorSim:
                 self._va.pop(es.ptr, None)
 
     def release_block(self, block: Block, pool: _Pool, frames: Frames | None = None) -> None:
+        # cudaFree takes whole segments only: expandable memory goes back page by page (unmap_block)
+        assert self._freeable(block), f"block {block.addr:#x} is not a whole cudaMalloc'ed segment"
         pool.erase(block)
         del self.segments[block.addr]
         self._va.pop(block.addr, None)
@@ -462,16 +464,29 @@ class DeviceAllocatorSim:
         self.num_device_free += 1
         self._record("segment_free", block.addr, block.size, block.stream, frames or block.segment_frames)
 
+    @staticmethod
+    def _freeable(block: Block) -> bool:
+        """A free block cudaFree can give back: a whole cudaMalloc'ed segment, not a page run of a reservation."""
+        return block.expandable is None and block.prev is None and block.next is None
+
     def release_available_cached_blocks(
         self, pool: _Pool, stream: int, size: int, frames: Frames | None = None
     ) -> bool:
+        """Free the smallest cached block of at least max(size, max_split_size), else the largest oversize ones.
+
+        Blocks of expandable segments are never freed here (PyTorch >= 2.5, pytorch/pytorch#134338; before that
+        the allocator failed an assert): when the best candidate is one, the search falls back to the oversize
+        blocks below it, and those it skips. Their pages go back only through release_cached_blocks. Split
+        blocks are skipped alike: PyTorch never meets one this large, but a replay restored from a recording made
+        under another max_split_size can.
+        """
         max_split = self.config.max_split_size
         if max_split >= UNLIMITED:
             return False
         key = max(size, max_split)
         keys = pool.keys
         i = bisect.bisect_left(keys, (stream, key, 0))
-        if i < len(keys) and keys[i][0] == stream:
+        if i < len(keys) and keys[i][0] == stream and self._freeable(pool.by_key[keys[i]]):
             self.release_block(pool.by_key[keys[i]], pool, frames)
             return True
         # no single block is large enough: free oversize blocks, the largest first
@@ -480,7 +495,7 @@ class DeviceAllocatorSim:
         while released < key and j >= 0 and keys[j][0] == stream and keys[j][1] >= max_split:
             block = pool.by_key[keys[j]]
             j -= 1
-            if block.expandable is None:
+            if self._freeable(block):
                 released += block.size
                 self.release_block(block, pool, frames)
         return released >= key
@@ -493,14 +508,16 @@ class DeviceAllocatorSim:
         pool = self.large_pool
         freed = 0
         while freed < target:
-            candidates = [b for b in pool.free_blocks() if not b.is_split and b.expandable is None]
+            # PyTorch averages the age over every unsplit free block, expandable ones included, but frees only
+            # those cudaFree can take
+            candidates = [b for b in pool.free_blocks() if not b.is_split]
             if not candidates:
                 return
             ages = [pool.get_free_blocks_call_count - b.gc_count_base for b in candidates]
             average = sum(ages) / len(ages)
             released_now = 0
             for block, age in zip(candidates, ages, strict=True):
-                if age >= average:
+                if age >= average and block.expandable is None:
                     released_now += block.size
                     self.release_block(block, pool, frames)
             if released_now == 0:
