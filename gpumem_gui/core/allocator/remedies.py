@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -20,6 +21,7 @@ import numpy as np
 from gpumem_gui.core.allocator.replay import replay
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, Remedy, diagnose
 from gpumem_gui.core.analysis.explain_output import remedy_findings
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import Action, Snapshot
@@ -55,17 +57,24 @@ class Explanation:
 
 
 def explain(
-    snapshot: Snapshot, device: int | None = None, at: int | None = None, *, parallel: bool | None = None
+    snapshot: Snapshot,
+    device: int | None = None,
+    at: int | None = None,
+    *,
+    parallel: bool | None = None,
+    timeline: DeviceTimeline | None = None,
+    check: Callable[[], None] | None = None,
 ) -> Explanation:
     """The diagnosis of the moment, and the remedies replayed (none for a file without a trace).
 
     `parallel` (default: for long traces) forks worker processes: pass False from a process with threads (the
-    window), where a fork may deadlock."""
-    diagnosis = diagnose(snapshot, device, at)
+    window), where a fork may deadlock. `timeline`: the device's timeline, when the caller has it (not rebuilt).
+    `check()` is called before each replay, and raises to cancel (sequential replays only)."""
+    diagnosis = diagnose(snapshot, device, at, timeline=timeline)
     if not diagnosis.timeline.n_events:
         return Explanation(diagnosis, [], ["There is no trace to replay, so no remedy could be verified."])
     candidates, notes = candidates_for(snapshot, diagnosis)
-    results = replay_candidates(snapshot, diagnosis.device, [BASELINE, *candidates], parallel=parallel)
+    results = replay_candidates(snapshot, diagnosis.device, [BASELINE, *candidates], parallel=parallel, check=check)
     remedies = [r for r in results[1:] if isinstance(r, Remedy)]
     failures = [r for r in results[1:] if isinstance(r, str)]
     return Explanation(diagnosis, remedies, notes + failures, _baseline_sentence(diagnosis, results[0]))
@@ -161,22 +170,34 @@ _JOB: tuple[Snapshot, int, list[Candidate]] | None = None  # what forked workers
 
 
 def replay_candidates(
-    snapshot: Snapshot, device: int, candidates: list[Candidate], *, parallel: bool | None = None
+    snapshot: Snapshot,
+    device: int,
+    candidates: list[Candidate],
+    *,
+    parallel: bool | None = None,
+    check: Callable[[], None] | None = None,
 ) -> list[Remedy | str]:
-    """Each candidate replayed, in order: its remedy, or a sentence saying why its replay failed."""
+    """Each candidate replayed, in order: its remedy, or a sentence saying why its replay failed. `check()` runs
+    before each sequential replay (and once before parallel ones): what it raises stops them."""
     global _JOB  # noqa: PLW0603 (forked workers inherit it: the snapshot is never pickled)
     if parallel is None:
         parallel = len(snapshot.trace(device)) >= PARALLEL_EVENTS and len(candidates) > 1
     can_fork = "fork" in multiprocessing.get_all_start_methods()
     _JOB = (snapshot, device, candidates)
     try:
+        if check is not None:
+            check()
         if parallel and can_fork:
             workers = min(len(candidates), os.cpu_count() or 1)
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(workers, mp_context=context) as pool:
                 results = list(pool.map(_run, range(len(candidates))))
         else:
-            results = [_run(i) for i in range(len(candidates))]
+            results = []
+            for i in range(len(candidates)):
+                if check is not None and i:
+                    check()
+                results.append(_run(i))
     finally:
         _JOB = None
     return results

@@ -130,11 +130,16 @@ def pick_moment(timeline: DeviceTimeline, at: int | None = None) -> Moment:
     return Moment("snapshot", None)
 
 
-def diagnose(snapshot: Snapshot, device: int | None = None, at: int | None = None) -> Diagnosis:
-    """The moment of `device` (default: Snapshot.default_device) analysed; IndexError for an `at` outside the trace."""
-    device = snapshot.default_device() if device is None else device
+def diagnose(
+    snapshot: Snapshot, device: int | None = None, at: int | None = None, *, timeline: DeviceTimeline | None = None
+) -> Diagnosis:
+    """The moment of `device` (default: Snapshot.default_device) analysed; IndexError for an `at` outside the trace.
+
+    `timeline`: the device's timeline when the caller has it already (the window's document), so it is not rebuilt."""
+    device = (timeline.device if timeline is not None else snapshot.default_device()) if device is None else device
     config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
-    timeline = build_timeline(snapshot, device, config)
+    if timeline is None or timeline.device != device:
+        timeline = build_timeline(snapshot, device, config)
     moment = pick_moment(timeline, at)
     # the figures as report.build_report makes them, so they are those of `report --at` for the same event
     state = timeline.state_at(moment.event) if moment.event is not None else timeline.final
