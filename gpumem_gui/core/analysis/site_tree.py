@@ -1,0 +1,125 @@
+"""Live bytes at one moment by allocation site, as a tree: module (file) -> function -> line of each site's frame.
+
+A block's site is its stack's site frame (stacks.site_frame: the innermost user frame, else Python frame, else
+autograd node). Blocks allocated before recording began (no alloc event in the trace) hang under a node of their
+own, named so; blocks whose stack names no site are one leaf, "unknown". The root holds every allocated block once,
+so its bytes are metrics' allocated_bytes. Blocks are grouped with numpy per distinct stack, then per site: Python
+only walks the few hundred sites.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from gpumem_gui.core.analysis.breakdown import UNKNOWN_SITE, allocated_mask, block_categories
+from gpumem_gui.core.analysis.categories import BEFORE_RECORDING
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.frame_kinds import is_python_file
+from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.stacks import site_frame, stack_sites
+
+ROOT_LABEL = "allocated"
+BEFORE_LABEL = "allocated before recording began"
+NATIVE_MODULE = "native code (no Python frame)"  # the module of sites that are autograd nodes
+
+
+@dataclass(frozen=True)
+class SiteNode:
+    label: str
+    bytes: int
+    blocks: int
+    children: tuple[SiteNode, ...] = ()  # most bytes first
+    kind: str = "root"  # "root" | "before" | "module" | "function" | "line" | "unknown"
+    site: str = ""  # on a leaf: the site label of its blocks (breakdown's SiteBytes.site); "" above the leaves
+
+    def leaves(self) -> list[SiteNode]:
+        """The nodes below (or this one) that stand for one site."""
+        if not self.children:
+            return [self]
+        return [leaf for child in self.children for leaf in child.leaves()]
+
+
+@dataclass
+class _Branch:
+    """A node being built: bytes and blocks summed on the way down."""
+
+    bytes: int = 0
+    blocks: int = 0
+    children: dict[tuple[str, str], _Branch] = field(default_factory=dict)  # (kind, label) -> child
+    site: str = ""
+
+    def add(self, path: list[tuple[str, str]], nbytes: int, nblocks: int, site: str) -> None:
+        self.bytes += nbytes
+        self.blocks += nblocks
+        if not path:
+            self.site = site
+            return
+        self.children.setdefault(path[0], _Branch()).add(path[1:], nbytes, nblocks, site)
+
+    def freeze(self, kind: str, label: str) -> SiteNode:
+        kids = [b.freeze(k, lab) for (k, lab), b in self.children.items()]
+        kids.sort(key=lambda n: (-n.bytes, n.label))
+        return SiteNode(label, self.bytes, self.blocks, tuple(kids), kind, self.site)
+
+
+def site_tree(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> SiteNode:
+    """The allocated blocks of the timeline's device right after `event` (-1: before the first), as a site tree."""
+    state = timeline.state_at(event)
+    rows = np.flatnonzero(allocated_mask(state))
+    size = state.blocks.size[rows]
+    stack = state.blocks.stack[rows].astype(np.int64)
+    before = block_categories(snapshot, timeline, state, event)[rows] == BEFORE_RECORDING
+    return tree_of_blocks(snapshot, stack, size, before)
+
+
+def tree_of_blocks(
+    snapshot: Snapshot, stack: npt.NDArray[np.int64], size: npt.NDArray[np.int64], before: npt.NDArray[np.bool_]
+) -> SiteNode:
+    """The tree of blocks given by their stacks (-1: none), sizes, and whether each was allocated before recording."""
+    site_of_stack, labels = stack_sites(snapshot.stacks)
+    # per distinct (stack, before) pair: bytes and blocks, with numpy
+    key = (stack + 1) * 2 + before.astype(np.int64)
+    keys, inverse = np.unique(key, return_inverse=True)
+    inverse = inverse.reshape(-1)
+    pair_bytes = np.zeros(len(keys), np.int64)
+    np.add.at(pair_bytes, inverse, size.astype(np.int64))
+    pair_blocks = np.bincount(inverse, minlength=len(keys)).astype(np.int64)
+    pair_stack = keys // 2 - 1
+    pair_before = keys % 2
+    pair_site = np.append(site_of_stack, np.int32(-1))[pair_stack].astype(np.int64)  # NO_STACK reads the -1
+    # per distinct (site, before) pair, with a stack that has the site (to read its frame)
+    skey = (pair_site + 1) * 2 + pair_before
+    skeys, sinverse = np.unique(skey, return_inverse=True)
+    sinverse = sinverse.reshape(-1)
+    site_bytes = np.zeros(len(skeys), np.int64)
+    np.add.at(site_bytes, sinverse, pair_bytes)
+    site_blocks = np.zeros(len(skeys), np.int64)
+    np.add.at(site_blocks, sinverse, pair_blocks)
+    a_stack = np.zeros(len(skeys), np.int64)
+    a_stack[sinverse] = pair_stack  # any stack of the site will do: they share its site frame
+    root = _Branch()
+    for k, nbytes, nblocks, some_stack in zip(
+        skeys.tolist(), site_bytes.tolist(), site_blocks.tolist(), a_stack.tolist(), strict=True
+    ):
+        site = k // 2 - 1
+        path = [("before", BEFORE_LABEL)] if k % 2 else []
+        if site < 0:
+            path.append(("unknown", UNKNOWN_SITE))
+            root.add(path, nbytes, nblocks, UNKNOWN_SITE)
+            continue
+        label = labels[site]
+        frame = site_frame(snapshot.stacks.stack(some_stack))
+        if frame is not None and is_python_file(frame.filename):
+            path += [("module", frame.filename), ("function", frame.name), ("line", f"line {frame.line}")]
+        else:  # an autograd node: its name is the site
+            path += [("module", NATIVE_MODULE), ("function", label)]
+        root.add(path, nbytes, nblocks, label)
+    return root.freeze("root", ROOT_LABEL)
+
+
+def site_path(node_path: list[SiteNode]) -> str:
+    """A node's place in the tree as one line: `module > function > line`."""
+    return " > ".join(n.label for n in node_path if n.kind != "root")
