@@ -1,0 +1,378 @@
+"""Allocated bytes over a device's trace, stacked in bands by allocation site, category, stream or pool.
+
+Each band is kept as its change points: the events where its live bytes change and the value right after each,
+sorted by (band, event). The value of every band at any events is then one searchsorted, so a zoomed range is
+re-sampled in O(bands * samples * log) without touching the millions of events in between. The sample points are
+chosen on the total (the timeline's allocated series): the events where it is lowest and highest within each pixel
+column, so that every peak and trough of the stack stays visible, and each band's value there is exact.
+
+A block counts in its band from its alloc event (-1 when it was live before recording began) until it is freed or
+becomes pending free, as the allocated series counts it; the bands therefore sum to that series at every event.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gpumem_gui.core.analysis.breakdown import UNKNOWN_SITE, allocated_mask, block_categories
+from gpumem_gui.core.analysis.categories import CATEGORIES, lifetime_categories
+from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
+from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I64, AllocatorState, Snapshot
+from gpumem_gui.core.snapshot.stacks import stack_sites
+
+GROUPINGS = ("site", "category", "stream", "pool")
+TOP_SITES = 10
+OTHER_SITES = "other"  # the key of the band of every site outside the top N
+CHUNK = 64  # events per precomputed extreme of the total: a full view reads n / CHUNK of them
+_MAX_WALK = 256  # pieces stepped over, at most, to find the segment a block lies in (real files need 1 to 5)
+
+
+@dataclass(frozen=True)
+class Band:
+    key: object  # site label, OTHER_SITES or UNKNOWN_SITE; category name; stream number; pool name
+    label: str
+    peak_bytes: int  # the band's own peak and the first event it is reached after (-1: before the first event)
+    peak_event: int
+    stack: int  # the stack holding most of the band's bytes over the trace (-1: none, or a mixed band)
+
+
+@dataclass(frozen=True)
+class TotalIndex:
+    """The allocated series from event -1 (`total[u]` is the value after event u - 1) and, per CHUNK of it, where
+    it is lowest and highest: computed once per timeline, shared by every grouping."""
+
+    total: I64
+    chunk_low: I64  # the index u of each chunk's minimum
+    chunk_high: I64
+
+
+@dataclass(frozen=True)
+class BandSeries:
+    """One grouping's bands over the trace, ready to be sampled at any events."""
+
+    kind: str
+    n_events: int
+    bands: tuple[Band, ...]
+    lifetime_band: npt.NDArray[np.int32]  # the band of every lifetime of the timeline
+    code_band: npt.NDArray[np.int32]  # the band of each group code (site index + 1, category, stream rank, pool)
+    codes: tuple[object, ...]  # the key of each group code
+    keys: I64  # change points, sorted: band * (n_events + 2) + event + 1
+    values: I64  # the band's bytes right after each change point
+    index: TotalIndex
+
+    def at(self, events: npt.ArrayLike) -> I64:
+        """Bytes of every band right after each of `events` (-1: before the first): shape (bands, len(events))."""
+        u = np.asarray(events, np.int64).reshape(-1) + 1
+        stride = self.n_events + 2
+        query = np.arange(len(self.bands), dtype=np.int64)[:, None] * stride + u[None, :]
+        found = np.searchsorted(self.keys, query.reshape(-1), "right") - 1
+        # a change point of an earlier band is no value of this one: the band had nothing yet
+        own = found >= 0
+        own[own] = self.keys[found[own]] // stride == (query.reshape(-1)[own] // stride)
+        out = np.where(own, self.values[np.maximum(found, 0)], 0)
+        return out.reshape(len(self.bands), len(u))
+
+    def band_at(self, event: int) -> I64:
+        """Bytes of every band right after `event`."""
+        return self.at([event])[:, 0]
+
+    def band_index(self, key: object) -> int:
+        for i, band in enumerate(self.bands):
+            if band.key == key:
+                return i
+        raise KeyError(f"no band {key!r} in the {self.kind} grouping")
+
+    def sample(self, lo: float, hi: float, bins: int) -> tuple[I64, I64]:
+        """The events that draw the range [lo, hi] at `bins` columns and every band's bytes right after each: all
+        events when they are few, else each column's lowest and highest total (and the range's two ends)."""
+        events = sample_events(self.index, lo, hi, bins)
+        return events, self.at(events)
+
+
+@dataclass(frozen=True)
+class SiteSeries:
+    """Every grouping asked for, of one timeline: the frozen result of the work done off the GUI thread."""
+
+    snapshot: Snapshot
+    timeline: DeviceTimeline
+    groupings: dict[str, BandSeries]
+
+    def band_at(self, kind: str, event: int) -> I64:
+        return self.groupings[kind].band_at(event)
+
+    def mask_of(self, kind: str, key: object, event: int) -> Callable[[AllocatorState], npt.NDArray[np.bool_]]:
+        """A spotlight's mask function: the allocated blocks of band `key` in a state (right after `event`)."""
+        return lambda state: block_mask(self, state, kind, key, event)
+
+
+def total_index(timeline: DeviceTimeline) -> TotalIndex:
+    s = timeline.series
+    total = np.concatenate([[int(s.initial["allocated"])], s.allocated]).astype(np.int64)
+    n = len(total)
+    pad = -n % CHUNK
+    padded_low = np.concatenate([total, np.full(pad, total[-1])]).reshape(-1, CHUNK)
+    base = np.arange(len(padded_low), dtype=np.int64) * CHUNK
+    return TotalIndex(total, base + padded_low.argmin(axis=1), base + padded_low.argmax(axis=1))
+
+
+def build_site_series(
+    snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str] = GROUPINGS, top: int = TOP_SITES
+) -> SiteSeries:
+    """The bands of each grouping of `kinds` (pure numpy over lifetimes: call it off the GUI thread)."""
+    index = total_index(timeline)
+    return SiteSeries(snapshot, timeline, {kind: build_bands(snapshot, timeline, kind, top, index) for kind in kinds})
+
+
+def build_bands(
+    snapshot: Snapshot, timeline: DeviceTimeline, kind: str, top: int = TOP_SITES, index: TotalIndex | None = None
+) -> BandSeries:
+    """One grouping's bands: sites (the `top` largest by their own peak, then "other", then "unknown"),
+    categories, streams or pools."""
+    if index is None:
+        index = total_index(timeline)
+    life = timeline.lifetimes
+    if kind == "site":
+        return _site_bands(snapshot, timeline, top, index)
+    if kind == "category":
+        code = lifetime_categories(snapshot, timeline).astype(np.int64)
+        codes: tuple[object, ...] = CATEGORIES
+        labels = [name.replace("_", " ") for name in CATEGORIES]
+    elif kind == "stream":
+        piece = lifetime_pieces(timeline)
+        trace = snapshot.trace(timeline.device)
+        # a block whose segment was not found: its alloc event's stream (that of its segment), else stream 0
+        fallback = np.zeros(len(piece), np.int64)
+        if len(trace):
+            fallback = np.where(life.start >= 0, trace.stream[np.clip(life.start, 0, len(trace) - 1)], 0)
+        found = piece >= 0
+        stream = np.where(found, timeline.pieces.stream[np.maximum(piece, 0)], fallback) if len(piece) else piece
+        streams, code = np.unique(stream, return_inverse=True)
+        codes = tuple(int(s) for s in streams)
+        labels = [f"stream {s}" for s in codes]
+    elif kind == "pool":
+        pieces = timeline.pieces
+        names = pool_names(timeline)
+        piece_code = [names.index(n) for n in _pool_keys(pieces.pool, pieces.small, timeline.pool_ids)]
+        code = np.asarray([*piece_code, len(names) - 1], np.int64)[lifetime_pieces(timeline)]  # -1: "unknown"
+        codes = tuple(names)
+        labels = list(names)
+    else:
+        raise ValueError(f"unknown grouping {kind!r} (one of {', '.join(GROUPINGS)})")
+    code = code.reshape(-1).astype(np.int64)
+    keys, values = _change_points(timeline, code, len(codes))
+    peaks = _peaks(keys, values, len(codes), timeline.n_events)
+    kept = [c for c in range(len(codes)) if peaks[c][0] > 0]  # a band that never holds a byte is not drawn
+    code_band = np.full(len(codes), -1, np.int32)
+    code_band[kept] = np.arange(len(kept), dtype=np.int32)
+    lifetime_band = code_band[code] if len(code) else np.zeros(0, np.int32)
+    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), len(kept))
+    bands = tuple(Band(codes[c], labels[c], peaks[c][0], peaks[c][1], -1) for c in kept)
+    return BandSeries(kind, timeline.n_events, bands, lifetime_band, code_band, codes, keys, values, index)
+
+
+def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: TotalIndex) -> BandSeries:
+    life = timeline.lifetimes
+    site_of_stack, site_labels = stack_sites(snapshot.stacks)
+    code = np.append(site_of_stack, np.int32(-1))[life.stack].astype(np.int64) + 1  # 0: no site
+    n_codes = len(site_labels) + 1
+    keys, values = _change_points(timeline, code, n_codes)
+    peaks = _peaks(keys, values, n_codes, timeline.n_events)
+    ranked = sorted((c for c in range(1, n_codes) if peaks[c][0] > 0), key=lambda c: (-peaks[c][0], c))
+    chosen, rest = ranked[:top], ranked[top:]
+    code_band = np.full(n_codes, -1, np.int32)
+    code_band[chosen] = np.arange(len(chosen), dtype=np.int32)
+    if rest:
+        code_band[rest] = len(chosen)
+    if peaks[0][0] > 0:
+        code_band[0] = len(chosen) + bool(rest)
+    n_bands = len(chosen) + bool(rest) + (peaks[0][0] > 0)
+    lifetime_band = code_band[code]
+    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), n_bands)
+    own = _peaks(keys, values, n_bands, timeline.n_events)
+    stacks = _main_stacks(life.stack, life.size, lifetime_band, n_bands)
+    bands = [Band(site_labels[c - 1], site_labels[c - 1], *own[b], int(stacks[b])) for b, c in enumerate(chosen)]
+    if rest:
+        bands.append(Band(OTHER_SITES, f"other ({len(rest)} sites)", *own[len(chosen)], -1))
+    if peaks[0][0] > 0:
+        bands.append(Band(UNKNOWN_SITE, "unknown (no frames)", *own[-1], -1))
+    codes = (UNKNOWN_SITE, *site_labels)
+    return BandSeries("site", timeline.n_events, tuple(bands), lifetime_band, code_band, codes, keys, values, index)
+
+
+def _change_points(timeline: DeviceTimeline, band: I64, n_bands: int) -> tuple[I64, I64]:
+    """Each band's bytes right after every event where they change, keyed band * (n + 2) + event + 1, sorted.
+
+    A lifetime adds its size at its start (-1 before recording) and takes it away at the first of its pending free
+    and its free; lifetimes outside every band (band -1) are left out."""
+    life = timeline.lifetimes
+    stride = timeline.n_events + 2
+    inside = band >= 0
+    b = band[inside]
+    size = life.size[inside]
+    start = np.maximum(life.start[inside], -1) + 1
+    stop = np.minimum(life.pend[inside], life.end[inside])
+    gone = stop < NEVER
+    key = np.concatenate([b * stride + start, b[gone] * stride + np.maximum(stop[gone], -1) + 1])
+    delta = np.concatenate([size, -size[gone]])
+    if not len(key):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    order = np.argsort(key, kind="stable")
+    key, delta = key[order], delta[order]
+    running = np.cumsum(delta)
+    # each band starts from nothing: take away the running sum the bands before it left
+    band_of = key // stride
+    head = np.flatnonzero(np.r_[True, band_of[1:] != band_of[:-1]])
+    before = np.where(head > 0, running[np.maximum(head - 1, 0)], 0)
+    running -= np.repeat(before, np.diff(np.r_[head, len(key)]))
+    last = np.r_[key[1:] != key[:-1], True]  # the value after all the changes of one event
+    del n_bands
+    return key[last], running[last]
+
+
+def _peaks(keys: I64, values: I64, n_bands: int, n_events: int) -> list[tuple[int, int]]:
+    """Per band: its highest bytes and the first event right after which it holds them ((0, -1) if empty)."""
+    stride = n_events + 2
+    out = [(0, -1)] * n_bands
+    if not len(keys):
+        return out
+    band_of = keys // stride
+    head = np.flatnonzero(np.r_[True, band_of[1:] != band_of[:-1]])
+    high = np.maximum.reduceat(values, head)
+    seg = np.repeat(np.arange(len(head)), np.diff(np.r_[head, len(keys)]))
+    hits = np.flatnonzero(values == high[seg])
+    first = hits[np.r_[True, seg[hits][1:] != seg[hits][:-1]]]
+    for j, at in enumerate(first.tolist()):
+        out[int(band_of[at])] = (int(high[j]), int(keys[at] % stride) - 1)
+    return out
+
+
+def _main_stacks(stack: npt.NDArray[np.int32], size: I64, band: npt.NDArray[np.int32], n_bands: int) -> I64:
+    """Per band, the stack whose lifetimes hold most bytes over the trace (-1 where the band has none)."""
+    out = np.full(n_bands, -1, np.int64)
+    ok = (band >= 0) & (stack >= 0)
+    if not ok.any():
+        return out
+    pair = band[ok].astype(np.int64) * (int(stack.max()) + 1) + stack[ok]
+    pairs, inverse = np.unique(pair, return_inverse=True)
+    weight = np.bincount(inverse.reshape(-1), weights=size[ok].astype(np.float64))
+    order = np.lexsort((-weight, pairs // (int(stack.max()) + 1)))
+    owner = pairs[order] // (int(stack.max()) + 1)
+    lead = order[np.r_[True, owner[1:] != owner[:-1]]]
+    out[pairs[lead] // (int(stack.max()) + 1)] = pairs[lead] % (int(stack.max()) + 1)
+    return out
+
+
+def lifetime_pieces(timeline: DeviceTimeline) -> I64:
+    """The segment piece each block lifetime lies in when it is allocated (-1 where none is found).
+
+    Pieces of one moment do not overlap, but an address range is reused by other pieces over time: from the last
+    piece starting at or below the block, step down until one covers it at that moment (one step in most files)."""
+    p, life = timeline.pieces, timeline.lifetimes
+    order = np.lexsort((p.start, p.addr))
+    index = np.searchsorted(p.addr[order], life.addr, "right") - 1
+    when = np.maximum(life.start, -1)
+    found = np.full(len(life.addr), -1, np.int64)
+    todo = np.arange(len(life.addr))
+    for _ in range(_MAX_WALK):
+        todo = todo[index[todo] >= 0]
+        if not len(todo):
+            break
+        piece = order[index[todo]]
+        t = when[todo]
+        hit = (life.addr[todo] < p.addr[piece] + p.size[piece]) & (p.start[piece] <= t) & (p.end[piece] > t)
+        found[todo[hit]] = piece[hit]
+        todo = todo[~hit]
+        index[todo] -= 1
+    return found
+
+
+def pool_names(timeline: DeviceTimeline) -> list[str]:
+    """The pools of the timeline's pieces as breakdown names them, in order of first appearance; "unknown" last
+    for a block whose segment was not found."""
+    p = timeline.pieces
+    names = list(dict.fromkeys(_pool_keys(p.pool, p.small, timeline.pool_ids)))
+    return [*names, UNKNOWN_SITE]
+
+
+def _pool_keys(pool: npt.NDArray[np.generic], small: npt.NDArray[np.generic], ids: list[tuple[int, int]]) -> list[str]:
+    out = []
+    for k, s in zip(pool.tolist(), small.tolist(), strict=True):
+        if k > 0 and ids[k] != DEFAULT_POOL:
+            out.append(f"private {ids[k]}")
+        else:
+            out.append("small" if s else "large")
+    return out
+
+
+def sample_events(index: TotalIndex, lo: float, hi: float, bins: int) -> I64:
+    """The events (-1 for before the first) that draw [lo, hi] at `bins` columns: all of them when they are few,
+    else each column's lowest and highest total, in order, with the event in force at lo and the last in view."""
+    total = index.total
+    n = len(total)  # u = event + 1, from 0 (before the first event) to n - 1
+    if n == 0:
+        return np.zeros(0, np.int64)
+    bins = max(int(bins), 1)
+    u_start = min(max(int(np.floor(lo)) + 1, 0), n - 1)
+    u_stop = max(min(int(np.ceil(hi)) + 2, n), u_start + 1)
+    count = u_stop - u_start
+    if count <= 2 * bins:
+        return np.arange(u_start, u_stop, dtype=np.int64) - 1
+    if count >= 2 * bins * CHUNK:
+        # whole chunks per column: each chunk's extremes were found once, a full view reads n / CHUNK of them
+        first, last = u_start // CHUNK, -(-u_stop // CHUNK)
+        offsets = (np.arange(bins, dtype=np.int64) * (last - first)) // bins
+        low_u, high_u = index.chunk_low[first:last], index.chunk_high[first:last]
+        picks = [
+            low_u[_segment_extreme(total[low_u], offsets, np.minimum)],
+            high_u[_segment_extreme(total[high_u], offsets, np.maximum)],
+        ]
+    else:
+        offsets = (np.arange(bins, dtype=np.int64) * count) // bins
+        window = total[u_start:u_stop]
+        picks = [
+            u_start + _segment_extreme(window, offsets, np.minimum),
+            u_start + _segment_extreme(window, offsets, np.maximum),
+        ]
+    u = np.unique(np.concatenate([*picks, [u_start, u_stop - 1]]))
+    return u[(u >= 0) & (u < n)] - 1
+
+
+def _segment_extreme(values: I64, offsets: I64, reducer: np.ufunc) -> I64:
+    """Per segment of `values` (starting at the sorted, distinct `offsets`), the position of its first extreme."""
+    extreme = reducer.reduceat(values, offsets)
+    seg = np.repeat(np.arange(len(offsets)), np.diff(np.r_[offsets, len(values)]))
+    hits = np.flatnonzero(values == extreme[seg])
+    first: I64 = hits[np.r_[True, seg[hits][1:] != seg[hits][:-1]]]
+    return first
+
+
+def block_mask(series: SiteSeries, state: AllocatorState, kind: str, key: object, event: int) -> npt.NDArray[np.bool_]:
+    """The allocated blocks of `state` (the state right after `event`) that belong to band `key` of `kind`."""
+    bands = series.groupings[kind]
+    wanted = bands.band_index(key)
+    blk, seg = state.blocks, state.segments
+    if not len(blk):
+        return np.zeros(0, bool)
+    if kind == "site":
+        site_of_stack, _labels = stack_sites(series.snapshot.stacks)
+        code = np.append(site_of_stack, np.int32(-1))[blk.stack].astype(np.int64) + 1
+    elif kind == "category":
+        code = block_categories(series.snapshot, series.timeline, state, event).astype(np.int64)
+    elif kind == "stream":
+        streams = np.asarray(bands.codes, np.int64)
+        stream = seg.stream[blk.segment] if len(seg) else np.zeros(len(blk), np.int64)
+        at = np.minimum(np.searchsorted(streams, stream), max(len(streams) - 1, 0))
+        code = np.where(streams[at] == stream, at, -1) if len(streams) else np.full(len(blk), -1)
+    elif kind == "pool":
+        names = list(bands.codes)
+        per_segment = [names.index(n) if n in names else -1 for n in _pool_keys(seg.pool, seg.is_small, state.pool_ids)]
+        code = np.asarray([*per_segment, -1], np.int64)[blk.segment]
+    else:
+        raise ValueError(f"unknown grouping {kind!r}")
+    band = np.where(code >= 0, np.append(bands.code_band, np.int32(-1))[code], -1)
+    mask: npt.NDArray[np.bool_] = allocated_mask(state) & (band == wanted)
+    return mask
