@@ -130,3 +130,9 @@ STACK_USER = "#1f2933"
 STACK_OTHER = "#5f6b7a"
 STACK_HIDDEN = "#a3abb6"
 STACK_LOCATION = "#3d5a80"  # the file:line after a user frame's function
+
+# the site timeline's stacked bands: the top sites take the site hues (dark and light in turn, so that neighbours
+# differ); the rest of the sites and the blocks without frames are greys; the band picked is outlined in the focus
+SITE_BAND_OTHER = "#c3cad2"
+SITE_BAND_UNKNOWN = "#e1e5ea"
+SITE_BAND_EDGE = "#ffffff"  # a thin line between two bands
