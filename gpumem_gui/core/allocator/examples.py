@@ -113,7 +113,7 @@ def reserved_vs_allocated() -> DeviceAllocatorSim:
     _weights(sim, 6 * GiB, 24)
     peak = [sim.malloc(2 * GiB + i * 64 * MiB, frames=ATTENTION) for i in range(6)]  # the peak of the step
     for block in peak:
-        sim.free(block)
+        sim.free(block, frames=GRAD)  # backward frees the activations it read
     for _ in range(3):  # the next step needs far less: the cache keeps the peak's memory, free
         small = [sim.malloc(200 * MiB, frames=MLP) for _ in range(4)]
         for block in small:
