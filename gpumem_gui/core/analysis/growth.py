@@ -93,7 +93,8 @@ class Growth:
         n = len(self.steps.points)
         if not self.sites:
             return f"Nothing grows from step to step over {n} steps ({self.steps.how})."
-        return f"{len(self.sites)} site(s) grow from step to step over {n} steps ({self.steps.how})."
+        grow = "1 allocation site grows" if len(self.sites) == 1 else f"{len(self.sites)} allocation sites grow"
+        return f"{grow} from step to step over {n} steps ({self.steps.how})."
 
 
 def find_steps(snapshot: Snapshot, timeline: DeviceTimeline) -> Steps:
