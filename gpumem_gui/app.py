@@ -26,6 +26,7 @@ from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.explain_panel import remedy_overrides
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
 from gpumem_gui.views.start_page import LoadErrorPage, StartPage
@@ -129,6 +130,8 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
         view.addSeparator()
         view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.what_if)
+        view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.explain_current)
+        view.addAction("Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.explain_current(True))
         live = bar.addMenu("&Live")
         live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.attach_dialog)
         live.addAction("GPU &Devices", self.show_devices)
@@ -289,6 +292,7 @@ class MainWindow(QtWidgets.QMainWindow):
         doc.restore_splitters({key: self.settings.value(key) for key in self.settings.childKeys()})
         self.settings.endGroup()
         doc.splitters_moved.connect(lambda: self._save_splitters(doc))
+        doc.diagnosis.remedy_chosen.connect(functools.partial(self.open_remedy, doc))
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
@@ -357,13 +361,16 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         self.start_what_if(doc, dialog.overrides(), capacity)
 
-    def start_what_if(self, doc: DocumentView, overrides: list[str], capacity: int | None) -> Task:
-        """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done."""
+    def start_what_if(
+        self, doc: DocumentView, overrides: list[str], capacity: int | None, at: int | None = None
+    ) -> Task:
+        """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done (at
+        event `at`, or the end)."""
         group = self.tab_tasks.get(doc, self.tasks)  # closing the recorded run's tab cancels its replay
         task = group.start(
             "what if",
             lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
-            on_result=self._what_if_done,
+            on_result=functools.partial(self._what_if_done, at=at),
             on_error=lambda message: QtWidgets.QMessageBox.warning(self, "What if", message),
         )
         task.finished.connect(lambda: self._job_done(task))
@@ -371,10 +378,26 @@ class MainWindow(QtWidgets.QMainWindow):
         self._show_progress()
         return task
 
-    def _what_if_done(self, run: WhatIfRun) -> None:
+    def _what_if_done(self, run: WhatIfRun, at: int | None = None) -> None:
         view = CompareView(run)
         index = self.tabs.addTab(view, f"what if: {run.result.settings or 'recorded'}")
         self.tabs.setCurrentIndex(index)
+        if at is not None:
+            view.travel_to(at)
+
+    def open_remedy(self, doc: DocumentView, settings: str, event: int) -> None:
+        """A remedy picked in the explanation: its replay beside the recorded run, at the explained moment."""
+        overrides = remedy_overrides(settings)
+        if overrides is not None:  # a smaller request is a change to the program: no setting to replay
+            self.start_what_if(doc, overrides, None, at=event)
+
+    def explain_current(self, at_cursor: bool = False) -> None:
+        """View > Explain: the current tab's first OOM (else its peak), or the event at the cursor."""
+        doc = self.current_document()
+        if doc is None or doc.pending or not doc.document.has_trace():
+            self.statusBar().showMessage("Explain needs a snapshot with a trace, fully loaded.", 10_000)
+            return
+        doc.explain(doc.current_event if at_cursor else None)
 
     def current_document(self) -> DocumentView | None:
         doc = self.tabs.currentWidget()

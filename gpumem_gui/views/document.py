@@ -14,8 +14,10 @@ from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
+from gpumem_gui.document.sites import site_block_mask
 from gpumem_gui.views import palette
 from gpumem_gui.views.block_table import BlockTable
+from gpumem_gui.views.diagnosis_tabs import DiagnosisTabs
 from gpumem_gui.views.event_inspector import EventInspector
 from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
@@ -80,6 +82,11 @@ class DocumentView(QtWidgets.QWidget):
         self.inspector = EventInspector()
         self.event_list = EventListView()
         self.event_list.event_chosen.connect(self._event_chosen)
+        # beside the timeline: the events, the explanation of an OOM or a peak, what holds memory at the cursor
+        self.diagnosis = DiagnosisTabs(self.event_list)
+        self.diagnosis.set_document(self.document)
+        self.diagnosis.explain_panel.travel_requested.connect(self._event_chosen)
+        self.diagnosis.site_chosen.connect(self.spotlight_site)
         self.side_tabs = QtWidgets.QTabWidget()
         inspector_area = scroll_area()
         inspector_area.setWidget(self.inspector)  # scrolls rather than taking the figures' room in a short window
@@ -188,10 +195,11 @@ class DocumentView(QtWidgets.QWidget):
         if self._timeline_view is None:
             view = TimelineView()
             view.event_selected.connect(self.travel_to)
+            view.explain_requested.connect(lambda event: self.explain(None if event < 0 else event))
             # the trace's events beside its curves: pick one to travel there
             bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
             bottom.addWidget(view)
-            bottom.addWidget(self.event_list)
+            bottom.addWidget(self.diagnosis)
             bottom.setStretchFactor(0, 1)
             bottom.setStretchFactor(1, 0)
             bottom.setSizes([900, 480])
@@ -265,6 +273,7 @@ class DocumentView(QtWidgets.QWidget):
         self.inspector.show_event(frame.event_info)
         if self._timeline_view is not None:
             self.event_list.show_event(frame.event)
+            self.diagnosis.follow()
         self.position.setText(frame.position)
         matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
         self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
@@ -347,6 +356,7 @@ class DocumentView(QtWidgets.QWidget):
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
         """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
         self.document.replace_snapshot(snapshot, timelines)
+        self.diagnosis.forget()  # the same event of a newer snapshot holds other blocks
         self._fill_devices()
         self._device_shown()
 
@@ -417,6 +427,16 @@ class DocumentView(QtWidgets.QWidget):
         self.timeline_view.set_event(index, emit=False)
         self.side_tabs.setCurrentIndex(0)  # the inspector reads the event picked
 
+    def spotlight_site(self, site: str) -> None:
+        """Light up the blocks of one allocation site on the map (picked in the breakdown or the explanation)."""
+        snapshot = self.snapshot
+        self._show(self.document.set_spotlight(lambda state: site_block_mask(snapshot, state, site), f"site {site}"))
+
+    def explain(self, at: int | None = None) -> None:
+        """Explain the device's OOM or peak (`at`: that event) in the panel beside the timeline."""
+        if self._timeline_view is not None:
+            self.diagnosis.explain(at)
+
     def apply_search(self) -> None:
         frame = self.document.set_search(self.search.text())
         self._show(frame)
@@ -448,5 +468,6 @@ class DocumentView(QtWidgets.QWidget):
         self.figures.clear_bracket()
 
     def shutdown(self) -> None:
-        """The tab is closing: stop playing (the document goes with the widget)."""
+        """The tab is closing: stop playing and explaining (the document goes with the widget)."""
         self.play_timer.stop()
+        self.diagnosis.shutdown()

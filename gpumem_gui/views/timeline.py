@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
@@ -28,11 +30,15 @@ class ScrubViewBox(pg.ViewBox):
     zooms, the middle button pans and the right button scales, as in any pyqtgraph plot)."""
 
     scrubbed = QtCore.Signal(float)
+    context_requested = QtCore.Signal(float, QtCore.QPoint)  # a right click: the x under it, the screen position
 
     def mouseClickEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseClickEvent) -> None:
         if ev.button() == QtCore.Qt.MouseButton.LeftButton:
             ev.accept()
             self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
+        elif ev.button() == QtCore.Qt.MouseButton.RightButton and self.receivers(b"2context_requested(double,QPoint)"):
+            ev.accept()
+            self.context_requested.emit(self.mapSceneToView(ev.scenePos()).x(), ev.screenPos().toPoint())
         else:
             super().mouseClickEvent(ev)
 
@@ -49,6 +55,7 @@ class TimelineView(QtWidgets.QWidget):
     its own axis, OOMs marked."""
 
     event_selected = QtCore.Signal(int)
+    explain_requested = QtCore.Signal(int)  # an event to explain; -1: the device's first OOM, else its peak
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -122,6 +129,7 @@ class TimelineView(QtWidgets.QWidget):
         self.focus_items: list[pg.GraphicsObject] = []
         # a click or a left-drag anywhere on the plot travels there (the wheel zooms, the middle button pans)
         self.plot.getViewBox().scrubbed.connect(self.cursor_line.setValue)
+        self.plot.getViewBox().context_requested.connect(self._context_menu)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
@@ -306,6 +314,30 @@ class TimelineView(QtWidgets.QWidget):
         self._emitting = emit
         self.cursor_line.setValue(float(self.event_x(np.array([index]))[0]) if index >= 0 else -1)
         self._emitting = True
+
+    def explain_actions(self, x: float) -> list[tuple[str, int]]:
+        """What a right click at `x` offers: the OOM marked near it, the event under it, the OOM or peak."""
+        if self.timeline is None or self.timeline.n_events == 0:
+            return []
+        index = min(max(self.event_at(x), 0), self.timeline.n_events - 1)
+        actions: list[tuple[str, int]] = []
+        near = (self.plot.getViewBox().viewRange()[0][1] - self.plot.getViewBox().viewRange()[0][0]) / 100
+        ooms = [o.index for o in self.timeline.ooms]
+        if ooms:
+            x_of = self.event_x(np.array(ooms))
+            closest = int(np.argmin(np.abs(x_of - x)))
+            if abs(float(x_of[closest]) - x) <= near:
+                actions.append((f"Explain the OOM at event {ooms[closest]:,}", ooms[closest]))
+        actions.append((f"Explain event {index:,}", index))
+        actions.append(("Explain the first OOM" if ooms else "Explain the peak", -1))
+        return actions
+
+    def _context_menu(self, x: float, at: QtCore.QPoint) -> None:
+        menu = QtWidgets.QMenu(self)
+        for text, event in self.explain_actions(x):
+            menu.addAction(text, functools.partial(self.explain_requested.emit, event))
+        if not menu.isEmpty():
+            menu.popup(at)
 
     def _cursor_moved(self) -> None:
         if self.timeline is None or not self._emitting:

@@ -1,0 +1,96 @@
+"""The diagnosis beside the timeline, wired into the window: explain, open a remedy, what holds memory at the
+cursor, a site lit up on the map; checked against the raw pickle and figures computed another way."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpumem_gui.app import MainWindow
+from gpumem_gui.assets import example_path
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.analysis.breakdown import breakdown_at
+from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.whatif import CompareView
+from tests.conftest import fixture_path, load_raw
+
+
+def _oom_entry(path: Any) -> tuple[int, dict[str, Any]]:
+    trace = load_raw(path)["device_traces"][0]
+    return next((i, e) for i, e in enumerate(trace) if e["action"] == "oom")
+
+
+def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: Any) -> None:
+    path = example_path("fragmented_oom")
+    oom_at, oom = _oom_entry(path)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([str(path)])
+    window.wait_for_loads()
+    doc = window.current_document()
+    assert isinstance(doc, DocumentView)
+    window.explain_current()  # View > Explain the OOM or Peak
+    panel = doc.diagnosis.explain_panel
+    assert doc.diagnosis.currentWidget() is panel
+    qtbot.waitUntil(lambda: panel.explanation is not None, timeout=30_000)
+    text = panel.text_content()
+    assert f"event {oom_at}" in text and f"{oom['size']:,}" in text
+    fits = [r for r in panel.explanation.remedies if r.settings == "expandable_segments:True"]
+    assert fits and fits[0].fits
+    doc.diagnosis.remedy_chosen.emit("expandable_segments:True", oom_at)  # the row's "Open comparison"
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), CompareView), timeout=30_000)
+    compare = window.tabs.currentWidget()
+    assert isinstance(compare, CompareView) and compare.current_event == oom_at
+
+
+def test_what_holds_memory_follows_the_cursor(qtbot: Any) -> None:
+    path = fixture_path("magma27_memory_snapshot.pickle")
+    snap = load_snapshot(path)
+    view = DocumentView(snap)
+    qtbot.addWidget(view)
+    view.diagnosis.setCurrentWidget(view.diagnosis.breakdown)
+    oracle = build_timeline(snap, 0)  # a timeline of its own: figures by another road than the view's
+    for event in (100, 2500):
+        view.travel_to(event)
+        allocated = compute_metrics(oracle.state_at(event)).allocated_bytes
+
+        def shown(event: int = event, allocated: int = allocated) -> bool:
+            root = getattr(view.diagnosis.breakdown, "tree_root", None)
+            return root is not None and root.bytes == allocated and view.diagnosis._breakdown_for == (0, event)
+
+        qtbot.waitUntil(shown, timeout=30_000)
+
+
+def test_a_site_picked_lights_up_its_blocks_on_the_map(qtbot: Any) -> None:
+    path = example_path("fragmented_oom")
+    view = DocumentView(load_snapshot(path))
+    qtbot.addWidget(view)
+    raw = load_raw(path)
+    # the site of the attention blocks, by the raw pickle: live blocks whose innermost user frame is attention.py:77
+    expected = sum(
+        b["size"]
+        for seg in raw["segments"]
+        for b in seg["blocks"]
+        if b["state"] == "active_allocated" and b.get("frames") and b["frames"][0]["filename"].endswith("attention.py")
+    )
+    assert expected > 0
+    site = next(s.site for s in _breakdown(view).by_site if "attention.py" in s.site)
+    view.diagnosis.site_chosen.emit(site)
+    spot = view.frame.spotlight
+    assert spot is not None and int(view.frame.state.blocks.size[spot.mask].sum()) == expected
+
+
+def _breakdown(view: DocumentView) -> Any:
+    return breakdown_at(view.snapshot, view.document.timeline(), view.current_event)
+
+
+def test_a_right_click_near_an_oom_mark_offers_to_explain_it(qtbot: Any) -> None:
+    path = example_path("fragmented_oom")
+    oom_at, _ = _oom_entry(path)
+    view = DocumentView(load_snapshot(path))
+    qtbot.addWidget(view)
+    actions = view.timeline_view.explain_actions(float(oom_at) + 0.3)
+    assert actions[0] == (f"Explain the OOM at event {oom_at:,}", oom_at)
+    far = view.timeline_view.explain_actions(10.0)
+    assert [event for _, event in far] == [10, -1]
