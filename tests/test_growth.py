@@ -14,13 +14,14 @@ import pytest
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
+from gpumem_gui.core.allocator.simulator import Block, DeviceAllocatorSim
 from gpumem_gui.core.analysis.growth import (
     MIN_GROWTH,
     Steps,
     find_growth,
     find_steps,
     growth_findings,
+    site_series,
 )
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import KiB, MiB
@@ -38,14 +39,19 @@ def _raw_site(frames: list[dict[str, Any]]) -> str:
     return frames[0]["name"] if frames else "unknown"
 
 
-def _raw_series(trace: list[dict[str, Any]], points: list[int]) -> dict[str, list[int]]:
-    """Live bytes of each site right after each of `points`, walking the raw trace entry by entry."""
+def _raw_series(
+    trace: list[dict[str, Any]], points: list[int], block_sizes: dict[int, int] | None = None
+) -> dict[str, list[int]]:
+    """Live bytes of each site right after each of `points`, walking the raw trace entry by entry; an allocation's
+    bytes are its block's (`block_sizes`, by event, where the simulator kept a remainder too small to split) or
+    the entry's size."""
     live: dict[int, tuple[int, str]] = {}
     series: dict[str, list[int]] = {}
     wanted = set(points)
     for i, e in enumerate(trace):
         if e["action"] == "alloc":
-            live[e["addr"]] = (e["size"], _raw_site(e.get("frames", [])))
+            size = (block_sizes or {}).get(i, e["size"])
+            live[e["addr"]] = (size, _raw_site(e.get("frames", [])))
         elif e["action"] in ("free_requested", "free_completed"):
             live.pop(e["addr"], None)
         if i in wanted:
@@ -78,6 +84,12 @@ def test_the_leaking_example_flags_its_leak_and_nothing_else() -> None:
     assert growth.steps.points.tolist() == points and len(points) == 6
     series = _raw_series(raw, points)
     assert [site for site, v in series.items() if _grows_by_hand(v)] == [LEAK_SITE]
+    # every site's bytes at every step, and their total, as the raw walk finds them (the C++-only site of
+    # AccumulateGrad is named differently by the two readings: it counts in the totals)
+    measured = site_series(snap, tl, growth.steps.points)
+    got = dict(zip(measured.names, measured.values.tolist(), strict=True))
+    assert {k: v for k, v in got.items() if ".py:" in k} == {k: v for k, v in series.items() if ".py:" in k}
+    assert measured.values.sum(axis=0).tolist() == np.sum(list(series.values()), axis=0).tolist()
     assert series[LEAK_SITE] == [32 * MiB * (k + 1) for k in range(6)]
     [site] = growth.sites
     assert site.site == LEAK_SITE and site.phase == "forward"
@@ -112,21 +124,29 @@ def _site(name: str, line: int) -> list[dict[str, Any]]:
     return [{"name": name, "filename": "loop.py", "line": line}, *LOOP]
 
 
-def _hand_loop(steps: int = 5, annotate: bool = True) -> tuple[dict[str, Any], list[tuple[int, int]]]:
+def _hand_loop(steps: int = 5, annotate: bool = True) -> tuple[dict[str, Any], list[tuple[int, int]], dict[int, int]]:
     """A loop of plain functions (no phase in their names): per step a batch and scratch space, freed; 3 MiB kept
     (loop.py:20), 256 KiB kept (loop.py:30, below the threshold); 100 MiB kept once, in the first step (loop.py:40).
-    Returns the dump and the clock ticks of each step's first and last event."""
+    Returns the dump, the clock ticks of each step's first and last event, and the block size of each allocation
+    by event index (what the simulator gave, which is more than asked where the remainder was too small to split)."""
     sim = DeviceAllocatorSim(8 << 30)
     ticks = []
+    sizes: dict[int, int] = {}
+
+    def malloc(size: int, frames: list[dict[str, Any]]) -> Block:
+        block = sim.malloc(size, frames=frames)
+        sizes[sim.trace_length - 1] = block.size  # the alloc entry is the last one kept
+        return block
+
     for step in range(steps):
         first = sim.clock_us + 1
-        batch = sim.malloc(8 * MiB, frames=_site("load_batch", 10))
+        batch = malloc(8 * MiB, _site("load_batch", 10))
         for _ in range(4):
-            sim.free(sim.malloc(2 * MiB, frames=_site("scratch", 12)))
-        sim.malloc(3 * MiB, frames=_site("remember", 20))
-        sim.malloc(256 * KiB, frames=_site("log_stat", 30))
+            sim.free(malloc(2 * MiB, _site("scratch", 12)))
+        malloc(3 * MiB, _site("remember", 20))
+        malloc(256 * KiB, _site("log_stat", 30))
         if step == 0:
-            sim.malloc(100 * MiB, frames=_site("build_cache", 40))
+            malloc(100 * MiB, _site("build_cache", 40))
         sim.free(batch)
         ticks.append((first, sim.clock_us))
     dump = sim.snapshot()
@@ -136,11 +156,11 @@ def _hand_loop(steps: int = 5, annotate: bool = True) -> tuple[dict[str, Any], l
             for k, (a, b) in enumerate(ticks)
             for stage, t in (("START", a), ("END", b + 1))
         ]
-    return dump, ticks
+    return dump, ticks, sizes
 
 
 def test_a_hand_made_loop_with_profiler_steps() -> None:
-    dump, ticks = _hand_loop()
+    dump, ticks, _ = _hand_loop()
     snap = load_snapshot(pickle.dumps(dump))
     tl = build_timeline(snap, 0)
     growth = find_growth(snap, tl)
@@ -157,7 +177,7 @@ def test_a_hand_made_loop_with_profiler_steps() -> None:
 
 
 def test_without_annotations_a_steadily_recurring_allocation_marks_the_steps() -> None:
-    dump, _ = _hand_loop(annotate=False)
+    dump, _, _ = _hand_loop(annotate=False)
     snap = load_snapshot(pickle.dumps(dump))
     tl = build_timeline(snap, 0)
     steps = find_steps(snap, tl)
@@ -171,7 +191,7 @@ def test_without_annotations_a_steadily_recurring_allocation_marks_the_steps() -
 
 
 def test_too_few_steps_and_no_loop_are_said_so() -> None:
-    dump, _ = _hand_loop(steps=2)
+    dump, _, _ = _hand_loop(steps=2)
     snap = load_snapshot(pickle.dumps(dump))
     tl = build_timeline(snap, 0)
     assert not find_steps(snap, tl).found
@@ -213,3 +233,17 @@ def test_a_million_events_take_under_a_second() -> None:
     every = Steps(np.arange(999, tl.n_events, 1000, dtype=np.int64), "every 1000 events")
     find_growth(snap, tl, every)  # and measuring every site at 1000 points
     assert time.perf_counter() - t0 < 1.0
+
+
+@pytest.mark.parametrize("name", ["hand_loop", "training_leak"])
+def test_site_bytes_after_every_event_equal_the_raw_walk(name: str) -> None:
+    dump, _, sizes = _hand_loop() if name == "hand_loop" else (load_raw(example_path(name)), [], {})
+    raw = dump["device_traces"][0]
+    snap = load_snapshot(pickle.dumps(dump))
+    tl = build_timeline(snap, 0)
+    points = list(range(len(raw)))
+    measured = site_series(snap, tl, np.array(points, np.int64))
+    got = dict(zip(measured.names, measured.values.tolist(), strict=True))
+    series = {k: v for k, v in _raw_series(raw, points, sizes).items() if any(v)}
+    assert {k: v for k, v in got.items() if ".py:" in k} == {k: v for k, v in series.items() if ".py:" in k}
+    assert measured.values.sum(axis=0).tolist() == np.sum(list(series.values()), axis=0).tolist()

@@ -22,6 +22,7 @@ import re
 from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from gpumem_gui.core.analysis.categories import (
     ACCUMULATE_GRAD,
@@ -220,12 +221,19 @@ def _choose_points(points: I64) -> tuple[I64, int]:
     return points[::stride], stride
 
 
-def find_growth(snapshot: Snapshot, timeline: DeviceTimeline, steps: Steps | None = None) -> Growth:
-    """The steps, and the sites that grow over them (numpy over the lifetimes: one pass, no loop per event)."""
-    steps = find_steps(snapshot, timeline) if steps is None else steps
-    if not steps.found:
-        return Growth(steps, [])
-    points, stride = _choose_points(steps.points)
+@dataclass(frozen=True)
+class SiteSeries:
+    """Live bytes of every site live at any of the points: values[r, k] for site names[r] right after points[k]."""
+
+    names: list[str]
+    values: I64  # (sites, points)
+    rows: npt.NDArray[np.intp]  # the row of `values` of each lifetime live at a point (see `live`)
+    live: npt.NDArray[np.bool_]  # the lifetimes live at one point or more
+
+
+def site_series(snapshot: Snapshot, timeline: DeviceTimeline, points: I64) -> SiteSeries:
+    """Live bytes by allocation site right after each of `points` (increasing event indices): one numpy pass over
+    the lifetimes, each adding its size from the first point it is live at to the first it is not."""
     m = len(points)
     life = timeline.lifetimes
     freed = np.minimum(life.pend, life.end)  # pending-free blocks are the program's no longer (pend -1: never its)
@@ -242,19 +250,31 @@ def find_growth(snapshot: Snapshot, timeline: DeviceTimeline, steps: Steps | Non
     cells = len(present) * width
     change = np.bincount(row * width + first[live], size, cells) - np.bincount(row * width + gone[live], size, cells)
     values = np.rint(np.cumsum(change.reshape(len(present), width), axis=1)[:, :m]).astype(np.int64)
+    names = [*labels, UNKNOWN_SITE]
+    return SiteSeries([names[int(c)] for c in present], values, row.reshape(-1), live)
+
+
+def find_growth(snapshot: Snapshot, timeline: DeviceTimeline, steps: Steps | None = None) -> Growth:
+    """The steps, and the sites that grow over them (numpy over the lifetimes: one pass, no loop per event)."""
+    steps = find_steps(snapshot, timeline) if steps is None else steps
+    if not steps.found:
+        return Growth(steps, [])
+    points, stride = _choose_points(steps.points)
+    m = len(points)
+    life = timeline.lifetimes
+    series = site_series(snapshot, timeline, points)
+    values, row, live = series.values, series.rows, series.live
     k = np.arange(m, dtype=np.float64) - (m - 1) / 2
     slope = values.astype(np.float64) @ k / float(k @ k) / stride
     increases = np.count_nonzero(np.diff(values, axis=1) > 0, axis=1)
     grows = (slope >= MIN_GROWTH) & (increases >= math.ceil(MIN_INCREASING * (m - 1)))
-    names = [*labels, UNKNOWN_SITE]
     phases = stack_phases(snapshot.stacks)
     found = []
     for r in np.flatnonzero(grows)[np.argsort(-slope[grows], kind="stable")][:MAX_SITES]:
-        code = int(present[r])
         top = _top_stack(life, np.flatnonzero(live)[row == r], points)
         found.append(
             GrowingSite(
-                site=names[code],
+                site=series.names[r],
                 phase=PHASE_NAMES[int(phases[top])] if top >= 0 else PHASE_NAMES[0],
                 bytes_per_step=float(slope[r]),
                 steps=len(steps.points),
