@@ -17,7 +17,7 @@ from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
 from gpumem_gui.views import palette
 from gpumem_gui.views.block_table import BlockTable
-from gpumem_gui.views.diagnosis_tabs import DiagnosisTabs
+from gpumem_gui.views.diagnosis_pages import DiagnosisPages
 from gpumem_gui.views.event_inspector import EventInspector
 from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
@@ -82,17 +82,17 @@ class DocumentView(QtWidgets.QWidget):
         self.inspector = EventInspector()
         self.event_list = EventListView()
         self.event_list.event_chosen.connect(self._event_chosen)
-        # beside the timeline: the events, the explanation of an OOM or a peak, what holds memory at the cursor
-        self.diagnosis = DiagnosisTabs(self.event_list)
-        self.diagnosis.set_document(self.document)
-        self.diagnosis.explain_panel.travel_requested.connect(self._event_chosen)
-        self.diagnosis.site_chosen.connect(self.spotlight_site)
         self.side_tabs = QtWidgets.QTabWidget()
         inspector_area = scroll_area()
         inspector_area.setWidget(self.inspector)  # scrolls rather than taking the figures' room in a short window
         self.side_tabs.addTab(inspector_area, "event")
         self.side_tabs.addTab(block_page, "block")
         self.side_tabs.addTab(self.table, "blocks")
+        # in the side panel: the explanation of an OOM or a peak, what holds memory at the cursor by site
+        self.diagnosis = DiagnosisPages(self.side_tabs)
+        self.diagnosis.set_document(self.document)
+        self.diagnosis.explain_panel.travel_requested.connect(self._event_chosen)
+        self.diagnosis.site_chosen.connect(self.spotlight_site)
         self.block_page = block_page
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.pool_box = QtWidgets.QComboBox()
@@ -199,7 +199,7 @@ class DocumentView(QtWidgets.QWidget):
             # the trace's events beside its curves: pick one to travel there
             bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
             bottom.addWidget(view)
-            bottom.addWidget(self.diagnosis)
+            bottom.addWidget(self.event_list)
             bottom.setStretchFactor(0, 1)
             bottom.setStretchFactor(1, 0)
             bottom.setSizes([900, 480])

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at
+from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group
 from gpumem_gui.core.analysis.report import DeviceReport
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent, build_timeline
@@ -161,6 +162,9 @@ def diagnose(
     findings = _moment_sentences(snapshot, device, moment, report, oom)
     findings += _breakdown_sentences(breakdown)
     findings += _gap_sentences(gap)
+    growth = find_growth(snapshot, timeline)  # memory kept step after step: a leak, whatever the moment
+    if growth.sites:
+        findings += growth_sentences(growth)
     return Diagnosis(str(snapshot.source), device, moment, report, breakdown, oom, gap, findings)
 
 

@@ -32,7 +32,7 @@ def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: An
     assert isinstance(doc, DocumentView)
     window.explain_current()  # View > Explain the OOM or Peak
     panel = doc.diagnosis.explain_panel
-    assert doc.diagnosis.currentWidget() is panel
+    assert doc.side_tabs.currentWidget() is panel
     qtbot.waitUntil(lambda: panel.explanation is not None, timeout=30_000)
     text = panel.text_content()
     assert f"event {oom_at}" in text and f"{oom['size']:,}" in text
@@ -49,7 +49,7 @@ def test_what_holds_memory_follows_the_cursor(qtbot: Any) -> None:
     snap = load_snapshot(path)
     view = DocumentView(snap)
     qtbot.addWidget(view)
-    view.diagnosis.setCurrentWidget(view.diagnosis.breakdown)
+    view.side_tabs.setCurrentWidget(view.diagnosis.breakdown)
     oracle = build_timeline(snap, 0)  # a timeline of its own: figures by another road than the view's
     for event in (100, 2500):
         view.travel_to(event)
@@ -94,3 +94,27 @@ def test_a_right_click_near_an_oom_mark_offers_to_explain_it(qtbot: Any) -> None
     assert actions[0] == (f"Explain the OOM at event {oom_at:,}", oom_at)
     far = view.timeline_view.explain_actions(10.0)
     assert [event for _, event in far] == [10, -1]
+
+
+def test_the_grows_page_names_the_leak_and_lights_up_what_it_kept(qtbot: Any) -> None:
+    path = example_path("training_leak")
+    view = DocumentView(load_snapshot(path))
+    qtbot.addWidget(view)
+    view.side_tabs.setCurrentWidget(view.diagnosis.growth)
+    qtbot.waitUntil(lambda: view.diagnosis.growth.selected_site() is not None, timeout=30_000)
+    picked = view.diagnosis.growth.selected_site()
+    assert picked is not None and picked.site == "model/transformer.py:160:forward"
+    site = picked.site
+    # what the leak holds at the snapshot, by the raw pickle: live blocks allocated at transformer.py line 160
+    kept = sum(
+        b["size"]
+        for seg in load_raw(path)["segments"]
+        for b in seg["blocks"]
+        if b["state"] == "active_allocated"
+        and b.get("frames")
+        and (b["frames"][0]["filename"], b["frames"][0]["line"]) == ("model/transformer.py", 160)
+    )
+    assert kept > 0
+    view.diagnosis.growth.site_selected.emit(site)  # picking its row
+    spot = view.frame.spotlight
+    assert spot is not None and int(view.frame.state.blocks.size[spot.mask].sum()) == kept
