@@ -38,7 +38,7 @@ def test_the_rows_read_the_hand_worked_tree(qtbot: Any) -> None:
     top = [_row(view, model.index(r, 0)) for r in range(model.rowCount())]
     # 12 MiB + 512 bytes allocated: mlp.py 8 MiB, the load's 4 MiB before recording, 512 bytes without a stack
     assert top == [
-        ["/work/model/mlp.py", "8.0 MiB", "66.7%", "3"],
+        ["model/mlp.py", "8.0 MiB", "66.7%", "3"],
         [BEFORE_LABEL, "4.0 MiB", "33.3%", "1"],
         ["unknown", "512 B", "0.0%", "1"],
     ]

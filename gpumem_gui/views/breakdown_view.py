@@ -123,8 +123,8 @@ class SiteTreeModel(QtCore.QAbstractItemModel):
         node = self.node(index)
         col = index.column()
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            if col == SITE:
-                return node.label
+            if col == SITE:  # a module by its last folders and file: the full path is in the tooltip
+                return "/".join(node.label.replace("\\", "/").split("/")[-2:]) if node.kind == "module" else node.label
             if col == BYTES:
                 return format_bytes(node.bytes)
             if col == SHARE:
@@ -208,10 +208,10 @@ class BreakdownView(QtWidgets.QWidget):
         header = self.tree.header()
         header.setStretchLastSection(False)
         header.setSectionResizeMode(SITE, QtWidgets.QHeaderView.ResizeMode.Stretch)
-        width = self.fontMetrics().horizontalAdvance("1023.9 MiB") + 16
-        for col in (BYTES, SHARE, BLOCKS):
+        widest = {BYTES: "1023.9 MiB", SHARE: "100.0%", BLOCKS: "99,999"}  # the figures' widths, the rest to sites
+        for col, text in widest.items():
             header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(col, width)
+            header.resizeSection(col, self.fontMetrics().horizontalAdvance(text) + 16)
         self.tree.expandToDepth(1)  # modules and functions open: every line shows at once
         when = "before the first event" if breakdown.event < 0 else f"after event {breakdown.event}"
         self.title.setText(
