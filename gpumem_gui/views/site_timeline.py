@@ -78,6 +78,7 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.current_event = -1
         self.selected: int | None = None  # the band picked, an index into the shown grouping's bands
         self._token = 0
+        self._gate = threading.Event()  # set while the worker may compute: see _compute
         self._drawn_events = np.zeros(0, np.float64)  # x of the drawn points: events, then the right edge
         self._drawn_tops = np.zeros((0, 0))  # the stacked tops of the bands at the drawn events, in axis units
         self._seams = True
@@ -179,10 +180,9 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.set_event(self.current_event, emit=False)
         missing = [k for k in (self.kind, *GROUPINGS) if k not in self.groupings]
         if missing:
-            token = self._token
-            threading.Thread(
-                target=self._compute, args=(token, snapshot, timeline, list(dict.fromkeys(missing))), daemon=True
-            ).start()
+            self._gate = threading.Event()
+            args = (self._token, self._gate, snapshot, timeline, list(dict.fromkeys(missing)))
+            threading.Thread(target=self._compute, args=args, daemon=True).start()
         self._show_kind(fit=True)
 
     def set_series(self, series: SiteSeries) -> None:
@@ -191,17 +191,23 @@ class SiteTimelineView(QtWidgets.QWidget):
             self.groupings.update(series.groupings)
             self._show_kind(fit=False)
 
-    def _compute(self, token: int, snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str]) -> None:
-        """On the worker thread: each grouping in turn, handed to the GUI thread by a queued signal."""
+    def _compute(
+        self, token: int, gate: threading.Event, snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str]
+    ) -> None:
+        """On the worker thread: each grouping in turn, handed to the GUI thread by a queued signal. The worker
+        waits while the GUI thread draws what it handed over: both wanting the GIL at once, every Qt call of the
+        GUI thread would wait for it, and a 10 ms drawing would become a stall of 50."""
         index = total_index(timeline)
         for kind in kinds:
             if token != self._token:
                 return  # another document replaced this one: its work is wasted
             bands = build_bands(snapshot, timeline, kind, index=index)
+            gate.clear()
             try:
                 self._computed.emit(token, bands)
             except RuntimeError:  # the widget was deleted meanwhile
                 return
+            gate.wait(timeout=1.0)
 
     def _arrived(self, token: int, bands: BandSeries) -> None:
         if token != self._token:
@@ -209,6 +215,8 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.groupings[bands.kind] = bands
         if bands.kind == self.kind:
             self._show_kind(fit=False)
+        # the worker goes on once these bands are painted (the paint is queued behind this call)
+        QtCore.QTimer.singleShot(_REDRAW_MS, self._gate.set)
 
     def is_ready(self) -> bool:
         """Whether the grouping chosen is drawn (its bands have been computed)."""
@@ -254,7 +262,8 @@ class SiteTimelineView(QtWidgets.QWidget):
             self.plot.addItem(curve)
             self.curves.append(curve)
         self._fill_legend(bands)
-        self._draw()
+        self._drawn_events = np.zeros(0, np.float64)
+        QtCore.QTimer.singleShot(0, self, self._draw)  # in the next turn: each turn of the GUI thread stays short
 
     def _draw(self) -> None:
         """Re-sample the bands over the x range in view, a column every two pixels, and draw them as steps."""

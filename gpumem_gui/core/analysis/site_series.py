@@ -150,7 +150,10 @@ def build_bands(
             fallback = np.where(life.start >= 0, trace.stream[np.clip(life.start, 0, len(trace) - 1)], 0)
         found = piece >= 0
         stream = np.where(found, timeline.pieces.stream[np.maximum(piece, 0)], fallback) if len(piece) else piece
-        streams, code = np.unique(stream, return_inverse=True)
+        # np.unique over a million lifetimes holds the GIL for tens of ms (a stall of the GUI thread): the few
+        # distinct streams are found among the pieces, and each lifetime's rank by searchsorted
+        streams = np.unique(np.concatenate([timeline.pieces.stream, fallback[~found]]))
+        code = np.searchsorted(streams, stream)
         codes = tuple(int(s) for s in streams)
         labels = [f"stream {s}" for s in codes]
     elif kind == "pool":
@@ -216,21 +219,47 @@ def _change_points(timeline: DeviceTimeline, band: I64, n_bands: int) -> tuple[I
     start = np.maximum(life.start[inside], -1) + 1
     stop = np.minimum(life.pend[inside], life.end[inside])
     gone = stop < NEVER
-    key = np.concatenate([b * stride + start, b[gone] * stride + np.maximum(stop[gone], -1) + 1])
-    delta = np.concatenate([size, -size[gone]])
-    if not len(key):
+    m, g = len(b), int(np.count_nonzero(gone))
+    if not m:
         return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    # filled in place: np.concatenate, np.r_ and np.repeat of millions hold the GIL (a stall of the GUI thread
+    # while this runs on a worker), ufuncs and takes do not
+    key = np.empty(m + g, np.int64)
+    np.add(b * stride, start, out=key[:m])
+    np.add(b[gone] * stride, np.maximum(stop[gone], -1) + 1, out=key[m:])
+    delta = np.empty(m + g, np.int64)
+    delta[:m] = size
+    np.negative(size[gone], out=delta[m:])
     order = np.argsort(key, kind="stable")
     key, delta = key[order], delta[order]
     running = np.cumsum(delta)
     # each band starts from nothing: take away the running sum the bands before it left
-    band_of = key // stride
-    head = np.flatnonzero(np.r_[True, band_of[1:] != band_of[:-1]])
+    heads = _run_heads(key // stride)
+    head = np.flatnonzero(heads)
     before = np.where(head > 0, running[np.maximum(head - 1, 0)], 0)
-    running -= np.repeat(before, np.diff(np.r_[head, len(key)]))
-    last = np.r_[key[1:] != key[:-1], True]  # the value after all the changes of one event
+    running -= before[_run_index(heads)]
+    last = np.empty(len(key), bool)  # the value after all the changes of one event
+    last[-1] = True
+    np.not_equal(key[1:], key[:-1], out=last[:-1])
     del n_bands
     return key[last], running[last]
+
+
+def _run_index(heads: npt.NDArray[np.bool_]) -> I64:
+    """The run each element is in, from its run heads (a cumsum of bools casts as it goes and holds the GIL for
+    tens of ms at a million; cast first, the cumsum lets the GUI thread run)."""
+    index: I64 = np.cumsum(heads.astype(np.int64))
+    index -= 1
+    return index
+
+
+def _run_heads(a: npt.NDArray[np.generic]) -> npt.NDArray[np.bool_]:
+    """True where a run of equal values of `a` starts."""
+    out = np.empty(len(a), bool)
+    if len(a):
+        out[0] = True
+        np.not_equal(a[1:], a[:-1], out=out[1:])
+    return out
 
 
 def _peaks(keys: I64, values: I64, n_bands: int, n_events: int) -> list[tuple[int, int]]:
@@ -240,11 +269,12 @@ def _peaks(keys: I64, values: I64, n_bands: int, n_events: int) -> list[tuple[in
     if not len(keys):
         return out
     band_of = keys // stride
-    head = np.flatnonzero(np.r_[True, band_of[1:] != band_of[:-1]])
+    heads = _run_heads(band_of)
+    head = np.flatnonzero(heads)
     high = np.maximum.reduceat(values, head)
-    seg = np.repeat(np.arange(len(head)), np.diff(np.r_[head, len(keys)]))
+    seg = _run_index(heads)
     hits = np.flatnonzero(values == high[seg])
-    first = hits[np.r_[True, seg[hits][1:] != seg[hits][:-1]]]
+    first = hits[_run_heads(seg[hits])]
     for j, at in enumerate(first.tolist()):
         out[int(band_of[at])] = (int(high[j]), int(keys[at] % stride) - 1)
     return out
@@ -256,13 +286,12 @@ def _main_stacks(stack: npt.NDArray[np.int32], size: I64, band: npt.NDArray[np.i
     ok = (band >= 0) & (stack >= 0)
     if not ok.any():
         return out
-    pair = band[ok].astype(np.int64) * (int(stack.max()) + 1) + stack[ok]
-    pairs, inverse = np.unique(pair, return_inverse=True)
-    weight = np.bincount(inverse.reshape(-1), weights=size[ok].astype(np.float64))
-    order = np.lexsort((-weight, pairs // (int(stack.max()) + 1)))
-    owner = pairs[order] // (int(stack.max()) + 1)
-    lead = order[np.r_[True, owner[1:] != owner[:-1]]]
-    out[pairs[lead] // (int(stack.max()) + 1)] = pairs[lead] % (int(stack.max()) + 1)
+    n_stacks = int(stack[ok].max()) + 1
+    pair = band[ok].astype(np.int64) * n_stacks + stack[ok]
+    weight = np.bincount(pair, weights=size[ok].astype(np.float64), minlength=n_bands * n_stacks)
+    weight = weight.reshape(n_bands, n_stacks)
+    has = weight.max(axis=1) > 0
+    out[has] = weight[has].argmax(axis=1)
     return out
 
 
@@ -344,9 +373,11 @@ def sample_events(index: TotalIndex, lo: float, hi: float, bins: int) -> I64:
 def _segment_extreme(values: I64, offsets: I64, reducer: np.ufunc) -> I64:
     """Per segment of `values` (starting at the sorted, distinct `offsets`), the position of its first extreme."""
     extreme = reducer.reduceat(values, offsets)
-    seg = np.repeat(np.arange(len(offsets)), np.diff(np.r_[offsets, len(values)]))
+    heads = np.zeros(len(values), bool)
+    heads[offsets] = True
+    seg = _run_index(heads)
     hits = np.flatnonzero(values == extreme[seg])
-    first: I64 = hits[np.r_[True, seg[hits][1:] != seg[hits][:-1]]]
+    first: I64 = hits[_run_heads(seg[hits])]
     return first
 
 
