@@ -163,3 +163,17 @@ def test_a_file_without_a_trace_draws_its_live_blocks(qtbot: Any) -> None:
     qtbot.waitUntil(lambda: len(widget._drawn_events) > 0)
     assert widget._drawn_tops[-1, 0] * widget.unit_scale == timeline.series.initial["allocated"]
     assert widget.legend.item(0, 1).text() == format_bytes(int(timeline.series.initial["allocated"]))
+
+
+def test_a_click_travels_before_it_picks_and_the_band_s_mask_is_its_blocks_there(view: SiteTimelineView) -> None:
+    _snapshot, timeline, series = _cranberrii()
+    bands = series.groupings["site"]
+    order: list[str] = []
+    view.event_selected.connect(lambda _i: order.append("travel"))
+    view.band_selected.connect(lambda *_a: order.append("band"))
+    at = int(np.argmax(timeline.series.allocated))
+    _click(view, at + 0.5, float(bands.band_at(at)[0]) / view.unit_scale / 2)
+    assert order == ["travel", "band"]  # the window's spotlight is set for the moment travelled to
+    state = timeline.state_at(view.current_event)
+    mask = view.mask_of("site", bands.bands[0].key)(state)
+    assert int(state.blocks.size[mask].sum()) == int(bands.band_at(view.current_event)[0]) > 0

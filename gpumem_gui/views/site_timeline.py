@@ -5,9 +5,10 @@ from __future__ import annotations
 import html
 import re
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -21,7 +22,7 @@ from gpumem_gui.core.analysis.site_series import (
     total_index,
 )
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views import palette
@@ -39,10 +40,10 @@ class _BandViewBox(ScrubViewBox):
     clicked = QtCore.Signal(float, float)
 
     def mouseClickEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseClickEvent) -> None:
+        at = self.mapSceneToView(ev.scenePos())
+        super().mouseClickEvent(ev)  # travel first: a band's spotlight is for the moment travelled to
         if ev.button() == QtCore.Qt.MouseButton.LeftButton:
-            at = self.mapSceneToView(ev.scenePos())
             self.clicked.emit(at.x(), at.y())
-        super().mouseClickEvent(ev)
 
 
 def band_colour(band: Band, index: int) -> str:
@@ -221,6 +222,12 @@ class SiteTimelineView(QtWidgets.QWidget):
     def is_ready(self) -> bool:
         """Whether the grouping chosen is drawn (its bands have been computed)."""
         return self.kind in self.groupings
+
+    def mask_of(self, kind: str, key: object) -> Callable[[AllocatorState], npt.NDArray[np.bool_]]:
+        """For the document's spotlight: the allocated blocks of band `key` in the state at the cursor."""
+        assert self.snapshot is not None and self.timeline is not None
+        series = SiteSeries(self.snapshot, self.timeline, {kind: self.groupings[kind]})
+        return series.mask_of(kind, key, self.current_event)
 
     @property
     def bands(self) -> BandSeries | None:
