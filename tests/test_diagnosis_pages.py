@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
+
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
@@ -118,3 +120,26 @@ def test_the_grows_page_names_the_leak_and_lights_up_what_it_kept(qtbot: Any) ->
     view.diagnosis.growth.site_selected.emit(site)  # picking its row
     spot = view.frame.spotlight
     assert spot is not None and int(view.frame.state.blocks.size[spot.mask].sum()) == kept
+
+
+def test_the_stacked_timeline_travels_and_a_band_lights_up_its_site(qtbot: Any) -> None:
+    path = fixture_path("cranberrii_memory_snapshot.pickle")
+    snap = load_snapshot(path)
+    view = DocumentView(snap)
+    qtbot.addWidget(view)
+    view.curve_tabs.setCurrentWidget(view.site_timeline)
+    qtbot.waitUntil(view.site_timeline.is_ready, timeout=30_000)
+    oracle = build_timeline(snap, 0)
+    view.travel_to(3000)
+    assert view.site_timeline.current_event == 3000
+    # the bands at the cursor add up to the allocated bytes there, computed by another road
+    bands = view.site_timeline.bands
+    assert bands is not None
+    assert int(bands.at(np.array([3000])).sum()) == compute_metrics(oracle.state_at(3000)).allocated_bytes
+    first = bands.bands[0]
+    view.site_timeline.band_selected.emit("site", first.key, first.label)
+    spot = view.frame.spotlight
+    expected = next(s.bytes for s in breakdown_at(snap, oracle, 3000).by_site if s.site == first.label)
+    assert spot is not None and int(view.frame.state.blocks.size[spot.mask].sum()) == expected
+    view.site_timeline.event_selected.emit(1500)  # a click on the stacked plot travels the whole tab
+    assert view.current_event == 1500

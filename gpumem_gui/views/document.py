@@ -22,6 +22,7 @@ from gpumem_gui.views.event_inspector import EventInspector
 from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.site_timeline import SiteTimelineView
 from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.timeline import TimelineView
 
@@ -80,6 +81,10 @@ class DocumentView(QtWidgets.QWidget):
         self.table.block_selected.connect(self.select_block)
         # what the event the map is right after is; travelling shows it, the list below travels
         self.inspector = EventInspector()
+        self.site_timeline = SiteTimelineView()  # made with the tab, filled when first shown
+        self.site_timeline.event_selected.connect(self._event_travelled)
+        self.site_timeline.band_selected.connect(self._band_selected)
+        self._site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
         self.event_list = EventListView()
         self.event_list.event_chosen.connect(self._event_chosen)
         self.side_tabs = QtWidgets.QTabWidget()
@@ -198,7 +203,12 @@ class DocumentView(QtWidgets.QWidget):
             view.explain_requested.connect(lambda event: self.explain(None if event < 0 else event))
             # the trace's events beside its curves: pick one to travel there
             bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-            bottom.addWidget(view)
+            # the memory curves, or the allocated memory stacked by site, category, stream or pool
+            self.curve_tabs = QtWidgets.QTabWidget(documentMode=True)
+            self.curve_tabs.addTab(view, "memory")
+            self.curve_tabs.addTab(self.site_timeline, "allocated by site")
+            self.curve_tabs.currentChanged.connect(lambda _i: self._site_timeline_if_shown())
+            bottom.addWidget(self.curve_tabs)
             bottom.addWidget(self.event_list)
             bottom.setStretchFactor(0, 1)
             bottom.setStretchFactor(1, 0)
@@ -274,6 +284,8 @@ class DocumentView(QtWidgets.QWidget):
         if self._timeline_view is not None:
             self.event_list.show_event(frame.event)
             self.diagnosis.follow()
+            if self._site_timeline_for is not None:
+                self.site_timeline.set_event(frame.event, emit=False)
         self.position.setText(frame.position)
         matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
         self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
@@ -309,6 +321,7 @@ class DocumentView(QtWidgets.QWidget):
                 tl, doc.snapshot.trace(doc.device), doc.annotation_ranges(), doc.curve_envelopes()
             )
             self.event_list.set_document(doc.snapshot, doc.device, tl)
+            self._site_timeline_if_shown()
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self._bottom.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
             self.axis_box.setEnabled(tl.series.time_us is not None)
@@ -427,6 +440,27 @@ class DocumentView(QtWidgets.QWidget):
         self.timeline_view.set_event(index, emit=False)
         self.side_tabs.setCurrentIndex(0)  # the inspector reads the event picked
 
+    def _site_timeline_if_shown(self) -> None:
+        """The stacked bands are computed when first looked at, per device (a few hundred ms at 3M events)."""
+        doc = self.document
+        if doc.pending:
+            return
+        tl = doc.timeline()
+        if self._site_timeline_for == (doc.device, tl):
+            return
+        self._site_timeline_for = None  # what it shows is of another device or snapshot: it follows no cursor
+        if self.curve_tabs.currentWidget() is self.site_timeline:
+            self._site_timeline_for = (doc.device, tl)
+            self.site_timeline.set_document(doc.snapshot, tl, event=self.current_event)
+
+    def _event_travelled(self, index: int) -> None:
+        """Travel from the stacked timeline: the curves' cursor follows."""
+        self.travel_to(index)
+        self.timeline_view.set_event(index, emit=False)
+
+    def _band_selected(self, kind: str, key: object, label: str) -> None:
+        self._show(self.document.set_spotlight(self.site_timeline.mask_of(kind, key), f"{label}: its blocks"))
+
     def spotlight_site(self, site: str) -> None:
         """Light up the blocks of one allocation site on the map (picked in the breakdown or the explanation)."""
         snapshot = self.snapshot
@@ -471,3 +505,4 @@ class DocumentView(QtWidgets.QWidget):
         """The tab is closing: stop playing and explaining (the document goes with the widget)."""
         self.play_timer.stop()
         self.diagnosis.shutdown()
+        self.site_timeline.tasks.cancel_all()

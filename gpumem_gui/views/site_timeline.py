@@ -27,6 +27,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views import palette
 from gpumem_gui.views.stack_view import StackView
+from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {"site": "by allocation site", "category": "by category", "stream": "by stream", "pool": "by pool"}
@@ -68,7 +69,6 @@ class SiteTimelineView(QtWidgets.QWidget):
 
     event_selected = QtCore.Signal(int)
     band_selected = QtCore.Signal(str, object, str)  # grouping, band key, band label
-    _computed = QtCore.Signal(int, object)  # (document token, BandSeries), from the worker thread
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -79,7 +79,9 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.current_event = -1
         self.selected: int | None = None  # the band picked, an index into the shown grouping's bands
         self._token = 0
-        self._gate = threading.Event()  # set while the worker may compute: see _compute
+        self._gate = threading.Event()  # set while the task may compute: see _compute
+        self.tasks = TaskGroup(self)  # the groupings are computed on the one task mechanism
+        self._task: Task | None = None
         self._drawn_events = np.zeros(0, np.float64)  # x of the drawn points: events, then the right edge
         self._drawn_tops = np.zeros((0, 0))  # the stacked tops of the bands at the drawn events, in axis units
         self._seams = True
@@ -116,7 +118,6 @@ class SiteTimelineView(QtWidgets.QWidget):
         self._redraw.timeout.connect(self._draw)
         self.view_box.sigXRangeChanged.connect(self._redraw.start)
         self.view_box.sigResized.connect(self._redraw.start)
-        self._computed.connect(self._arrived)
 
         self.legend = QtWidgets.QTableWidget(0, 3)
         self.legend.setHorizontalHeaderLabels(["band", "at cursor", "own peak"])
@@ -180,10 +181,17 @@ class SiteTimelineView(QtWidgets.QWidget):
         self._clear_details()
         self.set_event(self.current_event, emit=False)
         missing = [k for k in (self.kind, *GROUPINGS) if k not in self.groupings]
+        if self._task is not None:
+            self._task.cancel()  # another document (or device) replaces this one: its work is wasted
+            self._task = None
         if missing:
             self._gate = threading.Event()
-            args = (self._token, self._gate, snapshot, timeline, list(dict.fromkeys(missing)))
-            threading.Thread(target=self._compute, args=args, daemon=True).start()
+            token, gate, kinds = self._token, self._gate, list(dict.fromkeys(missing))
+            self._task = self.tasks.start(
+                "timeline by site",
+                lambda ctx: self._compute(ctx, gate, snapshot, timeline, kinds),
+                on_progress=lambda bands: self._arrived(token, bands),
+            )
         self._show_kind(fit=True)
 
     def set_series(self, series: SiteSeries) -> None:
@@ -193,21 +201,22 @@ class SiteTimelineView(QtWidgets.QWidget):
             self._show_kind(fit=False)
 
     def _compute(
-        self, token: int, gate: threading.Event, snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str]
+        self,
+        ctx: TaskContext,
+        gate: threading.Event,
+        snapshot: Snapshot,
+        timeline: DeviceTimeline,
+        kinds: Sequence[str],
     ) -> None:
-        """On the worker thread: each grouping in turn, handed to the GUI thread by a queued signal. The worker
-        waits while the GUI thread draws what it handed over: both wanting the GIL at once, every Qt call of the
-        GUI thread would wait for it, and a 10 ms drawing would become a stall of 50."""
+        """A task: each grouping in turn, handed to the GUI thread as progress. The task waits while the GUI thread
+        draws what it handed over: both wanting the GIL at once, every Qt call of the GUI thread would wait for it,
+        and a 10 ms drawing would become a stall of 50."""
         index = total_index(timeline)
         for kind in kinds:
-            if token != self._token:
-                return  # another document replaced this one: its work is wasted
+            ctx.check()
             bands = build_bands(snapshot, timeline, kind, index=index)
             gate.clear()
-            try:
-                self._computed.emit(token, bands)
-            except RuntimeError:  # the widget was deleted meanwhile
-                return
+            ctx.progress(bands)
             gate.wait(timeout=1.0)
 
     def _arrived(self, token: int, bands: BandSeries) -> None:

@@ -199,7 +199,7 @@ def event_phases(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, npt.
     # AccumulateGrad runs inside backward: one stretch, or backward's temporaries would outlive "their" stretch
     stretch = np.where(filled == ACCUMULATE_GRAD, BACKWARD, filled)
     run = np.zeros(n, np.int64)
-    run[1:] = np.cumsum(stretch[1:] != stretch[:-1])
+    run[1:] = np.cumsum((stretch[1:] != stretch[:-1]).astype(np.int64))  # int64 first: numpy's bool cumsum is slow
     return filled.astype(np.int8), run
 
 
@@ -258,7 +258,10 @@ RULES: tuple[tuple[int, Callable[[_Life], npt.NDArray[np.bool_]]], ...] = (
 
 def _recompute_runs(phase: I8, run: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
     """Per stretch: a forward stretch with a backward stretch just before and just after it."""
-    heads = np.flatnonzero(np.r_[True, run[1:] != run[:-1]])
+    change = np.empty(len(run), bool)  # np.r_ over every event would hold the GIL for tens of ms at 3M events
+    change[:1] = True
+    np.not_equal(run[1:], run[:-1], out=change[1:])
+    heads = np.flatnonzero(change)
     kind = np.where(phase[heads] == ACCUMULATE_GRAD, BACKWARD, phase[heads])
     out = np.zeros(len(heads), bool)
     out[1:-1] = (kind[1:-1] == FORWARD) & (kind[:-2] == BACKWARD) & (kind[2:] == BACKWARD)
