@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import os
 import pickle
@@ -82,10 +83,17 @@ def _parser() -> argparse.ArgumentParser:
     sub.add_parser("demo-job", help="a simulated training job with the probe: live mode without a GPU", add_help=False)
     quiz = sub.add_parser("quiz", help="open the guided quiz")
     quiz.add_argument("quiz_id", nargs="?", help="the quiz to open (default: the chooser)")
+    for name, (module, summary) in MODULE_COMMANDS.items():
+        importlib.import_module(module).add_arguments(sub.add_parser(name, help=summary))
     return parser
 
 
-COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz")
+# subcommands in modules of their own, each with add_arguments(parser) and run(args) -> exit status
+MODULE_COMMANDS = {
+    "diff": ("gpumem_gui.cli_diff", "compare two snapshots, or two moments of one, block by block"),
+    "ranks": ("gpumem_gui.cli_ranks", "summarise a folder of per-rank snapshots: peaks, OOMs, outliers"),
+}
+COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz", *MODULE_COMMANDS)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -122,6 +130,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _attach(args)
     if args.command == "quiz":
         return _quiz(args)
+    if args.command in MODULE_COMMANDS:
+        return int(importlib.import_module(MODULE_COMMANDS[args.command][0]).run(args))
     return _window([])
 
 
