@@ -136,3 +136,7 @@ STACK_LOCATION = "#3d5a80"  # the file:line after a user frame's function
 SITE_BAND_OTHER = "#c3cad2"
 SITE_BAND_UNKNOWN = "#e1e5ea"
 SITE_BAND_EDGE = "#ffffff"  # a thin line between two bands
+
+# the live overview's jobs, one line colour each (in turn; a ninth job reuses the first): distinct hues, none red,
+# so that no job's line reads as the holes' colour
+JOB_LINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
