@@ -62,7 +62,8 @@ def _scene_pos_of_block(doc: DocumentView, index: int) -> QtCore.QPointF:
     rows = np.flatnonzero(layout.row_segment == seg)
     row = int(rows[np.searchsorted(layout.row_start[rows], middle, "right") - 1])
     x = (middle - int(layout.row_start[row])) / int(layout.row_span[row]) * layout.width
-    return doc.map.view.mapViewToScene(QtCore.QPointF(x, row + 0.4))
+    # half a pixel in: a block whose middle starts a row would sit on the row's left edge, where rounding falls off
+    return doc.map.view.mapViewToScene(QtCore.QPointF(x + 0.5, row + 0.4))
 
 
 def test_hover_and_click_find_the_block(qtbot: Any) -> None:
