@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from gpumem_gui.assets import example_path
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.document.curves import CHUNK, Envelope, memory_unit
@@ -141,3 +142,16 @@ def test_the_plot_has_room_and_the_legend_fits(qtbot: Any) -> None:
     assert legend.wordWrap() and legend.width() <= view.width()  # wrapped to the width, not clipped at the right
     assert legend.height() >= legend.heightForWidth(legend.width())  # all of its lines shown
     assert legend.geometry().top() >= view.plot.geometry().bottom()  # under the plot: over no curve
+
+
+def test_the_legend_lists_the_marks_this_timeline_has(qtbot: Any) -> None:
+    for name, has_oom in (("fragmented_oom", True), ("cache_reuse", False)):
+        path = example_path(name)
+        raw_trace = load_raw(path)["device_traces"][0]
+        assert any(e["action"] == "oom" for e in raw_trace) == has_oom  # the oracle: the raw pickle
+        snap = load_snapshot(path)
+        view = TimelineView()
+        qtbot.addWidget(view)
+        view.set_timeline(build_timeline(snap, 0), snap.trace(0))
+        assert ("OOM</span>" in view.legend.text()) == has_oom
+        assert "record_function range" not in view.legend.text()  # neither example records any

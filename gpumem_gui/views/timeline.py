@@ -91,18 +91,9 @@ class TimelineView(QtWidgets.QWidget):
         self.plot.setLabel("left", f"memory ({self.unit})")
         self.plot.setLabel("bottom", "trace event")
         self.curves = {key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
-        legend_items = [(label, palette.CURVES[key]) for key, label in _CURVES]
-        legend_items.append(("external fragmentation (right axis)", palette.CURVES["external_fragmentation"]))
-        legend_items.append(("OOM", palette.HOLE))
-        legend_items.append(("&#9650; cudaMalloc / map", palette.CURVES["reserved"]))
-        legend_items.append(("record_function range", palette.ANNOTATION))
-        self.legend = QtWidgets.QLabel(  # below the plot, where it hides no curve; wrapped, never clipped
-            " &nbsp;".join(
-                f'<span style="white-space:nowrap"><span style="color:{c}">&#9644;</span> {name}</span>'
-                for name, c in legend_items
-            )
-        )
+        self.legend = QtWidgets.QLabel()  # below the plot, where it hides no curve; wrapped, never clipped
         self.legend.setWordWrap(True)
+        self._fill_legend(ooms=True, marks=True, ranges=True)
         self.empty_text = pg.TextItem("no events on this device", color=palette.TEXT_MUTED, anchor=(0.5, 0.5))
         self.empty_text.setVisible(False)
         self.plot.addItem(self.empty_text, ignoreBounds=True)
@@ -172,6 +163,21 @@ class TimelineView(QtWidgets.QWidget):
     def _sync_views(self) -> None:
         self.frag_view.setGeometry(self.plot.getViewBox().sceneBoundingRect())
 
+    def _fill_legend(self, *, ooms: bool, marks: bool, ranges: bool) -> None:
+        """The curves, and the marks only where this timeline has them (an OOM entry on a file without OOMs only
+        sends the eye looking for one)."""
+        items = [(label, palette.CURVES[key]) for key, label in _CURVES]
+        items.append(("external fragmentation (right axis)", palette.CURVES["external_fragmentation"]))
+        items += [("OOM", palette.HOLE)] if ooms else []
+        items += [("&#9650; cudaMalloc / map", palette.CURVES["reserved"])] if marks else []
+        items += [("record_function range", palette.ANNOTATION)] if ranges else []
+        self.legend.setText(
+            " &nbsp;".join(
+                f'<span style="white-space:nowrap"><span style="color:{c}">&#9644;</span> {name}</span>'
+                for name, c in items
+            )
+        )
+
     def set_timeline(
         self,
         timeline: DeviceTimeline,
@@ -184,6 +190,12 @@ class TimelineView(QtWidgets.QWidget):
         self.timeline = timeline
         self.trace = trace
         self.annotation_ranges = annotation_ranges or []
+        segment_actions = (Action.SEGMENT_ALLOC, Action.SEGMENT_MAP)
+        self._fill_legend(
+            ooms=bool(timeline.ooms),
+            marks=trace is not None and bool(np.isin(trace.action, segment_actions).any()),
+            ranges=bool(self.annotation_ranges),
+        )
         s = timeline.series
         ends = self.event_x(np.array([0, max(len(s) - 1, 0)])) if len(s) else np.zeros(0)
         # scaled after decimation: dividing a million values on the GUI thread is a stall of its own
