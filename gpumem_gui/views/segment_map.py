@@ -194,10 +194,7 @@ class SegmentMapView(QtWidgets.QWidget):
             return -1
         point = self.view.mapSceneToView(pos)
         row = int(np.floor(point.y()))
-        x = point.x()
-        if -0.5 < x < 0:  # the left edge of a row, a rounding error off the map: it is the row's first pixel
-            x = 0.0
-        return block_at(self.state, self.layout_info, row, x)
+        return block_at(self.state, self.layout_info, row, point.x())
 
     def _on_move(self, pos: QtCore.QPointF) -> None:
         index = self.block_at_scene(pos)
