@@ -1,15 +1,43 @@
-"""`gpumem-gui ranks`: being built (see the issue); prints a one-line notice until it lands."""
+"""`gpumem-gui ranks DIR [--json]`: a folder of per-rank snapshots summarised side by side, OOM ranks and outliers."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+
+from gpumem_gui.core.analysis.ranks import ranks_text
+from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.sources.rank_folder import summarise_folder
+
+EXIT_BAD_INPUT = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("paths", nargs="*")
+    parser.add_argument("folder", metavar="DIR", help="a folder of snapshot files, one per rank (and step); read below")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    parser.add_argument(
+        "--workers", type=int, default=None, help="processes reading files at once (default: the cores, fewer when "
+        "memory is short)"
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    print("gpumem-gui ranks: not available yet", file=sys.stderr)
-    return 2
+    if args.workers is not None and args.workers < 1:
+        print("gpumem-gui ranks: --workers must be at least 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    try:
+        table = summarise_folder(args.folder, workers=args.workers)
+    except SnapshotError as e:
+        print(f"gpumem-gui: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        # the schema has no place for them: the files that could not be read go to stderr, one line each
+        for error in table.errors:
+            print(f"gpumem-gui: unreadable: {error}", file=sys.stderr)
+        print(json.dumps(table.as_json(), indent=2))
+    else:
+        print(ranks_text(table, args.folder))
+    if not table.entries and not table.errors:
+        print(f"gpumem-gui: no snapshot files in {args.folder}", file=sys.stderr)
+    return EXIT_BAD_INPUT if table.errors and not table.entries else 0
