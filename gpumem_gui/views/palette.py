@@ -140,3 +140,10 @@ SITE_BAND_EDGE = "#ffffff"  # a thin line between two bands
 # the live overview's jobs, one line colour each (in turn; a ninth job reuses the first): distinct hues, none red,
 # so that no job's line reads as the holes' colour
 JOB_LINES = ["#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2", "#17becf", "#bcbd22"]
+
+# the ranks view: a bar per rank file; OOM ranks in an alert red, outliers in orange, the others a calm blue; the
+# bars of the rows picked in the table are outlined in ink
+RANK_BAR = "#6a93c2"
+RANK_BAR_OOM = "#c62828"
+RANK_BAR_OUTLIER = "#f08c00"
+RANK_BAR_PICKED = "#1f2933"
