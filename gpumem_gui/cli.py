@@ -75,6 +75,19 @@ def _parser() -> argparse.ArgumentParser:
     )
     att = sub.add_parser("attach", help="attach to a local job that runs the gpumem-gui probe")
     att.add_argument("pid", type=int, nargs="?", help="the job's process id")
+    att.add_argument(
+        "--socket",
+        metavar="PATH",
+        help="the probe's socket at this path instead of a local pid's: one forwarded from a server with "
+        "`ssh -L /tmp/gpumem.sock:/run/user/UID/gpumem-gui/probe-PID.sock server`",
+    )
+    att.add_argument(
+        "--timeout",
+        type=float,
+        default=None,
+        metavar="S",
+        help="give up on a snapshot that has not arrived in S seconds (default 120; connecting takes at most 5)",
+    )
     att.add_argument("--list", action="store_true", help="list local GPU processes and the ones that run a probe")
     att.add_argument("--save", metavar="OUT", help="write the job's snapshot here (a normal snapshot pickle)")
     att.add_argument("--once", action="store_true", help="take one snapshot and exit (with --save)")
@@ -150,10 +163,22 @@ def _quiz(args: argparse.Namespace) -> int:
 
 
 def _attach(args: argparse.Namespace) -> int:
-    from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
-    from gpumem_gui.sources.probe_client import ProbeClient, ProbeError  # noqa: PLC0415
+    from pathlib import Path  # noqa: PLC0415
+    from typing import Any  # noqa: PLC0415
 
+    from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
+    from gpumem_gui.sources.probe_client import REPLY_TIMEOUT_S, ProbeClient, ProbeError  # noqa: PLC0415
+    from gpumem_gui.sources.probe_socket import connect, fetch_snapshot  # noqa: PLC0415
+
+    def bad(message: str) -> int:
+        print(f"gpumem-gui attach: {message}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+
+    if args.timeout is not None and not args.timeout > 0:
+        return bad("--timeout must be a positive number of seconds")
     if args.list:
+        if args.socket or args.pid is not None:
+            return bad("--list takes no PID and no --socket")
         found = local_jobs()
         if found.probe_error:  # e.g. another user's socket folder in GPUMEM_GUI_SOCKET_DIR
             print(f"gpumem-gui: {found.probe_error}", file=sys.stderr)
@@ -168,25 +193,38 @@ def _attach(args: argparse.Namespace) -> int:
             used = format_bytes(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"
             print(f"{job.pid:>8}  {used:>12}  {'yes' if job.probe else 'no':<6} {job.command[:100]}")
         return 0
-    if args.pid is None:
-        print("gpumem-gui attach: give a PID (see `gpumem-gui attach --list`)", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    if args.socket and args.pid is not None:
+        return bad("give a PID or --socket PATH, not both")
+    if args.pid is None and not args.socket:
+        return bad("give a PID (see `gpumem-gui attach --list`) or --socket PATH")
+    if args.once and not args.save:
+        return bad("--once needs --save OUT")
+    timeout = REPLY_TIMEOUT_S if args.timeout is None else args.timeout
+    socket_path = Path(args.socket).expanduser() if args.socket else None
     if not args.save:
-        if args.once:
-            print("gpumem-gui attach: --once needs --save OUT", file=sys.stderr)
-            return EXIT_BAD_INPUT
+        if socket_path is not None:
+            try:  # checked here, bounded: the window would otherwise open on a path that cannot answer
+                client, _probe = connect(socket_path, timeout=min(5.0, timeout))
+                client.close()
+            except ProbeError as e:
+                return bad(str(e))
         from gpumem_gui.app import run_window  # noqa: PLC0415
 
-        return run_window([], attach=args.pid)
+        # MainWindow.attach takes a pid or a socket's Path; run_window's annotation (app.py) still says a pid
+        target: Any = socket_path if socket_path is not None else args.pid
+        return run_window([], attach=target)
     try:
-        with ProbeClient.for_pid(args.pid) as client:
-            data = client.snapshot_bytes(include_traces=not args.no_trace)
-        snapshot = load_snapshot(data, name=f"pid {args.pid}")  # what was received must be a snapshot
+        if socket_path is not None:
+            data, probe = fetch_snapshot(socket_path, include_traces=not args.no_trace, timeout=timeout)
+            name = f"pid {probe.pid}" + ("" if probe.local else f" via {socket_path}")
+        else:
+            with ProbeClient.for_pid(args.pid) as client:
+                data = client.snapshot_bytes(include_traces=not args.no_trace)
+            name = f"pid {args.pid}"
+        snapshot = load_snapshot(data, name=name)  # what was received must be a snapshot
     except (ProbeError, SnapshotError) as e:
         print(f"gpumem-gui: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    from pathlib import Path  # noqa: PLC0415
-
     out = Path(args.save)
     try:
         tmp = out.with_name(out.name + ".part")
@@ -198,7 +236,7 @@ def _attach(args: argparse.Namespace) -> int:
     reserved = int(snapshot.state.segments.total_size.sum())
     events = sum(len(snapshot.trace(d)) for d in snapshot.devices())
     print(f"wrote {out}: {format_bytes(len(data))}, {len(snapshot.state.segments)} segments, "
-          f"{format_bytes(reserved)} reserved, {events:,} trace events")  # fmt: skip
+          f"{format_bytes(reserved)} reserved, {events:,} trace events ({name})")  # fmt: skip
     return 0
 
 

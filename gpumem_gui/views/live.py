@@ -14,6 +14,7 @@ from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
+from gpumem_gui.sources.probe_socket import is_local, local_rank
 from gpumem_gui.views import palette
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live_ooms import OomCapture, OomList
@@ -157,6 +158,9 @@ class LiveView(QtWidgets.QWidget):
     # that fails in a loop neither floods the window with tabs nor takes the focus away from what the user does
     open_requested = QtCore.Signal(str)
     detached = QtCore.Signal()
+    # after each update is shown (new stats, a new snapshot, the job's end): what an overview of several jobs
+    # listens to; it reads `samples`, `frames` and `state` then
+    updated = QtCore.Signal()
 
     def __init__(self, session: LiveSession, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -164,11 +168,20 @@ class LiveView(QtWidgets.QWidget):
         self.document: DocumentView | None = None
         self.frames = 0
         self.samples: list[StatsSample] = []
+        self.state = "live"  # then "ended" (the job exited or the session failed) or "detached"
         hello = session.hello
         what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
-        self.title = f"pid {session.pid}"
+        # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: its pid means
+        # nothing here, so this machine's NVML must not be asked about it (it could name a local process)
+        self.local = is_local(session.client, session.pid)
+        if not self.local:
+            session.nvml_used = None
+        rank = local_rank(session.pid) if self.local else hello.get("rank")
+        self.rank: int | None = rank if isinstance(rank, int) and not isinstance(rank, bool) else None
+        self.title = (f"rank {self.rank} " if self.rank is not None else "") + f"pid {session.pid}"
+        where = "" if self.local else f" on another machine, via {session.path}"
         self.header = QtWidgets.QLabel(
-            f"<b>pid {session.pid}</b> &nbsp; {what} &nbsp; <span style='color:{palette.TEXT_MUTED}'>"
+            f"<b>{self.title}</b>{where} &nbsp; {what} &nbsp; <span style='color:{palette.TEXT_MUTED}'>"
             f"{' '.join(hello.get('argv') or [])[:120]}</span>"
         )
         self.notice = QtWidgets.QLabel(wordWrap=True)
@@ -270,6 +283,8 @@ class LiveView(QtWidgets.QWidget):
                 self._finish(f"{update.ended[0].upper()}{update.ended[1:]}")
         finally:
             self.session.delivered()
+        if update.samples or update.frame is not None or update.ended is not None:
+            self.updated.emit()
 
     def show_frame(self, frame: LiveFrame) -> None:
         self.frames += 1
@@ -311,8 +326,11 @@ class LiveView(QtWidgets.QWidget):
         self.tasks.cancel_all()
         self.apply(self.session.take())
         self._finish(f"The live session stopped: {message}")
+        self.updated.emit()
 
     def _finish(self, why: str) -> None:
+        if self.state == "live":
+            self.state = "ended"
         self._show_notice(f"{why}. The last state stays on screen; Save snapshot now writes it to a file.")
         for w in (self.pause_button, self.refresh_button, self.mark_button, self.record_button):
             w.setEnabled(False)
@@ -390,7 +408,10 @@ class LiveView(QtWidgets.QWidget):
 
     def detach(self) -> None:
         self.cancel_tasks()
+        if self.state == "live":
+            self.state = "detached"
         self.detached.emit()
+        self.updated.emit()
 
     def close_session(self) -> None:
         self.cancel_tasks()
