@@ -122,7 +122,9 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
         self.setMinimumHeight(110)
         self.getPlotItem().setLabel("left", "GiB")
         self.getPlotItem().setLabel("bottom", "seconds since attach")
-        self.getPlotItem().addLegend(offset=(5, 5))
+        self.getPlotItem().addLegend(
+            offset=(5, 5), labelTextColor=palette.TEXT, brush=pg.mkBrush(*palette.LEGEND_FILL)
+        )  # readable over the curves it sits on
         self.getPlotItem().showGrid(x=True, y=True, alpha=0.2)
         self.curves = {
             "reserved": self.plot(pen=pg.mkPen(palette.CURVES["reserved"], width=2), name="reserved"),
