@@ -12,6 +12,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
+from gpumem_gui.app_compare import CompareActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.export import blocks_csv
@@ -104,6 +105,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.demo_tab: QtWidgets.QWidget | None = None  # the last "Show me": replaced by the next one
         self.demo_task: Task | None = None
         self.device_view: QtWidgets.QWidget | None = None
+        self.compare = CompareActions(self)
         self.setAcceptDrops(True)
         self._menus()
         geometry = self.settings.value("geometry")
@@ -116,6 +118,7 @@ class MainWindow(QtWidgets.QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
         file_menu.addAction("&Open...", QtGui.QKeySequence.StandardKey.Open, self.open_dialog)
+        file_menu.addAction("&Compare...", QtGui.QKeySequence("Ctrl+D"), self.compare.compare_dialog)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         examples = file_menu.addMenu("Open &Example")
         for path in sorted(EXAMPLES.glob("*.pickle")):
@@ -130,6 +133,8 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
         view.addSeparator()
         view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.what_if)
+        view.addAction("&Mark This Moment as A", QtGui.QKeySequence("Ctrl+M"), self.compare.mark_moment)
+        view.addAction("&Compare With Moment A", QtGui.QKeySequence("Ctrl+Shift+M"), self.compare.compare_with_mark)
         view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.explain_current)
         view.addAction("Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.explain_current(True))
         live = bar.addMenu("&Live")

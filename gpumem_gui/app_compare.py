@@ -1,0 +1,100 @@
+"""The window's comparisons: two tabs, a tab and a file, or two marked moments, opened side by side in a tab."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from PySide6 import QtWidgets
+
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.document import SnapshotDocument
+from gpumem_gui.document.compare import CompareDocument
+from gpumem_gui.views.diff_view import DiffView
+from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.tasks import Task, TaskContext
+
+if TYPE_CHECKING:
+    from gpumem_gui.app import MainWindow
+
+SNAPSHOT_FILTER = "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
+
+
+class CompareActions:
+    """File > Compare..., View > Mark This Moment as A and Compare With Moment A, for one main window."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+        self.marked: tuple[DocumentView, int] | None = None  # moment A: a tab and its event
+
+    def _loaded_tabs(self) -> list[DocumentView]:
+        tabs = self.window.tabs
+        found = [tabs.widget(i) for i in range(tabs.count())]
+        return [w for w in found if isinstance(w, DocumentView) and not w.pending]
+
+    def _say(self, text: str) -> None:
+        self.window.statusBar().showMessage(text, 10_000)
+
+    def compare_dialog(self) -> None:
+        """This tab (A, at its cursor) against another tab (at its cursor) or a file (at its snapshot)."""
+        a = self.window.current_document()
+        if a is None or a.pending:
+            self._say("Compare: open a snapshot (fully loaded) first.")
+            return
+        others = [w for w in self._loaded_tabs() if w is not a]
+        names = [self.window.tabs.tabText(self.window.tabs.indexOf(w)) for w in others]
+        choice, ok = QtWidgets.QInputDialog.getItem(
+            self.window, "Compare", "Compare this tab (A, at its cursor) with B:", [*names, "A file..."], 0, False
+        )
+        if not ok:
+            return
+        if choice in names:
+            b = others[names.index(choice)]
+            self.open_compare(a.document, b.document, a.current_event, b.current_event)
+            return
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.window, "Compare with", "", SNAPSHOT_FILTER)
+        if path:
+            self.open_compare(a.document, path, a.current_event, None)
+
+    def mark_moment(self) -> None:
+        doc = self.window.current_document()
+        if doc is None or doc.pending:
+            self._say("Mark: open a snapshot (fully loaded) first.")
+            return
+        self.marked = (doc, doc.current_event)
+        self._say(
+            f"moment A: event {doc.current_event:,}; go to B (another moment or tab), then View > Compare With Moment A"
+        )
+
+    def compare_with_mark(self) -> None:
+        doc = self.window.current_document()
+        if self.marked is None or self.window.tabs.indexOf(self.marked[0]) < 0:
+            self._say("Mark a moment first (View > Mark This Moment as A).")
+            return
+        if doc is None or doc.pending:
+            self._say("Compare: show a snapshot (fully loaded) as B.")
+            return
+        a, event_a = self.marked
+        self.open_compare(a.document, doc.document, event_a, doc.current_event)
+
+    def open_compare(
+        self, a: SnapshotDocument, b: SnapshotDocument | str, event_a: int | None, event_b: int | None
+    ) -> Task:
+        """The comparison computed off the GUI thread (B read there when it is a file), then a tab for it."""
+
+        def run(_ctx: TaskContext) -> tuple[Any, SnapshotDocument]:
+            other = b if isinstance(b, SnapshotDocument) else SnapshotDocument(load_snapshot(b))
+            return CompareDocument.open(a, other, event_a, event_b).diff, other
+
+        def done(result: tuple[Any, SnapshotDocument]) -> None:
+            diff, other = result
+            title = f"compare: {Path(diff.a.file).name} @{diff.a.event} / {Path(diff.b.file).name} @{diff.b.event}"
+            index = self.window.tabs.addTab(DiffView(diff, a, other), title)
+            self.window.tabs.setCurrentIndex(index)
+
+        return self.window.tasks.start(
+            "compare",
+            run,
+            on_result=done,
+            on_error=lambda message: self._say(f"Compare: {message}"),
+        )

@@ -1,0 +1,51 @@
+"""The window's comparisons: two marked moments of one file open side by side, with report's figures on each side."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from gpumem_gui import cli
+from gpumem_gui.app import MainWindow
+from gpumem_gui.views.diff_view import DiffView
+from tests.conftest import fixture_path
+
+
+def _report(path: str, at: int, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    assert cli.main(["report", path, "--at", str(at), "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_marking_a_moment_and_comparing_with_it_opens_both_sides(
+    qtbot: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = str(fixture_path("cranberrii_memory_snapshot.pickle"))
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([path])
+    window.wait_for_loads()
+    doc = window.current_document()
+    assert doc is not None
+    doc.travel_to(1000)
+    window.compare.mark_moment()  # View > Mark This Moment as A
+    doc.travel_to(5000)
+    window.compare.compare_with_mark()  # View > Compare With Moment A
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), DiffView), timeout=30_000)
+    view = window.tabs.currentWidget()
+    assert isinstance(view, DiffView)
+    diff = view.compare.diff
+    assert (diff.a.event, diff.b.event) == (1000, 5000)
+    for side, at in ((diff.a, 1000), (diff.b, 5000)):
+        figures = _report(path, at, capsys)["devices"][0]
+        assert side.allocated_bytes == figures["allocated_bytes"] and side.reserved_bytes == figures["reserved_bytes"]
+    assert doc.current_event == 5000  # the tab's own cursor stays where the user left it
+
+
+def test_compare_without_a_mark_says_what_to_do(qtbot: Any) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.compare.compare_with_mark()
+    assert "Mark a moment first" in window.statusBar().currentMessage()
+    assert window.tabs.count() == 0
