@@ -191,7 +191,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
         labels = [(i, _bar_label(e, steps)) for i, e in enumerate(entries) if i % every == 0]
         self.getAxis("bottom").setTicks([labels, []])
         self.getAxis("bottom").setLabel("rank:step" if steps else "rank")
-        if len(peaks) >= 2:
+        if len(peaks) >= 2 and not steps:  # outliers are measured against their own step's median, not this one
             self.median_line.setPos(statistics.median(self.heights.tolist()))
             self.median_line.setVisible(True)
         else:
@@ -320,6 +320,10 @@ class RanksView(QtWidgets.QWidget):
     def cancel(self) -> None:
         self.tasks.cancel_all()
         self.progress.setVisible(False)
+
+    def shutdown(self) -> None:
+        """The window closes this tab: the workers still reading are killed."""
+        self.cancel()
 
     def _file_done(self, done: FileDone) -> None:
         self.progress.setRange(0, max(done.total, 1))
