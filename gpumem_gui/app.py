@@ -13,6 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
 from gpumem_gui.app_compare import CompareActions
+from gpumem_gui.app_live import LiveActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.export import blocks_csv
@@ -106,6 +107,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.demo_task: Task | None = None
         self.device_view: QtWidgets.QWidget | None = None
         self.compare = CompareActions(self)
+        self.live = LiveActions(self)
         self.setAcceptDrops(True)
         self._menus()
         geometry = self.settings.value("geometry")
@@ -139,6 +141,9 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.explain_current(True))
         live = bar.addMenu("&Live")
         live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.attach_dialog)
+        live.addAction("Attach to A&ll", self.live.attach_all)
+        live.addAction("Attach to &Socket...", self.live.attach_socket_dialog)
+        live.addAction("All &Jobs", self.live.show_grid)
         live.addAction("GPU &Devices", self.show_devices)
         live.addSeparator()
         live.addAction("&Detach", self.detach_current)
@@ -348,6 +353,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.lab = None
         if widget is self.device_view:
             self.device_view = None
+        self.live.closed(widget)
         widget.setParent(None)
         widget.deleteLater()
 
@@ -433,6 +439,11 @@ class MainWindow(QtWidgets.QMainWindow):
             path = wire.socket_path(target) if isinstance(target, int) else target
             if not path.exists():
                 raise ProbeError(probe_hint(target) if isinstance(target, int) else f"no probe at {path}")
+            if isinstance(target, Path):  # any path, perhaps forwarded: a silent peer must fail in seconds, here
+                from gpumem_gui.sources.probe_socket import connect  # noqa: PLC0415
+
+                client, _probe = connect(path)
+                client.close()
             nvml = NvmlSource()
             session = LiveSession(path, nvml_used=lambda pid: nvml.read().pid_memory().get(pid))
         except (ProbeError, PermissionError) as e:
@@ -441,7 +452,8 @@ class MainWindow(QtWidgets.QMainWindow):
         view = LiveView(session)
         view.open_requested.connect(lambda p: self.open_files([p]))  # an OOM the user chose from the view's list
         self.live_views.append(view)
-        index = self.tabs.addTab(view, f"live: {view.title}")
+        self.live.view_added(view)
+        index = self.tabs.addTab(view, f"live: {view.title}" + ("" if view.local else " (remote)"))
         self.tabs.setTabToolTip(index, str(path))
         self.tabs.setCurrentIndex(index)
         return view
@@ -631,7 +643,7 @@ def _application() -> QtWidgets.QApplication:
     return app
 
 
-def run_window(paths: Sequence[str], *, attach: int | None = None, quiz: str | None = None) -> int:
+def run_window(paths: Sequence[str], *, attach: int | Path | None = None, quiz: str | None = None) -> int:
     """`gpumem-gui [FILE ...]`: the window, with the files opening in tabs (none: the start page says what to do).
 
     With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens.

@@ -164,7 +164,6 @@ def _quiz(args: argparse.Namespace) -> int:
 
 def _attach(args: argparse.Namespace) -> int:
     from pathlib import Path  # noqa: PLC0415
-    from typing import Any  # noqa: PLC0415
 
     from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
     from gpumem_gui.sources.probe_client import REPLY_TIMEOUT_S, ProbeClient, ProbeError  # noqa: PLC0415
@@ -211,8 +210,7 @@ def _attach(args: argparse.Namespace) -> int:
         from gpumem_gui.app import run_window  # noqa: PLC0415
 
         # MainWindow.attach takes a pid or a socket's Path; run_window's annotation (app.py) still says a pid
-        target: Any = socket_path if socket_path is not None else args.pid
-        return run_window([], attach=target)
+        return run_window([], attach=socket_path if socket_path is not None else args.pid)
     try:
         if socket_path is not None:
             data, probe = fetch_snapshot(socket_path, include_traces=not args.no_trace, timeout=timeout)

@@ -126,3 +126,23 @@ def test_the_overview_sums_a_jobs_gpus_and_starts_empty(qtbot) -> None:
     assert job.figure("reserved") == 11 * MiB and job.figure("allocated") == 5 * MiB and job.ooms == 1
     assert job.figure("peak_reserved") == 13 * MiB and job.frames == 3
     assert format_bytes(job.figure("reserved") or 0) == "11.0 MiB"
+
+
+def test_attach_to_all_opens_a_tab_per_job_and_the_overview_once(ranks, qtbot, monkeypatch) -> None:
+    from gpumem_gui.sources import probe_client  # noqa: PLC0415
+
+    found = [SimpleNamespace(path=job.socket) for job in ranks]  # what list_probes finds on this machine
+    monkeypatch.setattr(probe_client, "list_probes", lambda: found)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    try:
+        views = window.live.attach_all()  # Live > Attach to All
+        assert [v.rank for v in views] == [0, 1]
+        grid = window.live.grid
+        assert grid is not None and window.tabs.currentWidget() is grid and grid.views() == views
+        assert window.live.attach_all() == []  # every job already watched: nothing attached twice
+        assert window.tabs.count() == 3
+        window.close_tab(window.tabs.indexOf(grid))
+        assert window.live.grid is None
+    finally:
+        window.shutdown()
