@@ -260,9 +260,9 @@ class RanksView(QtWidgets.QWidget):
         self.table.setWordWrap(False)
         self.table.setTextElideMode(QtCore.Qt.TextElideMode.ElideMiddle)  # a long path keeps its folder and name
         header = self.table.horizontalHeader()
-        # every column as wide as its figures, the file's name whole; the flags take what is left
+        # every column as wide as its figures and flags; the file's name takes what is left (elided in its middle)
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
-        header.setStretchLastSection(True)
+        header.setSectionResizeMode(FILE_COLUMN, QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.errors = QtWidgets.QLabel(wordWrap=True)
