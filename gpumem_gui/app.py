@@ -107,6 +107,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.demo_task: Task | None = None
         self.device_view: QtWidgets.QWidget | None = None
         self.compare = CompareActions(self)
+        self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
         self.live = LiveActions(self)
         self.setAcceptDrops(True)
         self._menus()
@@ -120,6 +121,7 @@ class MainWindow(QtWidgets.QMainWindow):
         bar = self.menuBar()
         file_menu = bar.addMenu("&File")
         file_menu.addAction("&Open...", QtGui.QKeySequence.StandardKey.Open, self.open_dialog)
+        file_menu.addAction("Open &Folder...", QtGui.QKeySequence("Ctrl+Shift+O"), self.compare.open_folder_dialog)
         file_menu.addAction("&Compare...", QtGui.QKeySequence("Ctrl+D"), self.compare.compare_dialog)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         examples = file_menu.addMenu("Open &Example")
@@ -206,7 +208,15 @@ class MainWindow(QtWidgets.QMainWindow):
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
+        device = self.pending_devices.pop(partial.path, None)
+        if device is not None and device in document.devices():
+            holder["doc"].set_device(device)
         self._show_progress()  # reading -> indexing the trace
+
+    def open_file_at_device(self, path: str, device: int) -> None:
+        """Open `path` on `device` (a rank picked in a folder's table: its device, not the default one)."""
+        self.pending_devices[path] = device
+        self.open_files([path])
 
     def _load_finished(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
         result, envelopes = loaded

@@ -1,4 +1,4 @@
-"""The window's comparisons: two tabs, a tab and a file, or two marked moments, opened side by side in a tab."""
+"""The window's comparisons: two tabs, a tab and a file, two marked moments, or a folder of rank files."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.views.diff_view import DiffView
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.ranks_view import RanksView
 from gpumem_gui.views.tasks import Task, TaskContext
 
 if TYPE_CHECKING:
@@ -21,7 +22,7 @@ SNAPSHOT_FILTER = "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
 
 
 class CompareActions:
-    """File > Compare..., View > Mark This Moment as A and Compare With Moment A, for one main window."""
+    """File > Compare..., File > Open Folder..., View > Mark This Moment as A and Compare With Moment A."""
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
@@ -98,3 +99,36 @@ class CompareActions:
             on_result=done,
             on_error=lambda message: self._say(f"Compare: {message}"),
         )
+
+    def compare_files(self, path_a: str, device_a: int, path_b: str, device_b: int) -> Task:
+        """Two files (two ranks picked in a folder's table), each at its snapshot, on the given devices."""
+
+        def run(_ctx: TaskContext) -> tuple[Any, SnapshotDocument, SnapshotDocument]:
+            a = SnapshotDocument(load_snapshot(path_a), device=device_a)
+            b = SnapshotDocument(load_snapshot(path_b), device=device_b)
+            return CompareDocument.open(a, b).diff, a, b
+
+        def done(result: tuple[Any, SnapshotDocument, SnapshotDocument]) -> None:
+            diff, a, b = result
+            index = self.window.tabs.addTab(DiffView(diff, a, b), f"compare: {Path(path_a).name} / {Path(path_b).name}")
+            self.window.tabs.setCurrentIndex(index)
+
+        return self.window.tasks.start(
+            "compare", run, on_result=done, on_error=lambda message: self._say(f"Compare: {message}")
+        )
+
+    # -- a folder of rank files -----------------------------------------------------------------------------------
+
+    def open_folder_dialog(self) -> None:
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self.window, "Open a folder of rank snapshots")
+        if folder:
+            self.open_folder(folder)
+
+    def open_folder(self, folder: str) -> RanksView:
+        """A tab summarising every snapshot in `folder` (read in worker processes): open a rank, compare two."""
+        view = RanksView()
+        view.open_requested.connect(self.window.open_file_at_device)
+        view.compare_requested.connect(self.compare_files)
+        self.window.tabs.setCurrentIndex(self.window.tabs.addTab(view, f"ranks: {Path(folder).name}"))
+        view.load_folder(folder)
+        return view

@@ -10,6 +10,7 @@ import pytest
 from gpumem_gui import cli
 from gpumem_gui.app import MainWindow
 from gpumem_gui.views.diff_view import DiffView
+from gpumem_gui.views.ranks_view import RanksView
 from tests.conftest import fixture_path
 
 
@@ -49,3 +50,24 @@ def test_compare_without_a_mark_says_what_to_do(qtbot: Any) -> None:
     window.compare.compare_with_mark()
     assert "Mark a moment first" in window.statusBar().currentMessage()
     assert window.tabs.count() == 0
+
+
+def test_a_folder_of_ranks_opens_a_rank_on_its_device_and_compares_two(qtbot: Any) -> None:
+    folder = fixture_path("constructor_memory_snapshot.pickle").parent
+    window = MainWindow()
+    qtbot.addWidget(window)
+    view = window.compare.open_folder(str(folder))  # File > Open Folder...
+    assert isinstance(view, RanksView) and window.tabs.currentWidget() is view
+    with qtbot.waitSignal(view.loaded, timeout=120_000):
+        pass
+    constructor = str(fixture_path("constructor_memory_snapshot.pickle"))
+    view.open_requested.emit(constructor, 2)  # a rank's row: its file on its device
+    window.wait_for_loads()
+    doc = window.current_document()
+    assert doc is not None and doc.device == 2
+    magma = str(fixture_path("magma27_memory_snapshot.pickle"))
+    view.compare_requested.emit(constructor, 0, magma, 0)  # two rows selected, Compare
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), DiffView), timeout=60_000)
+    diff = window.tabs.currentWidget().compare.diff
+    assert (diff.a.device, diff.b.device) == (0, 0) and diff.a.file.endswith("constructor_memory_snapshot.pickle")
+    window.close_tab(window.tabs.indexOf(view))  # its workers go with it
