@@ -1,12 +1,20 @@
-"""Where the benchmarks keep the data they generate: a cache folder of the user's, never the repository."""
+"""Where the benchmarks keep the data they generate (a cache folder of the user's, never the repository), and the
+generators of the real-file shape and of its unshared-frames edge case.
+
+Run: python benchmarks/bench_data.py --shape unshared --events 1000000 (writes into data_dir(), prints the path)
+"""
 
 from __future__ import annotations
 
+import argparse
 import os
+import pickle
 import sys
 from pathlib import Path
+from typing import Any
 
 ENV = "GPUMEM_GUI_BENCH_DIR"
+UNSHARED_DEPTH = (4, 8)  # about 2M distinct frame dicts at 1M events, the file issue 20 measured
 
 
 def _user_cache() -> Path:
@@ -30,3 +38,59 @@ def data_dir() -> Path:
     folder = Path(chosen).expanduser() if chosen else _user_cache() / "benchmarks"
     folder.mkdir(parents=True, exist_ok=True)
     return folder
+
+
+def real_shape_dump(events: int, depth: tuple[int, int] = (40, 160)) -> dict[str, Any]:
+    """A snapshot of the real-file shape (design.md, "Benchmark data"): 250 distinct stacks over ~1,000 shared
+    frame dicts, each allocation its own frames list (shared with its frees), stacks `depth` frames deep."""
+    from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+
+    return synthetic_snapshot(events, seed=42, streams=2, distinct_stacks=250, stack_depth=depth)
+
+
+def unshare_frames(dump: dict[str, Any]) -> dict[str, Any]:
+    """`dump` with every frames list given frame dicts of its own, as a file rewritten by a tool that copies each
+    stack does (JSON keeps not even the lists shared): equal content, no dict shared between two lists."""
+    fresh: dict[int, list[dict[str, Any]]] = {}
+
+    def own(frames: Any) -> Any:
+        if not frames:
+            return frames
+        if id(frames) not in fresh:
+            fresh[id(frames)] = [dict(f) for f in frames]
+        return fresh[id(frames)]
+
+    for trace in dump["device_traces"]:
+        for entry in trace:
+            if "frames" in entry:
+                entry["frames"] = own(entry["frames"])
+    for segment in dump["segments"]:
+        segment["frames"] = own(segment.get("frames"))
+        for block in segment["blocks"]:
+            if "frames" in block:
+                block["frames"] = own(block["frames"])
+    return dump
+
+
+def shape_path(shape: str, events: int, folder: Path | None = None) -> Path:
+    """The file of `shape` ("real" or "unshared") at `events` events, generated first if missing."""
+    path = (folder or data_dir()) / f"{'real_shape' if shape == 'real' else 'unshared_frames'}_{events}.pickle"
+    if not path.exists():
+        dump = real_shape_dump(events) if shape == "real" else unshare_frames(real_shape_dump(events, UNSHARED_DEPTH))
+        part = path.with_suffix(".part")
+        with part.open("wb") as f:
+            pickle.dump(dump, f, protocol=4)
+        part.replace(path)
+    return path
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", choices=("real", "unshared"), default="real")
+    parser.add_argument("--events", type=int, default=1_000_000)
+    args = parser.parse_args()
+    print(shape_path(args.shape, args.events))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,8 +1,11 @@
-"""Load benchmark: a synthetic 1,000,000-event snapshot, timed phase by phase in fresh processes.
+"""Load benchmark: a 1,000,000-event snapshot, timed phase by phase in fresh processes.
 
 Prints JSON: plain pickle.load (gc on, gc paused), our load-and-convert, all series (build_timeline for every
-device), state_at over 200 random events, and the memory each keeps. Ratios are computed from one run.
-Run: python benchmarks/bench_load.py [--events N] [--out DIR] (default DIR: bench_data.data_dir())
+device), state_at over 200 random events, the memory each keeps and the peak RSS of each process. Ratios are
+computed from one run. --shape picks the file: "synthetic" (4,000 stacks 20-60 deep), "real" (the real-file shape,
+design.md "Benchmark data") or "unshared" (its edge case: no frame dict shared between two stacks); --quick runs
+only the phases the ratio and the peak RSS need.
+Run: python benchmarks/bench_load.py [--events N] [--shape S] [--quick] [--out DIR] (default DIR: data_dir())
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from bench_data import data_dir
+from bench_data import data_dir, shape_path
 
 
 def _rss() -> int:
@@ -141,27 +144,29 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--out", type=Path, default=None, help="where the generated file is kept")
+    parser.add_argument("--shape", choices=("synthetic", "real", "unshared"), default="synthetic")
+    parser.add_argument("--quick", action="store_true", help="only the ratio to pickle.load and the peak RSS")
     parser.add_argument("--phase")
     parser.add_argument("--file", type=Path)
     args = parser.parse_args()
     if args.phase:
         print(json.dumps(phase(args.phase, args.file)))
         return
-    path = (args.out or data_dir()) / f"synthetic_{args.events}.pickle"
+    if args.shape != "synthetic":
+        path = shape_path(args.shape, args.events, args.out)
+    else:
+        path = (args.out or data_dir()) / f"synthetic_{args.events}.pickle"
     if not path.exists():
         t0 = time.perf_counter()
         make_file(path, args.events)
         print(f"generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     results: dict[str, Any] = {"file_bytes": path.stat().st_size, "events_per_device": args.events}
-    for name in (
-        "pickle_gc_on",
-        "pickle_gc_paused",
-        "load_and_convert",
-        "series_and_state_at",
-        "interleaved_timing",
-        "dicts_memory",
-        "model_memory",
-    ):
+    phases = ["pickle_gc_on", "pickle_gc_paused", "load_and_convert", "series_and_state_at", "interleaved_timing"]
+    if args.quick:
+        phases = ["pickle_gc_paused", "load_and_convert", "interleaved_timing"]
+    else:
+        phases += ["dicts_memory", "model_memory"]
+    for name in phases:
         proc = subprocess.run(
             [sys.executable, __file__, "--phase", name, "--file", str(path)],
             capture_output=True,
@@ -174,11 +179,17 @@ def main() -> None:
     timing = results["interleaved_timing"]
     paused = min(timing["pickle_gc_paused_seconds"])
     results["ratios"] = {
-        "gc_on_over_gc_paused": results["pickle_gc_on"]["seconds"] / results["pickle_gc_paused"]["seconds"],
         "load_and_convert_over_pickle_gc_paused": min(timing["load_and_convert_seconds"]) / paused,
         "series_over_pickle_gc_paused": min(timing["series_seconds"]) / paused,
-        "model_memory_over_dicts": results["model_memory"]["traced_bytes"] / results["dicts_memory"]["traced_bytes"],
+        "peak_rss_load_over_pickle": results["load_and_convert"]["peak_rss_bytes"]
+        / results["pickle_gc_paused"]["peak_rss_bytes"],
     }
+    if not args.quick:
+        results["ratios"]["gc_on_over_gc_paused"] = (
+            results["pickle_gc_on"]["seconds"] / results["pickle_gc_paused"]["seconds"]
+        )
+        dicts = results["dicts_memory"]["traced_bytes"]
+        results["ratios"]["model_memory_over_dicts"] = results["model_memory"]["traced_bytes"] / dicts
     print(json.dumps(results, indent=2))
 
 

@@ -5,14 +5,15 @@ pickle's bytes, so that a million entries never become a million dicts.
 
 Integer keys become int64 columns; string-like keys become codes from tables the caller owns (a value new to its
 table is handed to the caller's function once); frame lists are grouped by a signature of their frame objects
-(pickles share the frame dicts of repeated stacks) and each is checked equal to its group's first.
+(pickles share the frame dicts of repeated stacks) and each is checked to hold its group's first's very frame
+objects; FrameInterner (_stack_intern.pxi) then interns each group's frames by content.
 
 The pickle reader knows only the opcodes that build plain data (protocols 2 to 5). Anything else, a global above
 all, makes it give up (Unsupported), and the caller falls back to the standard unpickler with globals refused,
 which says what was wrong. It never runs code and never reports an error of its own.
 """
 
-from cpython.object cimport PyObject, PyObject_RichCompareBool, Py_EQ
+from cpython.object cimport PyObject
 from cpython.ref cimport Py_INCREF, Py_XDECREF
 from cpython.dict cimport PyDict_Next
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -28,7 +29,7 @@ import numpy as np
 INT_KEYS = ("addr", "size", "stream", "time_us")
 CODE_KEYS = ("action", "compile_context", "user_metadata", "pool_id")
 FRAMES_KEY = "frames"
-cdef int ROLE_EXTRA = -1, ROLE_ACTION = 4, ROLE_FRAMES = 8
+cdef int ROLE_EXTRA = -1, ROLE_ACTION = 4, ROLE_FRAMES = 8, ROLE_NAME = 9, ROLE_FILENAME = 10, ROLE_LINE = 11
 cdef uint64_t RECENT = 1 << 16
 cdef long long MAX_VALUE = (1 << 62) - 1  # gpumem_gui.core.snapshot.checks.MAX_VALUE
 
@@ -38,10 +39,12 @@ cdef extern from "Python.h":
     bint PyList_Check(PyObject* o)
     bint PyTuple_Check(PyObject* o)
     bint PyDict_CheckExact(object o)
+    bint PyUnicode_CheckExact(object o)
     long long PyLong_AsLongLongAndOverflow(PyObject* o, int* overflow)
     PyObject* PyDict_GetItemWithError(object d, object key)
     PyObject* PyErr_Occurred()
     void PyErr_Clear()
+    Py_ssize_t Py_REFCNT(PyObject* o)
     Py_ssize_t PyList_GET_SIZE(PyObject* o)
     PyObject* PyList_GET_ITEM(PyObject* o, Py_ssize_t i)
     Py_ssize_t PyTuple_GET_SIZE(PyObject* o)
@@ -105,7 +108,6 @@ cdef class EntryColumns:
     cdef vector[int32_t] group
     cdef vector[uint8_t] mismatch
     cdef public list leaders
-    cdef list group_last  # per group, the list verified last: comparing with it finds it in cache
     cdef public dict extras  # row -> {key: value} for keys without a column
     cdef public dict mismatched  # row -> frames value unequal to its group's leader (or not a list)
     cdef public dict unknown_actions  # row -> action value the caller's table maps to "unknown"
@@ -128,8 +130,8 @@ cdef class EntryColumns:
         self.roles = {k: i for i, k in enumerate(INT_KEYS)}
         self.roles.update({k: 4 + i for i, k in enumerate(CODE_KEYS)})
         self.roles[FRAMES_KEY] = ROLE_FRAMES
+        self.roles.update(name=ROLE_NAME, filename=ROLE_FILENAME, line=ROLE_LINE)  # a frame dict's keys
         self.leaders, self.extras, self.mismatched, self.unknown_actions, self.kept = [], {}, {}, {}, []
-        self.group_last = []
         self.recent_list = vector[uint64_t](RECENT, 0)
         self.recent_group = vector[int32_t](RECENT, 0)
         self.n_roles = 0
@@ -165,7 +167,7 @@ cdef class EntryColumns:
         cdef int overflow = 0
         cdef long long v
         cdef PyObject* item
-        if r < 0:
+        if r < 0 or r > ROLE_FRAMES:
             self.extras.setdefault(row, {})[key] = value
         elif r < 4:
             if value is None:
@@ -235,16 +237,14 @@ cdef class EntryColumns:
             self.group_of[h] = len(self.leaders)
             self.group[row] = len(self.leaders)
             self.leaders.append(frames)
-            self.group_last.append(frames)
         else:
             self.group[row] = deref(found).second
-            # equal to the group's last verified list means equal to its leader (== is transitive here)
-            if not PyObject_RichCompareBool(self.group_last[self.group[row]], frames, Py_EQ):
+            if not _same_frames(<PyObject*> self.leaders[self.group[row]], item):
+                self.group[row] = -1
                 self.mismatch[row] = 1
                 self.mismatched[row] = frames
                 return 0
         self.kept.append(frames)
-        self.group_last[self.group[row]] = frames
         self.recent_list[slot] = <uint64_t> item
         self.recent_group[slot] = self.group[row]
         return 0
@@ -302,6 +302,9 @@ def extract(list entries, EntryColumns columns):
         columns.add_dict(<dict> entry)
 
 
+include "_stack_intern.pxi"
+
+
 # -- the pickle reader ---------------------------------------------------------------------------------------
 
 cdef class PickleReader:
@@ -320,6 +323,7 @@ cdef class PickleReader:
     cdef PyObject* entry  # ENTRY, compared by address in the hot paths
     cdef PyObject* last_dict  # the newest EMPTY_DICT (borrowed: the stack or memo owns it) and its memo slot
     cdef Py_ssize_t last_dict_slot
+    cdef FrameCanon canon
 
     def __init__(self, data, EntryColumns columns):
         cdef const uint8_t[::1] view = memoryview(data).cast("B")
@@ -332,6 +336,7 @@ cdef class PickleReader:
         self.entry = <PyObject*> ENTRY
         self.columns = columns
         self.last_dict, self.last_dict_slot = <PyObject*> NULL, -1
+        self.canon = FrameCanon()
 
     def __dealloc__(self):
         cdef PyObject* p
@@ -440,6 +445,11 @@ cdef class PickleReader:
                 if self.columns.role(<object> self.stack[j]) == ROLE_ACTION:
                     entry = True
                     break
+            if not entry and top - mark == 6 and self.frame_dict(mark, target):
+                self.drop_from(mark)
+                return 0
+        elif self.canon.is_canonical(target):  # shared now: filling it would fill every place it stands
+            raise Unsupported("a frame dict filled again")
         if entry:
             row = self.columns.new_row()
             for j in range(mark, top, 2):
@@ -455,6 +465,23 @@ cdef class PickleReader:
                 (<dict> target)[<object> self.stack[j]] = <object> self.stack[j + 1]
         self.drop_from(mark)
         return 0
+
+    cdef bint frame_dict(self, Py_ssize_t mark, PyObject* target) except -1:
+        """Replace `target` (empty, to get the three pairs above `mark`) by the canonical dict of that frame, if it
+        is a plain frame dict held by the stack and at most its memo slot alone: whether it was replaced."""
+        cdef bint memoized = target == self.last_dict and self.last_dict_slot >= 0
+        if Py_REFCNT(target) != 1 + memoized:  # referenced elsewhere: that reference must see this very dict
+            return False
+        cdef PyObject* canon = self.canon.of_pairs(self.columns, &self.stack[mark], target)
+        if canon == target:
+            return False  # not a plain frame, or the first of its content: filled as any dict
+        if memoized:
+            self.memo_replace(self.last_dict_slot, <object> canon)
+        self.last_dict = <PyObject*> NULL
+        Py_INCREF(<object> canon)
+        self.stack[mark - 1] = canon
+        Py_XDECREF(target)
+        return True
 
     cdef void memo_replace(self, Py_ssize_t index, object value):
         Py_XDECREF(self.memo[index])
@@ -484,6 +511,13 @@ cdef class PickleReader:
         self.push(value)
         return 0
 
+    cdef int empty_dict(self) except -1:
+        # no local of load() may hold it: frame_dict counts its references
+        value = {}
+        self.push(value)
+        self.last_dict, self.last_dict_slot = <PyObject*> value, -1
+        return 0
+
     def load(self):
         cdef uint8_t op
         cdef Py_ssize_t size
@@ -509,9 +543,7 @@ cdef class PickleReader:
             elif op == 0x28:  # MARK
                 self.marks.push_back(self.stack.size())
             elif op == 0x7D:  # EMPTY_DICT
-                value = {}
-                self.push(value)
-                self.last_dict, self.last_dict_slot = <PyObject*> value, -1
+                self.empty_dict()
             elif op == 0x5D:  # EMPTY_LIST
                 self.push([])
             elif op == 0x29:  # EMPTY_TUPLE
@@ -596,3 +628,4 @@ def read_pickle(data, EntryColumns columns):
         raise
     except Exception as e:  # corrupt data (bad UTF-8, a bad int...): the standard unpickler reports it
         raise Unsupported(f"{type(e).__name__}: {e}") from None
+

@@ -310,30 +310,42 @@ def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) ->
         _columns.extract(entries, rows)
     except _columns.ColumnError as e:
         raise SnapshotError(str(e)) from None
-    return _trace_from_rows(rows, rows.arrays(), 0, len(entries), device)
+    return _trace_from_rows(rows, _row_columns(rows), 0, len(entries), device)
+
+
+def _row_columns(rows: Any) -> tuple[Any, ...]:
+    """The compiled reader's int columns, code columns and the stack of every row (interned in row order, as the
+    pure twin interns its frames column)."""
+    tables: _Tables = rows.owner
+    stacks = tables.stacks.rows(rows)
+    if stacks is None:
+        raise SnapshotError("a 'frames' value is not a list")
+    ints, codes, _ = rows.arrays()
+    return ints, codes, stacks
 
 
 def _traces_from_rows(traces_raw: list[list[Any]], rows: Any) -> list[TraceTable]:
     assert _columns is not None
-    arrays = rows.arrays()
-    traces, offset = [], 0
-    for device, entries in enumerate(traces_raw):
+    offset = 0
+    for entries in traces_raw:
         if entries.count(_columns.ENTRY) != len(entries):
             raise _RowsMisplaced
-        traces.append(
-            _trace_from_rows(rows, arrays, offset, offset + len(entries), device) if entries else TraceTable.empty()
-        )
         offset += len(entries)
     if offset != rows.rows:
         raise _RowsMisplaced
+    columns = _row_columns(rows)
+    traces, offset = [], 0
+    for device, entries in enumerate(traces_raw):
+        n = len(entries)
+        traces.append(_trace_from_rows(rows, columns, offset, offset + n, device) if n else TraceTable.empty())
+        offset += n
     return traces
 
 
-def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop: int, device: int) -> TraceTable:
-    """One device's TraceTable from rows start..stop of the compiled reader's columns."""
+def _trace_from_rows(rows: Any, columns: tuple[Any, ...], start: int, stop: int, device: int) -> TraceTable:
+    """One device's TraceTable from rows start..stop of the compiled reader's columns (_row_columns)."""
     where = f"device {device} trace"
-    ints, codes = ([a[start:stop] for a in column] for column in arrays[:2])
-    group = arrays[2][start:stop]
+    ints, codes = ([a[start:stop] for a in column] for column in columns[:2])
     n = stop - start
     if n == 0:
         return TraceTable.empty()
@@ -341,15 +353,6 @@ def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop
         raise SnapshotError(f"{where}: entries have no 'action'")
     action = codes[0].astype(np.int8)
     unknown = {r - start: str(v) for r, v in rows.unknown_actions.items() if start <= r < stop}
-    # one stack per group leader (a few thousand), then the rare list unequal to its leader on its own
-    tables: _Tables = rows.owner
-    leader_stack = tables.stacks.intern_objects(rows.leaders) if rows.leaders else np.zeros(1, np.int32)
-    stack = np.where(group >= 0, leader_stack[np.maximum(group, 0)], NO_STACK).astype(np.int32)
-    for r, frames in rows.mismatched.items():
-        if start <= r < stop:
-            if not isinstance(frames, list | tuple):
-                raise SnapshotError(f"a 'frames' value is a {type(frames).__name__}, not a list")
-            stack[r - start] = tables.stacks.intern_one(frames)
     extras: dict[str, dict[int, Any]] = {}
     for r, pairs in rows.extras.items():
         if start <= r < stop:
@@ -358,7 +361,7 @@ def _trace_from_rows(rows: Any, arrays: tuple[np.ndarray, ...], start: int, stop
     has_time = rows.all_present(3, start, stop)
     cols = {"action": action, "addr": ints[0], "size": ints[1], "stream": ints[2]}
     cols["time_us"] = ints[3] if has_time else np.zeros(n, np.int64)
-    cols.update(stack=stack, compile_context=codes[1], user_metadata=codes[2], pool=codes[3])
+    cols.update(stack=columns[2][start:stop], compile_context=codes[1], user_metadata=codes[2], pool=codes[3])
     return _trace_table(cols, has_time, extras, unknown, where)
 
 

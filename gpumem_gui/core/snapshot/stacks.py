@@ -3,10 +3,9 @@ frames worth showing, and attributed to a site (the innermost frame of the user'
 
 from __future__ import annotations
 
-import operator
+import os
 import weakref
 from collections.abc import Sequence
-from itertools import chain
 from typing import Any
 
 import numpy as np
@@ -23,6 +22,11 @@ from gpumem_gui.core.snapshot.frame_kinds import (
     short_name,
 )
 from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
+
+try:  # the compiled twin of StackInterner's interning (_columns.FrameInterner); absent where no compiler built it
+    from gpumem_gui.core.snapshot import _columns  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - depends on the install
+    _columns = None
 
 NO_SITE = -1  # site index of a stack without a Python frame or an autograd node
 
@@ -128,16 +132,16 @@ def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
 class StackInterner:
     """Turns frame lists (lists of {"name", "filename", "line"} dicts) into indices of one StackTable.
 
-    Objects are recognised by id, so everything interned must stay alive while the interner is used: it is made
-    for the conversion of one unpickled snapshot, which holds them all, and dropped afterwards.
-
-    Works in three levels so that a million entries cost little Python: lists that are the same object (PyTorch
-    shares one list between an allocation and its frees) are found with numpy on their ids; lists whose length,
-    first and last frame objects agree are checked equal with one C-level comparison each; only the few truly
-    different stacks are looked at frame by frame.
+    Frames are interned by content, a (name, filename, line) key per frame dict, and stacks by their frames' indices;
+    both are numbered in order of first appearance, so the compiled twin (_columns.FrameInterner, used unless
+    GPUMEM_GUI_PURE_PYTHON is set) gives the very same table. Objects are recognised by id, so everything interned
+    must stay alive while the interner is used: it is made for the conversion of one unpickled snapshot, which
+    holds them all, and dropped afterwards.
     """
 
     def __init__(self) -> None:
+        compiled = _columns is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
+        self.compiled: Any = _columns.FrameInterner(Frame, frame_key, SnapshotError) if compiled else None
         self._frames: list[Frame] = []
         self._frame_by_id: dict[int, int] = {}
         self._frame_by_key: dict[tuple[str, str, int], int] = {}
@@ -147,77 +151,43 @@ class StackInterner:
 
     def intern_many(self, lists: Sequence[Any]) -> I32:
         """The stack index of each element of `lists` (a frame list, or None / [] for no stack)."""
+        if self.compiled is not None:
+            stacks: I32 = self.compiled.intern_many(lists if type(lists) is list else list(lists))
+            return stacks
         n = len(lists)
         if n == 0:
             return np.zeros(0, np.int32)
-        ids = np.fromiter(map(id, lists), np.int64, n)
-        first, inverse = unique_in_order(ids)
+        first, inverse = unique_in_order(np.fromiter(map(id, lists), np.int64, n))
         reps = [lists[i] for i in first]
-        stacks: I32 = self._intern_distinct_objects(reps)[inverse]
+        for r in reps:  # every value is checked before any is interned
+            if r and not isinstance(r, list | tuple):
+                raise SnapshotError(f"a 'frames' value is a {type(r).__name__}, not a list")
+        codes = np.fromiter(map(self._stack_of, reps), np.int32, len(reps))
+        stacks = codes[inverse]
         return stacks
 
-    def intern_objects(self, frame_lists: list[Any]) -> I32:
-        """The stack index of each of `frame_lists`, all distinct objects."""
-        return self._intern_distinct_objects(frame_lists)
-
-    def intern_one(self, frames: Any) -> int:
-        return int(self._intern_distinct_objects([frames])[0])
+    def rows(self, columns: Any) -> I32 | None:
+        """The compiled twin only: the stack of every row of compiled trace columns, as intern_many of their frames
+        column gives it; None when a row's frames value is not a list."""
+        assert self.compiled is not None
+        stacks: I32 | None = self.compiled.rows(columns)
+        return stacks
 
     def table(self) -> StackTable:
+        if self.compiled is not None:
+            return StackTable(*self.compiled.table_parts())
         return StackTable(
             list(self._frames),
             np.asarray(self._offsets, dtype=np.int64),
             np.asarray(self._frame_ids, dtype=np.int32),
         )
 
-    def _intern_distinct_objects(self, reps: list[Any]) -> I32:
-        out = np.full(len(reps), NO_STACK, np.int32)
-        candidates = [i for i, r in enumerate(reps) if r]  # None and [] have no stack
-        if not candidates:
-            return out
-        lists = [reps[i] for i in candidates]
-        for r in lists:
-            if not isinstance(r, list | tuple):
-                raise SnapshotError(f"a 'frames' value is a {type(r).__name__}, not a list")
-        m = len(lists)
-        lengths = np.fromiter(map(len, lists), np.int64, m)
-        first_ids = np.fromiter(map(id, map(operator.itemgetter(0), lists)), np.int64, m)
-        last_ids = np.fromiter(map(id, map(operator.itemgetter(-1), lists)), np.int64, m)
-        order = np.lexsort((last_ids, first_ids, lengths))
-        key = np.stack([lengths[order], first_ids[order], last_ids[order]], axis=1)
-        group_start = np.ones(m, bool)
-        group_start[1:] = np.any(key[1:] != key[:-1], axis=1)
-        # for every list (in its original position), the first list of its group
-        leader_sorted = order[np.maximum.accumulate(np.where(group_start, np.arange(m), 0))]
-        leader_of = np.empty(m, np.int64)
-        leader_of[order] = leader_sorted
-        # one C-level comparison per list; the frame objects are shared, so it is mostly an identity scan
-        same = np.fromiter(map(operator.eq, lists, [lists[j] for j in leader_of]), bool, m)
-        leaders = np.sort(order[group_start])  # first seen first: indices must not depend on memory addresses
-        self._intern_frames_of([lists[i] for i in leaders])
-        leader_stack = np.full(m, NO_STACK, np.int64)
-        for leader in leaders:
-            leader_stack[leader] = self._intern_content(lists[leader])
-        stack_of = np.where(same, leader_stack[leader_of], NO_STACK)
-        for i in np.flatnonzero(~same):
-            stack_of[i] = self._intern_content(lists[i])
-        out[np.asarray(candidates)] = stack_of
-        return out
-
-    def _intern_frames_of(self, lists: list[Any]) -> None:
-        """Intern, once each, the frame objects of `lists` not seen yet, so each list then resolves by id alone."""
-        by_id = self._frame_by_id
-        frames = list(chain.from_iterable(lists))
-        ids = np.fromiter(map(id, frames), np.int64, len(frames))
-        _, first = np.unique(ids, return_index=True)
-        for i in np.sort(first).tolist():  # first seen first, not in address order
-            if id(frames[i]) not in by_id:
-                self._intern_frame(frames[i])
-
-    def _intern_content(self, frames: Sequence[Any]) -> int:
+    def _stack_of(self, frames: Sequence[Any]) -> int:
+        if not frames:
+            return NO_STACK
         # frame dicts are shared objects in real pickles, so most resolve by id in one C-level pass
         key = tuple(map(self._frame_by_id.get, map(id, frames)))
-        if None in key:  # new frame objects: intern just those
+        if None in key:  # new frame objects: intern just those, in order
             key = tuple(self._intern_frame(f) if k is None else k for k, f in zip(key, frames, strict=True))
         index = self._stack_by_key.get(key)  # type: ignore[arg-type]
         if index is None:
@@ -228,12 +198,9 @@ class StackInterner:
         return index
 
     def _intern_frame(self, frame: Any) -> int:
-        index = self._frame_by_id.get(id(frame))
-        if index is not None:
-            return index
         if not isinstance(frame, dict):
             raise SnapshotError(f"a stack frame is a {type(frame).__name__}, not a dict")
-        key = (_text(frame.get("name", "")), _text(frame.get("filename", "")), _int_or_zero(frame.get("line", 0)))
+        key = frame_key(frame)
         index = self._frame_by_key.get(key)
         if index is None:
             index = len(self._frames)
@@ -241,6 +208,11 @@ class StackInterner:
             self._frame_by_key[key] = index
         self._frame_by_id[id(frame)] = index
         return index
+
+
+def frame_key(frame: dict[Any, Any]) -> tuple[str, str, int]:
+    """What a frame dict is interned by (both twins): its name, file name and line, made a str, str and int."""
+    return _text(frame.get("name", "")), _text(frame.get("filename", "")), _int_or_zero(frame.get("line", 0))
 
 
 def unique_in_order(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
