@@ -146,6 +146,7 @@ class StackInterner:
         self._frame_by_id: dict[int, int] = {}
         self._frame_by_key: dict[tuple[str, str, int], int] = {}
         self._stack_by_key: dict[tuple[int, ...], int] = {}
+        self._stack_by_ids: dict[tuple[int, ...], int] = {}  # by the ids of the frame objects
         self._offsets: list[int] = [0]
         self._frame_ids: list[int] = []
 
@@ -185,8 +186,12 @@ class StackInterner:
     def _stack_of(self, frames: Sequence[Any]) -> int:
         if not frames:
             return NO_STACK
-        # frame dicts are shared objects in real pickles, so most resolve by id in one C-level pass
-        key = tuple(map(self._frame_by_id.get, map(id, frames)))
+        # frame dicts are shared objects in real pickles: the same frame objects are the same stack
+        ids = tuple(map(id, frames))
+        index = self._stack_by_ids.get(ids)
+        if index is not None:
+            return index
+        key = tuple(map(self._frame_by_id.get, ids))
         if None in key:  # new frame objects: intern just those, in order
             key = tuple(self._intern_frame(f) if k is None else k for k, f in zip(key, frames, strict=True))
         index = self._stack_by_key.get(key)  # type: ignore[arg-type]
@@ -195,6 +200,7 @@ class StackInterner:
             self._stack_by_key[key] = index  # type: ignore[index]
             self._frame_ids.extend(key)  # type: ignore[arg-type]
             self._offsets.append(len(self._frame_ids))
+        self._stack_by_ids[ids] = index
         return index
 
     def _intern_frame(self, frame: Any) -> int:
