@@ -1,10 +1,11 @@
 """Load benchmark: a 1,000,000-event snapshot, timed phase by phase in fresh processes.
 
 Prints JSON: plain pickle.load (gc on, gc paused), our load-and-convert, all series (build_timeline for every
-device), state_at over 200 random events, the memory each keeps and the peak RSS of each process. Ratios are
+device), state_at over 200 random events, time travel in the document (SnapshotDocument.travel, the whole frame,
+p50/p95/p99 over 300 random events), the memory each keeps and the peak RSS of each process. Ratios are
 computed from one run. --shape picks the file: "synthetic" (4,000 stacks 20-60 deep), "real" (the real-file shape,
 design.md "Benchmark data") or "unshared" (its edge case: no frame dict shared between two stacks); --quick runs
-only the phases the ratio and the peak RSS need.
+only the phases the ratio, the peak RSS and the travel need.
 Run: python benchmarks/bench_load.py [--events N] [--shape S] [--quick] [--out DIR] (default DIR: data_dir())
 """
 
@@ -136,8 +137,40 @@ def phase(name: str, path: Path) -> dict[str, Any]:
         out["state_at_median_ms"] = statistics.median(times) * 1000
         out["state_at_p95_ms"] = times[int(len(times) * 0.95) - 1] * 1000
         out["warnings"] = sum(len(t.warnings) for t in timelines)
+    elif name == "travel":
+        out.update(_travel(data))
     out["peak_rss_bytes"] = _peak_rss()
     return out
+
+
+def _percentiles(prefix: str, seconds: list[float]) -> dict[str, float]:
+    ordered = sorted(seconds)
+    return {f"{prefix}_p{q}_ms": ordered[min(len(ordered) - 1, len(ordered) * q // 100)] * 1000 for q in (50, 95, 99)}
+
+
+def _travel(data: bytes) -> dict[str, Any]:
+    """Time travel as the window asks for it: SnapshotDocument.travel to 300 random events of the default device,
+    the whole frame computed (state, map raster, metrics, findings, the event's description)."""
+    from gpumem_gui.core import load_snapshot
+    from gpumem_gui.core.analysis.timetravel import build_timeline
+    from gpumem_gui.document.document import SnapshotDocument
+
+    snap = load_snapshot(data)
+    device = snap.default_device()
+    timeline = build_timeline(snap, device)
+    doc = SnapshotDocument(snap, {device: timeline})
+    gc.collect()
+    rng = random.Random(0)
+    travel, state_at = [], []
+    for _ in range(300):
+        event = rng.randrange(-1, timeline.n_events)
+        t0 = time.perf_counter()
+        timeline.state_at(event)
+        state_at.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        doc.travel(event)
+        travel.append(time.perf_counter() - t0)
+    return {**_percentiles("travel", travel), **_percentiles("state_at", state_at), "events": timeline.n_events}
 
 
 def main() -> None:
@@ -145,7 +178,7 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000)
     parser.add_argument("--out", type=Path, default=None, help="where the generated file is kept")
     parser.add_argument("--shape", choices=("synthetic", "real", "unshared"), default="synthetic")
-    parser.add_argument("--quick", action="store_true", help="only the ratio to pickle.load and the peak RSS")
+    parser.add_argument("--quick", action="store_true", help="ratio, peak RSS and travel only")
     parser.add_argument("--phase")
     parser.add_argument("--file", type=Path)
     args = parser.parse_args()
@@ -162,8 +195,9 @@ def main() -> None:
         print(f"generated {path} in {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     results: dict[str, Any] = {"file_bytes": path.stat().st_size, "events_per_device": args.events}
     phases = ["pickle_gc_on", "pickle_gc_paused", "load_and_convert", "series_and_state_at", "interleaved_timing"]
+    phases.append("travel")
     if args.quick:
-        phases = ["pickle_gc_paused", "load_and_convert", "interleaved_timing"]
+        phases = ["pickle_gc_paused", "load_and_convert", "interleaved_timing", "travel"]
     else:
         phases += ["dicts_memory", "model_memory"]
     for name in phases:
