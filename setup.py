@@ -68,6 +68,7 @@ def kernels() -> list[Extension]:
                 "gpumem_gui.core.snapshot._columns",
                 ["gpumem_gui/core/snapshot/_columns.pyx"],
                 language="c++",
+                depends=["gpumem_gui/core/snapshot/_stack_intern.pxi"],
                 optional=True,
             ),
         ],

@@ -34,6 +34,7 @@ SDIST_NEEDS = (
     "gpumem_gui/core/analysis/_replay_support.pxi",
     "gpumem_gui/core/analysis/_flat_map.h",
     "gpumem_gui/core/snapshot/_columns.pyx",
+    "gpumem_gui/core/snapshot/_stack_intern.pxi",
 )
 DATA_FILES = (
     "gpumem_gui/data/examples/examples.toml",
