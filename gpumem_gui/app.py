@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import functools
-import json
 import logging
 import sys
 from collections.abc import Callable, Sequence
@@ -12,28 +11,26 @@ from pathlib import Path
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
+from gpumem_gui.app_actions import TabActions
 from gpumem_gui.app_compare import CompareActions
 from gpumem_gui.app_live import LiveActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
-from gpumem_gui.core.analysis.export import blocks_csv
-from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
-from gpumem_gui.document.staging import StagedDemo, WhatIfRun, replay_document, stage_demo
+from gpumem_gui.document.staging import StagedDemo, stage_demo
 from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.explain_panel import remedy_overrides
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
 from gpumem_gui.views.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup, thread_pool
-from gpumem_gui.views.whatif import CompareView, WhatIfDialog
+from gpumem_gui.views.whatif import CompareView
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
@@ -107,6 +104,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.demo_task: Task | None = None
         self.device_view: QtWidgets.QWidget | None = None
         self.compare = CompareActions(self)
+        self.actions_on_tab = TabActions(self)
         self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
         self.live = LiveActions(self)
         self.setAcceptDrops(True)
@@ -128,19 +126,21 @@ class MainWindow(QtWidgets.QMainWindow):
         for path in sorted(EXAMPLES.glob("*.pickle")):
             examples.addAction(path.stem, functools.partial(self.open_files, [str(path)]))
         file_menu.addSeparator()
-        file_menu.addAction("Export &Image...", self.export_image)
-        file_menu.addAction("Export &Blocks CSV...", self.export_csv)
-        file_menu.addAction("&Save Report...", self.save_report)
+        file_menu.addAction("Export &Image...", self.actions_on_tab.export_image)
+        file_menu.addAction("Export &Blocks CSV...", self.actions_on_tab.export_csv)
+        file_menu.addAction("&Save Report...", self.actions_on_tab.save_report)
         file_menu.addSeparator()
         file_menu.addAction("&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close)
         view = bar.addMenu("&View")
         view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
         view.addSeparator()
-        view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.what_if)
+        view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.actions_on_tab.what_if)
         view.addAction("&Mark This Moment as A", QtGui.QKeySequence("Ctrl+M"), self.compare.mark_moment)
         view.addAction("&Compare With Moment A", QtGui.QKeySequence("Ctrl+Shift+M"), self.compare.compare_with_mark)
-        view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.explain_current)
-        view.addAction("Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.explain_current(True))
+        view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.actions_on_tab.explain_current)
+        view.addAction(
+            "Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.actions_on_tab.explain_current(True)
+        )
         live = bar.addMenu("&Live")
         live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.attach_dialog)
         live.addAction("Attach to A&ll", self.live.attach_all)
@@ -198,11 +198,11 @@ class MainWindow(QtWidgets.QMainWindow):
                 on_progress=functools.partial(self._snapshot_arrived, holder=holder),
                 on_result=functools.partial(self._load_finished, holder=holder),
             )
-            task.finished.connect(functools.partial(self._job_done, task))
+            task.finished.connect(functools.partial(self.job_done, task))
             task.setProperty("path", path)
             self.load_tabs[task] = holder
             self.jobs.append(task)
-        self._show_progress()
+        self.show_progress()
 
     def _snapshot_arrived(self, arrived: tuple[LoadResult, SnapshotDocument], holder: dict[str, DocumentView]) -> None:
         """The map now, the timeline when the worker has indexed the trace."""
@@ -211,7 +211,7 @@ class MainWindow(QtWidgets.QMainWindow):
         device = self.pending_devices.pop(partial.path, None)
         if device is not None and device in document.devices():
             holder["doc"].set_device(device)
-        self._show_progress()  # reading -> indexing the trace
+        self.show_progress()  # reading -> indexing the trace
 
     def open_file_at_device(self, path: str, device: int) -> None:
         """Open `path` on `device` (a rank picked in a folder's table: its device, not the default one)."""
@@ -247,15 +247,15 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(message, 30_000)
         return page
 
-    def _job_done(self, task: Task) -> None:
+    def job_done(self, task: Task) -> None:
         self.load_tabs.pop(task, None)
         if task in self.jobs:
             self.jobs.remove(task)
         if task in self.replays:
             self.replays.remove(task)
-        self._show_progress()
+        self.show_progress()
 
-    def _show_progress(self) -> None:
+    def show_progress(self) -> None:
         busy = bool(self.jobs)
         self.progress.setVisible(busy or bool(self.replays))
         self.cancel_button.setVisible(busy)
@@ -287,7 +287,7 @@ class MainWindow(QtWidgets.QMainWindow):
             if doc is not None and self.tabs.indexOf(doc) >= 0:
                 self.close_tab(self.tabs.indexOf(doc))
         self.jobs.clear()
-        self._show_progress()
+        self.show_progress()
 
     def add_document(
         self,
@@ -312,7 +312,7 @@ class MainWindow(QtWidgets.QMainWindow):
         doc.restore_splitters({key: self.settings.value(key) for key in self.settings.childKeys()})
         self.settings.endGroup()
         doc.splitters_moved.connect(lambda: self._save_splitters(doc))
-        doc.diagnosis.remedy_chosen.connect(functools.partial(self.open_remedy, doc))
+        doc.diagnosis.remedy_chosen.connect(functools.partial(self.actions_on_tab.open_remedy, doc))
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
@@ -366,59 +366,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.live.closed(widget)
         widget.setParent(None)
         widget.deleteLater()
-
-    def what_if(self) -> None:
-        doc = self.current_document()
-        if doc is None or doc.pending or not doc.document.has_trace():
-            QtWidgets.QMessageBox.information(self, "What if", "Open a snapshot with a trace first.")
-            return
-        dialog = WhatIfDialog(self)
-        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
-            return
-        try:
-            capacity = dialog.capacity_bytes()
-        except ValueError as e:
-            QtWidgets.QMessageBox.warning(self, "What if", str(e))
-            return
-        self.start_what_if(doc, dialog.overrides(), capacity)
-
-    def start_what_if(
-        self, doc: DocumentView, overrides: list[str], capacity: int | None, at: int | None = None
-    ) -> Task:
-        """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done (at
-        event `at`, or the end)."""
-        group = self.tab_tasks.get(doc, self.tasks)  # closing the recorded run's tab cancels its replay
-        task = group.start(
-            "what if",
-            lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
-            on_result=functools.partial(self._what_if_done, at=at),
-            on_error=lambda message: QtWidgets.QMessageBox.warning(self, "What if", message),
-        )
-        task.finished.connect(lambda: self._job_done(task))
-        self.replays.append(task)
-        self._show_progress()
-        return task
-
-    def _what_if_done(self, run: WhatIfRun, at: int | None = None) -> None:
-        view = CompareView(run)
-        index = self.tabs.addTab(view, f"what if: {run.result.settings or 'recorded'}")
-        self.tabs.setCurrentIndex(index)
-        if at is not None:
-            view.travel_to(at)
-
-    def open_remedy(self, doc: DocumentView, settings: str, event: int) -> None:
-        """A remedy picked in the explanation: its replay beside the recorded run, at the explained moment."""
-        overrides = remedy_overrides(settings)
-        if overrides is not None:  # a smaller request is a change to the program: no setting to replay
-            self.start_what_if(doc, overrides, None, at=event)
-
-    def explain_current(self, at_cursor: bool = False) -> None:
-        """View > Explain: the current tab's first OOM (else its peak), or the event at the cursor."""
-        doc = self.current_document()
-        if doc is None or doc.pending or not doc.document.has_trace():
-            self.statusBar().showMessage("Explain needs a snapshot with a trace, fully loaded.", 10_000)
-            return
-        doc.explain(doc.current_event if at_cursor else None)
 
     def current_document(self) -> DocumentView | None:
         doc = self.tabs.currentWidget()
@@ -588,34 +535,6 @@ class MainWindow(QtWidgets.QMainWindow):
         if index < 0:
             index = self.tabs.addTab(self.device_view, "GPU devices")
         self.tabs.setCurrentIndex(index)
-
-    def export_csv(self) -> None:
-        doc = self.current_document()
-        if doc is None or doc.state is None:
-            return
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export blocks", "blocks.csv", "CSV (*.csv)")
-        if path:
-            Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks), encoding="utf-8")
-
-    def save_report(self) -> None:
-        doc = self.current_document()
-        if doc is None:
-            return
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
-        )
-        if path:
-            reports = build_report(doc.snapshot, device=doc.device, at=doc.current_event)
-            if path.endswith(".json"):
-                text = json.dumps(report_json(doc.snapshot, reports), indent=2)
-            else:
-                text = report_text(doc.snapshot, reports)
-            Path(path).write_text(text, encoding="utf-8")
-
-    def export_image(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self, "Export image", "gpumem.png", "PNG (*.png)")
-        if path:
-            self.grab().save(path)
 
     # -- drag and drop, closing ------------------------------------------------------------------------------
 

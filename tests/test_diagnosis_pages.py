@@ -32,7 +32,7 @@ def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: An
     window.wait_for_loads()
     doc = window.current_document()
     assert isinstance(doc, DocumentView)
-    window.explain_current()  # View > Explain the OOM or Peak
+    window.actions_on_tab.explain_current()  # View > Explain the OOM or Peak
     panel = doc.diagnosis.explain_panel
     assert doc.side_tabs.currentWidget() is panel
     qtbot.waitUntil(lambda: panel.explanation is not None, timeout=30_000)

@@ -217,7 +217,7 @@ def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: p
     window.add_document(snap, "fragmented_oom.pickle")
     target = tmp_path / "blocks.csv"
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(target), ""))
-    window.export_csv()
+    window.actions_on_tab.export_csv()
     rows = list(csv.DictReader(target.read_text().splitlines()))
     raw = load_raw(example_path("fragmented_oom"))  # the file as the standard unpickler reads it
     in_file = {b["address"]: (b["size"], b["state"]) for s in raw["segments"] for b in s["blocks"]}
@@ -225,13 +225,13 @@ def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: p
     assert len(rows) == len(in_file)  # one row per block, none twice
     report = tmp_path / "report.json"
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
-    window.save_report()
+    window.actions_on_tab.save_report()
     [device] = json.loads(report.read_text())["devices"]
     assert device["oom_events"] == sum(e["action"] == "oom" for e in raw["device_traces"][0]) == 1
     assert device["reserved_bytes"] == sum(s["total_size"] for s in raw["segments"])
     image = tmp_path / "window.png"
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(image), ""))
-    window.export_image()
+    window.actions_on_tab.export_image()
     assert image.read_bytes()[:4] == b"\x89PNG"
 
 
@@ -239,7 +239,7 @@ def test_what_if_opens_a_comparison(qtbot: Any) -> None:
     window = MainWindow()
     qtbot.addWidget(window)
     doc = window.add_document(load_snapshot(example_path("fragmented_oom")), "fragmented_oom.pickle")
-    task = window.start_what_if(doc, ["expandable_segments:True"], None)
+    task = window.actions_on_tab.start_what_if(doc, ["expandable_segments:True"], None)
     qtbot.waitUntil(lambda: not window.replays, timeout=60_000)
     assert window.tabs.count() == 2
     compare = window.tabs.currentWidget()

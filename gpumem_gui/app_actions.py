@@ -1,0 +1,109 @@
+"""The window's menu actions on the current tab: what-if replays, explanations, and saving what is shown."""
+
+from __future__ import annotations
+
+import functools
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from PySide6 import QtWidgets
+
+from gpumem_gui.core.analysis.export import blocks_csv
+from gpumem_gui.core.analysis.report import build_report, report_json, report_text
+from gpumem_gui.document.staging import WhatIfRun, replay_document
+from gpumem_gui.views.explain_panel import remedy_overrides
+from gpumem_gui.views.tasks import Task
+from gpumem_gui.views.whatif import CompareView, WhatIfDialog
+
+if TYPE_CHECKING:
+    from gpumem_gui.app import MainWindow
+    from gpumem_gui.views.document import DocumentView
+
+
+class TabActions:
+    """View > What if..., the explanations and File > Export / Save Report, for one main window."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self.window = window
+
+    def what_if(self) -> None:
+        doc = self.window.current_document()
+        if doc is None or doc.pending or not doc.document.has_trace():
+            QtWidgets.QMessageBox.information(self.window, "What if", "Open a snapshot with a trace first.")
+            return
+        dialog = WhatIfDialog(self.window)
+        if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+            return
+        try:
+            capacity = dialog.capacity_bytes()
+        except ValueError as e:
+            QtWidgets.QMessageBox.warning(self.window, "What if", str(e))
+            return
+        self.start_what_if(doc, dialog.overrides(), capacity)
+
+    def start_what_if(
+        self, doc: DocumentView, overrides: list[str], capacity: int | None, at: int | None = None
+    ) -> Task:
+        """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done (at
+        event `at`, or the end)."""
+        group = self.window.tab_tasks.get(doc, self.window.tasks)  # closing the recorded run's tab cancels its replay
+        task = group.start(
+            "what if",
+            lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
+            on_result=functools.partial(self._what_if_done, at=at),
+            on_error=lambda message: QtWidgets.QMessageBox.warning(self.window, "What if", message),
+        )
+        task.finished.connect(lambda: self.window.job_done(task))
+        self.window.replays.append(task)
+        self.window.show_progress()
+        return task
+
+    def _what_if_done(self, run: WhatIfRun, at: int | None = None) -> None:
+        view = CompareView(run)
+        index = self.window.tabs.addTab(view, f"what if: {run.result.settings or 'recorded'}")
+        self.window.tabs.setCurrentIndex(index)
+        if at is not None:
+            view.travel_to(at)
+
+    def open_remedy(self, doc: DocumentView, settings: str, event: int) -> None:
+        """A remedy picked in the explanation: its replay beside the recorded run, at the explained moment."""
+        overrides = remedy_overrides(settings)
+        if overrides is not None:  # a smaller request is a change to the program: no setting to replay
+            self.start_what_if(doc, overrides, None, at=event)
+
+    def explain_current(self, at_cursor: bool = False) -> None:
+        """View > Explain: the current tab's first OOM (else its peak), or the event at the cursor."""
+        doc = self.window.current_document()
+        if doc is None or doc.pending or not doc.document.has_trace():
+            self.window.statusBar().showMessage("Explain needs a snapshot with a trace, fully loaded.", 10_000)
+            return
+        doc.explain(doc.current_event if at_cursor else None)
+
+    def export_csv(self) -> None:
+        doc = self.window.current_document()
+        if doc is None or doc.state is None:
+            return
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export blocks", "blocks.csv", "CSV (*.csv)")
+        if path:
+            Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks), encoding="utf-8")
+
+    def save_report(self) -> None:
+        doc = self.window.current_document()
+        if doc is None:
+            return
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.window, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
+        )
+        if path:
+            reports = build_report(doc.snapshot, device=doc.device, at=doc.current_event)
+            if path.endswith(".json"):
+                text = json.dumps(report_json(doc.snapshot, reports), indent=2)
+            else:
+                text = report_text(doc.snapshot, reports)
+            Path(path).write_text(text, encoding="utf-8")
+
+    def export_image(self) -> None:
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export image", "gpumem.png", "PNG (*.png)")
+        if path:
+            self.window.grab().save(path)
