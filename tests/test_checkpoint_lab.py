@@ -22,8 +22,14 @@ N_VALUES = (4, 9, 16, 36, 64)
 
 
 @pytest.fixture(scope="module")
-def sweep() -> lab.LabSweep:
-    return lab.run_sweep(16, n_values=N_VALUES, timing_repeats=1)
+def staged() -> tuple[lab.LabSweep, list[lab.LabSweep]]:
+    partials: list[lab.LabSweep] = []
+    return lab.run_sweep(16, n_values=N_VALUES, timing=False, partial=partials.append), partials
+
+
+@pytest.fixture(scope="module")
+def sweep(staged: tuple[lab.LabSweep, list[lab.LabSweep]]) -> lab.LabSweep:
+    return staged[0]
 
 
 def test_sqrt_checkpoints_grow_like_sqrt_n_and_no_checkpointing_like_n(sweep: lab.LabSweep) -> None:
@@ -81,6 +87,20 @@ def test_selective_saves_less_than_none_and_recomputes_less_than_every(sweep: la
     )
 
 
+def test_the_sweep_shows_short_fp32_chains_first_then_refines(staged: tuple[lab.LabSweep, list[lab.LabSweep]]) -> None:
+    final, partials = staged
+    first = partials[0]
+    assert not first.complete and final.complete
+    assert first.n_values == (4, 9, 16)  # only chains up to QUICK_N_MAX: they take a fraction of a second
+    assert {m.dtype for m in first.at_n} == {"fp32"} and not first.has("bf16")
+    assert all(m.n_layers <= lab.QUICK_N_MAX for m in first.points)
+    assert final.n_values == N_VALUES and all(final.has(d) for d in lab.PRECISIONS)
+    # each stage adds to the one before, and a figure once shown is the final one
+    for before, after in itertools.pairwise([*partials, final]):
+        assert set(before.points) <= set(after.points) and set(before.at_n) <= set(after.at_n)
+    assert final.timings is None  # timing=False
+
+
 def test_bf16_activations_take_half(sweep: lab.LabSweep) -> None:
     for policy in lab.POLICIES:
         fp32, bf16 = sweep.at(policy, "fp32"), sweep.at(policy, "bf16")
@@ -89,10 +109,16 @@ def test_bf16_activations_take_half(sweep: lab.LabSweep) -> None:
         assert bf16.activation_bytes * 2 == fp32.activation_bytes
 
 
-def test_timings_are_measured(sweep: lab.LabSweep) -> None:
-    assert all(m.seconds is not None and m.seconds > 0 for m in sweep.at_n)
-    assert all(m.seconds is None for m in sweep.points if m.n_layers != sweep.n_layers)
-    assert sweep.torch_version
+def test_timings_are_measured_with_the_flops_of_the_same_step() -> None:
+    n, width, tokens = 3, 32, 16
+    timings = lab.time_policies(lab.POLICIES, n_layers=n, width=width, tokens=tokens, repeats=1)
+    assert all(timings.time(p) > 0 for p in lab.POLICIES)
+    mm = 2 * tokens * width * width  # one Linear's matmul
+    # forward: 2 per layer; backward: a weight gradient per Linear and an input gradient for all but the first
+    # (the chain's input needs no gradient); every layer checkpointed re-runs each layer's first matmul
+    assert timings.step_flops("none") == (2 * n + 2 * n + 2 * n - 1) * mm
+    assert timings.step_flops("every") == timings.step_flops("none") + n * mm
+    assert timings.step_flops("selective") == timings.step_flops("none")
 
 
 def test_fsdp_shards_shrink_with_world_size_and_pad() -> None:
@@ -190,6 +216,8 @@ def panel(qtbot: Any) -> Any:
 
     p = CheckpointLabPanel()
     p.n_values = (4, 9, 16)  # a short sweep: the curves' law is tested above
+    p.timing = False  # timed steps are tested above
+    p.auto_run = False  # each test starts the measurement it needs
     qtbot.addWidget(p)
     p.resize(1300, 850)
     p.show()
@@ -213,8 +241,9 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
         xs, ys = panel.saved_plot.curves[policy].getData()
         np.testing.assert_array_equal(xs, sweep.curve(policy)[0])
         np.testing.assert_allclose(ys * panel.saved_plot.divisor, sweep.curve(policy)[1])
-    assert len(panel.recompute_plot.bar_items()) == 3
-    assert len(panel.bf16_plot.bar_items()) == 2
+    assert len(panel.recompute_plot.bar_items()) == 2  # matmul FLOPs and pointwise ops: counted, not timed
+    assert len(panel.bf16_plot.bar_items()) == 3  # fp32, pure bf16, autocast bf16
+    assert {b.objectName() for b in panel.bf16_plot.bar_items()} == set(lab.PRECISION_LABELS.values())
     page = panel.fsdp_page
     assert page.table.item(1, 1).text() == format_bytes(fsdp.at(page.world_spin.value()).grad_bytes)
     assert "measured" in panel.status.text()

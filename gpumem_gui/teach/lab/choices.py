@@ -9,9 +9,15 @@ POLICY_LABELS = {
     "none": "no checkpointing",
     "every": "every layer",
     "sqrt": "every sqrt(N) layers",
-    "selective": "selective (keep matmuls)",
+    "selective": "selective (keep mm + addmm)",
 }
-DTYPES = ("fp32", "bf16")
+# the policy a learner gets by naming only aten.mm: nn.Linear with a bias runs aten.addmm, so it saves nothing
+TRAP_POLICY = "selective_mm"
+TRAP_LABEL = "selective naming only aten.mm"
+DTYPES = ("fp32", "bf16")  # the dtypes a model is built in
+# how the sweep runs the chain: an fp32 model, a pure-bf16 model, or an fp32 model under CPU autocast to bf16
+PRECISIONS = ("fp32", "bf16", "autocast")
+PRECISION_LABELS = {"fp32": "fp32", "bf16": "pure bf16", "autocast": "autocast bf16 (mixed precision)"}
 OPTIMIZERS = ("AdamW", "Adam", "SGD momentum")
 TORCH_MISSING = "the checkpointing lab needs PyTorch: pip install 'gpumem-gui[torch]' or pip install torch"
 
@@ -24,6 +30,11 @@ DEFAULT_WIDTH = 128
 DEFAULT_TOKENS = 64
 # perfect squares, so that sqrt(N) segments divide the chain exactly and the curve shows the law, not rounding
 DEFAULT_N_VALUES = (4, 9, 16, 25, 36, 49, 64)
+# the first figures: chain lengths measured in well under a second, shown before the sweep refines
+QUICK_N_MAX = 16
+# one forward + backward is timed where matmuls dominate: at the lab's own size it times Python overhead
+TIMING_SIZE = {"n_layers": 8, "width": 512, "tokens": 512}
+TIMING_REPEATS = 3
 FSDP_STRATEGY = "FULL_SHARD"
 
 

@@ -1,4 +1,4 @@
-"""Measure the chain under each policy: what stays alive for backward, the peak, the recompute work, the time.
+"""Measure the chain under one policy: what stays alive for backward, the peak, the recompute work; time a step.
 
 Everything is measured on a real model on the CPU, never derived from a formula:
 
@@ -8,21 +8,53 @@ Everything is measured on a real model on the CPU, never derived from a formula:
 * the peak of live activation bytes over forward and backward (parameters and their gradients excluded);
 * the extra forward work: layer forwards started again in backward, and the matmul and pointwise ops (with their
   FLOPs) that ran during backward with grad mode on, which is how checkpoint recomputation runs;
-* the wall time of one uninstrumented forward + backward.
+* the wall time of one uninstrumented forward + backward, only where asked and at a size where matmuls dominate.
 """
 
 from __future__ import annotations
 
+import contextlib
 import math
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from gpumem_gui.teach.lab.chain import build_chain, clear_grads, make_input, torch_dtype, torch_version
-from gpumem_gui.teach.lab.choices import DEFAULT_N, DEFAULT_N_VALUES, DEFAULT_TOKENS, DEFAULT_WIDTH, DTYPES, POLICIES
+from gpumem_gui.teach.lab.chain import build_chain, clear_grads, make_input, torch_dtype
+from gpumem_gui.teach.lab.choices import DEFAULT_TOKENS, DEFAULT_WIDTH, PRECISIONS, TIMING_REPEATS, TIMING_SIZE
 from gpumem_gui.teach.lab.recorder import op_classes
-from gpumem_gui.teach.lab.results import LabSweep, PolicyMeasurement
+from gpumem_gui.teach.lab.results import PolicyMeasurement, StepTimings
 from gpumem_gui.teach.lab.strategies import forward
+
+
+def model_dtype(precision: str) -> str:
+    """The dtype the model is built in: an autocast run keeps an fp32 model and casts inside the ops."""
+    if precision not in PRECISIONS:
+        raise ValueError(f"dtype must be one of {PRECISIONS}, not {precision!r}")
+    return "fp32" if precision == "autocast" else precision
+
+
+@contextlib.contextmanager
+def one_thread() -> Iterator[None]:
+    """Torch on one thread while the lab measures: its matrices are small, and on a busy CPU the second OpenMP
+    thread waits on the first (measured: a step at 512 wide took 7x longer on two threads than on one)."""
+    import torch  # noqa: PLC0415
+
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(before)
+
+
+def run_forward(policy: str, layers: Sequence[Any], x: Any, precision: str) -> tuple[Any, int]:
+    """The chain's forward under `policy`; under CPU autocast to bf16 when the precision says so."""
+    import torch  # noqa: PLC0415
+
+    if precision != "autocast":
+        return forward(policy, layers, x)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        return forward(policy, layers, x)
 
 
 def measure_policy(
@@ -34,19 +66,22 @@ def measure_policy(
     dtype: str = "fp32",
     chain: Any = None,
     track_peak: bool = False,
-    timing_repeats: int = 0,
 ) -> PolicyMeasurement:
-    """One instrumented forward + backward of the first `n_layers` of `chain` (built here when None)."""
+    """One instrumented forward + backward of the first `n_layers` of `chain` (built here when None).
+
+    `dtype` is a precision: fp32, bf16 (a pure-bf16 model and input) or autocast (an fp32 model and input, run
+    under `torch.autocast("cpu", dtype=torch.bfloat16)`); `chain` must be built in its model dtype.
+    """
     import torch  # noqa: PLC0415
 
     if n_layers < 1:
         raise ValueError("the chain needs at least one layer")
-    chain = chain if chain is not None else build_chain(n_layers, width, dtype)
+    chain = chain if chain is not None else build_chain(n_layers, width, model_dtype(dtype))
     if len(chain) < n_layers:
         raise ValueError(f"the chain has {len(chain)} layers, {n_layers} asked for")
     layers = list(chain)[:n_layers]
     params = [p for layer in layers for p in layer.parameters()]
-    dtype_of_torch = torch_dtype(dtype)
+    dtype_of_torch = torch_dtype(model_dtype(dtype))
     _, recorder_class = op_classes()
     recorder = recorder_class({p.untyped_storage()._cdata for p in params}, track_peak)
     param_storages = {p.untyped_storage()._cdata for p in params}
@@ -70,7 +105,7 @@ def measure_policy(
             with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
                 x = make_input(tokens, width, dtype_of_torch)
                 activation_bytes = x.untyped_storage().nbytes()
-                out, checkpoints = forward(policy, layers, x)
+                out, checkpoints = run_forward(policy, layers, x, dtype)
                 del x
                 loss = out.sum()
                 del out
@@ -84,11 +119,6 @@ def measure_policy(
     finally:
         for h in hooks:
             h.remove()
-    seconds = (
-        time_step(policy, layers, tokens=tokens, width=width, dtype=dtype, repeats=timing_repeats)
-        if timing_repeats > 0
-        else None
-    )
     clear_grads(params)
     return PolicyMeasurement(
         policy=policy,
@@ -108,83 +138,63 @@ def measure_policy(
         forward_pointwise=recorder.ops[("forward", "pointwise")],
         forward_flops=recorder.flops["forward"],
         extra_flops=recorder.flops["recompute"],
+        step_flops=sum(recorder.flops.values()),
         peak_bytes=peak,
-        seconds=seconds,
     )
 
 
-def time_step(policy: str, layers: Sequence[Any], *, tokens: int, width: int, dtype: str, repeats: int) -> float:
-    """Best wall time of `repeats` plain forward + backward passes, after one that warms the caches up."""
+def time_step(policy: str, layers: Sequence[Any], x: Any) -> float:
+    """Wall time of one plain (uninstrumented) forward + backward."""
     params = [p for layer in layers for p in layer.parameters()]
-    x = make_input(tokens, width, torch_dtype(dtype))
-    best = math.inf
-    for i in range(repeats + 1):
-        clear_grads(params)
-        start = time.perf_counter()
-        out, _ = forward(policy, layers, x)
-        out.sum().backward()
-        if i > 0:
-            best = min(best, time.perf_counter() - start)
     clear_grads(params)
-    return best
+    start = time.perf_counter()
+    out, _ = forward(policy, layers, x)
+    out.sum().backward()
+    seconds = time.perf_counter() - start
+    clear_grads(params)
+    return seconds
 
 
-def run_sweep(
-    n_layers: int = DEFAULT_N,
+def time_policies(
+    policies: Sequence[str],
     *,
-    width: int = DEFAULT_WIDTH,
-    tokens: int = DEFAULT_TOKENS,
-    dtype: str = "fp32",
-    n_values: Iterable[int] = DEFAULT_N_VALUES,
-    timing_repeats: int = 3,
-    progress: Callable[[float], None] | None = None,
-) -> LabSweep:
-    """Every policy at every N of `n_values` (and N itself) in `dtype`; at N also the peak, time and both dtypes.
+    n_layers: int = TIMING_SIZE["n_layers"],
+    width: int = TIMING_SIZE["width"],
+    tokens: int = TIMING_SIZE["tokens"],
+    repeats: int = TIMING_REPEATS,
+    check: Callable[[], None] | None = None,
+) -> StepTimings:
+    """Best of `repeats` interleaved fp32 steps per policy (after one each to warm up), and their matmul FLOPs.
 
-    `progress` hears the fraction done after each measurement; whatever it raises (a cancellation) ends the sweep.
+    `check` is called before each step; whatever it raises (a cancellation) ends the timing.
     """
-    if dtype not in DTYPES:
-        raise ValueError(f"dtype must be one of {DTYPES}, not {dtype!r}")
-    start = time.perf_counter()
-    for policy in POLICIES:
-        measure_policy(policy, 2, width=8, tokens=8, dtype=dtype)
-    warmup = time.perf_counter() - start
-    start = time.perf_counter()
-    ns = tuple(sorted({*n_values, n_layers}))
-    chains = {d: build_chain(max(ns), width, d) for d in DTYPES}
-    steps = (len(ns) - 1 + len(DTYPES)) * len(POLICIES)
-    done = 0
+    import torch  # noqa: PLC0415
 
-    def step() -> None:
-        nonlocal done
-        done += 1
-        if progress is not None:
-            progress(done / steps)
+    def checked() -> None:
+        if check is not None:
+            check()
 
-    at_n = []
-    for d in DTYPES:
-        for policy in POLICIES:
-            m = measure_policy(
-                policy, n_layers, width=width, tokens=tokens, dtype=d, chain=chains[d], track_peak=True,
-                timing_repeats=timing_repeats,
-            )  # fmt: skip
-            at_n.append(m)
-            step()
-    points = [m for m in at_n if m.dtype == dtype]
-    for n in ns:
-        if n != n_layers:
-            for policy in POLICIES:
-                points.append(measure_policy(policy, n, width=width, tokens=tokens, dtype=dtype, chain=chains[dtype]))
-                step()
-    return LabSweep(
+    chain = build_chain(n_layers, width, "fp32")
+    layers = list(chain)
+    x = make_input(tokens, width, torch.float32)
+    flops = []
+    for policy in policies:
+        checked()
+        flops.append((policy, measure_policy(policy, n_layers, width=width, tokens=tokens, chain=chain).step_flops))
+    best = dict.fromkeys(policies, math.inf)
+    for i in range(repeats + 1):
+        for policy in policies:
+            checked()
+            seconds = time_step(policy, layers, x)
+            if i > 0:
+                best[policy] = min(best[policy], seconds)
+    return StepTimings(
         n_layers=n_layers,
         width=width,
         tokens=tokens,
-        dtype=dtype,
-        n_values=ns,
-        points=tuple(points),
-        at_n=tuple(at_n),
-        seconds=time.perf_counter() - start,
-        warmup_seconds=warmup,
-        torch_version=torch_version(),
+        dtype="fp32",
+        threads=torch.get_num_threads(),
+        repeats=repeats,
+        seconds=tuple(best.items()),
+        flops=tuple(flops),
     )

@@ -1,4 +1,4 @@
-"""The lab's measured figures as frozen values: one policy's run, a sweep over N, and FSDP's shards per GPU."""
+"""The lab's measured figures as frozen values: one policy's run, timed steps, a sweep over N, FSDP's shards."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ class PolicyMeasurement:
     n_layers: int
     width: int
     tokens: int
-    dtype: str
+    dtype: str  # a precision: fp32, bf16 (a pure-bf16 model) or autocast (an fp32 model under bf16 autocast)
     activation_bytes: int  # one layer-boundary activation (tokens x width), measured on the chain's input
     saved_bytes: int  # alive when the forward returns: what the graph (and SAC's cache) keeps for backward
     hooked_bytes: int  # distinct storages packed through the outer saved_tensors_hooks
@@ -31,8 +31,8 @@ class PolicyMeasurement:
     forward_pointwise: int
     forward_flops: int  # matmul FLOPs of the forward pass
     extra_flops: int  # matmul FLOPs recomputed during backward
+    step_flops: int  # matmul FLOPs of the whole step: forward, backward and recomputation
     peak_bytes: int | None = None  # live activation bytes at their highest over forward + backward
-    seconds: float | None = None  # best wall time of one uninstrumented forward + backward
 
     @property
     def extra_flops_fraction(self) -> float:
@@ -40,8 +40,35 @@ class PolicyMeasurement:
 
 
 @dataclass(frozen=True)
+class StepTimings:
+    """Best wall time of one plain forward + backward per policy, at a size where the matmuls dominate.
+
+    Interleaved (each repeat times every policy in turn) so that a load that comes and goes on the CPU spoils
+    every policy alike; with the matmul FLOPs the recorder counted for the same step, the time they predict.
+    """
+
+    n_layers: int
+    width: int
+    tokens: int
+    dtype: str
+    threads: int
+    repeats: int
+    seconds: tuple[tuple[str, float], ...]  # policy -> best seconds
+    flops: tuple[tuple[str, int], ...]  # policy -> matmul FLOPs of the step (forward, backward, recompute)
+
+    def time(self, policy: str) -> float:
+        return dict(self.seconds)[policy]
+
+    def step_flops(self, policy: str) -> int:
+        return dict(self.flops)[policy]
+
+
+@dataclass(frozen=True)
 class LabSweep:
-    """Every policy over a range of chain lengths, and in detail (peak, time, both dtypes) at the chosen N."""
+    """Every policy over a range of chain lengths, and in detail (peak, three precisions) at the chosen N.
+
+    The lab shows a quick sweep first (`complete` False: short chains, no timings), then the whole one.
+    """
 
     n_layers: int
     width: int
@@ -49,10 +76,13 @@ class LabSweep:
     dtype: str
     n_values: tuple[int, ...]
     points: tuple[PolicyMeasurement, ...]  # every policy at every N in n_values, in `dtype`
-    at_n: tuple[PolicyMeasurement, ...]  # every policy at n_layers, in fp32 then in bf16
+    at_n: tuple[PolicyMeasurement, ...]  # every policy at n_layers in each precision (fp32, bf16, autocast)
+    trap: PolicyMeasurement  # the selective policy that names only aten.mm, at n_layers in fp32
     seconds: float  # the measurements themselves
     warmup_seconds: float  # one small run first: torch's first checkpoint imports much of torch._dynamo
     torch_version: str
+    complete: bool = True
+    timings: StepTimings | None = None
 
     def curve(self, policy: str) -> tuple[np.ndarray, np.ndarray]:
         """(N, saved bytes) of one policy over the sweep, N ascending."""
@@ -69,6 +99,10 @@ class LabSweep:
         c = float(np.sum(saved * np.sqrt(ns)) / np.sum(ns))
         reference: np.ndarray = c * np.sqrt(np.asarray(n, float))
         return reference
+
+    def has(self, precision: str) -> bool:
+        """Whether every policy was measured at N in this precision (a quick sweep has only its own)."""
+        return any(m.dtype == precision for m in self.at_n)
 
     def at(self, policy: str, dtype: str | None = None) -> PolicyMeasurement:
         want = dtype or self.dtype

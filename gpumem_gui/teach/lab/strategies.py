@@ -8,8 +8,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from gpumem_gui.teach.lab.chain import run_layers
-from gpumem_gui.teach.lab.choices import POLICIES
-from gpumem_gui.teach.lab.recorder import op_classes
+from gpumem_gui.teach.lab.choices import POLICIES, TRAP_POLICY
 
 
 def sqrt_segment(n_layers: int) -> int:
@@ -17,14 +16,28 @@ def sqrt_segment(n_layers: int) -> int:
     return max(1, round(math.sqrt(n_layers)))
 
 
-def selective_context() -> Callable[[], Any]:
-    """context_fn for checkpoint: MUST_SAVE every matmul output, PREFER_RECOMPUTE everything else."""
+# what the selective policy keeps, by name: nn.Linear runs aten.addmm when it has a bias (on 2-D and 3-D inputs
+# alike) and aten.mm without one, so a policy that names only mm keeps nothing from a Linear with a bias
+SAVE_OPS = ("mm.default", "addmm.default")
+TRAP_SAVE_OPS = ("mm.default",)
+
+
+def save_ops(names: Sequence[str]) -> frozenset[Any]:
+    """The aten overloads named like "mm.default": torch.ops.aten.mm.default, ..."""
+    import torch  # noqa: PLC0415
+
+    return frozenset(getattr(getattr(torch.ops.aten, packet), overload) for packet, overload in
+                     (name.split(".") for name in names))  # fmt: skip
+
+
+def selective_context(names: Sequence[str] = SAVE_OPS) -> Callable[[], Any]:
+    """context_fn for checkpoint: MUST_SAVE the outputs of the ops named, PREFER_RECOMPUTE everything else."""
     from torch.utils.checkpoint import CheckpointPolicy, create_selective_checkpoint_contexts  # noqa: PLC0415
 
-    matmuls, _ = op_classes()
+    keep = save_ops(names)
 
     def policy(ctx: Any, op: Any, *args: Any, **kwargs: Any) -> Any:
-        return CheckpointPolicy.MUST_SAVE if op.overloadpacket in matmuls else CheckpointPolicy.PREFER_RECOMPUTE
+        return CheckpointPolicy.MUST_SAVE if op in keep else CheckpointPolicy.PREFER_RECOMPUTE
 
     return functools.partial(create_selective_checkpoint_contexts, policy)
 
@@ -48,8 +61,8 @@ def forward(policy: str, layers: Sequence[Any], x: Any) -> tuple[Any, int]:
         for segment in segments:
             x = checkpoint(run_layers, segment, x, **options)
         return x, len(segments)
-    if policy == "selective":
-        context_fn = selective_context()
+    if policy in ("selective", TRAP_POLICY):
+        context_fn = selective_context(SAVE_OPS if policy == "selective" else TRAP_SAVE_OPS)
         for layer in layers:
             x = checkpoint(layer, x, context_fn=context_fn, **options)
         return x, len(layers)

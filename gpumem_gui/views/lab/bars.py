@@ -18,13 +18,14 @@ class PolicyBarPlot:
     Holds its PlotWidget (`plot`) rather than being one: pyqtgraph is untyped, and a typed class cannot extend it.
     """
 
-    def __init__(self, title: str) -> None:
+    def __init__(self, title: str, headroom: float = 1.25) -> None:
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
+        self.headroom = headroom  # the y range over the tallest bar: room for the values and the legend
         self.scale = 1.0  # the measured unit (bytes, percent) per unit of the y axis
         self.plot.setTitle(title)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.addLegend(offset=(10, 10), brush=palette.LEGEND_FILL)
+        self.plot.addLegend(offset=(-10, 10), brush=palette.LEGEND_FILL)  # top right, over the smallest bars
         policy_axis(self.plot.getPlotItem())
 
     def draw(self, series: list[tuple[str, str, list[float]]], fmt: Callable[[float], str]) -> None:
@@ -45,7 +46,7 @@ class PolicyBarPlot:
                 text.setPos(float(xi), float(v))
                 self.plot.addItem(text)
         top = max((v for _, _, values in series for v in values), default=1.0)
-        self.plot.setYRange(0, max(top, 1e-9) * 1.25, padding=0)
+        self.plot.setYRange(0, max(top, 1e-9) * self.headroom, padding=0)
 
     def bar_items(self) -> list[pg.BarGraphItem]:
         return [i for i in self.plot.getPlotItem().items if isinstance(i, pg.BarGraphItem)]
@@ -72,7 +73,7 @@ class PolicyBarPlot:
 
 
 class RecomputePlot(PolicyBarPlot):
-    """The work recomputed in backward per policy, as a share of one forward, and the extra time."""
+    """The work recomputed in backward per policy, as a share of one forward (counted ops, not a clock)."""
 
     def __init__(self) -> None:
         super().__init__("recomputed in backward")
@@ -87,33 +88,28 @@ class RecomputePlot(PolicyBarPlot):
                 [100 * m.recomputed_pointwise / max(1, m.forward_pointwise) for m in rows],
             ),
         ]
-        base = rows[0].seconds
-        if base and all(m.seconds is not None for m in rows):
-            series.append(
-                ("extra fwd+bwd time", SERIES_COLOURS[2], [100 * ((m.seconds or 0) / base - 1) for m in rows])
-            )
         self.draw(series, lambda v: f"{v:.0f}%")
         self.plot.setTitle(f"recomputed in backward at N={sweep.n_layers}")
-        self.plot.setLabel("left", "% of one forward (time: % over none)")
+        self.plot.setLabel("left", "% of the forward's own")
+
+
+PRECISION_COLOURS = {"fp32": SERIES_COLOURS[0], "bf16": palette.CURVES["requested"], "autocast": SERIES_COLOURS[1]}
 
 
 class Bf16Plot(PolicyBarPlot):
-    """The bytes each policy holds for backward in fp32 and in bf16."""
+    """The bytes each policy holds for backward in fp32, as a pure-bf16 model, and under bf16 autocast."""
 
     def __init__(self) -> None:
-        super().__init__("held for backward, fp32 and bf16")
+        super().__init__("held for backward: fp32, pure bf16, autocast bf16", headroom=1.6)
 
     def show_sweep(self, sweep: lab.LabSweep) -> None:
-        fp32 = [sweep.at(p, "fp32").saved_bytes for p in lab.POLICIES]
-        bf16 = [sweep.at(p, "bf16").saved_bytes for p in lab.POLICIES]
-        divisor, unit = byte_unit(max(fp32))
+        measured = [d for d in lab.PRECISIONS if sweep.has(d)]
+        values = {d: [sweep.at(p, d).saved_bytes for p in lab.POLICIES] for d in measured}
+        divisor, unit = byte_unit(max(max(v) for v in values.values()))
         self.scale = divisor
         self.draw(
-            [
-                ("fp32", SERIES_COLOURS[0], [b / divisor for b in fp32]),
-                ("bf16", palette.CURVES["requested"], [b / divisor for b in bf16]),
-            ],
+            [(lab.PRECISION_LABELS[d], PRECISION_COLOURS[d], [b / divisor for b in values[d]]) for d in measured],
             lambda v: f"{v:.0f}" if v >= 10 else f"{v:.1f}",
         )
         self.plot.setLabel("left", f"held for backward ({unit})")
-        self.plot.setTitle(f"held for backward at N={sweep.n_layers}, fp32 and bf16")
+        self.plot.setTitle(f"held for backward at N={sweep.n_layers}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.views import palette
 from gpumem_gui.views.lab.bars import Bf16Plot, RecomputePlot
+from gpumem_gui.views.lab.captions import NOTE, timing_text
 from gpumem_gui.views.lab.fsdp import FsdpPage
 from gpumem_gui.views.lab.saved import SavedBytesPlot
 from gpumem_gui.views.lab.table import PolicyTable
@@ -20,13 +22,6 @@ from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 TAB_RECOMPUTE, TAB_BF16, TAB_FSDP = 0, 1, 2
 # the tab a focus brings to the front; the other focuses are on the saved-bytes plot, always in view
 FOCUS_TABS = {"recompute": TAB_RECOMPUTE, "selective": TAB_RECOMPUTE, "bf16": TAB_BF16, "fsdp": TAB_FSDP}
-NOTE = (
-    "Measured on this CPU with PyTorch, not computed: bytes are the storages created in the forward and still "
-    "alive when it returns (parameters excluded), checked against the tensors packed through "
-    "saved_tensors_hooks (selective checkpointing keeps its matmul outputs in its own cache, which those "
-    "hooks do not see). Recompute counts the ops run in backward under grad mode, as checkpoint does. "
-    "Layers this small take microseconds, so the times show checkpointing's Python overhead more than FLOPs."
-)
 
 
 class CheckpointLabPanel(QtWidgets.QWidget):
@@ -48,6 +43,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.destroyed.connect(self.tasks.cancel_all)
         self.running: Task | None = None
         self.pending: dict[str, Callable[[TaskContext], Any]] = {}
+        self.run_started: float | None = None  # perf_counter when the latest sweep was asked for
+        self.first_figures_seconds: float | None = None  # from then to its first figures on screen
+        self.auto_run = True  # measure when first shown
+        self.timing = True  # time one step per policy at the end of the sweep (at a size where matmuls dominate)
 
         self.n_spin = QtWidgets.QSpinBox(minimum=1, maximum=128, value=lab.DEFAULT_N)
         self.n_spin.setToolTip("layers in the chain; the sweep also measures N = 4, 9, ..., 64")
@@ -56,8 +55,15 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.tokens_spin = QtWidgets.QSpinBox(minimum=8, maximum=1024, singleStep=8, value=lab.DEFAULT_TOKENS)
         self.tokens_spin.setToolTip("rows of the input (batch x sequence): one activation is tokens x width")
         self.dtype_combo = QtWidgets.QComboBox()
-        self.dtype_combo.addItems(list(lab.DTYPES))
-        self.dtype_combo.setToolTip("dtype of the model and its activations for the sweep (bf16: a bf16 model)")
+        for key in lab.PRECISIONS:
+            self.dtype_combo.addItem(key, key)
+            self.dtype_combo.setItemData(
+                self.dtype_combo.count() - 1, lab.PRECISION_LABELS[key], QtCore.Qt.ItemDataRole.ToolTipRole
+            )
+        self.dtype_combo.setToolTip(
+            "precision of the sweep against N: fp32, pure bf16 (a bf16 model), or autocast (an fp32 model under "
+            "torch.autocast to bf16: mixed precision); all three are measured at N for the bf16 tab"
+        )
         self.log_axes = QtWidgets.QCheckBox("log axes")
         self.log_axes.setToolTip("log-log: N grows as a line of slope 1, sqrt(N) as a line of slope 1/2")
         self.log_axes.toggled.connect(self._set_log_axes)
@@ -87,7 +93,15 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.caption = QtWidgets.QLabel()
         self.caption.setObjectName("lab_caption")
         self.caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        # a caption wraps in a band of three lines rather than widening or heightening the window to its length;
+        # what a narrow window clips is whole in the tooltip
+        self.caption.setWordWrap(True)
+        self.caption.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
+        self.caption.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
         self.caption.setStyleSheet(f"QLabel#lab_caption {{ color: {palette.FOCUS}; font-weight: bold; }}")
+        bold = QtGui.QFont(self.caption.font())
+        bold.setBold(True)
+        self.caption.setFixedHeight(3 * QtGui.QFontMetrics(bold).lineSpacing() + 4)
         self.caption.hide()
 
         self.saved_plot = SavedBytesPlot()
@@ -96,8 +110,17 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.fsdp_page = FsdpPage()
         self.fsdp_page.changed.connect(self._queue_fsdp)
         self.tabs = QtWidgets.QTabWidget()
-        self.tabs.insertTab(TAB_RECOMPUTE, self.recompute_plot.plot, "recompute")
-        self.tabs.insertTab(TAB_BF16, self.bf16_plot.plot, "bf16")
+        self.timing_note = QtWidgets.QLabel("one step is timed at the end of the sweep")
+        self.timing_note.setObjectName("muted")
+        self.timing_note.setWordWrap(True)
+        self.timing_note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Minimum)
+        recompute_page = QtWidgets.QWidget()
+        recompute_layout = QtWidgets.QVBoxLayout(recompute_page)
+        recompute_layout.setContentsMargins(0, 0, 0, 0)
+        recompute_layout.addWidget(self.recompute_plot.plot, 1)
+        recompute_layout.addWidget(self.timing_note)
+        self.tabs.insertTab(TAB_RECOMPUTE, recompute_page, "recompute")
+        self.tabs.insertTab(TAB_BF16, self.bf16_plot.plot, "bf16 / autocast")
         self.tabs.insertTab(TAB_FSDP, self.fsdp_page, "FSDP")
         split = QtWidgets.QSplitter()
         split.addWidget(self.saved_plot.plot)
@@ -107,6 +130,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.note = QtWidgets.QLabel(NOTE)
         self.note.setWordWrap(True)
         self.note.setObjectName("muted")
+        self.note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Minimum)
         lab_page = QtWidgets.QWidget()
         lab_layout = QtWidgets.QVBoxLayout(lab_page)
         lab_layout.setContentsMargins(0, 0, 0, 0)
@@ -154,15 +178,24 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if not self.check_torch():
             return
         n, width, tokens = self.n_spin.value(), self.width_spin.value(), self.tokens_spin.value()
-        dtype, n_values = self.dtype_combo.currentText(), self.n_values
+        dtype, n_values, timing = str(self.dtype_combo.currentData()), self.n_values, self.timing
 
         def sweep(ctx: TaskContext) -> lab.LabSweep:
             def progress(fraction: float) -> None:
                 ctx.check()  # between two measurements: a cancelled sweep stops there
                 ctx.progress(fraction)
 
-            return lab.run_sweep(n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, progress=progress)
+            def partial(figures: lab.LabSweep) -> None:
+                ctx.check()
+                ctx.progress(figures)  # the quick figures reach the view while the sweep refines them
 
+            return lab.run_sweep(
+                n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, timing=timing, progress=progress,
+                partial=partial,
+            )  # fmt: skip
+
+        self.run_started = time.perf_counter()
+        self.first_figures_seconds = None
         self.pending["lab"] = sweep
         self._queue_fsdp()
 
@@ -191,13 +224,24 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             self.progress.show()
             self._set_status("measuring (the first run also imports torch)...")
             task = self.tasks.start(
-                "checkpointing lab", fn, on_result=self.show_sweep, on_error=self._failed,
-                on_progress=lambda fraction: self.progress.setValue(round(fraction * 100)),
+                "checkpointing lab", fn, on_result=self.show_sweep, on_error=self._failed, on_progress=self._progressed,
             )  # fmt: skip
         else:
             task = self.tasks.start("FSDP calculator", fn, on_result=self.show_fsdp, on_error=self._failed)
         task.finished.connect(lambda: self._finished(task))
         self.running = task
+
+    def _progressed(self, value: object) -> None:
+        if isinstance(value, lab.LabSweep):
+            self.show_sweep(value)
+        elif isinstance(value, float | int):
+            self.progress.setValue(round(value * 100))
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        # the lab measures as soon as it is on screen: its quick figures come within seconds
+        if self.auto_run and self.sweep is None and not self.busy() and lab.torch_available() is None:
+            self.run()
 
     def _failed(self, message: str) -> None:
         self._set_status(f"measurement failed: {message}")
@@ -224,15 +268,22 @@ class CheckpointLabPanel(QtWidgets.QWidget):
 
     def show_sweep(self, sweep: lab.LabSweep) -> None:
         self.sweep = sweep
+        if self.first_figures_seconds is None and self.run_started is not None:
+            self.first_figures_seconds = time.perf_counter() - self.run_started
+        passes = len(sweep.points) + sum(m.dtype != sweep.dtype for m in sweep.at_n) + 1
+        state = "measured" if sweep.complete else "measured so far, refining (longer chains, bf16, timing)"
+        took = self.first_figures_seconds
+        first = "" if took is None else f"first figures after {took:.1f} s; "
         self._set_status(
-            f"{len(sweep.points) + len(sweep.at_n)} forward + backward passes measured in {sweep.seconds:.1f} s "
-            f"(+{sweep.warmup_seconds:.1f} s warm-up) with torch {sweep.torch_version}: {sweep.width} wide, "
-            f"{sweep.tokens} tokens, {sweep.dtype}; one activation = {format_bytes(sweep.at('none').activation_bytes)}"
+            f"{passes} forward + backward passes {state}: {first}{sweep.seconds:.1f} s (+{sweep.warmup_seconds:.1f} s "
+            f"warm-up) with torch {sweep.torch_version}, {sweep.width} wide, {sweep.tokens} tokens, "
+            f"{lab.PRECISION_LABELS[sweep.dtype]}; one activation = {format_bytes(sweep.at('none').activation_bytes)}"
         )
         self.saved_plot.show_sweep(sweep)
         self.recompute_plot.show_sweep(sweep)
         self.bf16_plot.show_sweep(sweep)
         self.table.fill(sweep)
+        self.timing_note.setText(timing_text(sweep))
         self._apply_focus()
 
     def show_fsdp(self, fsdp: lab.FsdpBreakdown) -> None:
@@ -264,10 +315,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.caption.show()
         sweep = self.sweep
         if lab.torch_available() is not None:
-            self.caption.setText(lab.TORCH_MISSING)
+            self._caption(lab.TORCH_MISSING)
             return
         if sweep is None or (name == "fsdp" and self.fsdp is None):
-            self.caption.setText("measuring the chain: the figures appear when the run ends")
+            self._caption("measuring the chain: the first figures appear within seconds")
             return
         shows: dict[str, Callable[[lab.LabSweep], str]] = {
             "saved_bytes": self._show_saved_bytes,
@@ -277,7 +328,11 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             "bf16": self._show_bf16,
             "fsdp": self._show_fsdp,
         }
-        self.caption.setText(shows[name](sweep))
+        self._caption(shows[name](sweep))
+
+    def _caption(self, text: str) -> None:
+        self.caption.setText(text)
+        self.caption.setToolTip(text)
 
     def _clear_highlights(self) -> None:
         self.focus_points = np.zeros((0, 2))
@@ -313,14 +368,13 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         worst = max(lab.POLICIES, key=lambda p: sweep.at(p).extra_flops)
         self.focus_points = self.recompute_plot.mark([worst])
         self.table.highlight(["every", "sqrt"], 7)
-        e, s, none = sweep.at("every"), sweep.at("sqrt"), sweep.at("none")
-        time_part = ""
-        if e.seconds and none.seconds:
-            time_part = f"; fwd+bwd {none.seconds * 1e3:.1f} ms -> {e.seconds * 1e3:.1f} ms"
+        e, s = sweep.at("every"), sweep.at("sqrt")
         return (
-            f"Recompute at N={sweep.n_layers}: every layer re-runs {e.extra_forwards} layer forwards, "
-            f"{e.recomputed_matmuls} matmuls = {e.extra_flops_fraction:.0%} of the forward's FLOPs (early stop skips "
-            f"each layer's last matmul); sqrt(N) {s.extra_flops_fraction:.0%}" + time_part
+            f"Recompute at N={sweep.n_layers}: with every layer checkpointed, backward re-runs {e.extra_forwards} "
+            f"layer forwards but only {e.recomputed_matmuls} of the forward's {e.forward_matmuls} matmuls "
+            f"({e.extra_flops_fraction:.0%} of its matmul FLOPs): non-reentrant checkpointing stops each layer's "
+            f"recompute once backward has what it needs (early stop), so the last matmul never re-runs; "
+            f"sqrt(N): {s.recomputed_matmuls} of {s.forward_matmuls} ({s.extra_flops_fraction:.0%})"
         )
 
     def _show_selective(self, sweep: lab.LabSweep) -> str:
@@ -328,23 +382,25 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.saved_plot.mark(["selective"])
         self.focus_points = self.recompute_plot.mark(["selective"])
         self.table.highlight(["selective"], 6)
-        m, e, none = sweep.at("selective"), sweep.at("every"), sweep.at("none")
+        m, e, none, trap = sweep.at("selective"), sweep.at("every"), sweep.at("none"), sweep.trap
         return (
-            f"Selective keeps matmul outputs: {format_bytes(m.saved_bytes)} held at N={sweep.n_layers} (none "
-            f"{format_bytes(none.saved_bytes)}, every layer {format_bytes(e.saved_bytes)}); it recomputes "
-            f"{m.recomputed_pointwise} pointwise ops and {m.recomputed_matmuls} matmuls (every layer: "
-            f"{e.recomputed_matmuls} matmuls)"
+            f"Selective saves the outputs of aten.mm.default and aten.addmm.default: {format_bytes(m.saved_bytes)} "
+            f"held at N={sweep.n_layers} (none {format_bytes(none.saved_bytes)}, every layer "
+            f"{format_bytes(e.saved_bytes)}); it recomputes {m.recomputed_pointwise} pointwise ops and "
+            f"{m.recomputed_matmuls} matmuls. nn.Linear with a bias runs addmm: a policy naming only mm saves nothing "
+            f"from it and re-runs {trap.recomputed_matmuls} matmuls, like every layer ({e.recomputed_matmuls})"
         )
 
     def _show_bf16(self, sweep: lab.LabSweep) -> str:
-        self.focus_points = self.bf16_plot.mark(list(lab.POLICIES), series="bf16")
-        fp32, bf16 = sweep.at("none", "fp32"), sweep.at("none", "bf16")
-        peak = ""
-        if fp32.peak_bytes and bf16.peak_bytes:
-            peak = f", peak {format_bytes(fp32.peak_bytes)} -> {format_bytes(bf16.peak_bytes)}"
+        if not all(sweep.has(d) for d in lab.PRECISIONS):
+            return "measuring pure bf16 and autocast bf16: the figures appear in a moment"
+        self.focus_points = self.bf16_plot.mark(list(lab.POLICIES), series=lab.PRECISION_LABELS["bf16"])
+        fp32, bf16, auto = (sweep.at("none", d) for d in lab.PRECISIONS)
         return (
-            f"bf16 activations at N={sweep.n_layers}: {format_bytes(bf16.saved_bytes)} held without checkpointing vs "
-            f"{format_bytes(fp32.saved_bytes)} in fp32 (x{bf16.saved_bytes / fp32.saved_bytes:.2f}){peak}"
+            f"Held without checkpointing at N={sweep.n_layers}: fp32 {format_bytes(fp32.saved_bytes)}; pure bf16 "
+            f"model {format_bytes(bf16.saved_bytes)} (x{bf16.saved_bytes / fp32.saved_bytes:.2f}); autocast bf16 "
+            f"(mixed precision) {format_bytes(auto.saved_bytes)} (x{auto.saved_bytes / fp32.saved_bytes:.2f}: bf16 "
+            f"activations, plus the bf16 copies of the fp32 weights that backward needs)"
         )
 
     def _show_fsdp(self, sweep: lab.LabSweep) -> str:

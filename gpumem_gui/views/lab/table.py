@@ -17,51 +17,52 @@ COLUMNS = (
     "extra layer forwards",
     "recomputed matmuls / pointwise",
     "extra matmul FLOPs",
-    "fwd+bwd time",
 )
 COLUMN_TIPS = {
     1: "storages created in the forward and still alive when it returns; parameters excluded",
     2: "distinct storages packed through the outer saved_tensors_hooks during the forward",
     3: "live activation bytes at their highest over forward and backward (parameter gradients excluded)",
     5: "layer forwards started again during backward",
-    6: "ops run during backward under grad mode: checkpoint recomputation",
+    6: "ops run during backward under grad mode (checkpoint recomputation), of the forward's matmuls",
     7: "matmul FLOPs recomputed, and their share of the forward's",
-    8: "best of three plain (uninstrumented) forward + backward passes, after one to warm up",
 }
+TRAP_TIP = (
+    "the same selective checkpointing with a policy that names only torch.ops.aten.mm.default: nn.Linear with a "
+    "bias runs aten.addmm, so nothing from a Linear is saved and every matmul before early stop is recomputed"
+)
 
 
 class PolicyTable(QtWidgets.QTableWidget):
-    """The measured figures of each policy at N; the focus shades a policy's name and the figure it is about."""
+    """The measured figures of each policy at N, and of the mm-only selective trap in a last row; the focus shades
+    a policy's name and the figure it is about."""
 
     def __init__(self) -> None:
-        super().__init__(len(lab.POLICIES), len(COLUMNS))
+        super().__init__(len(lab.POLICIES) + 1, len(COLUMNS))
         self.setHorizontalHeaderLabels(list(COLUMNS))
         self.verticalHeader().hide()
         self.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.horizontalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.horizontalHeader().setStretchLastSection(True)
-        rows_height = self.verticalHeader().defaultSectionSize() * len(lab.POLICIES)
+        rows_height = self.verticalHeader().defaultSectionSize() * self.rowCount()
         self.setFixedHeight(rows_height + self.horizontalHeader().sizeHint().height() + 4)
 
     def fill(self, sweep: lab.LabSweep) -> None:
-        for row, policy in enumerate(lab.POLICIES):
-            m = sweep.at(policy)
+        rows = [(lab.POLICY_LABELS[p], sweep.at(p)) for p in lab.POLICIES] + [(lab.TRAP_LABEL, sweep.trap)]
+        for row, (label, m) in enumerate(rows):
             peak = "" if m.peak_bytes is None else format_bytes(m.peak_bytes)
-            seconds = "" if m.seconds is None else f"{m.seconds * 1e3:.1f} ms"
             cells = (
-                lab.POLICY_LABELS[policy],
+                label,
                 f"{format_bytes(m.saved_bytes)} ({m.saved_bytes / m.activation_bytes:.0f} act.)",
                 format_bytes(m.hooked_bytes),
                 peak,
                 str(m.checkpoints),
                 str(m.extra_forwards),
-                f"{m.recomputed_matmuls} / {m.recomputed_pointwise}",
+                f"{m.recomputed_matmuls} of {m.forward_matmuls} / {m.recomputed_pointwise}",
                 f"{m.extra_flops / 1e6:.1f} M ({m.extra_flops_fraction:.0%})",
-                seconds,
             )
             for col, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
-                item.setToolTip(COLUMN_TIPS.get(col, ""))
+                item.setToolTip(TRAP_TIP if m.policy == lab.TRAP_POLICY else COLUMN_TIPS.get(col, ""))
                 self.setItem(row, col, item)
 
     def highlight(self, policies: list[str], column: int) -> None:

@@ -1,0 +1,118 @@
+"""The lab's sweep: quick figures first (short chains, fp32), then the rest of N, the precisions and the timings."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from gpumem_gui.teach.lab.chain import build_chain, torch_version
+from gpumem_gui.teach.lab.choices import (
+    DEFAULT_N,
+    DEFAULT_N_VALUES,
+    DEFAULT_TOKENS,
+    DEFAULT_WIDTH,
+    POLICIES,
+    PRECISIONS,
+    QUICK_N_MAX,
+    TIMING_REPEATS,
+    TRAP_POLICY,
+)
+from gpumem_gui.teach.lab.measure import measure_policy, model_dtype, one_thread, time_policies
+from gpumem_gui.teach.lab.results import LabSweep, PolicyMeasurement, StepTimings
+
+
+def run_sweep(
+    n_layers: int = DEFAULT_N,
+    *,
+    width: int = DEFAULT_WIDTH,
+    tokens: int = DEFAULT_TOKENS,
+    dtype: str = "fp32",
+    n_values: Iterable[int] = DEFAULT_N_VALUES,
+    timing: bool = True,
+    progress: Callable[[float], None] | None = None,
+    partial: Callable[[LabSweep], None] | None = None,
+) -> LabSweep:
+    """Every policy at every N of `n_values` (and N itself) in `dtype`; at N also the peak and all three precisions.
+
+    In stages, each handed to `partial` as an incomplete LabSweep so that a view can draw it at once: `dtype` at N
+    and the chains up to QUICK_N_MAX layers (well under a second); the other precisions at N; the longer chains;
+    then (with `timing`) one step timed per policy at a size where matmuls dominate. The returned sweep is
+    complete. `progress` hears the fraction done after each measurement; whatever it raises (a cancellation) or
+    `partial` raises ends the sweep.
+    """
+    model_dtype(dtype)  # refuses an unknown precision before any work
+    with one_thread():
+        start = time.perf_counter()
+        for policy in POLICIES:
+            measure_policy(policy, 2, width=8, tokens=8)
+        warmup = time.perf_counter() - start
+        start = time.perf_counter()
+        ns = tuple(sorted({*n_values, n_layers}))
+        quick = tuple(n for n in ns if n <= max(QUICK_N_MAX, n_layers) and n != n_layers)
+        rest = tuple(n for n in ns if n not in quick and n != n_layers)
+        others = tuple(d for d in PRECISIONS if d != dtype)
+        chains: dict[str, Any] = {}
+
+        def chain(precision: str) -> Any:
+            d = model_dtype(precision)
+            if d not in chains:
+                chains[d] = build_chain(max(ns), width, d)
+            return chains[d]
+
+        measurements = (1 + len(quick) + len(rest) + len(others)) * len(POLICIES) + 1
+        steps = measurements + (TIMING_REPEATS + 2) * len(POLICIES) * timing
+        done = 0
+
+        def tick() -> None:
+            nonlocal done
+            done += 1
+            if progress is not None:
+                progress(min(1.0, done / steps))
+
+        at_n: list[PolicyMeasurement] = []
+        points: list[PolicyMeasurement] = []
+
+        def measure(policy: str, n: int, precision: str, peak: bool) -> PolicyMeasurement:
+            m = measure_policy(
+                policy, n, width=width, tokens=tokens, dtype=precision, chain=chain(precision), track_peak=peak
+            )
+            tick()
+            return m
+
+        def result(complete: bool, timings: StepTimings | None = None) -> LabSweep:
+            order = {d: i for i, d in enumerate(PRECISIONS)}
+            return LabSweep(
+                n_layers=n_layers,
+                width=width,
+                tokens=tokens,
+                dtype=dtype,
+                n_values=tuple(sorted({m.n_layers for m in points})),
+                points=tuple(sorted(points, key=lambda m: m.n_layers)),
+                at_n=tuple(sorted(at_n, key=lambda m: order[m.dtype])),
+                trap=trap,
+                seconds=time.perf_counter() - start,
+                warmup_seconds=warmup,
+                torch_version=torch_version(),
+                complete=complete,
+                timings=timings,
+            )
+
+        at_n += [measure(policy, n_layers, dtype, True) for policy in POLICIES]
+        trap = measure(TRAP_POLICY, n_layers, dtype, True)
+        points += at_n
+        points += [measure(policy, n, dtype, False) for n in quick for policy in POLICIES]
+        if partial is not None:
+            partial(result(False))
+        for d in others:
+            at_n += [measure(policy, n_layers, d, True) for policy in POLICIES]
+        if partial is not None:
+            partial(result(False))
+        for n in rest:
+            points += [measure(policy, n, dtype, False) for policy in POLICIES]
+            if partial is not None:
+                partial(result(False))
+        timings = None
+        if timing:
+            timings = time_policies(POLICIES, repeats=TIMING_REPEATS, check=tick)
+    return result(True, timings)
