@@ -29,6 +29,7 @@ def real_path(item: Traversable) -> Path:
 RESOURCES = real_path(DATA)
 EXAMPLES = real_path(DATA / "examples")
 QUIZZES = real_path(DATA / "quizzes")
+GLOSSARY = real_path(DATA / "glossary.toml")  # one name per concept and language: the quizzes are held to it
 
 
 def example_path(name: str) -> Path:

@@ -12,7 +12,7 @@ import pytest
 from gpumem_gui import assets
 from gpumem_gui.teach.quiz import Quiz, Text, load_quizzes
 
-GLOSSARY_PATH = assets.RESOURCES / "glossary.toml"
+GLOSSARY_PATH = assets.GLOSSARY
 
 
 @dataclass(frozen=True)
