@@ -16,6 +16,7 @@ from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, StackTable, TraceTable
+from gpumem_gui.core.snapshot.safe_unpickle import gc_paused
 
 DEFAULT_CAPACITY = 80 * GiB
 
@@ -196,15 +197,18 @@ def replay(
     segments = _segment_dicts(first, snapshot.stacks)
     _refuse_overlaps(segments, device)
     handles = {b.addr: b for b in sim.load_segments(segments)}
-    started = time.process_time()
-    feed = _Feed(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints)
-    for seg in segments:  # the state before the trace is restored at its own addresses
-        feed.places.add(seg["address"], seg["total_size"], 0)
-    divergence = feed.run()
-    simulate_seconds = time.process_time() - started
-    result_dict = sim.snapshot()
-    result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = settings
-    replayed = snapshot_from_object(result_dict, f"{snapshot.source} (replayed)", "dump")
+    # the simulation makes a trace entry per event and a block per split, and the result a dict per entry, none
+    # of them in cycles: the cyclic collector, walking every container made so far, would only cost time
+    with gc_paused():
+        started = time.process_time()
+        feed = _Feed(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints)
+        for seg in segments:  # the state before the trace is restored at its own addresses
+            feed.places.add(seg["address"], seg["total_size"], 0)
+        divergence = feed.run()
+        simulate_seconds = time.process_time() - started
+        result_dict = sim.snapshot()
+        result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = settings
+        replayed = snapshot_from_object(result_dict, f"{snapshot.source} (replayed)", "dump")
     replayed_timeline = build_timeline(replayed, device)
     return ReplayResult(
         settings=settings,
@@ -320,36 +324,47 @@ class _Feed:
         n = len(actions)
         pending = {addr for addr, block in handles.items() if block.event_count}  # pending since before the trace
         skip_until = 0  # rows of an explicit empty_cache() already replayed
+        # the hot loop's names as locals: an attribute or enum lookup per event is a measurable share of a replay
+        alloc, free_requested, free_completed = (
+            int(Action.ALLOC),
+            int(Action.FREE_REQUESTED),
+            int(Action.FREE_COMPLETED),
+        )
+        malloc, free, cached_frames, frames_of = sim.malloc, sim.free, self._frames, self.frames
+        translate, history, deferred = self.places.translate, sim._trace, self.deferred
         for i in range(n):
             a = actions[i]
-            if a == Action.ALLOC:
-                mark, calls = sim.trace_length, sim.num_device_alloc + sim.num_device_free
+            if a == alloc:
+                mark, calls = len(history), sim.num_device_alloc + sim.num_device_free
+                k = stack_of[i]
+                frames = cached_frames[k] if k in cached_frames else frames_of(k)
                 try:
-                    block = sim.malloc(sizes[i], streams[i], self.frames(stack_of[i]))
+                    block = malloc(sizes[i], streams[i], frames)
                 except OutOfMemoryError:
                     self.diverge(self.expected[0][0] if self.expected else i)
                     self.expected.clear()
                     continue
                 finally:
                     sim.address_hint = None
-                    self.complete_deferred()
+                    if deferred:
+                        self.complete_deferred()
                 handles[addrs[i]] = block
                 if self.divergence is not None:
                     continue  # only the first divergence is reported: the rest is simulation alone
                 if self.expected or sim.num_device_alloc + sim.num_device_free != calls:
                     self.settle(i, mark)
-                if self.places.translate(addrs[i]) != block.addr:
+                if translate(addrs[i]) != block.addr:
                     self.diverge(i)
-            elif a == Action.FREE_REQUESTED:
+            elif a == free_requested:
                 freed = handles.get(addrs[i])
                 if freed is None or not freed.allocated:
                     continue
-                completes_now = i + 1 < n and actions[i + 1] == Action.FREE_COMPLETED and addrs[i + 1] == addrs[i]
+                completes_now = i + 1 < n and actions[i + 1] == free_completed and addrs[i + 1] == addrs[i]
                 if not completes_now:  # other streams still used it: pending until its free_completed
                     sim.record_stream(freed, -freed.addr)
                     pending.add(addrs[i])
-                sim.free(freed)
-            elif a == Action.FREE_COMPLETED:
+                free(freed)
+            elif a == free_completed:
                 done = handles.pop(addrs[i], None)
                 if done is not None and addrs[i] in pending:
                     pending.discard(addrs[i])

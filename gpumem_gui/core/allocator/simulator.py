@@ -20,6 +20,7 @@ from gpumem_gui.core.rules.allocator_constants import (
     LARGE_BUFFER,
     MIN_BLOCK_SIZE,
     SMALL_BUFFER,
+    SMALL_SIZE,
     UNLIMITED,
     GiB,
     KiB,
@@ -28,13 +29,13 @@ from gpumem_gui.core.rules.allocator_constants import (
 from gpumem_gui.core.rules.allocator_rules import (
     AllocatorConfig,
     allocation_size,
-    is_small_request,
     round_size,
     should_split,
 )
 from gpumem_gui.core.snapshot.snapshot_dicts import block_dict, segment_dict
 
 Frames = list[dict[str, Any]]
+_bisect_left, _insort = bisect.bisect_left, bisect.insort  # module globals: one lookup less per call
 _VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice
 
 
@@ -149,14 +150,15 @@ class _Pool:
         self.get_free_blocks_call_count = 0
 
     def insert(self, block: Block) -> None:
-        key = block.key()
-        bisect.insort(self.keys, key)
+        key = (block.stream, block.size, block.addr)  # block.key(), inline: this runs twice per event
+        _insort(self.keys, key)
         self.by_key[key] = block
         block.gc_count_base = self.get_free_blocks_call_count
 
     def erase(self, block: Block) -> None:
-        key = block.key()
-        del self.keys[bisect.bisect_left(self.keys, key)]
+        key = (block.stream, block.size, block.addr)
+        keys = self.keys
+        del keys[_bisect_left(keys, key)]
         del self.by_key[key]
 
     def insert_unmapped(self, block: Block) -> None:
@@ -230,10 +232,10 @@ class DeviceAllocatorSim:
             rounded = MIN_BLOCK_SIZE if size < MIN_BLOCK_SIZE else -(-size // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
         else:
             rounded = round_size(size, self.config)
-        pool = self.small_pool if is_small_request(rounded) else self.large_pool
-        alloc_size = allocation_size(rounded, self.config)
+        pool = self.small_pool if rounded <= SMALL_SIZE else self.large_pool  # is_small_request, inline
         block = self.get_free_block(pool, stream, rounded)
         if block is None:
+            alloc_size = allocation_size(rounded, self.config)
             if self.fraction > 0 and self.config.garbage_collection_threshold > 0:
                 self.garbage_collect_cached_blocks(frames)
             block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
@@ -255,7 +257,9 @@ class DeviceAllocatorSim:
         block.allocated = False
         self.allocated -= block.size
         context = frames or block.frames
-        self._record("free_requested", block.addr, block.requested, block.stream, context)
+        if self.record_history:  # _record, inline: it runs for every event
+            self.clock_us += 1
+            self._trace.append(("free_requested", block.addr, block.requested, block.stream, context, self.clock_us, 0))
         if block.stream_uses:
             block.event_count = len(block.stream_uses)  # one event per stream that used it
             self._pending.append(block)
@@ -290,10 +294,13 @@ class DeviceAllocatorSim:
         if cfg.garbage_collection_threshold > 0 and self.fraction > 0:
             pool.get_free_blocks_call_count += 1
         keys = pool.keys
-        i = bisect.bisect_left(keys, (stream, size, 0))
-        if i >= len(keys) or keys[i][0] != stream:
+        i = _bisect_left(keys, (stream, size, 0))
+        if i >= len(keys):
             return None
-        block = pool.by_key[keys[i]]
+        key = keys[i]
+        if key[0] != stream:
+            return None
+        block = pool.by_key[key]
         if block.expandable is not None and cfg.expandable_segments:
             # best fit counts a block by what it can grow to (its size plus the unmapped space right after it),
             # so the growing tail of a segment is taken only when nothing else fits
@@ -314,7 +321,10 @@ class DeviceAllocatorSim:
             return None  # oversize cached blocks only serve oversize requests
         if size >= max_split and block.size >= size + cfg.max_non_split_rounding_size:
             return None
-        pool.erase(block)
+        if block is pool.by_key[key]:  # pool.erase, inline: the key and its position are known
+            del keys[i], pool.by_key[key]
+        else:
+            pool.erase(block)
         return block
 
     @staticmethod
@@ -378,34 +388,53 @@ class DeviceAllocatorSim:
         )
 
     def alloc_found_block(self, block: Block, pool: _Pool, requested: int, size: int, frames: Frames) -> Block:
-        if self.should_split(block, size, pool.small):
+        # should_split (allocator_rules), inline: this runs for every allocation
+        remaining = block.size - size
+        cfg = self.config
+        if (
+            remaining >= MIN_BLOCK_SIZE
+            if pool.small or cfg.expandable_segments
+            else size < cfg.max_split_size and remaining > SMALL_SIZE
+        ):
             rest = Block(
                 block.addr + size,
-                block.size - size,
+                remaining,
                 block.stream,
                 pool.small,
                 block.segment_head,
                 expandable=block.expandable,
                 mapped=block.mapped,
             )
-            _splice(rest, block, block.next)
+            nxt = block.next
+            rest.prev, rest.next, block.next = block, nxt, rest  # _splice(rest, block, nxt), inline
+            if nxt is not None:
+                nxt.prev = rest
             block.size = size
             pool.insert(rest)
         block.allocated = True
         block.requested = requested
         block.frames = frames
         self.allocated += block.size
-        self._record("alloc", block.addr, requested, block.stream, frames)
+        if self.record_history:  # _record, inline
+            self.clock_us += 1
+            self._trace.append(("alloc", block.addr, requested, block.stream, frames, self.clock_us, 0))
         return block
 
     # -- freeing -------------------------------------------------------------------------------------------------
 
     def free_block(self, block: Block, frames: Frames) -> None:
         pool = self.small_pool if block.small else self.large_pool
-        self._record("free_completed", block.addr, block.requested, block.stream, frames)
+        if self.record_history:  # _record, inline
+            self.clock_us += 1
+            self._trace.append(("free_completed", block.addr, block.requested, block.stream, frames, self.clock_us, 0))
         block.frames = _NO_FRAMES
-        for neighbour in (block.prev, block.next):
-            self._try_merge(block, neighbour, pool)
+        # _try_merge's first test, inline: most neighbours are allocated or absent
+        prev = block.prev
+        if prev is not None and not prev.allocated:
+            self._try_merge(block, prev, pool)
+        nxt = block.next
+        if nxt is not None and not nxt.allocated:
+            self._try_merge(block, nxt, pool)
         pool.insert(block)
 
     def _try_merge(self, block: Block, neighbour: Block | None, pool: _Pool) -> None:
@@ -709,17 +738,18 @@ class DeviceAllocatorSim:
     @property
     def trace(self) -> list[dict[str, Any]]:
         """The recorded trace entries, oldest first, as _snapshot() gives them."""
-        out = []
+        out: list[dict[str, Any]] = []
+        append = out.append
         for action, addr, size, stream, frames, time_us, device_free in self._trace:
-            entry: dict[str, Any] = {"action": action}
-            if action == "oom":
-                entry["device_free"] = device_free
-            else:
-                entry["addr"] = addr
-            entry.update(size=size, stream=stream, time_us=time_us)
+            # dict displays, keys in the order PyTorch writes them
+            entry: dict[str, Any] = (
+                {"action": action, "device_free": device_free, "size": size, "stream": stream, "time_us": time_us}
+                if action == "oom"
+                else {"action": action, "addr": addr, "size": size, "stream": stream, "time_us": time_us}
+            )
             if frames:
                 entry["frames"] = frames
-            out.append(entry)
+            append(entry)
         return out
 
     def segment_dicts(self) -> list[dict[str, Any]]:
