@@ -30,7 +30,7 @@ from gpumem_gui.teach.lab.choices import (
     torch_available,
 )
 from gpumem_gui.teach.lab.fsdp import measure_fsdp
-from gpumem_gui.teach.lab.measure import measure_policy, time_policies
+from gpumem_gui.teach.lab.measure import measure_policy, time_policies, warm_up
 from gpumem_gui.teach.lab.results import (
     FsdpBreakdown,
     FsdpShard,
@@ -75,4 +75,5 @@ __all__ = [
     "sqrt_segment",
     "time_policies",
     "torch_available",
+    "warm_up",
 ]

@@ -20,7 +20,14 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from gpumem_gui.teach.lab.chain import build_chain, clear_grads, make_input, torch_dtype
-from gpumem_gui.teach.lab.choices import DEFAULT_TOKENS, DEFAULT_WIDTH, PRECISIONS, TIMING_REPEATS, TIMING_SIZE
+from gpumem_gui.teach.lab.choices import (
+    DEFAULT_TOKENS,
+    DEFAULT_WIDTH,
+    POLICIES,
+    PRECISIONS,
+    TIMING_REPEATS,
+    TIMING_SIZE,
+)
 from gpumem_gui.teach.lab.recorder import op_classes
 from gpumem_gui.teach.lab.results import PolicyMeasurement, StepTimings
 from gpumem_gui.teach.lab.strategies import forward
@@ -45,6 +52,20 @@ def one_thread() -> Iterator[None]:
         yield
     finally:
         torch.set_num_threads(before)
+
+
+def warm_up() -> float:
+    """Import torch and what checkpoint and the recorder load on their first use (torch._dynamo); the seconds.
+
+    Most of a cold lab's wait (measured: 3 to 4 s of a 3.4 to 4.6 s wait for the first figures on a busy 2-core
+    machine, 0.3 s once warm): a caller that expects the lab soon can run this in a background task first.
+    """
+
+    start = time.perf_counter()
+    with one_thread():
+        for policy in POLICIES:
+            measure_policy(policy, 2, width=8, tokens=8)
+    return time.perf_counter() - start
 
 
 def run_forward(policy: str, layers: Sequence[Any], x: Any, precision: str) -> tuple[Any, int]:

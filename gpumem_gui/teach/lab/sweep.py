@@ -18,7 +18,7 @@ from gpumem_gui.teach.lab.choices import (
     TIMING_REPEATS,
     TRAP_POLICY,
 )
-from gpumem_gui.teach.lab.measure import measure_policy, model_dtype, one_thread, time_policies
+from gpumem_gui.teach.lab.measure import measure_policy, model_dtype, one_thread, time_policies, warm_up
 from gpumem_gui.teach.lab.results import LabSweep, PolicyMeasurement, StepTimings
 
 
@@ -43,10 +43,7 @@ def run_sweep(
     """
     model_dtype(dtype)  # refuses an unknown precision before any work
     with one_thread():
-        start = time.perf_counter()
-        for policy in POLICIES:
-            measure_policy(policy, 2, width=8, tokens=8)
-        warmup = time.perf_counter() - start
+        warmup = warm_up()
         start = time.perf_counter()
         ns = tuple(sorted({*n_values, n_layers}))
         quick = tuple(n for n in ns if n <= max(QUICK_N_MAX, n_layers) and n != n_layers)
