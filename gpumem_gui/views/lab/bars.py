@@ -18,14 +18,15 @@ class PolicyBarPlot:
     Holds its PlotWidget (`plot`) rather than being one: pyqtgraph is untyped, and a typed class cannot extend it.
     """
 
-    def __init__(self, title: str, headroom: float = 1.25) -> None:
+    def __init__(self, title: str, headroom: float = 1.25, legend_left: bool = True) -> None:
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
         self.headroom = headroom  # the y range over the tallest bar: room for the values and the legend
         self.scale = 1.0  # the measured unit (bytes, percent) per unit of the y axis
         self.plot.setTitle(title)
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.addLegend(offset=(-10, 10), brush=palette.LEGEND_FILL)  # top right, over the smallest bars
+        # the legend sits over the group of shortest bars: "none" on the left where it recomputes nothing
+        self.plot.addLegend(offset=(10 if legend_left else -10, 10), brush=palette.LEGEND_FILL)
         policy_axis(self.plot.getPlotItem())
 
     def draw(self, series: list[tuple[str, str, list[float]]], fmt: Callable[[float], str]) -> None:
@@ -76,7 +77,7 @@ class RecomputePlot(PolicyBarPlot):
     """The work recomputed in backward per policy, as a share of one forward (counted ops, not a clock)."""
 
     def __init__(self) -> None:
-        super().__init__("recomputed in backward")
+        super().__init__("recomputed in backward", headroom=1.7)
 
     def show_sweep(self, sweep: lab.LabSweep) -> None:
         rows = [sweep.at(p) for p in lab.POLICIES]
@@ -100,7 +101,7 @@ class Bf16Plot(PolicyBarPlot):
     """The bytes each policy holds for backward in fp32, as a pure-bf16 model, and under bf16 autocast."""
 
     def __init__(self) -> None:
-        super().__init__("held for backward: fp32, pure bf16, autocast bf16", headroom=1.6)
+        super().__init__("held for backward: fp32, pure bf16, autocast bf16", headroom=1.7, legend_left=False)
 
     def show_sweep(self, sweep: lab.LabSweep) -> None:
         measured = [d for d in lab.PRECISIONS if sweep.has(d)]

@@ -275,7 +275,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         took = self.first_figures_seconds
         first = "" if took is None else f"first figures after {took:.1f} s; "
         self._set_status(
-            f"{passes} forward + backward passes {state}: {first}{sweep.seconds:.1f} s (+{sweep.warmup_seconds:.1f} s "
+            f"{first}{passes} forward + backward passes {state}: {sweep.seconds:.1f} s (+{sweep.warmup_seconds:.1f} s "
             f"warm-up) with torch {sweep.torch_version}, {sweep.width} wide, {sweep.tokens} tokens, "
             f"{lab.PRECISION_LABELS[sweep.dtype]}; one activation = {format_bytes(sweep.at('none').activation_bytes)}"
         )
