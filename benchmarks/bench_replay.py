@@ -2,7 +2,7 @@
 the whole replay with the analysis of both runs), and the fidelity table of every real fixture (peak reserved,
 device allocations and frees, OOMs, releases, first divergence) under its recorded settings, with address hints and
 without.
-Run: python benchmarks/bench_replay.py [--events N]
+Run: python benchmarks/bench_replay.py [--events N] [--set key:value ...] (e.g. --set expandable_segments:True)
 """
 
 from __future__ import annotations
@@ -59,17 +59,18 @@ def fidelity() -> list[dict[str, Any]]:
     return rows
 
 
-def speed(events: int) -> dict[str, Any]:
+def speed(events: int, overrides: list[str]) -> dict[str, Any]:
     path = data_dir() / f"replay_{events}.pickle"
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(synthetic_snapshot(events, seed=5, streams=2, distinct_stacks=1000), protocol=4))
     snap = load_snapshot(path)
     t0 = time.process_time()
-    result = replay(snap)
+    result = replay(snap, overrides=overrides)
     seconds = time.process_time() - t0
     return {
         "events": events,
+        "settings": result.settings,
         "seconds": seconds,
         "events_per_second": events / seconds,
         "simulate_seconds": result.simulate_seconds,
@@ -83,8 +84,9 @@ def speed(events: int) -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--set", action="append", default=[], help="an allocator setting to replay under")
     args = parser.parse_args()
-    print(json.dumps({"speed": speed(args.events), "fidelity": fidelity()}, indent=2))
+    print(json.dumps({"speed": speed(args.events, args.set), "fidelity": fidelity()}, indent=2))
 
 
 if __name__ == "__main__":
