@@ -7,7 +7,7 @@ import difflib
 import re
 import tomllib
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from gpumem_gui import assets
@@ -33,7 +33,7 @@ LAB_FOCUSES: frozenset[str] = frozenset(FOCUSES)  # the lab's own list: a quiz c
 
 _ID = re.compile(r"[a-z0-9_-]+")
 _QUIZ_KEYS = ("id", "source", "title", "intro", "questions")
-_QUESTION_KEYS = ("id", "concept", "demo", "focus", "prompt", "answer", "caption", "choices")
+_QUESTION_KEYS = ("id", "concept", "demo", "focus", "prompt", "answer", "caption", "map_caption", "choices")
 _CHOICE_KEYS = ("text", "explanation")
 _MIN_CHOICES = 2
 # tomllib's messages end with where the parser stopped; the line goes to the front of ours
@@ -80,6 +80,9 @@ class Question:
     answer: int
     choices: tuple[Choice, ...]
     caption: Text | None
+    # the demo's caption templates, name -> text with {placeholders} the demo fills from the facts it computed
+    # (teach/demos/captions.py says which names and placeholders each demo uses)
+    map_caption: Mapping[str, Text] = field(default_factory=dict, hash=False)
 
 
 @dataclass(frozen=True)
@@ -215,6 +218,16 @@ def _parse_question(file: str, number: int, raw: dict[str, object]) -> Question:
             raise place.error(f"focus {focus!r} is not a lab view{_suggest(focus, tuple(sorted(LAB_FOCUSES)))}")
     prompt = place.text(raw, "prompt", "prompt")
     caption = place.text(raw, "caption", "caption") if "caption" in raw else None
+    map_caption: dict[str, Text] = {}
+    if "map_caption" in raw:
+        templates = place.table(raw, "map_caption", "map_caption")
+        for name, entry in templates.items():
+            if not _ID.fullmatch(name):
+                raise place.error(f"map_caption.{name}: a template name may hold only a-z, 0-9, '_' and '-'")
+            place.text(templates, name, f"map_caption.{name}")  # checks it
+            assert isinstance(entry, dict)
+            # unstripped: a clause the demo appends may start with its own separator ("; ", " (")
+            map_caption[name] = Text(**{lang: str(entry[lang]) for lang in LANGUAGES})
 
     raw_choices = place.tables(raw, "choices", "choices")
     if len(raw_choices) < _MIN_CHOICES:
@@ -240,6 +253,7 @@ def _parse_question(file: str, number: int, raw: dict[str, object]) -> Question:
         answer=answer,
         choices=choices,
         caption=caption,
+        map_caption=map_caption,
     )
 
 

@@ -1,12 +1,12 @@
-"""Every word a demo shows: its caption and the labels of its timeline marks and bracket, from the analyses' figures."""
+"""Every word a demo shows, in each quiz language: its caption and the labels of its timeline marks and bracket,
+from the templates of the quiz files (`map_caption`) filled with the analyses' figures."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent
-
-FREED_LABEL = "freed, still reserved"
+from gpumem_gui.teach.demos.wording import Clause, Figure, Localized, Templates, say, templates_for
 
 
 def sizes(*values: int) -> list[str]:
@@ -15,6 +15,14 @@ def sizes(*values: int) -> list[str]:
     if len(set(texts)) < len(set(values)):
         texts = [two_decimals(v) for v in values]
     return texts
+
+
+def figures(*values: int) -> list[Figure]:
+    return [Figure(t) for t in sizes(*values)]
+
+
+def size(n: int) -> Figure:
+    return Figure(format_bytes(n))
 
 
 def two_decimals(n: int) -> str:
@@ -30,70 +38,134 @@ def plural(n: int, word: str) -> str:
     return f"{n:,} {word}" if n == 1 else f"{n:,} {word}s"
 
 
+def _f(*names: str) -> frozenset[str]:
+    return frozenset(names)
+
+
+# the templates each demo's question gives in its map_caption, with the placeholders each must use
+SPEC: dict[str, dict[str, frozenset[str]]] = {
+    "fragmented_oom": {
+        "caption": _f("request", "largest_hole", "free", "holes", "no_room"),
+        "no_room": _f("device_free"),
+        "mark_oom": _f("request"),
+    },
+    "cache_reuse": {
+        "caption": _f("allocations", "mallocs", "last_malloc", "served"),
+        "last_malloc": _f("event"),
+        "mark_mallocs": _f("mallocs"),
+        "mark_cached": _f("allocations"),
+    },
+    "split_blocks_oom": {
+        "caption": _f("request", "free", "split_blocks", "split_bytes", "split_segments", "largest_hole"),
+        "mark_oom": _f("request"),
+    },
+    "expandable_whatif": {
+        "recorded": _f("request", "event", "free", "holes", "largest_hole"),
+        "served": _f("settings", "request", "event", "how", "ooms_recorded", "ooms_replayed"),
+        "failed": _f("settings", "request", "event"),
+        "recorded_settings": _f(),
+        "how": _f("parts"),
+        "unmapped": _f("unmapped"),
+        "mapped": _f("mapped"),
+        "mark_oom": _f("request"),
+        "mark_served": _f("request"),
+    },
+    "kv_cache": {
+        "contiguous": _f("requests", "kv", "buffer", "unused", "percent", "paged"),
+        "paged": _f("requests", "pages", "page", "kv", "unused"),
+    },
+    "empty_cache_live_tensor": {
+        "caption": _f("released_segments", "released", "reserved_before", "reserved_after", "allocated", "kept"),
+        "kept_one": _f("live_bytes", "kept_bytes"),
+        "kept_many": _f("live_blocks", "live_bytes", "kept_segments", "kept_bytes"),
+        "freed_too": _f("released", "reserved_before", "reserved_after", "allocated_before", "allocated_after"),
+        "mark": _f("released"),
+    },
+    "reserved_vs_allocated": {
+        "caption": _f("reserved", "allocated", "gap", "free_blocks", "pending", "peak"),
+        "pending": _f("pending"),
+        "peak": _f("peak", "event"),
+        "mark_peak": _f("peak"),
+        "mark_freed": _f(),
+        "bracket": _f("gap"),
+    },
+}
+
+
+def templates(demo: str) -> Templates:
+    return templates_for(demo, SPEC[demo])
+
+
 # -- timeline and bracket labels ------------------------------------------------------------------------------
 
 
-def oom_label(request: int, *alongside: int) -> str:
+def oom_label(demo: str, request: int, *alongside: int) -> Localized:
     """A failed request's mark; its size is written as the caption writes it beside the `alongside` sizes."""
-    return f"OOM: {sizes(request, *alongside)[0]} requested"
+    return say(templates(demo), "mark_oom", request=figures(request, *alongside)[0])
 
 
-def mallocs_label(mallocs: int) -> str:
-    return plural(mallocs, "cudaMalloc call")
+def mallocs_label(mallocs: int) -> Localized:
+    return say(templates("cache_reuse"), "mark_mallocs", mallocs=mallocs)
 
 
-def cached_run_label(allocations: int) -> str:
-    return f"{allocations:,} allocations, no cudaMalloc"
+def cached_run_label(allocations: int) -> Localized:
+    return say(templates("cache_reuse"), "mark_cached", allocations=allocations)
 
 
-def empty_cache_label(released: int) -> str:
-    return f"empty_cache: -{format_bytes(released)} reserved"
+def empty_cache_label(released: int) -> Localized:
+    return say(templates("empty_cache_live_tensor"), "mark", released=size(released))
 
 
-def peak_label(peak_allocated: int) -> str:
-    return f"peak: {format_bytes(peak_allocated)} allocated"
+def peak_label(peak_allocated: int) -> Localized:
+    return say(templates("reserved_vs_allocated"), "mark_peak", peak=size(peak_allocated))
 
 
-def gap_label(reserved: int, allocated: int) -> str:
+def freed_label() -> Localized:
+    return say(templates("reserved_vs_allocated"), "mark_freed")
+
+
+def gap_label(reserved: int, allocated: int) -> Localized:
     """The bracket's label, the gap written as the caption writes it beside reserved and allocated."""
-    gap_text = sizes(reserved, allocated, reserved - allocated)[2]
-    return f"cached, not allocated: {gap_text}"
+    return say(templates("reserved_vs_allocated"), "bracket", gap=figures(reserved, allocated, reserved - allocated)[2])
 
 
-def replayed_label(request: int, served: bool) -> str:
-    return f"{sizes(request)[0]} served" if served else oom_label(request)
+def replayed_label(request: int, served: bool) -> Localized:
+    if served:
+        return say(templates("expandable_whatif"), "mark_served", request=figures(request)[0])
+    return oom_label("expandable_whatif", request)
 
 
 # -- captions, one per demo -----------------------------------------------------------------------------------
 
 
-def fragmented_oom(request: int, largest_hole: int, free: int, holes: int, device_free: int) -> str:
-    req, big, tot = sizes(request, largest_hole, free)
-    caption = (
-        f"The failed request of {req} is larger than the largest hole ({big}), "
-        f"though {tot} is free in {plural(holes, 'hole')}"
+def fragmented_oom(request: int, largest_hole: int, free: int, holes: int, device_free: int) -> Localized:
+    req, big, tot = figures(request, largest_hole, free)
+    no_room = Clause("no_room", {"device_free": size(device_free)}) if device_free < request else None
+    return say(
+        templates("fragmented_oom"), "caption", request=req, largest_hole=big, free=tot, holes=holes, no_room=no_room
     )
-    if device_free < request:
-        caption += f"; the GPU had only {format_bytes(device_free)} left for a new cudaMalloc"
-    return caption
 
 
-def cache_reuse(allocations: int, mallocs: int, served: int, last_malloc: int | None) -> str:
-    tail = f", the last at event {last_malloc:,}" if last_malloc is not None else ""
-    return (
-        f"{allocations:,} allocations but only {plural(mallocs, 'cudaMalloc call')}{tail}: "
-        f"{served:,} requests were served from cached blocks"
+def cache_reuse(allocations: int, mallocs: int, served: int, last_malloc: int | None) -> Localized:
+    tail = Clause("last_malloc", {"event": last_malloc}) if last_malloc is not None else None
+    return say(
+        templates("cache_reuse"), "caption", allocations=allocations, mallocs=mallocs, last_malloc=tail, served=served
     )
 
 
 def split_blocks_oom(
     request: int, largest_hole: int, free: int, *, split_blocks: int, split_bytes: int, split_segments: int
-) -> str:
-    req, big, tot = sizes(request, largest_hole, free)
-    return (
-        f"The {req} request fails although {tot} is free: {plural(split_blocks, 'inactive split block')} "
-        f"({format_bytes(split_bytes)}) sit between live blocks in {plural(split_segments, 'segment')}, "
-        f"and the largest hole is {big}"
+) -> Localized:
+    req, big, tot = figures(request, largest_hole, free)
+    return say(
+        templates("split_blocks_oom"),
+        "caption",
+        request=req,
+        free=tot,
+        split_blocks=split_blocks,
+        split_bytes=size(split_bytes),
+        split_segments=split_segments,
+        largest_hole=big,
     )
 
 
@@ -108,65 +180,95 @@ def empty_cache(
     live_bytes: int,
     kept_segments: int,
     kept_bytes: int,
-) -> str:
+) -> Localized:
+    t = templates("empty_cache_live_tensor")
     released = reserved_before - reserved_after
     if allocated_after != allocated_before:
-        return (
-            f"empty_cache gave back {format_bytes(released)}: reserved {format_bytes(reserved_before)} -> "
-            f"{format_bytes(reserved_after)}, allocated {format_bytes(allocated_before)} -> "
-            f"{format_bytes(allocated_after)}"
+        return say(
+            t,
+            "freed_too",
+            released=size(released),
+            reserved_before=size(reserved_before),
+            reserved_after=size(reserved_after),
+            allocated_before=size(allocated_before),
+            allocated_after=size(allocated_after),
         )
     if live_blocks == 1 and kept_segments == 1:
-        kept = f"the live {format_bytes(live_bytes)} block keeps its {format_bytes(kept_bytes)} segment"
+        kept = Clause("kept_one", {"live_bytes": size(live_bytes), "kept_bytes": size(kept_bytes)})
     else:
-        kept = (
-            f"the {plural(live_blocks, 'live block')} ({format_bytes(live_bytes)}) keep "
-            f"{plural(kept_segments, 'segment')} ({format_bytes(kept_bytes)})"
+        kept = Clause(
+            "kept_many",
+            {
+                "live_blocks": live_blocks,
+                "live_bytes": size(live_bytes),
+                "kept_segments": kept_segments,
+                "kept_bytes": size(kept_bytes),
+            },
         )
-    return (
-        f"empty_cache gave back {plural(released_segments, 'free segment')} ({format_bytes(released)}): reserved "
-        f"{format_bytes(reserved_before)} -> {format_bytes(reserved_after)}, allocated unchanged at "
-        f"{format_bytes(allocated_after)}; {kept}"
+    return say(
+        t,
+        "caption",
+        released_segments=released_segments,
+        released=size(released),
+        reserved_before=size(reserved_before),
+        reserved_after=size(reserved_after),
+        allocated=size(allocated_after),
+        kept=kept,
     )
 
 
 def reserved_vs_allocated(
     reserved: int, allocated: int, free_blocks: int, pending: int, peak: tuple[int, int] | None
-) -> str:
+) -> Localized:
     """`peak`: (event, allocated bytes) of the allocated peak, None for a snapshot without a trace."""
-    res, alloc, gap_text = sizes(reserved, allocated, reserved - allocated)
-    caption = (
-        f"Reserved {res} but allocated {alloc}: the {gap_text} gap is "
-        f"{plural(free_blocks, 'cached free block')} the allocator keeps"
-    )
-    if pending:
-        caption += f" (with {format_bytes(pending)} pending free)"
-    if peak is not None:
-        event, peak_bytes = peak
-        caption += f", left from the peak of {format_bytes(peak_bytes)} allocated at event {event:,}"
-    return caption
-
-
-def kv_contiguous(requests: int, kv_bytes: int, buffer: int, unused_min: int, paged_bytes: int) -> str:
-    return (
-        f"{plural(requests, 'request')} hold {format_bytes(kv_bytes)} in buffers of {format_bytes(buffer)} each: "
-        f"at least {format_bytes(unused_min)} ({format_percent(unused_min / kv_bytes)}) holds no token, since "
-        f"the paged run keeps the same sequences in {format_bytes(paged_bytes)}"
+    res, alloc, gap = figures(reserved, allocated, reserved - allocated)
+    return say(
+        templates("reserved_vs_allocated"),
+        "caption",
+        reserved=res,
+        allocated=alloc,
+        gap=gap,
+        free_blocks=free_blocks,
+        pending=Clause("pending", {"pending": size(pending)}) if pending else None,
+        peak=Clause("peak", {"event": peak[0], "peak": size(peak[1])}) if peak is not None else None,
     )
 
 
-def kv_paged(requests: int, pages: int, page: int, kv_bytes: int, unused_max: int) -> str:
-    return (
-        f"The same {plural(requests, 'request')} fit in {pages:,} pages of {format_bytes(page)} "
-        f"({format_bytes(kv_bytes)}): at most one partial page each, {format_bytes(unused_max)} unused"
+def kv_contiguous(requests: int, kv_bytes: int, buffer: int, unused_min: int, paged_bytes: int) -> Localized:
+    return say(
+        templates("kv_cache"),
+        "contiguous",
+        requests=requests,
+        kv=size(kv_bytes),
+        buffer=size(buffer),
+        unused=size(unused_min),
+        percent=Figure(format_percent(unused_min / kv_bytes)),
+        paged=size(paged_bytes),
     )
 
 
-def recorded_oom(request: int, event: int, free: int, holes: int, largest_hole: int) -> str:
-    req, big = sizes(request, largest_hole)
-    return (
-        f"Recorded: the {req} request fails at event {event:,} with {format_bytes(free)} free in "
-        f"{plural(holes, 'hole')}, none larger than {big}"
+def kv_paged(requests: int, pages: int, page: int, kv_bytes: int, unused_max: int) -> Localized:
+    return say(
+        templates("kv_cache"),
+        "paged",
+        requests=requests,
+        pages=pages,
+        page=size(page),
+        kv=size(kv_bytes),
+        unused=size(unused_max),
+    )
+
+
+def recorded_oom(request: int, event: int, free: int, holes: int, largest_hole: int) -> Localized:
+    req, big = figures(request, largest_hole)
+    return say(
+        templates("expandable_whatif"),
+        "recorded",
+        request=req,
+        event=event,
+        free=size(free),
+        holes=holes,
+        largest_hole=big,
     )
 
 
@@ -180,18 +282,21 @@ def replayed(
     unmapped: int,
     ooms_recorded: int,
     ooms_replayed: int,
-) -> str:
-    req = sizes(request)[0]
-    settings = ", ".join(overrides) or "the recorded settings"
+) -> Localized:
+    t = templates("expandable_whatif")
+    req = figures(request)[0]
+    settings: object = ", ".join(overrides) or Clause("recorded_settings", {})
     if not served:
-        return f"With {settings}, the same {req} request still fails at event {event:,}"
-    how = []
-    if unmapped:
-        how.append(f"{format_bytes(unmapped)} of free pages unmapped")
-    if mapped:
-        how.append(f"{format_bytes(mapped)} mapped where it is needed")
-    return (
-        f"With {settings}, the same {req} request is served at event {event:,}"
-        + (f" ({', '.join(how)})" if how else "")
-        + f"; OOMs {ooms_recorded} -> {ooms_replayed}"
+        return say(t, "failed", settings=settings, request=req, event=event)
+    parts = [Clause(key, {key: size(n)}) for key, n in (("unmapped", unmapped), ("mapped", mapped)) if n]
+    how = Clause("how", {"parts": tuple(parts)}) if parts else None
+    return say(
+        t,
+        "served",
+        settings=settings,
+        request=req,
+        event=event,
+        how=how,
+        ooms_recorded=ooms_recorded,
+        ooms_replayed=ooms_replayed,
     )

@@ -2,12 +2,14 @@
 
 A `DemoFocus` is the trace event to travel to, a mask over the blocks of the allocator state right after that event,
 events or spans to mark on the timeline, an optional reserved/allocated bracket for the figures, and one caption whose
-figures are all in `facts`, so that tests check the caption's claims on the data, never on fixed places.
+figures are all in `facts`, so that tests check the caption's claims on the data, never on fixed places. Caption and
+labels are held in every quiz language; `in_language` gives the focus as one language shows it, without recomputing.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -28,6 +30,15 @@ class TimelineMark:
     start: int
     end: int
     label: str
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)  # language -> label
+
+    def in_language(self, lang: str) -> TimelineMark:
+        return replace(self, label=self.labels.get(lang, self.label))
+
+
+def mark(start: int, end: int, labels: Mapping[str, str]) -> TimelineMark:
+    """A mark labelled in every language, shown in English until a language is picked."""
+    return TimelineMark(start, end, labels["en"], labels)
 
 
 @dataclass(frozen=True)
@@ -37,6 +48,7 @@ class Bracket:
     reserved_bytes: int
     allocated_bytes: int
     label: str
+    labels: Mapping[str, str] = field(default_factory=dict, compare=False, hash=False)  # language -> label
 
     @property
     def gap_bytes(self) -> int:
@@ -58,6 +70,19 @@ class DemoFocus:
     facts: Facts
     timeline_marks: tuple[TimelineMark, ...] = ()
     bracket: Bracket | None = None
+    captions: Mapping[str, str] = field(default_factory=dict)  # language -> caption; `caption` is one of them
+
+    def in_language(self, lang: str) -> DemoFocus:
+        """This focus captioned and labelled in `lang` (as it is where a text lacks that language)."""
+        bracket = self.bracket
+        if bracket is not None:
+            bracket = replace(bracket, label=bracket.labels.get(lang, bracket.label))
+        return replace(
+            self,
+            caption=self.captions.get(lang, self.caption),
+            timeline_marks=tuple(m.in_language(lang) for m in self.timeline_marks),
+            bracket=bracket,
+        )
 
     @property
     def highlighted_addresses(self) -> I64:
@@ -102,7 +127,7 @@ def make_focus(
     *,
     demo: str,
     title: str,
-    caption: str,
+    caption: Mapping[str, str],
     facts: Facts,
     marks: tuple[TimelineMark, ...] = (),
     bracket: Bracket | None = None,
@@ -114,10 +139,11 @@ def make_focus(
         event=event,
         block_mask=np.asarray(mask, bool),
         block_addresses=state.blocks.address.copy(),
-        caption=caption,
+        caption=caption["en"],
         facts=facts,
         timeline_marks=marks,
         bracket=bracket,
+        captions=dict(caption),
     )
 
 

@@ -18,10 +18,10 @@ from gpumem_gui.teach.demos.focus import (
     DemoData,
     DemoFocus,
     Facts,
-    TimelineMark,
     demo_data,
     first_oom,
     make_focus,
+    mark,
 )
 from gpumem_gui.teach.demos.plans import DemoError, DemoPlan, plan_for
 
@@ -142,7 +142,7 @@ def recorded_oom(o: DemoData, plan: DemoPlan) -> DemoFocus:
         "free_bytes": int(holes.sum()),
         "ooms": len(o.timeline.ooms),
     }
-    o_marks = (TimelineMark(event, event, captions.oom_label(request, largest)),)
+    o_marks = (mark(event, event, captions.oom_label(plan.demo, request, largest)),)
     return make_focus(
         o, event, o_state, free, demo=plan.demo, title=plan.titles[0], caption=o_caption, facts=o_facts, marks=o_marks
     )
@@ -209,7 +209,7 @@ def whatif_foci(
         "peak_reserved_bytes": r.timeline.series.peak("reserved"),
         "original_peak_reserved_bytes": o.timeline.series.peak("reserved"),
     }
-    r_marks = (TimelineMark(at, at, captions.replayed_label(request, served)),)
+    r_marks = (mark(at, at, captions.replayed_label(request, served)),)
     r_focus = make_focus(
         r, at, r_state, r_mask, demo=plan.demo, title=plan.titles[1], caption=r_caption, facts=r_facts, marks=r_marks
     )

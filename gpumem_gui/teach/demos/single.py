@@ -18,6 +18,7 @@ from gpumem_gui.teach.demos.focus import (
     TimelineMark,
     first_oom,
     make_focus,
+    mark,
 )
 from gpumem_gui.teach.demos.plans import DemoError
 
@@ -48,7 +49,7 @@ def fragmented_oom(data: DemoData, demo: str, title: str) -> DemoFocus:
         "holes": len(holes),
         "device_free_bytes": device_free,
     }
-    marks = (TimelineMark(event, event, captions.oom_label(request, largest, total)),)
+    marks = (mark(event, event, captions.oom_label(demo, request, largest, total)),)
     return make_focus(data, event, state, free, demo=demo, title=title, caption=caption, facts=facts, marks=marks)
 
 
@@ -91,10 +92,10 @@ def cache_reuse(data: DemoData, demo: str, title: str) -> DemoFocus:
     marks: list[TimelineMark] = []
     if len(grows):
         first_grow, last_grow = int(grows[0]), int(grows[-1])
-        marks.append(TimelineMark(first_grow, last_grow, captions.mallocs_label(len(grows))))
+        marks.append(mark(first_grow, last_grow, captions.mallocs_label(len(grows))))
         after = allocs[allocs > last_grow + 1] if last_grow + 1 < len(action) else allocs[:0]
         if len(after):
-            marks.append(TimelineMark(int(after[0]), data.last, captions.cached_run_label(len(after))))
+            marks.append(mark(int(after[0]), data.last, captions.cached_run_label(len(after))))
     last_malloc = int(grows[-1]) if len(grows) else None
     caption = captions.cache_reuse(len(allocs), len(grows), served, last_malloc)
     facts: Facts = {
@@ -137,7 +138,7 @@ def split_blocks_oom(data: DemoData, demo: str, title: str) -> DemoFocus:
         "inactive_split_bytes": split_bytes,
         "segments_with_split_blocks": split_segments,
     }
-    marks = (TimelineMark(event, event, captions.oom_label(request, largest, total)),)
+    marks = (mark(event, event, captions.oom_label(demo, request, largest, total)),)
     return make_focus(data, event, state, split, demo=demo, title=title, caption=caption, facts=facts, marks=marks)
 
 
@@ -204,7 +205,7 @@ def empty_cache(data: DemoData, demo: str, title: str) -> DemoFocus:
         "live_blocks_present_before": int(survived.sum()),
         "kept_segment_bytes": kept_bytes,
     }
-    marks = (TimelineMark(first, last, captions.empty_cache_label(released)),)
+    marks = (mark(first, last, captions.empty_cache_label(released)),)
     return make_focus(data, after, state, live, demo=demo, title=title, caption=caption, facts=facts, marks=marks)
 
 
@@ -227,9 +228,9 @@ def reserved_vs_allocated(data: DemoData, demo: str, title: str) -> DemoFocus:
     if len(series):
         at = int(np.argmax(series.allocated))
         peak = (at, int(series.allocated[at]))
-        marks.append(TimelineMark(at, at, captions.peak_label(peak[1])))
+        marks.append(mark(at, at, captions.peak_label(peak[1])))
         if at < event:
-            marks.append(TimelineMark(at + 1, event, captions.FREED_LABEL))
+            marks.append(mark(at + 1, event, captions.freed_label()))
     free_blocks = int((blk.state == BlockState.INACTIVE).sum())
     caption = captions.reserved_vs_allocated(reserved, allocated, free_blocks, pending, peak)
     facts: Facts = {
@@ -241,7 +242,8 @@ def reserved_vs_allocated(data: DemoData, demo: str, title: str) -> DemoFocus:
         "pending_free_bytes": pending,
         "peak_allocated_bytes": series.peak("allocated"),
     }
-    bracket = Bracket(reserved, allocated, captions.gap_label(reserved, allocated))
+    gap_labels = captions.gap_label(reserved, allocated)
+    bracket = Bracket(reserved, allocated, gap_labels["en"], gap_labels)
     return make_focus(
         data,
         event,
