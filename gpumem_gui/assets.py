@@ -30,6 +30,7 @@ RESOURCES = real_path(DATA)
 EXAMPLES = real_path(DATA / "examples")
 QUIZZES = real_path(DATA / "quizzes")
 GLOSSARY = real_path(DATA / "glossary.toml")  # one name per concept and language: the quizzes are held to it
+PREDICTIONS = real_path(DATA / "predictions.toml")  # the predict-then-reveal step of each quiz question
 
 
 def example_path(name: str) -> Path:

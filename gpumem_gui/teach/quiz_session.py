@@ -77,6 +77,7 @@ class QuizSession:
         self._index = 0
         self._selected: int | None = None
         self._page = CHOOSER
+        self._predictions: dict[str, dict[str, bool]] = {q.id: {} for q in self.quizzes}  # quiz -> question -> right
         # come back where the user left: the quiz that was open, at its question
         if progress.open_quiz in self._by_id:
             self.open_quiz(progress.open_quiz)
@@ -124,6 +125,14 @@ class QuizSession:
     def selected(self) -> int | None:
         """The choice marked (with a number key) and not yet confirmed."""
         return self._selected
+
+    def prediction(self, question_id: str, quiz_id: str | None = None) -> bool | None:
+        """Was the learner's prediction on this question right? None before one is made (kept for this run only)."""
+        quiz_id = quiz_id if quiz_id is not None else self._quiz.id if self._quiz is not None else ""
+        return self._predictions.get(quiz_id, {}).get(question_id)
+
+    def predictions_of(self, quiz_id: str) -> dict[str, bool]:
+        return dict(self._predictions[quiz_id])
 
     def quiz(self, quiz_id: str) -> Quiz:
         quiz = self._by_id.get(quiz_id)
@@ -285,6 +294,16 @@ class QuizSession:
             return self.answer(self._selected)
         return Change.NONE
 
+    def record_prediction(self, question_id: str, right: bool) -> Change:
+        """The learner's prediction on a question of the open quiz, graded; the first one counts."""
+        if self._quiz is None or not any(q.id == question_id for q in self._quiz.questions):
+            return Change.NONE
+        made = self._predictions[self._quiz.id]
+        if question_id in made:
+            return Change.NONE
+        made[question_id] = right
+        return Change.SHOWN
+
     def show_review(self) -> Change:
         return self._go(REVIEW) if self._quiz is not None else Change.NONE
 
@@ -293,6 +312,7 @@ class QuizSession:
         if self._quiz is None:
             return Change.NONE
         self._answers[self._quiz.id] = {}
+        self._predictions[self._quiz.id] = {}
         self._index = 0
         return self._go(QUESTION)
 

@@ -6,10 +6,12 @@ from functools import partial
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
 from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession
 from gpumem_gui.views.palette import CARD, INK, PAGE
+from gpumem_gui.views.predict_box import PredictBox
 from gpumem_gui.views.quiz_markup import plain, push_button, rich, scroll_area, set_style_state, wrapped_label
 from gpumem_gui.views.quiz_widgets import STYLE, ChoiceCard, ExplanationBox, ProgressDots, ReviewCard
 
@@ -34,12 +36,14 @@ class QuizPanel(QtWidgets.QWidget):
         parent: QtWidgets.QWidget | None = None,
         *,
         interface: Interface | None = None,
+        predictions: Predictions | None = None,
     ) -> None:
         super().__init__(parent)
         self.setObjectName("quiz_panel")
         self.quizzes = list(quizzes)
         self.settings = settings if settings is not None else QtCore.QSettings(SETTINGS_ORG, SETTINGS_APP)
         self.interface = interface if interface is not None else load_interface()
+        self.predictions = predictions if predictions is not None else load_predictions()
         self.session = QuizSession(self.quizzes, self._read_progress())
         self._stored = self.session.progress()  # what the settings hold: each save writes only what changed
 
@@ -189,6 +193,9 @@ class QuizPanel(QtWidgets.QWidget):
         if question is not None:
             self.show_demo.emit(question)
 
+    def _predicted(self, question_id: str, right: bool) -> None:
+        self._apply(self.session.record_prediction(question_id, right))
+
     def _open_from_chooser(self, quiz_id: str) -> None:
         self._apply(self.session.resume(quiz_id))
 
@@ -324,6 +331,10 @@ class QuizPanel(QtWidgets.QWidget):
         box.setSpacing(8)
         self.prompt = wrapped_label("prompt", rich=True)
         box.addWidget(self.prompt)
+        # predict first: the learner acts on the demo's data before the choices and "Show me" reveal it
+        self.predict_box = PredictBox(self.predictions)
+        self.predict_box.predicted.connect(self._predicted)
+        box.addWidget(self.predict_box)
         box.addSpacing(2)
         self.choice_box = QtWidgets.QVBoxLayout()
         self.choice_box.setSpacing(6)
@@ -424,6 +435,8 @@ class QuizPanel(QtWidgets.QWidget):
         self.score_label.setText(self.t("score", right=session.score(), answered=len(session.answers)))
         self.dots.set_states(session.dot_states(), index)
         self.prompt.setText(rich(question.prompt[lang]))
+        prediction = self.predictions.find(quiz.id, question.id)
+        self.predict_box.set_prediction(prediction, lang, session.prediction(question.id))
 
         while len(self.choice_cards) < len(question.choices):
             number = len(self.choice_cards)

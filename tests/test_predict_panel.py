@@ -1,0 +1,96 @@
+"""The quiz panel's Predict step: prepare the case, click the map or pick an option, see the verdict and reveal."""
+
+from __future__ import annotations
+
+import pickle
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore
+
+from gpumem_gui import assets
+from gpumem_gui.teach.quiz import load_quizzes
+from gpumem_gui.views.quiz_panel import QuizPanel
+
+
+def _panel(qtbot: Any, tmp_path: Path) -> QuizPanel:
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    panel = QuizPanel(load_quizzes(), settings)
+    qtbot.addWidget(panel)
+    panel.resize(460, 900)
+    panel.show()
+    panel.open_quiz("gpu-memory")
+    return panel
+
+
+def _go(panel: QuizPanel, question_id: str) -> None:
+    quiz = panel.current_quiz
+    assert quiz is not None
+    panel.go_to([q.id for q in quiz.questions].index(question_id))
+    box = panel.predict_box
+    assert box.isVisibleTo(panel) and box.start_button.isVisibleTo(panel)
+    box.start()
+    assert box.wait()
+    assert box.case is not None
+
+
+def test_click_a_hole_then_no_hole_fits(qtbot: Any, tmp_path: Path) -> None:
+    panel = _panel(qtbot, tmp_path)
+    _go(panel, "fragmentation")
+    box = panel.predict_box
+    assert box.map.isVisibleTo(panel) and box.none_button.isVisibleTo(panel)
+    with open(assets.example_path("fragmented_oom"), "rb") as f:
+        raw = pickle.load(f)
+    hole = max((b for s in raw["segments"] for b in s["blocks"] if b["state"] == "inactive"), key=lambda b: b["size"])
+    state = box.map.state
+    assert state is not None
+    index = int((state.blocks.address == hole["address"]).nonzero()[0][0])
+    with qtbot.waitSignal(box.predicted) as signal:
+        box.map.block_clicked.emit(index)  # the largest hole is still smaller than the request
+    assert signal.args == ["fragmentation", False]
+    assert panel.session.prediction("fragmentation") is False
+    assert box.result.text().startswith("Not quite.") and "1.5 GiB" in box.reveal.text()
+    box.pick_none()  # a second answer does not count
+    assert panel.session.prediction("fragmentation") is False
+    panel.set_language("fr")
+    assert box.result.text().startswith("Pas tout à fait.") and "aucun ne contient" in box.reveal.text()
+    panel.grab().save(str(tmp_path / "hole.png"))
+
+
+def test_pick_a_setting_graded_by_the_replays(qtbot: Any, tmp_path: Path) -> None:
+    panel = _panel(qtbot, tmp_path)
+    _go(panel, "expandable-segments")
+    box = panel.predict_box
+    assert not box.map.isVisibleTo(panel)
+    assert box.option_buttons[0].text() == "expandable_segments:True"
+    box.option_buttons[2].click()  # garbage_collection_threshold: the replay still runs out of memory
+    assert panel.session.prediction("expandable-segments") is False
+    assert [b.text()[-1] for b in box.option_buttons] == ["✓", "✓", "✗"]
+    assert "still out of memory" in box.reveal.text()
+    # another question hides the box or resets it; coming back shows the verdict given
+    panel.go_to(0)
+    assert box.case is None and box.start_button.isVisibleTo(panel)
+    panel.go_to(3)
+    assert box.result.text() == "Not quite."
+
+
+def test_pick_the_surviving_segment(qtbot: Any, tmp_path: Path) -> None:
+    panel = _panel(qtbot, tmp_path)
+    _go(panel, "empty-cache")
+    box = panel.predict_box
+    case = box.case
+    assert case is not None
+    index = int(case.right_blocks.nonzero()[0][0])
+    box.pick_block(index)
+    assert panel.session.prediction("empty-cache") is True
+    assert box.result.text().startswith("Right.")
+    assert box.map.highlight_pixels().any()  # the reveal spotlights the segment that stays
+    panel.grab().save("/tmp/predict_segment.png")
+
+
+def test_a_question_without_a_prediction_hides_the_box(qtbot: Any, tmp_path: Path) -> None:
+    panel = _panel(qtbot, tmp_path)
+    quiz = panel.current_quiz
+    assert quiz is not None
+    panel.go_to([q.id for q in quiz.questions].index("paged-attention"))
+    assert not panel.predict_box.isVisibleTo(panel)
