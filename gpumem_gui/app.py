@@ -25,6 +25,8 @@ from gpumem_gui.document.staging import StagedDemo, stage_demo
 from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
+from gpumem_gui.teach.quiz_demos import DemoFocus
+from gpumem_gui.views.demo_focus import recaption, show_demo_foci
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
@@ -106,6 +108,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.compare = CompareActions(self)
         self.actions_on_tab = TabActions(self)
         self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
+        self._lab_warmed = False
+        self.demo_foci: Sequence[DemoFocus] = ()  # the demo tab's foci, re-worded when the language changes
         self.live = LiveActions(self)
         self.setAcceptDrops(True)
         self._menus()
@@ -427,12 +431,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.quiz_dock is None:
             panel = QuizPanel(load_quizzes(), self.settings)
             panel.show_demo.connect(self.show_demo)
+            panel.language_changed.connect(self._recaption_demo)
             dock = QtWidgets.QDockWidget("Guided quiz", self)
             dock.setObjectName("guided-quiz")
             dock.setWidget(panel)
             self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
             dock.resize(430, dock.height())
             self.quiz_dock = dock
+            self.warm_up_lab()  # a learner of the quiz may ask for the lab: its torch loads meanwhile
         self.quiz_dock.show()
         self.quiz_dock.raise_()
         shown = self.quiz_dock.widget()
@@ -448,6 +454,15 @@ class MainWindow(QtWidgets.QMainWindow):
             except QuizError as e:
                 QtWidgets.QMessageBox.warning(self, "Guided quiz", str(e))
         return panel
+
+    def warm_up_lab(self) -> None:
+        """Import torch in the background before the lab is asked for: an import takes 3-4 s, which would otherwise
+        stand between "Show me" and the lab's first figures (0.3 s once torch is loaded)."""
+        from gpumem_gui.teach import lab  # noqa: PLC0415 (the lab's package imports no torch until a run)
+
+        if not self._lab_warmed and lab.torch_available() is None:
+            self._lab_warmed = True
+            self.tasks.start("warm up torch", lambda _ctx: lab.warm_up())
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
         """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
@@ -489,24 +504,26 @@ class MainWindow(QtWidgets.QMainWindow):
     def _stage_demo(self, staged: StagedDemo) -> None:
         widget: QtWidgets.QWidget
         if staged.run is not None:
-            compare = CompareView(staged.run)
-            compare.show_foci(staged.foci)
-            widget = compare
+            widget = CompareView(staged.run)
         elif len(staged.documents) > 1:
             widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-            for document, focus in zip(staged.documents, staged.foci, strict=True):
-                view = DocumentView(document)
-                widget.addWidget(view)
-                view.show_focus(focus)
+            for document in staged.documents:
+                widget.addWidget(DocumentView(document))
         else:
-            view = DocumentView(staged.documents[0])
-            view.show_focus(staged.foci[0])
-            widget = view
+            widget = DocumentView(staged.documents[0])
+        # the foci in the learner's language; switching it later re-words them (_recaption_demo)
+        show_demo_foci(widget, staged.foci, self.quiz_panel().language)
+        self.demo_foci = staged.foci
         if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
             self.close_tab(self.tabs.indexOf(self.demo_tab))
         self.demo_tab = widget
         index = self.tabs.addTab(widget, staged.title)
         self.tabs.setCurrentIndex(index)
+
+    def _recaption_demo(self, lang: str) -> None:
+        """The learner switched language: the demo shown says its captions in the new one (nothing is re-run)."""
+        if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
+            recaption(self.demo_tab, self.demo_foci, lang)
 
     def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
         from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pickle
 import subprocess
 import sys
 
@@ -10,6 +11,7 @@ import pytest
 import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
 
 from gpumem_gui.app import MainWindow
+from gpumem_gui.assets import example_path
 from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.whatif import CompareView
@@ -83,3 +85,23 @@ def test_quiz_command_refuses_an_unknown_id() -> None:
     result = subprocess.run([sys.executable, "-m", "gpumem_gui", "quiz", "nope"], capture_output=True, text=True,
                             timeout=60, check=False)  # fmt: skip
     assert result.returncode == 2 and "known: gpu-memory, gradient-checkpointing" in result.stderr
+
+
+def test_the_demo_speaks_the_learners_language_and_follows_a_switch(qtbot, window: MainWindow) -> None:
+    panel = window.open_quiz("gpu-memory")
+    quiz = panel.current_quiz
+    assert quiz is not None
+    question = next(q for q in quiz.questions if q.demo == "fragmented_oom")
+    panel.set_language("fr")
+    window.show_demo(question)
+    widget = window.wait_for_demo()
+    assert isinstance(widget, DocumentView)
+    with open(example_path("fragmented_oom"), "rb") as f:
+        raw = pickle.load(f)
+    request = next(e for e in raw["device_traces"][0] if e["action"] == "oom")["size"]
+    assert request == 1_610_620_928  # 1.5 GiB: written "1,5 GiB" in French, "1.5 GiB" in English
+    french = widget.map.focus_caption.text()
+    assert "1,5 GiB" in french and "1.5 GiB" not in french
+    panel.set_language("en")  # a switch re-words the shown demo without running it again
+    english = widget.map.focus_caption.text()
+    assert "1.5 GiB" in english and english != french
