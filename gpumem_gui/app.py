@@ -108,7 +108,6 @@ class MainWindow(QtWidgets.QMainWindow):
         self.compare = CompareActions(self)
         self.actions_on_tab = TabActions(self)
         self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
-        self._lab_warmed = False
         self.demo_foci: Sequence[DemoFocus] = ()  # the demo tab's foci, re-worded when the language changes
         self.live = LiveActions(self)
         self.setAcceptDrops(True)
@@ -438,7 +437,6 @@ class MainWindow(QtWidgets.QMainWindow):
             self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
             dock.resize(430, dock.height())
             self.quiz_dock = dock
-            self.warm_up_lab()  # a learner of the quiz may ask for the lab: its torch loads meanwhile
         self.quiz_dock.show()
         self.quiz_dock.raise_()
         shown = self.quiz_dock.widget()
@@ -454,15 +452,6 @@ class MainWindow(QtWidgets.QMainWindow):
             except QuizError as e:
                 QtWidgets.QMessageBox.warning(self, "Guided quiz", str(e))
         return panel
-
-    def warm_up_lab(self) -> None:
-        """Import torch in the background before the lab is asked for: an import takes 3-4 s, which would otherwise
-        stand between "Show me" and the lab's first figures (0.3 s once torch is loaded)."""
-        from gpumem_gui.teach import lab  # noqa: PLC0415 (the lab's package imports no torch until a run)
-
-        if not self._lab_warmed and lab.torch_available() is None:
-            self._lab_warmed = True
-            self.tasks.start("warm up torch", lambda _ctx: lab.warm_up())
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
         """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
