@@ -8,15 +8,16 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.document.document import SnapshotDocument
+from gpumem_gui.teach.fresh_cases import fresh_case
 from gpumem_gui.teach.predict import MAP_KINDS, Case, Prediction, Predictions, make_case
 from gpumem_gui.views.quiz_markup import push_button, set_style_state, wrapped_label
 from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.tasks import TaskContext, TaskGroup
 
 
-def _stage(prediction: Prediction, ctx: TaskContext) -> tuple[Case, SnapshotDocument]:
-    """Off the GUI thread: the case (replays included) and a document showing its state."""
-    case = make_case(prediction, ctx.check)
+def _stage(prediction: Prediction, seed: int | None, ctx: TaskContext) -> tuple[Case, SnapshotDocument]:
+    """Off the GUI thread: the case (replays included; a fresh one for a seed) and a document showing its state."""
+    case = make_case(prediction, ctx.check) if seed is None else fresh_case(prediction, seed, ctx.check)
     document = SnapshotDocument(case.snapshot, {case.device: case.timeline}, device=case.device)
     document.travel(case.event)
     document.frame()
@@ -37,6 +38,7 @@ class PredictBox(QtWidgets.QFrame):
         self.case: Case | None = None
         self.document: SnapshotDocument | None = None
         self.verdict: bool | None = None
+        self.seed: int | None = None  # a retried question: its fresh case's seed
         self.lang = "en"
         self.tasks = TaskGroup(self)
         box = QtWidgets.QVBoxLayout(self)
@@ -62,11 +64,14 @@ class PredictBox(QtWidgets.QFrame):
 
     # -- what shows ----------------------------------------------------------------------------------------------
 
-    def set_prediction(self, prediction: Prediction | None, lang: str, verdict: bool | None = None) -> None:
-        """Show the predict step of a question (hidden when it has none); `verdict`: the one already given."""
-        if prediction is not self.prediction:
+    def set_prediction(
+        self, prediction: Prediction | None, lang: str, verdict: bool | None = None, seed: int | None = None
+    ) -> None:
+        """Show the predict step of a question (hidden when it has none); `verdict`: the one already given; `seed`:
+        a fresh case of the same scenario (a retried question) instead of the bundled one."""
+        if prediction is not self.prediction or seed != self.seed:
             self.tasks.cancel_all()
-            self.prediction, self.case, self.document = prediction, None, None
+            self.prediction, self.case, self.document, self.seed = prediction, None, None, seed
         self.verdict = verdict
         self.lang = lang
         self.setVisible(prediction is not None)
@@ -80,7 +85,9 @@ class PredictBox(QtWidgets.QFrame):
         """Prepare the case (load, index, replay) in a task; its map or options show when it is ready."""
         if self.prediction is None or self.case is not None or self.tasks.busy():
             return
-        self.tasks.start("predict", partial(_stage, self.prediction), on_result=self._staged, on_error=self._failed)
+        self.tasks.start(
+            "predict", partial(_stage, self.prediction, self.seed), on_result=self._staged, on_error=self._failed
+        )
         self._render()
 
     def wait(self, timeout_ms: int = 30_000) -> bool:

@@ -6,7 +6,8 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.teach.quiz_session import ReviewItem
+from gpumem_gui.teach.fresh_cases import retry_texts
+from gpumem_gui.teach.quiz_session import Change, QuizSession, ReviewItem
 from gpumem_gui.views.palette import (
     ACCENT,
     ACCENT_BACK,
@@ -207,6 +208,32 @@ class ReviewCard(QtWidgets.QFrame):
         box.addLayout(buttons)
         self.setProperty("plain", "\n".join(texts))
         self.setProperty("verdict", verdict)
+
+
+class RetryMissedButton(QtWidgets.QPushButton):
+    """The review page's "Try the missed ones again (n)": starts the session's retry round and hands its Change to
+    `apply` (the panel's redraw). Hidden when nothing was missed; `refresh(lang)` after each review render."""
+
+    def __init__(self, session: QuizSession, apply: Callable[[Change], None]) -> None:
+        super().__init__()
+        self.session = session
+        self._apply = apply
+        self.setAutoDefault(False)  # Enter stays the panel's
+        font = self.font()
+        font.setBold(True)
+        self.setFont(font)
+        self.clicked.connect(lambda _checked=False: self.start())
+        self.refresh(session.language)
+
+    def refresh(self, lang: str) -> None:
+        texts = retry_texts(lang)
+        count = len(self.session.missed())
+        self.setText(texts["retry_missed"].format(count=count))
+        self.setToolTip(texts["retry_missed_tip"])
+        self.setVisible(count > 0)
+
+    def start(self) -> None:
+        self._apply(self.session.start_retry())
 
 
 # the whole panel's sheet: these widgets and the labels and cards the panel lays out around them, by object name
