@@ -96,6 +96,29 @@ def templates(demo: str) -> Templates:
     return templates_for(demo, SPEC[demo])
 
 
+# the checkpointing lab's captions, one per focus (and its waiting lines), filled by views/lab/captions.py; apart
+# from SPEC because the lab is no snapshot demo
+LAB_DEMO = "checkpointing_lab"
+LAB_SPEC: dict[str, frozenset[str]] = {
+    "saved_bytes": _f("n", "none", "every", "sqrt", "selective", "activation"),
+    "sqrt": _f("checkpoints", "segment", "kept", "n", "ratio", "exponent", "none_exponent"),
+    "recompute": _f(
+        "n", "forwards", "recomputed", "matmuls", "percent", "sqrt_recomputed", "sqrt_matmuls", "sqrt_percent"
+    ),
+    "selective": _f("kept", "n", "none", "every", "pointwise", "matmuls", "trap_matmuls", "every_matmuls"),
+    "bf16": _f("n", "fp32", "bf16", "bf16_ratio", "autocast", "autocast_ratio"),
+    "fsdp": _f("strategy", "world", "dtype", "optimizer", "params", "grads", "state", "total", "single", "fraction"),
+    "measuring": _f(),
+    "measuring_bf16": _f(),
+    "measuring_fsdp": _f("world"),
+    "no_torch": _f(),
+}
+
+
+def lab_templates() -> Templates:
+    return templates_for(LAB_DEMO, LAB_SPEC)
+
+
 # -- timeline and bracket labels ------------------------------------------------------------------------------
 
 

@@ -1,8 +1,11 @@
-"""The lab's fixed texts: the note under the table and the line that reports one timed step per policy."""
+"""The lab's texts: each focus's caption in every quiz language, the note under the table, the timed steps' line."""
 
 from __future__ import annotations
 
+from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
+from gpumem_gui.teach.demos.captions import lab_templates
+from gpumem_gui.teach.demos.wording import Figure, Localized, say
 
 NOTE = (
     "Measured on this CPU with PyTorch, not computed: bytes are the storages created in the forward and still "
@@ -35,3 +38,123 @@ def timing_text(sweep: lab.LabSweep) -> str:
         "from run to run (run again to see by how much); the counted matmuls do not. At the lab's own size a "
         "clock would measure Python overhead, so no times are shown there."
     )
+
+
+# -- the focus captions, in every quiz language (templates: map_caption of data/quizzes/gradient_checkpointing.toml)
+
+
+def _size(n: int) -> Figure:
+    return Figure(format_bytes(n))
+
+
+def _percent(fraction: float) -> Figure:
+    return Figure(f"{fraction:.0%}")
+
+
+def _ratio(value: float, decimals: int) -> Figure:
+    return Figure(f"{value:.{decimals}f}")
+
+
+def waiting(key: str, **values: object) -> Localized:
+    """A line shown while the figures are not there: measuring, measuring_bf16, measuring_fsdp or no_torch."""
+    return say(lab_templates(), key, **values)
+
+
+def saved_bytes(sweep: lab.LabSweep) -> Localized:
+    sizes = {p: _size(sweep.at(p).saved_bytes) for p in lab.POLICIES}
+    activation = _size(sweep.at("none").activation_bytes)
+    return say(lab_templates(), "saved_bytes", n=sweep.n_layers, activation=activation, **sizes)
+
+
+def sqrt(sweep: lab.LabSweep) -> Localized:
+    n, m, none = sweep.n_layers, sweep.at("sqrt"), sweep.at("none")
+    return say(
+        lab_templates(),
+        "sqrt",
+        checkpoints=m.checkpoints,
+        segment=lab.sqrt_segment(n),
+        kept=_size(m.saved_bytes),
+        n=n,
+        ratio=_ratio(none.saved_bytes / m.saved_bytes, 1),
+        exponent=_ratio(sweep.exponent("sqrt"), 2),
+        none_exponent=_ratio(sweep.exponent("none"), 2),
+    )
+
+
+def recompute(sweep: lab.LabSweep) -> Localized:
+    e, s = sweep.at("every"), sweep.at("sqrt")
+    return say(
+        lab_templates(),
+        "recompute",
+        n=sweep.n_layers,
+        forwards=e.extra_forwards,
+        recomputed=e.recomputed_matmuls,
+        matmuls=e.forward_matmuls,
+        percent=_percent(e.extra_flops_fraction),
+        sqrt_recomputed=s.recomputed_matmuls,
+        sqrt_matmuls=s.forward_matmuls,
+        sqrt_percent=_percent(s.extra_flops_fraction),
+    )
+
+
+def selective(sweep: lab.LabSweep) -> Localized:
+    m, e, none = sweep.at("selective"), sweep.at("every"), sweep.at("none")
+    return say(
+        lab_templates(),
+        "selective",
+        kept=_size(m.saved_bytes),
+        n=sweep.n_layers,
+        none=_size(none.saved_bytes),
+        every=_size(e.saved_bytes),
+        pointwise=m.recomputed_pointwise,
+        matmuls=m.recomputed_matmuls,
+        trap_matmuls=sweep.trap.recomputed_matmuls,
+        every_matmuls=e.recomputed_matmuls,
+    )
+
+
+def bf16(sweep: lab.LabSweep) -> Localized:
+    if not all(sweep.has(d) for d in lab.PRECISIONS):
+        return waiting("measuring_bf16")
+    fp32, pure, auto = (sweep.at("none", d) for d in lab.PRECISIONS)
+    return say(
+        lab_templates(),
+        "bf16",
+        n=sweep.n_layers,
+        fp32=_size(fp32.saved_bytes),
+        bf16=_size(pure.saved_bytes),
+        bf16_ratio=_ratio(pure.saved_bytes / fp32.saved_bytes, 2),
+        autocast=_size(auto.saved_bytes),
+        autocast_ratio=_ratio(auto.saved_bytes / fp32.saved_bytes, 2),
+    )
+
+
+def fsdp(breakdown: lab.FsdpBreakdown, world: int) -> Localized:
+    """Per GPU at `world` GPUs against one GPU; the measuring line while that world size is not measured yet."""
+    try:
+        shard = breakdown.at(world)
+    except KeyError:
+        return waiting("measuring_fsdp", world=world)
+    return say(
+        lab_templates(),
+        "fsdp",
+        strategy=breakdown.strategy,
+        world=world,
+        dtype=breakdown.dtype,
+        optimizer=breakdown.optimizer,
+        params=_size(shard.param_bytes),
+        grads=_size(shard.grad_bytes),
+        state=_size(shard.optimizer_bytes),
+        total=_size(shard.total_bytes),
+        single=_size(breakdown.total_bytes),
+        fraction=_ratio(breakdown.total_bytes / shard.total_bytes, 2),
+    )
+
+
+SWEEP_CAPTIONS = {
+    "saved_bytes": saved_bytes,
+    "sqrt": sqrt,
+    "recompute": recompute,
+    "selective": selective,
+    "bf16": bf16,
+}

@@ -11,7 +11,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
+from gpumem_gui.teach.quiz import LANGUAGES
 from gpumem_gui.views import palette
+from gpumem_gui.views.lab import captions
 from gpumem_gui.views.lab.bars import Bf16Plot, RecomputePlot
 from gpumem_gui.views.lab.captions import NOTE, timing_text
 from gpumem_gui.views.lab.fsdp import FsdpPage
@@ -34,6 +36,8 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         super().__init__(parent)
         self.sweep: lab.LabSweep | None = None
         self.focus: str | None = None
+        self.language = "en"  # the learner's: the caption is kept in every quiz language and shown in this one
+        self.captions: dict[str, str] = {}
         # the measured (x, y) points the focus marks: bytes on byte plots, percent on the recompute plot
         self.focus_points = np.zeros((0, 2))
         self.n_values: tuple[int, ...] = lab.DEFAULT_N_VALUES  # the chain lengths of the saved-bytes curves
@@ -315,12 +319,12 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.caption.show()
         sweep = self.sweep
         if lab.torch_available() is not None:
-            self._caption(lab.TORCH_MISSING)
+            self._caption(captions.waiting("no_torch"))
             return
         if sweep is None or (name == "fsdp" and self.fsdp is None):
-            self._caption("measuring the chain: the first figures appear within seconds")
+            self._caption(captions.waiting("measuring"))
             return
-        shows: dict[str, Callable[[lab.LabSweep], str]] = {
+        shows: dict[str, Callable[[lab.LabSweep], None]] = {
             "saved_bytes": self._show_saved_bytes,
             "sqrt": self._show_sqrt,
             "recompute": self._show_recompute,
@@ -328,11 +332,27 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             "bf16": self._show_bf16,
             "fsdp": self._show_fsdp,
         }
-        self._caption(shows[name](sweep))
+        shows[name](sweep)
+        fill = captions.SWEEP_CAPTIONS.get(name)
+        if fill is not None:
+            self._caption(fill(sweep))
+        else:  # the FSDP calculator's figures, at the world size its page shows
+            assert self.fsdp is not None
+            self._caption(captions.fsdp(self.fsdp, self.fsdp_page.world_spin.value()))
 
-    def _caption(self, text: str) -> None:
+    def _caption(self, localized: dict[str, str]) -> None:
+        self.captions = localized
+        text = localized[self.language]
         self.caption.setText(text)
         self.caption.setToolTip(text)
+
+    def set_language(self, lang: str) -> None:
+        """Word the caption in `lang` (en, ro or fr) from the figures already measured: nothing runs again."""
+        if lang not in LANGUAGES:
+            raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+        self.language = lang
+        if self.captions:
+            self._caption(self.captions)
 
     def _clear_highlights(self) -> None:
         self.focus_points = np.zeros((0, 2))
@@ -342,67 +362,33 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.bf16_plot.clear_highlights()
         self.table.clear_highlights()
 
-    def _show_saved_bytes(self, sweep: lab.LabSweep) -> str:
+    # each focus marks its figures; its caption, in every language, comes from views/lab/captions.py
+
+    def _show_saved_bytes(self, sweep: lab.LabSweep) -> None:
         self.focus_points = self.saved_plot.mark(list(lab.POLICIES))
         self.table.highlight(list(lab.POLICIES), 1)
-        return (
-            f"Held for backward at N={sweep.n_layers}: "
-            + ", ".join(f"{lab.POLICY_LABELS[p]} {format_bytes(sweep.at(p).saved_bytes)}" for p in lab.POLICIES)
-            + f" (one activation is {format_bytes(sweep.at('none').activation_bytes)})"
-        )
 
-    def _show_sqrt(self, sweep: lab.LabSweep) -> str:
+    def _show_sqrt(self, sweep: lab.LabSweep) -> None:
         self.saved_plot.thicken("sqrt")
         self.saved_plot.thicken_reference()
         self.focus_points = self.saved_plot.mark(["sqrt"])
         self.saved_plot.zoom("sqrt")
         self.table.highlight(["sqrt"], 1)
-        n, m, none = sweep.n_layers, sweep.at("sqrt"), sweep.at("none")
-        return (
-            f"sqrt(N): {m.checkpoints} checkpoints of {lab.sqrt_segment(n)} layers keep "
-            f"{format_bytes(m.saved_bytes)} at N={n}, {none.saved_bytes / m.saved_bytes:.1f}x less than "
-            f"none; measured growth N^{sweep.exponent('sqrt'):.2f} (none: N^{sweep.exponent('none'):.2f})"
-        )
 
-    def _show_recompute(self, sweep: lab.LabSweep) -> str:
+    def _show_recompute(self, sweep: lab.LabSweep) -> None:
         worst = max(lab.POLICIES, key=lambda p: sweep.at(p).extra_flops)
         self.focus_points = self.recompute_plot.mark([worst])
         self.table.highlight(["every", "sqrt"], 7)
-        e, s = sweep.at("every"), sweep.at("sqrt")
-        return (
-            f"Recompute at N={sweep.n_layers}: with every layer checkpointed, backward re-runs {e.extra_forwards} "
-            f"layer forwards but only {e.recomputed_matmuls} of the forward's {e.forward_matmuls} matmuls "
-            f"({e.extra_flops_fraction:.0%} of its matmul FLOPs): non-reentrant checkpointing stops each layer's "
-            f"recompute once backward has what it needs (early stop), so the last matmul never re-runs; "
-            f"sqrt(N): {s.recomputed_matmuls} of {s.forward_matmuls} ({s.extra_flops_fraction:.0%})"
-        )
 
-    def _show_selective(self, sweep: lab.LabSweep) -> str:
+    def _show_selective(self, sweep: lab.LabSweep) -> None:
         self.saved_plot.thicken("selective")
         self.saved_plot.mark(["selective"])
         self.focus_points = self.recompute_plot.mark(["selective"])
         self.table.highlight(["selective"], 6)
-        m, e, none, trap = sweep.at("selective"), sweep.at("every"), sweep.at("none"), sweep.trap
-        return (
-            f"Selective saves the outputs of aten.mm.default and aten.addmm.default: {format_bytes(m.saved_bytes)} "
-            f"held at N={sweep.n_layers} (none {format_bytes(none.saved_bytes)}, every layer "
-            f"{format_bytes(e.saved_bytes)}); it recomputes {m.recomputed_pointwise} pointwise ops and "
-            f"{m.recomputed_matmuls} matmuls. nn.Linear with a bias runs addmm: a policy naming only mm saves nothing "
-            f"from it and re-runs {trap.recomputed_matmuls} matmuls, like every layer ({e.recomputed_matmuls})"
-        )
 
-    def _show_bf16(self, sweep: lab.LabSweep) -> str:
-        if not all(sweep.has(d) for d in lab.PRECISIONS):
-            return "measuring pure bf16 and autocast bf16: the figures appear in a moment"
-        self.focus_points = self.bf16_plot.mark(list(lab.POLICIES), series=lab.PRECISION_LABELS["bf16"])
-        fp32, bf16, auto = (sweep.at("none", d) for d in lab.PRECISIONS)
-        return (
-            f"Held without checkpointing at N={sweep.n_layers}: fp32 {format_bytes(fp32.saved_bytes)}; pure bf16 "
-            f"model {format_bytes(bf16.saved_bytes)} (x{bf16.saved_bytes / fp32.saved_bytes:.2f}); autocast bf16 "
-            f"(mixed precision) {format_bytes(auto.saved_bytes)} (x{auto.saved_bytes / fp32.saved_bytes:.2f}: bf16 "
-            f"activations, plus the bf16 copies of the fp32 weights that backward needs)"
-        )
+    def _show_bf16(self, sweep: lab.LabSweep) -> None:
+        if all(sweep.has(d) for d in lab.PRECISIONS):
+            self.focus_points = self.bf16_plot.mark(list(lab.POLICIES), series=lab.PRECISION_LABELS["bf16"])
 
-    def _show_fsdp(self, sweep: lab.LabSweep) -> str:
-        self.focus_points, caption = self.fsdp_page.mark()
-        return caption
+    def _show_fsdp(self, sweep: lab.LabSweep) -> None:
+        self.focus_points, _ = self.fsdp_page.mark()  # its English caption: the localized one is ours
