@@ -365,3 +365,19 @@ def test_every_real_quiz_steps_through_in_every_language(qtbot: Any, settings_pa
             assert _fits(panel, 340), (lang, quiz.id)
             assert len(panel.review_texts()) == len(quiz.questions)
             assert panel.score() == (len(quiz.questions) + 1) // 2
+
+
+def test_the_review_offers_the_missed_question_again(qtbot: Any, quiz: Quiz, settings_path: Path) -> None:
+    panel = _panel(qtbot, [quiz], settings_path)
+    panel.open_quiz("small")
+    panel.answer(ANSWERS[0])  # right
+    panel.next_question()
+    panel.answer(1)  # wrong: the one to come back
+    panel.next_question()
+    panel.answer(ANSWERS[2])  # right
+    panel.show_review()
+    assert panel.retry_button.isVisibleTo(panel)
+    _click(qtbot, panel.retry_button)
+    assert panel.page == QUESTION
+    assert panel.session.current_question is quiz.questions[1]  # only the missed question, asked again
+    assert panel.progress_label.text() == "Question 1 of 1"  # the round counts its own questions

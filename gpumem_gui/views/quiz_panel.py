@@ -13,7 +13,14 @@ from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, Q
 from gpumem_gui.views.palette import CARD, INK, PAGE
 from gpumem_gui.views.predict_box import PredictBox
 from gpumem_gui.views.quiz_markup import plain, push_button, rich, scroll_area, set_style_state, wrapped_label
-from gpumem_gui.views.quiz_widgets import STYLE, ChoiceCard, ExplanationBox, ProgressDots, ReviewCard
+from gpumem_gui.views.quiz_widgets import (
+    STYLE,
+    ChoiceCard,
+    ExplanationBox,
+    ProgressDots,
+    RetryMissedButton,
+    ReviewCard,
+)
 
 SETTINGS_ORG, SETTINGS_APP = "gpumem_gui", "gpumem-gui"
 
@@ -390,8 +397,10 @@ class QuizPanel(QtWidgets.QWidget):
         row = QtWidgets.QHBoxLayout()
         self.review_back_button = push_button(self.back_to_quizzes)
         self.start_again_button = push_button(self.restart, primary=True)
+        self.retry_button = RetryMissedButton(self.session, self._apply)  # the missed questions, with fresh cases
         row.addWidget(self.review_back_button)
         row.addStretch(1)
+        row.addWidget(self.retry_button)
         row.addWidget(self.start_again_button)
         outer.addLayout(row)
         self.review_page = page
@@ -431,12 +440,14 @@ class QuizPanel(QtWidgets.QWidget):
         lang = session.language
         index, selected, chosen = session.current_index, session.selected, session.chosen
         self.quiz_title.setText(quiz.title[lang])
-        self.progress_label.setText(self.t("question_progress", number=index + 1, total=len(quiz.questions)))
+        self.progress_label.setText(self.t("question_progress", number=index + 1, total=len(session.questions)))
         self.score_label.setText(self.t("score", right=session.score(), answered=len(session.answers)))
         self.dots.set_states(session.dot_states(), index)
         self.prompt.setText(rich(question.prompt[lang]))
         prediction = self.predictions.find(quiz.id, question.id)
-        self.predict_box.set_prediction(prediction, lang, session.prediction(question.id))
+        self.predict_box.set_prediction(
+            prediction, lang, session.prediction(question.id), session.fresh_seed(question.id)
+        )
 
         while len(self.choice_cards) < len(question.choices):
             number = len(self.choice_cards)
@@ -505,7 +516,7 @@ class QuizPanel(QtWidgets.QWidget):
         session = self.session
         quiz = session.current_quiz
         assert quiz is not None
-        total = len(quiz.questions)
+        total = len(session.questions)
         self.review_title.setText(self.t("review_title", title=quiz.title[session.language]))
         self.review_score.setText(self.t("review_score", right=session.score(), total=total, percent=session.percent()))
         missing = session.unanswered()
@@ -514,6 +525,7 @@ class QuizPanel(QtWidgets.QWidget):
         self.review_back_button.setText(self.t("back"))
         self.start_again_button.setText(self.t("start_again"))
         self.start_again_button.setToolTip(self.t("start_again_tip"))
+        self.retry_button.refresh(session.language)
 
         for item in self._review_items:
             self.review_box.removeWidget(item)
