@@ -519,6 +519,10 @@ class MainWindow(QtWidgets.QMainWindow):
 
         if self.lab is None:
             self.lab = CheckpointLabPanel()
+            quiz = self.quiz_panel() if self.quiz_dock is not None else None
+            if quiz is not None:  # its captions in the learner's language, following a switch
+                self.lab.set_language(quiz.language)
+                quiz.language_changed.connect(self.lab.set_language)
         index = self.tabs.indexOf(self.lab)
         if index < 0:
             index = self.tabs.addTab(self.lab, "checkpointing lab")

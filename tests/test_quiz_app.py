@@ -105,3 +105,13 @@ def test_the_demo_speaks_the_learners_language_and_follows_a_switch(qtbot, windo
     panel.set_language("en")  # a switch re-words the shown demo without running it again
     english = widget.map.focus_caption.text()
     assert "1.5 GiB" in english and english != french
+
+
+def test_the_lab_follows_the_quiz_language(qtbot, window: MainWindow) -> None:
+    panel = window.open_quiz("gradient-checkpointing")
+    panel.set_language("ro")
+    lab = window.show_lab("recompute")
+    assert lab.language == "ro"  # made in the learner's language
+    panel.set_language("fr")
+    assert lab.language == "fr"  # and it follows a switch
+    window.shutdown()

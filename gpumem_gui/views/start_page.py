@@ -47,6 +47,7 @@ class StartPage(QtWidgets.QWidget):
         self.recent = QtWidgets.QLabel()  # the files opened last, one click away
         self.recent.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.recent.linkActivated.connect(self.open_path.emit)
+        self.recent.setWordWrap(True)  # five long file names wrap instead of running off the page
         box = QtWidgets.QWidget()
         box.setMaximumWidth(640)
         inner = QtWidgets.QVBoxLayout(box)
