@@ -23,7 +23,7 @@ TORCH_MISSING = "the checkpointing lab needs PyTorch: pip install 'gpumem-gui[to
 
 # The parts of the lab a quiz question can bring to the front (its `focus =`): the quiz loader refuses any other
 # name and the lab's panel knows how to show each one, so both read this one tuple.
-FOCUSES: tuple[str, ...] = ("saved_bytes", "sqrt", "recompute", "selective", "bf16", "fsdp")
+FOCUSES: tuple[str, ...] = ("saved_bytes", "sqrt", "recompute", "selective", "bf16", "fsdp", "api")
 
 DEFAULT_N = 16
 DEFAULT_WIDTH = 128

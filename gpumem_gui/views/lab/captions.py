@@ -6,6 +6,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.demos.captions import lab_templates
 from gpumem_gui.teach.demos.wording import Figure, Localized, say
+from gpumem_gui.teach.lab import api as lab_api
 
 NOTE = (
     "Measured on this CPU with PyTorch, not computed: bytes are the storages created in the forward and still "
@@ -158,3 +159,57 @@ SWEEP_CAPTIONS = {
     "selective": selective,
     "bf16": bf16,
 }
+
+
+# the api focus's caption: written here in every language (its figures are counts, written alike in all three);
+# moving it to the quiz file's map_caption needs an "api" entry in teach/demos/captions.py's LAB_SPEC
+
+
+def api_waiting() -> Localized:
+    return {
+        "en": "trying each case under use_reentrant=True and use_reentrant=False on one block: the table fills in "
+        "a few seconds",
+        "ro": "se încearcă fiecare caz cu use_reentrant=True și use_reentrant=False pe un bloc: tabelul se "
+        "completează în câteva secunde",
+        "fr": "essai de chaque cas avec use_reentrant=True et use_reentrant=False sur un bloc : le tableau se "
+        "remplit en quelques secondes",
+    }
+
+
+def api_caption(table: lab_api.ApiTable, m: lab_api.SelectionMeasurement | None) -> Localized:
+    """Cases each variant gets right, and what the edited selective policy saved; `m` None: not measured yet."""
+    total = len(lab_api.API_CASES)
+    ok = {r: sum(table.outcome(c, r).outcome == "works" for c, _ in lab_api.API_CASES) for r in (True, False)}
+    text = {
+        "en": f"Measured on one block: use_reentrant=True gets {ok[True]} of {total} cases right, "
+        f"use_reentrant=False {ok[False]} of {total} (hover a cell for torch's answer).",
+        "ro": f"Măsurat pe un bloc: use_reentrant=True rezolvă corect {ok[True]} din {total} cazuri, "
+        f"use_reentrant=False {ok[False]} din {total} (țineți cursorul pe o celulă pentru răspunsul lui torch).",
+        "fr": f"Mesuré sur un bloc : use_reentrant=True réussit {ok[True]} cas sur {total}, "
+        f"use_reentrant=False {ok[False]} sur {total} (survolez une cellule pour la réponse de torch).",
+    }
+    if m is None:
+        return text
+    trap = "mm.default" in m.names and "addmm.default" not in m.names
+    held = format_bytes(m.saved_bytes)
+    more = {
+        "en": f" Your policy saves {m.saved_outputs} op outputs ({held} held) and recomputes {m.recomputed_matmuls} "
+        f"of {m.forward_matmuls} matmuls"
+        + (": nn.Linear with a bias runs aten.addmm, so naming only aten.mm saves nothing from it." if trap else "."),
+        "ro": f" Politica dumneavoastră salvează {m.saved_outputs} ieșiri de operații ({held} păstrați) și "
+        f"recalculează {m.recomputed_matmuls} din {m.forward_matmuls} înmulțiri de matrice"
+        + (
+            ": nn.Linear cu "
+            "bias rulează aten.addmm, așa că o politică ce numește doar aten.mm nu salvează nimic din el."
+            if trap
+            else "."
+        ),
+        "fr": f" Votre politique sauvegarde {m.saved_outputs} sorties d'opérations ({held} gardés) et recalcule "
+        f"{m.recomputed_matmuls} des {m.forward_matmuls} produits matriciels"
+        + (
+            " : nn.Linear avec biais exécute aten.addmm, donc ne nommer que aten.mm n'en sauvegarde rien."
+            if trap
+            else "."
+        ),
+    }
+    return {lang: text[lang] + more[lang] for lang in text}

@@ -11,9 +11,11 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
+from gpumem_gui.teach.lab import api
 from gpumem_gui.teach.quiz import LANGUAGES
 from gpumem_gui.views import palette
 from gpumem_gui.views.lab import captions
+from gpumem_gui.views.lab.api import ApiPage
 from gpumem_gui.views.lab.bars import Bf16Plot, RecomputePlot
 from gpumem_gui.views.lab.captions import NOTE, timing_text
 from gpumem_gui.views.lab.fsdp import FsdpPage
@@ -21,9 +23,15 @@ from gpumem_gui.views.lab.saved import SavedBytesPlot
 from gpumem_gui.views.lab.table import PolicyTable
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 
-TAB_RECOMPUTE, TAB_BF16, TAB_FSDP = 0, 1, 2
+TAB_RECOMPUTE, TAB_BF16, TAB_FSDP, TAB_API = 0, 1, 2, 3
 # the tab a focus brings to the front; the other focuses are on the saved-bytes plot, always in view
-FOCUS_TABS = {"recompute": TAB_RECOMPUTE, "selective": TAB_RECOMPUTE, "bf16": TAB_BF16, "fsdp": TAB_FSDP}
+FOCUS_TABS = {
+    "recompute": TAB_RECOMPUTE,
+    "selective": TAB_RECOMPUTE,
+    "bf16": TAB_BF16,
+    "fsdp": TAB_FSDP,
+    "api": TAB_API,
+}
 
 
 class CheckpointLabPanel(QtWidgets.QWidget):
@@ -113,6 +121,8 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.bf16_plot = Bf16Plot()
         self.fsdp_page = FsdpPage()
         self.fsdp_page.changed.connect(self._queue_fsdp)
+        self.api_page = ApiPage()
+        self.api_page.selection_changed.connect(self._queue_selection)
         self.tabs = QtWidgets.QTabWidget()
         self.timing_note = QtWidgets.QLabel("one step is timed at the end of the sweep")
         self.timing_note.setObjectName("muted")
@@ -126,6 +136,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.tabs.insertTab(TAB_RECOMPUTE, recompute_page, "recompute")
         self.tabs.insertTab(TAB_BF16, self.bf16_plot.plot, "bf16 / autocast")
         self.tabs.insertTab(TAB_FSDP, self.fsdp_page, "FSDP")
+        self.tabs.insertTab(TAB_API, self.api_page, "checkpoint API")
         split = QtWidgets.QSplitter()
         split.addWidget(self.saved_plot.plot)
         split.addWidget(self.tabs)
@@ -213,6 +224,19 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         )
         self._start_next()
 
+    def queue_api(self) -> None:
+        """Try the checkpoint API's cases under both variants, and the selective policy the page names."""
+        if lab.torch_available() is not None:
+            return
+        self.pending["api"] = lambda ctx: api.measure_api(check=ctx.check)
+        self._queue_selection(self.api_page.selected_ops())
+
+    def _queue_selection(self, names: tuple[str, ...]) -> None:
+        if lab.torch_available() is not None:
+            return
+        self.pending["selection"] = lambda ctx: api.measure_selection(names)
+        self._start_next()
+
     def busy(self) -> bool:
         return self.running is not None or bool(self.pending)
 
@@ -221,7 +245,9 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         # made meanwhile collapse into the latest one of each kind
         if self.running is not None or not self.pending:
             return
-        kind = "lab" if "lab" in self.pending else next(iter(self.pending))
+        # the focus's own figures first: an api focus does not wait for the sweep
+        first = ("api", "selection", "lab") if self.focus == "api" else ("lab",)
+        kind = next((k for k in first if k in self.pending), next(iter(self.pending)))
         fn = self.pending.pop(kind)
         if kind == "lab":
             self.progress.setValue(0)
@@ -230,6 +256,9 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             task = self.tasks.start(
                 "checkpointing lab", fn, on_result=self.show_sweep, on_error=self._failed, on_progress=self._progressed,
             )  # fmt: skip
+        elif kind in ("api", "selection"):
+            shown = self.show_api if kind == "api" else self.show_selection
+            task = self.tasks.start(f"checkpoint {kind}", fn, on_result=shown, on_error=self._failed)
         else:
             task = self.tasks.start("FSDP calculator", fn, on_result=self.show_fsdp, on_error=self._failed)
         task.finished.connect(lambda: self._finished(task))
@@ -290,6 +319,14 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.timing_note.setText(timing_text(sweep))
         self._apply_focus()
 
+    def show_api(self, table: api.ApiTable) -> None:
+        self.api_page.show_table(table)
+        self._apply_focus()
+
+    def show_selection(self, m: api.SelectionMeasurement) -> None:
+        self.api_page.show_selection(m)
+        self._apply_focus()
+
     def show_fsdp(self, fsdp: lab.FsdpBreakdown) -> None:
         self.fsdp_page.show_fsdp(fsdp)
         self._apply_focus()
@@ -307,7 +344,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.focus = name
         if name in FOCUS_TABS:
             self.tabs.setCurrentIndex(FOCUS_TABS[name])
-        if self.sweep is None and not self.busy() and self.check_torch():
+        needs_sweep = self.sweep is None and not self.busy() and self.check_torch()
+        if name == "api" and self.api_page.table_result is None and "api" not in self.pending:
+            self.queue_api()  # first: the api page does not wait for the sweep
+        if needs_sweep:
             self.run()
         self._apply_focus()
 
@@ -320,6 +360,9 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         sweep = self.sweep
         if lab.torch_available() is not None:
             self._caption(captions.waiting("no_torch"))
+            return
+        if name == "api":  # its figures are the api page's, measured apart from the sweep
+            self._show_api(sweep)
             return
         if sweep is None or (name == "fsdp" and self.fsdp is None):
             self._caption(captions.waiting("measuring"))
@@ -389,6 +432,13 @@ class CheckpointLabPanel(QtWidgets.QWidget):
     def _show_bf16(self, sweep: lab.LabSweep) -> None:
         if all(sweep.has(d) for d in lab.PRECISIONS):
             self.focus_points = self.bf16_plot.mark(list(lab.POLICIES), series=lab.PRECISION_LABELS["bf16"])
+
+    def _show_api(self, sweep: lab.LabSweep | None) -> None:
+        if sweep is not None:  # the policy the learner edits is the sweep's selective one, kept per layer
+            self.saved_plot.thicken("selective")
+            self.focus_points = self.saved_plot.mark(["selective"])
+        table = self.api_page.table_result
+        self._caption(captions.api_waiting() if table is None else captions.api_caption(table, self.api_page.selection))
 
     def _show_fsdp(self, sweep: lab.LabSweep) -> None:
         self.focus_points, _ = self.fsdp_page.mark()  # its English caption: the localized one is ours
