@@ -46,7 +46,7 @@ def test_every_prediction_names_a_real_question_and_fills_its_texts() -> None:
     questions = {(quiz.id, q.id) for quiz in load_quizzes() for q in quiz.questions}
     assert set(PREDICTIONS.items) <= questions
     kinds = {p.kind for p in PREDICTIONS.items.values()}
-    assert kinds == {"block", "segment", "setting", "number"}
+    assert kinds == {"block", "segment", "setting", "number", "option"}
     for prediction in PREDICTIONS.items.values():
         case = make_case(prediction)
         for lang in LANGUAGES:

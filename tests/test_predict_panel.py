@@ -9,6 +9,7 @@ from typing import Any
 from PySide6 import QtCore
 
 from gpumem_gui import assets
+from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import load_quizzes
 from gpumem_gui.views.quiz_panel import QuizPanel
 
@@ -89,7 +90,14 @@ def test_pick_the_surviving_segment(qtbot: Any, tmp_path: Path) -> None:
 
 
 def test_a_question_without_a_prediction_hides_the_box(qtbot: Any, tmp_path: Path) -> None:
-    panel = _panel(qtbot, tmp_path)
+    # every bundled question has a Predict step: drop one to see the box hide
+    full = load_predictions()
+    items = {k: v for k, v in full.items.items() if k != ("gpu-memory", "paged-attention")}
+    settings = QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat)
+    panel = QuizPanel(load_quizzes(), settings, predictions=Predictions(items, full.interface))
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.open_quiz("gpu-memory")
     quiz = panel.current_quiz
     assert quiz is not None
     panel.go_to([q.id for q in quiz.questions].index("paged-attention"))

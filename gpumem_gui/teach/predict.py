@@ -1,8 +1,10 @@
 """Predict, then reveal: what the learner predicts on a quiz question's data before "Show me", graded from that data.
 
-Each prediction (data/predictions.toml) is one of four kinds: pick a block or a segment on the map (graded by the
+Each prediction (data/predictions.toml) is one of five kinds: pick a block or a segment on the map (graded by the
 demo's own mask: the holes that fit the request, the cached blocks, the segments empty_cache keeps), pick a setting
-(graded by replaying the trace under each: the ones with no OOM are right) or pick a number (counted in the data).
+(graded by replaying the trace under each: the ones with no OOM are right), pick a number (counted in the data) or
+pick an option (worded in the TOML, the right one chosen by a measured figure). Lab predictions (example =
+"checkpointing_lab", `figure` naming what is measured) are graded from the torch lab's own runs (predict_lab.py).
 
     predictions = load_predictions()
     prediction = predictions.find(quiz.id, question.id)      # None: the question has no predict step
@@ -31,18 +33,20 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import B8, AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach.quiz import LANGUAGES, Text
-from gpumem_gui.teach.quiz_demos import focus_for
+from gpumem_gui.teach.quiz_demos import foci_for, focus_for
 
-Kind = Literal["block", "segment", "setting", "number"]
+Kind = Literal["block", "segment", "setting", "number", "option"]
 KIND_NAMES: dict[str, str] = {
     "block": "pick a block",
     "segment": "pick a segment",
     "setting": "pick a setting",
     "number": "pick a number",
+    "option": "pick an option",
 }
 MAP_KINDS = ("block", "segment")  # answered by a click on the map
 INTERFACE_KEYS = ("title", "start", "loading", "click_map", "right", "wrong", "fits", "fails", "shown")
-_KEYS = ("kind", "example", "prompt", "reveal", "none")
+_KEYS = ("kind", "example", "prompt", "reveal", "none", "figure", "options")
+LAB = "checkpointing_lab"  # the example of a prediction measured in the torch lab rather than on a snapshot
 GC_LABEL = "garbage_collection_threshold:0.6"
 
 
@@ -59,6 +63,8 @@ class Prediction:
     prompt: Text  # a template: {fields} come from the case
     reveal: Text
     none: Text | None = None  # block kinds: the label of "no block is right"
+    figure: str = ""  # lab predictions: which measured figure grades it (predict_lab.LAB_BUILDERS)
+    options: tuple[Text, ...] = ()  # option kinds: the choices' templates, {fields} filled from the case
 
 
 @dataclass(frozen=True)
@@ -97,9 +103,16 @@ def load_predictions(path: Path = assets.PREDICTIONS) -> Predictions:
             if kind not in KIND_NAMES:
                 raise PredictionError(f"{where}.kind {kind!r} is not one of {', '.join(KIND_NAMES)}")
             example = entry.get("example")
-            if example not in assets.example_names():
+            if example != LAB and example not in assets.example_names():
                 raise PredictionError(f"{where}.example {example!r} is not a bundled example")
             none = _text(entry["none"], f"{where}.none") if "none" in entry else None
+            figure = entry.get("figure", "")
+            if (example == LAB) != bool(figure) or not isinstance(figure, str):
+                raise PredictionError(f"{where}: a figure is named exactly when the example is {LAB}")
+            raw_options = entry.get("options", [])
+            if (kind == "option") != bool(raw_options) or not isinstance(raw_options, list):
+                raise PredictionError(f"{where}: options are listed exactly when the kind is option")
+            options = tuple(_text(o, f"{where}.options[{i}]") for i, o in enumerate(raw_options))
             items[(quiz_id, question_id)] = Prediction(
                 quiz_id,
                 question_id,
@@ -108,6 +121,8 @@ def load_predictions(path: Path = assets.PREDICTIONS) -> Predictions:
                 _text(entry.get("prompt"), f"{where}.prompt"),
                 _text(entry.get("reveal"), f"{where}.reveal"),
                 none,
+                figure,
+                options,
             )
     return Predictions(items, interface)
 
@@ -117,13 +132,14 @@ class Case:
     """One prediction made ready on its data: the state shown, what is right, the figures of its texts.
 
     Map kinds: `right_blocks` is over `state`'s blocks (what the map shows for `event`, every pool and stream);
-    a segment kind marks every block of each right segment. Option kinds: `options`, and `right_options` of them."""
+    a segment kind marks every block of each right segment. Option kinds: `options`, and `right_options` of them.
+    A lab case has no snapshot (snapshot, timeline and state None, right_blocks empty)."""
 
     prediction: Prediction
-    snapshot: Snapshot
-    timeline: DeviceTimeline
+    snapshot: Snapshot | None
+    timeline: DeviceTimeline | None
     event: int
-    state: AllocatorState
+    state: AllocatorState | None
     right_blocks: B8
     fields: dict[str, str]
     options: tuple[str, ...] = ()
@@ -133,10 +149,14 @@ class Case:
 
     @property
     def device(self) -> int:
+        if self.timeline is None:
+            raise PredictionError(f"{self.prediction.question}: a lab case has no device")
         return self.timeline.device
 
     @property
     def right_addresses(self) -> np.ndarray:
+        if self.state is None:
+            return np.zeros(0, np.int64)
         return self.state.blocks.address[self.right_blocks]
 
     def grade_address(self, address: int) -> bool:
@@ -144,7 +164,7 @@ class Case:
         return bool(np.isin(address, self.right_addresses))
 
     def grade_block(self, index: int) -> bool:
-        return self.grade_address(int(self.state.blocks.address[index]))
+        return self.state is not None and self.grade_address(int(self.state.blocks.address[index]))
 
     def grade_none(self) -> bool:
         """ "No block is right": right exactly when the mask is empty."""
@@ -152,6 +172,12 @@ class Case:
 
     def grade_option(self, index: int) -> bool:
         return index in self.right_options
+
+    def option_labels(self, lang: str) -> tuple[str, ...]:
+        """The choices as shown: an option kind's worded templates in `lang`, else the case's own labels."""
+        if self.prediction.options:
+            return tuple(o[lang].format(**self.fields) for o in self.prediction.options)
+        return self.options
 
     def prompt(self, lang: str) -> str:
         return self.prediction.prompt[lang].format(**self.fields)
@@ -266,6 +292,40 @@ def _activations_case(p: Prediction, snapshot: Snapshot, tl: DeviceTimeline) -> 
     return Case(p, snapshot, tl, peak, state, _no_blocks(state), fields, options, right_options, extra=extra)
 
 
+def percent_options(right: float, candidates: list[float]) -> tuple[tuple[str, ...], frozenset[int]]:
+    """The right percentage among up to three of `candidates` at least 5 points from it and from each other."""
+    values = [right]
+    for c in candidates:
+        if 0 <= c <= 100 and all(abs(c - v) >= 5 for v in values):
+            values.append(c)
+    chosen = sorted(values[:4])
+    return tuple(f"{v:.1f}%" for v in chosen), frozenset({chosen.index(right)})
+
+
+def _paging_case(p: Prediction, snapshot: Snapshot, tl: DeviceTimeline) -> Case:
+    """PagedAttention: the same requests served by the contiguous run; the right figure is how much less KV-cache
+    memory the paged run (this snapshot) holds at the end, from the demo's own KV-cache masks of both."""
+    contiguous = load_snapshot(assets.example_path("kv_cache_contiguous"))
+    c_tl = build_timeline(contiguous, contiguous.default_device())
+    _, p_focus = foci_for("kv_cache", (contiguous, snapshot), (c_tl, tl))
+    f = p_focus.facts
+    c_bytes, p_bytes = int(f["contiguous_kv_bytes"]), int(f["paged_kv_bytes"])
+    saving = round(100 * (1 - p_bytes / c_bytes), 1)
+    options, right = percent_options(saving, [0.0, saving / 2, (100 + saving) / 2, saving / 4, 90.0])
+    fields = {
+        "requests": str(int(f["requests"])),
+        "buffer": format_bytes(int(f["buffer_bytes"])),
+        "page": format_bytes(int(f["page_bytes"])),
+        "pages": f"{int(f['pages']):,}",
+        "contiguous": format_bytes(c_bytes),
+        "paged": format_bytes(p_bytes),
+        "saving": f"{saving:.1f}%",
+    }
+    state = tl.state_at(p_focus.event)
+    extra = {"contiguous_kv_bytes": c_bytes, "paged_kv_bytes": p_bytes}
+    return Case(p, snapshot, tl, p_focus.event, state, _no_blocks(state), fields, options, right, extra=extra)
+
+
 def split_size_mb(request: int) -> int:
     """The max_split_size_mb offered: the largest power of two MiB not above half the request, so that blocks that
     large are kept whole for it instead of being carved by small requests."""
@@ -313,10 +373,13 @@ BUILDERS: dict[tuple[str, str], Builder] = {
     ("number", "cache_reuse"): _mallocs_case,
     ("number", "checkpointing_off"): _activations_case,
     ("number", "checkpointing_sqrt"): _activations_case,
+    ("number", "kv_cache_paged"): _paging_case,
 }
 
 
 def builder_for(prediction: Prediction) -> Builder:
+    if prediction.example == LAB:
+        raise PredictionError(f"{prediction.quiz}.{prediction.question} is measured in the lab, not on a snapshot")
     if prediction.kind == "setting":
         return _setting_case
     builder = BUILDERS.get((prediction.kind, prediction.example))
@@ -332,7 +395,12 @@ def case_on(prediction: Prediction, snapshot: Snapshot) -> Case:
 
 
 def make_case(prediction: Prediction, check: Callable[[], None] | None = None) -> Case:
-    """Load the prediction's bundled example and make its case (replays included): run it off the GUI thread."""
+    """Load the prediction's bundled example and make its case (replays included), or measure a lab prediction's
+    figures with torch: run it off the GUI thread."""
+    if prediction.example == LAB:
+        from gpumem_gui.teach.predict_lab import lab_case  # noqa: PLC0415 (it imports this module)
+
+        return lab_case(prediction, check)
     snapshot = load_snapshot(assets.example_path(prediction.example))
     if check is not None:
         check()

@@ -15,9 +15,12 @@ from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.tasks import TaskContext, TaskGroup
 
 
-def _stage(prediction: Prediction, seed: int | None, ctx: TaskContext) -> tuple[Case, SnapshotDocument]:
-    """Off the GUI thread: the case (replays included; a fresh one for a seed) and a document showing its state."""
+def _stage(prediction: Prediction, seed: int | None, ctx: TaskContext) -> tuple[Case, SnapshotDocument | None]:
+    """Off the GUI thread: the case (replays or lab measurements included; a fresh one for a seed) and a document
+    showing its state (None for a lab case: it has no snapshot)."""
     case = make_case(prediction, ctx.check) if seed is None else fresh_case(prediction, seed, ctx.check)
+    if case.snapshot is None or case.timeline is None:
+        return case, None
     document = SnapshotDocument(case.snapshot, {case.device: case.timeline}, device=case.device)
     document.travel(case.event)
     document.frame()
@@ -101,15 +104,17 @@ class PredictBox(QtWidgets.QFrame):
         if case is None or self.verdict is not None or case.prediction.kind not in MAP_KINDS:
             return
         state = self.map.state
-        address = int(state.blocks.address[index]) if state is not None else int(case.state.blocks.address[index])
-        self._grade(case.grade_address(address))
+        if state is None:
+            self._grade(case.grade_block(index))
+            return
+        self._grade(case.grade_address(int(state.blocks.address[index])))
 
     def pick_none(self) -> None:
         if self.case is not None and self.verdict is None:
             self._grade(self.case.grade_none())
 
     def pick_option(self, index: int) -> None:
-        if self.case is not None and self.verdict is None and 0 <= index < len(self.case.options):
+        if self.case is not None and self.verdict is None and 0 <= index < len(self.case.option_labels(self.lang)):
             self._grade(self.case.grade_option(index))
 
     def _grade(self, right: bool) -> None:
@@ -120,12 +125,13 @@ class PredictBox(QtWidgets.QFrame):
 
     # -- drawing -------------------------------------------------------------------------------------------------
 
-    def _staged(self, result: tuple[Case, SnapshotDocument]) -> None:
+    def _staged(self, result: tuple[Case, SnapshotDocument | None]) -> None:
         case, document = result
         if self.prediction is not case.prediction:
             return  # another question since
         self.case, self.document = case, document
-        self.map.show_frame(document.frame(), keep_range=False)
+        if document is not None:
+            self.map.show_frame(document.frame(), keep_range=False)
         self._render()
 
     def _failed(self, message: str) -> None:
@@ -171,7 +177,7 @@ class PredictBox(QtWidgets.QFrame):
 
     def _render_options(self) -> None:
         case = self.case
-        labels = case.options if case is not None else ()
+        labels = case.option_labels(self.lang) if case is not None else ()
         while len(self.option_buttons) > len(labels):
             button = self.option_buttons.pop()
             self.options.removeWidget(button)
