@@ -157,6 +157,7 @@ def test_the_box_shows_a_lab_option_case_and_grades_it(qtbot: Any, tmp_path: Pat
     box.start()
     assert box.wait()
     assert box.case is not None and box.document is None and not box.map.isVisibleTo(box)
+    assert not box.status.isVisibleTo(box)  # "Preparing the case…" goes once the case is there
     assert box.option_buttons[0].text().startswith("Seulement l'entrée")
     with qtbot.waitSignal(box.predicted) as signal:
         box.pick_option(0)

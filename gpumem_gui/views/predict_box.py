@@ -149,9 +149,11 @@ class PredictBox(QtWidgets.QFrame):
         self.start_button.setEnabled(not self.tasks.busy())
         self.prompt.setText(case.prompt(lang) if case is not None else "")
         self.prompt.setVisible(case is not None)
-        self.status.setText(text("loading", lang) if self.tasks.busy() else text("click_map", lang))
+        # the task still counts as busy while its result is handed over: a case that is there is no longer loading
+        loading = self.tasks.busy() and case is None
+        self.status.setText(text("loading", lang) if loading else text("click_map", lang))
         on_map = p.kind in MAP_KINDS
-        self.status.setVisible(self.tasks.busy() or (case is not None and on_map and self.verdict is None))
+        self.status.setVisible(loading or (case is not None and on_map and self.verdict is None))
         self.map.setVisible(case is not None and on_map)
         self.none_button.setVisible(case is not None and p.none is not None)
         self.none_button.setEnabled(self.verdict is None)
@@ -181,6 +183,7 @@ class PredictBox(QtWidgets.QFrame):
         while len(self.option_buttons) > len(labels):
             button = self.option_buttons.pop()
             self.options.removeWidget(button)
+            button.hide()  # deleted when the event loop next runs: until then it must not cover the verdict
             button.deleteLater()
         while len(self.option_buttons) < len(labels):
             button = push_button(partial(self.pick_option, len(self.option_buttons)))
