@@ -127,19 +127,48 @@ def _reserved_vs_allocated(lang: str) -> list[list[str]]:
 
 
 def _kv_cache(lang: str) -> list[list[str]]:
-    def kv(name: str) -> list[int]:
-        return [
-            b["size"]
-            for b in blocks(raw(name))
-            if b["state"] == "active_allocated" and any("kv_cache" in f["filename"] for f in b["frames"])
-        ]
-
-    contiguous, paged = kv("kv_cache_contiguous"), kv("kv_cache_paged")
-    unused = sum(contiguous) - sum(paged)
+    contiguous = [
+        b["size"]
+        for b in blocks(raw("kv_cache_contiguous"))
+        if b["state"] == "active_allocated" and any("kv_cache" in f["filename"] for f in b["frames"])
+    ]
+    pool, same, more, pool_pages = _pool(raw("kv_cache_contiguous"), raw("kv_cache_paged"))
+    page = pool // pool_pages
+    paged = sum(same) * page
+    unused = sum(contiguous) - paged
     percent = f"{100 * unused / sum(contiguous):.1f}".replace(".", "," if lang != "en" else ".")
-    c = [size_text(s, lang) for s in (sum(contiguous), int(np.median(contiguous)), unused, sum(paged))]
-    p = [size_text(s, lang) for s in (int(np.median(paged)), sum(paged), len(contiguous) * int(np.median(paged)))]
-    return [[*c, count_text(len(contiguous), lang), percent], [*p, count_text(len(paged), lang)]]
+    c = [size_text(s, lang) for s in (sum(contiguous), int(np.median(contiguous)), unused, paged)]
+    free = (pool_pages - sum(same) - sum(more)) * page
+    p = [size_text(s, lang) for s in (pool, page, paged, free)]
+    counts = [count_text(n, lang) for n in (len(contiguous), sum(same), len(more))]
+    return [[*c, count_text(len(contiguous), lang), percent], [*p, *counts]]
+
+
+def _pool(contiguous: dict[str, Any], paged: dict[str, Any]) -> tuple[int, list[int], list[int], int]:
+    """The paged run's pool, from the raw pickles: (pool bytes, live pages of the contiguous run's requests, of
+    the requests admitted after them, pool pages).
+
+    The contiguous trace counts the requests (one KV alloc each); the paged trace's block-table allocs come in
+    order: the pool's index of its pages first, then one table of int32 page numbers per request."""
+
+    def site(e: dict[str, Any], s: str) -> bool:
+        return any(s in f["filename"] for f in e.get("frames", []))
+
+    served = sum(e["action"] == "alloc" and site(e, "kv_cache") for e in contiguous["device_traces"][0])
+    live: dict[int, tuple[int, int]] = {}
+    n = 0
+    pool = 0
+    for e in paged["device_traces"][0]:
+        if e["action"] == "alloc" and site(e, "kv_cache"):
+            pool += e["size"]
+        elif e["action"] == "alloc" and site(e, "block_table"):
+            live[e["addr"]] = (n, e["size"] // 4)
+            n += 1
+        elif e["action"] == "free_completed":
+            live.pop(e["addr"], None)
+    same = [p for i, p in live.values() if 1 <= i <= served]
+    more = [p for i, p in live.values() if i > served]
+    return pool, same, more, next(p for i, p in live.values() if i == 0)
 
 
 def _expandable(lang: str) -> list[list[str]]:

@@ -48,14 +48,52 @@ def test_every_question_of_both_quizzes_has_a_predict_step() -> None:
     assert set(PREDICTIONS.items) == questions and len(questions) == 16
 
 
+def _raw(name: str) -> dict[str, Any]:
+    with assets.example_path(name).open("rb") as f:
+        raw: dict[str, Any] = pickle.load(f)
+    return raw
+
+
+def _pool(contiguous: dict[str, Any], paged: dict[str, Any]) -> tuple[int, list[int], list[int], int]:
+    """The paged run's pool, from the raw pickles: (pool bytes, live pages of the contiguous run's requests, of
+    the requests admitted after them, pool pages).
+
+    The contiguous trace counts the requests (one KV alloc each); the paged trace's block-table allocs come in
+    order: the pool's index of its pages first, then one table of int32 page numbers per request."""
+
+    def site(e: dict[str, Any], s: str) -> bool:
+        return any(s in f["filename"] for f in e.get("frames", []))
+
+    served = sum(e["action"] == "alloc" and site(e, "kv_cache") for e in contiguous["device_traces"][0])
+    live: dict[int, tuple[int, int]] = {}
+    n = 0
+    pool = 0
+    for e in paged["device_traces"][0]:
+        if e["action"] == "alloc" and site(e, "kv_cache"):
+            pool += e["size"]
+        elif e["action"] == "alloc" and site(e, "block_table"):
+            live[e["addr"]] = (n, e["size"] // 4)
+            n += 1
+        elif e["action"] == "free_completed":
+            live.pop(e["addr"], None)
+    same = [p for i, p in live.values() if 1 <= i <= served]
+    more = [p for i, p in live.values() if i > served]
+    return pool, same, more, next(p for i, p in live.values() if i == 0)
+
+
 def test_paging_saving_counted_from_the_two_pickles() -> None:
-    contiguous, paged = _kv_bytes("kv_cache_contiguous"), _kv_bytes("kv_cache_paged")
+    contiguous = _kv_bytes("kv_cache_contiguous")
+    pool, same, more, pool_pages = _pool(_raw("kv_cache_contiguous"), _raw("kv_cache_paged"))
+    paged = sum(same) * (pool // pool_pages)  # the same requests' pages
+    assert _kv_bytes("kv_cache_paged") == pool  # the paged run's KV cache is its one pool
     saving = 100 * (1 - paged / contiguous)
     assert f"{saving:.1f}" == "41.9"  # the figure the example's description states
     case = make_case(_prediction("gpu-memory", "paged-attention"))
     assert (case.extra["contiguous_kv_bytes"], case.extra["paged_kv_bytes"]) == (contiguous, paged)
     assert _right_label(case) == "41.9%" and len(case.options) == 4
     assert "41.9%" in case.reveal("en", PREDICTIONS) and format_bytes(contiguous) in case.reveal("fr", PREDICTIONS)
+    assert f"serve {len(more)} more requests" in case.reveal("en", PREDICTIONS)
+    assert format_bytes(pool) in case.reveal("en", PREDICTIONS)
 
 
 # the lab's cases need torch (the lab runs it on the CPU); the paging case does not

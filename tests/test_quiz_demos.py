@@ -232,12 +232,19 @@ def test_kv_cache_contiguous_wastes_more_than_paged() -> None:
         for s in np.unique(blk.stack[focus.block_mask]):
             assert any(KV_CACHE_SITE in f.filename for f in snap.stacks.stack(int(s)))
         assert focus.facts["kv_bytes"] == int(blk.size[focus.block_mask].sum())
-    assert c.facts["unused_bytes"] == c.facts["kv_bytes"] - p.facts["kv_bytes"] > 0
-    assert p.facts["unused_bytes"] == c.facts["kv_blocks"] * p.facts["page_bytes"]  # one partial page per request
+    # the paged run's KV cache is one pool allocated at startup, as large as the contiguous run's peak (25 buffers)
+    assert p.facts["kv_blocks"] == 1 and p.facts["kv_bytes"] == (c.facts["kv_blocks"] + 1) * c.facts["buffer_bytes"]
+    assert p.facts["pool_pages"] * p.facts["page_bytes"] == p.facts["kv_bytes"]
+    assert c.facts["unused_bytes"] == c.facts["kv_bytes"] - p.facts["paged_kv_bytes"] > 0
+    assert p.facts["paged_kv_bytes"] == p.facts["pages"] * p.facts["page_bytes"]
+    live = c.facts["kv_blocks"] + p.facts["more_requests"]
+    assert p.facts["unused_bytes"] == live * p.facts["page_bytes"]  # one partial page per request
     assert c.facts["unused_bytes"] > p.facts["unused_bytes"]
     assert c.facts["buffer_bytes"] > 100 * p.facts["page_bytes"]
+    assert p.facts["more_requests"] > 0 and 0 <= p.facts["pool_free_bytes"] < c.facts["buffer_bytes"]
+    assert p.facts["reserved_bytes"] - c.facts["reserved_bytes"] <= 2 * MiB  # the pool keeps reserved flat
     assert format_bytes(c.facts["unused_bytes"]) in c.caption
-    assert format_bytes(p.facts["unused_bytes"]) in p.caption
+    assert format_bytes(p.facts["paged_kv_bytes"]) in p.caption and format_bytes(p.facts["kv_bytes"]) in p.caption
     assert kv_cache_foci(contiguous, paged)[0].caption == c.caption
 
 
@@ -303,11 +310,11 @@ def test_reserved_vs_allocated_gap_is_the_cached_blocks() -> None:
 
 
 def test_mask_for_matches_a_filtered_state_by_address() -> None:
-    snap = _load("kv_cache_paged")
-    _c, focus = foci_for("kv_cache", [_load("kv_cache_contiguous"), snap])
+    snap = _load("kv_cache_contiguous")  # one KV buffer per 512 MiB segment (the paged run has one pool)
+    focus, _p = foci_for("kv_cache", [snap, _load("kv_cache_paged")])
     state = _state(focus, snap)
     assert focus.mask_for(state) is focus.block_mask
-    keep = np.flatnonzero(state.segments.total_size == 20 * MiB)[::3]
+    keep = np.flatnonzero(state.segments.total_size == 512 * MiB)[::3]
     subset = state.take_segments(keep)
     mask = focus.mask_for(subset)
     expected = np.isin(subset.blocks.address, state.blocks.address[focus.block_mask])

@@ -304,7 +304,8 @@ def percent_options(right: float, candidates: list[float]) -> tuple[tuple[str, .
 
 def _paging_case(p: Prediction, snapshot: Snapshot, tl: DeviceTimeline) -> Case:
     """PagedAttention: the same requests served by the contiguous run; the right figure is how much less KV-cache
-    memory the paged run (this snapshot) holds at the end, from the demo's own KV-cache masks of both."""
+    memory those requests' pages take in the paged run (this snapshot) at the end, from the demo's own facts, and
+    the reveal says how many more requests the pages saved serve in the same pool."""
     contiguous = load_snapshot(assets.example_path("kv_cache_contiguous"))
     c_tl = build_timeline(contiguous, contiguous.default_device())
     _, p_focus = foci_for("kv_cache", (contiguous, snapshot), (c_tl, tl))
@@ -320,6 +321,8 @@ def _paging_case(p: Prediction, snapshot: Snapshot, tl: DeviceTimeline) -> Case:
         "contiguous": format_bytes(c_bytes),
         "paged": format_bytes(p_bytes),
         "saving": f"{saving:.1f}%",
+        "pool": format_bytes(int(f["pool_bytes"])),
+        "more": str(int(f["more_requests"])),
     }
     state = tl.state_at(p_focus.event)
     extra = {"contiguous_kv_bytes": c_bytes, "paged_kv_bytes": p_bytes}

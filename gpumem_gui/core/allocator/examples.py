@@ -121,24 +121,50 @@ def reserved_vs_allocated() -> DeviceAllocatorSim:
     return sim
 
 
+KV_PER_TOKEN = 2 * 32 * 8 * 128 * 2  # K and V, 32 layers, 8 heads, head dim 128, fp16
+KV_MAX_LEN, KV_PAGE_TOKENS, KV_LIVE = 4096, 16, 24
+KV_FRAMES = stack(("allocate", "serving/kv_cache.py", 58), ("add_request", "serving/engine.py", 140))
+# the block tables: int32 page numbers, one table per sequence plus the pool's own index of its pages
+BLOCK_TABLE_FRAMES = stack(("allocate", "serving/block_table.py", 31), ("add_request", "serving/engine.py", 141))
+
+
 def _kv_cache(paged: bool) -> DeviceAllocatorSim:
+    """48 requests of random length, at most 24 live at once (a random one finishes when a 25th comes).
+
+    Contiguous: one buffer per request sized for the longest sequence. Paged, as vLLM does: one pool of pages
+    allocated at startup, as large as the contiguous run's peak KV memory (what gpu_memory_utilization would
+    give), each sequence takes the pages it needs from it (tracked here in Python, no allocator call per page),
+    and once the same 48 requests have run, the pages they left free admit more requests until the pool is full.
+    """
     sim = DeviceAllocatorSim(24 * GiB)
     rng = random.Random(3)
     _weights(sim, 8 * GiB, 32)
-    per_token = 2 * 32 * 8 * 128 * 2  # K and V, 32 layers, 8 heads, head dim 128, fp16
-    max_len, page_tokens = 4096, 16
-    frames = stack(("allocate", "serving/kv_cache.py", 58), ("add_request", "serving/engine.py", 140))
-    live: list[list[Block]] = []
+    page_bytes, max_pages = KV_PAGE_TOKENS * KV_PER_TOKEN, KV_MAX_LEN // KV_PAGE_TOKENS
+    pool_pages = (KV_LIVE + 1) * max_pages  # the contiguous run peaks at 25 buffers, before one finishes
+    if paged:
+        sim.malloc(pool_pages * page_bytes, frames=KV_FRAMES)
+        sim.malloc(pool_pages * 4, frames=BLOCK_TABLE_FRAMES)
+    free_pages = pool_pages
+    live: list[tuple[Block, int]] = []  # (the request's buffer or block table, its pages)
     for _request in range(48):
-        length = rng.randint(64, max_len)
-        if paged:  # PagedAttention: fixed pages, as many as the sequence needs
-            pages = math.ceil(length / page_tokens)
-            live.append([sim.malloc(page_tokens * per_token, frames=frames) for _ in range(pages)])
+        length = rng.randint(64, KV_MAX_LEN)
+        if paged:  # PagedAttention: fixed pages from the pool, as many as the sequence needs
+            pages = math.ceil(length / KV_PAGE_TOKENS)
+            live.append((sim.malloc(pages * 4, frames=BLOCK_TABLE_FRAMES), pages))
         else:  # one buffer per sequence, sized for the longest it may grow to
-            live.append([sim.malloc(max_len * per_token, frames=frames)])
-        if len(live) > 24:
-            for block in live.pop(rng.randrange(len(live))):
-                sim.free(block)
+            pages = max_pages
+            live.append((sim.malloc(KV_MAX_LEN * KV_PER_TOKEN, frames=KV_FRAMES), pages))
+        free_pages -= pages
+        if len(live) > KV_LIVE:
+            block, pages = live.pop(rng.randrange(len(live)))
+            sim.free(block)
+            free_pages += pages
+    while paged:  # the pages saved serve more requests at once, in the same pool
+        pages = math.ceil(rng.randint(64, KV_MAX_LEN) / KV_PAGE_TOKENS)
+        if pages > free_pages:
+            break
+        sim.malloc(pages * 4, frames=BLOCK_TABLE_FRAMES)
+        free_pages -= pages
     return sim
 
 
@@ -285,16 +311,16 @@ EXAMPLES = [
     Example(
         "kv_cache_contiguous",
         "The KV cache of an LLM server that reserves a buffer for the longest possible sequence (4096 tokens) per "
-        "request. Most requests are far shorter, so much of each buffer is allocated and never used: the same "
+        "request. Most requests are far shorter, so much of the buffers is allocated and never used: the same "
         "requests paged (kv_cache_paged) need 41.9% less KV-cache memory.",
         kv_cache_contiguous,
     ),
     Example(
         "kv_cache_paged",
-        "The same requests with a paged KV cache, as vLLM's PagedAttention does: fixed pages of 16 tokens, as many "
-        "as each sequence needs, and no per-request waste beyond one page. Here each page goes through the caching "
-        "allocator, so reserved memory falls; real vLLM preallocates its block pool at startup "
-        "(gpu_memory_utilization), so there reserved memory stays and the pages saved hold more sequences.",
+        "The same requests with a paged KV cache, as vLLM's PagedAttention does: one pool of pages allocated at "
+        "startup (as gpu_memory_utilization sizes it; here as large as the contiguous run's peak), fixed pages of 16 "
+        "tokens taken from it as each sequence needs, tracked in block tables. Reserved memory stays flat; the "
+        "pages saved serve 19 more requests at once in the same pool.",
         kv_cache_paged,
     ),
     Example(

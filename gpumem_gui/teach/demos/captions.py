@@ -72,7 +72,7 @@ SPEC: dict[str, dict[str, frozenset[str]]] = {
     },
     "kv_cache": {
         "contiguous": _f("requests", "kv", "buffer", "unused", "percent", "paged"),
-        "paged": _f("requests", "pages", "page", "kv", "unused"),
+        "paged": _f("requests", "pages", "page", "paged", "pool", "more", "free"),
     },
     "empty_cache_live_tensor": {
         "caption": _f("released_segments", "released", "reserved_before", "reserved_after", "allocated", "kept"),
@@ -270,15 +270,17 @@ def kv_contiguous(requests: int, kv_bytes: int, buffer: int, unused_min: int, pa
     )
 
 
-def kv_paged(requests: int, pages: int, page: int, kv_bytes: int, unused_max: int) -> Localized:
+def kv_paged(requests: int, pages: int, page: int, *, paged_bytes: int, pool: int, more: int, free: int) -> Localized:
     return say(
         templates("kv_cache"),
         "paged",
         requests=requests,
         pages=pages,
         page=size(page),
-        kv=size(kv_bytes),
-        unused=size(unused_max),
+        paged=size(paged_bytes),
+        pool=size(pool),
+        more=more,
+        free=size(free),
     )
 
 

@@ -26,6 +26,7 @@ from gpumem_gui.teach.demos.focus import (
 from gpumem_gui.teach.demos.plans import DemoError, DemoPlan, plan_for
 
 KV_CACHE_SITE = "kv_cache"  # the KV cache's blocks are those allocated from a file whose path contains this
+BLOCK_TABLE_SITE = "block_table"  # the paged run's block tables: int32 page numbers, one table per sequence
 
 
 @dataclass(frozen=True)
@@ -40,12 +41,36 @@ class WhatIfRun:
 # -- Q5 PagedAttention ----------------------------------------------------------------------------------------
 
 
+def _site_blocks(snapshot: Snapshot, state: AllocatorState, site: str) -> B8:
+    """The allocated blocks whose allocation stack names a file whose path contains `site`."""
+    stacks = snapshot.stacks
+    sites = [i for i in range(len(stacks)) if any(site in f.filename for f in stacks.stack(i))]
+    found: B8 = np.isin(state.blocks.stack, sites) & (state.blocks.state == BlockState.ALLOCATED)
+    return found
+
+
 def _kv_blocks(snapshot: Snapshot, state: AllocatorState) -> B8:
     """The allocated blocks whose allocation site is the KV cache's."""
-    stacks = snapshot.stacks
-    sites = [i for i in range(len(stacks)) if any(KV_CACHE_SITE in f.filename for f in stacks.stack(i))]
-    kv: B8 = np.isin(state.blocks.stack, sites) & (state.blocks.state == BlockState.ALLOCATED)
-    return kv
+    return _site_blocks(snapshot, state, KV_CACHE_SITE)
+
+
+def _page_tables(data: DemoData, state: AllocatorState) -> tuple[int, I64]:
+    """The paged run's pool size in pages, and each live sequence's pages, oldest request first.
+
+    Block tables hold one int32 per page; the largest is the pool's own index of all its pages. A table's age is
+    the last alloc event at its address, so the requests admitted after the contiguous run's last are last.
+    """
+    tables = np.flatnonzero(_site_blocks(data.snapshot, state, BLOCK_TABLE_SITE))
+    if len(tables) < 2:
+        raise DemoError(f"kv_cache: {data.snapshot.source} has no {BLOCK_TABLE_SITE} blocks for its pages")
+    pages = state.blocks.requested_size[tables] // 4
+    index = int(np.argmax(pages))
+    pool_pages = int(pages[index])
+    tables, pages = np.delete(tables, index), np.delete(pages, index)
+    allocs = np.flatnonzero(data.trace.action == Action.ALLOC)
+    last: dict[int, int] = dict(zip(data.trace.addr[allocs].tolist(), allocs.tolist(), strict=True))  # later wins
+    order = np.argsort([last.get(int(a), -1) for a in state.blocks.address[tables]], kind="stable")
+    return pool_pages, pages[order].astype(np.int64)
 
 
 def kv_cache_foci(
@@ -55,10 +80,11 @@ def kv_cache_foci(
 ) -> tuple[DemoFocus, DemoFocus]:
     """The KV cache's blocks at the end of both runs, and what each wastes.
 
-    Both runs served the same requests and hold the same ones at the end. The paged run holds each live sequence's
-    tokens plus at most one partial page, so (what the contiguous buffers hold) - (what the pages hold) is a lower
-    bound of the contiguous run's unused bytes, and (live requests) x (page size) an upper bound of the paged run's.
-    The contiguous run has one buffer per request, which counts the live requests.
+    Both runs served the same requests, and the contiguous run holds one buffer per live request, which counts
+    them. The paged run allocated its pool of pages once at startup, as large as the contiguous run's peak, and
+    tracks pages in block tables: its oldest tables are the same live requests, the others are the requests the
+    pages saved admitted. Each sequence holds its tokens plus at most one partial page, so (contiguous buffers) -
+    (the same requests' pages) is a lower bound of the contiguous run's unused bytes.
     """
     plan = plan_for("kv_cache")
     sides = []
@@ -70,20 +96,28 @@ def kv_cache_foci(
             raise DemoError(f"kv_cache: {snapshot.source} has no block allocated from a {KV_CACHE_SITE} file")
         sides.append((data, state, kv))
     (c_data, c_state, c_kv), (p_data, p_state, p_kv) = sides
-    c_bytes, p_bytes = int(c_state.blocks.size[c_kv].sum()), int(p_state.blocks.size[p_kv].sum())
+    c_bytes, pool_bytes = int(c_state.blocks.size[c_kv].sum()), int(p_state.blocks.size[p_kv].sum())
     requests = int(c_kv.sum())
     buffer = int(np.median(c_state.blocks.size[c_kv]))
-    page = int(np.median(p_state.blocks.size[p_kv]))
-    pages = int(p_kv.sum())
+    pool_pages, seq_pages = _page_tables(p_data, p_state)
+    page = pool_bytes // pool_pages
+    pages = int(seq_pages[:requests].sum())
+    p_bytes = pages * page  # what the same requests hold in the pool
+    more = max(len(seq_pages) - requests, 0)
+    pool_free = (pool_pages - int(seq_pages.sum())) * page
     c_unused_min = max(c_bytes - p_bytes, 0)
-    p_unused_max = min(requests * page, p_bytes)
+    p_unused_max = min(len(seq_pages) * page, p_bytes)
     shared: Facts = {
         "requests": requests,
         "contiguous_kv_bytes": c_bytes,
         "paged_kv_bytes": p_bytes,
+        "pool_bytes": pool_bytes,
         "buffer_bytes": buffer,
         "page_bytes": page,
         "pages": pages,
+        "pool_pages": pool_pages,
+        "more_requests": more,
+        "pool_free_bytes": pool_free,
         "contiguous_unused_min_bytes": c_unused_min,
         "paged_unused_max_bytes": p_unused_max,
     }
@@ -99,7 +133,9 @@ def kv_cache_foci(
         }
 
     c_caption = captions.kv_contiguous(requests, c_bytes, buffer, c_unused_min, p_bytes)
-    p_caption = captions.kv_paged(requests, pages, page, p_bytes, p_unused_max)
+    p_caption = captions.kv_paged(
+        requests, pages, page, paged_bytes=p_bytes, pool=pool_bytes, more=more, free=pool_free
+    )
     c_facts = side_facts(c_state, c_kv, c_unused_min)
     p_facts = side_facts(p_state, p_kv, p_unused_max)
     return (
