@@ -503,6 +503,11 @@ class MainWindow(QtWidgets.QMainWindow):
         # the foci in the learner's language; switching it later re-words them (_recaption_demo)
         show_demo_foci(widget, staged.foci, self.quiz_panel().language)
         self.demo_foci = staged.foci
+        if isinstance(widget, QtWidgets.QSplitter):
+            # two whole tabs side by side are wider than a laptop screen: they scroll instead of growing the window
+            area = QtWidgets.QScrollArea(widgetResizable=True)
+            area.setWidget(widget)
+            widget = area
         if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
             self.close_tab(self.tabs.indexOf(self.demo_tab))
         self.demo_tab = widget

@@ -9,6 +9,7 @@ import sys
 import numpy as np
 import pytest
 import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
+from PySide6 import QtWidgets
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
@@ -115,3 +116,18 @@ def test_the_lab_follows_the_quiz_language(qtbot, window: MainWindow) -> None:
     panel.set_language("fr")
     assert lab.language == "fr"  # and it follows a switch
     window.shutdown()
+
+
+def test_a_paired_demo_beside_the_quiz_never_widens_the_window(qtbot, window: MainWindow) -> None:
+    window.resize(1400, 900)
+    window.show()
+    panel = window.open_quiz("gpu-memory")
+    quiz = panel.current_quiz
+    assert quiz is not None
+    question = next(q for q in quiz.questions if q.demo == "kv_cache")  # two whole tabs side by side
+    window.show_demo(question)
+    window.wait_for_demo()
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents()
+    assert window.minimumSizeHint().width() <= 1400 and window.width() <= 1400
+    panel.set_language("fr")  # the re-caption finds both views inside the scrolling area

@@ -35,6 +35,9 @@ def apply_compare_focus(view: CompareView, foci: Sequence[DemoFocus], lang: str 
 
 def document_views(widget: QtWidgets.QWidget) -> list[DocumentView]:
     """The DocumentViews of a demo tab: the view itself, or those side by side in its splitter."""
+    inner = widget.widget() if isinstance(widget, QtWidgets.QScrollArea) else None
+    if inner is not None:
+        widget = inner  # two views side by side scroll in the window rather than widen it
     if isinstance(widget, DocumentView):
         return [widget]
     if isinstance(widget, QtWidgets.QSplitter):

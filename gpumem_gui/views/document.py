@@ -144,6 +144,10 @@ class DocumentView(QtWidgets.QWidget):
 
         bar = QtWidgets.QHBoxLayout()
         for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box):
+            # sized by a few characters, not their longest entry: a tab must fit beside the quiz dock, and two of
+            # them side by side in a demo, without pushing the window past the screen (full texts in the popup)
+            w.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            w.setMinimumContentsLength(9)
             bar.addWidget(w)
         bar.addWidget(self.search, 1)
         bar.addWidget(self.search_count)
