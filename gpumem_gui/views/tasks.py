@@ -60,7 +60,7 @@ class TaskContext:
 
     def progress(self, value: object) -> None:
         if not self._cancel.is_set():
-            self._task._progress.emit(value)
+            _emit(self._task._progress, value)
 
     def on_cancel(self, hook: Callable[[], None]) -> None:
         """Call `hook` (from the cancelling thread) when the task is cancelled; at once if it already is."""
@@ -137,11 +137,11 @@ class Task(QtCore.QObject):
             pass
         except Exception as e:  # every failure reaches the user as one line; the traceback goes to the log
             log.exception("task %s failed", self.name)
-            self._error.emit(one_line(e))
+            _emit(self._error, one_line(e))
         else:
-            self._done.emit(result)
+            _emit(self._done, result)
         finally:
-            self._end.emit()
+            _emit(self._end)
 
     @QtCore.Slot(object)
     def _on_progress(self, value: object) -> None:
@@ -163,6 +163,14 @@ class Task(QtCore.QObject):
         self.running = False
         self.done = True
         self.finished.emit()
+
+
+def _emit(signal: QtCore.SignalInstance, *args: object) -> None:
+    """Emit from the worker thread; a task whose owner (a closed tab's view) is gone has nobody left to tell."""
+    try:
+        signal.emit(*args)
+    except RuntimeError:  # "Signal source has been deleted"
+        log.debug("a task's owner was deleted before it finished")
 
 
 def one_line(error: BaseException) -> str:
