@@ -16,6 +16,7 @@ from gpumem_gui.core.analysis.report import build_report, report_json, report_te
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
 
 EXIT_BAD_INPUT = 2
@@ -315,17 +316,21 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def require_device(snapshot: Snapshot, device: int | None) -> None:
+    """A --device the file has (segments or a trace), else the one line that says which it has."""
+    if device is not None and device not in snapshot.devices():
+        raise SnapshotError(
+            f"device {device} has no segments and no trace (devices: {snapshot.devices() or 'none'})", snapshot.source
+        )
+
+
 def _explain(args: argparse.Namespace) -> int:
     from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
     from gpumem_gui.core.analysis.explain_output import explanation_json, explanation_text  # noqa: PLC0415
 
     try:
         snapshot = load_snapshot(args.file)
-        if args.device is not None and args.device not in snapshot.devices():
-            raise SnapshotError(
-                f"device {args.device} has no segments and no trace (devices: {snapshot.devices() or 'none'})",
-                snapshot.source,
-            )
+        require_device(snapshot, args.device)
         found = explain(snapshot, device=args.device, at=args.at)
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
@@ -343,11 +348,7 @@ def _explain(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
-        if args.device is not None and args.device not in snapshot.devices():
-            raise SnapshotError(
-                f"device {args.device} has no segments and no trace (devices: {snapshot.devices() or 'none'})",
-                snapshot.source,
-            )
+        require_device(snapshot, args.device)
         reports = build_report(snapshot, device=args.device, at=args.at)
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)

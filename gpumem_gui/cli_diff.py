@@ -6,13 +6,11 @@ import argparse
 import json
 import sys
 
+from gpumem_gui.cli import EXIT_BAD_INPUT, require_device
 from gpumem_gui.core.analysis.diff import Diff, diff_device, diff_states
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
-from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
-
-EXIT_BAD_INPUT = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
         snap_a = load_snapshot(args.a)
         snap_b = snap_a if args.b == args.a else load_snapshot(args.b)
         for snap in (snap_a, snap_b):
-            _check_device(snap, args.device)
+            require_device(snap, args.device)
         dev_a, dev_b = diff_device(snap_a, snap_b, args.device)
         found = diff_states(snap_a, dev_a, args.at_a, snap_b, dev_b, args.at_b)
     except SnapshotError as e:
@@ -49,13 +47,6 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(diff_text(found, top=args.top))
     return 0
-
-
-def _check_device(snapshot: Snapshot, device: int | None) -> None:
-    if device is not None and device not in snapshot.devices():
-        raise SnapshotError(
-            f"device {device} has no segments and no trace (devices: {snapshot.devices() or 'none'})", snapshot.source
-        )
 
 
 def diff_text(found: Diff, top: int = 10) -> str:

@@ -6,11 +6,10 @@ import argparse
 import json
 import sys
 
+from gpumem_gui.cli import EXIT_BAD_INPUT
 from gpumem_gui.core.analysis.ranks import ranks_text
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.sources.rank_folder import summarise_folder
-
-EXIT_BAD_INPUT = 2
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
