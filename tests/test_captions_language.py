@@ -26,6 +26,7 @@ from gpumem_gui.teach.demos.plans import DemoError
 from gpumem_gui.teach.demos.wording import Count, check_templates, plural_form
 from gpumem_gui.teach.quiz import LANGUAGES, Text, find_quiz, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus, foci_for, plan_for, run_whatif
+from tests.kv_pool import kv_pool
 
 QUIZ = find_quiz("gpu-memory")
 SNAPSHOT_DEMOS = [q for q in QUIZ.questions if plan_for(q.demo).kind != "lab"]
@@ -132,7 +133,7 @@ def _kv_cache(lang: str) -> list[list[str]]:
         for b in blocks(raw("kv_cache_contiguous"))
         if b["state"] == "active_allocated" and any("kv_cache" in f["filename"] for f in b["frames"])
     ]
-    pool, same, more, pool_pages = _pool(raw("kv_cache_contiguous"), raw("kv_cache_paged"))
+    pool, same, more, pool_pages = kv_pool()
     page = pool // pool_pages
     paged = sum(same) * page
     unused = sum(contiguous) - paged
@@ -142,33 +143,6 @@ def _kv_cache(lang: str) -> list[list[str]]:
     p = [size_text(s, lang) for s in (pool, page, paged, free)]
     counts = [count_text(n, lang) for n in (len(contiguous), sum(same), len(more))]
     return [[*c, count_text(len(contiguous), lang), percent], [*p, *counts]]
-
-
-def _pool(contiguous: dict[str, Any], paged: dict[str, Any]) -> tuple[int, list[int], list[int], int]:
-    """The paged run's pool, from the raw pickles: (pool bytes, live pages of the contiguous run's requests, of
-    the requests admitted after them, pool pages).
-
-    The contiguous trace counts the requests (one KV alloc each); the paged trace's block-table allocs come in
-    order: the pool's index of its pages first, then one table of int32 page numbers per request."""
-
-    def site(e: dict[str, Any], s: str) -> bool:
-        return any(s in f["filename"] for f in e.get("frames", []))
-
-    served = sum(e["action"] == "alloc" and site(e, "kv_cache") for e in contiguous["device_traces"][0])
-    live: dict[int, tuple[int, int]] = {}
-    n = 0
-    pool = 0
-    for e in paged["device_traces"][0]:
-        if e["action"] == "alloc" and site(e, "kv_cache"):
-            pool += e["size"]
-        elif e["action"] == "alloc" and site(e, "block_table"):
-            live[e["addr"]] = (n, e["size"] // 4)
-            n += 1
-        elif e["action"] == "free_completed":
-            live.pop(e["addr"], None)
-    same = [p for i, p in live.values() if 1 <= i <= served]
-    more = [p for i, p in live.values() if i > served]
-    return pool, same, more, next(p for i, p in live.values() if i == 0)
 
 
 def _expandable(lang: str) -> list[list[str]]:

@@ -15,6 +15,7 @@ from gpumem_gui.teach.lab import measure_policy, torch_available
 from gpumem_gui.teach.predict import LAB, PredictionError, load_predictions, make_case
 from gpumem_gui.teach.predict_lab import FIGURES, FSDP_WORLD_SIZE, lab_case
 from gpumem_gui.teach.quiz import LANGUAGES, load_quizzes
+from tests.kv_pool import kv_pool
 
 PREDICTIONS = load_predictions()
 WIDTH, TOKENS, N = 128, 64, 16  # the lab's default chain (teach/lab/choices.py)
@@ -48,42 +49,9 @@ def test_every_question_of_both_quizzes_has_a_predict_step() -> None:
     assert set(PREDICTIONS.items) == questions and len(questions) == 16
 
 
-def _raw(name: str) -> dict[str, Any]:
-    with assets.example_path(name).open("rb") as f:
-        raw: dict[str, Any] = pickle.load(f)
-    return raw
-
-
-def _pool(contiguous: dict[str, Any], paged: dict[str, Any]) -> tuple[int, list[int], list[int], int]:
-    """The paged run's pool, from the raw pickles: (pool bytes, live pages of the contiguous run's requests, of
-    the requests admitted after them, pool pages).
-
-    The contiguous trace counts the requests (one KV alloc each); the paged trace's block-table allocs come in
-    order: the pool's index of its pages first, then one table of int32 page numbers per request."""
-
-    def site(e: dict[str, Any], s: str) -> bool:
-        return any(s in f["filename"] for f in e.get("frames", []))
-
-    served = sum(e["action"] == "alloc" and site(e, "kv_cache") for e in contiguous["device_traces"][0])
-    live: dict[int, tuple[int, int]] = {}
-    n = 0
-    pool = 0
-    for e in paged["device_traces"][0]:
-        if e["action"] == "alloc" and site(e, "kv_cache"):
-            pool += e["size"]
-        elif e["action"] == "alloc" and site(e, "block_table"):
-            live[e["addr"]] = (n, e["size"] // 4)
-            n += 1
-        elif e["action"] == "free_completed":
-            live.pop(e["addr"], None)
-    same = [p for i, p in live.values() if 1 <= i <= served]
-    more = [p for i, p in live.values() if i > served]
-    return pool, same, more, next(p for i, p in live.values() if i == 0)
-
-
 def test_paging_saving_counted_from_the_two_pickles() -> None:
     contiguous = _kv_bytes("kv_cache_contiguous")
-    pool, same, more, pool_pages = _pool(_raw("kv_cache_contiguous"), _raw("kv_cache_paged"))
+    pool, same, more, pool_pages = kv_pool()
     paged = sum(same) * (pool // pool_pages)  # the same requests' pages
     assert _kv_bytes("kv_cache_paged") == pool  # the paged run's KV cache is its one pool
     saving = 100 * (1 - paged / contiguous)

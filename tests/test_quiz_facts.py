@@ -5,12 +5,12 @@ from __future__ import annotations
 import pickle
 import re
 from collections.abc import Iterator
-from typing import Any
 
 import pytest
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz, Text, find_quiz
+from tests.kv_pool import kv_pool
 
 MiB = 1 << 20
 GPU = find_quiz("gpu-memory")
@@ -48,33 +48,6 @@ def _raw(name: str) -> dict:  # type: ignore[type-arg]
     with example_path(name).open("rb") as f:
         snapshot: dict = pickle.load(f)  # type: ignore[type-arg]
     return snapshot
-
-
-def _pool(contiguous: dict[str, Any], paged: dict[str, Any]) -> tuple[int, list[int], list[int], int]:
-    """The paged run's pool, from the raw pickles: (pool bytes, live pages of the contiguous run's requests, of
-    the requests admitted after them, pool pages).
-
-    The contiguous trace counts the requests (one KV alloc each); the paged trace's block-table allocs come in
-    order: the pool's index of its pages first, then one table of int32 page numbers per request."""
-
-    def site(e: dict[str, Any], s: str) -> bool:
-        return any(s in f["filename"] for f in e.get("frames", []))
-
-    served = sum(e["action"] == "alloc" and site(e, "kv_cache") for e in contiguous["device_traces"][0])
-    live: dict[int, tuple[int, int]] = {}
-    n = 0
-    pool = 0
-    for e in paged["device_traces"][0]:
-        if e["action"] == "alloc" and site(e, "kv_cache"):
-            pool += e["size"]
-        elif e["action"] == "alloc" and site(e, "block_table"):
-            live[e["addr"]] = (n, e["size"] // 4)
-            n += 1
-        elif e["action"] == "free_completed":
-            live.pop(e["addr"], None)
-    same = [p for i, p in live.values() if 1 <= i <= served]
-    more = [p for i, p in live.values() if i > served]
-    return pool, same, more, next(p for i, p in live.values() if i == 0)
 
 
 # ---- gpu-memory --------------------------------------------------------------------------------------------------
@@ -141,7 +114,7 @@ def test_fact9_paged_attention_names_the_preallocated_pool_and_the_demos_saving(
         for b in seg["blocks"]
         if b["state"] == "active_allocated" and b["frames"] and b["frames"][0]["filename"] == "serving/kv_cache.py"
     )
-    pool, same, more, pool_pages = _pool(_raw("kv_cache_contiguous"), _raw("kv_cache_paged"))
+    pool, same, more, pool_pages = kv_pool()
     assert pool == 25 * contiguous // 24 and more  # the pool is the contiguous peak; the pages saved serve more
     saving = 1 - sum(same) * (pool // pool_pages) / contiguous
     figure = f"{100 * saving:.1f}"
