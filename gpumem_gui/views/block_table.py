@@ -10,12 +10,15 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
 from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.views.table_model import ColumnsModel
 
 _HEADERS = ("address", "size", "requested", "state", "stream", "pool", "site")
 
 
-class BlockTableModel(QtCore.QAbstractTableModel):
+class BlockTableModel(ColumnsModel):
     """Rows are block indices of the state (all of them, or the search matches), in the current sort order."""
+
+    columns = _HEADERS
 
     def __init__(self) -> None:
         super().__init__()
@@ -36,16 +39,8 @@ class BlockTableModel(QtCore.QAbstractTableModel):
         self.rows = np.asarray(rows, np.int64)
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
+    def row_count(self) -> int:
         return len(self.rows)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return len(_HEADERS)
-
-    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
-        if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
-            return _HEADERS[section]
-        return None
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         if role != QtCore.Qt.ItemDataRole.DisplayRole or self.state is None or self.stacks is None:

@@ -17,6 +17,7 @@ from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.views import palette
 from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.site_timeline import short_label
+from gpumem_gui.views.table_model import ColumnsModel
 from gpumem_gui.views.tasks import TaskGroup
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 from gpumem_gui.views.whatif import KINDS, event_text, shown_colour
@@ -38,8 +39,10 @@ def signed_bytes(value: int) -> str:
     return "0" if value == 0 else f"{'+' if value > 0 else '−'}{format_bytes(abs(value))}"
 
 
-class SiteDeltaModel(QtCore.QAbstractTableModel):
+class SiteDeltaModel(ColumnsModel):
     """The diff's sites with their deltas: a virtual model, one row per site that gained or lost a block."""
+
+    columns = _HEADERS
 
     def __init__(self) -> None:
         super().__init__()
@@ -50,16 +53,8 @@ class SiteDeltaModel(QtCore.QAbstractTableModel):
         self.diff = diff
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if self.diff is None or (parent is not None and parent.isValid()) else len(self.diff.by_site)
-
-    def columnCount(self, _parent: Any = None) -> int:
-        return len(_HEADERS)
-
-    def headerData(self, section: int, orientation: QtCore.Qt.Orientation, role: int = 0) -> Any:
-        if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return _HEADERS[section]
-        return None
+    def row_count(self) -> int:
+        return 0 if self.diff is None else len(self.diff.by_site)
 
     def site(self, row: int) -> str:
         assert self.diff is not None

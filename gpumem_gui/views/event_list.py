@@ -14,6 +14,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
 from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, row_of
 from gpumem_gui.document.events import action_label
+from gpumem_gui.views.table_model import ColumnsModel
 
 _RIGHT = {0, 1, 3, 5}  # the number columns
 _SAMPLE = ("3,000,000", "+12 min 05.000 s", "segment unmap.", "1023.9 MiB", "0x7f0000000000", "stream")
@@ -29,8 +30,10 @@ def _size_text(n: int) -> str:
     return str(n)
 
 
-class EventListModel(QtCore.QAbstractTableModel):
+class EventListModel(ColumnsModel):
     """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand."""
+
+    columns = COLUMNS
 
     def __init__(self) -> None:
         super().__init__()
@@ -43,16 +46,8 @@ class EventListModel(QtCore.QAbstractTableModel):
         self.indices = np.asarray(indices, np.int64)
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(self.indices)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return 0 if parent is not None and parent.isValid() else len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
-        if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
+    def row_count(self) -> int:
+        return len(self.indices)
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         if self.table is None or not index.isValid():

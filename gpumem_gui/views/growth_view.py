@@ -10,14 +10,17 @@ from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingS
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.views import palette
 from gpumem_gui.views.stack_view import StackView
+from gpumem_gui.views.table_model import ColumnsModel
 
 COLUMNS = ("site", "per step", "steps", "at first step", "at last step")
 _SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
 _RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 
 
-class GrowthModel(QtCore.QAbstractTableModel):
+class GrowthModel(ColumnsModel):
     """One row per growing site (at most analysis.growth.MAX_SITES of them), most growth per step first."""
+
+    columns = COLUMNS
 
     def __init__(self) -> None:
         super().__init__()
@@ -28,16 +31,8 @@ class GrowthModel(QtCore.QAbstractTableModel):
         self.sites = list(sites)
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
+    def row_count(self) -> int:
         return len(self.sites)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
-        if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         g = self.sites[index.row()]

@@ -13,6 +13,7 @@ from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views import palette
+from gpumem_gui.views.table_model import ColumnsModel
 from gpumem_gui.views.tasks import TaskContext, TaskGroup
 
 COLUMNS = (
@@ -47,8 +48,10 @@ def _relative(path: str, folder: str) -> str:
     return path[len(prefix) :] if folder and path.startswith(prefix) else path
 
 
-class RanksModel(QtCore.QAbstractTableModel):
+class RanksModel(ColumnsModel):
     """One row per file, in order of rank and step; flags from the finished table (none while files arrive)."""
+
+    columns = COLUMNS
 
     def __init__(self) -> None:
         super().__init__()
@@ -67,16 +70,8 @@ class RanksModel(QtCore.QAbstractTableModel):
             self.entry_flags.append(flags)
         self.endResetModel()
 
-    def rowCount(self, parent: Any = None) -> int:
+    def row_count(self) -> int:
         return len(self.entries)
-
-    def columnCount(self, parent: Any = None) -> int:
-        return len(COLUMNS)
-
-    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
-        if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
-            return COLUMNS[section]
-        return None
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         e = self.entries[index.row()]
