@@ -7,7 +7,7 @@ import numpy.typing as npt
 
 from gpumem_gui.core.analysis.breakdown import UNKNOWN_SITE, allocated_mask
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
-from gpumem_gui.core.snapshot.stacks import stack_sites
+from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
 
 
 def site_block_mask(snapshot: Snapshot, state: AllocatorState, site: str) -> npt.NDArray[np.bool_]:
@@ -15,9 +15,8 @@ def site_block_mask(snapshot: Snapshot, state: AllocatorState, site: str) -> npt
     "unknown" is the blocks without frames."""
     blocks = state.blocks
     allocated = allocated_mask(state)  # the blocks the breakdown counts
-    sites, labels = stack_sites(snapshot.stacks)
-    per_stack = np.append(sites, -1)  # a block without a stack (-1) indexes the last entry: no site
-    block_site = per_stack[blocks.stack]
+    _sites, labels = stack_sites(snapshot.stacks)
+    block_site = sites_of(snapshot.stacks, blocks.stack)
     if site == UNKNOWN_SITE:
         return allocated & (block_site < 0)
     if site not in labels:

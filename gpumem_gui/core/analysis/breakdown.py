@@ -10,7 +10,7 @@ import numpy.typing as npt
 from gpumem_gui.core.analysis.categories import BEFORE_RECORDING, CATEGORIES, UNKNOWN, lifetime_categories
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame, stack_sites
+from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame, sites_of, stack_sites
 
 UNKNOWN_SITE = "unknown"  # the site of blocks whose stack has no frame to attribute them to
 
@@ -84,8 +84,8 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
 
 
 def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64]) -> list[SiteBytes]:
-    site_of_stack, labels = stack_sites(snapshot.stacks)
-    site = np.append(site_of_stack, np.int32(-1))[stack].astype(np.int64)  # NO_STACK (-1) reads the -1 appended
+    _sites, labels = stack_sites(snapshot.stacks)
+    site = sites_of(snapshot.stacks, stack)
     if not len(site):
         return []
     # bytes per (site, stack) pair, with numpy: a site's frames are those of the stack holding most of its bytes

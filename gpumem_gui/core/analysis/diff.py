@@ -19,7 +19,7 @@ from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import I64, AllocatorState, Snapshot, StackTable
-from gpumem_gui.core.snapshot.stacks import stack_sites
+from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
 
 FIGURES = ("reserved_bytes", "allocated_bytes", "free_bytes", "segments", "blocks")
 
@@ -180,9 +180,8 @@ def side_of(snapshot: Snapshot, timeline: DeviceTimeline, event: int, state: All
 
 def block_site_labels(state: AllocatorState, stacks: StackTable) -> tuple[npt.NDArray[np.int64], list[str]]:
     """Each block's site as an index into the labels returned (the last label is "unknown": no frame to name)."""
-    sites, labels = stack_sites(stacks)
-    per_stack = np.append(sites, np.int32(-1)).astype(np.int64)
-    site = per_stack[state.blocks.stack]
+    _sites, labels = stack_sites(stacks)
+    site = sites_of(stacks, state.blocks.stack)
     return np.where(site < 0, len(labels), site), [*labels, UNKNOWN_SITE]
 
 

@@ -5,10 +5,8 @@ from __future__ import annotations
 import csv
 import io
 
-import numpy as np
-
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import stack_sites
+from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
 
 COLUMNS = (
     "device",
@@ -29,9 +27,9 @@ def blocks_csv(state: AllocatorState, stacks: StackTable) -> str:
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
     seg, blk = state.segments, state.blocks
-    sites, labels = stack_sites(stacks)
+    _sites, labels = stack_sites(stacks)
     labels.append("")  # read by index -1: NO_SITE, and blocks recorded without a stack
-    block_site = np.where(blk.stack >= 0, sites[np.maximum(blk.stack, 0)] if len(sites) else -1, -1).tolist()
+    block_site = sites_of(stacks, blk.stack).tolist()
     for i in range(len(blk)):
         s = int(blk.segment[i])
         block_state = BlockState(int(blk.state[i]))

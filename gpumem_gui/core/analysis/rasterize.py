@@ -14,7 +14,7 @@ from typing import Literal
 import numpy as np
 
 from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import stack_sites
+from gpumem_gui.core.snapshot.stacks import sites_of
 
 # state codes of the image (the views' palette gives each a colour)
 BACKGROUND = 0
@@ -105,8 +105,7 @@ def site_codes(state: AllocatorState, stacks: StackTable | None = None) -> np.nd
     `stacks`), and two shades that alternate from block to block, so that neighbours from one site are told apart."""
     key = state.blocks.stack.astype(np.int64)
     if stacks is not None and len(stacks):
-        sites, _ = stack_sites(stacks)
-        key = np.where(key >= 0, sites[np.maximum(key, 0)], -1).astype(np.int64)
+        key = sites_of(stacks, key)
     hue = np.where(key >= 0, (key * 5) % (SITE_COLOURS // 2), SITE_COLOURS // 2 - 1)
     shade = np.arange(len(key)) % 2
     return (SITE_BASE + hue * 2 + shade).astype(np.uint8)

@@ -22,7 +22,7 @@ from gpumem_gui.core.analysis.breakdown import UNKNOWN_SITE, allocated_mask, blo
 from gpumem_gui.core.analysis.categories import CATEGORIES, lifetime_categories
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I64, AllocatorState, Snapshot
-from gpumem_gui.core.snapshot.stacks import stack_sites
+from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
 
 GROUPINGS = ("site", "category", "stream", "pool")
 TOP_SITES = 10
@@ -179,8 +179,8 @@ def build_bands(
 
 def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: TotalIndex) -> BandSeries:
     life = timeline.lifetimes
-    site_of_stack, site_labels = stack_sites(snapshot.stacks)
-    code = np.append(site_of_stack, np.int32(-1))[life.stack].astype(np.int64) + 1  # 0: no site
+    _sites, site_labels = stack_sites(snapshot.stacks)
+    code = sites_of(snapshot.stacks, life.stack) + 1  # 0: no site
     n_codes = len(site_labels) + 1
     keys, values = _change_points(timeline, code, n_codes)
     peaks = _peaks(keys, values, n_codes, timeline.n_events)
@@ -389,8 +389,7 @@ def block_mask(series: SiteSeries, state: AllocatorState, kind: str, key: object
     if not len(blk):
         return np.zeros(0, bool)
     if kind == "site":
-        site_of_stack, _labels = stack_sites(series.snapshot.stacks)
-        code = np.append(site_of_stack, np.int32(-1))[blk.stack].astype(np.int64) + 1
+        code = sites_of(series.snapshot.stacks, blk.stack) + 1
     elif kind == "category":
         code = block_categories(series.snapshot, series.timeline, state, event).astype(np.int64)
     elif kind == "stream":

@@ -19,7 +19,7 @@ from gpumem_gui.core.analysis.categories import BEFORE_RECORDING
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.frame_kinds import is_python_file
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.stacks import site_frame, stack_sites
+from gpumem_gui.core.snapshot.stacks import site_frame, sites_of, stack_sites
 
 ROOT_LABEL = "allocated"
 BEFORE_LABEL = "allocated before recording began"
@@ -79,7 +79,7 @@ def tree_of_blocks(
     snapshot: Snapshot, stack: npt.NDArray[np.int64], size: npt.NDArray[np.int64], before: npt.NDArray[np.bool_]
 ) -> SiteNode:
     """The tree of blocks given by their stacks (-1: none), sizes, and whether each was allocated before recording."""
-    site_of_stack, labels = stack_sites(snapshot.stacks)
+    _sites, labels = stack_sites(snapshot.stacks)
     # per distinct (stack, before) pair: bytes and blocks, with numpy
     key = (stack + 1) * 2 + before.astype(np.int64)
     keys, inverse = np.unique(key, return_inverse=True)
@@ -89,7 +89,7 @@ def tree_of_blocks(
     pair_blocks = np.bincount(inverse, minlength=len(keys)).astype(np.int64)
     pair_stack = keys // 2 - 1
     pair_before = keys % 2
-    pair_site = np.append(site_of_stack, np.int32(-1))[pair_stack].astype(np.int64)  # NO_STACK reads the -1
+    pair_site = sites_of(snapshot.stacks, pair_stack)
     # per distinct (site, before) pair, with a stack that has the site (to read its frame)
     skey = (pair_site + 1) * 2 + pair_before
     skeys, sinverse = np.unique(skey, return_inverse=True)

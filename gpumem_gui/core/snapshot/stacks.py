@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from gpumem_gui.core.snapshot.checks import MAX_VALUE, shown
 from gpumem_gui.core.snapshot.errors import SnapshotError
@@ -83,6 +84,14 @@ def stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
         _SITES[key] = found
         weakref.finalize(stacks, _SITES.pop, key, None)  # ids are reused once the table is gone
     return found[0], list(found[1])
+
+
+def sites_of(stacks: StackTable, stack: npt.ArrayLike) -> npt.NDArray[np.int64]:
+    """The site (an index into stack_sites' labels) of each stack index in `stack`: NO_SITE for a stack without one
+    and for NO_STACK (-1, a block recorded without a stack), which reads the entry appended at the end."""
+    site_of_stack, _labels = stack_sites(stacks)
+    found: npt.NDArray[np.int64] = np.append(site_of_stack, np.int32(NO_SITE))[np.asarray(stack)].astype(np.int64)
+    return found
 
 
 _SITES: dict[int, tuple[I32, list[str]]] = {}
