@@ -221,6 +221,9 @@ class Snapshot:
     form: str = "dump"  # "dump" (dict of _dump_snapshot), "segments" (bare list), "json"
     legacy_blocks: bool = False
     warnings: list[str] = field(default_factory=list)  # what is odd but still shown (checks.check_layout)
+    # peak_reserved per device, made once: a pass over a 3M-event trace costs ~30 ms, and the window asks for every
+    # device's on each device shown (not an init field, so dataclasses.replace with other traces starts afresh)
+    _peaks: dict[int, float] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def devices(self) -> list[int]:
         """Devices that have segments or a non-empty trace."""
@@ -247,6 +250,11 @@ class Snapshot:
 
         From the segment events alone (no replay): the trace's cudaMalloc/map add, cudaFree/unmap subtract, and the
         state before the trace is the final one minus their sum. A float: only used to rank devices."""
+        if device not in self._peaks:
+            self._peaks[device] = self._peak_reserved(device)
+        return self._peaks[device]
+
+    def _peak_reserved(self, device: int) -> float:
         seg = self.state.segments
         final = float(seg.total_size[seg.device == device].sum(dtype=np.float64))
         trace = self.trace(device)
