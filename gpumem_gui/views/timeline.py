@@ -190,12 +190,6 @@ class TimelineView(QtWidgets.QWidget):
         self.timeline = timeline
         self.trace = trace
         self.annotation_ranges = annotation_ranges or []
-        segment_actions = (Action.SEGMENT_ALLOC, Action.SEGMENT_MAP)
-        self._fill_legend(
-            ooms=bool(timeline.ooms),
-            marks=trace is not None and bool(np.isin(trace.action, segment_actions).any()),
-            ranges=bool(self.annotation_ranges),
-        )
         s = timeline.series
         ends = self.event_x(np.array([0, max(len(s) - 1, 0)])) if len(s) else np.zeros(0)
         # scaled after decimation: dividing a million values on the GUI thread is a stall of its own
@@ -231,6 +225,8 @@ class TimelineView(QtWidgets.QWidget):
                 region.setToolTip(name)
                 self.plot.addItem(region)
                 self.marks.append(region)
+        # the legend names the marks just drawn (the ticks are the trace's one pass over its actions)
+        self._fill_legend(ooms=bool(timeline.ooms), marks=self.ticks is not None, ranges=bool(self.annotation_ranges))
         for oom in timeline.ooms:
             at = float(self.event_x(np.array([oom.index]))[0])
             line = pg.InfiniteLine(pos=at, angle=90, pen=pg.mkPen(palette.HOLE, width=2))
