@@ -21,23 +21,13 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import psutil
-from bench_data import data_dir
+from bench_data import data_dir, shape_path
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow, _application
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.qt_start import throwaway_settings
-
-
-def real_shape(path: Path, events: int) -> None:
-    """A trace of the real-file shape: 250 distinct stacks over ~1,000 shared frame dicts, each allocation its own
-    frames list, 40-160 frames deep."""
-    from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
-
-    dump = synthetic_snapshot(events, seed=42, streams=2, distinct_stacks=250, stack_depth=(40, 160))
-    with path.open("wb") as f:
-        pickle.dump(dump, f, protocol=4)
 
 
 def many_blocks(path: Path, blocks: int = 100_000) -> None:
@@ -138,9 +128,7 @@ def main() -> None:
     blocks = out / "blocks_100000.pickle"
     if not blocks.exists():
         many_blocks(blocks)
-    real = out / f"real_shape_{args.events}.pickle"
-    if not real.exists():
-        real_shape(real, args.events)
+    real = shape_path("real", args.events, out)
     print(json.dumps([measure(p) for p in (real, blocks)], indent=2), flush=True)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from bench_data import data_dir
+from bench_data import shape_path
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.site_series import GROUPINGS, build_bands, total_index
@@ -121,14 +121,8 @@ def main() -> None:
     args = parser.parse_args()
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     assert isinstance(app, QtWidgets.QApplication)
-    out = data_dir()
     for events in args.events:
-        path = out / f"real_shape_{events}.pickle"
-        if not path.exists():
-            from bench_gui import real_shape
-
-            real_shape(path, events)
-        print(json.dumps(measure(path, app), indent=2), flush=True)
+        print(json.dumps(measure(shape_path("real", events), app), indent=2), flush=True)
 
 
 if __name__ == "__main__":
