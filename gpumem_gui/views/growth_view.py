@@ -10,7 +10,7 @@ from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingS
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.views import palette
 from gpumem_gui.views.stack_view import StackView
-from gpumem_gui.views.table_model import ColumnsModel
+from gpumem_gui.views.table_model import ColumnsModel, sortable_rows
 
 COLUMNS = ("site", "per step", "steps", "at first step", "at last step")
 _SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
@@ -72,20 +72,14 @@ class GrowthView(QtWidgets.QWidget):
         self.summary.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.model = GrowthModel()
-        self.proxy = QtCore.QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(_SORT_ROLE)
-        self.table = QtWidgets.QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(1, QtCore.Qt.SortOrder.DescendingOrder)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(QtCore.Qt.TextElideMode.ElideLeft)  # a long path keeps its file:line:function
+        self.table, self.proxy = sortable_rows(
+            self,
+            self.model,
+            _SORT_ROLE,
+            sort=(1, QtCore.Qt.SortOrder.DescendingOrder),
+            selection=QtWidgets.QAbstractItemView.SelectionMode.SingleSelection,
+            elide=QtCore.Qt.TextElideMode.ElideLeft,  # a long path keeps its file:line:function
+        )
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
         for column in range(1, len(COLUMNS)):

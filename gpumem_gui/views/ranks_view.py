@@ -13,7 +13,7 @@ from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views import palette
-from gpumem_gui.views.table_model import ColumnsModel
+from gpumem_gui.views.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.tasks import TaskContext, TaskGroup
 
 COLUMNS = (
@@ -240,20 +240,14 @@ class RanksView(QtWidgets.QWidget):
         self.bars = RankBars()
         self.bars.bar_clicked.connect(self._bar_clicked)
         self.model = RanksModel()
-        self.proxy = QtCore.QSortFilterProxyModel(self)
-        self.proxy.setSourceModel(self.model)
-        self.proxy.setSortRole(_SORT_ROLE)
-        self.table = QtWidgets.QTableView()
-        self.table.setModel(self.proxy)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(0, QtCore.Qt.SortOrder.AscendingOrder)
-        self.table.verticalHeader().setVisible(False)
-        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
-        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.ExtendedSelection)
-        self.table.setWordWrap(False)
-        self.table.setTextElideMode(QtCore.Qt.TextElideMode.ElideMiddle)  # a long path keeps its folder and name
+        self.table, self.proxy = sortable_rows(
+            self,
+            self.model,
+            _SORT_ROLE,
+            sort=(0, QtCore.Qt.SortOrder.AscendingOrder),
+            selection=QtWidgets.QAbstractItemView.SelectionMode.ExtendedSelection,
+            elide=QtCore.Qt.TextElideMode.ElideMiddle,  # a long path keeps its folder and name
+        )
         header = self.table.horizontalHeader()
         # every column as wide as its figures and flags; the file's name takes what is left (elided in its middle)
         header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)

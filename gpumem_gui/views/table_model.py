@@ -1,10 +1,10 @@
-"""A flat table model whose columns are a tuple of titles: what the window's tables share (rows are theirs)."""
+"""What the window's tables share: a flat model whose columns are a tuple of titles, and a sortable read-only view."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 
 class ColumnsModel(QtCore.QAbstractTableModel):
@@ -25,3 +25,31 @@ class ColumnsModel(QtCore.QAbstractTableModel):
         if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
             return self.columns[section]
         return None
+
+
+def sortable_rows(
+    owner: QtWidgets.QWidget,
+    model: QtCore.QAbstractItemModel,
+    sort_role: int,
+    *,
+    sort: tuple[int, QtCore.Qt.SortOrder],
+    selection: QtWidgets.QAbstractItemView.SelectionMode,
+    elide: QtCore.Qt.TextElideMode,
+) -> tuple[QtWidgets.QTableView, QtCore.QSortFilterProxyModel]:
+    """A read-only table of whole rows over `model`, sorted by `sort_role` through a proxy: rows one line tall, no
+    row numbers, no editing, one line per cell with long texts elided as `elide` says."""
+    proxy = QtCore.QSortFilterProxyModel(owner)
+    proxy.setSourceModel(model)
+    proxy.setSortRole(sort_role)
+    table = QtWidgets.QTableView()
+    table.setModel(proxy)
+    table.setSortingEnabled(True)
+    table.sortByColumn(*sort)
+    table.verticalHeader().setVisible(False)
+    table.verticalHeader().setDefaultSectionSize(owner.fontMetrics().height() + 6)
+    table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+    table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+    table.setSelectionMode(selection)
+    table.setWordWrap(False)
+    table.setTextElideMode(elide)
+    return table, proxy
