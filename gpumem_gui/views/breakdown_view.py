@@ -9,20 +9,13 @@ from typing import Any
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.breakdown import Breakdown
-from gpumem_gui.core.analysis.categories import CATEGORIES
+from gpumem_gui.core.analysis.categories import CATEGORIES, CATEGORY_LABELS
 from gpumem_gui.core.analysis.site_tree import SiteNode
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views import palette
 
-CATEGORY_LABELS = {
-    "parameters": "parameters",
-    "gradients": "gradients",
-    "optimizer_state": "optimizer state",
-    "activations": "activations",
-    "temporaries": "temporaries",
-    "unknown": "unknown (no rule matched)",
-    "before_recording": "allocated before recording began",
-}
+# the categories as the core names them, "unknown" said more plainly in a list of its own
+BREAKDOWN_LABELS = {**CATEGORY_LABELS, "unknown": "unknown (no rule matched)"}
 BAR_CELLS = 16  # the width of a text bar, in full block characters
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
@@ -44,7 +37,7 @@ def share(part: int, whole: int) -> str:
 def summary_html(b: Breakdown) -> str:
     """Categories, streams and pools of a breakdown as HTML tables: name, bytes, share and a bar."""
     total = b.allocated_bytes
-    cats = [(CATEGORY_LABELS.get(k, k), b.by_category.get(k, 0)) for k in CATEGORIES if b.by_category.get(k, 0)]
+    cats = [(BREAKDOWN_LABELS.get(k, k), b.by_category.get(k, 0)) for k in CATEGORIES if b.by_category.get(k, 0)]
     cats.sort(key=lambda kv: -kv[1])
     streams = [(f"stream {s}", v) for s, v in sorted(b.by_stream.items(), key=lambda kv: -kv[1])]
     pools = [(f"{p} pool", v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]

@@ -53,6 +53,11 @@ CATEGORIES: tuple[str, ...] = (
 )
 PARAMETERS, GRADIENTS, OPTIMIZER_STATE, ACTIVATIONS, TEMPORARIES, UNKNOWN, BEFORE_RECORDING = range(len(CATEGORIES))
 CATEGORY_CODES: dict[str, int] = {name: code for code, name in enumerate(CATEGORIES)}
+# each category as a sentence or a list names it
+CATEGORY_LABELS: dict[str, str] = {
+    **{name: name.replace("_", " ") for name in CATEGORIES},
+    "before_recording": "allocated before recording began",
+}
 
 # Phases of a stack, most telling first (a stack with several phase frames takes the first in this order)
 # (CHECKPOINT reads as FORWARD and INIT as LOAD once a stack's phase is decided)

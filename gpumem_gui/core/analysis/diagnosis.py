@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at
+from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group
 from gpumem_gui.core.analysis.report import DeviceReport
@@ -281,16 +282,6 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
 
 # -- sentences ---------------------------------------------------------------------------------------------------
 
-_CATEGORY_NAMES = {
-    "parameters": "parameters",
-    "gradients": "gradients",
-    "optimizer_state": "optimizer state",
-    "activations": "activations",
-    "temporaries": "temporaries",
-    "unknown": "unknown",
-    "before_recording": "allocated before recording began",
-}
-
 
 _ACTION_WORDS: dict[int, str] = {
     Action.ALLOC: "an allocation",
@@ -394,7 +385,7 @@ def _breakdown_sentences(b: Breakdown) -> list[str]:
     sites = sorted(b.by_site, key=lambda s: -s.bytes)[:TOP_SITES]
     named = ", ".join(f"{s.site} {format_bytes(s.bytes)} ({_share(s.bytes, total)})" for s in sites)
     cats = sorted(((v, k) for k, v in b.by_category.items() if v), reverse=True)
-    by_cat = ", ".join(f"{_CATEGORY_NAMES.get(k, k)} {format_bytes(v)} ({_share(v, total)})" for v, k in cats)
+    by_cat = ", ".join(f"{CATEGORY_LABELS.get(k, k)} {format_bytes(v)} ({_share(v, total)})" for v, k in cats)
     return [f"What holds the memory: {named}.", f"By category: {by_cat}."]
 
 

@@ -5,18 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpumem_gui.core.analysis.categories import CATEGORIES
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, Remedy
 from gpumem_gui.core.snapshot.units import format_bytes
 
-CATEGORIES = (
-    "parameters",
-    "gradients",
-    "optimizer_state",
-    "activations",
-    "temporaries",
-    "unknown",
-    "before_recording",
-)
 TEXT_SITES = 8  # sites listed in the text (the JSON lists every one)
 
 
