@@ -14,7 +14,6 @@ import gc
 import json
 import os
 import pickle
-import random
 import resource
 import subprocess
 import sys
@@ -24,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from bench_data import shape_path
+from bench_data import shape_path, time_travel
 
 HERE = Path(__file__).resolve().parent
 GPUMEM_GUI = Path(sys.executable).with_name("gpumem-gui")
@@ -65,16 +64,7 @@ def phase(name: str, path: Path, travel: int) -> dict[str, Any]:
         t0 = time.perf_counter()
         doc = SnapshotDocument(snap, {device: timeline})
         out["document_seconds"] = time.perf_counter() - t0
-        rng = random.Random(0)
-        seconds, state_at = [], []
-        for _ in range(travel):
-            event = rng.randrange(-1, timeline.n_events)
-            t0 = time.perf_counter()
-            timeline.state_at(event)
-            state_at.append(time.perf_counter() - t0)
-            t0 = time.perf_counter()
-            doc.travel(event)
-            seconds.append(time.perf_counter() - t0)
+        seconds, state_at = time_travel(doc, timeline, travel)
         out["travel"] = _percentiles(seconds)
         out["state_at"] = _percentiles(state_at)
         out["peak_reserved_bytes"] = timeline.series.peak("reserved")

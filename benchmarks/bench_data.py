@@ -72,6 +72,25 @@ def unshare_frames(dump: dict[str, Any]) -> dict[str, Any]:
     return dump
 
 
+def time_travel(doc: Any, timeline: Any, count: int, seed: int = 0) -> tuple[list[float], list[float]]:
+    """Seconds per move to `count` random events: the document's whole frame (as the window asks for it) and the
+    timeline's state_at alone, each event timed both ways."""
+    import random
+    import time
+
+    rng = random.Random(seed)
+    travel, state_at = [], []
+    for _ in range(count):
+        event = rng.randrange(-1, timeline.n_events)
+        t0 = time.perf_counter()
+        timeline.state_at(event)
+        state_at.append(time.perf_counter() - t0)
+        t0 = time.perf_counter()
+        doc.travel(event)
+        travel.append(time.perf_counter() - t0)
+    return travel, state_at
+
+
 def shape_path(shape: str, events: int, folder: Path | None = None) -> Path:
     """The file of `shape` ("real" or "unshared") at `events` events, generated first if missing."""
     path = (folder or data_dir()) / f"{'real_shape' if shape == 'real' else 'unshared_frames'}_{events}.pickle"

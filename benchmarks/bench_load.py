@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import psutil
-from bench_data import data_dir, shape_path
+from bench_data import data_dir, shape_path, time_travel
 
 
 def _rss() -> int:
@@ -160,16 +160,7 @@ def _travel(data: bytes) -> dict[str, Any]:
     timeline = build_timeline(snap, device)
     doc = SnapshotDocument(snap, {device: timeline})
     gc.collect()
-    rng = random.Random(0)
-    travel, state_at = [], []
-    for _ in range(300):
-        event = rng.randrange(-1, timeline.n_events)
-        t0 = time.perf_counter()
-        timeline.state_at(event)
-        state_at.append(time.perf_counter() - t0)
-        t0 = time.perf_counter()
-        doc.travel(event)
-        travel.append(time.perf_counter() - t0)
+    travel, state_at = time_travel(doc, timeline, 300)
     return {**_percentiles("travel", travel), **_percentiles("state_at", state_at), "events": timeline.n_events}
 
 
