@@ -9,11 +9,14 @@ import shutil
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+
+if TYPE_CHECKING:  # only named in annotations: the package loads after the environment below is set
+    from gpumem_gui.teach.quiz import Quiz, Text
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 # folders of the whole run, removed at its end (pytest_sessionfinish) with what the tests and their probes left in
@@ -128,3 +131,16 @@ def segsum_totals(data: Any, monkeypatch: pytest.MonkeyPatch) -> dict[str, int]:
         "external": figure(r"^total_free: external=(\d+) "),
         "internal": figure(r"^total_free: external=\d+ internal=(\d+)$"),
     }
+
+
+def quiz_texts(quiz: Quiz) -> Iterator[tuple[str, Text]]:
+    """Every text of a quiz with a name saying where it is, for messages."""
+    yield "title", quiz.title
+    yield "intro", quiz.intro
+    for n, q in enumerate(quiz.questions, start=1):
+        yield f"question {n} ({q.id}) prompt", q.prompt
+        if q.caption is not None:
+            yield f"question {n} ({q.id}) caption", q.caption
+        for i, choice in enumerate(q.choices):
+            yield f"question {n} ({q.id}) choices[{i}].text", choice.text
+            yield f"question {n} ({q.id}) choices[{i}].explanation", choice.explanation

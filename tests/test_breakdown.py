@@ -18,20 +18,10 @@ from gpumem_gui.core.analysis.categories import CATEGORIES
 from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import MiB
-from tests.conftest import fixture_path, load_raw
-
-FIXTURES = [
-    "constructor_memory_snapshot.pickle",
-    "cranberrii_memory_snapshot.pickle",
-    "felix_dump_a.pickle",
-    "lfie_my_snapshot.pickle",
-    "magma27_memory_snapshot.pickle",
-    "muduard_dump_snapshot_a.pickle",
-    "silmont_mem_snapshot.pickle",
-]
+from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
 
-@pytest.mark.parametrize("name", FIXTURES)
+@pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_sums_equal_metrics_at_several_events(name: str) -> None:
     snap = load_snapshot(fixture_path(name))
     for device in snap.devices():

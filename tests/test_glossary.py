@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
 
 from gpumem_gui import assets
-from gpumem_gui.teach.quiz import Quiz, Text, load_quizzes
+from gpumem_gui.teach.quiz import load_quizzes
+from tests.conftest import quiz_texts
 
 GLOSSARY_PATH = assets.GLOSSARY
 
@@ -48,19 +48,6 @@ GLOSSARY = _load_glossary()
 QUIZZES = load_quizzes()
 
 
-def _texts(quiz: Quiz) -> Iterator[tuple[str, Text]]:
-    """Every text of a quiz with the place it is at, as a message names it."""
-    yield "title", quiz.title
-    yield "intro", quiz.intro
-    for n, q in enumerate(quiz.questions, start=1):
-        yield f"question {n} ({q.id}) prompt", q.prompt
-        if q.caption is not None:
-            yield f"question {n} ({q.id}) caption", q.caption
-        for i, choice in enumerate(q.choices):
-            yield f"question {n} ({q.id}) choices[{i}].text", choice.text
-            yield f"question {n} ({q.id}) choices[{i}].explanation", choice.explanation
-
-
 def violations(concept: Concept, place: str, text: str) -> list[str]:
     """One line per forbidden variant of `concept` found in `text`."""
     found = []
@@ -82,7 +69,7 @@ def test_no_concept_is_named_two_ways(concept: Concept) -> None:
     problems = [
         line
         for quiz in QUIZZES
-        for where, text in _texts(quiz)
+        for where, text in quiz_texts(quiz)
         for line in violations(concept, f"{quiz.path.name}: {where}", text[concept.lang])
     ]
     assert not problems, "\n".join(problems)
@@ -91,7 +78,7 @@ def test_no_concept_is_named_two_ways(concept: Concept) -> None:
 @pytest.mark.parametrize("concept", GLOSSARY, ids=lambda c: f"{c.lang}.{c.name}")
 def test_every_glossary_term_is_in_use(concept: Concept) -> None:
     # a term no text uses is a stale entry, and its forbidden list guards nothing
-    assert any(concept.used.search(text[concept.lang]) for quiz in QUIZZES for _, text in _texts(quiz)), concept
+    assert any(concept.used.search(text[concept.lang]) for quiz in QUIZZES for _, text in quiz_texts(quiz)), concept
 
 
 def _concept(lang: str, name: str) -> Concept:

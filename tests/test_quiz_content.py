@@ -6,7 +6,6 @@ import difflib
 import re
 import textwrap
 import tomllib
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -24,7 +23,7 @@ from gpumem_gui.teach.quiz import (
     load_quiz,
     load_quizzes,
 )
-from tests.conftest import in_ci
+from tests.conftest import in_ci, quiz_texts
 
 QUIZ_FILES = sorted(assets.QUIZZES.glob("*.toml"))
 SEEDS = Path(__file__).resolve().parents[1].parent / "shared" / "seeds"
@@ -68,19 +67,6 @@ def quiz(request: pytest.FixtureRequest) -> Quiz:
     return load_quiz(path)
 
 
-def _texts(quiz: Quiz) -> Iterator[tuple[str, Text]]:
-    """Every text of a quiz with a name saying where it is, for messages."""
-    yield "title", quiz.title
-    yield "intro", quiz.intro
-    for n, q in enumerate(quiz.questions, start=1):
-        yield f"question {n} ({q.id}) prompt", q.prompt
-        if q.caption is not None:
-            yield f"question {n} ({q.id}) caption", q.caption
-        for i, choice in enumerate(q.choices):
-            yield f"question {n} ({q.id}) choices[{i}].text", choice.text
-            yield f"question {n} ({q.id}) choices[{i}].explanation", choice.explanation
-
-
 def _norm(text: str) -> str:
     # typographic and straight apostrophes are the same wording; so are runs of spaces
     return " ".join(text.replace("\u2019", "'").split())
@@ -119,7 +105,7 @@ def test_quiz_directory_holds_the_first_quiz() -> None:
 
 
 def test_every_text_is_complete_in_every_language(quiz: Quiz) -> None:
-    for where, text in _texts(quiz):
+    for where, text in quiz_texts(quiz):
         for lang in LANGUAGES:
             value = text[lang]
             assert isinstance(value, str), (where, lang)
@@ -177,7 +163,7 @@ def test_explanations_are_two_or_three_sentences_of_substance(quiz: Quiz) -> Non
 
 
 def test_translations_are_not_copies_of_the_english(quiz: Quiz) -> None:
-    for where, text in _texts(quiz):
+    for where, text in quiz_texts(quiz):
         if CODE_IDENTIFIER.fullmatch(text.en):
             continue
         assert text.ro != text.en, f"{quiz.path.name}: {where}.ro is the English text"
@@ -187,7 +173,7 @@ def test_translations_are_not_copies_of_the_english(quiz: Quiz) -> None:
 
 def test_romanian_uses_comma_below_letters(quiz: Quiz) -> None:
     # ş and ţ (cedilla) are the legacy look-alikes of ș and ț; correct Romanian uses the comma-below letters
-    for where, text in _texts(quiz):
+    for where, text in quiz_texts(quiz):
         assert not re.search("[\u015e\u015f\u0162\u0163]", text.ro), f"{quiz.path.name}: {where}.ro has ş/ţ"
 
 
