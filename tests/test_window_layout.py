@@ -81,6 +81,7 @@ def test_the_device_menu_says_what_each_gpu_holds(qtbot: Any) -> None:
     labels = [view.device_box.itemText(i) for i in range(view.device_box.count())]
     # GPU 0 held 2 MiB at its high point and has nothing now; GPU 1 holds 40 MiB and had an OOM
     assert labels == ["GPU 0: peak 2.0 MiB", "GPU 1: peak 40.0 MiB, 1 OOM"]
+    assert view.device_box.toolTip() == "GPU 1: peak 40.0 MiB, 1 OOM"  # whole, where the narrow menu cuts it
     assert view.device == 1
 
 
