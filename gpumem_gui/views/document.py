@@ -309,10 +309,10 @@ class DocumentView(QtWidgets.QWidget):
             self.device_box.blockSignals(False)
         for i, d in enumerate(devices):
             self.device_box.setItemText(i, device_label(self.snapshot, d))
-        self.device_box.setToolTip(self.device_box.currentText())  # the menu shows a few characters of it
         self.device_box.blockSignals(True)
         self.device_box.setCurrentIndex(max(self.device_box.findData(self.device), 0))
         self.device_box.blockSignals(False)
+        self.device_box.setToolTip(self.device_box.currentText())  # the menu shows a few characters of it
 
     def _device_shown(self) -> None:
         """The device's timeline, its streams and its last frame (or the final state while the trace is indexed)."""
