@@ -9,6 +9,7 @@ import os
 import pickle
 import stat
 import zlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -170,12 +171,24 @@ class _Refused(SnapshotError):
     pickle."""
 
 
-def load_snapshot(source: Source, name: str | None = None) -> Snapshot:
+StateCallback = Callable[[Snapshot], None]
+
+
+def load_snapshot(source: Source, name: str | None = None, on_state: StateCallback | None = None) -> Snapshot:
     """Open a snapshot written by `torch.cuda.memory._dump_snapshot` (any version), a segment list, or JSON.
 
+    `on_state`, when given, is called once with a Snapshot of the final state and no trace, as soon as the segments
+    are read (the window draws the map while the trace is still being read); the returned Snapshot is the whole one.
     Raises SnapshotError with a one-line message naming the file for anything that is not a readable snapshot.
     Globals in a pickle are refused, so a hostile file cannot run code.
     """
+    snapshot = _load(source, name)
+    if on_state is not None:
+        on_state(snapshot.without_traces())
+    return snapshot
+
+
+def _load(source: Source, name: str | None) -> Snapshot:
     data, label = read_source(source, name)
     try:
         with gc_paused():  # the converter walks the unpickled dicts: a collection there would walk them all again

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import IntEnum
 from typing import Any
 
@@ -224,6 +224,15 @@ class Snapshot:
     # peak_reserved per device, made once: a pass over a 3M-event trace costs ~30 ms, and the window asks for every
     # device's on each device shown (not an init field, so dataclasses.replace with other traces starts afresh)
     _peaks: dict[int, float] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    @property
+    def has_traces(self) -> bool:
+        """False for the early, state-only snapshot of a load (see load_snapshot's on_state) and for a file without."""
+        return any(len(t) for t in self.traces)
+
+    def without_traces(self) -> Snapshot:
+        """This snapshot's final state alone: what the window draws while the trace is still being read."""
+        return replace(self, traces=[])
 
     def devices(self) -> list[int]:
         """Devices that have segments or a non-empty trace."""
