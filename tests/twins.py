@@ -6,6 +6,7 @@ import math
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from gpumem_gui.core.allocator.replay import replay
@@ -67,7 +68,7 @@ def _step(what: str, fn: Any, *expected: type[Exception]) -> Any:
         return f"{what}: {type(e).__name__}: {e}"
 
 
-def outcome(data: bytes, *, pure: bool) -> dict[str, Any]:
+def outcome(data: bytes | Path, *, pure: bool) -> dict[str, Any]:
     """What both twins must agree on for `data`: the error text, or the model, report, warnings and replays.
 
     Only SnapshotError counts as an answer; any other exception propagates (a traceback is a defect on its own).

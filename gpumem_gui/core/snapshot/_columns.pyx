@@ -19,6 +19,8 @@ from cpython.dict cimport PyDict_Next
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy
 from libcpp.unordered_map cimport unordered_map
+from libcpp.unordered_set cimport unordered_set
+from posix.mman cimport madvise, MADV_DONTNEED
 from libcpp.vector cimport vector
 from cython.operator cimport dereference as deref
 
@@ -324,8 +326,22 @@ cdef class PickleReader:
     cdef PyObject* last_dict  # the newest EMPTY_DICT (borrowed: the stack or memo owns it) and its memo slot
     cdef Py_ssize_t last_dict_slot
     cdef FrameCanon canon
+    # Lists of memo references (frame lists above all: ~100 shared frame dicts each) are read in one pass without
+    # touching the value stack, and a list whose items are those of an earlier one becomes that earlier list: a
+    # real file repeats a few thousand stacks in a million fresh lists, which then never exist. Such a shared list is
+    # frozen: filling it again (only a hand-made pickle would) gives up, so nobody sees the sharing.
+    cdef PyObject* last_list  # the newest EMPTY_LIST (borrowed) and its memo slot
+    cdef Py_ssize_t last_list_slot
+    cdef unordered_map[uint64_t, Py_ssize_t] list_by_items  # signature of the items -> index in `shared`
+    cdef list shared
+    cdef unordered_set[uint64_t] frozen  # addresses of the lists in `shared`
+    cdef vector[PyObject*] items  # scratch: the items of the list being read
+    cdef object on_segments  # called with the root dict's 'segments' list once it is whole
+    cdef bint segments_told
+    cdef Py_ssize_t release_step  # > 0: the buffer is a mapping of a file, dropped behind the reader in such steps
+    cdef Py_ssize_t released
 
-    def __init__(self, data, EntryColumns columns):
+    def __init__(self, data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0):
         cdef const uint8_t[::1] view = memoryview(data).cast("B")
         self.data = data
         self.buf = &view[0] if view.shape[0] else NULL
@@ -337,6 +353,10 @@ cdef class PickleReader:
         self.columns = columns
         self.last_dict, self.last_dict_slot = <PyObject*> NULL, -1
         self.canon = FrameCanon()
+        self.last_list, self.last_list_slot = <PyObject*> NULL, -1
+        self.shared = []
+        self.on_segments, self.segments_told = on_segments, on_segments is None
+        self.release_step, self.released = (release_step if self.n else 0), 0
 
     def __dealloc__(self):
         cdef PyObject* p
@@ -407,6 +427,8 @@ cdef class PickleReader:
         self.memo[index] = value
         if value == self.last_dict:
             self.last_dict_slot = index
+        elif value == self.last_list:
+            self.last_list_slot = index
         return 0
 
     cdef inline int memo_get(self, Py_ssize_t index) except -1:
@@ -494,6 +516,8 @@ cdef class PickleReader:
         cdef PyObject* target = self.stack[mark - 1]
         if not PyList_CheckExact(<object> target):
             raise Unsupported("appends on a non-list")
+        if self.frozen.count(<uint64_t> target):
+            raise Unsupported("a shared list filled again")
         cdef Py_ssize_t j
         for j in range(mark, self.stack.size()):
             PyList_Append(<object> target, <object> self.stack[j])
@@ -511,6 +535,110 @@ cdef class PickleReader:
         self.push(value)
         return 0
 
+    cdef int empty_list(self) except -1:
+        # no local of load() may hold it: fast_list counts its references
+        value = []
+        self.push(value)
+        self.last_list, self.last_list_slot = <PyObject*> value, -1
+        return 0
+
+    cdef bint fast_list(self) except -1:
+        """At a MARK right after the newest EMPTY_LIST: read `MARK (BINGET|LONG_BINGET)* APPENDS` in one pass and
+        fill that list, or put the earlier list with the very same items in its place. False (nothing read) when
+        what follows is anything else: the opcodes are then read one by one."""
+        cdef PyObject* target = self.last_list
+        cdef bint memoized = self.last_list_slot >= 0
+        cdef Py_ssize_t size = self.stack.size()
+        if target == NULL or self.stack.back() != target or PyList_GET_SIZE(target) != 0:
+            return False
+        if Py_REFCNT(target) != 1 + memoized or (not self.marks.empty() and self.marks.back() >= size):
+            return False
+        # a read that starts inside a FRAME may not run past it; a FRAME opcode itself ends the fast pass
+        cdef Py_ssize_t p = self.pos, end = self.frame_end if self.pos < self.frame_end else self.n
+        cdef Py_ssize_t index, j, k
+        cdef uint8_t op
+        cdef PyObject* item
+        self.items.clear()
+        while True:
+            if p >= end:
+                return False
+            op = self.buf[p]
+            if op == 0x68:  # BINGET
+                if p + 2 > end:
+                    return False
+                index = self.buf[p + 1]
+                p += 2
+            elif op == 0x6A:  # LONG_BINGET
+                if p + 5 > end:
+                    return False
+                index = (<Py_ssize_t> self.buf[p + 1] | (<Py_ssize_t> self.buf[p + 2] << 8)
+                         | (<Py_ssize_t> self.buf[p + 3] << 16) | (<Py_ssize_t> self.buf[p + 4] << 24))
+                p += 5
+            elif op == 0x65:  # APPENDS
+                p += 1
+                break
+            else:
+                return False
+            if <size_t> index >= self.memo.size():
+                return False
+            item = self.memo[index]
+            if item == NULL or item == self.entry:
+                return False
+            self.items.push_back(item)
+        k = self.items.size()
+        if k == 0:
+            return False
+        cdef uint64_t h = FNV_OFFSET ^ <uint64_t> k
+        for j in range(k):
+            h = (h ^ <uint64_t> self.items[j]) * FNV_PRIME
+            h ^= h >> 29
+        cdef unordered_map[uint64_t, Py_ssize_t].iterator found = self.list_by_items.find(h)
+        cdef PyObject* earlier
+        cdef bint same
+        if found != self.list_by_items.end():
+            earlier = <PyObject*> self.shared[deref(found).second]
+            same = PyList_GET_SIZE(earlier) == k
+            j = 0
+            while same and j < k:
+                same = PyList_GET_ITEM(earlier, j) == self.items[j]
+                j += 1
+            if same:
+                Py_INCREF(<object> earlier)
+                self.stack[size - 1] = earlier
+                if memoized:
+                    self.memo_replace(self.last_list_slot, <object> earlier)
+                self.last_list = <PyObject*> NULL
+                Py_XDECREF(target)
+                self.pos = p
+                return True
+        for j in range(k):
+            PyList_Append(<object> target, <object> self.items[j])
+        if found == self.list_by_items.end():
+            self.list_by_items[h] = len(self.shared)
+            self.shared.append(<object> target)
+            self.frozen.insert(<uint64_t> target)
+        self.last_list = <PyObject*> NULL
+        self.pos = p
+        return True
+
+    cdef int tell_segments(self) except -1:
+        # Four values above no mark but the root dict's: [root, key, value, next key] once the first pair is whole
+        # (a fourth value that is not a string is an item of the first value, pushed before its APPEND)
+        if not PyUnicode_CheckExact(<object> self.stack[3]):
+            return 0
+        self.segments_told = True
+        if (PyDict_CheckExact(<object> self.stack[0]) and PyUnicode_CheckExact(<object> self.stack[1])
+                and <object> self.stack[1] == "segments" and PyList_CheckExact(<object> self.stack[2])):
+            self.on_segments(<object> self.stack[2])
+        return 0
+
+    cdef void release(self):
+        # drop the pages of the mapping the reader has passed (they are read again from the file if ever needed)
+        cdef Py_ssize_t upto = (self.pos // self.release_step) * self.release_step
+        if upto > self.released:
+            madvise(<void*> (self.buf + self.released), upto - self.released, MADV_DONTNEED)
+            self.released = upto
+
     cdef int empty_dict(self) except -1:
         # no local of load() may hold it: frame_dict counts its references
         value = {}
@@ -523,6 +651,10 @@ cdef class PickleReader:
         cdef Py_ssize_t size
         cdef PyObject* p
         while True:
+            if not self.segments_told and self.stack.size() == 4 and self.marks.size() == 1:
+                self.tell_segments()
+            if self.release_step and self.pos - self.released >= self.release_step:
+                self.release()
             op = self.take(1)[0]
             if op == 0x68:  # BINGET
                 self.memo_get(self.take(1)[0])
@@ -541,11 +673,12 @@ cdef class PickleReader:
             elif op == 0x8A:  # LONG1
                 self.push(self.long_from(self.take(1)[0]))
             elif op == 0x28:  # MARK
-                self.marks.push_back(self.stack.size())
+                if not self.fast_list():
+                    self.marks.push_back(self.stack.size())
             elif op == 0x7D:  # EMPTY_DICT
                 self.empty_dict()
             elif op == 0x5D:  # EMPTY_LIST
-                self.push([])
+                self.empty_list()
             elif op == 0x29:  # EMPTY_TUPLE
                 self.push(())
             elif op == 0x75:  # SETITEMS
@@ -619,11 +752,15 @@ cdef class PickleReader:
                 raise Unsupported(f"opcode {op:#x}")
 
 
-def read_pickle(data, EntryColumns columns):
+def read_pickle(data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0):
     """Unpickle `data` (plain data only), with trace entries turned into rows of `columns` and ENTRY left in
-    their place. Raises Unsupported for anything it does not read."""
+    their place. Raises Unsupported for anything it does not read.
+
+    `on_segments`, if given, is called with the root dict's 'segments' list as soon as it is read, when it is the
+    root's first key (as torch writes it). With a `release_step` (a multiple of the page size), `data` is a mapping
+    of a file whose pages the reader drops in such steps once passed, so that the file never stays in memory whole."""
     try:
-        return PickleReader(data, columns).load()
+        return PickleReader(data, columns, on_segments, release_step).load()
     except (Unsupported, MemoryError, KeyboardInterrupt):
         raise
     except Exception as e:  # corrupt data (bad UTF-8, a bad int...): the standard unpickler reports it

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import operator
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
 
@@ -119,17 +119,28 @@ class _Tables:
         return result
 
 
-def snapshot_from_pickle_fast(data: bytes, source: str) -> Snapshot | None:
+def snapshot_from_pickle_fast(
+    data: Any, source: str, on_state: Callable[[Snapshot], None] | None = None, release_step: int = 0
+) -> Snapshot | None:
     """The compiled pickle reader's way: trace entries go from bytes to columns without becoming dicts.
 
+    `on_state` gets the final state (no trace) as soon as the segments are read, before the trace. With a
+    `release_step` (bytes, a multiple of the page size), `data` is a read-only mapping of a file whose pages the
+    reader drops in such steps once passed.
     None when it cannot be used here (not built, or a pickle it does not read): the standard way then decides.
     """
     if _columns is None or os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
         return None
     tables = _Tables()
     rows = tables.entry_columns()
+
+    def segments_read(segments: list[Any]) -> None:
+        check_expansion(segments, len(data))
+        assert on_state is not None
+        on_state(snapshot_from_object(segments, source, "pickle"))
+
     try:
-        obj = _columns.read_pickle(data, rows)
+        obj = _columns.read_pickle(data, rows, segments_read if on_state else None, release_step)
     except _columns.Unsupported:
         return None
     except _columns.ColumnError:

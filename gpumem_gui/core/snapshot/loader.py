@@ -5,11 +5,14 @@ from __future__ import annotations
 import gzip
 import io
 import json
+import mmap
 import os
 import pickle
 import stat
+import tempfile
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +31,7 @@ PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 an
 GZIP_RATIO = 200
 GZIP_FLOOR = 64 << 20
 _CHUNK = 16 << 20
+RELEASE_STEP = 64 << 20  # the compiled reader drops the mapped file behind it in steps of this many bytes
 _KINDS = (
     (stat.S_ISDIR, "is a directory, not a snapshot file"),
     (stat.S_ISFIFO, "is a FIFO (named pipe), not a snapshot file"),
@@ -39,31 +43,78 @@ _KINDS = (
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview
 
 
-def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
-    """The raw bytes of a path or buffer, and the label to name it by in messages."""
+Buffer = bytes | mmap.mmap
+
+
+@contextmanager
+def opened(source: Source, name: str | None = None) -> Iterator[tuple[Buffer, str]]:
+    """The snapshot's bytes, decompressed, and the label to name it by in messages.
+
+    A file is mapped, not read: the compiled reader walks the mapping and drops the pages it has passed, so a
+    2 GB file never sits in memory whole. A gzip file is decompressed, chunk by chunk and bounded, into an unlinked
+    temporary file that is mapped the same way. Bytes are used as they are (and decompressed in memory)."""
     if isinstance(source, bytes | bytearray | memoryview):
-        return bytes(source), name or "<bytes>"
+        yield bytes(source), name or "<bytes>"
+        return
     path = Path(source)
     label = name or str(path)
+    with _open_regular(path, label) as f, _mapped(f, label) as mapped:
+        if mapped[:2] != GZIP_MAGIC:
+            yield mapped, label
+            return
+        with tempfile.TemporaryFile(prefix="gpumem-gui-") as plain:
+            _gunzip_to(f, os.fstat(f.fileno()).st_size, plain, label)
+            with _mapped(plain, label, empty="the gzip stream is empty") as inner:
+                yield inner, label
+
+
+@contextmanager
+def _open_regular(path: Path, label: str) -> Iterator[io.BufferedReader]:
     try:
         _check_regular(os.stat(path), label)  # before open(): opening a FIFO blocks until a writer comes
         # O_NONBLOCK: should the path become a FIFO after the stat, open() still returns, and fstat refuses it
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-        with open(fd, "rb", closefd=True) as f:
-            info = os.fstat(f.fileno())
-            _check_regular(info, label)
-            _check_fits(info.st_size, label)
-            return f.read(), label
     except FileNotFoundError:
         raise SnapshotError("no such file", label) from None
     except IsADirectoryError:
         raise SnapshotError("is a directory, not a snapshot file", label) from None
     except PermissionError:
         raise SnapshotError("permission denied", label) from None
-    except MemoryError:
-        raise SnapshotError("the file is larger than the memory available", label) from None
     except OSError as e:
         raise SnapshotError(f"cannot read: {e.strerror or e}", label) from None
+    with open(fd, "rb", closefd=True) as f:
+        _check_regular(os.fstat(f.fileno()), label)
+        yield f
+
+
+@contextmanager
+def _mapped(f: Any, label: str, empty: str = "the file is empty") -> Iterator[mmap.mmap]:
+    size = os.fstat(f.fileno()).st_size
+    if size == 0:
+        raise SnapshotError(empty, label)
+    try:
+        mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
+    except (OSError, ValueError) as e:
+        raise SnapshotError(f"cannot read: {getattr(e, 'strerror', None) or e}", label) from None
+    try:
+        yield mapped
+    finally:
+        with suppress(BufferError):  # a view still held (an exception's traceback): the mapping goes with it
+            mapped.close()
+
+
+def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
+    """The raw bytes of a path or buffer (still compressed if they are), and the label to name it by in messages."""
+    if isinstance(source, bytes | bytearray | memoryview):
+        return bytes(source), name or "<bytes>"
+    label = name or str(source)
+    with _open_regular(Path(source), label) as f:
+        try:
+            return f.read(), label
+        except MemoryError:
+            raise SnapshotError("the file is larger than the memory available", label) from None
+        except OSError as e:
+            raise SnapshotError(f"cannot read: {e.strerror or e}", label) from None
 
 
 def _check_regular(info: os.stat_result, label: str) -> None:
@@ -75,12 +126,6 @@ def _check_regular(info: os.stat_result, label: str) -> None:
         raise SnapshotError("is not a regular file", label)
 
 
-def _check_fits(size: int, label: str) -> None:
-    available = psutil.virtual_memory().available
-    if size > available:
-        raise SnapshotError(f"the file is {_size(size)}, more than the {_size(available)} of memory available", label)
-
-
 def _size(n: int) -> str:
     for unit, shift in (("GB", 30), ("MB", 20), ("KB", 10)):
         if n >= 1 << shift:
@@ -88,24 +133,44 @@ def _size(n: int) -> str:
     return f"{n} bytes"
 
 
-def gunzip_bounded(data: bytes) -> bytes:
-    """The decompressed gzip `data`, refused once it expands beyond GZIP_RATIO times its size or half the memory
-    available: a few MB of gzipped zeros would otherwise become gigabytes."""
+def _gzip_limit(compressed: int) -> tuple[int, str]:
+    # Decompressed data may be GZIP_RATIO times the compressed size (at least GZIP_FLOOR) and half the memory
+    # available, whichever is less: a few MB of gzipped zeros would otherwise become gigabytes
     memory = psutil.virtual_memory().available // 2
-    limit = min(max(GZIP_RATIO * len(data), GZIP_FLOOR), memory)
-    parts: list[bytes] = []
+    limit = min(max(GZIP_RATIO * compressed, GZIP_FLOOR), memory)
+    why = "half the memory available" if limit == memory else f"from {_size(compressed)}"
+    return limit, f"refused to load: the gzip data expands beyond {_size(limit)} ({why})"
+
+
+def _gunzip_chunks(raw: Any, compressed: int) -> Iterator[bytes]:
+    limit, refusal = _gzip_limit(compressed)
     total = 0
     try:
-        with gzip.GzipFile(fileobj=io.BytesIO(data)) as f:
+        with gzip.GzipFile(fileobj=raw) as f:
             while chunk := f.read(min(_CHUNK, limit + 1 - total)):
-                parts.append(chunk)
                 total += len(chunk)
                 if total > limit:
-                    why = "half the memory available" if limit == memory else f"from {_size(len(data))}"
-                    raise SnapshotError(f"refused to load: the gzip data expands beyond {_size(limit)} ({why})")
+                    raise SnapshotError(refusal)
+                yield chunk
     except (OSError, EOFError, zlib.error) as e:
         raise SnapshotError(f"corrupt gzip data ({e})") from None
-    return b"".join(parts)
+
+
+def gunzip_bounded(data: bytes) -> bytes:
+    """The decompressed gzip `data`, refused once it expands beyond GZIP_RATIO times its size or half the memory
+    available."""
+    return b"".join(_gunzip_chunks(io.BytesIO(data), len(data)))
+
+
+def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
+    try:
+        for chunk in _gunzip_chunks(raw, compressed):
+            out.write(chunk)
+        out.flush()
+    except SnapshotError as e:
+        raise e.with_source(label) from None
+    except OSError as e:  # the temporary folder is full
+        raise SnapshotError(f"cannot decompress into {tempfile.gettempdir()}: {e.strerror or e}", label) from None
 
 
 def decode_snapshot_bytes(data: bytes) -> tuple[Any, str]:
@@ -119,7 +184,7 @@ def _decode(data: bytes) -> tuple[Any, str, int]:
     if not data:
         raise SnapshotError("the file is empty")
     if data[:2] == GZIP_MAGIC:
-        data = gunzip_bounded(data)
+        data = gunzip_bounded(bytes(data))
         if not data:
             raise SnapshotError("the gzip stream is empty")
     head = data[:64].lstrip()
@@ -182,31 +247,41 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
     Raises SnapshotError with a one-line message naming the file for anything that is not a readable snapshot.
     Globals in a pickle are refused, so a hostile file cannot run code.
     """
-    snapshot = _load(source, name)
-    if on_state is not None:
-        on_state(snapshot.without_traces())
+    return _load(source, name, on_state)
+
+
+def _load(source: Source, name: str | None, on_state: StateCallback | None) -> Snapshot:
+    told = False
+
+    def tell(state: Snapshot) -> None:
+        nonlocal told
+        if on_state is not None and not told:
+            told = True
+            on_state(state)
+
+    with opened(source, name) as (data, label):
+        try:
+            with gc_paused():  # the converter walks the unpickled dicts: a collection there would walk them all again
+                if data[:1] == bytes([PICKLE_PROTO]):
+                    step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
+                    fast = snapshot_from_pickle_fast(data, label, on_state=tell, release_step=step)
+                    if fast is not None:
+                        return _told(fast, tell)
+                obj, form, size = _decode(data if isinstance(data, bytes) else data[:])
+                check_expansion(obj, size)  # before the conversion makes a row at every place a memo reference names
+                check_distinct_entries(obj)
+                return _told(snapshot_from_object(obj, label, form), tell)
+        except SnapshotError as e:
+            raise e.with_source(label) from None
+        except RecursionError:  # a structure nested thousands deep, compared or shown somewhere in the conversion
+            raise SnapshotError("refused to load: the data is nested too deeply", label) from None
+        except MemoryError:
+            raise SnapshotError("refused to load: it needs more memory than there is", label) from None
+
+
+def _told(snapshot: Snapshot, tell: StateCallback) -> Snapshot:
+    tell(snapshot.without_traces())  # when the reader could not tell it earlier (segments not first, JSON, pure)
     return snapshot
-
-
-def _load(source: Source, name: str | None) -> Snapshot:
-    data, label = read_source(source, name)
-    try:
-        with gc_paused():  # the converter walks the unpickled dicts: a collection there would walk them all again
-            if data[:1] == bytes([PICKLE_PROTO]):
-                fast = snapshot_from_pickle_fast(data, label)
-                if fast is not None:
-                    return fast
-            obj, form, size = _decode(data)
-            check_expansion(obj, size)  # before the conversion makes a row at every place a memo reference names
-            check_distinct_entries(obj)
-            del data
-            return snapshot_from_object(obj, label, form)
-    except SnapshotError as e:
-        raise e.with_source(label) from None
-    except RecursionError:  # a structure nested thousands deep, compared or shown somewhere in the conversion
-        raise SnapshotError("refused to load: the data is nested too deeply", label) from None
-    except MemoryError:
-        raise SnapshotError("refused to load: it needs more memory than there is", label) from None
 
 
 def _first_line(e: BaseException) -> str:
