@@ -8,6 +8,7 @@ installs without them (one line says so) and the pure-Python twins run: the same
 import os
 import re
 import sys
+from typing import Any
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
@@ -50,7 +51,7 @@ def kernels() -> list[Extension]:
     except ImportError:
         print(NOTICE.format(what="Cython is not installed, so no compiled kernel is built"), file=sys.stderr)
         return []
-    return cythonize(
+    return _pure_mode_kernels(cythonize) + cythonize(
         [
             Extension(
                 "gpumem_gui.core.analysis._replay",
@@ -75,6 +76,25 @@ def kernels() -> list[Extension]:
         compiler_directives={"language_level": "3"},
         quiet=True,
     )
+
+
+def _pure_mode_kernels(cythonize: Any) -> list[Extension]:
+    """The what-if replay's simulator and feed, compiled from their own .py files (the pure twins) under other names,
+    typed by the .pxd of that name: one source of the allocator's rules. Cython does not count that .pxd as a
+    dependency of the .py, so a .cpp older than either is made again here."""
+    pairs = {"_sim": "simulator", "_cfeed": "_feed"}
+    here = "gpumem_gui/core/allocator"
+    for name, source in pairs.items():
+        cpp, inputs = f"{here}/{source}.cpp", [f"{here}/{name}.pxd", f"{here}/_sim.pxd"]
+        if os.path.exists(cpp) and os.path.getmtime(cpp) < max(map(os.path.getmtime, inputs)):
+            os.remove(cpp)
+    extensions = [
+        Extension(f"gpumem_gui.core.allocator.{name}", [f"{here}/{source}.py"], language="c++", optional=True)
+        for name, source in pairs.items()
+    ]
+    # annotations stay Python's: the .pxd alone decides the C types, so both twins take the same arguments
+    directives = {"language_level": "3", "annotation_typing": False}
+    return list(cythonize(extensions, compiler_directives=directives, quiet=True))
 
 
 setup(ext_modules=kernels(), cmdclass={"build_ext": OptionalBuildExt})

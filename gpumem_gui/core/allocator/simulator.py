@@ -15,6 +15,9 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+# one class for both twins (see _sim.pxd), re-exported here where callers have always caught it
+from gpumem_gui.core.allocator._oom import OutOfMemoryError as OutOfMemoryError  # noqa: PLC0414
+from gpumem_gui.core.allocator._oom import format_size
 from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import (
     LARGE_BUFFER,
@@ -22,8 +25,6 @@ from gpumem_gui.core.rules.allocator_constants import (
     SMALL_BUFFER,
     SMALL_SIZE,
     UNLIMITED,
-    GiB,
-    KiB,
     MiB,
 )
 from gpumem_gui.core.rules.allocator_rules import (
@@ -37,21 +38,6 @@ from gpumem_gui.core.snapshot.snapshot_dicts import block_dict, segment_dict
 Frames = list[dict[str, Any]]
 _bisect_left, _insort = bisect.bisect_left, bisect.insort  # module globals: one lookup less per call
 _VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice
-
-
-class OutOfMemoryError(RuntimeError):
-    """torch.OutOfMemoryError's counterpart, with PyTorch's message."""
-
-
-def format_size(size: int) -> str:
-    """PyTorch's format_size (CUDACachingAllocator.cpp): two decimals, 1024-based."""
-    if size <= 1024:
-        return f"{size} bytes"
-    if size <= MiB:
-        return f"{size / KiB:.2f} KiB"
-    if size <= GiB:
-        return f"{size / MiB:.2f} MiB"
-    return f"{size / GiB:.2f} GiB"
 
 
 @dataclass(eq=False)
