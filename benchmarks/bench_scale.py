@@ -1,0 +1,115 @@
+"""Whole-process benchmark at scale: `gpumem-gui report FILE --json` against a process that only does gc-paused
+`pickle.load` (`json.load` for JSON) of the same file, run alternately, with the peak RSS of each process tree.
+
+Files: the real-file shape (design.md, "Benchmark data") at --events, its edge cases "unshared" (no frame dict
+shared between two stacks, as rewritten pickles) and "json" (the unshared dump as JSON, gzip too with --gzip).
+Each process is timed from its start to its exit (interpreter, imports and all), so a ratio is what a user waits
+for. Prints JSON: each round's seconds and peak RSS, the medians and their ratios.
+Run: python benchmarks/bench_scale.py [--events N] [--shape real|unshared|json] [--rounds R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import pickle
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import psutil
+from bench_data import shape_path
+
+GPUMEM_GUI = Path(sys.executable).with_name("gpumem-gui")
+YARDSTICK = (
+    "import gc, sys, {module}\n"
+    "gc.disable()\n"
+    "with open(sys.argv[1], 'rb') as f:\n"
+    "    {module}.load(f)\n"
+    "import os; os._exit(0)\n"  # as the report leaves: nobody waits for the objects to be freed
+)
+
+
+def json_path(events: int) -> Path:
+    """The unshared dump at `events` as JSON (what a tool that rewrote the snapshot as JSON gives), made once."""
+    source = shape_path("unshared", events)
+    path = source.with_suffix(".json")
+    if not path.exists():
+        with source.open("rb") as f:
+            dump = pickle.load(f)
+        part = path.with_suffix(".part")
+        part.write_text(json.dumps(dump))
+        part.replace(path)
+    return path
+
+
+def watch(command: list[str]) -> dict[str, Any]:
+    """Run `command`: wall time to its exit, and the peak of its tree's summed RSS, polled every 10 ms."""
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def poll() -> None:
+        nonlocal peak
+        root = psutil.Process(proc.pid)
+        while not done.is_set():
+            with contextlib.suppress(psutil.Error):  # the process has just left
+                peak = max(peak, sum(p.memory_info().rss for p in [root, *root.children(recursive=True)]))
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=poll, daemon=True)
+    watcher.start()
+    stdout, stderr = proc.communicate()
+    seconds = time.perf_counter() - t0
+    done.set()
+    watcher.join()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{command[:3]} failed ({proc.returncode}): {stderr.decode()[-2000:]}")
+    return {"seconds": seconds, "peak_rss_bytes": peak, "stdout_bytes": len(stdout)}
+
+
+def measure(path: Path, rounds: int) -> dict[str, Any]:
+    module = "json" if path.suffix == ".json" else "pickle"
+    yardstick = [sys.executable, "-c", YARDSTICK.format(module=module), str(path)]
+    report = [str(GPUMEM_GUI), "report", str(path), "--json"]
+    runs: dict[str, list[dict[str, Any]]] = {f"{module}_load": [], "report": []}
+    for _ in range(rounds):  # alternately, so that a busy moment of the machine falls on both
+        runs[f"{module}_load"].append(watch(yardstick))
+        runs["report"].append(watch(report))
+    medians = {
+        name: {key: statistics.median(r[key] for r in rows) for key in ("seconds", "peak_rss_bytes")}
+        for name, rows in runs.items()
+    }
+    base, ours = medians[f"{module}_load"], medians["report"]
+    return {
+        "file": str(path),
+        "file_bytes": path.stat().st_size,
+        "yardstick": f"gc-paused {module}.load, whole process",
+        "runs": runs,
+        "medians": medians,
+        "ratios": {
+            "report_seconds_over_load": ours["seconds"] / base["seconds"],
+            "report_peak_rss_over_load": ours["peak_rss_bytes"] / base["peak_rss_bytes"],
+        },
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--shape", choices=("real", "unshared", "json"), default="real")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--file", type=Path, help="measure this file instead")
+    args = parser.parse_args()
+    path = args.file or (json_path(args.events) if args.shape == "json" else shape_path(args.shape, args.events))
+    print(json.dumps(measure(path, args.rounds), indent=2))
+
+
+if __name__ == "__main__":
+    main()
