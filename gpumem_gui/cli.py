@@ -10,7 +10,7 @@ import pickle
 import sys
 from collections.abc import Sequence
 
-from gpumem_gui import __version__
+from gpumem_gui import __version__, blas_threads  # noqa: F401 (blas_threads: before numpy is imported)
 from gpumem_gui.core.allocator.replay import replay
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError

@@ -103,20 +103,6 @@ def _mapped(f: Any, label: str, empty: str = "the file is empty") -> Iterator[mm
             mapped.close()
 
 
-def read_source(source: Source, name: str | None = None) -> tuple[bytes, str]:
-    """The raw bytes of a path or buffer (still compressed if they are), and the label to name it by in messages."""
-    if isinstance(source, bytes | bytearray | memoryview):
-        return bytes(source), name or "<bytes>"
-    label = name or str(source)
-    with _open_regular(Path(source), label) as f:
-        try:
-            return f.read(), label
-        except MemoryError:
-            raise SnapshotError("the file is larger than the memory available", label) from None
-        except OSError as e:
-            raise SnapshotError(f"cannot read: {e.strerror or e}", label) from None
-
-
 def _check_regular(info: os.stat_result, label: str) -> None:
     # /dev/zero and /dev/urandom never end, a FIFO or a socket may never answer: only a regular file is read
     for test, words in _KINDS:
@@ -173,14 +159,9 @@ def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
         raise SnapshotError(f"cannot decompress into {tempfile.gettempdir()}: {e.strerror or e}", label) from None
 
 
-def decode_snapshot_bytes(data: bytes) -> tuple[Any, str]:
-    """Python objects from snapshot bytes (pickle, JSON, either gzip-compressed), and which form they were."""
-    obj, form, _ = _decode(data)
-    return obj, form
-
-
 def _decode(data: bytes) -> tuple[Any, str, int]:
-    """decode_snapshot_bytes, and the size of the data once decompressed."""
+    """Python objects from snapshot bytes (pickle, JSON, either gzip-compressed), which form they were, and the
+    size of the data once decompressed."""
     if not data:
         raise SnapshotError("the file is empty")
     if data[:2] == GZIP_MAGIC:
