@@ -2,7 +2,8 @@
 the whole replay with the analysis of both runs), and the fidelity table of every real fixture (peak reserved,
 device allocations and frees, OOMs, releases, first divergence) under its recorded settings, with address hints and
 without.
-Run: python benchmarks/bench_replay.py [--events N] [--set key:value ...] (e.g. --set expandable_segments:True)
+Run: python benchmarks/bench_replay.py [--events N] [--set key:value ...] (e.g. --set expandable_segments:True);
+GPUMEM_GUI_PURE_PYTHON=1 times the pure-Python simulation instead of the compiled one (setup.py build_ext).
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from bench_data import data_dir
 
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.allocator.replay import replay
+from gpumem_gui.core.allocator.replay import compiled_simulation_chosen, replay
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 
 HERE = Path(__file__).resolve().parent
@@ -70,6 +71,7 @@ def speed(events: int, overrides: list[str]) -> dict[str, Any]:
     seconds = time.process_time() - t0
     return {
         "events": events,
+        "simulation": "compiled" if compiled_simulation_chosen() else "pure Python",  # GPUMEM_GUI_PURE_PYTHON=1
         "settings": result.settings,
         "seconds": seconds,
         "events_per_second": events / seconds,

@@ -14,6 +14,7 @@ cdef class Block:
 
 
 cpdef _splice(Block block, Block prev, Block nxt)
+cpdef _key(stream, size, addr)
 
 
 cdef class _Pool:
@@ -21,9 +22,8 @@ cdef class _Pool:
     cdef public list keys, unmapped
     cdef public dict by_key, unmapped_blocks
     cdef public object get_free_blocks_call_count
-    @cython.locals(key=tuple)
     cpdef insert(self, Block block)
-    @cython.locals(key=tuple, keys=list)
+    @cython.locals(keys=list)
     cpdef erase(self, Block block)
     cpdef insert_unmapped(self, Block block)
     cpdef erase_unmapped(self, Block block)
@@ -46,7 +46,7 @@ cdef class DeviceAllocatorSim:
     cpdef synchronize(self, stream=*)
     cpdef process_events(self)
     cpdef empty_cache(self, frames=*)
-    @cython.locals(keys=list, i=Py_ssize_t, key=tuple, block=Block, nxt=Block)
+    @cython.locals(keys=list, i=Py_ssize_t, block=Block, nxt=Block)
     cpdef Block get_free_block(self, _Pool pool, stream, size)
     cpdef Block alloc_block(self, _Pool pool, stream, size, alloc_size, frames)
     @cython.locals(rest=Block, nxt=Block)

@@ -173,10 +173,15 @@ def compiled_simulation_available() -> bool:
     return _sim is not None and _cfeed is not None
 
 
+def compiled_simulation_chosen() -> bool:
+    """Whether a replay now runs the compiled pair: wherever it was built and GPUMEM_GUI_PURE_PYTHON is not set (read
+    on every replay). Both pairs give the same results, which tests/test_replay_twin.py checks."""
+    return compiled_simulation_available() and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
+
+
 def _simulation() -> tuple[type[simulator.DeviceAllocatorSim], type[Feed]]:
-    """The simulator and the feed a replay runs: the compiled pair wherever it was built and GPUMEM_GUI_PURE_PYTHON
-    is not set (read on every replay), else the pure-Python one. Both give the same results, which a test checks."""
-    if compiled_simulation_available() and not os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
+    """The simulator and the feed a replay runs: the compiled pair or the pure-Python one."""
+    if compiled_simulation_chosen():
         return _sim.DeviceAllocatorSim, _cfeed.Feed
     return simulator.DeviceAllocatorSim, Feed
 

@@ -51,6 +51,12 @@ class _ExpandableSegment:
     small: bool
 
 
+def _key(stream: int, size: int, addr: int) -> int:
+    """A free block's place in its pool: (stream, size, address) packed in one int that sorts as that tuple would
+    (sizes and addresses are below 2**64), since one int compares and hashes in a step where a tuple takes several."""
+    return (stream << 128) + (size << 64) + addr
+
+
 _NO_FRAMES: Frames = []  # shared default: frames lists are replaced, never appended to
 _NO_STREAMS: frozenset[int] = frozenset()
 
@@ -107,8 +113,8 @@ class Block:
         self.segment_frames = segment_frames
         self.gc_count_base = 0
 
-    def key(self) -> tuple[int, int, int]:
-        return (self.stream, self.size, self.addr)
+    def key(self) -> int:
+        return _key(self.stream, self.size, self.addr)
 
     @property
     def is_split(self) -> bool:
@@ -125,24 +131,25 @@ def _splice(block: Block, prev: Block | None, nxt: Block | None) -> None:
 
 
 class _Pool:
-    """A BlockPool: free blocks ordered by (stream, size, address), and unmapped ones by (stream, address)."""
+    """A BlockPool: free blocks ordered by (stream, size, address) (their _key), and unmapped ones by (stream,
+    address)."""
 
     def __init__(self, small: bool) -> None:
         self.small = small
-        self.keys: list[tuple[int, int, int]] = []
-        self.by_key: dict[tuple[int, int, int], Block] = {}
+        self.keys: list[int] = []
+        self.by_key: dict[int, Block] = {}
         self.unmapped: list[tuple[int, int]] = []
         self.unmapped_blocks: dict[tuple[int, int], Block] = {}
         self.get_free_blocks_call_count = 0
 
     def insert(self, block: Block) -> None:
-        key = (block.stream, block.size, block.addr)  # block.key(), inline: this runs twice per event
+        key = _key(block.stream, block.size, block.addr)
         _insort(self.keys, key)
         self.by_key[key] = block
         block.gc_count_base = self.get_free_blocks_call_count
 
     def erase(self, block: Block) -> None:
-        key = (block.stream, block.size, block.addr)
+        key = _key(block.stream, block.size, block.addr)
         keys = self.keys
         del keys[_bisect_left(keys, key)]
         del self.by_key[key]
@@ -280,17 +287,17 @@ class DeviceAllocatorSim:
         if cfg.garbage_collection_threshold > 0 and self.fraction > 0:
             pool.get_free_blocks_call_count += 1
         keys = pool.keys
-        i = _bisect_left(keys, (stream, size, 0))
+        i = _bisect_left(keys, _key(stream, size, 0))
         if i >= len(keys):
             return None
         key = keys[i]
-        if key[0] != stream:
+        if key >> 128 != stream:
             return None
         block = pool.by_key[key]
         if block.expandable is not None and cfg.expandable_segments:
             # best fit counts a block by what it can grow to (its size plus the unmapped space right after it),
             # so the growing tail of a segment is taken only when nothing else fits
-            while block.expandable is not None and i + 1 < len(keys) and keys[i + 1][0] == stream:
+            while block.expandable is not None and i + 1 < len(keys) and keys[i + 1] >> 128 == stream:
                 nxt = pool.by_key[keys[i + 1]]
                 if self._expandable_size(nxt) >= self._expandable_size(block):
                     break
@@ -299,7 +306,7 @@ class DeviceAllocatorSim:
         elif block.expandable is not None:  # expandable segments switched off since these blocks were made
             while block.expandable is not None:
                 i += 1
-                if i >= len(keys) or keys[i][0] != stream:
+                if i >= len(keys) or keys[i] >> 128 != stream:
                     return None
                 block = pool.by_key[keys[i]]
         max_split = cfg.max_split_size
@@ -382,15 +389,9 @@ class DeviceAllocatorSim:
             if pool.small or cfg.expandable_segments
             else size < cfg.max_split_size and remaining > SMALL_SIZE
         ):
-            rest = Block(
-                block.addr + size,
-                remaining,
-                block.stream,
-                pool.small,
-                block.segment_head,
-                expandable=block.expandable,
-                mapped=block.mapped,
-            )
+            # positional arguments, then the two fields set: a keyword call costs the compiled twin a dict per split
+            rest = Block(block.addr + size, remaining, block.stream, pool.small, block.segment_head)
+            rest.expandable, rest.mapped = block.expandable, block.mapped
             nxt = block.next
             rest.prev, rest.next, block.next = block, nxt, rest  # _splice(rest, block, nxt), inline
             if nxt is not None:
@@ -500,16 +501,18 @@ class DeviceAllocatorSim:
             return False
         key = max(size, max_split)
         keys = pool.keys
-        i = bisect.bisect_left(keys, (stream, key, 0))
-        if i < len(keys) and keys[i][0] == stream and self._freeable(pool.by_key[keys[i]]):
+        i = bisect.bisect_left(keys, _key(stream, key, 0))
+        if i < len(keys) and keys[i] >> 128 == stream and self._freeable(pool.by_key[keys[i]]):
             self.release_block(pool.by_key[keys[i]], pool, frames)
             return True
         # no single block is large enough: free oversize blocks, the largest first
         released = 0
         j = i - 1
-        while released < key and j >= 0 and keys[j][0] == stream and keys[j][1] >= max_split:
+        while released < key and j >= 0 and keys[j] >> 128 == stream:
             block = pool.by_key[keys[j]]
             j -= 1
+            if block.size < max_split:
+                break
             if self._freeable(block):
                 released += block.size
                 self.release_block(block, pool, frames)
