@@ -6,7 +6,7 @@ compiled simulator `_sim`); replay() picks one pair of the two.
 
 from __future__ import annotations
 
-import bisect
+from bisect import bisect_right, insort  # names, not module attributes: translate runs once per request
 from typing import TYPE_CHECKING, Any
 
 from gpumem_gui.core.allocator._oom import OutOfMemoryError
@@ -40,12 +40,12 @@ class Places:
 
     def add(self, start: int, size: int, offset: int) -> None:
         self.remove(start, size)
-        bisect.insort(self.starts, start)
+        insort(self.starts, start)
         self.spans[start] = (start + size, offset)
 
     def remove(self, start: int, size: int) -> None:
         end = start + size
-        i = max(bisect.bisect_right(self.starts, start) - 1, 0)
+        i = max(bisect_right(self.starts, start) - 1, 0)
         while i < len(self.starts) and self.starts[i] < end:
             s = self.starts[i]
             e, offset = self.spans[s]
@@ -60,7 +60,7 @@ class Places:
                     i += 1
 
     def translate(self, addr: int) -> int | None:
-        i = bisect.bisect_right(self.starts, addr) - 1
+        i = bisect_right(self.starts, addr) - 1
         if i >= 0:
             end, offset = self.spans[self.starts[i]]
             if addr < end:
