@@ -7,6 +7,7 @@ cimport cython
 from gpumem_gui.core.allocator._sim cimport Block, DeviceAllocatorSim
 
 
+@cython.final
 cdef class Places:
     cdef public list starts
     cdef public dict spans
@@ -16,6 +17,7 @@ cdef class Places:
     cpdef translate(self, addr)
 
 
+@cython.final
 cdef class Feed:
     cdef public DeviceAllocatorSim sim
     cdef public object trace, stacks, divergence

@@ -6,6 +6,7 @@
 cimport cython
 
 
+@cython.final
 cdef class Block:
     cdef public object addr, size, stream, requested, segment_head, frames, segment_frames, expandable
     cdef public object stream_uses, gc_count_base, event_count
@@ -17,6 +18,7 @@ cpdef _splice(Block block, Block prev, Block nxt)
 cpdef _key(stream, size, addr)
 
 
+@cython.final
 cdef class _Pool:
     cdef public bint small
     cdef public list keys, unmapped
@@ -30,6 +32,7 @@ cdef class _Pool:
     cpdef list free_blocks(self)
 
 
+@cython.final
 cdef class DeviceAllocatorSim:
     cdef public object config, capacity, device, max_entries, fraction
     cdef public bint record_history, _plain_rounding
