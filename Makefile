@@ -4,6 +4,9 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP_RUN := $(VENV)/.installed-run
 STAMP_TEST := $(VENV)/.installed-test
+# what the compiled kernels are built from (the simulator and its feed compile from their .py, typed by .pxd files)
+KERNEL_SOURCES := $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.pxd gpumem_gui/core/*/*.h) \
+	gpumem_gui/core/allocator/simulator.py gpumem_gui/core/allocator/_feed.py
 
 .PHONY: run test lint bench examples screenshots dist-check clean
 
@@ -11,11 +14,11 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-$(STAMP_RUN): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.h) | $(BIN)/python
+$(STAMP_RUN): pyproject.toml setup.py $(KERNEL_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
-$(STAMP_TEST): pyproject.toml setup.py $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.h) | $(BIN)/python
+$(STAMP_TEST): pyproject.toml setup.py $(KERNEL_SOURCES) | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@ $(STAMP_RUN)
 
