@@ -1,21 +1,31 @@
-"""GUI benchmark (offscreen): time to first map, longest GUI-thread stall while a file loads, map repaint at full
-view and zoomed, time-travel latency, GUI process RSS.
+"""GUI benchmark (offscreen): when each stage of a file's load reaches the window, the GUI thread's stalls, RSS.
 
-On a 1M-event snapshot of the real-file shape (design.md, "Benchmark data": about a thousand frame dicts shared by
-every stack, a fresh frames list per allocation, stacks 40-160 deep), made here once, and a 100,000-block snapshot.
-Run: python benchmarks/bench_gui.py [--events N]
+Stages, from the call to open the file: the map (the final state), the timeline (its curves drawn), the event
+list (filled), the site timeline (its bands; the bench picks its tab once the timeline shows, as a user would).
+Stalls are the gaps of a 5 ms QTimer; a thread samples the GUI thread's stack meanwhile, so that each long stall
+names what it was doing. RSS: the GUI process's and the loading worker's peaks (sampled with psutil, and the
+kernel's high-water marks). Then the map's repaint at full view and zoomed, and time-travel latency.
+
+On a snapshot of the real-file shape (design.md, "Benchmark data"), made once in $GPUMEM_GUI_BENCH_DIR.
+Run: python benchmarks/bench_gui.py [--events N | --file PATH] [--blocks]
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
+import contextlib
 import json
 import os
 import pickle
 import random
+import resource
 import statistics
+import sys
+import threading
 import time
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -29,6 +39,9 @@ from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.qt_start import throwaway_settings
 
+STALL_MS = 50.0  # the issue's budget: a longer gap of the GUI thread is a stall worth naming
+SETTLE_S = 1.0  # stalls still count for this long after the last stage
+
 
 def many_blocks(path: Path, blocks: int = 100_000) -> None:
     sim = DeviceAllocatorSim(80 * GiB)
@@ -39,47 +52,132 @@ def many_blocks(path: Path, blocks: int = 100_000) -> None:
     path.write_bytes(pickle.dumps(sim.snapshot(), protocol=4))
 
 
+def _where(frame: FrameType | None) -> str:
+    """The GUI thread's stack as the project's frames, outermost first (the Qt event loop's frames dropped)."""
+    parts = []
+    while frame is not None:
+        code = frame.f_code
+        if "gpumem_gui" in code.co_filename or "pyqtgraph" in code.co_filename:
+            module = Path(code.co_filename).stem
+            parts.append(f"{module}.{code.co_name}:{frame.f_lineno}")
+        frame = frame.f_back
+    return " < ".join(parts[:3]) if parts else ""
+
+
+class Sampler(threading.Thread):
+    """Every few ms: the GUI thread's innermost project frames, the GUI's and the worker's RSS."""
+
+    def __init__(self, gui_thread: int) -> None:
+        super().__init__(daemon=True)
+        self.gui_thread = gui_thread
+        self.samples: list[tuple[float, str, str]] = []  # (when, the GUI thread's frames, the other threads')
+        self.stop = threading.Event()
+        self.gui_peak = 0
+        self.worker_peak = 0
+
+    def run(self) -> None:
+        me = psutil.Process()
+        last_rss = 0.0
+        while not self.stop.wait(0.003):
+            now = time.perf_counter()
+            frames = sys._current_frames()
+            others = [_where(f) for ident, f in frames.items() if ident not in (self.gui_thread, self.ident)]
+            self.samples.append((now, _where(frames.get(self.gui_thread)), "; ".join(o for o in others if o)))
+            del frames
+            if now - last_rss > 0.05:
+                last_rss = now
+                self.gui_peak = max(self.gui_peak, me.memory_info().rss)
+                for child in me.children(recursive=True):
+                    with contextlib.suppress(psutil.Error):  # the worker may be gone between the two calls
+                        self.worker_peak = max(self.worker_peak, child.memory_info().rss)
+
+    def cause(self, start: float, end: float) -> str:
+        """What the GUI thread was doing most often between start and end; when it was in Qt's own code (painting,
+        or waiting for the GIL), what the other threads were doing."""
+        inside = [(gui, other) for t, gui, other in self.samples if start <= t <= end]
+        if not inside:
+            return "(no sample)"
+        named = []
+        for (gui, other), count in collections.Counter(inside).most_common(2):
+            where = gui or f"Qt's own code (painting, or waiting for the GIL; meanwhile: {other or 'nothing'})"
+            named.append(f"{where} ({count}/{len(inside)} samples)")
+        return " | ".join(named)
+
+
 def measure(path: Path) -> dict[str, Any]:
     app = _application()
     with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
         return _measure(path, app, MainWindow(settings))
 
 
+def _stages(window: MainWindow) -> dict[str, bool]:
+    """Which stages are on screen now."""
+    doc = window.current_document()
+    if doc is None:
+        return {}
+    view = doc._timeline_view
+    timeline = bool(view is not None and view._full and doc._bottom.isVisible() and not doc.pending)
+    return {
+        "map": doc.map.isVisible(),
+        "timeline": timeline,
+        "event_list": timeline and doc.event_list.model.row_count() > 0,
+        "site_timeline": timeline and doc._site_timeline_for is not None and doc.site_timeline.is_ready(),
+        "final": not window.jobs and not doc.pending,
+    }
+
+
 def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dict[str, Any]:
     window.resize(1400, 900)
     window.show()
-    stalls: list[float] = []
+    app.processEvents()
+    gaps: list[tuple[float, float]] = []  # (start, end) of each tick's gap
     last = [time.perf_counter()]
 
     def tick() -> None:
         now = time.perf_counter()
-        stalls.append(now - last[0])
+        gaps.append((last[0], now))
         last[0] = now
 
+    sampler = Sampler(threading.get_ident())
+    sampler.start()
     timer = QtCore.QTimer(interval=5)
     timer.timeout.connect(tick)
     timer.start()
     t0 = time.perf_counter()
     window.open_files([str(path)])
-    first_map = None
-    settled = None  # the load is over once the timeline is on screen; stalls count for a second after that
-
-    def loading() -> bool:
-        doc = window.current_document()
-        return bool(window.jobs) or doc is None or doc.pending
-
-    while settled is None or time.perf_counter() < settled + 1.0:
+    at: dict[str, float] = {}
+    picked_site_tab = False
+    deadline = t0 + float(os.environ.get("GPUMEM_GUI_BENCH_TIMEOUT", "900"))
+    while time.perf_counter() < deadline:
         app.processEvents()
-        if first_map is None and window.tabs.count():
-            first_map = time.perf_counter() - t0
-        if settled is None and not loading():
-            settled = time.perf_counter()
+        now = time.perf_counter()
+        for stage, shown in _stages(window).items():
+            if shown and stage not in at:
+                at[stage] = now - t0
+                print(f"  {path.name}: {stage} at {at[stage]:.2f} s", file=sys.stderr, flush=True)
+        doc = window.current_document()
+        if "timeline" in at and not picked_site_tab and doc is not None:
+            doc.curve_tabs.setCurrentWidget(doc.site_timeline)  # a user looks at the bands once there is a trace
+            picked_site_tab = True
+        if all(s in at for s in ("map", "timeline", "event_list", "site_timeline", "final")):
+            if now > t0 + max(at.values()) + SETTLE_S:
+                break
+        elif window.tabs.count() and doc is None:
+            break  # an error page
         time.sleep(0.002)
-    everything = settled - t0
+    total = time.perf_counter() - t0
     timer.stop()
+    sampler.stop.set()
+    sampler.join()
     doc = window.current_document()
-    assert doc is not None
+    assert doc is not None, "the file did not open"
+    doc.curve_tabs.setCurrentIndex(0)
     app.processEvents()
+    long_gaps = sorted(gaps, key=lambda g: g[0] - g[1])[:3]
+    top = [
+        {"ms": round((end - start) * 1000, 1), "at_s": round(start - t0, 2), "cause": sampler.cause(start, end)}
+        for start, end in long_gaps
+    ]
     viewport = doc.map.plot.viewport()
 
     def repaint_ms() -> float:
@@ -102,18 +200,24 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
         doc.travel_to(rng.randrange(-1, tl.n_events))
         travel.append((time.perf_counter() - t) * 1000)
     travel.sort()
+    kb = 1024 if sys.platform != "darwin" else 1
     result = {
         "file": path.name,
         "blocks": len(doc.snapshot.state.blocks),
         "events": tl.n_events,
-        "time_to_first_map_s": first_map if first_map is not None else everything,
-        "time_to_timeline_s": everything,
-        "longest_gui_stall_ms": max(stalls, default=0.0) * 1000,
-        "repaint_full_ms": full,
-        "repaint_zoomed_ms": zoomed,
-        "time_travel_p50_ms": statistics.median(travel) if travel else None,
-        "time_travel_p95_ms": travel[int(len(travel) * 0.95) - 1] if travel else None,
-        "gui_rss_mb": psutil.Process().memory_info().rss / 1e6,
+        **{f"time_to_{stage}_s": round(at[stage], 2) if stage in at else None for stage in at},
+        "longest_gui_stall_ms": round(max((e - s for s, e in gaps), default=0.0) * 1000, 1),
+        "stalls_over_50ms": sum(1 for s, e in gaps if (e - s) * 1000 > STALL_MS),
+        "top_stalls": top,
+        "gui_peak_rss_mb": round(max(sampler.gui_peak, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kb) / 1e6),
+        "worker_peak_rss_mb": round(
+            max(sampler.worker_peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kb) / 1e6
+        ),
+        "total_s": round(total, 2),
+        "repaint_full_ms": round(full, 1),
+        "repaint_zoomed_ms": round(zoomed, 1),
+        "time_travel_p50_ms": round(statistics.median(travel), 1) if travel else None,
+        "time_travel_p95_ms": round(travel[int(len(travel) * 0.95) - 1], 1) if travel else None,
     }
     window.close()
     QtWidgets.QApplication.processEvents()
@@ -122,14 +226,19 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--events", type=int, default=1_000_000)
+    parser.add_argument("--events", type=int, default=1_000_000, help="the real-shape file of this many events")
+    parser.add_argument("--file", type=Path, help="this snapshot file instead")
+    parser.add_argument("--blocks", action="store_true", help="also a snapshot of 100,000 blocks")
     args = parser.parse_args()
     out = data_dir()
-    blocks = out / "blocks_100000.pickle"
-    if not blocks.exists():
-        many_blocks(blocks)
-    real = shape_path("real", args.events, out)
-    print(json.dumps([measure(p) for p in (real, blocks)], indent=2), flush=True)
+    paths = [args.file if args.file is not None else shape_path("real", args.events, out)]
+    if args.blocks:
+        blocks = out / "blocks_100000.pickle"
+        if not blocks.exists():
+            many_blocks(blocks)
+        paths.append(blocks)
+    for path in paths:
+        print(json.dumps(measure(path), indent=2), flush=True)
 
 
 if __name__ == "__main__":

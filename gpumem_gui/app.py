@@ -42,8 +42,9 @@ Loaded = tuple[LoadResult, dict[int, dict[str, Envelope]]]
 
 
 def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Loaded]:
-    """The task that waits for a load's worker process. The snapshot arrives first, as progress, with its document
-    and first frame made here, so that the GUI thread only builds the tab; then the timelines."""
+    """The task that waits for a load's worker process. The final state arrives first (no trace yet), as progress,
+    with its document and first frame made here, so that the GUI thread only builds the tab; then the whole
+    snapshot with its timelines."""
 
     def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
         assert partial.snapshot is not None
@@ -56,6 +57,9 @@ def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Load
         result = job.run(functools.partial(snapshot_arrived, ctx))
         # the curves' decimation, made here: at millions of events it is a stall's worth of work
         envelopes = {d: series_envelopes(tl.series) for d, tl in (result.timelines or {}).items()}
+        if result.snapshot is not None:
+            for device in result.snapshot.devices():  # a pass over each trace, kept: the device menu reads them
+                result.snapshot.peak_reserved(device)
         return result, envelopes
 
     return run
@@ -231,7 +235,7 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         if doc is not None and result.timelines is not None:
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
-                doc.set_timelines(result.timelines, envelopes)
+                doc.set_timelines(result.timelines, envelopes, result.snapshot)
         else:
             assert result.snapshot is not None
             self.add_document(result.snapshot, result.path, result.timelines)

@@ -119,7 +119,8 @@ class SnapshotDocument:
             state = self.snapshot.state.for_device(self.device)
             return sorted({int(x) for x in state.segments.stream})
         tl = self.timeline()
-        return sorted({int(x) for x in tl.final.segments.stream} | {int(x) for x in tl.pieces.stream})
+        # np.unique: a trace's pieces are millions, a Python set of them a stall of the GUI thread
+        return [int(x) for x in np.union1d(np.unique(tl.final.segments.stream), np.unique(tl.pieces.stream))]
 
     def warnings(self, limit: int = 20) -> list[str]:
         """What is odd about the file (its layout, then the device's trace), for the window to say; at most `limit`
@@ -216,10 +217,21 @@ class SnapshotDocument:
         return self.frame()
 
     def set_timelines(
-        self, timelines: dict[int, DeviceTimeline], envelopes: dict[int, dict[str, Envelope]] | None = None
+        self,
+        timelines: dict[int, DeviceTimeline],
+        envelopes: dict[int, dict[str, Envelope]] | None = None,
+        *,
+        snapshot: Snapshot | None = None,
+        device: int | None = None,
     ) -> EventFrame:
         """The loader's timelines (and their curves' envelopes) have arrived: the trace can be travelled now, from
-        its end."""
+        its end. `snapshot`: the whole snapshot, with its trace, replacing the state-only one shown meanwhile;
+        `device`: the device to show now (None: the one shown stays)."""
+        if snapshot is not None:
+            self.snapshot = snapshot
+            self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
+        if device is not None:
+            self.device = device
         self.timelines.update(timelines)
         self.envelopes.update(envelopes or {})
         self.pending = False

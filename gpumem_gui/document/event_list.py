@@ -127,6 +127,18 @@ class EventTable:
         return found
 
 
+def prepared_table(
+    snapshot: Snapshot, device: int, timeline: DeviceTimeline | None, flt: EventFilter
+) -> tuple[EventTable, I64]:
+    """An EventTable with its per-event passes made (its streams, the rows `flt` keeps): for a task to make off the
+    GUI thread, which then only hands the finished table to the list."""
+    table = EventTable(snapshot, device, timeline)
+    table.streams()
+    if flt.stream is not None and flt.stream not in table.streams():
+        flt = EventFilter(flt.kind, flt.min_size, None)
+    return table, table.filter(flt)
+
+
 def row_of(indices: I64, event: int) -> int:
     """The row showing `event`, or else the last row before it (-1 where none is)."""
     return int(np.searchsorted(indices, event, "right")) - 1

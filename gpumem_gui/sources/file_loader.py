@@ -1,8 +1,9 @@
 """FileLoadJob: loads and indexes a snapshot file in a separate process, which can be killed to cancel.
 
-The worker unpickles (globals refused), converts to columns and builds every device's timeline, then hands the
-result over as an .npz file read without pickle. The million dicts of a big file never enter the GUI process, and
-the worker leaves with os._exit, so nobody waits for them to be freed.
+The worker unpickles (globals refused) and converts to columns; as soon as the segments are read it hands over the
+final state (no trace: the map shows it), then, the trace read, the rest of the snapshot with every device's
+timeline. Each part travels as an .npz file read without pickle. The million dicts of a big file never enter the
+GUI process, and the worker leaves with os._exit, so nobody waits for them to be freed.
 """
 
 from __future__ import annotations
@@ -28,11 +29,16 @@ def _work(path: str, out: str, conn: Connection) -> None:
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
         from gpumem_gui.sources.transfer import save_npz  # noqa: PLC0415
 
-        snapshot = load_snapshot(path)
-        save_npz(out + ".state.npz", snapshot, {})  # the map can show the final state while the trace is indexed
-        conn.send(("state", out + ".state.npz"))
+        def state_read(state: Snapshot) -> None:
+            # the map can show the final state while the trace is read and indexed
+            save_npz(out + ".state.npz", state, {})
+            conn.send(("state", out + ".state.npz"))
+
+        snapshot = load_snapshot(path, on_state=state_read)
         timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
-        save_npz(out, snapshot, timelines, with_snapshot=False)
+        # the whole snapshot again, not only what the state lacked: the state was read alone, with a stack table of
+        # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
+        save_npz(out, snapshot, timelines)
         conn.send(("done", out))
     except SnapshotError as e:
         conn.send(("error", str(e)))
@@ -46,7 +52,7 @@ def _work(path: str, out: str, conn: Connection) -> None:
 @dataclass
 class LoadResult:
     path: str
-    snapshot: Snapshot | None = None
+    snapshot: Snapshot | None = None  # the partial result's has the final state and no trace; the last, all of it
     timelines: dict[int, DeviceTimeline] | None = None  # None in the first, partial result
     error: str | None = None
     partial: bool = False  # the snapshot has arrived; its timelines follow in a later result
@@ -124,7 +130,7 @@ class FileLoadJob:
         from gpumem_gui.sources.transfer import load_npz  # noqa: PLC0415
 
         try:
-            snapshot, timelines = load_npz(self._out, self.snapshot)
+            snapshot, timelines = load_npz(self._out)
         except (OSError, ValueError, KeyError) as e:
             return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
         return LoadResult(self.path, snapshot, timelines)

@@ -34,7 +34,11 @@ def _put(arrays: dict[str, np.ndarray], prefix: str, obj: Any, names: list[str])
 
 
 def save_npz(
-    path: str | Path, snapshot: Snapshot, timelines: dict[int, DeviceTimeline], *, with_snapshot: bool = True
+    path: str | Path,
+    snapshot: Snapshot,
+    timelines: dict[int, DeviceTimeline],
+    *,
+    with_snapshot: bool = True,
 ) -> None:
     """Write `timelines`, and `snapshot` too unless with_snapshot is False (it was sent before)."""
     arrays: dict[str, np.ndarray] = {}
@@ -57,6 +61,7 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "form": snapshot.form,
         "legacy_blocks": snapshot.legacy_blocks,
         "pool_ids": snapshot.state.pool_ids,
+        "warnings": snapshot.warnings,
         "frames": [[f.name, f.filename, f.line] for f in snapshot.stacks.frames],
         "strings": snapshot.strings,
         "allocator_settings": snapshot.allocator_settings,
@@ -104,7 +109,7 @@ def load_npz(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapsh
         names = names or [f.name for f in fields(cls)]
         return cls(**{n: arrays[f"{prefix}{n}"] for n in names}, **extra)
 
-    if snapshot is None:
+    if "traces" in meta:
         pool_ids: list[tuple[int, int]] = [(int(p[0]), int(p[1])) for p in meta["pool_ids"]]
         state = AllocatorState(take("seg.", SegmentTable), take("blk.", BlockTable), pool_ids)
         stacks = StackTable([Frame(*f) for f in meta["frames"]], arrays["stacks.offsets"], arrays["stacks.frame_ids"])
@@ -130,7 +135,10 @@ def load_npz(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapsh
             external_annotations=meta["external_annotations"],
             form=meta["form"],
             legacy_blocks=meta["legacy_blocks"],
+            warnings=list(meta.get("warnings", [])),
         )
+    if snapshot is None:
+        raise KeyError("the file holds timelines only, and no snapshot was given for them")
     state, pool_ids = snapshot.state, snapshot.state.pool_ids
     timelines: dict[int, DeviceTimeline] = {}
     for key, info in meta["timelines"].items():

@@ -14,6 +14,7 @@ from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
+from gpumem_gui.document.event_list import EventFilter, EventTable, prepared_table
 from gpumem_gui.document.sites import site_block_mask
 from gpumem_gui.views import palette
 from gpumem_gui.views.block_table import BlockTable
@@ -24,12 +25,16 @@ from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.site_timeline import SiteTimelineView
 from gpumem_gui.views.stack_view import StackView
+from gpumem_gui.views.tasks import TaskGroup
 from gpumem_gui.views.timeline import TimelineView
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
 
 _POOLS = (("all pools", "all"), ("small pool", "small"), ("large pool", "large"), ("private pools", "private"))
+# a trace this short is listed at once; a longer one's list is made in a task (a pass over millions of events)
+_LIST_AT_ONCE = 100_000
+READING_TRACE = "reading the trace..."
 _LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first", "by segment, to scale")
 
 
@@ -66,6 +71,9 @@ class DocumentView(QtWidgets.QWidget):
         else:
             self.document = SnapshotDocument(snapshot, timelines, pending=pending)
         self.frame: EventFrame = self.document.frame()
+        self.tasks = TaskGroup(self)  # the tab's own slow work (the event list of a long trace)
+        self._list_token = 0
+        self.device_picked = False  # the user chose a device while the trace was read: the whole one keeps it
 
         self.map = SegmentMapView()
         self._timeline_view: TimelineView | None = None  # made when the trace can be shown: a plot costs a stall
@@ -184,6 +192,12 @@ class DocumentView(QtWidgets.QWidget):
         self._splitters: dict[str, QtWidgets.QSplitter] = {}
         self._remembered: dict[str, object] = {}
         self._bottom: QtWidgets.QSplitter  # the timeline beside the event list, made with the timeline
+        # where the timeline will be, while the trace is read: a label costs nothing to make, a plot a stall
+        self.reading = QtWidgets.QLabel(READING_TRACE, alignment=QtCore.Qt.AlignmentFlag.AlignCenter)
+        self.reading.setStyleSheet(f"color: {palette.TEXT_MUTED}")
+        self.reading.setMinimumHeight(60)
+        self.reading.setVisible(False)
+        self._main.addWidget(self.reading)
         for name, splitter in (("map_side", top), ("figures_tabs", side), ("map_timeline", self._main)):
             self._add_splitter(name, splitter)
         layout = QtWidgets.QVBoxLayout(self)
@@ -220,7 +234,7 @@ class DocumentView(QtWidgets.QWidget):
             bottom.setVisible(False)
             self._add_splitter("timeline_events", bottom)
             self._main.addWidget(bottom)
-            self._main.setStretchFactor(1, 1)
+            self._main.setStretchFactor(2, 1)
             self._timeline_view = view
             self._bottom = bottom
         return self._timeline_view
@@ -317,6 +331,7 @@ class DocumentView(QtWidgets.QWidget):
     def _device_shown(self) -> None:
         """The device's timeline, its streams and its last frame (or the final state while the trace is indexed)."""
         doc = self.document
+        self.reading.setVisible(doc.pending)
         if doc.pending:
             if self._timeline_view is not None:
                 self._bottom.setVisible(False)
@@ -325,7 +340,7 @@ class DocumentView(QtWidgets.QWidget):
             self.timeline_view.set_timeline(
                 tl, doc.snapshot.trace(doc.device), doc.annotation_ranges(), doc.curve_envelopes()
             )
-            self.event_list.set_document(doc.snapshot, doc.device, tl)
+            self._list_events(tl)
             self._site_timeline_if_shown()
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self._bottom.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
@@ -341,6 +356,28 @@ class DocumentView(QtWidgets.QWidget):
         self.stream_box.setVisible(len(streams) > 1)
         self.stream_box.blockSignals(False)
         self._show(doc.frame())
+
+    def _list_events(self, timeline: DeviceTimeline) -> None:
+        """The event list of the device shown: at once for a short trace, else made in a task and handed over."""
+        doc = self.document
+        self._list_token += 1
+        if len(doc.snapshot.trace(doc.device)) <= _LIST_AT_ONCE:
+            self.event_list.set_document(doc.snapshot, doc.device, timeline)
+            return
+        self.event_list.clear("listing the events...")
+        token, snapshot, device, flt = self._list_token, doc.snapshot, doc.device, self.event_list.filter
+        self.tasks.start(
+            "event list",
+            lambda _ctx: prepared_table(snapshot, device, timeline, flt),
+            on_result=lambda made: self._events_listed(token, flt, made),
+        )
+
+    def _events_listed(self, token: int, flt: EventFilter, made: tuple[EventTable, np.ndarray]) -> None:
+        if token != self._list_token:
+            return  # another device or snapshot is shown now
+        table, indices = made
+        self.event_list.set_table(table, indices if flt == self.event_list.filter else None)
+        self.event_list.show_event(self.current_event)
 
     def _show_warnings(self) -> None:
         notes = self.document.warnings()
@@ -358,17 +395,29 @@ class DocumentView(QtWidgets.QWidget):
     # -- navigation ------------------------------------------------------------------------------------------------
 
     def set_timelines(
-        self, timelines: dict[int, DeviceTimeline], envelopes: dict[int, dict[str, Envelope]] | None = None
+        self,
+        timelines: dict[int, DeviceTimeline],
+        envelopes: dict[int, dict[str, Envelope]] | None = None,
+        snapshot: Snapshot | None = None,
     ) -> None:
-        """The loader's timelines have arrived: the trace can be travelled now. The timeline's plot is made in this
-        turn of the event loop and filled in the next, so that neither stalls the window for long."""
+        """The loader's timelines have arrived (with `snapshot`, the whole snapshot replacing the state-only one):
+        the trace can be travelled now. The timeline's plot is made in this turn of the event loop and filled in
+        the next, so that neither stalls the window for long."""
         self.timeline_view  # noqa: B018 (made now, drawn in the next turn)
-        QtCore.QTimer.singleShot(0, self, lambda: self._timelines_arrived(timelines, envelopes))
+        QtCore.QTimer.singleShot(0, self, lambda: self._timelines_arrived(timelines, envelopes, snapshot))
 
     def _timelines_arrived(
-        self, timelines: dict[int, DeviceTimeline], envelopes: dict[int, dict[str, Envelope]] | None
+        self,
+        timelines: dict[int, DeviceTimeline],
+        envelopes: dict[int, dict[str, Envelope]] | None,
+        snapshot: Snapshot | None,
     ) -> None:
-        self.document.set_timelines(timelines, envelopes)
+        # the state alone may have named another default device (the OOMs and the peak are in the trace)
+        device = None if snapshot is None or self.device_picked else snapshot.default_device()
+        self.document.set_timelines(timelines, envelopes, snapshot=snapshot, device=device)
+        if snapshot is not None:
+            self.diagnosis.forget()  # what it read was of the state-only snapshot
+            self._fill_devices()
         self._device_shown()
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
@@ -379,6 +428,7 @@ class DocumentView(QtWidgets.QWidget):
         self._device_shown()
 
     def set_device(self, device: int) -> None:
+        self.device_picked = True
         self.document.set_device(device)
         self._fill_devices()
         self._device_shown()
@@ -510,4 +560,5 @@ class DocumentView(QtWidgets.QWidget):
         """The tab is closing: stop playing and explaining (the document goes with the widget)."""
         self.play_timer.stop()
         self.diagnosis.shutdown()
+        self.tasks.cancel_all()
         self.site_timeline.tasks.cancel_all()

@@ -142,14 +142,25 @@ class EventListView(QtWidgets.QWidget):
 
     def set_document(self, snapshot: Snapshot, device: int, timeline: DeviceTimeline | None = None) -> None:
         """List `device`'s trace (the timeline adds block sizes to the size tooltips); the filter stays."""
-        self.table = EventTable(snapshot, device, timeline)
+        self.set_table(EventTable(snapshot, device, timeline))
+
+    def set_table(self, table: EventTable, indices: np.ndarray | None = None) -> None:
+        """List `table` (made by document.event_list.prepared_table in a task, with `indices` its rows under the
+        filter: nothing per event is left to do here)."""
+        self.table = table
         streams = self.table.streams()
         if self.filter.stream is not None and self.filter.stream not in streams:
             self.filter = EventFilter(self.filter.kind, self.filter.min_size, None)
         self._fill_streams(streams)
         self.view.setColumnHidden(1, not self.table.trace.has_time)  # a trace without times: no empty column
         self._shown = -1
-        self._refilter()
+        self._refilter(indices)
+
+    def clear(self, text: str = "") -> None:
+        """No trace listed (yet): `text` says why under the empty table."""
+        self.table = None
+        self.model.set_rows(None, np.zeros(0, np.int64))
+        self.count.setText(text)
 
     def show_event(self, index: int) -> None:
         """Select the row of trace event `index` (or of the last shown event before it) and scroll to it, without
@@ -215,8 +226,9 @@ class EventListView(QtWidgets.QWidget):
         else:
             self._show_count()
 
-    def _refilter(self) -> None:
-        indices = self.table.filter(self.filter) if self.table is not None else np.zeros(0, np.int64)
+    def _refilter(self, indices: np.ndarray | None = None) -> None:
+        if indices is None:
+            indices = self.table.filter(self.filter) if self.table is not None else np.zeros(0, np.int64)
         self.model.set_rows(self.table, indices)
         self._show_count()
         if self._shown >= 0:
