@@ -60,6 +60,7 @@ def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Load
         if result.snapshot is not None:
             for device in result.snapshot.devices():  # a pass over each trace, kept: the device menu reads them
                 result.snapshot.peak_reserved(device)
+            result.default_device = result.snapshot.default_device()  # the OOM counts: a pass over each trace
         return result, envelopes
 
     return run
@@ -235,7 +236,7 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         if doc is not None and result.timelines is not None:
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
-                doc.set_timelines(result.timelines, envelopes, result.snapshot)
+                doc.set_timelines(result.timelines, envelopes, result.snapshot, result.default_device)
         else:
             assert result.snapshot is not None
             self.add_document(result.snapshot, result.path, result.timelines)

@@ -56,6 +56,7 @@ class LoadResult:
     timelines: dict[int, DeviceTimeline] | None = None  # None in the first, partial result
     error: str | None = None
     partial: bool = False  # the snapshot has arrived; its timelines follow in a later result
+    default_device: int | None = None  # the whole snapshot's default_device(), where the task made it
 
 
 class FileLoadJob:

@@ -399,21 +399,27 @@ class DocumentView(QtWidgets.QWidget):
         timelines: dict[int, DeviceTimeline],
         envelopes: dict[int, dict[str, Envelope]] | None = None,
         snapshot: Snapshot | None = None,
+        default_device: int | None = None,
     ) -> None:
-        """The loader's timelines have arrived (with `snapshot`, the whole snapshot replacing the state-only one):
-        the trace can be travelled now. The timeline's plot is made in this turn of the event loop and filled in
-        the next, so that neither stalls the window for long."""
+        """The loader's timelines have arrived (with `snapshot`, the whole snapshot replacing the state-only one, and
+        its default_device() where the loader made it): the trace can be travelled now. The timeline's plot is made
+        in this turn of the event loop and filled in the next, so that neither stalls the window for long."""
         self.timeline_view  # noqa: B018 (made now, drawn in the next turn)
-        QtCore.QTimer.singleShot(0, self, lambda: self._timelines_arrived(timelines, envelopes, snapshot))
+        QtCore.QTimer.singleShot(
+            0, self, lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device)
+        )
 
     def _timelines_arrived(
         self,
         timelines: dict[int, DeviceTimeline],
         envelopes: dict[int, dict[str, Envelope]] | None,
         snapshot: Snapshot | None,
+        default_device: int | None = None,
     ) -> None:
         # the state alone may have named another default device (the OOMs and the peak are in the trace)
-        device = None if snapshot is None or self.device_picked else snapshot.default_device()
+        device = None
+        if snapshot is not None and not self.device_picked:
+            device = snapshot.default_device() if default_device is None else default_device
         self.document.set_timelines(timelines, envelopes, snapshot=snapshot, device=device)
         if snapshot is not None:
             self.diagnosis.forget()  # what it read was of the state-only snapshot
