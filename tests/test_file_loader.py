@@ -57,7 +57,10 @@ def test_the_snapshot_arrives_before_its_timelines_and_no_file_is_left(tmp_path:
     final = job.run(partials.append, timeout=60)
     assert [r.partial for r in partials] == [True]
     assert final.error is None and not final.partial
-    assert partials[0].snapshot is final.snapshot and final.timelines
+    state, whole = partials[0].snapshot, final.snapshot
+    assert state is not None and whole is not None and final.timelines
+    assert not state.has_traces and whole.has_traces  # the map's state first, then the whole file
+    assert len(state.state.blocks) == len(whole.state.blocks) and len(state.state.segments) == len(whole.state.segments)
     assert list(tmp_path.iterdir()) == []
 
 
