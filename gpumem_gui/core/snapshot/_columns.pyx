@@ -204,6 +204,17 @@ cdef class EntryColumns:
             self.add_frames(row, value)
         return 0
 
+    cdef inline void set_int(self, Py_ssize_t row, int r, int64_t v):
+        # an int column's value, checked by the caller as add() checks it (0 <= v <= MAX_VALUE)
+        if r == 0:
+            self.ints0[row] = v; self.present0[row] = 1
+        elif r == 1:
+            self.ints1[row] = v; self.present1[row] = 1
+        elif r == 2:
+            self.ints2[row] = v; self.present2[row] = 1
+        else:
+            self.ints3[row] = v; self.present3[row] = 1
+
     cdef int32_t code(self, int k, object value) except? -2:
         cdef dict table = <dict> self.tables[k]
         cdef PyObject* item = PyDict_GetItemWithError(table, value)
@@ -432,6 +443,19 @@ cdef class PickleReader:
             self.last_list_slot = index
         return 0
 
+    cdef int memo_store(self, Py_ssize_t index, object value) except -1:
+        # memo_put for a value not on the stack (the entry reader's new frames list)
+        if index < 0 or index > self.n:
+            raise Unsupported("bad memo index")
+        if <size_t> index >= self.memo.size():
+            self.memo.resize(index + 1, <PyObject*> NULL)
+        if self.memo[index] == NULL:
+            self.memo_len += 1
+        Py_XDECREF(self.memo[index])
+        Py_INCREF(value)
+        self.memo[index] = <PyObject*> value
+        return 0
+
     cdef inline int memo_get(self, Py_ssize_t index) except -1:
         if index < 0 or <size_t> index >= self.memo.size() or self.memo[index] == NULL:
             raise Unsupported("bad memo index")
@@ -543,6 +567,92 @@ cdef class PickleReader:
         self.last_list, self.last_list_slot = <PyObject*> value, -1
         return 0
 
+    cdef inline PyObject* fetched(self, Py_ssize_t* at, Py_ssize_t end, Py_ssize_t own_slot):
+        """The memo object a BINGET or LONG_BINGET at *at names (and *at moved past it), or NULL when the opcode is
+        another, runs past `end`, or names what the opcode-at-a-time reader refuses or `own_slot` (not filled yet)."""
+        cdef Py_ssize_t p = at[0], index
+        cdef uint8_t op = self.buf[p]
+        if op == 0x68:  # BINGET
+            if p + 2 > end:
+                return NULL
+            index = self.buf[p + 1]
+            p += 2
+        elif op == 0x6A:  # LONG_BINGET
+            if p + 5 > end:
+                return NULL
+            index = (<Py_ssize_t> self.buf[p + 1] | (<Py_ssize_t> self.buf[p + 2] << 8)
+                     | (<Py_ssize_t> self.buf[p + 3] << 16) | (<Py_ssize_t> self.buf[p + 4] << 24))
+            p += 5
+        else:
+            return NULL
+        if <size_t> index >= self.memo.size() or index == own_slot:
+            return NULL
+        cdef PyObject* item = self.memo[index]
+        if item == NULL or item == self.entry:
+            return NULL
+        at[0] = p
+        return item
+
+    cdef bint read_items(self, Py_ssize_t* at, Py_ssize_t end, Py_ssize_t own_slot):
+        """Read `(BINGET|LONG_BINGET)+ APPENDS` at *at into `items` (not the stack), and *at past it; False when
+        anything else comes."""
+        cdef Py_ssize_t p = at[0]
+        cdef PyObject* item
+        self.items.clear()
+        while True:
+            if p >= end:
+                return False
+            if self.buf[p] == 0x65:  # APPENDS
+                p += 1
+                break
+            item = self.fetched(&p, end, own_slot)
+            if item == NULL:
+                return False
+            self.items.push_back(item)
+        at[0] = p
+        return self.items.size() > 0
+
+    cdef uint64_t items_hash(self):
+        # four independent lanes: a single chain of multiplies would wait on each one's latency
+        cdef Py_ssize_t j = 0, k = self.items.size()
+        cdef uint64_t h0 = FNV_OFFSET ^ <uint64_t> k, h1 = FNV_OFFSET + 1, h2 = FNV_OFFSET + 2, h3 = FNV_OFFSET + 3
+        cdef PyObject** got = self.items.data()
+        while j + 4 <= k:
+            h0 = (h0 ^ <uint64_t> got[j]) * FNV_PRIME
+            h1 = (h1 ^ <uint64_t> got[j + 1]) * FNV_PRIME
+            h2 = (h2 ^ <uint64_t> got[j + 2]) * FNV_PRIME
+            h3 = (h3 ^ <uint64_t> got[j + 3]) * FNV_PRIME
+            j += 4
+        while j < k:
+            h0 = (h0 ^ <uint64_t> got[j]) * FNV_PRIME
+            j += 1
+        cdef uint64_t h = (((h0 ^ (h1 >> 17)) * FNV_PRIME ^ (h2 >> 31)) * FNV_PRIME ^ (h3 >> 43)) * FNV_PRIME
+        return h ^ (h1 << 5) ^ (h2 << 11) ^ (h3 << 23)
+
+    cdef PyObject* earlier_list(self, uint64_t h):
+        """The shared list whose items are `items`, or NULL (borrowed: `shared` owns it)."""
+        cdef unordered_map[uint64_t, Py_ssize_t].iterator found = self.list_by_items.find(h)
+        if found == self.list_by_items.end():
+            return NULL
+        cdef PyObject* earlier = <PyObject*> self.shared[deref(found).second]
+        cdef Py_ssize_t k = self.items.size()
+        if PyList_GET_SIZE(earlier) == k and memcmp(
+                <const void*> PySequence_Fast_ITEMS(earlier), <const void*> self.items.data(),
+                k * sizeof(PyObject*)) == 0:
+            return earlier
+        return NULL
+
+    cdef int fill_and_share(self, object target, uint64_t h) except -1:
+        # `target` (empty) gets `items` and, if no list was shared under that hash yet, becomes the shared one
+        cdef Py_ssize_t j
+        for j in range(<Py_ssize_t> self.items.size()):
+            PyList_Append(target, <object> self.items[j])
+        if self.list_by_items.find(h) == self.list_by_items.end():
+            self.list_by_items[h] = len(self.shared)
+            self.shared.append(target)
+            self.frozen.insert(<uint64_t> <PyObject*> target)
+        return 0
+
     cdef bint fast_list(self) except -1:
         """At a MARK right after the newest EMPTY_LIST: read `MARK (BINGET|LONG_BINGET)* APPENDS` in one pass and
         fill that list, or put the earlier list with the very same items in its place. False (nothing read) when
@@ -556,77 +666,148 @@ cdef class PickleReader:
             return False
         # a read that starts inside a FRAME may not run past it; a FRAME opcode itself ends the fast pass
         cdef Py_ssize_t p = self.pos, end = self.frame_end if self.pos < self.frame_end else self.n
-        cdef Py_ssize_t index, j, k
+        if not self.read_items(&p, end, -1):
+            return False
+        cdef uint64_t h = self.items_hash()
+        cdef PyObject* earlier = self.earlier_list(h)
+        if earlier != NULL:
+            Py_INCREF(<object> earlier)
+            self.stack[size - 1] = earlier
+            if memoized:
+                self.memo_replace(self.last_list_slot, <object> earlier)
+            Py_XDECREF(target)
+        else:
+            self.fill_and_share(<object> target, h)
+        self.last_list = <PyObject*> NULL
+        self.pos = p
+        return True
+
+    cdef bint fast_entry(self) except -1:
+        """At a MARK right after the newest EMPTY_DICT: read a trace entry `MARK (key value)* SETITEMS` in one pass
+        straight into a row, when each key is an earlier string naming a column (action, addr, size, ...) and each
+        value an int, None, an earlier object, or a new list of earlier frames. False (nothing read) when anything
+        else comes, or the dict is not an entry: the opcodes are then read one by one, which judges them."""
+        cdef PyObject* target = self.last_dict
+        cdef bint memoized = self.last_dict_slot >= 0
+        cdef Py_ssize_t size = self.stack.size()
+        if target == NULL or self.stack.back() != target or len(<dict> target) != 0:
+            return False
+        if Py_REFCNT(target) != 1 + memoized or (not self.marks.empty() and self.marks.back() >= size):
+            return False
+        cdef Py_ssize_t p = self.pos, end = self.frame_end if self.pos < self.frame_end else self.n
+        cdef int roles[16]
+        cdef int64_t ints[16]
+        cdef PyObject* keys[16]
+        cdef PyObject* values[16]  # borrowed from the memo; NULL for an int, or for the new list
+        cdef int n = 0, r, width, j
+        cdef bint action = False, new_list = False, has_items = False
+        cdef Py_ssize_t list_slot = -1
         cdef uint8_t op
-        cdef PyObject* item
-        self.items.clear()
+        cdef uint64_t u
+        cdef int64_t v
         while True:
             if p >= end:
                 return False
-            op = self.buf[p]
-            if op == 0x68:  # BINGET
-                if p + 2 > end:
-                    return False
-                index = self.buf[p + 1]
-                p += 2
-            elif op == 0x6A:  # LONG_BINGET
-                if p + 5 > end:
-                    return False
-                index = (<Py_ssize_t> self.buf[p + 1] | (<Py_ssize_t> self.buf[p + 2] << 8)
-                         | (<Py_ssize_t> self.buf[p + 3] << 16) | (<Py_ssize_t> self.buf[p + 4] << 24))
-                p += 5
-            elif op == 0x65:  # APPENDS
+            if self.buf[p] == 0x75:  # SETITEMS
                 p += 1
                 break
-            else:
+            if n == 16:
                 return False
-            if <size_t> index >= self.memo.size():
+            keys[n] = self.fetched(&p, end, -1)
+            if keys[n] == NULL or not PyUnicode_CheckExact(<object> keys[n]):
                 return False
-            item = self.memo[index]
-            if item == NULL or item == self.entry:
+            r = self.columns.role(<object> keys[n])
+            if r < 0 or r > ROLE_FRAMES or p >= end:
                 return False
-            self.items.push_back(item)
-        k = self.items.size()
-        if k == 0:
+            roles[n] = r
+            values[n] = NULL
+            ints[n] = -1
+            op = self.buf[p]
+            if op == 0x4E:  # NONE
+                p += 1
+                values[n] = <PyObject*> None
+            elif r < 4:  # an int column: the int is read in place, never made an object
+                if op == 0x4B or op == 0x4D or op == 0x4A:  # BININT1, BININT2, BININT
+                    width = 1 if op == 0x4B else 2 if op == 0x4D else 4
+                    p += 1
+                elif op == 0x8A and p + 1 < end and self.buf[p + 1] <= 8:  # LONG1, up to 8 bytes
+                    width = self.buf[p + 1]
+                    p += 2
+                else:
+                    return False
+                if p + width > end:
+                    return False
+                u = 0
+                for j in range(width):
+                    u |= (<uint64_t> self.buf[p + j]) << (8 * j)
+                p += width
+                if width and (self.buf[p - 1] & 0x80) and op != 0x4B and op != 0x4D:
+                    return False  # negative: the column's check words the error
+                v = <int64_t> u
+                if v > MAX_VALUE:
+                    return False
+                ints[n] = v
+                values[n] = NULL
+            elif r < ROLE_FRAMES or op != 0x5D:  # an earlier object: a code column's string, or a frames list
+                values[n] = self.fetched(&p, end, -1)
+                if values[n] == NULL:
+                    return False
+                action = action or r == ROLE_ACTION
+            else:  # EMPTY_LIST, its memo slot, and its frames: one new list per entry at most
+                if new_list:
+                    return False
+                new_list = True
+                p += 1
+                if p < end and self.buf[p] == 0x94:  # MEMOIZE
+                    list_slot = self.memo_len
+                    p += 1
+                elif p + 1 < end and self.buf[p] == 0x71:  # BINPUT
+                    list_slot = self.buf[p + 1]
+                    p += 2
+                elif p + 4 < end and self.buf[p] == 0x72:  # LONG_BINPUT
+                    list_slot = (<Py_ssize_t> self.buf[p + 1] | (<Py_ssize_t> self.buf[p + 2] << 8)
+                                 | (<Py_ssize_t> self.buf[p + 3] << 16) | (<Py_ssize_t> self.buf[p + 4] << 24))
+                    p += 5
+                if p < end and self.buf[p] == 0x28:  # MARK: the items follow
+                    p += 1
+                    if not self.read_items(&p, end, list_slot):
+                        return False
+                    has_items = True
+            n += 1
+        if not action:
             return False
-        # four independent lanes: a single chain of multiplies would wait on each one's latency
-        cdef uint64_t h0 = FNV_OFFSET ^ <uint64_t> k, h1 = FNV_OFFSET + 1, h2 = FNV_OFFSET + 2, h3 = FNV_OFFSET + 3
-        cdef PyObject** got = self.items.data()
-        j = 0
-        while j + 4 <= k:
-            h0 = (h0 ^ <uint64_t> got[j]) * FNV_PRIME
-            h1 = (h1 ^ <uint64_t> got[j + 1]) * FNV_PRIME
-            h2 = (h2 ^ <uint64_t> got[j + 2]) * FNV_PRIME
-            h3 = (h3 ^ <uint64_t> got[j + 3]) * FNV_PRIME
-            j += 4
-        while j < k:
-            h0 = (h0 ^ <uint64_t> got[j]) * FNV_PRIME
-            j += 1
-        cdef uint64_t h = (((h0 ^ (h1 >> 17)) * FNV_PRIME ^ (h2 >> 31)) * FNV_PRIME ^ (h3 >> 43)) * FNV_PRIME
-        h ^= (h1 << 5) ^ (h2 << 11) ^ (h3 << 23)
-        cdef unordered_map[uint64_t, Py_ssize_t].iterator found = self.list_by_items.find(h)
+        # everything read: now the row, the new list and the memo change
+        frames = None
+        cdef uint64_t h
         cdef PyObject* earlier
-        cdef bint same
-        if found != self.list_by_items.end():
-            earlier = <PyObject*> self.shared[deref(found).second]
-            same = PyList_GET_SIZE(earlier) == k and memcmp(
-                <const void*> PySequence_Fast_ITEMS(earlier), <const void*> got, k * sizeof(PyObject*)) == 0
-            if same:
-                Py_INCREF(<object> earlier)
-                self.stack[size - 1] = earlier
-                if memoized:
-                    self.memo_replace(self.last_list_slot, <object> earlier)
-                self.last_list = <PyObject*> NULL
-                Py_XDECREF(target)
-                self.pos = p
-                return True
-        for j in range(k):
-            PyList_Append(<object> target, <object> self.items[j])
-        if found == self.list_by_items.end():
-            self.list_by_items[h] = len(self.shared)
-            self.shared.append(<object> target)
-            self.frozen.insert(<uint64_t> target)
-        self.last_list = <PyObject*> NULL
+        if new_list:
+            earlier = NULL
+            if has_items:
+                h = self.items_hash()
+                earlier = self.earlier_list(h)
+            if earlier != NULL:
+                frames = <object> earlier
+            else:
+                frames = []
+                if has_items:
+                    self.fill_and_share(frames, h)
+            if list_slot >= 0:
+                self.memo_store(list_slot, frames)
+        cdef Py_ssize_t row = self.columns.new_row()
+        for j in range(n):
+            if roles[j] < 4:
+                if values[j] == NULL:
+                    self.columns.set_int(row, roles[j], ints[j])
+            elif values[j] == NULL:  # the new list
+                self.columns.add(row, <object> keys[j], frames)
+            else:
+                self.columns.add(row, <object> keys[j], <object> values[j])
+        if memoized:
+            self.memo_replace(self.last_dict_slot, ENTRY)
+        self.last_dict = <PyObject*> NULL
+        Py_INCREF(ENTRY)
+        self.stack[size - 1] = <PyObject*> ENTRY
+        Py_XDECREF(target)
         self.pos = p
         return True
 
@@ -682,7 +863,7 @@ cdef class PickleReader:
             elif op == 0x8A:  # LONG1
                 self.push(self.long_from(self.take(1)[0]))
             elif op == 0x28:  # MARK
-                if not self.fast_list():
+                if not self.fast_list() and not self.fast_entry():
                     self.marks.push_back(self.stack.size())
             elif op == 0x7D:  # EMPTY_DICT
                 self.empty_dict()
