@@ -159,7 +159,7 @@ def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
         raise SnapshotError(f"cannot decompress into {tempfile.gettempdir()}: {e.strerror or e}", label) from None
 
 
-def _decode(data: bytes) -> tuple[Any, str, int]:
+def _decode(data: Buffer) -> tuple[Any, str, int]:
     """Python objects from snapshot bytes (pickle, JSON, either gzip-compressed), which form they were, and the
     size of the data once decompressed."""
     if not data:
@@ -171,7 +171,9 @@ def _decode(data: bytes) -> tuple[Any, str, int]:
     head = data[:64].lstrip()
     if head[:1] in (b"{", b"["):
         try:
-            return json.loads(data), "json", len(data)
+            # a mapped file is decoded as json.loads decodes bytes, without a copy of the bytes first
+            text = data if isinstance(data, bytes) else str(data, json.detect_encoding(data[:4]), "surrogatepass")
+            return json.loads(text), "json", len(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise SnapshotError(f"not valid JSON ({_first_line(e)})") from None
         except ValueError:  # an int past Python's digit limit (sys.get_int_max_str_digits), not a JSON syntax error
@@ -189,7 +191,7 @@ def _decode(data: bytes) -> tuple[Any, str, int]:
         raise SnapshotError("not a snapshot: neither a pickle nor JSON") from None
 
 
-def _unpickle(data: bytes) -> Any:
+def _unpickle(data: Buffer) -> Any:
     try:
         return loads_no_globals(data)
     except Refused as e:
@@ -248,7 +250,7 @@ def _load(source: Source, name: str | None, on_state: StateCallback | None) -> S
                     fast = snapshot_from_pickle_fast(data, label, on_state=tell, release_step=step)
                     if fast is not None:
                         return _told(fast, tell)
-                obj, form, size = _decode(data if isinstance(data, bytes) else data[:])
+                obj, form, size = _decode(data)
                 check_expansion(obj, size)  # before the conversion makes a row at every place a memo reference names
                 check_distinct_entries(obj)
                 return _told(snapshot_from_object(obj, label, form), tell)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gc
 import io
+import mmap
 import pickle
 import pickletools
 import re
@@ -96,7 +97,7 @@ _RUN = _simple_run()
 assert FREE_MEMO_INDEX == 1 << 20  # the LONG_BINPUT branch above spells it out
 
 
-def scan_pickle(data: bytes | memoryview) -> None:
+def scan_pickle(data: bytes | memoryview | mmap.mmap) -> None:
     """Walk the opcodes up to STOP as the standard unpickler will read them, and refuse before it runs what it
     would do without find_class (EXT opcodes served from copyreg's cache, persistent ids), a memo index that makes
     it allocate far beyond the file's size, a length (of a string, bytes, a frame) past the end of the data, and an
@@ -209,7 +210,7 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def loads_no_globals(data: bytes | memoryview) -> Any:
+def loads_no_globals(data: bytes | memoryview | mmap.mmap) -> Any:
     """Unpickle `data` with every global, EXT opcode and persistent id refused and the garbage collector paused."""
     scan_pickle(data)
     with gc_paused():
