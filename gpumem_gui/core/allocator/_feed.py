@@ -1,3 +1,5 @@
+# cython: boundscheck=False, wraparound=False
+# (for the compiled twin: every index below is checked by the code itself, so the per-event list reads skip Cython's)
 """The what-if replay's feed: recorded events run through the simulator, and the first one the replay did not do alike.
 
 The pure twin of `_cfeed` (setup.py compiles this very file under that name, with `_cfeed.pxd`, against the
@@ -136,7 +138,9 @@ class Feed:
             if a == alloc:
                 mark, calls = len(history), sim.num_device_alloc + sim.num_device_free
                 k = stack_of[i]
-                frames = cached_frames[k] if k in cached_frames else self.frames(k)
+                frames = cached_frames.get(k)  # one lookup: a stack's frames are made at its first request
+                if frames is None:
+                    frames = self.frames(k)
                 try:
                     block = sim.malloc(sizes[i], streams[i], frames)
                 except OutOfMemoryError:
@@ -165,7 +169,7 @@ class Feed:
                 sim.free(freed)
             elif a == free_completed:
                 done = handles.pop(addrs[i], None)
-                if done is not None and addrs[i] in pending:
+                if done is not None and pending and addrs[i] in pending:
                     pending.discard(addrs[i])
                     if i in self.synced:
                         self.deferred.append(-done.addr)

@@ -6,10 +6,12 @@
 cimport cython
 
 
+# a replay makes and drops a block per split and merge: a freelist spares the allocator a malloc and free per block
+@cython.freelist(256)
 @cython.final
 cdef class Block:
     cdef public object addr, size, stream, requested, segment_head, frames, segment_frames, expandable
-    cdef public object stream_uses, gc_count_base, event_count
+    cdef public object stream_uses, gc_count_base, event_count, pool_key
     cdef public bint small, allocated, mapped
     cdef public Block prev, next
 
@@ -34,13 +36,16 @@ cdef class _Pool:
 
 @cython.final
 cdef class DeviceAllocatorSim:
-    cdef public object config, capacity, device, max_entries, fraction
-    cdef public bint record_history, _plain_rounding
+    cdef public object config, capacity, device, max_entries, fraction, _max_split_size
+    cdef public bint record_history, _plain_rounding, _expandable
+    cdef public double _gc_threshold
     cdef public _Pool small_pool, large_pool
     cdef public dict segments, expandable_heads, _va
     cdef public list expandable_segments, _pending
-    cdef public object reserved, allocated, _trace, clock_us, _next_va, address_hint
-    cdef public object num_alloc_retries, num_ooms, num_device_alloc, num_device_free
+    cdef public object _trace, clock_us, _next_va, address_hint
+    # C integers: one add per request each, where a Python int would be made anew (byte counts stay below 2**63)
+    cdef public long long reserved, allocated
+    cdef public Py_ssize_t num_alloc_retries, num_ooms, num_device_alloc, num_device_free
 
     @cython.locals(pool=_Pool, block=Block)
     cpdef Block malloc(self, size, stream=*, frames=*)

@@ -74,6 +74,7 @@ class Block:
         "gc_count_base",
         "mapped",
         "next",
+        "pool_key",
         "prev",
         "requested",
         "segment_frames",
@@ -112,6 +113,7 @@ class Block:
         self.frames: Frames = _NO_FRAMES
         self.segment_frames = segment_frames
         self.gc_count_base = 0
+        self.pool_key = 0  # its _key while it is in a pool: a pooled block's size and address stay as inserted
 
     def key(self) -> int:
         return _key(self.stream, self.size, self.addr)
@@ -146,10 +148,11 @@ class _Pool:
         key = _key(block.stream, block.size, block.addr)
         _insort(self.keys, key)
         self.by_key[key] = block
+        block.pool_key = key  # erase finds it by this, without making it again
         block.gc_count_base = self.get_free_blocks_call_count
 
     def erase(self, block: Block) -> None:
-        key = _key(block.stream, block.size, block.addr)
+        key = block.pool_key
         keys = self.keys
         del keys[_bisect_left(keys, key)]
         del self.by_key[key]
@@ -194,6 +197,11 @@ class DeviceAllocatorSim:
         self.allocated = 0
         self.fraction = self.config.per_process_memory_fraction or 0.0
         self._plain_rounding = not any(d > 1 for d in self.config.roundup_power2_divisions)
+        # the settings every request reads, kept as attributes of the simulator's own (C fields in the compiled
+        # twin, see _sim.pxd): a field of the frozen config is a dict lookup per read. The config never changes.
+        self._expandable = self.config.expandable_segments
+        self._max_split_size = self.config.max_split_size
+        self._gc_threshold = self.config.garbage_collection_threshold
         # (action, addr, size, stream, frames, time_us, device_free); the ring buffer drops the oldest
         self._trace: deque[tuple[str, int, int, int, Frames, int, int]] = deque(maxlen=max_entries)
         self.num_alloc_retries = 0
@@ -229,7 +237,7 @@ class DeviceAllocatorSim:
         block = self.get_free_block(pool, stream, rounded)
         if block is None:
             alloc_size = allocation_size(rounded, self.config)
-            if self.fraction > 0 and self.config.garbage_collection_threshold > 0:
+            if self.fraction > 0 and self._gc_threshold > 0:
                 self.garbage_collect_cached_blocks(frames)
             block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
             if block is None and self.release_available_cached_blocks(pool, stream, rounded, frames):
@@ -283,8 +291,7 @@ class DeviceAllocatorSim:
     # -- finding a block ---------------------------------------------------------------------------------------
 
     def get_free_block(self, pool: _Pool, stream: int, size: int) -> Block | None:
-        cfg = self.config
-        if cfg.garbage_collection_threshold > 0 and self.fraction > 0:
+        if self._gc_threshold > 0 and self.fraction > 0:
             pool.get_free_blocks_call_count += 1
         keys = pool.keys
         i = _bisect_left(keys, _key(stream, size, 0))
@@ -294,7 +301,7 @@ class DeviceAllocatorSim:
         if key >> 128 != stream:
             return None
         block = pool.by_key[key]
-        if block.expandable is not None and cfg.expandable_segments:
+        if block.expandable is not None and self._expandable:
             # best fit counts a block by what it can grow to (its size plus the unmapped space right after it),
             # so the growing tail of a segment is taken only when nothing else fits
             while block.expandable is not None and i + 1 < len(keys) and keys[i + 1] >> 128 == stream:
@@ -309,10 +316,10 @@ class DeviceAllocatorSim:
                 if i >= len(keys) or keys[i] >> 128 != stream:
                     return None
                 block = pool.by_key[keys[i]]
-        max_split = cfg.max_split_size
+        max_split = self._max_split_size
         if size < max_split and block.size >= max_split:
             return None  # oversize cached blocks only serve oversize requests
-        if size >= max_split and block.size >= size + cfg.max_non_split_rounding_size:
+        if size >= max_split and block.size >= size + self.config.max_non_split_rounding_size:
             return None
         if block is pool.by_key[key]:  # pool.erase, inline: the key and its position are known
             del keys[i], pool.by_key[key]
@@ -326,7 +333,7 @@ class DeviceAllocatorSim:
         return block.size + (nxt.size if nxt is not None and not nxt.mapped else 0)
 
     def alloc_block(self, pool: _Pool, stream: int, size: int, alloc_size: int, frames: Frames) -> Block | None:
-        if self.config.expandable_segments:
+        if self._expandable:
             return self.try_allocate_expandable_block(pool, stream, size, frames)
         if self.reserved + alloc_size > self.allowed_memory:
             return None
@@ -383,11 +390,10 @@ class DeviceAllocatorSim:
     def alloc_found_block(self, block: Block, pool: _Pool, requested: int, size: int, frames: Frames) -> Block:
         # should_split (allocator_rules), inline: this runs for every allocation
         remaining = block.size - size
-        cfg = self.config
         if (
             remaining >= MIN_BLOCK_SIZE
-            if pool.small or cfg.expandable_segments
-            else size < cfg.max_split_size and remaining > SMALL_SIZE
+            if pool.small or self._expandable
+            else size < self._max_split_size and remaining > SMALL_SIZE
         ):
             # positional arguments, then the two fields set: a keyword call costs the compiled twin a dict per split
             rest = Block(block.addr + size, remaining, block.stream, pool.small, block.segment_head)
