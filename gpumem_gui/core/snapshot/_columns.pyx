@@ -379,7 +379,7 @@ cdef class PickleReader:
         self.on_segments, self.segments_told = on_segments, on_segments is None
         self.release_step, self.released = (release_step if self.n else 0), 0
         # an entry of a real file takes 100-250 bytes of pickle (a tenth of that without frames): reserved, not touched
-        columns.reserve(min(self.n // 96, 1 << 28))
+        columns.reserve(min(self.n // 96, 1 << 26))
 
     def __dealloc__(self):
         cdef PyObject* p
