@@ -70,6 +70,10 @@ def _wall_clock(time_us: int | None) -> str:
         return ""
 
 
+NO_EVENT = "no event: before the first one, or the file has no trace"
+NO_EVENT_PENDING = "no event yet: the trace is still being read (the map shows the file's final state)"
+
+
 class EventInspector(QtWidgets.QWidget):
     """A fixed grid of fields over the event's stack (and its forward stack, for backward allocations)."""
 
@@ -112,11 +116,12 @@ class EventInspector(QtWidgets.QWidget):
         self.info: EventInfo | None = None
         self.show_event(None)
 
-    def show_event(self, info: EventInfo | None) -> None:
-        """Read out `info`; None (before the first event, or no trace) empties every field."""
+    def show_event(self, info: EventInfo | None, pending: bool = False) -> None:
+        """Read out `info`; None (before the first event, no trace, or a trace still being read: `pending`) empties
+        every field."""
         self.info = info
         if info is None:
-            self.heading.setText("no event: before the first one, or the file has no trace")
+            self.heading.setText(NO_EVENT_PENDING if pending else NO_EVENT)
             for value in self.values.values():
                 value.setText(NONE)
                 value.setToolTip("")
