@@ -294,7 +294,7 @@ class DeviceAllocatorSim:
         if self._gc_threshold > 0 and self.fraction > 0:
             pool.get_free_blocks_call_count += 1
         keys = pool.keys
-        i = _bisect_left(keys, _key(stream, size, 0))
+        i = _bisect_left(keys, (stream << 128) + (size << 64))  # _key(stream, size, 0), one addition less
         if i >= len(keys):
             return None
         key = keys[i]
@@ -321,10 +321,8 @@ class DeviceAllocatorSim:
             return None  # oversize cached blocks only serve oversize requests
         if size >= max_split and block.size >= size + self.config.max_non_split_rounding_size:
             return None
-        if block is pool.by_key[key]:  # pool.erase, inline: the key and its position are known
-            del keys[i], pool.by_key[key]
-        else:
-            pool.erase(block)
+        # pool.erase, inline: the block is the one at position i (each walk above moves the two together)
+        del keys[i], pool.by_key[block.pool_key]
         return block
 
     @staticmethod
