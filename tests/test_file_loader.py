@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import pickle
+import signal
 import tempfile
 import threading
 import time
@@ -12,6 +15,7 @@ import numpy as np
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.sources.transfer import load_npz, save_npz
@@ -72,3 +76,14 @@ def test_cancel_from_another_thread_ends_run_at_once(tmp_path: Path, monkeypatch
     result = job.run(timeout=60)
     assert time.monotonic() - t0 < 5 and result.error is not None and "cancelled" in result.error
     assert not job._proc.is_alive() and list(tmp_path.iterdir()) == []
+
+
+def test_a_worker_that_dies_mid_read_gives_its_reason_at_once(tmp_path: Path) -> None:
+    # a file cut short under the reader's map kills it with SIGBUS: here the signal is sent once the state is in
+    path = tmp_path / "big.pickle"
+    path.write_bytes(pickle.dumps(synthetic_snapshot(200_000, seed=2, distinct_stacks=50), protocol=4))
+    job = FileLoadJob(str(path))
+    started = time.monotonic()
+    result = job.run(lambda _: os.kill(job._proc.pid, signal.SIGBUS), timeout=60)
+    assert result.error is not None and "stopped unexpectedly, SIGBUS: the file was cut short" in result.error
+    assert time.monotonic() - started < 30  # not the timeout: the closed pipe ends the wait

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import multiprocessing
 import os
+import signal
 import tempfile
 import threading
 import time
@@ -84,15 +85,16 @@ class FileLoadJob:
                 if deadline is not None and time.monotonic() > deadline:
                     self.cancel()
                     return LoadResult(self.path, error=f"loading took longer than {timeout:.0f} s ({self.path})")
+                closed = False
                 try:
                     message = self._conn.recv() if self._conn.poll(0.05) else None
-                except (EOFError, OSError):
-                    message = None
+                except (EOFError, OSError):  # a closed pipe polls as readable: without this, run() would spin
+                    message, closed = None, True
                 if message is None:
                     if self._cancelled.is_set():  # cancel() closed the pipe under us: not a crash of the worker
                         break
-                    if not self._proc.is_alive() and not self._conn_has_data():
-                        return LoadResult(self.path, error=f"the loading process stopped unexpectedly ({self.path})")
+                    if closed or (not self._proc.is_alive() and not self._conn_has_data()):
+                        return LoadResult(self.path, error=self._died())
                     continue
                 kind, value = message
                 if kind == "state":
@@ -108,6 +110,17 @@ class FileLoadJob:
             return LoadResult(self.path, error=f"cancelled ({self.path})")
         finally:
             self._cleanup()
+
+    def _died(self) -> str:
+        """Why the worker left without a last word, in one line."""
+        self._proc.join(timeout=5)
+        code = self._proc.exitcode
+        why = ""
+        if code is not None and code < 0:
+            name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
+            hint = {"SIGBUS": ": the file was cut short while it was read?", "SIGKILL": ": out of memory?"}
+            why = f", {name}{hint.get(name, '')}"
+        return f"the loading process stopped unexpectedly{why} ({self.path})"
 
     def _conn_has_data(self) -> bool:
         try:
