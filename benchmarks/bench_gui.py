@@ -52,8 +52,12 @@ def many_blocks(path: Path, blocks: int = 100_000) -> None:
     path.write_bytes(pickle.dumps(sim.snapshot(), protocol=4))
 
 
+DETAIL = bool(os.environ.get("GPUMEM_GUI_BENCH_DETAIL"))  # each top stall's samples in order, deeper stacks
+DEPTH = 7 if DETAIL else 3
+
+
 def _where(frame: FrameType | None) -> str:
-    """The GUI thread's stack as the project's frames, outermost first (the Qt event loop's frames dropped)."""
+    """The GUI thread's stack as the project's frames, innermost first (the Qt event loop's frames dropped)."""
     parts = []
     while frame is not None:
         code = frame.f_code
@@ -61,7 +65,7 @@ def _where(frame: FrameType | None) -> str:
             module = Path(code.co_filename).stem
             parts.append(f"{module}.{code.co_name}:{frame.f_lineno}")
         frame = frame.f_back
-    return " < ".join(parts[:3]) if parts else ""
+    return " < ".join(parts[:DEPTH]) if parts else ""
 
 
 class Sampler(threading.Thread):
@@ -102,6 +106,18 @@ class Sampler(threading.Thread):
             where = gui or f"Qt's own code (painting, or waiting for the GIL; meanwhile: {other or 'nothing'})"
             named.append(f"{where} ({count}/{len(inside)} samples)")
         return " | ".join(named)
+
+    def sequence(self, start: float, end: float) -> list[str]:
+        """The samples from start to end in order, a run of the same stacks as one line (GPUMEM_GUI_BENCH_DETAIL)."""
+        runs: list[list[Any]] = []
+        for t, gui, other in self.samples:
+            if start <= t <= end:
+                what = gui or f"(Qt; others: {other or 'nothing'})"
+                if runs and runs[-1][1] == what:
+                    runs[-1][2] = t
+                else:
+                    runs.append([t, what, t])
+        return [f"{(a - start) * 1000:6.1f}-{(b - start) * 1000:6.1f} ms {what}" for a, what, b in runs]
 
 
 def measure(path: Path) -> dict[str, Any]:
@@ -176,6 +192,7 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
     long_gaps = sorted(gaps, key=lambda g: g[0] - g[1])[:3]
     top = [
         {"ms": round((end - start) * 1000, 1), "at_s": round(start - t0, 2), "cause": sampler.cause(start, end)}
+        | ({"samples": sampler.sequence(start, end)} if DETAIL else {})
         for start, end in long_gaps
     ]
     viewport = doc.map.plot.viewport()

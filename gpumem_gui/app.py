@@ -27,7 +27,7 @@ from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus
 from gpumem_gui.views.demo_focus import recaption, show_demo_foci
-from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.document import DocumentView, warm_up
 from gpumem_gui.views.live import LiveView
 from gpumem_gui.views.quiz_panel import QuizPanel
 from gpumem_gui.views.start_page import LoadErrorPage, StartPage
@@ -197,6 +197,8 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def open_files(self, paths: Sequence[str]) -> None:
         """Load each file in a worker process; the window stays responsive and can cancel."""
+        if paths:
+            QtCore.QTimer.singleShot(0, warm_up)  # while the worker reads, not when the tab opens
         for path in paths:
             job = FileLoadJob(path)
             holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived
@@ -320,7 +322,7 @@ class MainWindow(QtWidgets.QMainWindow):
         doc.restore_splitters({key: self.settings.value(key) for key in self.settings.childKeys()})
         self.settings.endGroup()
         doc.splitters_moved.connect(lambda: self._save_splitters(doc))
-        doc.diagnosis.remedy_chosen.connect(functools.partial(self.actions_on_tab.open_remedy, doc))
+        doc.remedy_chosen.connect(functools.partial(self.actions_on_tab.open_remedy, doc))
         index = self.tabs.addTab(doc, Path(path).name)
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)

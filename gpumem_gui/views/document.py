@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.analysis.site_series import SiteSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
@@ -38,6 +39,18 @@ READING_TRACE = "reading the trace..."
 _LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first", "by segment, to scale")
 
 
+_warmed = False
+
+
+def warm_up() -> None:
+    """Make (and drop) one map view, once per process: the first pyqtgraph plot costs twice the next (its classes'
+    first use), which the window pays while a file is read rather than in the turn that opens its tab."""
+    global _warmed  # noqa: PLW0603 (once per process)
+    if not _warmed:
+        _warmed = True
+        SegmentMapView().deleteLater()
+
+
 def scroll_area() -> QtWidgets.QScrollArea:
     area = QtWidgets.QScrollArea(widgetResizable=True)
     area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
@@ -57,6 +70,7 @@ class DocumentView(QtWidgets.QWidget):
     """Shows a SnapshotDocument; `current_event` is the trace event whose state the map shows (-1: before the first)."""
 
     splitters_moved = QtCore.Signal()  # the user dragged a splitter: the window saves splitter_states()
+    remedy_chosen = QtCore.Signal(str, int)  # the diagnosis's remedy (its settings, the event to compare at)
 
     def __init__(
         self,
@@ -78,35 +92,33 @@ class DocumentView(QtWidgets.QWidget):
         self.map = SegmentMapView()
         self._timeline_view: TimelineView | None = None  # made when the trace can be shown: a plot costs a stall
         self.figures = FiguresPanel()
-        self.details = QtWidgets.QTextEdit(readOnly=True)
-        self.details.setPlaceholderText("Click a block for details.")
-        self.block_stack = StackView()  # the picked block's stack: the user's frames first, all on request
-        block_page = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        block_page.addWidget(self.details)
-        block_page.addWidget(self.block_stack)
-        block_page.setSizes([140, 300])
-        self.table = BlockTable()
-        self.table.block_selected.connect(self.select_block)
         # what the event the map is right after is; travelling shows it, the list below travels
         self.inspector = EventInspector()
-        self.site_timeline = SiteTimelineView()  # made with the tab, filled when first shown
-        self.site_timeline.event_selected.connect(self._event_travelled)
-        self.site_timeline.band_selected.connect(self._band_selected)
-        self._site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
-        self.event_list = EventListView()
-        self.event_list.event_chosen.connect(self._event_chosen)
         self.side_tabs = QtWidgets.QTabWidget()
         inspector_area = scroll_area()
         inspector_area.setWidget(self.inspector)  # scrolls rather than taking the figures' room in a short window
         self.side_tabs.addTab(inspector_area, "event")
-        self.side_tabs.addTab(block_page, "block")
-        self.side_tabs.addTab(self.table, "blocks")
-        # in the side panel: the explanation of an OOM or a peak, what holds memory at the cursor by site
-        self.diagnosis = DiagnosisPages(self.side_tabs)
-        self.diagnosis.set_document(self.document)
-        self.diagnosis.explain_panel.travel_requested.connect(self._event_chosen)
-        self.diagnosis.site_chosen.connect(self.spotlight_site)
-        self.block_page = block_page
+        # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
+        # the figures show at once, and no turn of the GUI thread is long; a part asked for sooner is made then
+        self._details: QtWidgets.QTextEdit | None = None
+        self._block_stack: StackView | None = None
+        self._block_page: QtWidgets.QSplitter | None = None
+        self._table: BlockTable | None = None
+        self._diagnosis: DiagnosisPages | None = None
+        self._event_list: EventListView | None = None
+        self._curve_tabs: QtWidgets.QTabWidget | None = None
+        self._site_timeline: SiteTimelineView | None = None
+        self._site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
+        self._site_series: SiteSeries | None = None  # the loader's bands of one timeline, for the site timeline
+        self._site_series_coming = False  # the loader is making them: the site timeline waits rather than computes
+        self._parts = (
+            self._make_block_pages,
+            self._make_diagnosis,
+            self._make_event_list,
+            self._make_timeline,
+            self._make_site_timeline,
+        )
+        self._made = 0  # how many of _parts are made
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.pool_box = QtWidgets.QComboBox()
         for label, data in _POOLS:
@@ -208,36 +220,148 @@ class DocumentView(QtWidgets.QWidget):
         self.map.block_clicked.connect(self.show_block)
         self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.block_page))
         self._fill_devices()
-        self._device_shown()
+        if self.document.pending:
+            # a file being loaded: the tab shows in this turn of the event loop, its map in the next, the rest of
+            # its parts one a turn after that (each turn of the GUI thread stays short)
+            self.reading.setVisible(True)
+            QtCore.QTimer.singleShot(0, self, self._first_frame)
+        else:
+            self._device_shown()
+            QtCore.QTimer.singleShot(0, self, self._make_next)
 
-    # -- what the rest of the app reads -----------------------------------------------------------------------
+    def _first_frame(self) -> None:
+        self._device_shown()
+        QtCore.QTimer.singleShot(0, self, self._make_next)
+
+    # -- the tab's parts, made one a turn ----------------------------------------------------------------------
+
+    def _make_next(self) -> None:
+        if self._made < len(self._parts):
+            self._make(self._made + 1)
+        if self._made < len(self._parts):
+            QtCore.QTimer.singleShot(0, self, self._make_next)
+
+    def _make(self, parts: int) -> None:
+        """Make the first `parts` parts of the tab (in order: the side panel's pages keep their places)."""
+        while self._made < parts:
+            part = self._parts[self._made]
+            self._made += 1
+            part()
+
+    def _make_block_pages(self) -> None:
+        self._details = QtWidgets.QTextEdit(readOnly=True)
+        self._details.setPlaceholderText("Click a block for details.")
+        self._block_stack = StackView()  # the picked block's stack: the user's frames first, all on request
+        page = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        page.addWidget(self._details)
+        page.addWidget(self._block_stack)
+        page.setSizes([140, 300])
+        self._block_page = page
+        self._table = BlockTable()
+        self._table.block_selected.connect(self.select_block)
+        self.side_tabs.addTab(page, "block")
+        self.side_tabs.addTab(self._table, "blocks")
+
+    def _make_diagnosis(self) -> None:
+        # in the side panel: the explanation of an OOM or a peak, what holds memory at the cursor by site
+        pages = DiagnosisPages(self.side_tabs)
+        pages.set_document(self.document)
+        pages.explain_panel.travel_requested.connect(self._event_chosen)
+        pages.site_chosen.connect(self.spotlight_site)
+        pages.remedy_chosen.connect(self.remedy_chosen)
+        self._diagnosis = pages
+
+    def _make_event_list(self) -> None:
+        self._event_list = EventListView()
+        self._event_list.event_chosen.connect(self._event_chosen)
+
+    def _make_timeline(self) -> None:
+        view = TimelineView()
+        view.event_selected.connect(self.travel_to)
+        view.explain_requested.connect(lambda event: self.explain(None if event < 0 else event))
+        # the trace's events beside its curves: pick one to travel there
+        bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+        # the memory curves, or the allocated memory stacked by site, category, stream or pool
+        tabs = QtWidgets.QTabWidget(documentMode=True)
+        tabs.addTab(view, "memory")
+        tabs.currentChanged.connect(lambda _i: self._site_timeline_if_shown())
+        self._curve_tabs = tabs
+        bottom.addWidget(tabs)
+        bottom.addWidget(self.event_list)
+        bottom.setStretchFactor(0, 1)
+        bottom.setStretchFactor(1, 0)
+        bottom.setSizes([900, 480])
+        bottom.setVisible(False)
+        self._add_splitter("timeline_events", bottom)
+        self._main.addWidget(bottom)
+        self._main.setStretchFactor(2, 1)
+        self._timeline_view = view
+        self._bottom = bottom
+
+    def _make_site_timeline(self) -> None:
+        view = SiteTimelineView()  # filled when first shown
+        view.event_selected.connect(self._event_travelled)
+        view.band_selected.connect(self._band_selected)
+        self._site_timeline = view
+        self.curve_tabs.addTab(view, "allocated by site")
+
+    @property
+    def details(self) -> QtWidgets.QTextEdit:
+        self._make(1)
+        assert self._details is not None
+        return self._details
+
+    @property
+    def block_stack(self) -> StackView:
+        self._make(1)
+        assert self._block_stack is not None
+        return self._block_stack
+
+    @property
+    def block_page(self) -> QtWidgets.QSplitter:
+        self._make(1)
+        assert self._block_page is not None
+        return self._block_page
+
+    @property
+    def table(self) -> BlockTable:
+        self._make(1)
+        assert self._table is not None
+        return self._table
+
+    @property
+    def diagnosis(self) -> DiagnosisPages:
+        self._make(2)
+        assert self._diagnosis is not None
+        return self._diagnosis
+
+    @property
+    def event_list(self) -> EventListView:
+        self._make(3)
+        assert self._event_list is not None
+        return self._event_list
 
     @property
     def timeline_view(self) -> TimelineView:
-        """The timeline under the map, made on first use (a document still being indexed has none to show)."""
-        if self._timeline_view is None:
-            view = TimelineView()
-            view.event_selected.connect(self.travel_to)
-            view.explain_requested.connect(lambda event: self.explain(None if event < 0 else event))
-            # the trace's events beside its curves: pick one to travel there
-            bottom = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-            # the memory curves, or the allocated memory stacked by site, category, stream or pool
-            self.curve_tabs = QtWidgets.QTabWidget(documentMode=True)
-            self.curve_tabs.addTab(view, "memory")
-            self.curve_tabs.addTab(self.site_timeline, "allocated by site")
-            self.curve_tabs.currentChanged.connect(lambda _i: self._site_timeline_if_shown())
-            bottom.addWidget(self.curve_tabs)
-            bottom.addWidget(self.event_list)
-            bottom.setStretchFactor(0, 1)
-            bottom.setStretchFactor(1, 0)
-            bottom.setSizes([900, 480])
-            bottom.setVisible(False)
-            self._add_splitter("timeline_events", bottom)
-            self._main.addWidget(bottom)
-            self._main.setStretchFactor(2, 1)
-            self._timeline_view = view
-            self._bottom = bottom
+        """The timeline under the map (with the event list beside it, hidden while the trace is read)."""
+        self._make(4)
+        assert self._timeline_view is not None
         return self._timeline_view
+
+    @property
+    def curve_tabs(self) -> QtWidgets.QTabWidget:
+        """The timeline's tabs: the memory curves, the allocated memory by site."""
+        self._make(4)
+        assert self._curve_tabs is not None
+        return self._curve_tabs
+
+    @property
+    def site_timeline(self) -> SiteTimelineView:
+        self._make(5)
+        assert self._site_timeline is not None
+        return self._site_timeline
+
+    # -- what the rest of the app reads -----------------------------------------------------------------------
 
     def _add_splitter(self, name: str, splitter: QtWidgets.QSplitter) -> None:
         splitter.setChildrenCollapsible(False)
@@ -301,7 +425,8 @@ class DocumentView(QtWidgets.QWidget):
         self.inspector.show_event(frame.event_info)
         if self._timeline_view is not None:
             self.event_list.show_event(frame.event)
-            self.diagnosis.follow()
+            if self._diagnosis is not None:  # made, it follows; made later, it starts where the cursor is
+                self._diagnosis.follow()
             if self._site_timeline_for is not None:
                 self.site_timeline.set_event(frame.event, emit=False)
         self.position.setText(frame.position)
@@ -310,7 +435,7 @@ class DocumentView(QtWidgets.QWidget):
 
     def _refresh_table(self) -> None:
         # a table of 100,000 rows costs more than the map to refresh: only while it is shown
-        if self.side_tabs.currentWidget() is self.table:
+        if self._table is not None and self.side_tabs.currentWidget() is self._table:
             self.table.table_model.set_rows(self.frame.state, self.frame.stacks, self.frame.table_rows)
 
     def _fill_devices(self) -> None:
@@ -422,14 +547,16 @@ class DocumentView(QtWidgets.QWidget):
             device = snapshot.default_device() if default_device is None else default_device
         self.document.set_timelines(timelines, envelopes, snapshot=snapshot, device=device)
         if snapshot is not None:
-            self.diagnosis.forget()  # what it read was of the state-only snapshot
+            if self._diagnosis is not None:
+                self._diagnosis.forget()  # what it read was of the state-only snapshot
             self._fill_devices()
         self._device_shown()
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
         """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
         self.document.replace_snapshot(snapshot, timelines)
-        self.diagnosis.forget()  # the same event of a newer snapshot holds other blocks
+        if self._diagnosis is not None:
+            self._diagnosis.forget()  # the same event of a newer snapshot holds other blocks
         self._fill_devices()
         self._device_shown()
 
@@ -481,8 +608,9 @@ class DocumentView(QtWidgets.QWidget):
         self.show_block(index)
 
     def _clear_block(self) -> None:
-        self.details.clear()
-        self.block_stack.clear()
+        if self._details is not None and self._block_stack is not None:  # else nothing was shown there yet
+            self._details.clear()
+            self._block_stack.clear()
 
     def show_block(self, index: int) -> None:
         d = self.document.block_details(index)
@@ -565,6 +693,8 @@ class DocumentView(QtWidgets.QWidget):
     def shutdown(self) -> None:
         """The tab is closing: stop playing and explaining (the document goes with the widget)."""
         self.play_timer.stop()
-        self.diagnosis.shutdown()
+        if self._diagnosis is not None:
+            self._diagnosis.shutdown()
         self.tasks.cancel_all()
-        self.site_timeline.tasks.cancel_all()
+        if self._site_timeline is not None:
+            self._site_timeline.tasks.cancel_all()

@@ -94,7 +94,7 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel()
         self.status.setStyleSheet(f"color: {palette.TEXT_MUTED}")
 
-        self.view_box = _BandViewBox()
+        self.view_box = _BandViewBox(enableMenu=False)  # no menu (disabled below): its widgets cost a stall to make
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=self.view_box)
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)

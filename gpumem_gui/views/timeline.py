@@ -63,7 +63,7 @@ class TimelineView(QtWidgets.QWidget):
         self.trace: TraceTable | None = None
         self.annotation_ranges: list[tuple[int, int, str]] = []
         self.use_time = False
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=ScrubViewBox())
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=ScrubViewBox(enableMenu=False))
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.unit, self.unit_scale = memory_unit(0)
@@ -98,7 +98,7 @@ class TimelineView(QtWidgets.QWidget):
         self.empty_text.setVisible(False)
         self.plot.addItem(self.empty_text, ignoreBounds=True)
         # fragmentation on a right-hand axis, 0-100 %
-        self.frag_view = pg.ViewBox()
+        self.frag_view = pg.ViewBox(enableMenu=False)  # no menus: their widgets cost a stall to make
         self.plot.showAxis("right")
         self.plot.getAxis("right").setLabel("fragmentation (%)", color=palette.CURVES["external_fragmentation"])
         self.plot.scene().addItem(self.frag_view)
