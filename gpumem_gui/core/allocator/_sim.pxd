@@ -42,9 +42,10 @@ cdef class DeviceAllocatorSim:
     cdef public _Pool small_pool, large_pool
     cdef public dict segments, expandable_heads, _va
     cdef public list expandable_segments, _pending
-    cdef public object _trace, clock_us, _next_va, address_hint
-    # C integers: one add per request each, where a Python int would be made anew (byte counts stay below 2**63)
-    cdef public long long reserved, allocated
+    cdef public object _trace, _next_va, address_hint
+    # C integers: one add per request each, where a Python int would be made anew (byte counts and microseconds
+    # stay below 2**63)
+    cdef public long long reserved, allocated, clock_us
     cdef public Py_ssize_t num_alloc_retries, num_ooms, num_device_alloc, num_device_free
 
     @cython.locals(pool=_Pool, block=Block)
