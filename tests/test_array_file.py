@@ -1,0 +1,90 @@
+"""The worker's array file: what is written is read back (numpy itself is the oracle), and a broken or hostile file
+is refused with one line instead of read."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from gpumem_gui.sources.array_file import MAGIC, ArrayFileError, read_arrays, write_arrays
+
+
+def sample() -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(3)
+    return {
+        "i64": rng.integers(-(1 << 62), 1 << 62, 1001, dtype=np.int64),
+        "i8": rng.integers(-100, 100, 7, dtype=np.int8),
+        "f64": rng.random(33),
+        "bool": rng.random(5) > 0.5,
+        "grid": rng.integers(0, 9, (3, 4), dtype=np.int32),
+        "empty": np.zeros(0, np.int64),
+        "strided": np.arange(20, dtype=np.int64)[::3],
+        "u8": np.frombuffer(b"meta as bytes", np.uint8),
+    }
+
+
+def test_arrays_and_meta_come_back_equal(tmp_path: Path) -> None:
+    path = tmp_path / "a.arrays"
+    arrays, meta = sample(), {"source": "x.pickle", "n": [1, 2], "nested": {"k": None}}
+    write_arrays(path, arrays, meta)
+    got, got_meta = read_arrays(path)
+    assert got_meta == meta and list(got) == list(arrays)
+    for name, array in arrays.items():
+        assert got[name].dtype == array.dtype and got[name].shape == array.shape, name
+        np.testing.assert_array_equal(got[name], array)
+        assert got[name].ctypes.data % 8 == 0 or not got[name].nbytes, name
+
+
+def test_the_file_can_go_at_once_and_writes_stay_private(tmp_path: Path) -> None:
+    path = tmp_path / "a.arrays"
+    write_arrays(path, {"x": np.arange(10_000, dtype=np.int64)}, {})
+    before = path.read_bytes()
+    got, _ = read_arrays(path)
+    got["x"][5] = -1  # writable, copy on write
+    assert path.read_bytes() == before
+    os.unlink(path)
+    assert int(got["x"].sum()) == sum(range(10_000)) - 5 - 1  # still mapped after the file is gone
+
+
+def test_only_numbers_travel(tmp_path: Path) -> None:
+    with pytest.raises(TypeError, match="only numeric arrays"):
+        write_arrays(tmp_path / "o.arrays", {"o": np.array([object()])}, {})
+
+
+def _forged(path: Path, entries: list[dict[str, object]], body: bytes) -> None:
+    header = json.dumps({"arrays": entries, "meta": {}}).encode()
+    path.write_bytes(MAGIC + len(header).to_bytes(8, "little") + header + b"\0" * 64 + body)
+
+
+@pytest.mark.parametrize(
+    ("entries", "words"),
+    [
+        ([{"name": "o", "dtype": "|O", "shape": [1], "offset": 0}], "dtype object"),
+        ([{"name": "big", "dtype": "<i8", "shape": [1 << 40], "offset": 0}], "runs past the end"),
+        ([{"name": "neg", "dtype": "<i8", "shape": [1], "offset": -1 << 20}], "runs past the end"),
+    ],
+)
+def test_a_forged_header_is_refused(tmp_path: Path, entries: list[dict[str, object]], words: str) -> None:
+    path = tmp_path / "f.arrays"
+    _forged(path, entries, b"\0" * 64)
+    with pytest.raises(ArrayFileError, match=words):
+        read_arrays(path)
+
+
+def test_a_cut_or_foreign_file_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "a.arrays"
+    write_arrays(path, {"x": np.arange(1000, dtype=np.int64)}, {})
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ArrayFileError, match="runs past the end"):
+        read_arrays(path)
+    path.write_bytes(b"PK\x03\x04 a zip, not ours")
+    with pytest.raises(ArrayFileError, match="not an array file"):
+        read_arrays(path)
+    path.write_bytes(MAGIC + (1 << 40).to_bytes(8, "little"))
+    with pytest.raises(ArrayFileError, match="header runs past"):
+        read_arrays(path)
