@@ -8,6 +8,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui import __version__
@@ -21,6 +22,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
+from gpumem_gui.document.event_list import segment_growths
 from gpumem_gui.document.staging import StagedDemo, stage_demo
 from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
@@ -38,13 +40,16 @@ ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
 
 
-Loaded = tuple[LoadResult, dict[int, dict[str, Envelope]]]
+# a whole snapshot's load, with what the load task made for the GUI thread: each device's curves' envelopes and the
+# events where it grew a segment (the timeline's ticks)
+Loaded = tuple[LoadResult, dict[int, dict[str, Envelope]], dict[int, np.ndarray]]
 
 
-def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Loaded]:
+def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:
     """The task that waits for a load's worker process. The final state arrives first (no trace yet), as progress,
-    with its document and first frame made here, so that the GUI thread only builds the tab; then the whole
-    snapshot with its timelines."""
+    with its document and first frame made here, so that the GUI thread only builds the tab; then, also as
+    progress, the whole snapshot with its timelines (a Loaded); last, as the task's result, the same LoadResult
+    with the site timeline's bands (the worker makes them after the rest)."""
 
     def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
         assert partial.snapshot is not None
@@ -52,18 +57,27 @@ def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Load
         document.set_layout(*LAYOUTS[layout])
         ctx.progress((partial, document))
 
-    def run(ctx: TaskContext) -> Loaded:
+    def whole_arrived(ctx: TaskContext, result: LoadResult) -> None:
+        ctx.progress(_prepared(result))
+
+    def run(ctx: TaskContext) -> LoadResult:
         ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
-        result = job.run(functools.partial(snapshot_arrived, ctx))
-        # the curves' decimation, made here: at millions of events it is a stall's worth of work
-        envelopes = {d: series_envelopes(tl.series) for d, tl in (result.timelines or {}).items()}
-        if result.snapshot is not None:
-            for device in result.snapshot.devices():  # a pass over each trace, kept: the device menu reads them
-                result.snapshot.peak_reserved(device)
-            result.default_device = result.snapshot.default_device()  # the OOM counts: a pass over each trace
-        return result, envelopes
+        return job.run(functools.partial(snapshot_arrived, ctx), on_whole=functools.partial(whole_arrived, ctx))
 
     return run
+
+
+def _prepared(result: LoadResult) -> Loaded:
+    """What the GUI thread would otherwise do with a whole snapshot, done in the load task."""
+    # the curves' decimation, made here: at millions of events it is a stall's worth of work
+    envelopes = {d: series_envelopes(tl.series) for d, tl in (result.timelines or {}).items()}
+    if result.snapshot is not None:
+        for device in result.snapshot.devices():  # the worker's, or a pass over each trace: the device menu reads them
+            result.snapshot.peak_reserved(device)
+        result.default_device = result.snapshot.default_device()  # the OOM counts: a pass over each trace
+    snapshot = result.snapshot
+    ticks = {d: segment_growths(snapshot.trace(d)) for d in envelopes} if snapshot is not None else {}
+    return result, envelopes, ticks
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -200,12 +214,12 @@ class MainWindow(QtWidgets.QMainWindow):
         if paths:
             QtCore.QTimer.singleShot(0, warm_up)  # while the worker reads, not when the tab opens
         for path in paths:
-            job = FileLoadJob(path)
-            holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived
+            job = FileLoadJob(path, site_bands=True)
+            holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived ("whole": with its trace)
             task = self.tasks.start(
                 f"open {Path(path).name}",
                 _load_in_task(job, self.saved_layout()),
-                on_progress=functools.partial(self._snapshot_arrived, holder=holder),
+                on_progress=functools.partial(self._load_progress, holder=holder),
                 on_result=functools.partial(self._load_finished, holder=holder),
             )
             task.finished.connect(functools.partial(self.job_done, task))
@@ -213,6 +227,14 @@ class MainWindow(QtWidgets.QMainWindow):
             self.load_tabs[task] = holder
             self.jobs.append(task)
         self.show_progress()
+
+    def _load_progress(
+        self, arrived: tuple[LoadResult, SnapshotDocument] | Loaded, holder: dict[str, DocumentView]
+    ) -> None:
+        if len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
+            self._snapshot_arrived((arrived[0], arrived[1]), holder=holder)
+        elif len(arrived) == 3:
+            self._whole_arrived(arrived, holder=holder)
 
     def _snapshot_arrived(self, arrived: tuple[LoadResult, SnapshotDocument], holder: dict[str, DocumentView]) -> None:
         """The map now, the timeline when the worker has indexed the trace."""
@@ -228,20 +250,36 @@ class MainWindow(QtWidgets.QMainWindow):
         self.pending_devices[path] = device
         self.open_files([path])
 
-    def _load_finished(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
-        result, envelopes = loaded
+    def _whole_arrived(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
+        """The whole snapshot with its timelines: the tab's trace can be travelled (its site bands follow)."""
+        result, envelopes, ticks = loaded
+        doc = holder.get("doc")
+        if doc is not None and result.timelines is not None:
+            holder["whole"] = doc
+            if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
+                device = result.default_device  # the device whose site bands the worker makes
+                doc.set_timelines(
+                    result.timelines, envelopes, result.snapshot, device, site_bands_for=device, segment_ticks=ticks
+                )
+        self.show_progress()  # indexing -> grouping by site
+
+    def _load_finished(self, result: LoadResult, holder: dict[str, DocumentView]) -> None:
         doc = holder.get("doc")
         if result.error is not None:
             if doc is not None:
                 self.close_tab(self.tabs.indexOf(doc))
             self.show_load_error(result.path, result.error)
             return
-        if doc is not None and result.timelines is not None:
-            if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
-                doc.set_timelines(result.timelines, envelopes, result.snapshot, result.default_device)
-        else:
-            assert result.snapshot is not None
-            self.add_document(result.snapshot, result.path, result.timelines)
+        whole = holder.get("whole")
+        if whole is None:  # no partial came first (or no timelines): everything at once
+            loaded = _prepared(result)
+            self._whole_arrived(loaded, holder)
+            whole = holder.get("whole")
+            if whole is None:
+                assert result.snapshot is not None
+                self.add_document(result.snapshot, result.path, result.timelines)
+        if whole is not None and self.tabs.indexOf(whole) >= 0:
+            whole.site_bands_arrived(result.site_bands)
         recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
         self.settings.setValue("recent", recent)
         self._refresh_recent()
@@ -272,7 +310,8 @@ class MainWindow(QtWidgets.QMainWindow):
         message = ""
         if busy:
             task = self.jobs[0]
-            stage = "indexing the trace" if self.load_tabs.get(task, {}).get("doc") else "reading"
+            holder = self.load_tabs.get(task, {})
+            stage = "grouping by site" if "whole" in holder else "indexing the trace" if "doc" in holder else "reading"
             message = f"{Path(str(task.property('path'))).name}: {stage}..."
             if len(self.jobs) > 1:
                 message = f"opening {len(self.jobs)} files; {message}"
@@ -293,8 +332,11 @@ class MainWindow(QtWidgets.QMainWindow):
         """Cancel every load; a tab already showing a snapshot whose trace was still being indexed closes too."""
         for task in list(self.jobs):
             task.cancel()
-            doc = self.load_tabs.pop(task, {}).get("doc")
-            if doc is not None and self.tabs.indexOf(doc) >= 0:
+            holder = self.load_tabs.pop(task, {})
+            doc, whole = holder.get("doc"), holder.get("whole")
+            if whole is not None and self.tabs.indexOf(whole) >= 0:
+                whole.site_bands_arrived(None)  # the file is whole: only its site bands are left to the tab
+            elif doc is not None and self.tabs.indexOf(doc) >= 0:
                 self.close_tab(self.tabs.indexOf(doc))
         self.jobs.clear()
         self.show_progress()

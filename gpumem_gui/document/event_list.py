@@ -9,7 +9,7 @@ from typing import Literal
 import numpy as np
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.model import I64, Action, Snapshot
+from gpumem_gui.core.snapshot.model import I64, Action, Snapshot, TraceTable
 from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.events import action_label, format_elapsed
@@ -32,6 +32,9 @@ COLUMNS = ("#", "time", "action", "size", "address", "stream", "site")
 SHORT_LABELS: dict[int, str] = {Action.SEGMENT_ALLOC: "cudaMalloc", Action.SEGMENT_FREE: "cudaFree"}
 BACKSLASH = "\\"  # Windows paths in frames (seen in real files)
 _ROW_CACHE = 1024  # rows whose cells are kept: a screenful many times over, never the whole trace
+# events per numpy call of the passes over a whole trace: such a call holds the GIL throughout, and the list is made in
+# a thread of the GUI process, whose GUI thread must not wait for it more than a few ms
+PASS_CHUNK = 1 << 20
 
 
 @dataclass(frozen=True)
@@ -64,8 +67,12 @@ class EventTable:
         """The distinct streams of the trace (runs of one stream are read once: a trace rarely switches)."""
         if self._streams is None:
             s = self.trace.stream
-            starts = s[np.concatenate(([0], np.flatnonzero(s[1:] != s[:-1]) + 1))] if len(s) else s
-            self._streams = [int(x) for x in np.unique(starts)]
+            found: set[int] = set()
+            for lo in range(0, len(s), PASS_CHUNK):
+                part = s[lo : lo + PASS_CHUNK + 1]  # one event more: a switch at the chunk's end is seen
+                heads = part[np.concatenate(([0], np.flatnonzero(part[1:] != part[:-1]) + 1))]
+                found.update(int(x) for x in np.unique(heads))
+            self._streams = sorted(found)
         return self._streams
 
     def filter(self, flt: EventFilter) -> I64:
@@ -74,17 +81,25 @@ class EventTable:
         n = len(trace)
         if flt.kind == "all" and flt.min_size <= 0 and flt.stream is None:
             if self._everything is None:
-                self._everything = np.arange(n, dtype=np.int64)
-                self._everything.flags.writeable = False
+                everything = np.empty(n, np.int64)
+                for lo in range(0, n, PASS_CHUNK):
+                    everything[lo : lo + PASS_CHUNK] = np.arange(lo, min(lo + PASS_CHUNK, n), dtype=np.int64)
+                everything.flags.writeable = False
+                self._everything = everything
             return self._everything
-        keep = np.zeros(256, bool)  # a lookup table over the action codes: one gather for the whole trace
+        keep = np.zeros(256, bool)  # a lookup table over the action codes: one gather per chunk of the trace
         keep[[int(a) for a in KINDS[flt.kind][1]]] = True
-        mask = keep[trace.action.view(np.uint8)]
-        if flt.min_size > 0:
-            mask &= trace.size >= flt.min_size
-        if flt.stream is not None:
-            mask &= trace.stream == flt.stream
-        return np.flatnonzero(mask).astype(np.int64, copy=False)
+        actions = trace.action.view(np.uint8)
+        parts = []
+        for lo in range(0, n, PASS_CHUNK):
+            hi = min(lo + PASS_CHUNK, n)
+            mask = keep[actions[lo:hi]]
+            if flt.min_size > 0:
+                mask &= trace.size[lo:hi] >= flt.min_size
+            if flt.stream is not None:
+                mask &= trace.stream[lo:hi] == flt.stream
+            parts.append(np.flatnonzero(mask) + lo)
+        return np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, np.int64)
 
     def cells(self, index: int) -> tuple[str, ...]:
         """Event `index`'s cells, in COLUMNS order (made when a row is drawn, kept for a while)."""
@@ -137,6 +152,18 @@ def prepared_table(
     if flt.stream is not None and flt.stream not in table.streams():
         flt = EventFilter(flt.kind, flt.min_size, None)
     return table, table.filter(flt)
+
+
+def segment_growths(trace: TraceTable) -> I64:
+    """The events where the trace's device grew a segment (cudaMalloc or a mapped range), in PASS_CHUNK chunks: the
+    timeline's ticks, found by the load task rather than on the GUI thread."""
+    action = trace.action
+    parts = [
+        np.flatnonzero((a == Action.SEGMENT_ALLOC) | (a == Action.SEGMENT_MAP)) + lo
+        for lo in range(0, len(action), PASS_CHUNK)
+        for a in (action[lo : lo + PASS_CHUNK],)
+    ]
+    return np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, np.int64)
 
 
 def row_of(indices: I64, event: int) -> int:

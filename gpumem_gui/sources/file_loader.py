@@ -19,16 +19,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
+from gpumem_gui.core.analysis.site_series import BandSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import Snapshot
 
 
-def _work(path: str, out: str, conn: Connection) -> None:
+def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
-        from gpumem_gui.sources.transfer import save_npz  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import save_bands, save_npz  # noqa: PLC0415
 
         def state_read(state: Snapshot) -> None:
             # the map can show the final state while the trace is read and indexed
@@ -41,6 +42,20 @@ def _work(path: str, out: str, conn: Connection) -> None:
         # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
         save_npz(out, snapshot, timelines)
         conn.send(("done", out))
+        if site_bands:
+            device = snapshot.default_device()
+            try:
+                bands = None
+                if device in timelines and timelines[device].n_events:
+                    from gpumem_gui.core.analysis.site_series import build_site_series  # noqa: PLC0415
+
+                    # the site timeline's bands, here rather than in a thread of the GUI process: their numpy passes
+                    # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
+                    save_bands(out + ".bands.npz", device, build_site_series(snapshot, timelines[device]).groupings)
+                    bands = out + ".bands.npz"
+            except Exception:  # the window computes them itself
+                bands = None
+            conn.send(("bands", bands))
     except SnapshotError as e:
         conn.send(("error", str(e)))
     except Exception as e:  # whatever broke, the window gets one line instead of a dead worker
@@ -58,28 +73,40 @@ class LoadResult:
     error: str | None = None
     partial: bool = False  # the snapshot has arrived; its timelines follow in a later result
     default_device: int | None = None  # the whole snapshot's default_device(), where the task made it
+    # the site timeline's groupings of one device's timeline (site_bands=True), made by the worker: (device, bands)
+    site_bands: tuple[int, dict[str, BandSeries]] | None = None
 
 
 class FileLoadJob:
     """One file loading in its own process. `run()` blocks until it is done (a task runs it off the GUI thread);
-    `cancel()`, from any thread, kills the process and removes its files."""
+    `cancel()`, from any thread, kills the process and removes its files. With `site_bands`, the worker also makes
+    the site timeline's bands of the default device, after the whole snapshot (see run's on_whole)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, site_bands: bool = False) -> None:
         self.path = path
+        self.site_bands = site_bands
         self.snapshot: Snapshot | None = None
         self._cancelled = threading.Event()
         fd, self._out = tempfile.mkstemp(prefix="gpumem-gui-", suffix=".npz")
         os.close(fd)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_work, args=(path, self._out, child), daemon=True)
+        self._proc = ctx.Process(target=_work, args=(path, self._out, child, site_bands), daemon=True)
         self._proc.start()
         child.close()
 
-    def run(self, on_partial: Callable[[LoadResult], None] | None = None, timeout: float | None = None) -> LoadResult:
+    def run(
+        self,
+        on_partial: Callable[[LoadResult], None] | None = None,
+        timeout: float | None = None,
+        on_whole: Callable[[LoadResult], None] | None = None,
+    ) -> LoadResult:
         """Wait for the worker: the snapshot goes to `on_partial` as soon as it is read (the map can show while the
-        trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised."""
+        trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised.
+        With site_bands, the result with its timelines goes to `on_whole` as soon as it is read, and the same result
+        is returned once the bands are added to it (without them, where the worker could not make them)."""
         deadline = None if timeout is None else time.monotonic() + timeout
+        whole: LoadResult | None = None
         try:
             while not self._cancelled.is_set():
                 if deadline is not None and time.monotonic() > deadline:
@@ -104,7 +131,15 @@ class FileLoadJob:
                     if on_partial is not None:
                         on_partial(partial)
                 elif kind == "done":
-                    return self._finish()
+                    whole = self._finish()
+                    if not self.site_bands or whole.error is not None:
+                        return whole
+                    if on_whole is not None:
+                        on_whole(whole)
+                elif kind == "bands" and whole is not None:
+                    if value is not None:
+                        whole.site_bands = self._bands(value)
+                    return whole
                 else:
                     return LoadResult(self.path, error=str(value))
             return LoadResult(self.path, error=f"cancelled ({self.path})")
@@ -149,6 +184,17 @@ class FileLoadJob:
             return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
         return LoadResult(self.path, snapshot, timelines)
 
+    def _bands(self, path: str) -> tuple[int, dict[str, BandSeries]] | None:
+        from gpumem_gui.sources.transfer import load_bands  # noqa: PLC0415
+
+        try:
+            return load_bands(path)
+        except (OSError, ValueError, KeyError):
+            return None  # the window computes them itself
+        finally:
+            if os.path.exists(path):
+                os.unlink(path)
+
     def cancel(self) -> None:
         self._cancelled.set()
         if self._proc.is_alive():
@@ -160,7 +206,7 @@ class FileLoadJob:
         # files gone without an error
         self._proc.join(timeout=5)
         self._conn.close()
-        for leftover in (self._out, self._out + ".state.npz"):
+        for leftover in (self._out, self._out + ".state.npz", self._out + ".bands.npz"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(leftover)
 

@@ -13,6 +13,7 @@ from typing import Any
 
 import numpy as np
 
+from gpumem_gui.core.analysis.site_series import Band, BandSeries, TotalIndex
 from gpumem_gui.core.analysis.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
 from gpumem_gui.core.snapshot.model import (
     AllocatorState,
@@ -67,6 +68,8 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "allocator_settings": snapshot.allocator_settings,
         "external_annotations": snapshot.external_annotations,
         "traces": [],
+        # each device's peak, made here: in the GUI process it is a pass over the trace (the device menu reads it)
+        "peaks": {str(d): snapshot.peak_reserved(d) for d in snapshot.devices()} if snapshot.has_traces else {},
     }
     for d, t in enumerate(snapshot.traces):
         _put(arrays, f"trace{d}.", t, _TRACE_ARRAYS)
@@ -137,6 +140,8 @@ def load_npz(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapsh
             legacy_blocks=meta["legacy_blocks"],
             warnings=list(meta.get("warnings", [])),
         )
+        # the worker's peaks fill the snapshot's own cache of them (Snapshot.peak_reserved)
+        snapshot._peaks.update({int(d): float(p) for d, p in meta.get("peaks", {}).items()})
     if snapshot is None:
         raise KeyError("the file holds timelines only, and no snapshot was given for them")
     state, pool_ids = snapshot.state, snapshot.state.pool_ids
@@ -170,3 +175,50 @@ def load_npz(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapsh
             rule_mismatches=info["rule_mismatches"],
         )
     return snapshot, timelines
+
+
+def _json_key(value: object) -> object:
+    return int(value) if isinstance(value, np.integer) else value  # a stream number may be a numpy integer
+
+
+def save_bands(path: str | Path, device: int, groupings: dict[str, BandSeries]) -> None:
+    """The site timeline's groupings of one device's timeline (they share one TotalIndex)."""
+    arrays: dict[str, np.ndarray] = {}
+    meta: dict[str, Any] = {"device": device, "groupings": {}}
+    for kind, b in groupings.items():
+        for name in ("lifetime_band", "code_band", "keys", "values"):
+            arrays[f"{kind}.{name}"] = getattr(b, name)
+        meta["groupings"][kind] = {
+            "n_events": b.n_events,
+            "codes": [_json_key(c) for c in b.codes],
+            "bands": [[_json_key(x.key), x.label, int(x.peak_bytes), int(x.peak_event), int(x.stack)] for x in b.bands],
+        }
+        index = b.index
+    if groupings:
+        arrays |= {"index.total": index.total, "index.low": index.chunk_low, "index.high": index.chunk_high}
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)  # type: ignore[arg-type]
+
+
+def load_bands(path: str | Path) -> tuple[int, dict[str, BandSeries]]:
+    """What save_bands wrote: the device and its groupings."""
+    with np.load(path, allow_pickle=False) as z:
+        arrays = {k: z[k] for k in z.files}
+    meta = json.loads(arrays.pop("meta").tobytes())
+    groupings: dict[str, BandSeries] = {}
+    if meta["groupings"]:
+        index = TotalIndex(arrays["index.total"], arrays["index.low"], arrays["index.high"])
+    for kind, info in meta["groupings"].items():
+        groupings[kind] = BandSeries(
+            kind=kind,
+            n_events=info["n_events"],
+            bands=tuple(Band(*band) for band in info["bands"]),
+            lifetime_band=arrays[f"{kind}.lifetime_band"],
+            code_band=arrays[f"{kind}.code_band"],
+            codes=tuple(info["codes"]),
+            keys=arrays[f"{kind}.keys"],
+            values=arrays[f"{kind}.values"],
+            index=index,
+        )
+    return int(meta["device"]), groupings

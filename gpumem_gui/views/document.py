@@ -3,12 +3,13 @@ stack. It draws the EventFrames its SnapshotDocument hands it and turns the user
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.analysis.site_series import SiteSeries
+from gpumem_gui.core.analysis.site_series import BandSeries, SiteSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
@@ -35,6 +36,9 @@ if TYPE_CHECKING:
 _POOLS = (("all pools", "all"), ("small pool", "small"), ("large pool", "large"), ("private pools", "private"))
 # a trace this short is listed at once; a longer one's list is made in a task (a pass over millions of events)
 _LIST_AT_ONCE = 100_000
+# the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
+# so that the window's own events (input, painting) are served between two parts, never after both
+_TURN_MS = 1
 READING_TRACE = "reading the trace..."
 _LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first", "by segment, to scale")
 
@@ -110,7 +114,7 @@ class DocumentView(QtWidgets.QWidget):
         self._site_timeline: SiteTimelineView | None = None
         self._site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
         self._site_series: SiteSeries | None = None  # the loader's bands of one timeline, for the site timeline
-        self._site_series_coming = False  # the loader is making them: the site timeline waits rather than computes
+        self._site_bands_for: int | None = None  # the loader is making this device's: the site timeline waits
         self._parts = (
             self._make_block_pages,
             self._make_diagnosis,
@@ -119,6 +123,10 @@ class DocumentView(QtWidgets.QWidget):
             self._make_site_timeline,
         )
         self._made = 0  # how many of _parts are made
+        self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
+        # the loader's segment allocations (the timeline's ticks) per device, of the timeline they were found for
+        self._segment_ticks: dict[int, np.ndarray] = {}
+        self._ticks_of: dict[int, DeviceTimeline] = {}
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.pool_box = QtWidgets.QComboBox()
         for label, data in _POOLS:
@@ -224,14 +232,14 @@ class DocumentView(QtWidgets.QWidget):
             # a file being loaded: the tab shows in this turn of the event loop, its map in the next, the rest of
             # its parts one a turn after that (each turn of the GUI thread stays short)
             self.reading.setVisible(True)
-            QtCore.QTimer.singleShot(0, self, self._first_frame)
+            QtCore.QTimer.singleShot(_TURN_MS, self, self._first_frame)
         else:
             self._device_shown()
-            QtCore.QTimer.singleShot(0, self, self._make_next)
+            QtCore.QTimer.singleShot(_TURN_MS, self, self._make_next)
 
     def _first_frame(self) -> None:
         self._device_shown()
-        QtCore.QTimer.singleShot(0, self, self._make_next)
+        QtCore.QTimer.singleShot(_TURN_MS, self, self._make_next)
 
     # -- the tab's parts, made one a turn ----------------------------------------------------------------------
 
@@ -239,7 +247,7 @@ class DocumentView(QtWidgets.QWidget):
         if self._made < len(self._parts):
             self._make(self._made + 1)
         if self._made < len(self._parts):
-            QtCore.QTimer.singleShot(0, self, self._make_next)
+            QtCore.QTimer.singleShot(_TURN_MS, self, self._make_next)
 
     def _make(self, parts: int) -> None:
         """Make the first `parts` parts of the tab (in order: the side panel's pages keep their places)."""
@@ -453,8 +461,10 @@ class DocumentView(QtWidgets.QWidget):
         self.device_box.blockSignals(False)
         self.device_box.setToolTip(self.device_box.currentText())  # the menu shows a few characters of it
 
-    def _device_shown(self) -> None:
-        """The device's timeline, its streams and its last frame (or the final state while the trace is indexed)."""
+    def _device_shown(self, staged: bool = False) -> None:
+        """The device's timeline, its streams and its last frame (or the final state while the trace is indexed), then
+        its event list and site timeline; `staged`: each of the three in its own turn of the event loop."""
+        self._shown_token += 1
         doc = self.document
         self.reading.setVisible(doc.pending)
         if doc.pending:
@@ -463,13 +473,39 @@ class DocumentView(QtWidgets.QWidget):
         else:
             tl = doc.timeline()
             self.timeline_view.set_timeline(
-                tl, doc.snapshot.trace(doc.device), doc.annotation_ranges(), doc.curve_envelopes()
+                tl,
+                doc.snapshot.trace(doc.device),
+                doc.annotation_ranges(),
+                doc.curve_envelopes(),
+                ticks=self._segment_ticks.get(doc.device) if tl is self._ticks_of.get(doc.device) else None,
             )
-            self._list_events(tl)
-            self._site_timeline_if_shown()
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self._bottom.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
             self.axis_box.setEnabled(tl.series.time_us is not None)
+        if not staged:
+            self._frame_shown()
+            self._lists_shown()
+            return
+        self._in_turns([self._frame_shown, self._lists_shown], self._shown_token)
+
+    def _in_turns(self, steps: list[Callable[[], None]], token: int) -> None:
+        """Each of `steps` in a turn of its own (the rest dropped once another _device_shown has begun)."""
+
+        def run() -> None:
+            if token == self._shown_token:
+                steps[0]()
+                if len(steps) > 1:
+                    self._in_turns(steps[1:], token)
+
+        QtCore.QTimer.singleShot(_TURN_MS, self, run)
+
+    def _lists_shown(self) -> None:
+        if not self.document.pending:
+            self._list_events(self.document.timeline())
+            self._site_timeline_if_shown()
+
+    def _frame_shown(self) -> None:
+        doc = self.document
         self._show_warnings()
         streams = doc.streams()
         self.stream_box.blockSignals(True)
@@ -525,14 +561,33 @@ class DocumentView(QtWidgets.QWidget):
         envelopes: dict[int, dict[str, Envelope]] | None = None,
         snapshot: Snapshot | None = None,
         default_device: int | None = None,
+        *,
+        site_bands_for: int | None = None,
+        segment_ticks: dict[int, np.ndarray] | None = None,
     ) -> None:
         """The loader's timelines have arrived (with `snapshot`, the whole snapshot replacing the state-only one, and
         its default_device() where the loader made it): the trace can be travelled now. The timeline's plot is made
-        in this turn of the event loop and filled in the next, so that neither stalls the window for long."""
-        self.timeline_view  # noqa: B018 (made now, drawn in the next turn)
+        (where it is not yet) in this turn of the event loop, the document moved to the end of the trace in the
+        next, and the timeline drawn in the one after, so that no turn stalls the window for long.
+        `site_bands_for`: the device whose site bands the loader is making (site_bands_arrived hands them over):
+        its site timeline waits for them rather than computing them in a thread of its own. `segment_ticks`: each
+        device's segment allocations (their events), found by the loader (else the timeline finds them)."""
+        self.timeline_view  # noqa: B018 (made now, drawn in a later turn)
+        self._segment_ticks = dict(segment_ticks or {})
+        self._ticks_of = {d: timelines[d] for d in self._segment_ticks if d in timelines}
+        self._site_series, self._site_bands_for = None, site_bands_for
         QtCore.QTimer.singleShot(
-            0, self, lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device)
+            _TURN_MS, self, lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device)
         )
+
+    def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
+        """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
+        self._site_bands_for = None
+        if bands is not None and not self.pending:
+            device, groupings = bands
+            self._site_series = SiteSeries(self.snapshot, self.timeline(device), groupings)
+        self._site_timeline_for = None  # shown waiting for these: shown again, with them
+        self._site_timeline_if_shown()
 
     def _timelines_arrived(
         self,
@@ -550,7 +605,7 @@ class DocumentView(QtWidgets.QWidget):
             if self._diagnosis is not None:
                 self._diagnosis.forget()  # what it read was of the state-only snapshot
             self._fill_devices()
-        self._device_shown()
+        QtCore.QTimer.singleShot(_TURN_MS, self, lambda: self._device_shown(staged=True))  # in the next turns
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
         """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
@@ -640,7 +695,10 @@ class DocumentView(QtWidgets.QWidget):
         self._site_timeline_for = None  # what it shows is of another device or snapshot: it follows no cursor
         if self.curve_tabs.currentWidget() is self.site_timeline:
             self._site_timeline_for = (doc.device, tl)
-            self.site_timeline.set_document(doc.snapshot, tl, event=self.current_event)
+            series = self._site_series if self._site_series is not None and self._site_series.timeline is tl else None
+            # the loader is making this device's bands: computed here too, both would want the GIL at once
+            wait = series is None and self._site_bands_for == doc.device
+            self.site_timeline.set_document(doc.snapshot, tl, series, event=self.current_event, compute=not wait)
 
     def _event_travelled(self, index: int) -> None:
         """Travel from the stacked timeline: the curves' cursor follows."""

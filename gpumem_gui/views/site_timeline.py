@@ -167,10 +167,17 @@ class SiteTimelineView(QtWidgets.QWidget):
     # -- the document ----------------------------------------------------------------------------------------------
 
     def set_document(
-        self, snapshot: Snapshot, timeline: DeviceTimeline, series: SiteSeries | None = None, event: int | None = None
+        self,
+        snapshot: Snapshot,
+        timeline: DeviceTimeline,
+        series: SiteSeries | None = None,
+        event: int | None = None,
+        *,
+        compute: bool = True,
     ) -> None:
         """Show `timeline`'s bands: those of `series` where given, else computed on a worker thread (the grouping
-        shown first), drawn as each arrives. The cursor goes to `event` (default: the last event)."""
+        shown first), drawn as each arrives; with `compute` False, none are computed (another process is making them:
+        set_series or set_document hands them over). The cursor goes to `event` (default: the last event)."""
         self._token += 1
         self.snapshot, self.timeline = snapshot, timeline
         self.groupings = dict(series.groupings) if series is not None else {}
@@ -184,7 +191,7 @@ class SiteTimelineView(QtWidgets.QWidget):
         if self._task is not None:
             self._task.cancel()  # another document (or device) replaces this one: its work is wasted
             self._task = None
-        if missing:
+        if missing and compute:
             self._gate = threading.Event()
             token, gate, kinds = self._token, self._gate, list(dict.fromkeys(missing))
             self._task = self.tasks.start(

@@ -184,9 +184,11 @@ class TimelineView(QtWidgets.QWidget):
         trace: TraceTable | None = None,
         annotation_ranges: list[tuple[int, int, str]] | None = None,
         envelopes: dict[str, Envelope] | None = None,
+        ticks: np.ndarray | None = None,
     ) -> None:
         """Curves of `timeline` (from `envelopes` where its document keeps them); with `trace`, segment allocations
-        marked; annotation ranges as shaded spans."""
+        marked (the events of `ticks` where the loader found them, else a pass over the trace); annotation ranges as
+        shaded spans."""
         self.timeline = timeline
         self.trace = trace
         self.annotation_ranges = annotation_ranges or []
@@ -210,8 +212,10 @@ class TimelineView(QtWidgets.QWidget):
         timeline_trace = self.trace
         if timeline_trace is not None and len(timeline_trace):
             # segment allocations (cudaMalloc or a mapped range) as ticks along the bottom
-            action = timeline_trace.action
-            grows = np.flatnonzero((action == Action.SEGMENT_ALLOC) | (action == Action.SEGMENT_MAP))
+            if ticks is None:
+                action = timeline_trace.action
+                ticks = np.flatnonzero((action == Action.SEGMENT_ALLOC) | (action == Action.SEGMENT_MAP))
+            grows = ticks
             if len(grows):
                 self._ticks_x = self.event_x(grows)
                 self.ticks = pg.ScatterPlotItem(
