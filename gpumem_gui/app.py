@@ -212,7 +212,7 @@ class MainWindow(QtWidgets.QMainWindow):
     def open_files(self, paths: Sequence[str]) -> None:
         """Load each file in a worker process; the window stays responsive and can cancel."""
         if paths:
-            QtCore.QTimer.singleShot(0, warm_up)  # while the worker reads, not when the tab opens
+            QtCore.QTimer.singleShot(1, warm_up)  # while the worker reads, not when the tab opens
         for path in paths:
             job = FileLoadJob(path, site_bands=True)
             holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived ("whole": with its trace)
@@ -232,16 +232,29 @@ class MainWindow(QtWidgets.QMainWindow):
         self, arrived: tuple[LoadResult, SnapshotDocument] | Loaded, holder: dict[str, DocumentView]
     ) -> None:
         if len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
-            self._snapshot_arrived((arrived[0], arrived[1]), holder=holder)
+            partial = arrived[0]
+            holder["made"] = DocumentView(arrived[1])  # the tab made in this turn, shown in the next
+            QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
         elif len(arrived) == 3:
             self._whole_arrived(arrived, holder=holder)
 
-    def _snapshot_arrived(self, arrived: tuple[LoadResult, SnapshotDocument], holder: dict[str, DocumentView]) -> None:
+    def _show_loaded(self, partial: LoadResult, holder: dict[str, DocumentView]) -> None:
+        view = holder.pop("made", None)
+        if view is None:
+            return  # shown already: the whole snapshot came first
+        if any(h is holder for h in self.load_tabs.values()):  # not cancelled nor failed meanwhile
+            self._snapshot_arrived((partial, view), holder=holder)
+        else:
+            view.deleteLater()
+
+    def _snapshot_arrived(
+        self, arrived: tuple[LoadResult, SnapshotDocument | DocumentView], holder: dict[str, DocumentView]
+    ) -> None:
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
         device = self.pending_devices.pop(partial.path, None)
-        if device is not None and device in document.devices():
+        if device is not None and device in holder["doc"].document.devices():
             holder["doc"].set_device(device)
         self.show_progress()  # reading -> indexing the trace
 
@@ -253,6 +266,8 @@ class MainWindow(QtWidgets.QMainWindow):
     def _whole_arrived(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
         """The whole snapshot with its timelines: the tab's trace can be travelled (its site bands follow)."""
         result, envelopes, ticks = loaded
+        if "made" in holder:  # its state's tab, made but not shown yet: shown first
+            self._show_loaded(result, holder)
         doc = holder.get("doc")
         if doc is not None and result.timelines is not None:
             holder["whole"] = doc
@@ -343,20 +358,24 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def add_document(
         self,
-        snapshot: Snapshot | SnapshotDocument,
+        snapshot: Snapshot | SnapshotDocument | DocumentView,
         path: str,
         timelines: dict[int, DeviceTimeline] | None = None,
         *,
         pending: bool = False,
         layout: int | None = None,
     ) -> DocumentView:
-        """A tab for `snapshot`. Its map layout is `layout`, or the one chosen last (which a change then updates)."""
+        """A tab for `snapshot` (or a view of it made already, in the layout it has). Its map layout is `layout`, or
+        the one chosen last (which a change then updates)."""
         remember = layout is None
         layout = self.saved_layout() if layout is None else layout
-        if isinstance(snapshot, Snapshot):
-            snapshot = SnapshotDocument(snapshot, timelines, pending=pending)
-        snapshot.set_layout(*LAYOUTS[layout])  # before the view: its first frame is drawn once, in this layout
-        doc = DocumentView(snapshot)
+        if isinstance(snapshot, DocumentView):
+            doc = snapshot
+        else:
+            if isinstance(snapshot, Snapshot):
+                snapshot = SnapshotDocument(snapshot, timelines, pending=pending)
+            snapshot.set_layout(*LAYOUTS[layout])  # before the view: its first frame is drawn once, in this layout
+            doc = DocumentView(snapshot)
         self.tab_tasks[doc] = TaskGroup(self)
         if remember:
             doc.layout_box.currentIndexChanged.connect(lambda i: self.settings.setValue("map_layout", i))
@@ -386,7 +405,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
         def busy() -> bool:
             tabs = (self.tabs.widget(i) for i in range(self.tabs.count()))
-            return bool(self.jobs) or any(isinstance(w, DocumentView) and w.pending for w in tabs)
+            return bool(self.jobs) or any(isinstance(w, DocumentView) and (w.pending or w.settling()) for w in tabs)
 
         while busy() and not deadline.hasExpired():
             QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)

@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
+import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.site_series import BandSeries, SiteSeries
@@ -39,6 +40,7 @@ _LIST_AT_ONCE = 100_000
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
 # so that the window's own events (input, painting) are served between two parts, never after both
 _TURN_MS = 1
+_UNSHOWN_MS = 300
 READING_TRACE = "reading the trace..."
 _LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first", "by segment, to scale")
 
@@ -47,12 +49,27 @@ _warmed = False
 
 
 def warm_up() -> None:
-    """Make (and drop) one map view, once per process: the first pyqtgraph plot costs twice the next (its classes'
-    first use), which the window pays while a file is read rather than in the turn that opens its tab."""
+    """Make, paint (offscreen) and drop one map view, once per process, over three turns of the event loop: the first
+    pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
+    pays while a file is read rather than in the turn that opens its tab."""
     global _warmed  # noqa: PLW0603 (once per process)
-    if not _warmed:
-        _warmed = True
-        SegmentMapView().deleteLater()
+    if _warmed:
+        return
+    _warmed = True
+    first = pg.PlotWidget()  # pyqtgraph's classes, in a turn of their own
+
+    def then() -> None:
+        first.deleteLater()
+        view = SegmentMapView()
+        view.resize(400, 300)
+
+        def paint() -> None:
+            view.grab()
+            view.deleteLater()
+
+        QtCore.QTimer.singleShot(_TURN_MS, paint)
+
+    QtCore.QTimer.singleShot(_TURN_MS, then)
 
 
 def scroll_area() -> QtWidgets.QScrollArea:
@@ -96,14 +113,10 @@ class DocumentView(QtWidgets.QWidget):
         self.map = SegmentMapView()
         self._timeline_view: TimelineView | None = None  # made when the trace can be shown: a plot costs a stall
         self.figures = FiguresPanel()
-        # what the event the map is right after is; travelling shows it, the list below travels
-        self.inspector = EventInspector()
-        self.side_tabs = QtWidgets.QTabWidget()
-        inspector_area = scroll_area()
-        inspector_area.setWidget(self.inspector)  # scrolls rather than taking the figures' room in a short window
-        self.side_tabs.addTab(inspector_area, "event")
+        self.side_tabs = QtWidgets.QTabWidget()  # its pages are parts made after the first frame (see _make)
         # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
         # the figures show at once, and no turn of the GUI thread is long; a part asked for sooner is made then
+        self._inspector: EventInspector | None = None
         self._details: QtWidgets.QTextEdit | None = None
         self._block_stack: StackView | None = None
         self._block_page: QtWidgets.QSplitter | None = None
@@ -116,6 +129,7 @@ class DocumentView(QtWidgets.QWidget):
         self._site_series: SiteSeries | None = None  # the loader's bands of one timeline, for the site timeline
         self._site_bands_for: int | None = None  # the loader is making this device's: the site timeline waits
         self._parts = (
+            self._make_inspector,
             self._make_block_pages,
             self._make_diagnosis,
             self._make_event_list,
@@ -123,6 +137,7 @@ class DocumentView(QtWidgets.QWidget):
             self._make_site_timeline,
         )
         self._made = 0  # how many of _parts are made
+        self._queued = 0  # steps waiting for a later turn (_later)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
         # the loader's segment allocations (the timeline's ticks) per device, of the timeline they were found for
         self._segment_ticks: dict[int, np.ndarray] = {}
@@ -228,18 +243,45 @@ class DocumentView(QtWidgets.QWidget):
         self.map.block_clicked.connect(self.show_block)
         self.map.block_clicked.connect(lambda _i: self.side_tabs.setCurrentWidget(self.block_page))
         self._fill_devices()
+        self._staged = False
         if self.document.pending:
-            # a file being loaded: the tab shows in this turn of the event loop, its map in the next, the rest of
-            # its parts one a turn after that (each turn of the GUI thread stays short)
+            # a file being loaded: the tab is made in this turn of the event loop, shown in another, its map drawn in
+            # the next, the rest of its parts one a turn after that (each turn of the GUI thread stays short); a tab
+            # not shown soon (another file's is) is drawn all the same
             self.reading.setVisible(True)
-            QtCore.QTimer.singleShot(_TURN_MS, self, self._first_frame)
+            QtCore.QTimer.singleShot(_UNSHOWN_MS, self, self._stage)
         else:
             self._device_shown()
-            QtCore.QTimer.singleShot(_TURN_MS, self, self._make_next)
+            self._later(self._make_next)
+
+    def _later(self, step: Callable[[], None]) -> None:
+        """`step` in a later turn of the event loop, after a timer rather than as a queued call: the window's own events
+        (input, painting) are served between two steps, never after both."""
+        self._queued += 1
+
+        def run() -> None:
+            self._queued -= 1
+            step()
+
+        QtCore.QTimer.singleShot(_TURN_MS, self, run)
+
+    def settling(self) -> bool:
+        """Whether some of the tab's staged steps are still to come (see _later)."""
+        return self._queued > 0
+
+    def showEvent(self, event: QtGui.QShowEvent) -> None:
+        super().showEvent(event)
+        if self.document.pending:
+            self._stage()
+
+    def _stage(self) -> None:
+        if not self._staged:
+            self._staged = True
+            self._later(self._first_frame)
 
     def _first_frame(self) -> None:
         self._device_shown()
-        QtCore.QTimer.singleShot(_TURN_MS, self, self._make_next)
+        self._later(self._make_next)
 
     # -- the tab's parts, made one a turn ----------------------------------------------------------------------
 
@@ -247,7 +289,7 @@ class DocumentView(QtWidgets.QWidget):
         if self._made < len(self._parts):
             self._make(self._made + 1)
         if self._made < len(self._parts):
-            QtCore.QTimer.singleShot(_TURN_MS, self, self._make_next)
+            self._later(self._make_next)
 
     def _make(self, parts: int) -> None:
         """Make the first `parts` parts of the tab (in order: the side panel's pages keep their places)."""
@@ -255,6 +297,15 @@ class DocumentView(QtWidgets.QWidget):
             part = self._parts[self._made]
             self._made += 1
             part()
+
+    def _make_inspector(self) -> None:
+        # what the event the map is right after is; travelling shows it, the list below travels
+        self._inspector = EventInspector()
+        area = scroll_area()
+        area.setWidget(self._inspector)  # scrolls rather than taking the figures' room in a short window
+        self.side_tabs.insertTab(0, area, "event")
+        self.side_tabs.setCurrentIndex(0)
+        self._inspector.show_event(self.frame.event_info)
 
     def _make_block_pages(self) -> None:
         self._details = QtWidgets.QTextEdit(readOnly=True)
@@ -314,58 +365,64 @@ class DocumentView(QtWidgets.QWidget):
         self.curve_tabs.addTab(view, "allocated by site")
 
     @property
-    def details(self) -> QtWidgets.QTextEdit:
+    def inspector(self) -> EventInspector:
         self._make(1)
+        assert self._inspector is not None
+        return self._inspector
+
+    @property
+    def details(self) -> QtWidgets.QTextEdit:
+        self._make(2)
         assert self._details is not None
         return self._details
 
     @property
     def block_stack(self) -> StackView:
-        self._make(1)
+        self._make(2)
         assert self._block_stack is not None
         return self._block_stack
 
     @property
     def block_page(self) -> QtWidgets.QSplitter:
-        self._make(1)
+        self._make(2)
         assert self._block_page is not None
         return self._block_page
 
     @property
     def table(self) -> BlockTable:
-        self._make(1)
+        self._make(2)
         assert self._table is not None
         return self._table
 
     @property
     def diagnosis(self) -> DiagnosisPages:
-        self._make(2)
+        self._make(3)
         assert self._diagnosis is not None
         return self._diagnosis
 
     @property
     def event_list(self) -> EventListView:
-        self._make(3)
+        self._make(4)
         assert self._event_list is not None
         return self._event_list
 
     @property
     def timeline_view(self) -> TimelineView:
         """The timeline under the map (with the event list beside it, hidden while the trace is read)."""
-        self._make(4)
+        self._make(5)
         assert self._timeline_view is not None
         return self._timeline_view
 
     @property
     def curve_tabs(self) -> QtWidgets.QTabWidget:
         """The timeline's tabs: the memory curves, the allocated memory by site."""
-        self._make(4)
+        self._make(5)
         assert self._curve_tabs is not None
         return self._curve_tabs
 
     @property
     def site_timeline(self) -> SiteTimelineView:
-        self._make(5)
+        self._make(6)
         assert self._site_timeline is not None
         return self._site_timeline
 
@@ -422,7 +479,7 @@ class DocumentView(QtWidgets.QWidget):
 
     # -- drawing a frame -----------------------------------------------------------------------------------------
 
-    def _show(self, frame: EventFrame, *, keep_range: bool = True, table: bool = True) -> None:
+    def _show(self, frame: EventFrame, *, keep_range: bool = True, table: bool = True, inspector: bool = True) -> None:
         if (frame.device, frame.event) != (self.frame.device, self.frame.event):
             self._clear_block()  # the block shown belonged to the state left behind
         self.frame = frame
@@ -430,7 +487,8 @@ class DocumentView(QtWidgets.QWidget):
         if table:
             self._refresh_table()
         self.figures.set_metrics(frame.metrics, frame.title, frame.findings)
-        self.inspector.show_event(frame.event_info)
+        if inspector and self._inspector is not None:  # else it shows the frame's event once made
+            self._inspector.show_event(frame.event_info)
         if self._timeline_view is not None:
             self.event_list.show_event(frame.event)
             if self._diagnosis is not None:  # made, it follows; made later, it starts where the cursor is
@@ -479,14 +537,24 @@ class DocumentView(QtWidgets.QWidget):
                 doc.curve_envelopes(),
                 ticks=self._segment_ticks.get(doc.device) if tl is self._ticks_of.get(doc.device) else None,
             )
+            self.axis_box.setEnabled(tl.series.time_us is not None)
+        steps = [self._bottom_shown, self._frame_shown, self._inspector_shown, self._lists_shown]
+        if not staged:
+            for step in steps:
+                step()
+            return
+        self._in_turns(steps, self._shown_token)
+
+    def _bottom_shown(self) -> None:
+        """The timeline and the event list under the map (their first layout and paint) once there is a trace."""
+        doc = self.document
+        if not doc.pending:
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self._bottom.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
-            self.axis_box.setEnabled(tl.series.time_us is not None)
-        if not staged:
-            self._frame_shown()
-            self._lists_shown()
-            return
-        self._in_turns([self._frame_shown, self._lists_shown], self._shown_token)
+
+    def _inspector_shown(self) -> None:
+        if self._inspector is not None:
+            self._inspector.show_event(self.frame.event_info)
 
     def _in_turns(self, steps: list[Callable[[], None]], token: int) -> None:
         """Each of `steps` in a turn of its own (the rest dropped once another _device_shown has begun)."""
@@ -497,7 +565,7 @@ class DocumentView(QtWidgets.QWidget):
                 if len(steps) > 1:
                     self._in_turns(steps[1:], token)
 
-        QtCore.QTimer.singleShot(_TURN_MS, self, run)
+        self._later(run)
 
     def _lists_shown(self) -> None:
         if not self.document.pending:
@@ -516,7 +584,7 @@ class DocumentView(QtWidgets.QWidget):
         self.stream_box.setCurrentIndex(max(self.stream_box.findData(doc.filters.stream), 0))
         self.stream_box.setVisible(len(streams) > 1)
         self.stream_box.blockSignals(False)
-        self._show(doc.frame())
+        self._show(doc.frame(), inspector=False)  # the inspector's stack: in a turn of its own
 
     def _list_events(self, timeline: DeviceTimeline) -> None:
         """The event list of the device shown: at once for a short trace, else made in a task and handed over."""
@@ -576,9 +644,7 @@ class DocumentView(QtWidgets.QWidget):
         self._segment_ticks = dict(segment_ticks or {})
         self._ticks_of = {d: timelines[d] for d in self._segment_ticks if d in timelines}
         self._site_series, self._site_bands_for = None, site_bands_for
-        QtCore.QTimer.singleShot(
-            _TURN_MS, self, lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device)
-        )
+        self._later(lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device))
 
     def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
         """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
@@ -605,7 +671,7 @@ class DocumentView(QtWidgets.QWidget):
             if self._diagnosis is not None:
                 self._diagnosis.forget()  # what it read was of the state-only snapshot
             self._fill_devices()
-        QtCore.QTimer.singleShot(_TURN_MS, self, lambda: self._device_shown(staged=True))  # in the next turns
+        self._later(lambda: self._device_shown(staged=True))  # in the next turns
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
         """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""
