@@ -126,7 +126,8 @@ class DocumentView(QtWidgets.QWidget):
         self._curve_tabs: QtWidgets.QTabWidget | None = None
         self._site_timeline: SiteTimelineView | None = None
         self._site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
-        self._site_series: SiteSeries | None = None  # the loader's bands of one timeline, for the site timeline
+        # the loader's site bands of one device's timeline (device, groupings), for the site timeline
+        self._site_bands: tuple[int, dict[str, BandSeries]] | None = None
         self._site_bands_for: int | None = None  # the loader is making this device's: the site timeline waits
         self._parts = (
             self._make_inspector,
@@ -643,15 +644,13 @@ class DocumentView(QtWidgets.QWidget):
         self.timeline_view  # noqa: B018 (made now, drawn in a later turn)
         self._segment_ticks = dict(segment_ticks or {})
         self._ticks_of = {d: timelines[d] for d in self._segment_ticks if d in timelines}
-        self._site_series, self._site_bands_for = None, site_bands_for
+        self._site_bands, self._site_bands_for = None, site_bands_for
         self._later(lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device))
 
     def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
         """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
         self._site_bands_for = None
-        if bands is not None and not self.pending:
-            device, groupings = bands
-            self._site_series = SiteSeries(self.snapshot, self.timeline(device), groupings)
+        self._site_bands = bands  # the trace may still be on its way to the view: matched to a timeline when shown
         self._site_timeline_for = None  # shown waiting for these: shown again, with them
         self._site_timeline_if_shown()
 
@@ -761,7 +760,11 @@ class DocumentView(QtWidgets.QWidget):
         self._site_timeline_for = None  # what it shows is of another device or snapshot: it follows no cursor
         if self.curve_tabs.currentWidget() is self.site_timeline:
             self._site_timeline_for = (doc.device, tl)
-            series = self._site_series if self._site_series is not None and self._site_series.timeline is tl else None
+            series = None
+            if self._site_bands is not None and self._site_bands[0] == doc.device:
+                groupings = self._site_bands[1]
+                if all(b.n_events == tl.n_events for b in groupings.values()):
+                    series = SiteSeries(doc.snapshot, tl, groupings)
             # the loader is making this device's bands: computed here too, both would want the GIL at once
             wait = series is None and self._site_bands_for == doc.device
             self.site_timeline.set_document(doc.snapshot, tl, series, event=self.current_event, compute=not wait)

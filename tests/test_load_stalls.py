@@ -1,0 +1,123 @@
+"""Loading without GUI stalls: the site bands made by the worker process (checked against the allocated series they
+must sum to), the peaks it ships, the event list's passes in chunks (against plain walks over the trace), and the
+tab opened in stages (every part made, in order, the site timeline drawn from the loader's bands)."""
+
+from __future__ import annotations
+
+import pickle
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from pytestqt.qtbot import QtBot
+
+from gpumem_gui.app import MainWindow
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.analysis.site_series import GROUPINGS, build_site_series
+from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.snapshot.model import Action
+from gpumem_gui.document import event_list
+from gpumem_gui.document.event_list import EventFilter, EventTable, segment_growths
+from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
+from gpumem_gui.sources.transfer import load_bands, load_npz, save_bands, save_npz
+from gpumem_gui.views.document import DocumentView
+
+
+@pytest.fixture(scope="module")
+def long_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("load") / "long.pickle"
+    path.write_bytes(pickle.dumps(synthetic_snapshot(30_000, seed=5, streams=2), protocol=4))
+    return path
+
+
+def test_shipped_bands_sum_to_the_allocated_series(long_file: Path, tmp_path: Path) -> None:
+    snap = load_snapshot(long_file)
+    device = snap.default_device()
+    tl = build_timeline(snap, device)
+    save_bands(tmp_path / "b.npz", device, build_site_series(snap, tl).groupings)
+    got_device, groupings = load_bands(tmp_path / "b.npz")
+    assert got_device == device and sorted(groupings) == sorted(GROUPINGS)
+    events = np.array([-1, 0, 1, tl.n_events // 3, tl.n_events // 2, tl.n_events - 1])
+    allocated = np.concatenate([[tl.series.initial["allocated"]], tl.series.allocated])[events + 1]
+    for kind, bands in groupings.items():
+        # the oracle: the allocated series, which every grouping's bands add up to at every event
+        assert np.array_equal(bands.at(events).sum(axis=0), allocated), kind
+        assert all(b.peak_bytes > 0 for b in bands.bands)
+
+
+def test_peaks_travel_with_the_snapshot(long_file: Path, tmp_path: Path) -> None:
+    snap = load_snapshot(long_file)
+    save_npz(tmp_path / "s.npz", snap, {})
+    back, _ = load_npz(tmp_path / "s.npz")
+    assert back._peaks and set(back._peaks) == set(snap.devices())
+    for d in snap.devices():  # the cache filled from the file equals a pass over the trace made here
+        assert back.peak_reserved(d) == pytest.approx(back._peak_reserved(d))
+
+
+def test_worker_hands_the_whole_snapshot_then_its_bands(
+    long_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    wholes: list[LoadResult] = []
+    result = FileLoadJob(str(long_file), site_bands=True).run(on_whole=wholes.append, timeout=60)
+    assert len(wholes) == 1 and wholes[0] is result and result.error is None
+    assert result.snapshot is not None and result.timelines is not None and result.site_bands is not None
+    device, groupings = result.site_bands
+    assert device == result.snapshot.default_device() and set(groupings) == set(GROUPINGS)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_event_list_passes_in_chunks_match_plain_walks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    path = tmp_path / "short.pickle"
+    path.write_bytes(pickle.dumps(synthetic_snapshot(3_000, seed=2, streams=3), protocol=4))
+    snap = load_snapshot(path)
+    device = snap.devices()[0]
+    trace = snap.trace(device)
+    monkeypatch.setattr(event_list, "PASS_CHUNK", 7)  # chunk edges everywhere, a stream switch on some of them
+    table = EventTable(snap, device)
+    raw = list(zip(trace.action.tolist(), trace.size.tolist(), trace.stream.tolist(), strict=True))
+    assert table.streams() == sorted({s for _a, _z, s in raw})
+    assert np.array_equal(table.filter(EventFilter()), np.arange(len(raw)))
+    stream = table.streams()[-1]
+    flt = EventFilter("allocations", 1 << 20, stream)
+    expected = [i for i, (a, z, s) in enumerate(raw) if a == Action.ALLOC and z >= 1 << 20 and s == stream]
+    assert table.filter(flt).tolist() == expected
+    grows = [i for i, (a, _z, _s) in enumerate(raw) if a in (Action.SEGMENT_ALLOC, Action.SEGMENT_MAP)]
+    assert segment_growths(trace).tolist() == grows and grows
+
+
+def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
+    qtbot: QtBot, long_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    made: list[int] = []
+    first = DocumentView.__init__
+
+    def counting(view: DocumentView, *args: Any, **kwargs: Any) -> None:
+        first(view, *args, **kwargs)
+        made.append(view._made)  # the parts made with the tab itself
+
+    monkeypatch.setattr(DocumentView, "__init__", counting)
+    with throwaway_settings() as settings:
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        window.resize(1200, 800)
+        window.show()
+        window.open_files([str(long_file)])
+        window.wait_for_loads(60_000)
+        doc = window.current_document()
+        assert doc is not None and not doc.pending and not doc.settling()
+        assert made == [0]  # a file's tab: nothing but the map, the figures and the bar at first
+        tabs = [doc.side_tabs.tabText(i) for i in range(doc.side_tabs.count())]
+        assert tabs == ["event", "block", "blocks", "explain", "by site", "grows"]
+        doc.curve_tabs.setCurrentWidget(doc.site_timeline)
+        # the loader's bands: shown at once, no thread of the GUI process computing them
+        assert doc.site_timeline.is_ready() and doc.site_timeline._task is None
+        assert len(doc.site_timeline.curves) == len(doc.site_timeline.bands.bands) > 0  # type: ignore[union-attr]
+        assert doc.event_list.model.row_count() == len(doc.snapshot.trace(doc.device))
+        image = doc.grab().toImage()
+        assert not image.isNull() and len({image.pixel(x, 300) for x in range(0, image.width(), 7)}) > 3
+        window.shutdown()
