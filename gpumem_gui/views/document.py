@@ -134,9 +134,11 @@ class DocumentView(QtWidgets.QWidget):
             self._make_block_pages,
             self._make_diagnosis,
             self._make_event_list,
+            self._make_timeline_plot,
             self._make_timeline,
             self._make_site_timeline,
         )
+        self._timeline_plot: TimelineView  # made by a part, placed by the next
         self._made = 0  # how many of _parts are made
         self._queued = 0  # steps waiting for a later turn (_later)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
@@ -335,8 +337,11 @@ class DocumentView(QtWidgets.QWidget):
         self._event_list = EventListView()
         self._event_list.event_chosen.connect(self._event_chosen)
 
+    def _make_timeline_plot(self) -> None:
+        self._timeline_plot = TimelineView()  # its plot alone, a turn's worth of work; placed in the next part
+
     def _make_timeline(self) -> None:
-        view = TimelineView()
+        view = self._timeline_plot
         view.event_selected.connect(self.travel_to)
         view.explain_requested.connect(lambda event: self.explain(None if event < 0 else event))
         # the trace's events beside its curves: pick one to travel there
@@ -352,6 +357,7 @@ class DocumentView(QtWidgets.QWidget):
         bottom.setStretchFactor(1, 0)
         bottom.setSizes([900, 480])
         bottom.setVisible(False)
+        self.event_list.setVisible(False)  # painted first with its rows (_lists_shown), a turn after the curves
         self._add_splitter("timeline_events", bottom)
         self._main.addWidget(bottom)
         self._main.setStretchFactor(2, 1)
@@ -410,20 +416,20 @@ class DocumentView(QtWidgets.QWidget):
     @property
     def timeline_view(self) -> TimelineView:
         """The timeline under the map (with the event list beside it, hidden while the trace is read)."""
-        self._make(5)
+        self._make(6)
         assert self._timeline_view is not None
         return self._timeline_view
 
     @property
     def curve_tabs(self) -> QtWidgets.QTabWidget:
         """The timeline's tabs: the memory curves, the allocated memory by site."""
-        self._make(5)
+        self._make(6)
         assert self._curve_tabs is not None
         return self._curve_tabs
 
     @property
     def site_timeline(self) -> SiteTimelineView:
-        self._make(6)
+        self._make(7)
         assert self._site_timeline is not None
         return self._site_timeline
 
@@ -570,6 +576,7 @@ class DocumentView(QtWidgets.QWidget):
 
     def _lists_shown(self) -> None:
         if not self.document.pending:
+            self.event_list.setVisible(True)
             self._list_events(self.document.timeline())
             self._site_timeline_if_shown()
 
