@@ -416,6 +416,9 @@ class MainWindow(QtWidgets.QMainWindow):
         widget = self.tabs.widget(index)
         if widget is None:
             return
+        for task, holder in list(self.load_tabs.items()):
+            if any(v is widget for v in holder.values()):
+                task.cancel()  # its load's worker (still making the site bands) is of no use any more
         group = self.tab_tasks.pop(widget, None)
         if group is not None:
             group.cancel_all()
