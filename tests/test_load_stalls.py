@@ -121,3 +121,15 @@ def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
         image = doc.grab().toImage()
         assert not image.isNull() and len({image.pixel(x, 300) for x in range(0, image.width(), 7)}) > 3
         window.shutdown()
+
+
+def test_a_worker_lost_while_making_the_bands_still_hands_the_whole_file(long_file: Path) -> None:
+    job = FileLoadJob(str(long_file), site_bands=True)
+    wholes: list[LoadResult] = []
+
+    def whole_then_kill(result: LoadResult) -> None:
+        wholes.append(result)
+        job._proc.kill()  # as the kernel's OOM killer would, while the worker makes the bands
+
+    result = job.run(on_whole=whole_then_kill, timeout=60)
+    assert result is wholes[0] and result.error is None and result.timelines is not None

@@ -121,7 +121,8 @@ class FileLoadJob:
                     if self._cancelled.is_set():  # cancel() closed the pipe under us: not a crash of the worker
                         break
                     if closed or (not self._proc.is_alive() and not self._conn_has_data()):
-                        return LoadResult(self.path, error=self._died())
+                        # after the whole snapshot, only the site bands are lost (the window makes them itself)
+                        return whole if whole is not None else LoadResult(self.path, error=self._died())
                     continue
                 kind, value = message
                 if kind == "state":
