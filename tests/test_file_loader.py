@@ -18,15 +18,15 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
-from gpumem_gui.sources.transfer import load_npz, save_npz
+from gpumem_gui.sources.transfer import load_parts, save_parts
 from tests.conftest import fixture_path
 
 
-def test_npz_round_trip_keeps_everything(tmp_path: Path) -> None:
+def test_the_array_file_round_trip_keeps_everything(tmp_path: Path) -> None:
     snap = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
     timelines = {d: build_timeline(snap, d) for d in snap.devices()}
-    save_npz(tmp_path / "s.npz", snap, timelines)
-    back, back_timelines = load_npz(tmp_path / "s.npz")
+    save_parts(tmp_path / "s.arrays", snap, timelines)
+    back, back_timelines = load_parts(tmp_path / "s.arrays")
     assert back.source == snap.source and back.strings == snap.strings
     assert back.stacks.frames == snap.stacks.frames
     assert np.array_equal(back.state.blocks.address, snap.state.blocks.address)

@@ -23,7 +23,7 @@ from gpumem_gui.document import event_list
 from gpumem_gui.document.event_list import EventFilter, EventTable, segment_growths
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
-from gpumem_gui.sources.transfer import load_bands, load_npz, save_bands, save_npz
+from gpumem_gui.sources.transfer import load_bands, load_parts, save_bands, save_parts
 from gpumem_gui.views.document import DocumentView
 
 
@@ -38,8 +38,8 @@ def test_shipped_bands_sum_to_the_allocated_series(long_file: Path, tmp_path: Pa
     snap = load_snapshot(long_file)
     device = snap.default_device()
     tl = build_timeline(snap, device)
-    save_bands(tmp_path / "b.npz", device, build_site_series(snap, tl).groupings)
-    got_device, groupings = load_bands(tmp_path / "b.npz")
+    save_bands(tmp_path / "b.arrays", device, build_site_series(snap, tl).groupings)
+    got_device, groupings = load_bands(tmp_path / "b.arrays")
     assert got_device == device and sorted(groupings) == sorted(GROUPINGS)
     events = np.array([-1, 0, 1, tl.n_events // 3, tl.n_events // 2, tl.n_events - 1])
     allocated = np.concatenate([[tl.series.initial["allocated"]], tl.series.allocated])[events + 1]
@@ -51,8 +51,8 @@ def test_shipped_bands_sum_to_the_allocated_series(long_file: Path, tmp_path: Pa
 
 def test_peaks_travel_with_the_snapshot(long_file: Path, tmp_path: Path) -> None:
     snap = load_snapshot(long_file)
-    save_npz(tmp_path / "s.npz", snap, {})
-    back, _ = load_npz(tmp_path / "s.npz")
+    save_parts(tmp_path / "s.arrays", snap, {})
+    back, _ = load_parts(tmp_path / "s.arrays")
     assert back._peaks and set(back._peaks) == set(snap.devices())
     for d in snap.devices():  # the cache filled from the file equals a pass over the trace made here
         assert back.peak_reserved(d) == pytest.approx(back._peak_reserved(d))

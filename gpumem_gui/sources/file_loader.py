@@ -2,8 +2,8 @@
 
 The worker unpickles (globals refused) and converts to columns; as soon as the segments are read it hands over the
 final state (no trace: the map shows it), then, the trace read, the rest of the snapshot with every device's
-timeline. Each part travels as an .npz file read without pickle. The million dicts of a big file never enter the
-GUI process, and the worker leaves with os._exit, so nobody waits for them to be freed.
+timeline. Each part travels as an array file (array_file.py) that the GUI maps and never unpickles. The dicts of a
+big file never enter the GUI process, and the worker leaves with os._exit, so nobody waits for them to be freed.
 """
 
 from __future__ import annotations
@@ -29,18 +29,18 @@ def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
-        from gpumem_gui.sources.transfer import save_bands, save_npz  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import save_bands, save_parts  # noqa: PLC0415
 
         def state_read(state: Snapshot) -> None:
             # the map can show the final state while the trace is read and indexed
-            save_npz(out + ".state.npz", state, {})
-            conn.send(("state", out + ".state.npz"))
+            save_parts(out + ".state.arrays", state, {})
+            conn.send(("state", out + ".state.arrays"))
 
         snapshot = load_snapshot(path, on_state=state_read)
         timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
         # the whole snapshot again, not only what the state lacked: the state was read alone, with a stack table of
         # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
-        save_npz(out, snapshot, timelines)
+        save_parts(out, snapshot, timelines)
         conn.send(("done", out))
         if site_bands:
             device = snapshot.default_device()
@@ -51,8 +51,8 @@ def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
 
                     # the site timeline's bands, here rather than in a thread of the GUI process: their numpy passes
                     # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
-                    save_bands(out + ".bands.npz", device, build_site_series(snapshot, timelines[device]).groupings)
-                    bands = out + ".bands.npz"
+                    save_bands(out + ".bands.arrays", device, build_site_series(snapshot, timelines[device]).groupings)
+                    bands = out + ".bands.arrays"
             except Exception:  # the window computes them itself
                 bands = None
             conn.send(("bands", bands))
@@ -87,7 +87,7 @@ class FileLoadJob:
         self.site_bands = site_bands
         self.snapshot: Snapshot | None = None
         self._cancelled = threading.Event()
-        fd, self._out = tempfile.mkstemp(prefix="gpumem-gui-", suffix=".npz")
+        fd, self._out = tempfile.mkstemp(prefix="gpumem-gui-", suffix=".arrays")
         os.close(fd)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=False)
@@ -165,10 +165,10 @@ class FileLoadJob:
             return False
 
     def _partial(self, state_path: str) -> LoadResult:
-        from gpumem_gui.sources.transfer import load_npz  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import load_parts  # noqa: PLC0415
 
         try:
-            self.snapshot, _ = load_npz(state_path)
+            self.snapshot, _ = load_parts(state_path)
         except (OSError, ValueError, KeyError) as e:
             return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
         finally:
@@ -177,10 +177,10 @@ class FileLoadJob:
         return LoadResult(self.path, self.snapshot, partial=True)
 
     def _finish(self) -> LoadResult:
-        from gpumem_gui.sources.transfer import load_npz  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import load_parts  # noqa: PLC0415
 
         try:
-            snapshot, timelines = load_npz(self._out)
+            snapshot, timelines = load_parts(self._out)
         except (OSError, ValueError, KeyError) as e:
             return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
         return LoadResult(self.path, snapshot, timelines)
@@ -207,7 +207,7 @@ class FileLoadJob:
         # files gone without an error
         self._proc.join(timeout=5)
         self._conn.close()
-        for leftover in (self._out, self._out + ".state.npz", self._out + ".bands.npz"):
+        for leftover in (self._out, self._out + ".state.arrays", self._out + ".bands.arrays"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(leftover)
 

@@ -1,12 +1,12 @@
-"""A converted Snapshot (and its timelines) as one .npz file: how a loading process hands its work to the GUI.
+"""A converted Snapshot (and its timelines, or a site timeline's bands) as one array file: how a loading process
+hands its work to the GUI.
 
-Arrays travel as arrays and everything else as JSON, and the file is read with `allow_pickle=False`: the GUI never
-unpickles anything, not even what its own worker wrote.
+Arrays travel as raw numeric arrays (array_file.py) and everything else as JSON: the GUI maps the file instead of
+copying it, and never unpickles anything, not even what its own worker wrote.
 """
 
 from __future__ import annotations
 
-import json
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -24,6 +24,7 @@ from gpumem_gui.core.snapshot.model import (
     StackTable,
     TraceTable,
 )
+from gpumem_gui.sources.array_file import read_arrays, write_arrays
 
 _TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in ("has_time", "forward_frames", "unknown_actions")]
 _SERIES_ARRAYS = list(SERIES_NAMES)
@@ -34,7 +35,7 @@ def _put(arrays: dict[str, np.ndarray], prefix: str, obj: Any, names: list[str])
         arrays[f"{prefix}{name}"] = np.asarray(getattr(obj, name))
 
 
-def save_npz(
+def save_parts(
     path: str | Path,
     snapshot: Snapshot,
     timelines: dict[int, DeviceTimeline],
@@ -47,9 +48,7 @@ def save_npz(
     if with_snapshot:
         _snapshot_parts(arrays, meta, snapshot)
     _timeline_parts(arrays, meta, timelines)
-    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
-    with open(path, "wb") as f:
-        np.savez(f, **arrays)  # type: ignore[arg-type]  # numpy types the keyword arrays loosely
+    write_arrays(path, arrays, meta)
 
 
 def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapshot: Snapshot) -> None:
@@ -102,11 +101,9 @@ def _timeline_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], timelin
         }
 
 
-def load_npz(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
+def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
     """The snapshot and timelines of `path`; pass `snapshot` when the file holds timelines only."""
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    meta = json.loads(arrays.pop("meta").tobytes())
+    arrays, meta = read_arrays(path)
 
     def take(prefix: str, cls: Any, names: list[str] | None = None, **extra: Any) -> Any:
         names = names or [f.name for f in fields(cls)]
@@ -196,16 +193,12 @@ def save_bands(path: str | Path, device: int, groupings: dict[str, BandSeries]) 
         index = b.index
     if groupings:
         arrays |= {"index.total": index.total, "index.low": index.chunk_low, "index.high": index.chunk_high}
-    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), np.uint8)
-    with open(path, "wb") as f:
-        np.savez(f, **arrays)  # type: ignore[arg-type]
+    write_arrays(path, arrays, meta)
 
 
 def load_bands(path: str | Path) -> tuple[int, dict[str, BandSeries]]:
     """What save_bands wrote: the device and its groupings."""
-    with np.load(path, allow_pickle=False) as z:
-        arrays = {k: z[k] for k in z.files}
-    meta = json.loads(arrays.pop("meta").tobytes())
+    arrays, meta = read_arrays(path)
     groupings: dict[str, BandSeries] = {}
     if meta["groupings"]:
         index = TotalIndex(arrays["index.total"], arrays["index.low"], arrays["index.high"])
