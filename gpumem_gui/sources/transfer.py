@@ -138,7 +138,7 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             warnings=list(meta.get("warnings", [])),
         )
         # the worker's peaks fill the snapshot's own cache of them (Snapshot.peak_reserved)
-        snapshot._peaks.update({int(d): float(p) for d, p in meta.get("peaks", {}).items()})
+        snapshot.seed_peaks({int(d): float(p) for d, p in meta.get("peaks", {}).items()})
     if snapshot is None:
         raise KeyError("the file holds timelines only, and no snapshot was given for them")
     state, pool_ids = snapshot.state, snapshot.state.pool_ids

@@ -89,14 +89,18 @@ class Series:
     segments: I64
     time_us: I64 | None
     initial: dict[str, float]
+    # each curve's peak, found once: at 10M events a pass costs ~10 ms and the window asks on every repaint of a view
+    _peaks: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.reserved)
 
     def peak(self, name: str) -> int:
-        values: np.ndarray = getattr(self, name)
-        initial = self.initial[name]
-        return int(max(initial, values.max())) if len(values) else int(initial)
+        if name not in self._peaks:
+            values: np.ndarray = getattr(self, name)
+            initial = self.initial[name]
+            self._peaks[name] = int(max(initial, values.max())) if len(values) else int(initial)
+        return self._peaks[name]
 
 
 @dataclass

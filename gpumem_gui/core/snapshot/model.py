@@ -230,6 +230,10 @@ class Snapshot:
         """False for the early, state-only snapshot of a load (see load_snapshot's on_state) and for a file without."""
         return any(len(t) for t in self.traces)
 
+    def seed_peaks(self, peaks: dict[int, float]) -> None:
+        """Take peak_reserved of these devices as already found (the loading worker sends them with the file)."""
+        self._peaks.update(peaks)
+
     def without_traces(self) -> Snapshot:
         """This snapshot's final state alone: what the window draws while the trace is still being read."""
         return replace(self, traces=[])
