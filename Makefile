@@ -35,7 +35,8 @@ test: lint
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
 bench: $(STAMP_RUN)
-	$(BIN)/python benchmarks/bench_load.py
+	$(BIN)/python benchmarks/bench_load.py --quick --shape real
+	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/bench_replay.py
 
 RENDER := QT_QPA_PLATFORM=offscreen $(BIN)/gpumem-gui render
