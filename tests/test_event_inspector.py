@@ -122,7 +122,9 @@ def test_a_backward_allocation_shows_its_forward_stack_and_metadata(inspector: E
 def test_nothing_to_show_empties_every_field(inspector: EventInspector) -> None:
     inspector.show_event(None)
     assert all(label.text() == "—" for label in inspector.values.values())
-    assert "no event" in inspector.heading.text()
+    assert "no event" in inspector.heading.text() and "has no trace" in inspector.heading.text()
+    inspector.show_event(None, pending=True)  # the window has the final state; the trace is still being read
+    assert "still being read" in inspector.heading.text() and "has no trace" not in inspector.heading.text()
 
 
 def test_long_values_never_widen_the_inspector(inspector: EventInspector) -> None:

@@ -308,7 +308,7 @@ class DocumentView(QtWidgets.QWidget):
         area.setWidget(self._inspector)  # scrolls rather than taking the figures' room in a short window
         self.side_tabs.insertTab(0, area, "event")
         self.side_tabs.setCurrentIndex(0)
-        self._inspector.show_event(self.frame.event_info)
+        self._inspector.show_event(self.frame.event_info, self.frame.pending)
 
     def _make_block_pages(self) -> None:
         self._details = QtWidgets.QTextEdit(readOnly=True)
@@ -495,7 +495,7 @@ class DocumentView(QtWidgets.QWidget):
             self._refresh_table()
         self.figures.set_metrics(frame.metrics, frame.title, frame.findings)
         if inspector and self._inspector is not None:  # else it shows the frame's event once made
-            self._inspector.show_event(frame.event_info)
+            self._inspector.show_event(frame.event_info, frame.pending)
         if self._timeline_view is not None:
             self.event_list.show_event(frame.event)
             if self._diagnosis is not None:  # made, it follows; made later, it starts where the cursor is
@@ -561,7 +561,7 @@ class DocumentView(QtWidgets.QWidget):
 
     def _inspector_shown(self) -> None:
         if self._inspector is not None:
-            self._inspector.show_event(self.frame.event_info)
+            self._inspector.show_event(self.frame.event_info, self.frame.pending)
 
     def _in_turns(self, steps: list[Callable[[], None]], token: int) -> None:
         """Each of `steps` in a turn of its own (the rest dropped once another _device_shown has begun)."""
