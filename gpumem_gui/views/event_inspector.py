@@ -71,7 +71,7 @@ def _wall_clock(time_us: int | None) -> str:
 
 
 NO_EVENT = "no event: before the first one, or the file has no trace"
-NO_EVENT_PENDING = "no event yet: the trace is still being read (the map shows the file's final state)"
+NO_EVENT_PENDING = "no event yet: the trace is still being read"
 
 
 class EventInspector(QtWidgets.QWidget):
