@@ -231,7 +231,8 @@ def _serve_and_train(backend: SimulatorBackend, args: argparse.Namespace, oom_di
 @contextlib.contextmanager
 def _signals_end_the_job() -> Iterator[None]:
     """SIGTERM and SIGHUP (kill, a closed terminal) end the job as Ctrl-C does, through its `finally` blocks,
-    so its temporary OOM folder is removed; Python's default for them ends the process on the spot."""
+    so its temporary OOM folder is removed; Python's default for them ends the process on the spot. SIGINT too
+    where it was inherited ignored."""
     if threading.current_thread() is not threading.main_thread():
         yield  # signal handlers can only be set from the main thread (main() called from a script's thread)
         return
@@ -241,6 +242,10 @@ def _signals_end_the_job() -> Iterator[None]:
 
     wanted = [signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
     previous = {signum: signal.signal(signum, end) for signum in wanted}
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:
+        # started in the background by a shell without job control (or a CI runner), which ignores SIGINT for its
+        # children: a `kill -INT` still ends the demo as Ctrl-C does, through its `finally` blocks
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         yield
     finally:
