@@ -280,11 +280,13 @@ cdef class EntryColumns:
         while PyDict_Next(entry, &pos, &key, &value):
             self.add(row, <object> key, <object> value)
 
-    def arrays(self):
-        """1-D arrays: ints (of INT_KEYS), codes (of CODE_KEYS), group. Rows in `mismatched` have no group."""
-        ints = [_i64(self.ints0), _i64(self.ints1), _i64(self.ints2), _i64(self.ints3)]
-        codes = [_i32(self.codes0), _i32(self.codes1), _i32(self.codes2), _i32(self.codes3)]
-        return ints, codes, _i32(self.group)
+    def take_arrays(self):
+        """1-D arrays: ints (of INT_KEYS), codes (of CODE_KEYS), taken once (after the stacks are made of the groups):
+        each column's memory goes as soon as its array is made, so the columns are never held twice."""
+        ints = [_take64(self.ints0), _take64(self.ints1), _take64(self.ints2), _take64(self.ints3)]
+        codes = [_take32(self.codes0), _take32(self.codes1), _take32(self.codes2), _take32(self.codes3)]
+        vector[int32_t]().swap(self.group)
+        return ints, codes
 
     def all_present(self, int k, Py_ssize_t start, Py_ssize_t stop):
         """Whether every row in start..stop has INT_KEYS[k] (time_us is all or nothing)."""
@@ -309,6 +311,18 @@ cdef object _i64(vector[int64_t]& v):
 
 cdef object _i32(vector[int32_t]& v):
     return np.array(<int32_t[:v.size()]> v.data()) if v.size() else np.zeros(0, np.int32)
+
+
+cdef object _take64(vector[int64_t]& v):
+    out = _i64(v)
+    vector[int64_t]().swap(v)  # clear() would keep the memory
+    return out
+
+
+cdef object _take32(vector[int32_t]& v):
+    out = _i32(v)
+    vector[int32_t]().swap(v)
+    return out
 
 
 cdef object _u8(vector[uint8_t]& v):

@@ -331,7 +331,7 @@ def _row_columns(rows: Any) -> tuple[Any, ...]:
     stacks = tables.stacks.rows(rows)
     if stacks is None:
         raise SnapshotError("a 'frames' value is not a list")
-    ints, codes, _ = rows.arrays()
+    ints, codes = rows.take_arrays()
     return ints, codes, stacks
 
 
