@@ -83,6 +83,11 @@ class _Entry:
 ENTRY = _Entry()
 
 
+cdef inline Py_ssize_t _le32(const uint8_t* p):
+    # a LONG_BINGET / LONG_BINPUT index: four bytes, little-endian, unsigned
+    return <Py_ssize_t> (p[0] | (<uint32_t> p[1] << 8) | (<uint32_t> p[2] << 16) | (<uint32_t> p[3] << 24))
+
+
 cdef inline bint _exact_pool(object value):
     # a cached pool id matched by ==: only a pair of exact ints is the same pool id
     return (PyTuple_CheckExact(value) and PyTuple_GET_SIZE(<PyObject*> value) == 2
@@ -189,14 +194,7 @@ cdef class EntryColumns:
             v = PyLong_AsLongLongAndOverflow(<PyObject*> value, &overflow)
             if overflow or v < 0 or v > MAX_VALUE:  # checks.MAX_VALUE (pure twin: convert._convert_trace_python)
                 raise ColumnError(f"entry {row} has an out-of-range {INT_KEYS[r]!r}")
-            if r == 0:
-                self.ints0[row] = v; self.present0[row] = 1
-            elif r == 1:
-                self.ints1[row] = v; self.present1[row] = 1
-            elif r == 2:
-                self.ints2[row] = v; self.present2[row] = 1
-            else:
-                self.ints3[row] = v; self.present3[row] = 1
+            self.set_int(row, r, v)
         elif r < ROLE_FRAMES:
             code = self.code(r - 4, value)
             if r == ROLE_ACTION:
@@ -214,7 +212,7 @@ cdef class EntryColumns:
         return 0
 
     cdef inline void set_int(self, Py_ssize_t row, int r, int64_t v):
-        # an int column's value, checked by the caller as add() checks it (0 <= v <= MAX_VALUE)
+        # an int column's value, checked by the caller (add(), or the entry reader as add() checks it)
         if r == 0:
             self.ints0[row] = v; self.present0[row] = 1
         elif r == 1:
@@ -453,15 +451,7 @@ cdef class PickleReader:
 
     cdef int memo_put(self, Py_ssize_t index) except -1:
         cdef PyObject* value = self.top()
-        if index < 0 or index > self.n:  # a memo index past the opcode count is corrupt data
-            raise Unsupported("bad memo index")
-        if <size_t> index >= self.memo.size():
-            self.memo.resize(index + 1, <PyObject*> NULL)
-        if self.memo[index] == NULL:
-            self.memo_len += 1
-        Py_XDECREF(self.memo[index])
-        Py_INCREF(<object> value)
-        self.memo[index] = value
+        self.memo_store(index, <object> value)
         if value == self.last_dict:
             self.last_dict_slot = index
         elif value == self.last_list:
@@ -469,8 +459,8 @@ cdef class PickleReader:
         return 0
 
     cdef int memo_store(self, Py_ssize_t index, object value) except -1:
-        # memo_put for a value not on the stack (the entry reader's new frames list)
-        if index < 0 or index > self.n:
+        # the memo's slot `index` (memo_put's, and the entry reader's for a new frames list, never on the stack)
+        if index < 0 or index > self.n:  # a memo index past the opcode count is corrupt data
             raise Unsupported("bad memo index")
         if <size_t> index >= self.memo.size():
             self.memo.resize(index + 1, <PyObject*> NULL)
@@ -605,8 +595,7 @@ cdef class PickleReader:
         elif op == 0x6A:  # LONG_BINGET
             if p + 5 > end:
                 return NULL
-            index = (<Py_ssize_t> self.buf[p + 1] | (<Py_ssize_t> self.buf[p + 2] << 8)
-                     | (<Py_ssize_t> self.buf[p + 3] << 16) | (<Py_ssize_t> self.buf[p + 4] << 24))
+            index = _le32(self.buf + p + 1)
             p += 5
         else:
             return NULL
@@ -678,6 +667,13 @@ cdef class PickleReader:
             self.frozen.insert(<uint64_t> <PyObject*> target)
         return 0
 
+    cdef inline bint alone_on_top(self, PyObject* target, bint memoized):
+        # the newest container, on top of the stack above the newest mark, held by nothing else than the stack
+        # and at most its memo slot: the one-pass readers may fill it, or put another object in its place
+        if target == NULL or self.stack.empty() or self.stack.back() != target:
+            return False
+        return Py_REFCNT(target) == 1 + memoized and (self.marks.empty() or self.marks.back() < self.stack.size())
+
     cdef bint fast_list(self) except -1:
         """At a MARK right after the newest EMPTY_LIST: read `MARK (BINGET|LONG_BINGET)* APPENDS` in one pass and
         fill that list, or put the earlier list with the very same items in its place. False (nothing read) when
@@ -685,9 +681,7 @@ cdef class PickleReader:
         cdef PyObject* target = self.last_list
         cdef bint memoized = self.last_list_slot >= 0
         cdef Py_ssize_t size = self.stack.size()
-        if target == NULL or self.stack.back() != target or PyList_GET_SIZE(target) != 0:
-            return False
-        if Py_REFCNT(target) != 1 + memoized or (not self.marks.empty() and self.marks.back() >= size):
+        if not self.alone_on_top(target, memoized) or PyList_GET_SIZE(target) != 0:
             return False
         # a read that starts inside a FRAME may not run past it; a FRAME opcode itself ends the fast pass
         cdef Py_ssize_t p = self.pos, end = self.frame_end if self.pos < self.frame_end else self.n
@@ -715,9 +709,7 @@ cdef class PickleReader:
         cdef PyObject* target = self.last_dict
         cdef bint memoized = self.last_dict_slot >= 0
         cdef Py_ssize_t size = self.stack.size()
-        if target == NULL or self.stack.back() != target or len(<dict> target) != 0:
-            return False
-        if Py_REFCNT(target) != 1 + memoized or (not self.marks.empty() and self.marks.back() >= size):
+        if not self.alone_on_top(target, memoized) or len(<dict> target) != 0:
             return False
         cdef Py_ssize_t p = self.pos, end = self.frame_end if self.pos < self.frame_end else self.n
         cdef int roles[16]
@@ -790,8 +782,7 @@ cdef class PickleReader:
                     list_slot = self.buf[p + 1]
                     p += 2
                 elif p + 4 < end and self.buf[p] == 0x72:  # LONG_BINPUT
-                    list_slot = (<Py_ssize_t> self.buf[p + 1] | (<Py_ssize_t> self.buf[p + 2] << 8)
-                                 | (<Py_ssize_t> self.buf[p + 3] << 16) | (<Py_ssize_t> self.buf[p + 4] << 24))
+                    list_slot = _le32(self.buf + p + 1)
                     p += 5
                 if p < end and self.buf[p] == 0x28:  # MARK: the items follow
                     p += 1
