@@ -230,40 +230,37 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
     Raises SnapshotError with a one-line message naming the file for anything that is not a readable snapshot.
     Globals in a pickle are refused, so a hostile file cannot run code.
     """
-    return _load(source, name, on_state)
-
-
-def _load(source: Source, name: str | None, on_state: StateCallback | None) -> Snapshot:
     told = False
 
-    def tell(state: Snapshot) -> None:
+    def segments_read(state: Snapshot) -> None:
         nonlocal told
-        if on_state is not None and not told:
-            told = True
-            on_state(state)
+        told = True
+        assert on_state is not None  # only handed to the reader when given
+        on_state(state)
 
     with opened(source, name) as (data, label):
         try:
             with gc_paused():  # the converter walks the unpickled dicts: a collection there would walk them all again
+                snapshot = None
                 if data[:1] == bytes([PICKLE_PROTO]):
                     step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
-                    fast = snapshot_from_pickle_fast(data, label, on_state=tell, release_step=step)
-                    if fast is not None:
-                        return _told(fast, tell)
-                obj, form, size = _decode(data)
-                check_expansion(obj, size)  # before the conversion makes a row at every place a memo reference names
-                check_distinct_entries(obj)
-                return _told(snapshot_from_object(obj, label, form), tell)
+                    early = segments_read if on_state is not None else None
+                    snapshot = snapshot_from_pickle_fast(data, label, on_state=early, release_step=step)
+                if snapshot is None:
+                    obj, form, size = _decode(data)
+                    check_expansion(
+                        obj, size
+                    )  # before the conversion makes a row at every place a memo reference names
+                    check_distinct_entries(obj)
+                    snapshot = snapshot_from_object(obj, label, form)
         except SnapshotError as e:
             raise e.with_source(label) from None
         except RecursionError:  # a structure nested thousands deep, compared or shown somewhere in the conversion
             raise SnapshotError("refused to load: the data is nested too deeply", label) from None
         except MemoryError:
             raise SnapshotError("refused to load: it needs more memory than there is", label) from None
-
-
-def _told(snapshot: Snapshot, tell: StateCallback) -> Snapshot:
-    tell(snapshot.without_traces())  # when the reader could not tell it earlier (segments not first, JSON, pure)
+    if on_state is not None and not told:  # the reader could not tell it earlier (segments not first, JSON, pure)
+        on_state(snapshot.without_traces())
     return snapshot
 
 
