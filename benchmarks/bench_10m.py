@@ -12,18 +12,15 @@ from __future__ import annotations
 import argparse
 import gc
 import json
-import os
 import pickle
 import resource
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import psutil
-from bench_data import shape_path, time_travel
+from bench_data import shape_path, time_travel, watch_process
 
 HERE = Path(__file__).resolve().parent
 GPUMEM_GUI = Path(sys.executable).with_name("gpumem-gui")
@@ -72,35 +69,6 @@ def phase(name: str, path: Path, travel: int) -> dict[str, Any]:
     return out
 
 
-def _watch(command: list[str]) -> dict[str, Any]:
-    """Run `command`, polling the RSS of it and its children every 20 ms: wall time and the peak of the sum."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ})
-    peak = 0
-    done = threading.Event()
-
-    def poll() -> None:
-        nonlocal peak
-        root = psutil.Process(proc.pid)
-        while not done.is_set():
-            try:
-                total = sum(p.memory_info().rss for p in [root, *root.children(recursive=True)])
-            except psutil.Error:
-                total = 0
-            peak = max(peak, total)
-            time.sleep(0.02)
-
-    watcher = threading.Thread(target=poll, daemon=True)
-    watcher.start()
-    stdout, stderr = proc.communicate()
-    wall = time.perf_counter() - t0
-    done.set()
-    watcher.join()
-    if proc.returncode != 0:
-        raise RuntimeError(f"{command} failed ({proc.returncode}): {stderr.decode()[-2000:]}")
-    return {"seconds": wall, "peak_rss_tree_bytes": peak, "stdout": stdout.decode()}
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, default=10_000_000)
@@ -115,10 +83,10 @@ def main() -> None:
     results: dict[str, Any] = {"file": str(path), "file_bytes": path.stat().st_size}
     me = [sys.executable, __file__, "--file", str(path), "--travel", str(args.travel), "--phase"]
     for name in ("pickle_gc_paused", "timeline_and_travel"):
-        watched = _watch([*me, name])
+        watched = watch_process([*me, name])
         results[name] = json.loads(watched.pop("stdout")) | watched
         print(f"{name}: {results[name]}", file=sys.stderr, flush=True)
-    watched = _watch([str(GPUMEM_GUI), "report", str(path), "--json"])
+    watched = watch_process([str(GPUMEM_GUI), "report", str(path), "--json"])
     report = json.loads(watched.pop("stdout"))
     results["report"] = watched | {"keys": sorted(report)}
     print(f"report: {results['report']}", file=sys.stderr, flush=True)

@@ -1,5 +1,6 @@
-"""Where the benchmarks keep the data they generate (a cache folder of the user's, never the repository), and the
-generators of the real-file shape and of its unshared-frames edge case.
+"""Where the benchmarks keep the data they generate (a cache folder of the user's, never the repository), the
+generators of the real-file shape and of its unshared-frames edge case (synthetic.unshare_frames), and what the
+benchmarks share to time them.
 
 Run: python benchmarks/bench_data.py --shape unshared --events 1000000 (writes into data_dir(), prints the path)
 """
@@ -7,9 +8,13 @@ Run: python benchmarks/bench_data.py --shape unshared --events 1000000 (writes i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import pickle
+import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -48,30 +53,6 @@ def real_shape_dump(events: int, depth: tuple[int, int] = (40, 160)) -> dict[str
     return synthetic_snapshot(events, seed=42, streams=2, distinct_stacks=250, stack_depth=depth)
 
 
-def unshare_frames(dump: dict[str, Any]) -> dict[str, Any]:
-    """`dump` with every frames list given frame dicts of its own, as a file rewritten by a tool that copies each
-    stack does (JSON keeps not even the lists shared): equal content, no dict shared between two lists."""
-    fresh: dict[int, list[dict[str, Any]]] = {}
-
-    def own(frames: Any) -> Any:
-        if not frames:
-            return frames
-        if id(frames) not in fresh:
-            fresh[id(frames)] = [dict(f) for f in frames]
-        return fresh[id(frames)]
-
-    for trace in dump["device_traces"]:
-        for entry in trace:
-            if "frames" in entry:
-                entry["frames"] = own(entry["frames"])
-    for segment in dump["segments"]:
-        segment["frames"] = own(segment.get("frames"))
-        for block in segment["blocks"]:
-            if "frames" in block:
-                block["frames"] = own(block["frames"])
-    return dump
-
-
 def time_travel(doc: Any, timeline: Any, count: int, seed: int = 0) -> tuple[list[float], list[float]]:
     """Seconds per move to `count` random events: the document's whole frame (as the window asks for it) and the
     timeline's state_at alone, each event timed both ways."""
@@ -95,12 +76,43 @@ def shape_path(shape: str, events: int, folder: Path | None = None) -> Path:
     """The file of `shape` ("real" or "unshared") at `events` events, generated first if missing."""
     path = (folder or data_dir()) / f"{'real_shape' if shape == 'real' else 'unshared_frames'}_{events}.pickle"
     if not path.exists():
+        from gpumem_gui.core.allocator.synthetic import unshare_frames
+
         dump = real_shape_dump(events) if shape == "real" else unshare_frames(real_shape_dump(events, UNSHARED_DEPTH))
         part = path.with_suffix(".part")
         with part.open("wb") as f:
             pickle.dump(dump, f, protocol=4)
         part.replace(path)
     return path
+
+
+def watch_process(command: list[str]) -> dict[str, Any]:
+    """Run `command`: wall time to its exit, the peak of its process tree's summed RSS (polled every 10 ms) and its
+    standard output; a failure raises with the end of its standard error."""
+    import psutil
+
+    t0 = time.perf_counter()
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    peak = 0
+    done = threading.Event()
+
+    def poll() -> None:
+        nonlocal peak
+        root = psutil.Process(proc.pid)
+        while not done.is_set():
+            with contextlib.suppress(psutil.Error):  # the process has just left
+                peak = max(peak, sum(p.memory_info().rss for p in [root, *root.children(recursive=True)]))
+            time.sleep(0.01)
+
+    watcher = threading.Thread(target=poll, daemon=True)
+    watcher.start()
+    stdout, stderr = proc.communicate()
+    seconds = time.perf_counter() - t0
+    done.set()
+    watcher.join()
+    if proc.returncode != 0:
+        raise RuntimeError(f"{command[:3]} failed ({proc.returncode}): {stderr.decode()[-2000:]}")
+    return {"seconds": seconds, "peak_rss_tree_bytes": peak, "stdout": stdout.decode()}
 
 
 def main() -> None:

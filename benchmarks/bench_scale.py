@@ -11,19 +11,14 @@ Run: python benchmarks/bench_scale.py [--events N] [--shape real|unshared|json] 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import pickle
 import statistics
-import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
 from typing import Any
 
-import psutil
-from bench_data import shape_path
+from bench_data import shape_path, watch_process
 
 GPUMEM_GUI = Path(sys.executable).with_name("gpumem-gui")
 YARDSTICK = (
@@ -48,42 +43,18 @@ def json_path(events: int) -> Path:
     return path
 
 
-def watch(command: list[str]) -> dict[str, Any]:
-    """Run `command`: wall time to its exit, and the peak of its tree's summed RSS, polled every 10 ms."""
-    t0 = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak = 0
-    done = threading.Event()
-
-    def poll() -> None:
-        nonlocal peak
-        root = psutil.Process(proc.pid)
-        while not done.is_set():
-            with contextlib.suppress(psutil.Error):  # the process has just left
-                peak = max(peak, sum(p.memory_info().rss for p in [root, *root.children(recursive=True)]))
-            time.sleep(0.01)
-
-    watcher = threading.Thread(target=poll, daemon=True)
-    watcher.start()
-    stdout, stderr = proc.communicate()
-    seconds = time.perf_counter() - t0
-    done.set()
-    watcher.join()
-    if proc.returncode != 0:
-        raise RuntimeError(f"{command[:3]} failed ({proc.returncode}): {stderr.decode()[-2000:]}")
-    return {"seconds": seconds, "peak_rss_bytes": peak, "stdout_bytes": len(stdout)}
-
-
 def measure(path: Path, rounds: int) -> dict[str, Any]:
     module = "json" if path.suffix == ".json" else "pickle"
     yardstick = [sys.executable, "-c", YARDSTICK.format(module=module), str(path)]
     report = [str(GPUMEM_GUI), "report", str(path), "--json"]
     runs: dict[str, list[dict[str, Any]]] = {f"{module}_load": [], "report": []}
     for _ in range(rounds):  # alternately, so that a busy moment of the machine falls on both
-        runs[f"{module}_load"].append(watch(yardstick))
-        runs["report"].append(watch(report))
+        for name, command in ((f"{module}_load", yardstick), ("report", report)):
+            watched = watch_process(command)
+            stdout = watched.pop("stdout")
+            runs[name].append(watched | {"stdout_bytes": len(stdout)})
     medians = {
-        name: {key: statistics.median(r[key] for r in rows) for key in ("seconds", "peak_rss_bytes")}
+        name: {key: statistics.median(r[key] for r in rows) for key in ("seconds", "peak_rss_tree_bytes")}
         for name, rows in runs.items()
     }
     base, ours = medians[f"{module}_load"], medians["report"]
@@ -95,7 +66,7 @@ def measure(path: Path, rounds: int) -> dict[str, Any]:
         "medians": medians,
         "ratios": {
             "report_seconds_over_load": ours["seconds"] / base["seconds"],
-            "report_peak_rss_over_load": ours["peak_rss_bytes"] / base["peak_rss_bytes"],
+            "report_peak_rss_over_load": ours["peak_rss_tree_bytes"] / base["peak_rss_tree_bytes"],
         },
     }
 
