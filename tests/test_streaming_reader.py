@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot, unshare_frames
 from gpumem_gui.core.snapshot import convert, loader
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -61,15 +61,6 @@ def test_real_files_and_their_gzip_read_alike_both_ways(name: str, tmp_path: Pat
             assert twins.first_difference(twins.model(load_snapshot(packed)), plain["model"]) is None
 
 
-def _unshared(dump: dict[str, Any]) -> dict[str, Any]:
-    # every frames list with frame dicts of its own, as a tool that rewrote the file gives it (JSON: not even lists)
-    for trace in dump["device_traces"]:
-        for entry in trace:
-            if entry.get("frames"):
-                entry["frames"] = [dict(f) for f in entry["frames"]]
-    return dump
-
-
 SHAPES = [("real", 2), ("real", 4), ("real", 5), ("unshared", 4), ("json", 0), ("json-gzip", 0)]
 
 
@@ -80,7 +71,7 @@ def test_generated_files_of_each_shape_match_the_raw_data(shape: str, protocol: 
     # its frees, stacks 40-300 deep (lists that cross protocol 4's 64 KB frames); then its edge cases
     dump = synthetic_snapshot(2500, seed=3, streams=2, distinct_stacks=120, stack_depth=(40, 300))
     if shape != "real":
-        dump = _unshared(dump)
+        dump = unshare_frames(dump)
     path = tmp_path / "shape.pickle"
     if shape.startswith("json"):
         text = json.dumps(dump).encode()

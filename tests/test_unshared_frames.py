@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.allocator.synthetic import synthetic_snapshot, unshare_frames
 from gpumem_gui.core.snapshot import convert
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import Snapshot
@@ -21,26 +21,6 @@ from tests.conftest import FIXTURE_NAMES, fixture_path
 from tests.twins import pure_python
 
 compiled = pytest.mark.skipif(convert._columns is None, reason="compiled kernels not built")
-
-
-def _unshared(dump: dict[str, Any]) -> dict[str, Any]:
-    """`dump` with a copy of every frame dict at each place a frames list stands (lists stay shared)."""
-    fresh: dict[int, list[dict[str, Any]]] = {}
-
-    def own(frames: Any) -> Any:
-        if frames and id(frames) not in fresh:
-            fresh[id(frames)] = [dict(f) for f in frames]
-        return fresh[id(frames)] if frames else frames
-
-    for trace in dump["device_traces"]:
-        for entry in trace:
-            if "frames" in entry:
-                entry["frames"] = own(entry["frames"])
-    for seg in dump["segments"]:
-        seg["frames"] = own(seg.get("frames"))
-        for block in seg["blocks"]:
-            block["frames"] = own(block.get("frames"))
-    return dump
 
 
 def _both(source: Any) -> tuple[Snapshot, Snapshot]:
@@ -86,7 +66,7 @@ def _dump() -> dict[str, Any]:
 def test_unshared_frames_read_alike_and_right(form: str, tmp_path: Path) -> None:
     shared = _dump()
     oracle = _raw_stacks(shared)
-    unshared = _unshared(_dump())
+    unshared = unshare_frames(_dump())
     if form == "pickle":
         source: Any = pickle.dumps(unshared, protocol=4)
         shared_source: Any = pickle.dumps(shared, protocol=4)
@@ -110,7 +90,7 @@ def test_every_fixture_gives_one_table(name: str) -> None:
     _assert_same_tables(fast, pure, name)
     rewritten = pickle.loads(data)
     if isinstance(rewritten, dict) and "device_traces" in rewritten:  # the same file, its frame dicts unshared
-        _assert_same_tables(_both(pickle.dumps(_unshared(rewritten), protocol=4))[0], pure, name)
+        _assert_same_tables(_both(pickle.dumps(unshare_frames(rewritten), protocol=4))[0], pure, name)
 
 
 @pytest.mark.parametrize("pure", [False, True])

@@ -312,3 +312,26 @@ def synthetic_run(
         "external_annotations": [],
     }
     return dump, captures
+
+
+def unshare_frames(dump: dict[str, Any]) -> dict[str, Any]:
+    """`dump` (changed in place) with frame dicts of its own at each frames list, as a tool that rewrote the file
+    gives it: equal content, no frame dict shared between two lists (the lists themselves stay shared)."""
+    fresh: dict[int, list[dict[str, Any]]] = {}
+
+    def own(frames: Any) -> Any:
+        if not frames:
+            return frames
+        if id(frames) not in fresh:
+            fresh[id(frames)] = [dict(f) for f in frames]
+        return fresh[id(frames)]
+
+    for trace in dump["device_traces"]:
+        for entry in trace:
+            if "frames" in entry:
+                entry["frames"] = own(entry["frames"])
+    for segment in dump["segments"]:
+        segment["frames"] = own(segment.get("frames"))
+        for block in segment["blocks"]:
+            block["frames"] = own(block.get("frames"))
+    return dump
