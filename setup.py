@@ -44,8 +44,21 @@ class OptionalBuildExt(build_ext):
             print(NOTICE.format(what=f"{ext.name} not compiled ({_reason(exc, compiler)})"), file=sys.stderr)
 
 
+KERNEL_NAMES = (
+    "gpumem_gui.core.allocator._sim",
+    "gpumem_gui.core.allocator._cfeed",
+    "gpumem_gui.core.analysis._replay",
+    "gpumem_gui.core.snapshot._columns",
+)
+
+
 def kernels() -> list[Extension]:
-    """The compiled kernels (built or skipped by OptionalBuildExt), or none where Cython is missing."""
+    """The compiled kernels (built or skipped by OptionalBuildExt), or none where Cython is missing.
+
+    With GPUMEM_GUI_PURE_PYTHON set nothing is cythonized: the pure install must not need a file that only the
+    compiled build reads (a missing .pxd once broke every install from the sdist, pure or not)."""
+    if os.environ.get("GPUMEM_GUI_PURE_PYTHON"):  # sourceless: OptionalBuildExt.run says so and builds nothing
+        return [Extension(name, [], optional=True) for name in KERNEL_NAMES]
     try:
         from Cython.Build import cythonize  # noqa: PLC0415 (an install without Cython still works)
     except ImportError:

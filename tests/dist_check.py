@@ -35,6 +35,8 @@ SDIST_NEEDS = (
     "gpumem_gui/core/analysis/_flat_map.h",
     "gpumem_gui/core/snapshot/_columns.pyx",
     "gpumem_gui/core/snapshot/_stack_intern.pxi",
+    "gpumem_gui/core/allocator/_sim.pxd",
+    "gpumem_gui/core/allocator/_cfeed.pxd",
 )
 DATA_FILES = (
     "gpumem_gui/data/examples/examples.toml",
