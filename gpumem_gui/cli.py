@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import io
 import json
 import os
 import pickle
@@ -111,6 +112,7 @@ COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    _escape_unprintable_output()
     try:
         code = _main(argv)
         sys.stdout.flush()  # inside the try: a reader that left (`| head`) shows up here at the latest
@@ -121,6 +123,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(devnull, sys.stdout.fileno())
         return 1
     return code
+
+
+def _escape_unprintable_output() -> None:
+    """Text that the terminal's encoding cannot carry (a frame name with a lone surrogate, from a hostile or broken
+    file) is printed escaped (`\\udcff`) rather than ending the command in a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
