@@ -9,6 +9,7 @@ accepted, so reading never unpickles anything.
 from __future__ import annotations
 
 import json
+import math
 import mmap
 import os
 import struct
@@ -20,6 +21,11 @@ import numpy as np
 MAGIC = b"GPUMEMGUI-ARRAYS-1\n"
 ALIGN = 64  # each array starts on a cache line, so its view is aligned for any dtype
 _LENGTH = struct.Struct("<Q")
+MAX_DIMENSIONS = 8
+# made new, only for its owner, and never through a link someone planted at the name (the hand-over folder is
+# private already; this holds wherever the file is written)
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
+_OPEN = os.O_RDONLY | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 
 
 class ArrayFileError(ValueError):
@@ -37,7 +43,7 @@ def write_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str
         offset += _aligned(array.nbytes)
     header = json.dumps({"arrays": entries, "meta": meta}).encode()
     start = _aligned(len(MAGIC) + _LENGTH.size + len(header))
-    with open(path, "wb") as f:
+    with os.fdopen(os.open(path, _CREATE, 0o600), "wb") as f:
         f.write(MAGIC + _LENGTH.pack(len(header)) + header)
         for entry, array in zip(entries, arrays.values(), strict=True):
             f.seek(start + entry["offset"])
@@ -56,8 +62,13 @@ def _aligned(n: int) -> int:
 
 def read_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
     """The arrays and meta `path` holds. The arrays are writable views of a private (copy-on-write) map of the
-    file: the file may be removed at once, and a write to an array never reaches it."""
-    with open(path, "rb") as f:
+    file: the file may be removed at once, and a write to an array never reaches it. Anything the header says is
+    checked against the file before it is used (ArrayFileError, one line, otherwise)."""
+    try:
+        fd = os.open(path, _OPEN)
+    except OSError as e:
+        raise ArrayFileError(f"{path}: {e.strerror or e}") from None
+    with os.fdopen(fd, "rb") as f:
         size = os.fstat(f.fileno()).st_size
         head = f.read(len(MAGIC) + _LENGTH.size)
         if len(head) < len(MAGIC) + _LENGTH.size or not head.startswith(MAGIC):
@@ -67,20 +78,50 @@ def read_arrays(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]
             raise ArrayFileError(f"{path}: its header runs past its end")
         try:
             header = json.loads(f.read(length))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise ArrayFileError(f"{path}: unreadable header ({e})") from None
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+            raise ArrayFileError(f"{path}: unreadable header ({type(e).__name__})") from None
         start = _aligned(len(MAGIC) + _LENGTH.size + length)
+        entries, meta = _checked_header(path, header)
         mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_COPY) if size else None
     arrays = {}
+    for name, dtype, shape, offset in entries:
+        count = math.prod(shape)  # Python's ints: a forged shape cannot wrap around to a small count
+        at = start + offset
+        if count * dtype.itemsize > size - at:
+            raise ArrayFileError(f"{path}: {name} runs past the end of the file")
+        flat = np.frombuffer(mapped, dtype, count, at) if count and mapped is not None else np.zeros(0, dtype)
+        arrays[name] = flat.reshape(shape)
+    return arrays, meta
+
+
+def _checked_header(path: str | Path, header: Any) -> tuple[list[tuple[str, np.dtype[Any], tuple[int, ...], int]], Any]:
+    """The header's entries as (name, dtype, shape, offset), each value of the type and range write_arrays gives."""
+
+    def bad(what: str) -> ArrayFileError:
+        return ArrayFileError(f"{path}: {what}")
+
+    if not isinstance(header, dict) or not isinstance(header.get("arrays"), list) or "meta" not in header:
+        raise bad("its header is not an array file's")
+    entries = []
     for entry in header["arrays"]:
-        dtype = np.dtype(entry["dtype"])
-        if dtype.hasobject or dtype.kind not in "biufc":
-            raise ArrayFileError(f"{path}: {entry['name']} has dtype {dtype}")
-        shape = tuple(int(n) for n in entry["shape"])
-        count = int(np.prod(shape, dtype=np.int64))
-        offset = start + int(entry["offset"])
-        if offset < start or offset + count * dtype.itemsize > size:
-            raise ArrayFileError(f"{path}: {entry['name']} runs past the end of the file")
-        flat = np.frombuffer(mapped, dtype, count, offset) if count and mapped is not None else np.zeros(0, dtype)
-        arrays[entry["name"]] = flat.reshape(shape)
-    return arrays, header["meta"]
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise bad("an array without a name")
+        name, dtype_text, shape, offset = entry["name"], entry.get("dtype"), entry.get("shape"), entry.get("offset")
+        if not isinstance(dtype_text, str) or len(dtype_text) > 8:
+            raise bad(f"{name} has no dtype")
+        try:
+            dtype = np.dtype(dtype_text)
+        except (TypeError, ValueError, SyntaxError):
+            raise bad(f"{name} has dtype {dtype_text!r}") from None
+        if dtype.hasobject or dtype.kind not in "biufc" or dtype.shape or dtype.names:
+            raise bad(f"{name} has dtype {dtype}")
+        if (
+            not isinstance(shape, list)
+            or len(shape) > MAX_DIMENSIONS
+            or any(type(n) is not int or n < 0 for n in shape)
+        ):
+            raise bad(f"{name} has shape {str(shape)[:40]}")
+        if type(offset) is not int or offset < 0 or offset % ALIGN:
+            raise bad(f"{name} runs past the end of the file (offset {str(offset)[:40]})")
+        entries.append((name, dtype, tuple(shape), offset))
+    return entries, header["meta"]

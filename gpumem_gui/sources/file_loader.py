@@ -8,9 +8,9 @@ big file never enter the GUI process, and the worker leaves with os._exit, so no
 
 from __future__ import annotations
 
-import contextlib
 import multiprocessing
 import os
+import shutil
 import signal
 import tempfile
 import threading
@@ -24,8 +24,12 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import Snapshot
 
+# the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
+STATE_FILE, WHOLE_FILE, BANDS_FILE = "state.arrays", "whole.arrays", "bands.arrays"
 
-def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
+
+def _work(path: str, folder: str, conn: Connection, site_bands: bool) -> None:
+    out = os.path.join(folder, WHOLE_FILE)
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
@@ -33,8 +37,8 @@ def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
 
         def state_read(state: Snapshot) -> None:
             # the map can show the final state while the trace is read and indexed
-            save_parts(out + ".state.arrays", state, {})
-            conn.send(("state", out + ".state.arrays"))
+            save_parts(os.path.join(folder, STATE_FILE), state, {})
+            conn.send(("state", os.path.join(folder, STATE_FILE)))
 
         snapshot = load_snapshot(path, on_state=state_read)
         timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
@@ -51,8 +55,8 @@ def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
 
                     # the site timeline's bands, here rather than in a thread of the GUI process: their numpy passes
                     # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
-                    save_bands(out + ".bands.arrays", device, build_site_series(snapshot, timelines[device]).groupings)
-                    bands = out + ".bands.arrays"
+                    bands = os.path.join(folder, BANDS_FILE)
+                    save_bands(bands, device, build_site_series(snapshot, timelines[device]).groupings)
             except Exception:  # the window computes them itself
                 bands = None
             conn.send(("bands", bands))
@@ -63,6 +67,11 @@ def _work(path: str, out: str, conn: Connection, site_bands: bool) -> None:
     finally:
         conn.close()
         os._exit(0)
+
+
+def _unreadable(e: Exception, path: str) -> str:
+    first = (str(e).splitlines() or [""])[0][:200]
+    return f"could not read the loaded data: {type(e).__name__}: {first} ({path})"
 
 
 @dataclass
@@ -87,11 +96,11 @@ class FileLoadJob:
         self.site_bands = site_bands
         self.snapshot: Snapshot | None = None
         self._cancelled = threading.Event()
-        fd, self._out = tempfile.mkstemp(prefix="gpumem-gui-", suffix=".arrays")
-        os.close(fd)
+        self._folder = tempfile.mkdtemp(prefix="gpumem-gui-")
+        self._out = os.path.join(self._folder, WHOLE_FILE)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_work, args=(path, self._out, child, site_bands), daemon=True)
+        self._proc = ctx.Process(target=_work, args=(path, self._folder, child, site_bands), daemon=True)
         self._proc.start()
         child.close()
 
@@ -125,6 +134,10 @@ class FileLoadJob:
                         return whole if whole is not None else LoadResult(self.path, error=self._died())
                     continue
                 kind, value = message
+                if kind in ("state", "done", "bands") and value is not None and not self._ours(value):
+                    return LoadResult(
+                        self.path, error=f"the loading process named a file outside its folder ({self.path})"
+                    )
                 if kind == "state":
                     partial = self._partial(value)
                     if partial.error is not None:
@@ -158,6 +171,11 @@ class FileLoadJob:
             why = f", {name}{hint.get(name, '')}"
         return f"the loading process stopped unexpectedly{why} ({self.path})"
 
+    def _ours(self, value: object) -> bool:
+        """A hand-over file of this job: the worker names nothing else (a path elsewhere is never opened)."""
+        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE)
+        return value in {os.path.join(self._folder, n) for n in names}
+
     def _conn_has_data(self) -> bool:
         try:
             return bool(self._conn.poll(0))
@@ -169,8 +187,8 @@ class FileLoadJob:
 
         try:
             self.snapshot, _ = load_parts(state_path)
-        except (OSError, ValueError, KeyError) as e:
-            return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
+        except Exception as e:  # whatever a damaged hand-over file raises: one line
+            return LoadResult(self.path, error=_unreadable(e, self.path))
         finally:
             if os.path.exists(state_path):
                 os.unlink(state_path)
@@ -181,8 +199,8 @@ class FileLoadJob:
 
         try:
             snapshot, timelines = load_parts(self._out)
-        except (OSError, ValueError, KeyError) as e:
-            return LoadResult(self.path, error=f"could not read the loaded data: {e} ({self.path})")
+        except Exception as e:  # as in _partial
+            return LoadResult(self.path, error=_unreadable(e, self.path))
         return LoadResult(self.path, snapshot, timelines)
 
     def _bands(self, path: str) -> tuple[int, dict[str, BandSeries]] | None:
@@ -190,8 +208,8 @@ class FileLoadJob:
 
         try:
             return load_bands(path)
-        except (OSError, ValueError, KeyError):
-            return None  # the window computes them itself
+        except Exception:  # a damaged file: the window computes them itself
+            return None
         finally:
             if os.path.exists(path):
                 os.unlink(path)
@@ -207,9 +225,7 @@ class FileLoadJob:
         # files gone without an error
         self._proc.join(timeout=5)
         self._conn.close()
-        for leftover in (self._out, self._out + ".state.arrays", self._out + ".bands.arrays"):
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(leftover)
+        shutil.rmtree(self._folder, ignore_errors=True)
 
     def wait(self, timeout: float = 120.0) -> LoadResult:
         """Block until done (for scripts and tests)."""

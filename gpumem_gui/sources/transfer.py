@@ -24,7 +24,7 @@ from gpumem_gui.core.snapshot.model import (
     StackTable,
     TraceTable,
 )
-from gpumem_gui.sources.array_file import read_arrays, write_arrays
+from gpumem_gui.sources.array_file import ArrayFileError, read_arrays, write_arrays
 
 _TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in ("has_time", "forward_frames", "unknown_actions")]
 _SERIES_ARRAYS = list(SERIES_NAMES)
@@ -104,6 +104,7 @@ def _timeline_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], timelin
 def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
     """The snapshot and timelines of `path`; pass `snapshot` when the file holds timelines only."""
     arrays, meta = read_arrays(path)
+    _check_tables(path, arrays, len(meta.get("frames", ())) if isinstance(meta, dict) else 0)
 
     def take(prefix: str, cls: Any, names: list[str] | None = None, **extra: Any) -> Any:
         names = names or [f.name for f in fields(cls)]
@@ -172,6 +173,49 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             rule_mismatches=info["rule_mismatches"],
         )
     return snapshot, timelines
+
+
+def _check_tables(path: str | Path, arrays: dict[str, np.ndarray], n_frames: int) -> None:
+    """What save_parts writes, checked before anything is built of it: the columns of each table are 1-D numbers of
+    one length (booleans, or the one float series), and the indices that other tables are read through lie inside
+    them. Our own worker always passes; a damaged or forged file gets one line instead of an IndexError later."""
+
+    def bad(what: str) -> ArrayFileError:
+        return ArrayFileError(f"{path}: {what}")
+
+    tables: dict[str, int] = {}
+    for name, array in arrays.items():
+        table = name.rsplit(".", 1)[0]
+        if array.ndim != 1:
+            raise bad(f"{name} is not a column")
+        if array.dtype.kind not in ("f" if name.endswith("external_fragmentation") else "iub"):
+            raise bad(f"{name} has dtype {array.dtype}")
+        if not table.endswith((".kf", "stacks")) and tables.setdefault(table, len(array)) != len(array):
+            raise bad(f"the columns of {table} differ in length")
+
+    def within(name: str, low: int, high: int) -> None:
+        column = arrays.get(name)
+        if column is not None and len(column) and (int(column.min()) < low or int(column.max()) >= high):
+            raise bad(f"{name} points outside its table")
+
+    if "stacks.offsets" in arrays:
+        offsets, n_ids = arrays["stacks.offsets"], len(arrays.get("stacks.frame_ids", ()))
+        if len(offsets) == 0 or offsets[0] != 0 or offsets[-1] != n_ids or bool(np.any(np.diff(offsets) < 0)):
+            raise bad("stacks.offsets does not cut stacks.frame_ids into stacks")
+        within("stacks.frame_ids", 0, n_frames)
+        n_stacks = len(offsets) - 1
+        for name in arrays:
+            if name.endswith(".stack"):
+                within(name, -1, n_stacks)
+    n_seg, n_blk = tables.get("seg", 0), tables.get("blk", 0)
+    within("blk.segment", 0, n_seg)
+    starts, counts = arrays.get("seg.block_start"), arrays.get("seg.block_count")
+    if (
+        starts is not None
+        and counts is not None
+        and bool(np.any((starts < 0) | (counts < 0) | (starts + counts > n_blk)))
+    ):
+        raise bad("seg.block_start points outside blk")
 
 
 def _json_key(value: object) -> object:
