@@ -7,9 +7,9 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6 import QtWidgets
 
-from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.compare import CompareDocument
+from gpumem_gui.sources.file_loader import load_in_worker
 from gpumem_gui.views.diff_view import DiffView
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.ranks_view import RanksView
@@ -84,7 +84,7 @@ class CompareActions:
         """The comparison computed off the GUI thread (B read there when it is a file), then a tab for it."""
 
         def run(_ctx: TaskContext) -> tuple[Any, SnapshotDocument]:
-            other = b if isinstance(b, SnapshotDocument) else SnapshotDocument(load_snapshot(b))
+            other = b if isinstance(b, SnapshotDocument) else SnapshotDocument(*load_in_worker(b))
             return CompareDocument.open(a, other, event_a, event_b).diff, other
 
         def done(result: tuple[Any, SnapshotDocument]) -> None:
@@ -104,8 +104,8 @@ class CompareActions:
         """Two files (two ranks picked in a folder's table), each at its snapshot, on the given devices."""
 
         def run(_ctx: TaskContext) -> tuple[Any, SnapshotDocument, SnapshotDocument]:
-            a = SnapshotDocument(load_snapshot(path_a), device=device_a)
-            b = SnapshotDocument(load_snapshot(path_b), device=device_b)
+            a = SnapshotDocument(*load_in_worker(path_a), device=device_a)
+            b = SnapshotDocument(*load_in_worker(path_b), device=device_b)
             return CompareDocument.open(a, b).diff, a, b
 
         def done(result: tuple[Any, SnapshotDocument, SnapshotDocument]) -> None:

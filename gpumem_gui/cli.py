@@ -12,6 +12,7 @@ import sys
 from collections.abc import Sequence
 
 from gpumem_gui import __version__, blas_threads  # noqa: F401 (blas_threads: before numpy is imported)
+from gpumem_gui.cli_guard import run_guarded
 from gpumem_gui.core.allocator.replay import replay
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
@@ -111,8 +112,21 @@ MODULE_COMMANDS = {
 COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz", *MODULE_COMMANDS)
 
 
+# the commands that read snapshot files: run in a forked child (cli_guard), so that a file cut short while it is
+# read (SIGBUS on its mapped pages) is one line, not a dead command (ranks reads in worker processes of its own)
+READING_COMMANDS = frozenset({"report", "explain", "replay", "render", "diff"})
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unprintable_output()
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in READING_COMMANDS:
+        files = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
+        return run_guarded(lambda: _run(argv), files)
+    return _run(argv)
+
+
+def _run(argv: list[str]) -> int:
     try:
         code = _main(argv)
         sys.stdout.flush()  # inside the try: a reader that left (`| head`) shows up here at the latest

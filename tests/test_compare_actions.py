@@ -71,3 +71,22 @@ def test_a_folder_of_ranks_opens_a_rank_on_its_device_and_compares_two(qtbot: An
     diff = window.tabs.currentWidget().compare.diff
     assert (diff.a.device, diff.b.device) == (0, 0) and diff.a.file.endswith("constructor_memory_snapshot.pickle")
     window.close_tab(window.tabs.indexOf(view))  # its workers go with it
+
+
+def test_the_window_never_reads_a_file_to_compare_in_its_own_process(qtbot: Any, monkeypatch: Any) -> None:
+    # a file cut short under a reader kills that process by SIGBUS: in the window's, every tab and live session
+    # would go with it. The window's own reader is disabled here; comparing two files must still work.
+    from gpumem_gui.core.snapshot import loader  # noqa: PLC0415
+
+    def refused(*_args: Any, **_kw: Any) -> None:
+        raise AssertionError("a snapshot file was read in the window's process")
+
+    monkeypatch.setattr(loader, "opened", refused)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    constructor = str(fixture_path("constructor_memory_snapshot.pickle"))
+    magma = str(fixture_path("magma27_memory_snapshot.pickle"))
+    window.compare.compare_files(constructor, 1, magma, 0)  # the rank table's Compare
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), DiffView), timeout=60_000)
+    diff = window.tabs.currentWidget().compare.diff
+    assert (diff.a.device, diff.b.device) == (1, 0)

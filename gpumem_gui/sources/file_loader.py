@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 
 from gpumem_gui.core.analysis.site_series import BandSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read
 from gpumem_gui.core.snapshot.model import Snapshot
 
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
@@ -165,10 +165,11 @@ class FileLoadJob:
         self._proc.join(timeout=5)
         code = self._proc.exitcode
         why = ""
+        if code == -signal.SIGBUS:  # its mapped pages past a new end: the file was cut short under the reader
+            return changed_while_read(self.path)
         if code is not None and code < 0:
             name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
-            hint = {"SIGBUS": ": the file was cut short while it was read?", "SIGKILL": ": out of memory?"}
-            why = f", {name}{hint.get(name, '')}"
+            why = f", {name}" + (": out of memory?" if name == "SIGKILL" else "")
         return f"the loading process stopped unexpectedly{why} ({self.path})"
 
     def _ours(self, value: object) -> bool:
@@ -230,3 +231,13 @@ class FileLoadJob:
     def wait(self, timeout: float = 120.0) -> LoadResult:
         """Block until done (for scripts and tests)."""
         return self.run(timeout=timeout)
+
+
+def load_in_worker(path: str) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
+    """The snapshot of `path` and its timelines, read in a worker process, for callers that would otherwise read it
+    in the window's own (a file cut short under the reader kills the worker, never the window): SnapshotError with
+    the worker's one line when it could not be read."""
+    result = FileLoadJob(path).wait()
+    if result.error is not None or result.snapshot is None or result.timelines is None:
+        raise SnapshotError(result.error or f"nothing was loaded ({path})")
+    return result.snapshot, result.timelines

@@ -25,3 +25,10 @@ def shorten(text: str, limit: int = MAX_MESSAGE) -> str:
     """`text` on one line and at most `limit` characters (a value quoted from a hostile file can be any size)."""
     line = " ".join(text.split("\n")) if "\n" in text else text
     return line if len(line) <= limit else line[: limit - 3] + "..."
+
+
+def changed_while_read(names: str) -> str:
+    """What a reader killed by SIGBUS means: the mapped file was cut short under it (a job writing it again)."""
+    return (
+        f"{names} changed while it was read (it is shorter than when it was opened); open it again once it is written"
+    )
