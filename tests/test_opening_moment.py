@@ -64,6 +64,7 @@ def test_a_file_with_an_oom_opens_at_it_with_a_line_and_end_shows_the_final_stat
     with _opened(qtbot, path) as (doc, kind, oom, n):
         assert doc.device == doc.snapshot.default_device() == 1 and (kind, oom, n) == ("oom", 421, 596)
         assert doc.current_event == oom and _cursor_of(doc) == oom
+        assert doc.event_list.view.currentIndex().row() == oom  # every event listed: its row is its index
         assert doc.position.text() == f"after event {oom:,} of {n:,}"
         line = doc.opened_line
         assert line.isVisibleTo(doc)

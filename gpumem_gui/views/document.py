@@ -623,6 +623,7 @@ class DocumentView(QtWidgets.QWidget):
         self._list_token += 1
         if len(doc.snapshot.trace(doc.device)) <= _LIST_AT_ONCE:
             self.event_list.set_document(doc.snapshot, doc.device, timeline)
+            self.event_list.show_event(self.current_event)  # the row of the event shown: the OOM a file opens at
             return
         self.event_list.clear("listing the events...")
         token, snapshot, device, flt = self._list_token, doc.snapshot, doc.device, self.event_list.filter
