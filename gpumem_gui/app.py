@@ -53,7 +53,8 @@ def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], Load
 
     def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
         assert partial.snapshot is not None
-        document = SnapshotDocument(partial.snapshot, pending=True)
+        # its trace, once read, opens at the OOM or the peak
+        document = SnapshotDocument(partial.snapshot, pending=True, at_moment=True)
         document.set_layout(*LAYOUTS[layout])
         ctx.progress((partial, document))
 
@@ -366,14 +367,15 @@ class MainWindow(QtWidgets.QMainWindow):
         layout: int | None = None,
     ) -> DocumentView:
         """A tab for `snapshot` (or a view of it made already, in the layout it has). Its map layout is `layout`, or
-        the one chosen last (which a change then updates)."""
+        the one chosen last (which a change then updates). A snapshot opens at its device's first OOM, else its peak
+        of allocated memory (SnapshotDocument's at_moment)."""
         remember = layout is None
         layout = self.saved_layout() if layout is None else layout
         if isinstance(snapshot, DocumentView):
             doc = snapshot
         else:
             if isinstance(snapshot, Snapshot):
-                snapshot = SnapshotDocument(snapshot, timelines, pending=pending)
+                snapshot = SnapshotDocument(snapshot, timelines, pending=pending, at_moment=True)
             snapshot.set_layout(*LAYOUTS[layout])  # before the view: its first frame is drawn once, in this layout
             doc = DocumentView(snapshot)
         self.tab_tasks[doc] = TaskGroup(self)

@@ -67,7 +67,13 @@ def _parser() -> argparse.ArgumentParser:
     ren.add_argument("file")
     ren.add_argument("-o", "--output", required=True, help="the PNG to write")
     ren.add_argument("--view", choices=("window", "map", "timeline"), default="window")
-    ren.add_argument("--at", type=int, default=None, metavar="I", help="the state right after trace event I")
+    ren.add_argument(
+        "--at",
+        type=int,
+        default=None,
+        metavar="I",
+        help="the state right after trace event I (default: where the window opens: the first OOM, else the peak)",
+    )
     ren.add_argument("--device", type=int, default=None)
     ren.add_argument("--size", default="1400x900", help="WxH in pixels (default 1400x900)")
     ren.add_argument(

@@ -15,7 +15,7 @@ from gpumem_gui.core.analysis.site_series import GROUPINGS, SiteSeries, build_si
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.views.site_timeline import SiteTimelineView, short_label
+from gpumem_gui.views.site_timeline import SiteTimelineView, band_colour, short_label
 from tests.conftest import fixture_path
 
 Qt = QtCore.Qt
@@ -177,3 +177,59 @@ def test_a_click_travels_before_it_picks_and_the_band_s_mask_is_its_blocks_there
     state = timeline.state_at(view.current_event)
     mask = view.mask_of("site", bands.bands[0].key)(state)
     assert int(state.blocks.size[mask].sum()) == int(bands.band_at(view.current_event)[0]) > 0
+
+
+def _selected_in_view(view: SiteTimelineView, qtbot: Any, k: int) -> int:
+    """Band `k` picked over a stretch around the peak where every event is several pixels wide; the event at its
+    middle (a step held for several pixels either side of it)."""
+    _snapshot, timeline, _series = _cranberrii()
+    peak = int(np.argmax(timeline.series.allocated))
+    view.view_box.setXRange(peak - 60, peak + 60, padding=0)
+    qtbot.waitUntil(lambda: len(view._drawn_events) > 0 and view._drawn_events[0] >= peak - 61)
+    view.select_band(k)
+    QtWidgets.QApplication.processEvents()
+    return peak - 20
+
+
+def test_a_picked_band_is_drawn_in_place_and_the_bands_under_it_stay_seen(view: SiteTimelineView, qtbot: Any) -> None:
+    """Issue 26: a picked band was filled down to zero over the others (a 12.7 GiB site read as 25-38 GiB). Read
+    from the picture: in the middle of each band under the picked one its own colour shows, and the picked one's
+    colour shows in its own stretch of the stack."""
+    _snapshot, _timeline, series = _cranberrii()
+    bands = series.groupings["site"]
+    k = 3
+    at = _selected_in_view(view, qtbot, k)
+    values = bands.band_at(at) / view.unit_scale
+    tops = np.cumsum(values)
+    assert all(values[: k + 1] > 0.05 * tops[-1])  # the picked band and each under it thick enough to read
+    picture = view.plot.grab().toImage()
+
+    def colour_at(y: float) -> str:
+        point = view.plot.mapFromScene(view.view_box.mapViewToScene(QtCore.QPointF(at + 0.5, y)))
+        return QtGui.QColor(picture.pixel(point)).name()
+
+    for under in range(k):
+        assert colour_at(tops[under] - values[under] / 2) == band_colour(bands.bands[under], under)
+    assert colour_at(tops[k] - values[k] / 2) == band_colour(bands.bands[k], k)
+
+
+def test_the_picked_band_s_outline_spans_its_own_lower_to_upper_edge(view: SiteTimelineView, qtbot: Any) -> None:
+    """The picked band's drawn outline, against the band series: its upper edge is the sum of the bands up to it,
+    its lower edge the sum of those under it, at every drawn event, not zero."""
+    _snapshot, _timeline, series = _cranberrii()
+    bands = series.groupings["site"]
+    k = 3
+    _selected_in_view(view, qtbot, k)
+    assert view.selection_fill.isVisible()
+    x, y = (np.asarray(a) for a in view.selection_fill.getData())
+    n = len(view._drawn_events)
+    upper_x, upper_y = x[: 2 * n - 1][0::2], y[: 2 * n - 1][0::2]
+    lower_x, lower_y = x[2 * n - 1 :][::-1][0::2], y[2 * n - 1 :][::-1][0::2]
+    assert np.array_equal(upper_x, view._drawn_events) and np.array_equal(lower_x, view._drawn_events)
+    events = view._drawn_events[:-1].astype(np.int64)  # the last point holds the last value to the view's edge
+    by_event = bands.at(events)
+    assert np.allclose(upper_y[:-1] * view.unit_scale, by_event[: k + 1].sum(axis=0))
+    assert np.allclose(lower_y[:-1] * view.unit_scale, by_event[:k].sum(axis=0))
+    assert lower_y.min() > 0  # around the peak the bands under it hold memory: no fill from zero
+    view.set_kind("category")  # another grouping: nothing is picked
+    assert not view.selection_fill.isVisible()

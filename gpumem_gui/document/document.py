@@ -13,6 +13,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
@@ -25,6 +26,7 @@ from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.events import describe_event
 from gpumem_gui.document.filters import Filters, Pool
 from gpumem_gui.document.frame import BlockDetails, EventFrame, SegmentSummaries, Spotlight
+from gpumem_gui.document.opening import opening_moment
 from gpumem_gui.document.search import search_blocks
 
 MAP_WIDTH = 1024  # image columns of the map: the bytes of a row are spread over this many codes
@@ -71,7 +73,11 @@ class SnapshotDocument:
         *,
         pending: bool = False,
         device: int | None = None,
+        at_moment: bool = False,
     ) -> None:
+        """`at_moment`: a file the user opened, each of whose devices is first shown at its first OOM, else its peak
+        of allocated memory (`opened_at`), rather than at the end of its trace (after the OOM, or after an
+        empty_cache() that gave back what the peak held)."""
         self.snapshot = snapshot
         self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
         self.timelines: dict[int, DeviceTimeline] = dict(timelines or {})
@@ -85,7 +91,9 @@ class SnapshotDocument:
         self.selected = -1  # a block picked in the table: highlighted until the next move
         self._spotlight: tuple[MaskOf, str] | None = None
         self._frame: EventFrame | None = None
-        self._move_to_end()
+        self.at_moment = at_moment
+        self.opened_at: Moment | None = None  # the moment the device was first shown at (None: at its end)
+        self._move_to_start()
 
     # -- what there is ------------------------------------------------------------------------------------
 
@@ -144,13 +152,21 @@ class SnapshotDocument:
 
     def _move_to_end(self) -> None:
         self.event = self.n_events - 1
+        self.opened_at = None
         self._changed()
 
+    def _move_to_start(self) -> None:
+        """Where a device is first shown: its OOM or peak in a file the user opened (at_moment), else its end."""
+        found = opening_moment(self.timeline()) if self.at_moment and not self.pending else None
+        self._move_to_end()
+        if found is not None:
+            self.opened_at, self.event = found
+
     def set_device(self, device: int) -> EventFrame:
-        """Another device, at its last event, all its streams."""
+        """Another device, at its first OOM or peak (at_moment) or its last event, all its streams."""
         self.device = device
         self.filters = replace(self.filters, stream=None)
-        self._move_to_end()
+        self._move_to_start()
         return self.frame()
 
     def travel(self, event: int) -> EventFrame:
@@ -225,8 +241,10 @@ class SnapshotDocument:
         device: int | None = None,
     ) -> EventFrame:
         """The loader's timelines (and their curves' envelopes) have arrived: the trace can be travelled now, from
-        its end. `snapshot`: the whole snapshot, with its trace, replacing the state-only one shown meanwhile;
-        `device`: the device to show now (None: the one shown stays)."""
+        its end, or its first OOM or peak (at_moment), where the final state was shown while it was read (a trace
+        shown already keeps its cursor). `snapshot`: the whole snapshot, with its trace, replacing the state-only one
+        shown meanwhile; `device`: the device to show now (None: the one shown stays)."""
+        was_pending = self.pending
         if snapshot is not None:
             self.snapshot = snapshot
             self.config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
@@ -236,7 +254,11 @@ class SnapshotDocument:
         self.envelopes.update(envelopes or {})
         self.pending = False
         self.filters = replace(self.filters, stream=None)
-        self._move_to_end()
+        if was_pending:
+            self._move_to_start()
+        else:
+            self.event = min(self.event, self.n_events - 1)
+            self._changed()
         return self.frame()
 
     def replace_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> EventFrame:

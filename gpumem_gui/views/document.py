@@ -3,6 +3,7 @@ stack. It draws the EventFrames its SnapshotDocument hands it and turns the user
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -18,6 +19,7 @@ from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.event_list import EventFilter, EventTable, prepared_table
+from gpumem_gui.document.opening import moment_words
 from gpumem_gui.document.sites import site_block_mask
 from gpumem_gui.views import palette
 from gpumem_gui.views.block_table import BlockTable
@@ -178,6 +180,11 @@ class DocumentView(QtWidgets.QWidget):
             f"background: {palette.NOTICE_BACKGROUND}; color: {palette.NOTICE_TEXT}; padding: 3px 6px;"
         )
         self.notice.setVisible(False)
+        # where a file opened: its OOM or peak, not the end of its trace; the line says so, and how to get to the end
+        self.opened_line = QtWidgets.QLabel()
+        self.opened_line.setStyleSheet(f"color: {palette.TEXT_MUTED}; padding: 0px 6px;")
+        self.opened_line.linkActivated.connect(lambda _link: self.travel_to_end())
+        self.opened_line.setVisible(False)
         self.axis_box = QtWidgets.QComboBox()
         self.axis_box.addItems(["by event", "by time"])
         self.axis_box.currentIndexChanged.connect(lambda i: self.timeline_view.set_time_axis(i == 1))
@@ -241,6 +248,7 @@ class DocumentView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.addLayout(bar)
         layout.addWidget(self.notice)
+        layout.addWidget(self.opened_line)
         layout.addWidget(self._main, 1)
 
         self.map.block_clicked.connect(self.show_block)
@@ -544,6 +552,7 @@ class DocumentView(QtWidgets.QWidget):
                 doc.curve_envelopes(),
                 ticks=self._segment_ticks.get(doc.device) if tl is self._ticks_of.get(doc.device) else None,
             )
+            self.timeline_view.set_event(doc.event, emit=False)  # where the document is: its OOM or peak, or its end
             self.axis_box.setEnabled(tl.series.time_us is not None)
         steps = [self._bottom_shown, self._frame_shown, self._inspector_shown, self._lists_shown]
         if not staged:
@@ -593,6 +602,20 @@ class DocumentView(QtWidgets.QWidget):
         self.stream_box.setVisible(len(streams) > 1)
         self.stream_box.blockSignals(False)
         self._show(doc.frame(), inspector=False)  # the inspector's stack: in a turn of its own
+        self._show_opened_at()
+
+    def _show_opened_at(self) -> None:
+        """One line on where the device was first shown, where that was its OOM or peak rather than its end."""
+        doc = self.document
+        moment = doc.opened_at
+        self.opened_line.setVisible(moment is not None)
+        if moment is None:
+            return
+        where = html.escape(moment_words(moment, doc.timeline()))
+        if moment.event == doc.n_events - 1:
+            self.opened_line.setText(f"Opened at {where}, the final state.")
+        else:
+            self.opened_line.setText(f'Opened at {where}; <a href="end">End</a> shows the final state.')
 
     def _list_events(self, timeline: DeviceTimeline) -> None:
         """The event list of the device shown: at once for a short trace, else made in a task and handed over."""
@@ -600,6 +623,7 @@ class DocumentView(QtWidgets.QWidget):
         self._list_token += 1
         if len(doc.snapshot.trace(doc.device)) <= _LIST_AT_ONCE:
             self.event_list.set_document(doc.snapshot, doc.device, timeline)
+            self.event_list.show_event(self.current_event)  # the row of the event shown: the OOM a file opens at
             return
         self.event_list.clear("listing the events...")
         token, snapshot, device, flt = self._list_token, doc.snapshot, doc.device, self.event_list.filter
@@ -697,6 +721,11 @@ class DocumentView(QtWidgets.QWidget):
         """Show the allocator state right after trace event `index`."""
         self._show(self.document.travel(index))
 
+    def travel_to_end(self) -> None:
+        """The final state: the trace's last event (End, or the link in the line that says where the file opened)."""
+        self.travel_to(self.document.n_events - 1)
+        self.timeline_view.set_event(self.current_event, emit=False)
+
     def step(self, delta: int) -> None:
         self.travel_to(self.current_event + delta)
         self.timeline_view.set_event(self.current_event, emit=False)
@@ -724,6 +753,8 @@ class DocumentView(QtWidgets.QWidget):
             self.step(-1)
         elif key == QtCore.Qt.Key.Key_Right:
             self.step(1)
+        elif key == QtCore.Qt.Key.Key_End:
+            self.travel_to_end()
         else:
             super().keyPressEvent(event)
 

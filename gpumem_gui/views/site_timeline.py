@@ -107,6 +107,12 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.plot.setLabel("left", f"allocated ({self.unit})")
         self.plot.setLabel("bottom", "trace event")
         self.curves: list[pg.PlotCurveItem] = []
+        # the picked band, outlined and filled over the stack between its own lower and upper edges: raising its
+        # curve (filled down to zero) would hide every band under it and read as a band from zero to its top
+        self.selection_fill = pg.PlotCurveItem(pen=pg.mkPen(palette.FOCUS, width=2), fillLevel="enclosed")
+        self.selection_fill.setZValue(5)  # over the bands, under the cursor
+        self.selection_fill.setVisible(False)
+        self.plot.addItem(self.selection_fill)
         self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
         self.cursor_line.setZValue(10)
         self.cursor_line.sigPositionChanged.connect(self._cursor_moved)
@@ -268,6 +274,8 @@ class SiteTimelineView(QtWidgets.QWidget):
         for curve in self.curves:
             self.plot.removeItem(curve)
         self.curves = []
+        self._drawn_events = np.zeros(0, np.float64)
+        self._draw_selection()  # nothing drawn until the bands are (in the next turn)
         bands = self.bands
         if self.timeline is None:
             return
@@ -285,7 +293,6 @@ class SiteTimelineView(QtWidgets.QWidget):
             self.plot.addItem(curve)
             self.curves.append(curve)
         self._fill_legend(bands)
-        self._drawn_events = np.zeros(0, np.float64)
         QtCore.QTimer.singleShot(0, self, self._draw)  # in the next turn: each turn of the GUI thread stays short
 
     def _draw(self) -> None:
@@ -309,6 +316,22 @@ class SiteTimelineView(QtWidgets.QWidget):
         for i, (curve, top) in enumerate(zip(self.curves, tops, strict=True)):
             curve.setPen(self._pen(i))
             curve.setData(*steps(x, top))
+        self._draw_selection()
+
+    def _draw_selection(self) -> None:
+        """The picked band where it lies in the stack: its upper edge left to right, then its lower edge (the top of
+        the band under it, or zero) back, one closed outline."""
+        tops, index = self._drawn_tops, self.selected
+        bands = self.bands
+        if index is None or bands is None or not len(self._drawn_events) or len(tops) != len(bands.bands):
+            self.selection_fill.setVisible(False)
+            return
+        x = self._drawn_events
+        upper_x, upper_y = steps(x, tops[index])
+        lower_x, lower_y = steps(x, tops[index - 1] if index else np.zeros(len(x)))
+        self.selection_fill.setBrush(pg.mkBrush(band_colour(bands.bands[index], index)))
+        self.selection_fill.setData(np.concatenate([upper_x, lower_x[::-1]]), np.concatenate([upper_y, lower_y[::-1]]))
+        self.selection_fill.setVisible(True)
 
     def _pen(self, i: int) -> QtGui.QPen:
         if i == self.selected:
@@ -393,9 +416,9 @@ class SiteTimelineView(QtWidgets.QWidget):
             return
         self.selected = index
         band = bands.bands[index]
-        for i, curve in enumerate(self.curves):  # the picked band outlined, over the others
+        for i, curve in enumerate(self.curves):
             curve.setPen(self._pen(i))
-            curve.setZValue(1 if i == index else -i)
+        self._draw_selection()  # the picked band outlined in place, over the others
         self.legend.selectRow(index)
         self._show_details()
         self.band_selected.emit(self.kind, band.key, band.label)
