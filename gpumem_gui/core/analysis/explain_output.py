@@ -3,10 +3,11 @@ a user reads top to bottom."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from gpumem_gui.core.analysis.categories import CATEGORIES
-from gpumem_gui.core.analysis.diagnosis import Diagnosis, Remedy
+from gpumem_gui.core.analysis.diagnosis import Diagnosis, OomAnalysis, Remedy
 from gpumem_gui.core.snapshot.units import format_bytes
 
 TEXT_SITES = 8  # sites listed in the text (the JSON lists every one)
@@ -57,6 +58,7 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
             for s in sorted(b.by_site, key=lambda s: -s.bytes)
         ],
         "by_category": {key: int(b.by_category.get(key, 0)) for key in CATEGORIES},
+        "oom": oom_json(oom) if oom else None,
         "findings": list(findings),
         "remedies": [
             {
@@ -68,6 +70,25 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
             for r in remedies
         ],
     }
+
+
+def oom_json(o: OomAnalysis) -> dict[str, Any]:
+    """The OOM's figures under their field names; under expandable segments, where the request would have grown
+    and the pages that served the largest request that fits."""
+    out: dict[str, Any] = {
+        f.name: getattr(o, f.name) for f in dataclasses.fields(o) if f.name not in {"splitters", "expandable"}
+    }
+    out["splitters"] = [dataclasses.asdict(s) for s in o.splitters]
+    room = o.expandable
+    out["expandable"] = None
+    if room is not None:
+        out["expandable"] = {
+            "page_bytes": room.page_bytes,
+            "pages_free": room.pages_free,
+            "request": dataclasses.asdict(room.request),
+            "fits_up_to": dataclasses.asdict(room.limit),
+        }
+    return out
 
 
 def explanation_text(diagnosis: Diagnosis, remedies: list[Remedy], remedy_sentences: list[str]) -> str:
