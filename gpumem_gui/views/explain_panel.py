@@ -208,7 +208,9 @@ def _remedies(e: Explanation) -> str:
         rows = []
         for k, r in enumerate(e.remedies):
             fits = (
-                f'<b style="color: {palette.RIGHT};">yes</b>'
+                f'<span style="color: {palette.TEXT_MUTED};">cannot judge</span>'
+                if not r.judged
+                else f'<b style="color: {palette.RIGHT};">yes</b>'
                 if r.fits
                 else f'<b style="color: {palette.WRONG};">no</b>'
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -102,6 +103,7 @@ class CompareView(QtWidgets.QWidget):
             f"OOMs {o.oom_events} &rarr; {r.oom_events}, cudaMalloc/map calls {o.device_allocations} &rarr; "
             f"{r.device_allocations}, worst fragmentation {format_percent(o.max_external_fragmentation)} &rarr; "
             f"{format_percent(r.max_external_fragmentation)}; the replay differs from the recording {where}"
+            + (f". <b>Note:</b> {html.escape(result.unjudged)}." if result.unjudged else "")
         )
         self.summary.setWordWrap(True)
         self.maps = (SegmentMapView(), SegmentMapView())

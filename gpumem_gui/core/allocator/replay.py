@@ -11,6 +11,7 @@ import numpy as np
 
 from gpumem_gui.core.allocator import simulator
 from gpumem_gui.core.allocator._feed import Feed
+from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
@@ -51,6 +52,7 @@ class ReplayResult:
     address_hints: bool = True  # the simulator was offered the recorded device addresses
     explicit_releases: int = 0  # runs of frees replayed as empty_cache()
     allocator_releases: int = 0  # runs of frees left to the simulator to decide
+    unjudged: str = ""  # why the trace cannot judge these settings (see judged.py); "" when it can
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -62,6 +64,8 @@ class ReplayResult:
             "releases": {"explicit_empty_cache": self.explicit_releases, "allocator": self.allocator_releases},
             "original": vars(self.original),
             "replayed": replayed,
+            "judged": not self.unjudged,
+            "reason": self.unjudged,
         }
 
 
@@ -186,6 +190,15 @@ def _simulation() -> tuple[type[simulator.DeviceAllocatorSim], type[Feed]]:
     return simulator.DeviceAllocatorSim, Feed
 
 
+def recorded_settings(snapshot: Snapshot) -> str:
+    """The PYTORCH_CUDA_ALLOC_CONF the file was recorded under, as far as its allocator settings tell it."""
+    settings = snapshot.allocator_settings or {}
+    text = str(settings.get("PYTORCH_CUDA_ALLOC_CONF", "") or "")
+    if not text and settings.get("expandable_segments"):
+        text = "expandable_segments:True"
+    return text
+
+
 def replay(
     snapshot: Snapshot,
     *,
@@ -205,10 +218,8 @@ def replay(
     if not len(trace):
         raise ValueError(f"device {device} has no trace to replay")
     timeline = build_timeline(snapshot, device)
-    recorded = (snapshot.allocator_settings or {}).get("PYTORCH_CUDA_ALLOC_CONF", "") or ""
-    if not recorded and (snapshot.allocator_settings or {}).get("expandable_segments"):
-        recorded = "expandable_segments:True"
-    settings = merged_settings(str(recorded), overrides or [])
+    recorded = recorded_settings(snapshot)
+    settings = merged_settings(recorded, overrides or [])
     runs = release_runs(trace, snapshot.stacks)
     if not capacity:
         bound = None
@@ -246,4 +257,5 @@ def replay(
         address_hints=hints,
         explicit_releases=sum(r.explicit for r in runs),
         allocator_releases=sum(not r.explicit for r in runs),
+        unjudged=unjudged_reason(trace, recorded, settings),
     )

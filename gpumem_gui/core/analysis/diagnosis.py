@@ -108,6 +108,11 @@ class Remedy:
     fits: bool  # no OOM in the replay
     oom_events: int
     peak_reserved_bytes: int
+    unjudged: str = ""  # why the trace cannot judge the settings (the replay's verdict then says nothing); "": it can
+
+    @property
+    def judged(self) -> bool:
+        return not self.unjudged
 
 
 @dataclass(frozen=True)

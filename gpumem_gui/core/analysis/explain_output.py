@@ -28,7 +28,12 @@ def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[st
     had_oom = bool(diagnosis.timeline.ooms)
     for r in remedies:
         after = f"peak reserved {format_bytes(r.peak_reserved_bytes)}, recorded {format_bytes(peak)}"
-        if had_oom and r.fits:
+        if not r.judged:
+            out.append(
+                f"With {r.settings} {r.unjudged}; the replay ({after}) starts from the segments the recorded settings"
+                " made."
+            )
+        elif had_oom and r.fits:
             out.append(f"With {r.settings} the OOM goes away ({after}).")
         elif had_oom:
             out.append(f"With {r.settings} the replay still runs out of memory ({r.oom_events} OOM; {after}).")
@@ -66,6 +71,8 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
                 "fits": r.fits,
                 "oom_events": r.oom_events,
                 "peak_reserved_bytes": r.peak_reserved_bytes,
+                "judged": r.judged,
+                "reason": r.unjudged,
             }
             for r in remedies
         ],
@@ -110,6 +117,6 @@ def explanation_text(diagnosis: Diagnosis, remedies: list[Remedy], remedy_senten
     if remedies:
         lines.append(f"  {'fits':<5} {'OOMs':>5} {'peak reserved':>14}  settings")
         for r in remedies:
-            verdict = "yes" if r.fits else "no"
+            verdict = "n/a" if not r.judged else "yes" if r.fits else "no"
             lines.append(f"  {verdict:<5} {r.oom_events:>5} {format_bytes(r.peak_reserved_bytes):>14}  {r.settings}")
     return "\n".join(lines)
