@@ -7,7 +7,7 @@ import json
 import sys
 
 from gpumem_gui.cli import EXIT_BAD_INPUT, require_device
-from gpumem_gui.core.analysis.diff import Diff, diff_device, diff_states
+from gpumem_gui.core.analysis.diff import Diff, devices_note, diff_device, diff_states
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
@@ -20,8 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--device",
         type=int,
         default=None,
-        help="this CUDA device on both sides (default: the one with the most reserved in A; B's own if B lacks it)",
+        help="this CUDA device on both sides (default: each file's own default device, the one `report --at` and"
+        " `explain` take: the one with an OOM, else the one that reserved the most)",
     )
+    parser.add_argument("--device-a", type=int, default=None, metavar="D", help="this CUDA device of A (over --device)")
+    parser.add_argument("--device-b", type=int, default=None, metavar="D", help="this CUDA device of B (over --device)")
     parser.add_argument("--at-a", type=int, default=None, metavar="I", help="A right after trace event I")
     parser.add_argument("--at-b", type=int, default=None, metavar="J", help="B right after trace event J")
     parser.add_argument("--top", type=int, default=10, help="how many sites to list (default 10)")
@@ -32,9 +35,9 @@ def run(args: argparse.Namespace) -> int:
     try:
         snap_a = load_snapshot(args.a)
         snap_b = snap_a if args.b == args.a else load_snapshot(args.b)
-        for snap in (snap_a, snap_b):
-            require_device(snap, args.device)
-        dev_a, dev_b = diff_device(snap_a, snap_b, args.device)
+        for snap, own in ((snap_a, args.device_a), (snap_b, args.device_b)):
+            require_device(snap, args.device if own is None else own)
+        dev_a, dev_b = diff_device(snap_a, snap_b, args.device, device_a=args.device_a, device_b=args.device_b)
         found = diff_states(snap_a, dev_a, args.at_a, snap_b, dev_b, args.at_b)
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
@@ -42,18 +45,24 @@ def run(args: argparse.Namespace) -> int:
     except IndexError as e:
         print(f"gpumem-gui: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    chosen = args.device is None and args.device_a is None and args.device_b is None
+    note = devices_note(dev_a, dev_b) if chosen else ""
     if args.json:
-        print(json.dumps(found.as_json(), indent=2))
+        out = found.as_json()
+        out["devices"] = {"a": dev_a, "b": dev_b, "each_file_default": chosen}
+        print(json.dumps(out, indent=2))
     else:
-        print(diff_text(found, top=args.top))
+        print(diff_text(found, top=args.top, note=note))
     return 0
 
 
-def diff_text(found: Diff, top: int = 10) -> str:
-    """The figures side by side with their deltas, the blocks matched, and the sites that changed most."""
+def diff_text(found: Diff, top: int = 10, note: str = "") -> str:
+    """The figures side by side with their deltas, the blocks matched, and the sites that changed most; `note` (the
+    devices each file's default picked, when they differ) under the two sides."""
     a, b = found.a, found.b
     lines = [f"A  {a.file}, device {a.device}, {_moment(a.event, a.n_events)}"]
     lines.append(f"B  {b.file}, device {b.device}, {_moment(b.event, b.n_events)}")
+    lines += [note] if note else []
     lines += ["", f"  {'':<16}{'A':>14}{'B':>14}{'B - A':>14}"]
     delta = found.delta
     byte_figures = (("reserved", "reserved_bytes"), ("allocated", "allocated_bytes"), ("free (cached)", "free_bytes"))

@@ -114,7 +114,7 @@ def test_json_figures_are_reports_and_deltas_are_b_minus_a(
     args += [] if at_a is None else ["--at-a", str(at_a)]
     args += [] if at_b is None else ["--at-b", str(at_b)]
     out = _run_json(capsys, *args)
-    assert set(out) == {"a", "b", "delta", "blocks", "by_site"}
+    assert set(out) == {"a", "b", "delta", "blocks", "by_site", "devices"}
     assert set(out["a"]) == set(out["b"]) == SIDE_KEYS
     assert set(out["delta"]) == set(FIGURES) and set(out["blocks"]) == {"added", "removed", "kept"}
     assert all(set(s) == {"site", "bytes_delta", "added_bytes", "removed_bytes"} for s in out["by_site"])
@@ -130,12 +130,50 @@ def test_json_figures_are_reports_and_deltas_are_b_minus_a(
         assert s["bytes_delta"] == s["added_bytes"] - s["removed_bytes"]
 
 
-def test_default_device_is_the_one_with_most_reserved_in_a(capsys: Any) -> None:
-    path = fixture_path("constructor_memory_snapshot.pickle")  # three devices
-    reserved = {d["device"]: d["reserved_bytes"] for d in _run_json(capsys, "report", str(path), "--json")["devices"]}
+def test_default_devices_are_each_files_own_default(capsys: Any) -> None:
+    path = fixture_path("constructor_memory_snapshot.pickle")  # three devices; the OOM is on device 1
     out = _run_json(capsys, "diff", str(path), str(fixture_path("cranberrii_memory_snapshot.pickle")), "--json")
-    assert out["a"]["device"] == max(reserved, key=lambda d: reserved[d])
-    assert out["b"]["device"] == 0  # cranberrii has no such device: its own
+    assert out["a"]["device"] == 1  # the device `explain` and `report --at` take: the one with the OOM
+    assert out["b"]["device"] == 0
+    assert out["devices"] == {"a": 1, "b": 0, "each_file_default": True}
+
+
+def _one_gpu_and_gpu_1(tmp_path: Path) -> tuple[Path, Path]:
+    """A: one GPU holding two blocks. B: the same blocks on GPU 1, while GPU 0 only took and gave back 2 MiB."""
+    sim = DeviceAllocatorSim(8 * 1024 * MiB, device=0)
+    sim.malloc(30 * MiB, frames=ATTN)
+    sim.malloc(10 * MiB, frames=MLP)
+    one_gpu = sim.snapshot()
+    gpu_0 = DeviceAllocatorSim(8 * 1024 * MiB, device=0)
+    gpu_0.free(gpu_0.malloc(MiB, frames=HEAD))
+    gpu_0.empty_cache()
+    two = one_gpu | {
+        "segments": [segment | {"device": 1} for segment in one_gpu["segments"]],
+        "device_traces": [gpu_0.trace, one_gpu["device_traces"][0]],
+    }
+    assert {s["device"] for s in two["segments"]} == {1} and two["device_traces"][0]  # GPU 0 is in the file
+    paths = tmp_path / "one_gpu.pickle", tmp_path / "on_gpu_1.pickle"
+    for path, data in zip(paths, (one_gpu, two), strict=True):
+        path.write_bytes(pickle.dumps(data))
+    return paths
+
+
+def test_a_one_gpu_file_against_a_file_whose_memory_is_on_gpu_1(tmp_path: Path, capsys: Any) -> None:
+    path_a, path_b = _one_gpu_and_gpu_1(tmp_path)
+    out = _run_json(capsys, "diff", str(path_a), str(path_b), "--json")
+    assert (out["a"]["device"], out["b"]["device"]) == (0, 1)
+    # the memory is compared: the same two blocks on both sides, not every block of A removed
+    assert out["blocks"] == {"added": 0, "removed": 0, "kept": 2}
+    assert out["a"]["allocated_bytes"] == out["b"]["allocated_bytes"] == 40 * MiB
+    assert cli.main(["diff", str(path_a), str(path_b)]) == 0
+    text = capsys.readouterr().out
+    assert "comparing device 0 of A with device 1 of B (each file's default); --device-a/--device-b to choose" in text
+    # chosen by hand: B's GPU 0, which holds nothing, and no note
+    out = _run_json(capsys, "diff", str(path_a), str(path_b), "--device-b", "0", "--json")
+    assert out["b"]["device"] == 0 and out["blocks"]["removed"] == 2
+    assert out["devices"] == {"a": 0, "b": 0, "each_file_default": False}
+    assert cli.main(["diff", str(path_a), str(path_b), "--device-b", "0"]) == 0
+    assert "each file's default" not in capsys.readouterr().out
 
 
 def test_a_file_against_itself_adds_and_removes_nothing(capsys: Any) -> None:

@@ -20,7 +20,7 @@ from tests.conftest import fixture_path, load_raw
 MiB = 1 << 20
 KEYS = {
     "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
-    "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "findings", "remedies",
+    "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "findings", "remedies", "oom",
 }  # fmt: skip
 CATEGORIES = {
     "parameters", "gradients", "optimizer_state", "activations", "temporaries", "unknown", "before_recording",

@@ -129,7 +129,7 @@ def test_json_output_against_report(folder: Path, capsys: pytest.CaptureFixture[
     assert "rank9.pickle" in err and len(err.strip().splitlines()) == 1  # the unreadable file: stderr, not counted
     assert len(data["ranks"]) == len(EXPECTED)
     keys = ["rank", "step", "file", "device", "peak_reserved_bytes", "peak_allocated_bytes", "reserved_bytes",
-            "allocated_bytes", "oom_events", "external_fragmentation"]  # fmt: skip
+            "allocated_bytes", "oom_events", "external_fragmentation", "oom_devices"]  # fmt: skip
     for entry in data["ranks"]:
         assert list(entry) == keys
         assert cli.main(["report", entry["file"], "--device", str(entry["device"]), "--json"]) == 0
@@ -167,14 +167,44 @@ def test_real_fixtures_against_report(capsys: pytest.CaptureFixture[str]) -> Non
         best = max(devices, key=lambda d: (d["peak_reserved_bytes"], -d["device"]))
         assert e.device == best["device"]
         (mine,) = [d for d in devices if d["device"] == e.device]
-        for key in ("peak_reserved_bytes", "peak_allocated_bytes", "reserved_bytes", "allocated_bytes", "oom_events"):
+        for key in ("peak_reserved_bytes", "peak_allocated_bytes", "reserved_bytes", "allocated_bytes"):
             assert getattr(e, key) == mine[key], (e.file, key)
+        assert e.oom_events == sum(d["oom_events"] for d in devices)  # every device's OOMs
         assert e.rank == e.device and not e.rank_from_name
         assert cli.main(["report", e.file, "--device", str(e.device), "--at", str(e.peak_event), "--json"]) == 0
         (at_peak,) = json.loads(capsys.readouterr().out)["devices"]
         assert at_peak["reserved_bytes"] == e.peak_reserved_bytes
         assert e.external_fragmentation == pytest.approx(at_peak["external_fragmentation"], abs=1e-12)
     assert table.oom_ranks == [1]  # constructor's OOM is on its device 1
+
+
+def test_an_oom_on_a_device_other_than_the_one_that_reserved_the_most(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # one process, two GPUs: GPU 0 reserved 7 blocks, GPU 1 only 2 and then ran out of memory
+    _write(tmp_path / "gpu0.pickle", 7, device=0)
+    _write(tmp_path / "gpu1.pickle", 2, device=1, oom=True)
+    gpu0, gpu1 = (pickle.loads((tmp_path / f"gpu{d}.pickle").read_bytes()) for d in (0, 1))
+    both = gpu0 | {
+        "segments": gpu0["segments"] + gpu1["segments"],
+        "device_traces": [gpu0["device_traces"][0], gpu1["device_traces"][1]],
+    }
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "rank_2.pickle").write_bytes(pickle.dumps(both, protocol=4))
+    assert sum(e["action"] == "oom" for t in both["device_traces"] for e in t) == 1  # the raw file's one OOM
+    table = summarise_folder(str(folder))
+    (e,) = table.entries
+    assert e.device == 0  # the figures are the device that reserved the most
+    assert e.oom_events == 1 and e.oom_devices == (1,)
+    assert table.oom_ranks == [2]
+    assert cli.main(["ranks", str(folder), "--json"]) == 0
+    (entry,) = json.loads(capsys.readouterr().out)["ranks"]
+    assert (entry["device"], entry["oom_events"], entry["oom_devices"]) == (0, 1, [1])
+    assert cli.main(["ranks", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "OOM ranks: 2" in out
+    assert "rank 2: OOM on device 1 (its figures are device 0's, the one that reserved the most)" in out
 
 
 def test_empty_and_missing_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -32,6 +32,8 @@ def _compiled_class() -> Any:
 def _everything(result: ReplayResult) -> dict[str, Any]:
     """Every field of a replay but its timing: figures, settings, divergence, releases and the replayed dict."""
     fields = {f.name: getattr(result, f.name) for f in dataclasses.fields(result) if f.name != "simulate_seconds"}
+    if result.replayed_event is not None:  # an array: compared as a list (== of two arrays is no bool)
+        fields["replayed_event"] = result.replayed_event.tolist()
     return fields | {"original": vars(result.original), "replayed": vars(result.replayed)}
 
 

@@ -36,16 +36,21 @@ def compare(qtbot: Any, run: WhatIfRun) -> CompareView:
 
 
 def _shows(view: CompareView, run: WhatIfRun, index: int) -> None:
-    """Both maps show their run's state right after `index` (from timelines built anew), the titles name it."""
+    """Both maps show their run's state right after `index` (the replayed one after the replayed event of the same
+    request; from timelines built anew), the titles name it."""
     assert view.current_event == index
-    for snapshot, shown, title in zip(
-        (run.original.snapshot, run.replayed.snapshot), view.maps, view.titles, strict=True
+    for snapshot, shown, title, at in zip(
+        (run.original.snapshot, run.replayed.snapshot),
+        view.maps,
+        view.titles,
+        (index, view.replayed_at(index)),
+        strict=True,
     ):
-        expected = build_timeline(snapshot, 0).state_at(index)
+        expected = build_timeline(snapshot, 0).state_at(at)
         assert shown.state is not None
         assert np.array_equal(shown.state.blocks.address, expected.blocks.address)
         assert np.array_equal(shown.state.blocks.state, expected.blocks.state)
-        assert f"after event {index:,} of" in title.text()
+        assert (f"after event {at:,} of" if at >= 0 else "before the first event") in title.text()
 
 
 def _viewport_point(view: CompareView, event: float) -> QtCore.QPoint:
@@ -90,7 +95,7 @@ def test_a_drag_on_the_timeline_travels_and_does_not_pan(qtbot: Any, compare: Co
 
 
 def test_keys_travel_both_runs(compare: CompareView, run: WhatIfRun) -> None:
-    n = max(run.original.n_events, run.replayed.n_events)
+    n = run.original.n_events  # the cursor counts the recorded events (the replayed map shows the paired one)
     page = max(10, n // 100)
 
     def press(key: Qt.Key, to: QtWidgets.QWidget) -> None:

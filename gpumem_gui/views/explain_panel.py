@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.allocator.remedies import Explanation, explain
 from gpumem_gui.core.analysis.breakdown import SiteBytes
-from gpumem_gui.core.analysis.diagnosis import Diagnosis, Moment
+from gpumem_gui.core.analysis.diagnosis import Diagnosis, Moment, page_size_text
 from gpumem_gui.core.analysis.explain_output import REPLAY_NOTE
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
@@ -156,9 +156,12 @@ def _figures(d: Diagnosis) -> str:
     o = d.oom
     if o is not None:
         pool = "small" if o.small_pool else "large"
+        needed = "new segment needed"
+        if o.expandable is not None:
+            needed = f"pages to map ({page_size_text(o.expandable.page_bytes)} each)"
         rows = [
             ("request (rounded)", o.request_bytes),
-            ("new segment needed", o.segment_bytes),
+            (needed, o.segment_bytes),
             ("device free (cudaMemGetInfo)", o.device_free_bytes),
             (f"free in its pool ({pool}, stream {o.stream})", o.pool_free_bytes),
             ("largest hole in its pool", o.largest_hole_bytes),
@@ -205,7 +208,9 @@ def _remedies(e: Explanation) -> str:
         rows = []
         for k, r in enumerate(e.remedies):
             fits = (
-                f'<b style="color: {palette.RIGHT};">yes</b>'
+                f'<span style="color: {palette.TEXT_MUTED};">cannot judge</span>'
+                if not r.judged
+                else f'<b style="color: {palette.RIGHT};">yes</b>'
                 if r.fits
                 else f'<b style="color: {palette.WRONG};">no</b>'
             )

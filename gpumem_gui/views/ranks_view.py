@@ -9,7 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable
+from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views import palette
@@ -65,7 +65,7 @@ class RanksModel(ColumnsModel):
         self.folder = folder
         self.entry_flags = []
         for e in self.entries:
-            flags = ["OOM"] if e.oom_events else []
+            flags = [oom_flag(e)] if e.oom_events else []
             flags += [_FLAG_NAMES[m] for m in table.flags(e)] if table is not None else []
             self.entry_flags.append(flags)
         self.endResetModel()
@@ -162,7 +162,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
         self.heights = peaks / unit
         self.brushes = [
             palette.RANK_BAR_OOM
-            if "OOM" in f
+            if any(x.startswith("OOM") for x in f)
             else palette.RANK_BAR_OUTLIER
             if any(x.startswith("high") for x in f)
             else palette.RANK_BAR

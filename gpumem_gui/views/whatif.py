@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -89,7 +90,9 @@ class CompareView(QtWidgets.QWidget):
         super().__init__()
         self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
         self.documents = (run.original, run.replayed)
-        self.n_events = max(doc.n_events for doc in self.documents)
+        # the cursor counts the recorded events; the replayed map shows the replayed event of the same request
+        self.paired = run.result.replayed_event
+        self.n_events = run.original.n_events if self.paired is not None else max(d.n_events for d in self.documents)
         self.current_event = self.n_events - 1
         result = run.result
         o, r = result.original, result.replayed
@@ -102,6 +105,7 @@ class CompareView(QtWidgets.QWidget):
             f"OOMs {o.oom_events} &rarr; {r.oom_events}, cudaMalloc/map calls {o.device_allocations} &rarr; "
             f"{r.device_allocations}, worst fragmentation {format_percent(o.max_external_fragmentation)} &rarr; "
             f"{format_percent(r.max_external_fragmentation)}; the replay differs from the recording {where}"
+            + (f". <b>Note:</b> {html.escape(result.unjudged)}." if result.unjudged else "")
         )
         self.summary.setWordWrap(True)
         self.maps = (SegmentMapView(), SegmentMapView())
@@ -175,10 +179,16 @@ class CompareView(QtWidgets.QWidget):
         if index == self.current_event and not force:
             return
         self.current_event = index
-        for view, doc in zip(self.maps, self.documents, strict=True):
-            view.show_frame(doc.travel(index))
+        for view, doc, at in zip(self.maps, self.documents, (index, self.replayed_at(index)), strict=True):
+            view.show_frame(doc.travel(at))
         self._name_events()
         self.event_changed.emit(index)
+
+    def replayed_at(self, index: int) -> int:
+        """The replayed event paired with recorded event `index` (the same request), -1 before the first."""
+        if self.paired is None or index < 0 or not len(self.paired):
+            return index
+        return int(self.paired[min(index, len(self.paired) - 1)])
 
     def step(self, delta: int) -> None:
         self.travel_to(self.current_event + delta)

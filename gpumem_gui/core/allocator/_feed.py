@@ -109,6 +109,7 @@ class Feed:
         self.divergence: int | None = None
         self.expected: list[tuple[int, int, int, int]] = []  # (row, +1 acquire / -1 release, addr, size)
         self._frames: dict[int, list[dict[str, Any]]] = {}
+        self.marks: list[int] = []  # per recorded row, how many entries the replayed trace held before it
 
     def frames(self, k: int) -> list[dict[str, Any]]:
         if k not in self._frames:
@@ -138,7 +139,9 @@ class Feed:
         segment_free, segment_unmap, oom = int(Action.SEGMENT_FREE), int(Action.SEGMENT_UNMAP), int(Action.OOM)
         segment_alloc, segment_map = int(Action.SEGMENT_ALLOC), int(Action.SEGMENT_MAP)
         cached_frames, places, history, deferred = self._frames, self.places, sim._trace, self.deferred
+        marks = self.marks
         for i in range(n):
+            marks.append(len(history))  # what the replay does for row i are the entries from here on
             a = actions[i]
             if a == alloc:
                 mark, calls = len(history), sim.num_device_alloc + sim.num_device_free

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumem_gui.core.allocator.replay import replay
+from gpumem_gui.core.allocator.replay import recorded_settings, replay
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, Remedy, diagnose
 from gpumem_gui.core.analysis.explain_output import remedy_findings
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
@@ -99,19 +99,11 @@ def _baseline_sentence(diagnosis: Diagnosis, baseline: Remedy | str) -> str:
     return f"Replayed under the recorded settings, the peak reserved is {peak}."
 
 
-def _recorded(snapshot: Snapshot) -> str:
-    settings = snapshot.allocator_settings or {}
-    text = str(settings.get("PYTORCH_CUDA_ALLOC_CONF", "") or "")
-    if not text and settings.get("expandable_segments"):
-        text = "expandable_segments:True"
-    return text
-
-
 def candidates_for(snapshot: Snapshot, diagnosis: Diagnosis) -> tuple[list[Candidate], list[str]]:
     """The candidates worth replaying for this moment, and a sentence for each one left out."""
     notes: list[str] = []
     try:
-        recorded = parse_alloc_conf(_recorded(snapshot))
+        recorded = parse_alloc_conf(recorded_settings(snapshot))
     except AllocConfError:
         recorded = parse_alloc_conf("")
     out: list[Candidate] = []
@@ -214,7 +206,7 @@ def _run(index: int) -> Remedy | str:
     except Exception as e:  # a simulator bug must not hide the other remedies
         return f"The replay with {c.settings} failed ({type(e).__name__}: {e}); it is left out."
     r = result.replayed
-    return Remedy(c.settings, r.oom_events == 0, r.oom_events, r.peak_reserved_bytes)
+    return Remedy(c.settings, r.oom_events == 0, r.oom_events, r.peak_reserved_bytes, result.unjudged)
 
 
 def _with_smaller_request(snapshot: Snapshot, device: int, size: int) -> Snapshot:

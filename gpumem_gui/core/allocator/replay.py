@@ -11,6 +11,7 @@ import numpy as np
 
 from gpumem_gui.core.allocator import simulator
 from gpumem_gui.core.allocator._feed import Feed
+from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
@@ -51,6 +52,9 @@ class ReplayResult:
     address_hints: bool = True  # the simulator was offered the recorded device addresses
     explicit_releases: int = 0  # runs of frees replayed as empty_cache()
     allocator_releases: int = 0  # runs of frees left to the simulator to decide
+    unjudged: str = ""  # why the trace cannot judge these settings (see judged.py); "" when it can
+    # per recorded event, the replayed event of the same request (-1: before the first), see paired_events
+    replayed_event: np.ndarray | None = field(default=None, repr=False)
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -62,6 +66,8 @@ class ReplayResult:
             "releases": {"explicit_empty_cache": self.explicit_releases, "allocator": self.allocator_releases},
             "original": vars(self.original),
             "replayed": replayed,
+            "judged": not self.unjudged,
+            "reason": self.unjudged,
         }
 
 
@@ -186,6 +192,15 @@ def _simulation() -> tuple[type[simulator.DeviceAllocatorSim], type[Feed]]:
     return simulator.DeviceAllocatorSim, Feed
 
 
+def recorded_settings(snapshot: Snapshot) -> str:
+    """The PYTORCH_CUDA_ALLOC_CONF the file was recorded under, as far as its allocator settings tell it."""
+    settings = snapshot.allocator_settings or {}
+    text = str(settings.get("PYTORCH_CUDA_ALLOC_CONF", "") or "")
+    if not text and settings.get("expandable_segments"):
+        text = "expandable_segments:True"
+    return text
+
+
 def replay(
     snapshot: Snapshot,
     *,
@@ -205,10 +220,8 @@ def replay(
     if not len(trace):
         raise ValueError(f"device {device} has no trace to replay")
     timeline = build_timeline(snapshot, device)
-    recorded = (snapshot.allocator_settings or {}).get("PYTORCH_CUDA_ALLOC_CONF", "") or ""
-    if not recorded and (snapshot.allocator_settings or {}).get("expandable_segments"):
-        recorded = "expandable_segments:True"
-    settings = merged_settings(str(recorded), overrides or [])
+    recorded = recorded_settings(snapshot)
+    settings = merged_settings(recorded, overrides or [])
     runs = release_runs(trace, snapshot.stacks)
     if not capacity:
         bound = None
@@ -234,6 +247,9 @@ def replay(
         result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = settings
         replayed = snapshot_from_object(result_dict, f"{snapshot.source} (replayed)", "dump")
     replayed_timeline = build_timeline(replayed, device)
+    paired = None
+    if len(replayed.trace(device)) == len(sim._trace):  # one replayed event per simulator entry
+        paired = paired_events(trace.action, replayed.trace(device).action, np.array(feed.marks, np.int64))
     return ReplayResult(
         settings=settings,
         device=device,
@@ -246,4 +262,26 @@ def replay(
         address_hints=hints,
         explicit_releases=sum(r.explicit for r in runs),
         allocator_releases=sum(not r.explicit for r in runs),
+        unjudged=unjudged_reason(trace, recorded, settings),
+        replayed_event=paired,
     )
+
+
+def paired_events(recorded: np.ndarray, replayed: np.ndarray, marks: np.ndarray) -> np.ndarray:
+    """For each recorded event, the replayed event of the same recorded request: the replay's own alloc (or OOM) for
+    an alloc or an OOM, its free_requested for a free_requested, else the last entry the replay made up to that
+    event (-1: none yet). `marks[i]`: how many replayed entries there were before recorded event i."""
+    ends = np.append(marks[1:], len(replayed)).astype(np.int64)
+    out = ends - 1
+    made = ends > marks
+    frees = made & (recorded == Action.FREE_REQUESTED)
+    first = np.minimum(marks, max(len(replayed) - 1, 0))
+    frees &= replayed[first] == Action.FREE_REQUESTED if len(replayed) else frees
+    out[frees] = marks[frees]
+    requests = made & np.isin(recorded, (Action.ALLOC, Action.OOM))
+    last = replayed[np.maximum(out, 0)] if len(replayed) else np.zeros(0, replayed.dtype)
+    for i in np.flatnonzero(requests & ~np.isin(last, (Action.ALLOC, Action.OOM))).tolist():
+        found = np.flatnonzero(np.isin(replayed[marks[i] : ends[i]], (Action.ALLOC, Action.OOM)))
+        if len(found):  # e.g. a smaller request that fitted: its alloc, before the free that gives it back
+            out[i] = marks[i] + int(found[-1 if recorded[i] == Action.ALLOC else 0])
+    return out

@@ -9,7 +9,9 @@ The rule for "would it have fitted" (PyTorch's malloc, c10/cuda/CUDACachingAlloc
 `round_size`, is served by a free block of its pool (small or large) and stream at least as large (the block is
 split), else by a new segment of `allocation_size(request)` bytes when the device has that much free. Before an OOM
 the allocator has already released every cached segment without a live block, so the state after the OOM event
-holds only holes pinned by live blocks, and the trace's `device_free` is what cudaMalloc could still get.
+holds only holes pinned by live blocks, and the trace's `device_free` is what cudaMalloc could still get. Under
+expandable segments there is no cudaMalloc: a request grows a segment by pages mapped onto its free tail
+(expandable_room.py has that rule).
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 
 from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at
 from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
+from gpumem_gui.core.analysis.expandable_room import ExpandableRoom, expandable_room
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group
 from gpumem_gui.core.analysis.report import DeviceReport
@@ -68,15 +71,18 @@ class OomAnalysis:
     cache_free_bytes: int  # free in the cache, every pool and stream
     pool_free_bytes: int  # free in the cache, in the request's pool and stream
     largest_hole_bytes: int  # the largest free block of that pool and stream
-    new_segment_fits_bytes: int  # the largest request a new segment in device_free could have served
+    new_segment_fits_bytes: int  # the largest request a new segment in device_free (or pages mapped) could serve
     fits_up_to_bytes: int  # the largest request that would have been served (by a hole or a new segment)
-    live_excess_bytes: int  # how much more device memory a new segment needed (whole segments to free)
+    live_excess_bytes: int  # how much more device memory a new segment (or the pages to map) needed
     splitter_rule: str  # "split": segments whose holes together fit; "pin": segments to release; "": none
     splitter_segments: int
     splitter_segment_bytes: int  # the size of those segments
     splitter_free_bytes: int  # the free bytes in them
     splitter_count: int
     splitters: tuple[Splitter, ...]  # at most MAX_SPLITTERS of them
+    # under expandable segments: where the request would have grown by mapping pages, and how far it could have
+    # (segment_bytes and new_segment_fits_bytes are then pages to map, not a cudaMalloc)
+    expandable: ExpandableRoom | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,11 @@ class Remedy:
     fits: bool  # no OOM in the replay
     oom_events: int
     peak_reserved_bytes: int
+    unjudged: str = ""  # why the trace cannot judge the settings (the replay's verdict then says nothing); "": it can
+
+    @property
+    def judged(self) -> bool:
+        return not self.unjudged
 
 
 @dataclass(frozen=True)
@@ -201,6 +212,12 @@ def analyze_oom(
     segment_bytes = allocation_size(request, config)
     by_hole = largest_request_served_by(largest, small_pool=small, config=config) if largest else 0
     by_new = new_segment_fits(oom.device_free_bytes, small, config)
+    room = None
+    if config.expandable_segments:  # no cudaMalloc: pages mapped onto a segment's free tail
+        room = expandable_room(state, oom.stream, small, request, device_free=oom.device_free_bytes, above=by_hole)
+        segment_bytes = room.request.map_bytes
+        grown = room.limit.bytes  # 0 when growing serves nothing the largest hole does not
+        by_new = largest_request_served_by(grown, small_pool=small, config=config) if grown else 0
 
     fixed = mine & ~seg.is_expandable & (seg_live > 0) & (seg_free > 0)
     # "split": a segment whose holes together would serve the request, but no one of them does
@@ -246,6 +263,7 @@ def analyze_oom(
         splitter_free_bytes=int(seg_free[chosen].sum()),
         splitter_count=count,
         splitters=tuple(splitters),
+        expandable=room,
     )
 
 
@@ -333,6 +351,12 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
         "Before raising the OOM the allocator had already given back every cached segment without a live block (what"
         " empty_cache() does), so an empty_cache() before this request would not have helped.",
     ]
+    if o.expandable is not None:
+        out[1] = _pages_needed_sentence(o, o.expandable)
+        out[3] = (
+            "Before raising the OOM the allocator had already unmapped every page of its segments that no live block"
+            " touches (what empty_cache() does), so an empty_cache() before this request would not have helped."
+        )
     if o.splitters:
         named = "; ".join(f"{format_bytes(s.size)} at {s.address:#x} from {s.site}" for s in o.splitters)
         more = f" (and {o.splitter_count - len(o.splitters)} more)" if o.splitter_count > len(o.splitters) else ""
@@ -359,23 +383,76 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
             " have served it, only a smaller request or a smaller live set."
         )
     if o.fits_up_to_bytes < o.request_bytes:
+        how = (
+            f"the larger of what the largest hole serves and what a new segment in the device's free memory serves"
+            f" ({format_bytes(o.new_segment_fits_bytes)})"
+        )
+        if o.expandable is not None:
+            how = _pages_limit_words(o.expandable, o.new_segment_fits_bytes >= o.fits_up_to_bytes)
         out.append(
             f"The request would have fitted at {format_bytes_exact(o.fits_up_to_bytes)} or less"
-            f" ({format_bytes(o.request_bytes - o.fits_up_to_bytes)} smaller): the larger of what the largest hole"
-            f" serves and what a new segment in the device's free memory serves"
-            f" ({format_bytes(o.new_segment_fits_bytes)})."
+            f" ({format_bytes(o.request_bytes - o.fits_up_to_bytes)} smaller): {how}."
         )
     else:
         out.append(
             "By these figures the request should have fitted: another stream's holes, a private pool or memory"
             " freed while the OOM was handled may explain the difference."
         )
-    if o.live_excess_bytes:
+    if o.live_excess_bytes and o.expandable is not None:
+        out.append(
+            f"Or the live set would have to shrink by {format_bytes(o.live_excess_bytes)}, freed as whole"
+            f" {page_size_text(o.expandable.page_bytes)} pages (a page goes back to the device only when no live"
+            " block lies on it)."
+        )
+    elif o.live_excess_bytes:
         out.append(
             f"Or the live set would have to shrink by {format_bytes(o.live_excess_bytes)}, freed as whole segments (a"
             " segment goes back to the device only when none of its blocks is live)."
         )
     return out
+
+
+def page_size_text(page: int) -> str:
+    """A page's size as people name it: "20 MiB" (pages are whole MiB)."""
+    return f"{page >> 20} MiB" if page % (1 << 20) == 0 else format_bytes(page)
+
+
+def _pages(count: int, page: int) -> str:
+    return f"{count:,} page{'' if count == 1 else 's'} of {page_size_text(page)}"
+
+
+def _pages_needed_sentence(o: OomAnalysis, room: ExpandableRoom) -> str:
+    """What growing an expandable segment for the request needed, against what the device had."""
+    grow = room.request
+    where = (
+        "a new expandable segment"
+        if grow.segment < 0
+        else f"the free tail of {format_bytes_exact(grow.tail_bytes)} at the end of the segment at {grow.segment:#x}"
+    )
+    return (
+        f"Expandable segments are on, so the allocator grows a segment by mapping pages rather than by cudaMalloc:"
+        f" the request needed {_pages(grow.map_bytes // room.page_bytes, room.page_bytes)}"
+        f" ({format_bytes(grow.map_bytes)}) mapped onto {where}, but the device had only"
+        f" {format_bytes_exact(o.device_free_bytes)} free (cudaMemGetInfo at the OOM), room for"
+        f" {_pages(room.pages_free, room.page_bytes)}."
+    )
+
+
+def _pages_limit_words(room: ExpandableRoom, by_pages: bool) -> str:
+    """How the largest request that fits would have been served: the largest hole, or pages mapped."""
+    grow = room.limit
+    if not by_pages or not grow.bytes:
+        return "what the largest hole serves; the device could not map enough pages for more"
+    pages = _pages(grow.map_bytes // room.page_bytes, room.page_bytes)
+    if grow.segment < 0:
+        return f"{pages} the device could still map, in a new expandable segment"
+    beyond = grow.bytes - grow.tail_bytes - grow.map_bytes
+    more = f", plus {format_bytes_exact(beyond)} free in the segment after them" if beyond else ""
+    return (
+        f"the free tail of {format_bytes_exact(grow.tail_bytes)} at the end of the segment at {grow.segment:#x},"
+        f" plus {pages} the device could still map after it{more}; the allocator grows the first segment, by"
+        " address, with room for the request, and maps no page elsewhere when that fails"
+    )
 
 
 def _breakdown_sentences(b: Breakdown) -> list[str]:

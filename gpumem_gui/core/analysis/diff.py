@@ -118,22 +118,29 @@ class Diff:
         return np.asarray(found & allocated_mask(state))
 
 
-def diff_device(snapshot_a: Snapshot, snapshot_b: Snapshot, device: int | None = None) -> tuple[int, int]:
-    """The devices to compare: `device` on both sides; by default the one with the most reserved in a (at its
-    snapshot; ties by its peak reserved, then the lowest index), and on b that one if b has it, else b's own."""
-    if device is not None:
-        return device, device
-    dev_a = most_reserved_device(snapshot_a)
-    return dev_a, dev_a if dev_a in snapshot_b.devices() else most_reserved_device(snapshot_b)
+def diff_device(
+    snapshot_a: Snapshot,
+    snapshot_b: Snapshot,
+    device: int | None = None,
+    *,
+    device_a: int | None = None,
+    device_b: int | None = None,
+) -> tuple[int, int]:
+    """The devices to compare: `device_a` / `device_b` where given, else `device` on both sides, else each file's own
+    default (Snapshot.default_device: the one with an OOM, else the most reserved at its high point), the device
+    `report`, `explain` and the window open; the two may differ (see devices_note)."""
+    dev_a = device_a if device_a is not None else device if device is not None else snapshot_a.default_device()
+    dev_b = device_b if device_b is not None else device if device is not None else snapshot_b.default_device()
+    return dev_a, dev_b
 
 
-def most_reserved_device(snapshot: Snapshot) -> int:
-    devices = snapshot.devices()
-    if not devices:
-        return 0
-    seg = snapshot.state.segments
-    reserved = {d: int(seg.total_size[seg.device == d].sum()) for d in devices}
-    return max(devices, key=lambda d: (reserved[d], snapshot.peak_reserved(d), -d))
+def devices_note(dev_a: int, dev_b: int) -> str:
+    """The line that says each file's default device was taken and they differ ("" when they are the same)."""
+    if dev_a == dev_b:
+        return ""
+    return (
+        f"comparing device {dev_a} of A with device {dev_b} of B (each file's default); --device-a/--device-b to choose"
+    )
 
 
 def diff_states(  # noqa: PLR0917 (the two sides' file, device and event, as the command line gives them)

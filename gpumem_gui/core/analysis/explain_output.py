@@ -3,10 +3,11 @@ a user reads top to bottom."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from gpumem_gui.core.analysis.categories import CATEGORIES
-from gpumem_gui.core.analysis.diagnosis import Diagnosis, Remedy
+from gpumem_gui.core.analysis.diagnosis import Diagnosis, OomAnalysis, Remedy
 from gpumem_gui.core.snapshot.units import format_bytes
 
 TEXT_SITES = 8  # sites listed in the text (the JSON lists every one)
@@ -27,7 +28,12 @@ def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[st
     had_oom = bool(diagnosis.timeline.ooms)
     for r in remedies:
         after = f"peak reserved {format_bytes(r.peak_reserved_bytes)}, recorded {format_bytes(peak)}"
-        if had_oom and r.fits:
+        if not r.judged:
+            out.append(
+                f"With {r.settings} {r.unjudged}; the replay ({after}) starts from the segments the recorded settings"
+                " made."
+            )
+        elif had_oom and r.fits:
             out.append(f"With {r.settings} the OOM goes away ({after}).")
         elif had_oom:
             out.append(f"With {r.settings} the replay still runs out of memory ({r.oom_events} OOM; {after}).")
@@ -57,6 +63,7 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
             for s in sorted(b.by_site, key=lambda s: -s.bytes)
         ],
         "by_category": {key: int(b.by_category.get(key, 0)) for key in CATEGORIES},
+        "oom": oom_json(oom) if oom else None,
         "findings": list(findings),
         "remedies": [
             {
@@ -64,10 +71,31 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
                 "fits": r.fits,
                 "oom_events": r.oom_events,
                 "peak_reserved_bytes": r.peak_reserved_bytes,
+                "judged": r.judged,
+                "reason": r.unjudged,
             }
             for r in remedies
         ],
     }
+
+
+def oom_json(o: OomAnalysis) -> dict[str, Any]:
+    """The OOM's figures under their field names; under expandable segments, where the request would have grown
+    and the pages that served the largest request that fits."""
+    out: dict[str, Any] = {
+        f.name: getattr(o, f.name) for f in dataclasses.fields(o) if f.name not in {"splitters", "expandable"}
+    }
+    out["splitters"] = [dataclasses.asdict(s) for s in o.splitters]
+    room = o.expandable
+    out["expandable"] = None
+    if room is not None:
+        out["expandable"] = {
+            "page_bytes": room.page_bytes,
+            "pages_free": room.pages_free,
+            "request": dataclasses.asdict(room.request),
+            "fits_up_to": dataclasses.asdict(room.limit),
+        }
+    return out
 
 
 def explanation_text(diagnosis: Diagnosis, remedies: list[Remedy], remedy_sentences: list[str]) -> str:
@@ -89,6 +117,6 @@ def explanation_text(diagnosis: Diagnosis, remedies: list[Remedy], remedy_senten
     if remedies:
         lines.append(f"  {'fits':<5} {'OOMs':>5} {'peak reserved':>14}  settings")
         for r in remedies:
-            verdict = "yes" if r.fits else "no"
+            verdict = "n/a" if not r.judged else "yes" if r.fits else "no"
             lines.append(f"  {verdict:<5} {r.oom_events:>5} {format_bytes(r.peak_reserved_bytes):>14}  {r.settings}")
     return "\n".join(lines)

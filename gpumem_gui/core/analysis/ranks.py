@@ -59,7 +59,8 @@ def parse_rank_name(relative_path: str) -> tuple[int | None, int | None]:
 
 @dataclass(frozen=True)
 class FileSummary:
-    """One file's figures for the device that reserved the most at its peak (small: it crosses processes)."""
+    """One file's figures for the device that reserved the most at its peak, and its OOMs on every device (small:
+    it crosses processes)."""
 
     file: str  # as given (the CLI prints it, the window opens it)
     rank: int  # from the name, else the device index
@@ -70,11 +71,12 @@ class FileSummary:
     peak_allocated_bytes: int
     reserved_bytes: int  # at the end of the file (the snapshot's own state)
     allocated_bytes: int
-    oom_events: int
+    oom_events: int  # on every device of the file, not only `device`: an OOM anywhere makes the rank one that OOMed
     external_fragmentation: float  # 1 - largest free block / free, at the moment reserved first peaks
     peak_event: int  # that moment: -1 before the first trace event
     trace_events: int
     span_us: int | None  # first to last event's time; None without time stamps
+    oom_devices: tuple[int, ...] = ()  # the devices with an OOM in their trace
 
     def as_json(self) -> dict[str, Any]:
         keys = (
@@ -89,7 +91,17 @@ class FileSummary:
             "oom_events",
             "external_fragmentation",
         )
-        return {key: getattr(self, key) for key in keys}
+        return {key: getattr(self, key) for key in keys} | {"oom_devices": list(self.oom_devices)}
+
+
+def oom_flag(entry: FileSummary) -> str:
+    """ "OOM", or "OOM on device 1" when an OOM is on another device than the one whose figures are shown; "": none."""
+    if not entry.oom_events:
+        return ""
+    others = [d for d in entry.oom_devices if d != entry.device]
+    if not others:
+        return "OOM"
+    return f"OOM on device {', '.join(map(str, entry.oom_devices))}"
 
 
 def summarise_snapshot(snapshot: Snapshot, file: str, relative_path: str | None = None) -> FileSummary:
@@ -121,11 +133,12 @@ def summarise_snapshot(snapshot: Snapshot, file: str, relative_path: str | None 
         peak_allocated_bytes=series.peak("allocated"),
         reserved_bytes=final.reserved_bytes,
         allocated_bytes=final.allocated_bytes,
-        oom_events=len(timeline.ooms),
+        oom_events=sum(snapshot.oom_count(d) for d in devices),
         external_fragmentation=fragmentation,
         peak_event=peak_event,
         trace_events=timeline.n_events,
         span_us=span,
+        oom_devices=tuple(d for d in devices if snapshot.oom_count(d)),
     )
 
 
@@ -233,7 +246,15 @@ def ranks_text(table: RanksTable, folder: str) -> str:
             f" {format_bytes(e.allocated_bytes):>11} {e.oom_events:>4} {format_percent(e.external_fragmentation):>9}"
             f" {_span(e.span_us):>8}  {flags:<5}  {_relative(e.file, folder)}"
         )
-    lines.append("flags: O = OOMed, R = peak reserved outlier, A = peak allocated outlier; (n): rank = device index")
+    lines.append(
+        "flags: O = OOMed (on any device of the file), R = peak reserved outlier, A = peak allocated outlier;"
+        " (n): rank = device index"
+    )
+    for e in table.entries:
+        flag = oom_flag(e)
+        if flag not in {"", "OOM"}:
+            shown = f"its figures are device {e.device}'s, the one that reserved the most"
+            lines.append(f"  rank {e.rank}: {flag} ({shown})")
     lines.append(f"OOM ranks: {', '.join(map(str, table.oom_ranks)) or 'none'}")
     if table.outliers:
         lines.append(f"outliers (more than {OUTLIER_RATIO - 1:.0%} above the median of their step):")
