@@ -398,6 +398,7 @@ RULES: tuple[Rule, ...] = (
     ),
 )
 FROM_FILE, NO_RULE = len(RULES), len(RULES) + 1
+BEFORE_RECORDING_RULE = 0  # RULES[0]: the rule of blocks without an alloc event
 RULE_TEXTS: tuple[str, ...] = (
     *(r.says for r in RULES),
     "the file's own category (torch.cuda._memory_viz._profile_to_snapshot, from PyTorch's memory profiler)",

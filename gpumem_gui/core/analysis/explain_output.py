@@ -57,6 +57,10 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
             for s in sorted(b.by_site, key=lambda s: -s.bytes)
         ],
         "by_category": {key: int(b.by_category.get(key, 0)) for key in CATEGORIES},
+        "category_source": b.category_source,
+        "category_rules": [
+            {"category": r.category, "rule": r.rule, "bytes": r.bytes, "blocks": r.blocks} for r in b.by_rule
+        ],
         "findings": list(findings),
         "remedies": [
             {
