@@ -37,8 +37,8 @@ Frames = list[dict[str, Any]]
 SITE = "/home/u/anaconda3/envs/gnn/lib/python3.11/site-packages"
 MODULE_PY = f"{SITE}/torch/nn/modules/module.py"
 ALLOCATOR = [
-    ("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(signed char, unsigned long, CUstream_st*)",
-     "CUDACachingAllocator.cpp"),
+    ("c10::cuda::CUDACachingAllocator::Native::DeviceCachingAllocator::malloc(signed char, unsigned long, "
+     "CUstream_st*)", "CUDACachingAllocator.cpp"),
     ("c10::cuda::CUDACachingAllocator::Native::NativeCachingAllocator::allocate(unsigned long)", ""),
 ]  # fmt: skip
 
@@ -107,9 +107,7 @@ def _final_categories(snap: Snapshot) -> dict[int, tuple[str, str]]:
     state, event = tl.state_at(tl.n_events - 1), tl.n_events - 1
     codes, rules = block_categories(snap, tl, state, event), block_rules(snap, tl, state, event)
     live = np.flatnonzero(state.blocks.state != BlockState.INACTIVE)
-    return {
-        int(state.blocks.address[i]): (CATEGORIES[int(codes[i])], RULE_TEXTS[int(rules[i])]) for i in live.tolist()
-    }
+    return {int(state.blocks.address[i]): (CATEGORIES[int(codes[i])], RULE_TEXTS[int(rules[i])]) for i in live.tolist()}
 
 
 def test_cublas_workspaces_are_library_workspaces_in_any_phase() -> None:
