@@ -302,7 +302,7 @@ class _Life:
     same_stretch: npt.NDArray[np.bool_]  # freed within the stretch of the phase it was allocated in
     recompute: npt.NDArray[np.bool_]  # allocated in a forward stretch that lies between two backward stretches
     marks: npt.NDArray[np.int64]  # category_marks bits of its allocation's stack
-    half_of_weight: npt.NDArray[np.bool_]  # twice its request is the size of a weight block (see _half_of_weight)
+    weight_cast: npt.NDArray[np.bool_]  # autocast's cast to half the size of a weight block (see _weight_casts)
 
     def marked(self, mark: int) -> npt.NDArray[np.bool_]:
         """Per lifetime: its allocation's stack has a frame with one of the `mark` bits."""
@@ -349,7 +349,7 @@ RULES: tuple[Rule, ...] = (
         AUTOCAST_WEIGHT_COPIES,
         "autocast's cast (at::autocast -> _to_copy, no Python .to()) to half the size of a weight block: the"
         " low-precision copy of an fp32 weight, cached until the autocast region ends",
-        lambda b: b.marked(marks.AUTOCAST) & b.marked(marks.TO_COPY) & b.half_of_weight,
+        lambda b: b.weight_cast,
     ),
     # 6. a forward inside backward is checkpointing's recomputation: backward consumes what it makes, even where
     #    the trace frees it before the next backward allocation (a gradient-accumulation micro-batch's forward,
@@ -429,11 +429,16 @@ def _recompute_runs(phase: I8, run: npt.NDArray[np.int64]) -> npt.NDArray[np.boo
     return out
 
 
-def _half_of_weight(life: Lifetimes, weight: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
-    """Per lifetime: twice its request is the request or the block size of some weight's lifetime (an fp32 weight
-    cast to fp16/bf16; block sizes too, for files whose blocks from before recording carry no requested size)."""
-    sizes = np.union1d(life.requested[weight], life.size[weight])
-    return np.isin(2 * life.requested, sizes)
+def _weight_casts(life: Lifetimes, weight: npt.NDArray[np.bool_], cast: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Per lifetime: a `cast` whose request, doubled, is the request or the block size of some weight's lifetime (an
+    fp32 weight cast to fp16/bf16; block sizes too, for files whose blocks from before recording carry no requested
+    size). Only the casts are looked up: most files have none."""
+    out = np.zeros(len(cast), bool)
+    rows = np.flatnonzero(cast)
+    if len(rows):
+        sizes = np.union1d(life.requested[weight], life.size[weight])
+        out[rows] = np.isin(2 * life.requested[rows], sizes)
+    return out
 
 
 def _file_categories(trace: TraceTable, start: npt.NDArray[np.int64]) -> I8:
@@ -463,6 +468,7 @@ def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[
     stack_mark = np.append(stack_marks(snapshot.stacks), np.int64(0))[life.stack]  # NO_STACK reads the 0 appended
     recorded = (life.start >= 0) & (life.start < n)
     weight = ~recorded | (alloc_phase == LOAD) | ((stack_mark & marks.REPLICA) != 0)
+    autocast_cast = (stack_mark & (marks.AUTOCAST | marks.TO_COPY)) == (marks.AUTOCAST | marks.TO_COPY)
     facts = _Life(
         alloc_phase=alloc_phase,
         free_phase=np.where(freed, ev_phase[free_i], NONE).astype(np.int8) if n else np.zeros(m, np.int8),
@@ -470,7 +476,7 @@ def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[
         same_stretch=freed & (ev_run[free_i] == ev_run[start]) if n else np.zeros(m, bool),
         recompute=_recompute_runs(ev_phase, ev_run)[ev_run[start]] if n else np.zeros(m, bool),
         marks=stack_mark,
-        half_of_weight=_half_of_weight(life, weight),
+        weight_cast=_weight_casts(life, weight, autocast_cast),
     )
     rule = np.full(m, NO_RULE, np.int8)
     for index in range(len(RULES) - 1, -1, -1):  # last to first, so that earlier rules overwrite later ones
