@@ -20,10 +20,12 @@ from tests.conftest import fixture_path, load_raw
 MiB = 1 << 20
 KEYS = {
     "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
-    "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "findings", "remedies", "oom",
+    "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "category_source", "category_rules",
+    "findings", "remedies", "oom",
 }  # fmt: skip
 CATEGORIES = {
     "parameters", "gradients", "optimizer_state", "activations", "temporaries", "unknown", "before_recording",
+    "library_workspaces", "autocast_weight_copies", "inputs",
 }  # fmt: skip
 FIGURES = ("allocated_bytes", "reserved_bytes", "free_bytes", "largest_free_block_bytes")
 
@@ -122,6 +124,10 @@ def test_sites_and_categories_add_up_to_allocated(capsys: Any, path: Path) -> No
     assert sum(s["bytes"] for s in out["by_site"]) == out["allocated_bytes"]
     assert set(out["by_category"]) == CATEGORIES
     assert sum(out["by_category"].values()) == out["allocated_bytes"]
+    assert sum(r["bytes"] for r in out["category_rules"]) == out["allocated_bytes"]
+    for category in CATEGORIES:  # each category's bytes are those of the rules that chose it
+        chosen = sum(r["bytes"] for r in out["category_rules"] if r["category"] == category)
+        assert chosen == out["by_category"][category]
     assert len({s["site"] for s in out["by_site"]}) == len(out["by_site"])
 
 

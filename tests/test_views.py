@@ -15,6 +15,7 @@ from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
+from gpumem_gui.core.analysis.categories import RULE_TEXTS
 from gpumem_gui.core.analysis.rasterize import (
     FREE,
     LARGEST_FREE,
@@ -89,6 +90,8 @@ def test_hover_and_click_find_the_block(qtbot: Any) -> None:
     assert clicked.args == [big]
     details = doc.details.toPlainText()  # the click shows the block's details
     assert f"{int(state.blocks.address[big]):#x}" in details and "segment" in details
+    # with its category and the rule that chose it (categories.RULE_TEXTS)
+    assert "category" in details and any(rule in details for rule in RULE_TEXTS)
 
 
 def test_search_finds_a_known_frame() -> None:

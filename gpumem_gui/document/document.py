@@ -13,6 +13,8 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.breakdown import block_categories, block_rules
+from gpumem_gui.core.analysis.categories import CATEGORIES, RULE_TEXTS
 from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
@@ -349,4 +351,14 @@ class SnapshotDocument:
             segment_blocks=int(frame.segments.block_count[seg]),
             segment_free=int(frame.segments.free_bytes[seg]),
             segment_largest_free=int(frame.segments.largest_free[seg]),
+            **self._category_of(frame.state, index),
         )
+
+    def _category_of(self, state: AllocatorState, index: int) -> dict[str, str]:
+        """Block `index` of the frame's state: its category and the rule that chose it (none while pending)."""
+        if self.pending:
+            return {}
+        timeline = self.timeline()
+        code = int(block_categories(self.snapshot, timeline, state, self.event)[index])
+        rule = int(block_rules(self.snapshot, timeline, state, self.event)[index])
+        return {"category": CATEGORIES[code], "category_rule": RULE_TEXTS[rule]}

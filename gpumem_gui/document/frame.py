@@ -63,6 +63,8 @@ class BlockDetails:
     segment_free: int
     segment_largest_free: int
     recorded_frames: tuple[Frame, ...] = ()  # every frame the file recorded, innermost first (for "show all")
+    category: str = ""  # a name of categories.CATEGORIES; "" while the trace is still being indexed
+    category_rule: str = ""  # the rule that chose it, in words (categories.RULE_TEXTS)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,8 @@ from gpumem_gui.core.snapshot.model import (
 )
 from gpumem_gui.sources.array_file import ArrayFileError, read_arrays, write_arrays
 
-_TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in ("has_time", "forward_frames", "unknown_actions")]
+_TRACE_DICTS = ("has_time", "forward_frames", "unknown_actions", "categories")  # travel in the JSON
+_TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in _TRACE_DICTS]
 _SERIES_ARRAYS = list(SERIES_NAMES)
 
 
@@ -77,6 +78,7 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
                 "has_time": t.has_time,
                 "forward_frames": {str(k): v for k, v in t.forward_frames.items()},
                 "unknown_actions": {str(k): v for k, v in t.unknown_actions.items()},
+                "categories": {str(k): v for k, v in t.categories.items()},
             }
         )
 
@@ -124,6 +126,7 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
                     has_time=info["has_time"],
                     forward_frames={int(k): v for k, v in info["forward_frames"].items()},
                     unknown_actions={int(k): v for k, v in info["unknown_actions"].items()},
+                    categories={int(k): v for k, v in info.get("categories", {}).items()},
                 )
             )
         snapshot = Snapshot(

@@ -11,6 +11,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.analysis.site_series import BandSeries, SiteSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
@@ -779,6 +780,9 @@ class DocumentView(QtWidgets.QWidget):
             f"<b>segment</b> {d.segment_address:#x}: {format_bytes_exact(d.segment_size)}, {d.segment_blocks} blocks,",
             f"free {format_bytes_exact(d.segment_free)}, largest hole {format_bytes_exact(d.segment_largest_free)}",
         ]
+        if d.category:  # known once the trace is indexed
+            label = html.escape(CATEGORY_LABELS.get(d.category, d.category))
+            lines[1:1] = [f"<b>category</b> {label}: {html.escape(d.category_rule)}"]
         self.details.setHtml("<br>".join(lines))
 
     def _event_chosen(self, index: int) -> None:

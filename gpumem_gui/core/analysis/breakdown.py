@@ -2,12 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.categories import BEFORE_RECORDING, CATEGORIES, UNKNOWN, lifetime_categories
+from gpumem_gui.core.analysis.categories import (
+    BEFORE_RECORDING,
+    BEFORE_RECORDING_RULE,
+    CATEGORIES,
+    NO_RULE,
+    RULE_TEXTS,
+    UNKNOWN,
+    categories_from_file,
+    lifetime_categories,
+    lifetime_rules,
+)
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame, sites_of, stack_sites
@@ -24,6 +35,16 @@ class SiteBytes:
 
 
 @dataclass(frozen=True)
+class RuleBytes:
+    """The allocated bytes one rule of the categories table put in one category."""
+
+    category: str  # a name of categories.CATEGORIES
+    rule: str  # the rule in words (categories.RULE_TEXTS)
+    bytes: int
+    blocks: int
+
+
+@dataclass(frozen=True)
 class Breakdown:
     event: int  # -1 before the first event; n_events - 1 at the snapshot
     allocated_bytes: int  # metrics.compute_metrics(state).allocated_bytes
@@ -31,6 +52,8 @@ class Breakdown:
     by_category: dict[str, int]  # every name of categories.CATEGORIES; sums to allocated_bytes
     by_stream: dict[int, int]
     by_pool: dict[str, int]  # "small", "large", "private (a, b)"
+    by_rule: tuple[RuleBytes, ...] = ()  # each (category, rule) pair that holds bytes, most bytes first
+    category_source: str = "rules"  # "file" where the trace carries its own categories (read before the rules)
 
 
 def allocated_mask(state: AllocatorState) -> npt.NDArray[np.bool_]:
@@ -38,19 +61,17 @@ def allocated_mask(state: AllocatorState) -> npt.NDArray[np.bool_]:
     return np.asarray(state.blocks.state == BlockState.ALLOCATED)
 
 
-def block_categories(snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int) -> I8:
-    """The category code (index into CATEGORIES) of every block of `state`, the state right after `event`.
+def block_lifetimes(timeline: DeviceTimeline, state: AllocatorState, event: int) -> npt.NDArray[np.int64]:
+    """The lifetime (index into timeline.lifetimes) of every block of `state`, the state right after `event`; -1
+    for free blocks and live ones the replay does not know.
 
     Live blocks are matched to their lifetimes by address among the lifetimes live after `event` (addresses are
-    unique among live blocks); free blocks, and live ones the replay does not know, are UNKNOWN."""
+    unique among live blocks)."""
     blk = state.blocks
-    out = np.full(len(blk), UNKNOWN, np.int8)
+    out = np.full(len(blk), -1, np.int64)
     life = timeline.lifetimes
     if not len(blk) or not len(life.start):
-        if timeline.n_events == 0:  # no trace: nothing was recorded allocating
-            out[blk.state != BlockState.INACTIVE] = BEFORE_RECORDING
         return out
-    cats = lifetime_categories(snapshot, timeline)
     live_ids = np.flatnonzero((life.start <= event) & (life.end > event))
     live_ids = live_ids[np.argsort(life.addr[live_ids], kind="stable")]
     live_addr = life.addr[live_ids]
@@ -58,7 +79,41 @@ def block_categories(snapshot: Snapshot, timeline: DeviceTimeline, state: Alloca
     at = np.searchsorted(live_addr, blk.address[rows])
     at_ok = np.minimum(at, max(len(live_addr) - 1, 0))
     found = (at < len(live_addr)) & (live_addr[at_ok] == blk.address[rows]) if len(live_addr) else at < 0
-    out[rows[found]] = cats[live_ids[at_ok[found]]]
+    out[rows[found]] = live_ids[at_ok[found]]
+    return out
+
+
+def block_categories(snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int) -> I8:
+    """The category code (index into CATEGORIES) of every block of `state`, the state right after `event`: its
+    lifetime's (block_lifetimes); free blocks, and live ones the replay does not know, are UNKNOWN."""
+    return _per_block(lifetime_categories, snapshot, timeline, state, event, missing=UNKNOWN, no_trace=BEFORE_RECORDING)
+
+
+def block_rules(snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int) -> I8:
+    """The rule (index into categories.RULE_TEXTS) that named every block of `state`, as block_categories."""
+    return _per_block(lifetime_rules, snapshot, timeline, state, event, missing=NO_RULE, no_trace=BEFORE_RECORDING_RULE)
+
+
+def _per_block(
+    per_lifetime: Callable[[Snapshot, DeviceTimeline], I8],
+    snapshot: Snapshot,
+    timeline: DeviceTimeline,
+    state: AllocatorState,
+    event: int,
+    *,
+    missing: int,
+    no_trace: int,
+) -> I8:
+    blk = state.blocks
+    out = np.full(len(blk), missing, np.int8)
+    if not len(timeline.lifetimes.start):
+        if timeline.n_events == 0:  # no trace: nothing was recorded allocating
+            out[blk.state != BlockState.INACTIVE] = no_trace
+        return out
+    ids = block_lifetimes(timeline, state, event)
+    known = ids >= 0
+    if known.any():
+        out[known] = per_lifetime(snapshot, timeline)[ids[known]]
     return out
 
 
@@ -74,13 +129,32 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
     per_cat = np.zeros(len(CATEGORIES), np.int64)
     np.add.at(per_cat, codes, size)  # integer sums: exact, as metrics' are
     by_category = {name: int(per_cat[i]) for i, name in enumerate(CATEGORIES)}
+    rules = block_rules(snapshot, timeline, state, event)[rows]
 
     segment = blk.segment[rows]
     by_stream = _sum_by(seg.stream[segment], size)
     pool_of = np.where(seg.pool[segment] > 0, seg.pool[segment].astype(np.int64) + 1, seg.is_small[segment] * 1)
     by_pool = {_pool_name(state, int(k)): v for k, v in _sum_by(pool_of, size).items()}
 
-    return Breakdown(event, total, _by_site(snapshot, blk.stack[rows], size), by_category, by_stream, by_pool)
+    by_site = _by_site(snapshot, blk.stack[rows], size)
+    source = "file" if categories_from_file(snapshot, timeline.device) else "rules"
+    return Breakdown(event, total, by_site, by_category, by_stream, by_pool, _by_rule(codes, rules, size), source)
+
+
+def _by_rule(codes: I8, rules: I8, size: npt.NDArray[np.int64]) -> tuple[RuleBytes, ...]:
+    """Bytes and blocks per (category, rule) pair: a file's own categories share one rule over several categories."""
+    if not len(codes):
+        return ()
+    pair = codes.astype(np.int64) * len(RULE_TEXTS) + rules
+    pairs, inverse = np.unique(pair, return_inverse=True)
+    sums = np.zeros(len(pairs), np.int64)
+    np.add.at(sums, inverse.reshape(-1), size)
+    blocks = np.bincount(inverse.reshape(-1), minlength=len(pairs))
+    out = [
+        RuleBytes(CATEGORIES[p // len(RULE_TEXTS)], RULE_TEXTS[p % len(RULE_TEXTS)], b, k)
+        for p, b, k in zip(pairs.tolist(), sums.tolist(), blocks.tolist(), strict=True)
+    ]
+    return tuple(sorted(out, key=lambda r: (-r.bytes, r.category, r.rule)))
 
 
 def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64]) -> list[SiteBytes]:

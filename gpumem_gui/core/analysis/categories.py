@@ -1,24 +1,44 @@
 """What a block's memory is for (parameters, gradients, optimizer state, activations, ...): stacks and lifetimes.
 
-The rules, in the order they are tried (the first that holds names the block; RULES below is the same list):
+The rules, in the order they are tried (the first that holds names the block; RULES below is the same list, and
+each rule's words are what the block details and `explain --json` show of it):
 
 1. before_recording: the trace has no alloc event for the block (it was live before recording began, or the
    file has no trace); its stack, if any, says where but not when, so it is counted apart.
-2. parameters: allocated while a model was loaded or built (`Module.to/_apply/cuda`, `reset_parameters`,
+2. library_workspaces: allocated inside a library's workspace set-up (cuBLAS's `at::cuda::getNewWorkspace` <-
+   `getCurrentCUDABlasHandle`, cuBLASLt's, cuDNN's, NCCL's buffers): made once per handle and stream, kept for the
+   whole process, whatever phase first needed them.
+3. parameters: allocated while a model was loaded or built (`Module.to/_apply/cuda`, `reset_parameters`,
    `torch/nn/parameter.py`, `load_state_dict`, `from_pretrained`, a module's `__init__` outside any forward).
-3. gradients: allocated by the autograd engine's AccumulateGrad node, which makes `.grad`.
-4. activations: allocated in a forward that runs inside backward (checkpointing's recomputation: frames of
+4. gradients: allocated by the autograd engine's AccumulateGrad node, which makes `.grad`.
+5. autocast_weight_copies: autocast's cast of an op's argument (C++ frames in `at::autocast::` calling
+   `_to_copy`, no Python `.to()`) whose size is half that of a weight block (allocated before recording, loaded,
+   or replicated): the fp16/bf16 copy of an fp32 weight that autocast caches until its region ends.
+6. activations: allocated in a forward that runs inside backward (checkpointing's recomputation: frames of
    torch/utils/checkpoint.py, or a forward stretch between two backward stretches).
-5. temporaries: allocated and freed within one stretch of the same phase (a forward's scratch buffers, the
+7. temporaries: allocated and freed within one stretch of the same phase (a forward's scratch buffers, the
    foreach buffers of an optimizer step, backward's gradients of intermediate values): short-lived.
-6. optimizer_state: allocated inside the optimizer (`torch/optim/`, `optimizer.py`, fused Adam kernels) and alive
+8. inputs: a batch sent to the device: DataParallel's scatter, or a `.to(device)`/`.cuda()` (or a batch
+   helper such as accelerate's `send_to_device`, transformers' `BatchEncoding.to`) outside any forward, backward
+   or optimizer step, and kept past the stretch that made it (a collate's scratch space is rule 7). Limits: a
+   plain `.to(device)` shows only in C++ frames (`dispatch_to(Tensor, Device)`, `THPVariable_cuda`); a file with
+   Python frames alone names only the helpers and the scatter; a model that moves a tensor inside its forward
+   makes activations or temporaries, not inputs.
+9. parameters: a replica of the weights that DataParallel broadcast to another device (frames of
+   torch/nn/parallel/replicate.py) and kept past the forward that made it.
+10. optimizer_state: allocated inside the optimizer (`torch/optim/`, `optimizer.py`, fused Adam kernels) and alive
    past its step (exp_avg, exp_avg_sq, momentum buffers).
-7. gradients: allocated in backward and alive after that backward stretch (what the optimizer step reads;
+11. gradients: allocated in backward and alive after that backward stretch (what the optimizer step reads;
    zero_grad or the next backward frees them).
-8. activations: allocated in a forward and alive after that forward stretch (saved for backward, or its output).
-9. activations: allocated by Python code outside any module's forward (a script's own functions) and freed in
+12. activations: allocated in a forward and alive after that forward stretch (saved for backward, or its output).
+13. activations: allocated by Python code outside any module's forward (a script's own functions) and freed in
    backward: saved for it.
-10. unknown: anything else (no frames, or frames that name none of these phases); shown so, never guessed.
+14. unknown: anything else (no frames, or frames that name none of these phases); shown so, never guessed.
+
+A file that carries categories itself (`torch.cuda._memory_viz._profile_to_snapshot` writes a `category` on each
+alloc entry, from PyTorch's memory profiler) is read as it says, before any rule: its "parameter", "gradient",
+"optimizer_state", "activation", "temporary" and "input" are ours; "autograd_detail" (backward's intermediate
+tensors) counts as temporaries; "unknown" leaves the block to the rules.
 
 A "phase" is read from each stack's frames (one classification per distinct frame, then numpy per stack); the
 trace is cut into stretches where the phase stays the same. A free whose stack is the block's allocation stack
@@ -38,9 +58,11 @@ from functools import lru_cache
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
+from gpumem_gui.core.analysis import category_marks as marks
+from gpumem_gui.core.analysis.category_marks import frame_marks
+from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline, Lifetimes
 from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind, is_autograd_node, qualified_name
-from gpumem_gui.core.snapshot.model import I8, Action, Frame, Snapshot, StackTable
+from gpumem_gui.core.snapshot.model import I8, Action, Frame, Snapshot, StackTable, TraceTable
 
 CATEGORIES: tuple[str, ...] = (
     "parameters",
@@ -50,13 +72,31 @@ CATEGORIES: tuple[str, ...] = (
     "temporaries",
     "unknown",
     "before_recording",
+    # appended, so that the codes above keep their values
+    "library_workspaces",
+    "autocast_weight_copies",
+    "inputs",
 )
-PARAMETERS, GRADIENTS, OPTIMIZER_STATE, ACTIVATIONS, TEMPORARIES, UNKNOWN, BEFORE_RECORDING = range(len(CATEGORIES))
+(
+    PARAMETERS,
+    GRADIENTS,
+    OPTIMIZER_STATE,
+    ACTIVATIONS,
+    TEMPORARIES,
+    UNKNOWN,
+    BEFORE_RECORDING,
+    LIBRARY_WORKSPACES,
+    AUTOCAST_WEIGHT_COPIES,
+    INPUTS,
+) = range(len(CATEGORIES))
 CATEGORY_CODES: dict[str, int] = {name: code for code, name in enumerate(CATEGORIES)}
 # each category as a sentence or a list names it
 CATEGORY_LABELS: dict[str, str] = {
     **{name: name.replace("_", " ") for name in CATEGORIES},
     "before_recording": "allocated before recording began",
+    "library_workspaces": "library workspaces (cuBLAS, cuDNN, NCCL)",
+    "autocast_weight_copies": "weight copies made by autocast",
+    "inputs": "inputs moved to the device",
 }
 
 # Phases of a stack, most telling first (a stack with several phase frames takes the first in this order)
@@ -138,31 +178,43 @@ def _is_load(name: str, filename: str) -> bool:
 
 def stack_phases(stacks: StackTable) -> I8:
     """The phase of every stack of the table (NONE for a stack whose frames name nothing)."""
-    found = _PHASES.get(id(stacks))
+    return _stack_info(stacks)[1]
+
+
+def stack_marks(stacks: StackTable) -> npt.NDArray[np.int64]:
+    """The category_marks bits of every stack of the table (the OR of its frames' marks)."""
+    return _stack_info(stacks)[0]
+
+
+def _stack_info(stacks: StackTable) -> tuple[npt.NDArray[np.int64], I8]:
+    """Per stack: its frames' flags and marks OR-ed together, and its phase (cached per table)."""
+    found = _STACK_INFO.get(id(stacks))
     if found is None:
-        found = _stack_phases(stacks)
-        found.flags.writeable = False
+        bits = _stack_bits(stacks)
+        phases = _phase_of_bits(bits)
+        for array in (bits, phases):
+            array.flags.writeable = False
+        found = (bits, phases)
         key = id(stacks)
-        _PHASES[key] = found
-        weakref.finalize(stacks, _PHASES.pop, key, None)
+        _STACK_INFO[key] = found
+        weakref.finalize(stacks, _STACK_INFO.pop, key, None)
     return found
 
 
-_PHASES: dict[int, I8] = {}
+_STACK_INFO: dict[int, tuple[npt.NDArray[np.int64], I8]] = {}
 
 
-def _stack_phases(stacks: StackTable) -> I8:
+def _stack_bits(stacks: StackTable) -> npt.NDArray[np.int64]:
     n = len(stacks)
-    out = np.zeros(n, np.int8)
+    bits = np.zeros(n, np.int64)
     if n == 0 or len(stacks.frame_ids) == 0:
-        return out
-    flags = np.fromiter(map(frame_flags, stacks.frames), np.int64, len(stacks.frames))
+        return bits
+    flags = np.fromiter((frame_flags(f) | frame_marks(f) for f in stacks.frames), np.int64, len(stacks.frames))
     per_position = flags[stacks.frame_ids]
     lengths = np.diff(stacks.offsets)
     nonempty = lengths > 0
-    bits = np.zeros(n, np.int64)
     bits[nonempty] = np.bitwise_or.reduceat(per_position, stacks.offsets[:-1][nonempty])
-    return _phase_of_bits(bits)
+    return bits
 
 
 def _phase_of_bits(bits: npt.NDArray[np.int64]) -> I8:
@@ -210,19 +262,34 @@ def event_phases(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, npt.
 
 def lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
     """The category of every block lifetime of the timeline (cached per timeline: O(events) numpy, once)."""
+    return _lifetime_info(snapshot, timeline)[0]
+
+
+def lifetime_rules(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
+    """The rule that named every block lifetime: an index into RULE_TEXTS (FROM_FILE, NO_RULE past RULES)."""
+    return _lifetime_info(snapshot, timeline)[1]
+
+
+def _lifetime_info(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, I8]:
     key = id(timeline)
     found = _LIFETIME_CATEGORIES.get(key)
     if found is None or found[0] is not snapshot:
-        cats = _lifetime_categories(snapshot, timeline)
-        cats.flags.writeable = False
-        found = (snapshot, cats)
+        cats, rules = _lifetime_categories(snapshot, timeline)
+        for array in (cats, rules):
+            array.flags.writeable = False
+        found = (snapshot, cats, rules)
         if key not in _LIFETIME_CATEGORIES:
             weakref.finalize(timeline, _LIFETIME_CATEGORIES.pop, key, None)
         _LIFETIME_CATEGORIES[key] = found
-    return found[1]
+    return found[1], found[2]
 
 
-_LIFETIME_CATEGORIES: dict[int, tuple[Snapshot, I8]] = {}
+_LIFETIME_CATEGORIES: dict[int, tuple[Snapshot, I8, I8]] = {}
+
+
+def categories_from_file(snapshot: Snapshot, device: int) -> bool:
+    """Whether the device's trace carries its own categories (read before the rules, see the module docstring)."""
+    return bool(snapshot.trace(device).categories)
 
 
 @dataclass(frozen=True)
@@ -234,31 +301,120 @@ class _Life:
     recorded: npt.NDArray[np.bool_]  # the trace has its alloc event
     same_stretch: npt.NDArray[np.bool_]  # freed within the stretch of the phase it was allocated in
     recompute: npt.NDArray[np.bool_]  # allocated in a forward stretch that lies between two backward stretches
+    marks: npt.NDArray[np.int64]  # category_marks bits of its allocation's stack
+    weight_cast: npt.NDArray[np.bool_]  # autocast's cast to half the size of a weight block (see _weight_casts)
+
+    def marked(self, mark: int) -> npt.NDArray[np.bool_]:
+        """Per lifetime: its allocation's stack has a frame with one of the `mark` bits."""
+        found: npt.NDArray[np.bool_] = (self.marks & mark) != 0
+        return found
 
 
-# The rules of the module docstring, first match wins: (category, condition) in the order they are tried.
-RULES: tuple[tuple[int, Callable[[_Life], npt.NDArray[np.bool_]]], ...] = (
+@dataclass(frozen=True)
+class Rule:
+    """One row of the rules table: the category it names, in words, and when it holds."""
+
+    category: int
+    says: str  # what the block details and `explain --json` show of the rule
+    holds: Callable[[_Life], npt.NDArray[np.bool_]]
+
+
+# The rules of the module docstring, first match wins, in the order they are tried.
+RULES: tuple[Rule, ...] = (
     # 1. no alloc event: when and why it was allocated is outside the recording
-    (BEFORE_RECORDING, lambda b: ~b.recorded),
-    # 2. the model's weights, made or moved while it was built or loaded
-    (PARAMETERS, lambda b: b.alloc_phase == LOAD),
-    # 3. AccumulateGrad allocates exactly the .grad of leaf tensors
-    (GRADIENTS, lambda b: b.alloc_phase == ACCUMULATE_GRAD),
-    # 4. a forward inside backward is checkpointing's recomputation: backward consumes what it makes, even where
+    Rule(BEFORE_RECORDING, "no alloc event in the trace: live before recording began", lambda b: ~b.recorded),
+    # 2. a library's handle set-up: made when first needed (often inside backward), kept for the whole process
+    Rule(
+        LIBRARY_WORKSPACES,
+        "allocated by a library's workspace set-up (cuBLAS getNewWorkspace/getCurrentCUDABlasHandle, cuBLASLt,"
+        " cuDNN, NCCL): kept for the whole process",
+        lambda b: b.marked(marks.WORKSPACE),
+    ),
+    # 3. the model's weights, made or moved while it was built or loaded
+    Rule(
+        PARAMETERS,
+        "allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters,"
+        " load_state_dict, from_pretrained, a module's __init__)",
+        lambda b: b.alloc_phase == LOAD,
+    ),
+    # 4. AccumulateGrad allocates exactly the .grad of leaf tensors
+    Rule(
+        GRADIENTS,
+        "allocated by autograd's AccumulateGrad: a leaf's .grad",
+        lambda b: b.alloc_phase == ACCUMULATE_GRAD,
+    ),
+    # 5. autocast's cast of an fp32 weight: frames alone cannot tell a weight's cast from an activation's, the size
+    #    can (an fp16/bf16 copy is half the fp32 block it copies)
+    Rule(
+        AUTOCAST_WEIGHT_COPIES,
+        "autocast's cast (at::autocast -> _to_copy, no Python .to()) to half the size of a weight block: the"
+        " low-precision copy of an fp32 weight, cached until the autocast region ends",
+        lambda b: b.weight_cast,
+    ),
+    # 6. a forward inside backward is checkpointing's recomputation: backward consumes what it makes, even where
     #    the trace frees it before the next backward allocation (a gradient-accumulation micro-batch's forward,
     #    between two backwards, reads the same: its short-lived blocks are called activations too)
-    (ACTIVATIONS, lambda b: b.recompute & (b.alloc_phase == FORWARD)),
-    # 5. gone before its phase ended: scratch space, whatever the phase (never for blocks with no frames)
-    (TEMPORARIES, lambda b: b.same_stretch & (b.alloc_phase != NONE)),
-    # 6. made by the optimizer and kept past its step: exp_avg, exp_avg_sq, momentum buffers
-    (OPTIMIZER_STATE, lambda b: b.alloc_phase == OPTIMIZER),
-    # 7. made in backward and kept past it: what the optimizer step reads (a backward temporary is rule 5)
-    (GRADIENTS, lambda b: b.alloc_phase == BACKWARD),
-    # 8. made in a forward and kept past it: saved for backward, or the forward's output
-    (ACTIVATIONS, lambda b: b.alloc_phase == FORWARD),
-    # 9. made by code outside any module's forward (a script's own functions) and freed by backward: saved for it
-    (ACTIVATIONS, lambda b: (b.alloc_phase == OTHER) & (b.free_phase == BACKWARD)),
+    Rule(
+        ACTIVATIONS,
+        "made by a forward run inside backward (checkpointing's recomputation)",
+        lambda b: b.recompute & (b.alloc_phase == FORWARD),
+    ),
+    # 7. gone before its phase ended: scratch space, whatever the phase (never for blocks with no frames)
+    Rule(
+        TEMPORARIES,
+        "allocated and freed within one stretch of the same phase (scratch space)",
+        lambda b: b.same_stretch & (b.alloc_phase != NONE),
+    ),
+    # 8. a batch sent to the device; the move's frames say so only outside the model (a forward that moves its own
+    #    tensors is making activations or temporaries)
+    Rule(
+        INPUTS,
+        "a batch sent to the device: DataParallel's scatter, or a .to(device)/.cuda() (send_to_device,"
+        " BatchEncoding.to, ...) outside any forward, backward or optimizer step",
+        lambda b: b.marked(marks.SCATTER) | (b.marked(marks.DATA_MOVE | marks.DEVICE_MOVE) & (b.alloc_phase == OTHER)),
+    ),
+    # 9. DataParallel's copies of the weights on the other devices (the flat buffers it packs them into on the
+    #    source device are freed at once: rule 7)
+    Rule(PARAMETERS, "replica (DataParallel broadcast: nn/parallel/replicate.py)", lambda b: b.marked(marks.REPLICA)),
+    # 10. made by the optimizer and kept past its step: exp_avg, exp_avg_sq, momentum buffers
+    Rule(
+        OPTIMIZER_STATE,
+        "made by the optimizer and kept past its step (exp_avg, exp_avg_sq, momentum buffers)",
+        lambda b: b.alloc_phase == OPTIMIZER,
+    ),
+    # 11. made in backward and kept past it: what the optimizer step reads (a backward temporary is rule 7)
+    Rule(GRADIENTS, "made in backward and kept past it", lambda b: b.alloc_phase == BACKWARD),
+    # 12. made in a forward and kept past it: saved for backward, or the forward's output
+    Rule(
+        ACTIVATIONS,
+        "made in a forward and kept past it (saved for backward, or its output)",
+        lambda b: b.alloc_phase == FORWARD,
+    ),
+    # 13. made by code outside any module's forward (a script's own functions) and freed by backward: saved for it
+    Rule(
+        ACTIVATIONS,
+        "made by code outside any module's forward and freed in backward (saved for it)",
+        lambda b: (b.alloc_phase == OTHER) & (b.free_phase == BACKWARD),
+    ),
 )
+FROM_FILE, NO_RULE = len(RULES), len(RULES) + 1
+BEFORE_RECORDING_RULE = 0  # RULES[0]: the rule of blocks without an alloc event
+RULE_TEXTS: tuple[str, ...] = (
+    *(r.says for r in RULES),
+    "the file's own category (torch.cuda._memory_viz._profile_to_snapshot, from PyTorch's memory profiler)",
+    "no rule matched (no frames, or frames that name no phase)",
+)
+
+# the categories torch's memory profiler writes (torch.profiler._memory_profiler.Category, lower-cased)
+FILE_CATEGORIES: dict[str, int] = {
+    "parameter": PARAMETERS,
+    "gradient": GRADIENTS,
+    "optimizer_state": OPTIMIZER_STATE,
+    "activation": ACTIVATIONS,
+    "temporary": TEMPORARIES,
+    "input": INPUTS,
+    "autograd_detail": TEMPORARIES,  # backward's intermediate tensors, freed within it
+}
 
 
 def _recompute_runs(phase: I8, run: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]:
@@ -273,7 +429,32 @@ def _recompute_runs(phase: I8, run: npt.NDArray[np.int64]) -> npt.NDArray[np.boo
     return out
 
 
-def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
+def _weight_casts(life: Lifetimes, weight: npt.NDArray[np.bool_], cast: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """Per lifetime: a `cast` whose request, doubled, is the request or the block size of some weight's lifetime (an
+    fp32 weight cast to fp16/bf16; block sizes too, for files whose blocks from before recording carry no requested
+    size). Only the casts are looked up: most files have none."""
+    out = np.zeros(len(cast), bool)
+    rows = np.flatnonzero(cast)
+    if len(rows):
+        sizes = np.union1d(life.requested[weight], life.size[weight])
+        out[rows] = np.isin(2 * life.requested[rows], sizes)
+    return out
+
+
+def _file_categories(trace: TraceTable, start: npt.NDArray[np.int64]) -> I8:
+    """Per lifetime: the category its alloc entry carries in the file (-1 where none, or one the rules decide)."""
+    out = np.full(len(start), -1, np.int8)
+    if not trace.categories:
+        return out
+    per_event = np.full(len(trace), -1, np.int8)
+    rows = np.fromiter(trace.categories, np.int64, len(trace.categories))
+    per_event[rows] = [FILE_CATEGORIES.get(name, -1) for name in trace.categories.values()]
+    recorded = (start >= 0) & (start < len(trace))
+    out[recorded] = per_event[start[recorded]]
+    return out
+
+
+def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, I8]:
     life = timeline.lifetimes
     m = len(life.start)
     n = timeline.n_events
@@ -283,14 +464,25 @@ def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> I8:
     free_at = np.where((life.pend >= 0) & (life.pend < NEVER), life.pend, life.end)
     freed = (free_at >= 0) & (free_at < n)
     free_i = np.clip(free_at, 0, max(n - 1, 0))
+    alloc_phase = _with_none(stack_phases(snapshot.stacks))[life.stack]
+    stack_mark = np.append(stack_marks(snapshot.stacks), np.int64(0))[life.stack]  # NO_STACK reads the 0 appended
+    recorded = (life.start >= 0) & (life.start < n)
+    weight = ~recorded | (alloc_phase == LOAD) | ((stack_mark & marks.REPLICA) != 0)
+    autocast_cast = (stack_mark & (marks.AUTOCAST | marks.TO_COPY)) == (marks.AUTOCAST | marks.TO_COPY)
     facts = _Life(
-        alloc_phase=_with_none(stack_phases(snapshot.stacks))[life.stack],
+        alloc_phase=alloc_phase,
         free_phase=np.where(freed, ev_phase[free_i], NONE).astype(np.int8) if n else np.zeros(m, np.int8),
-        recorded=(life.start >= 0) & (life.start < n),
+        recorded=recorded,
         same_stretch=freed & (ev_run[free_i] == ev_run[start]) if n else np.zeros(m, bool),
         recompute=_recompute_runs(ev_phase, ev_run)[ev_run[start]] if n else np.zeros(m, bool),
+        marks=stack_mark,
+        weight_cast=_weight_casts(life, weight, autocast_cast),
     )
-    cat = np.full(m, UNKNOWN, np.int8)
-    for code, condition in reversed(RULES):  # last to first, so that earlier rules overwrite later ones
-        cat[condition(facts)] = code
-    return cat
+    rule = np.full(m, NO_RULE, np.int8)
+    for index in range(len(RULES) - 1, -1, -1):  # last to first, so that earlier rules overwrite later ones
+        rule[RULES[index].holds(facts)] = index
+    from_file = _file_categories(snapshot.trace(timeline.device), life.start)
+    rule[from_file >= 0] = FROM_FILE
+    rule_category = np.array([r.category for r in RULES] + [UNKNOWN, UNKNOWN], np.int8)
+    cat = np.where(from_file >= 0, from_file, rule_category[rule]).astype(np.int8)
+    return cat, rule

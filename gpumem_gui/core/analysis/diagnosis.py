@@ -463,7 +463,8 @@ def _breakdown_sentences(b: Breakdown) -> list[str]:
     named = ", ".join(f"{s.site} {format_bytes(s.bytes)} ({_share(s.bytes, total)})" for s in sites)
     cats = sorted(((v, k) for k, v in b.by_category.items() if v), reverse=True)
     by_cat = ", ".join(f"{CATEGORY_LABELS.get(k, k)} {format_bytes(v)} ({_share(v, total)})" for v, k in cats)
-    return [f"What holds the memory: {named}.", f"By category: {by_cat}."]
+    source = " (the file's own categories, from PyTorch's memory profiler)" if b.category_source == "file" else ""
+    return [f"What holds the memory: {named}.", f"By category{source}: {by_cat}."]
 
 
 def _gap_sentences(g: GapAnalysis) -> list[str]:

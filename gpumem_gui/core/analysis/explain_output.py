@@ -64,6 +64,10 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
         ],
         "by_category": {key: int(b.by_category.get(key, 0)) for key in CATEGORIES},
         "oom": oom_json(oom) if oom else None,
+        "category_source": b.category_source,
+        "category_rules": [
+            {"category": r.category, "rule": r.rule, "bytes": r.bytes, "blocks": r.blocks} for r in b.by_rule
+        ],
         "findings": list(findings),
         "remedies": [
             {

@@ -473,6 +473,7 @@ def _trace_table(
         for row, value in extras.get("forward_frames", {}).items()
         if isinstance(value, list)
     }
+    categories = {row: value for row, value in extras.get("category", {}).items() if isinstance(value, str)}
     return TraceTable(
         action=action,
         addr=cols["addr"],
@@ -487,6 +488,7 @@ def _trace_table(
         has_time=has_time,
         forward_frames=forward,
         unknown_actions=unknown,
+        categories=categories,
     )
 
 

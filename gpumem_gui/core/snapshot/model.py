@@ -196,6 +196,8 @@ class TraceTable:
     has_time: bool = False
     forward_frames: dict[int, list[str]] = field(default_factory=dict)
     unknown_actions: dict[int, str] = field(default_factory=dict)  # row -> action name we do not know
+    # row -> the entry's own 'category' (torch.cuda._memory_viz._profile_to_snapshot writes one on each alloc)
+    categories: dict[int, str] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.action)
