@@ -10,9 +10,15 @@ import numpy.typing as npt
 from gpumem_gui.core.analysis.categories import BEFORE_RECORDING, CATEGORIES, UNKNOWN, lifetime_categories
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame, sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import (
+    BEFORE_RECORDING_SITE,
+    UNKNOWN_SITE,
+    block_sites,
+    filter_frames,
+    format_frame,
+)
 
-UNKNOWN_SITE = "unknown"  # the site of blocks whose stack has no frame to attribute them to
+__all__ = ["BEFORE_RECORDING_SITE", "UNKNOWN_SITE"]  # with the names defined here: what other modules import
 
 
 @dataclass(frozen=True)
@@ -27,7 +33,8 @@ class SiteBytes:
 class Breakdown:
     event: int  # -1 before the first event; n_events - 1 at the snapshot
     allocated_bytes: int  # metrics.compute_metrics(state).allocated_bytes
-    by_site: list[SiteBytes]  # every allocated block once, most bytes first; no frames -> "unknown"
+    by_site: list[SiteBytes]  # every allocated block once, most bytes first; no frames -> "unknown", or
+    # "allocated before recording began" for a block the trace never saw allocated
     by_category: dict[str, int]  # every name of categories.CATEGORIES; sums to allocated_bytes
     by_stream: dict[int, int]
     by_pool: dict[str, int]  # "small", "large", "private (a, b)"
@@ -36,6 +43,36 @@ class Breakdown:
 def allocated_mask(state: AllocatorState) -> npt.NDArray[np.bool_]:
     """The blocks metrics counts as allocated (active_allocated; pending-free blocks are not)."""
     return np.asarray(state.blocks.state == BlockState.ALLOCATED)
+
+
+def before_recording_mask(timeline: DeviceTimeline, state: AllocatorState, event: int) -> npt.NDArray[np.bool_]:
+    """The live blocks of `state` (the state right after `event`) that the trace never saw allocated: alive before
+    its first event (every live block of a file without a trace)."""
+    blk = state.blocks
+    out = np.zeros(len(blk), bool)
+    if timeline.n_events == 0:
+        out[blk.state != BlockState.INACTIVE] = True
+        return out
+    rows, ids = _live_lifetimes(timeline, state, event)
+    out[rows] = timeline.lifetimes.start[ids] < 0
+    return out
+
+
+def _live_lifetimes(
+    timeline: DeviceTimeline, state: AllocatorState, event: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The live blocks of `state` that a lifetime live after `event` matches (by address: addresses are unique
+    among live blocks), and those lifetimes."""
+    blk, life = state.blocks, timeline.lifetimes
+    live_ids = np.flatnonzero((life.start <= event) & (life.end > event))
+    live_ids = live_ids[np.argsort(life.addr[live_ids], kind="stable")]
+    live_addr = life.addr[live_ids]
+    rows = np.flatnonzero(blk.state != BlockState.INACTIVE)
+    if not len(live_addr):
+        return rows[:0], live_ids
+    at = np.minimum(np.searchsorted(live_addr, blk.address[rows]), len(live_addr) - 1)
+    found = live_addr[at] == blk.address[rows]
+    return rows[found], live_ids[at[found]]
 
 
 def block_categories(snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int) -> I8:
@@ -50,15 +87,8 @@ def block_categories(snapshot: Snapshot, timeline: DeviceTimeline, state: Alloca
         if timeline.n_events == 0:  # no trace: nothing was recorded allocating
             out[blk.state != BlockState.INACTIVE] = BEFORE_RECORDING
         return out
-    cats = lifetime_categories(snapshot, timeline)
-    live_ids = np.flatnonzero((life.start <= event) & (life.end > event))
-    live_ids = live_ids[np.argsort(life.addr[live_ids], kind="stable")]
-    live_addr = life.addr[live_ids]
-    rows = np.flatnonzero(blk.state != BlockState.INACTIVE)
-    at = np.searchsorted(live_addr, blk.address[rows])
-    at_ok = np.minimum(at, max(len(live_addr) - 1, 0))
-    found = (at < len(live_addr)) & (live_addr[at_ok] == blk.address[rows]) if len(live_addr) else at < 0
-    out[rows[found]] = cats[live_ids[at_ok[found]]]
+    rows, ids = _live_lifetimes(timeline, state, event)
+    out[rows] = lifetime_categories(snapshot, timeline)[ids]
     return out
 
 
@@ -80,12 +110,16 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
     pool_of = np.where(seg.pool[segment] > 0, seg.pool[segment].astype(np.int64) + 1, seg.is_small[segment] * 1)
     by_pool = {_pool_name(state, int(k)): v for k, v in _sum_by(pool_of, size).items()}
 
-    return Breakdown(event, total, _by_site(snapshot, blk.stack[rows], size), by_category, by_stream, by_pool)
+    before = before_recording_mask(timeline, state, event)[rows]
+    by_site = _by_site(snapshot, blk.stack[rows], size, before)
+    return Breakdown(event, total, by_site, by_category, by_stream, by_pool)
 
 
-def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64]) -> list[SiteBytes]:
-    _sites, labels = stack_sites(snapshot.stacks)
-    site = sites_of(snapshot.stacks, stack)
+def _by_site(
+    snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64], before: npt.NDArray[np.bool_]
+) -> list[SiteBytes]:
+    site, labels = block_sites(snapshot.stacks, stack, before)
+    n_named = len(labels) - 2  # the last two: unknown, allocated before recording began
     if not len(site):
         return []
     # bytes per (site, stack) pair, with numpy: a site's frames are those of the stack holding most of its bytes
@@ -105,10 +139,9 @@ def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray
     out: list[SiteBytes] = []
     for j, (s, head) in enumerate(zip(sites.tolist(), heads.tolist(), strict=True)):
         frames: tuple[str, ...] = ()
-        if s >= 0:
+        if s < n_named:
             frames = tuple(format_frame(f) for f in filter_frames(snapshot.stacks.stack(int(pair_stack[head]))))
-        label = labels[s] if s >= 0 else UNKNOWN_SITE
-        out.append(SiteBytes(label, int(site_bytes[j]), int(site_blocks[j]), frames))
+        out.append(SiteBytes(labels[s], int(site_bytes[j]), int(site_blocks[j]), frames))
     out.sort(key=lambda x: (-x.bytes, x.site))
     return out
 

@@ -1,12 +1,15 @@
-"""Blocks as CSV: one row per block of a state, with its segment, sizes, state and site (innermost user frame)."""
+"""Blocks as CSV: one row per block of a state, with its segment, sizes, state and site (stacks.block_sites)."""
 
 from __future__ import annotations
 
 import csv
 import io
 
+import numpy as np
+import numpy.typing as npt
+
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import block_sites
 
 COLUMNS = (
     "device",
@@ -22,14 +25,16 @@ COLUMNS = (
 )
 
 
-def blocks_csv(state: AllocatorState, stacks: StackTable) -> str:
+def blocks_csv(state: AllocatorState, stacks: StackTable, before: npt.NDArray[np.bool_] | None = None) -> str:
+    """`before`: per block, whether it was allocated before recording began (breakdown.before_recording_mask); its
+    top_frame says so where its stack names no site. Other blocks whose stack names none have an empty one."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
     seg, blk = state.segments, state.blocks
-    _sites, labels = stack_sites(stacks)
-    labels.append("")  # read by index -1: NO_SITE, and blocks recorded without a stack
-    block_site = sites_of(stacks, blk.stack).tolist()
+    code, labels = block_sites(stacks, blk.stack, before)
+    labels[-2] = ""  # unknown: no frame to name
+    block_site = code.tolist()
     for i in range(len(blk)):
         s = int(blk.segment[i])
         block_state = BlockState(int(blk.state[i]))

@@ -36,6 +36,10 @@ except ImportError:  # pragma: no cover - depends on the install
     _columns = None
 
 NO_SITE = -1  # site index of a stack without a Python frame or an autograd node
+UNKNOWN_SITE = "unknown"  # the site of a block allocated while recording whose stack names nothing
+# the site of a block the trace never saw allocated and whose stack names nothing (the weights, usually): never
+# "unknown", and never the line that freed it
+BEFORE_RECORDING_SITE = "allocated before recording began"
 
 
 def is_interesting_frame(frame: Frame) -> bool:
@@ -122,6 +126,19 @@ def sites_of(stacks: StackTable, stack: npt.ArrayLike) -> npt.NDArray[np.int64]:
     site_of_stack, _labels = stack_sites(stacks)
     found: npt.NDArray[np.int64] = np.append(site_of_stack, np.int32(NO_SITE))[np.asarray(stack)].astype(np.int64)
     return found
+
+
+def block_sites(
+    stacks: StackTable, stack: npt.ArrayLike, before: npt.NDArray[np.bool_] | None = None
+) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Each block's site, by its stack index in `stack`, as an index into the labels returned: stack_sites' labels,
+    then UNKNOWN_SITE, then BEFORE_RECORDING_SITE. A block whose stack names no site is allocated before recording
+    began where `before` (one flag per block: the trace has no alloc event for it) says so, else unknown."""
+    _sites, labels = stack_sites(stacks)
+    site = sites_of(stacks, stack)
+    nameless = len(labels) + (before.astype(np.int64) if before is not None else 0)
+    code: npt.NDArray[np.int64] = np.where(site >= 0, site, nameless)
+    return code, [*labels, UNKNOWN_SITE, BEFORE_RECORDING_SITE]
 
 
 VIA = " via "  # between the user's line and the library line below it that allocated
