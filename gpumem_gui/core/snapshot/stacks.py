@@ -62,16 +62,14 @@ def shown_frames(frames: Sequence[Frame], show_all: bool = False) -> list[Frame]
 
 def site_frame(frames: Sequence[Frame]) -> Frame | None:
     """The frame a stack's memory is attributed to: the innermost frame of the user's own code; else the innermost
-    Python frame (a library's, PyTorch's, the standard library's); else, for the autograd engine's threads that run
-    no Python, the backward node (`MulBackward0::apply`); else None. The site's label (stack_site_label) may add
-    the library frame below it or the backward work in words."""
+    third-party library frame; else the innermost Python frame (PyTorch's, the standard library's); else, for the
+    autograd engine's threads that run no Python, the backward node (`MulBackward0::apply`); else None. The site's
+    label (stack_site_label) may add the library frame below it or the backward work in words."""
     kinds = [frame_kind(f) for f in frames]
-    for f, k in zip(frames, kinds, strict=True):
-        if k == FrameKind.USER:
-            return f
-    for f, k in zip(frames, kinds, strict=True):
-        if k in PYTHON_KINDS:
-            return f
+    for wanted in ({FrameKind.USER}, {FrameKind.LIBRARY}, PYTHON_KINDS):
+        found = next((f for f, k in zip(frames, kinds, strict=True) if k in wanted), None)
+        if found is not None:
+            return found
     return next((f for f in frames if is_autograd_node(f)), None)
 
 
@@ -175,9 +173,12 @@ def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
     user = first(at == FrameKind.USER)
     # the library line below the user's: a third-party library's if one is there (einops' einsum, not the
     # torch.einsum it calls), else PyTorch's or the standard library's (torch/nn/modules/linear.py)
+    # (with no user frame, the library line alone, chosen the same way)
     third_party = first(at == FrameKind.LIBRARY)
     library = np.where(
-        (third_party >= 0) & (third_party < user), third_party, first(np.isin(at, [int(k) for k in LIBRARY_KINDS]))
+        (third_party >= 0) & ((third_party < user) | (user < 0)),
+        third_party,
+        first(np.isin(at, [int(k) for k in LIBRARY_KINDS])),
     )
     python = first(np.isin(at, [int(k) for k in PYTHON_KINDS]))
     node = first(word_id[ids] >= 0)
@@ -190,9 +191,7 @@ def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
     a = np.where(mode == _LIBRARY, -1, np.where(mode == _NONE, -1, user_frame))
     below = (library >= 0) & (library < user)
     b = np.select(
-        [mode == _NODE, (mode == _USER) & below, mode == _LIBRARY],
-        [word_id[frame_at[node]], library_frame, library_frame],
-        -1,
+        [mode == _NODE, ((mode == _USER) & below) | (mode == _LIBRARY)], [word_id[frame_at[node]], library_frame], -1
     )
     width = max(len(frames), len(word_list)) + 2
     key = (mode.astype(np.int64) * width + (a + 1)) * width + (b + 1)
