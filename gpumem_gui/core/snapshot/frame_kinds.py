@@ -7,6 +7,7 @@ fixed list of them. These rules go further, so that the frames left name the use
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -291,3 +292,15 @@ def short_name(name: str) -> str:
             kept.append(ch)
     parts = [p for p in "".join(kept).split("::") if p]
     return "::".join(parts[-2:])
+
+
+# the environment's choice (the CLI sets it, so that worker processes, spawned, make the same choice)
+USER_CODE_ENV, LIBRARY_ENV = "GPUMEM_GUI_USER_CODE", "GPUMEM_GUI_LIBRARY"
+
+
+def _from_environment() -> None:
+    own, library = (os.environ.get(name, "") for name in (USER_CODE_ENV, LIBRARY_ENV))
+    set_user_code(filter(None, own.split(os.pathsep)), filter(None, library.split(os.pathsep)))
+
+
+_from_environment()
