@@ -110,7 +110,7 @@ class CompareDocument:
             site = self.site
 
             def of_site(state: AllocatorState) -> npt.NDArray[np.bool_]:
-                return site_block_mask(doc.snapshot, state, site, doc.before_recording(state))
+                return site_block_mask(doc.snapshot, state, site, doc.nameless_reasons(state))
 
             return of_site, f"the allocated blocks of {site.replace(chr(92), '/').rsplit('/', 1)[-1]}"
         rows = diff.removed if side == "a" else diff.added

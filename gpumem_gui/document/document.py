@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.breakdown import before_recording_mask
+from gpumem_gui.core.analysis.breakdown import nameless_reasons
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
@@ -133,10 +133,10 @@ class SnapshotDocument:
             found = [*found[: limit - 1], f"... and {len(found) - limit + 1} more"]
         return found
 
-    def before_recording(self, state: AllocatorState) -> npt.NDArray[np.bool_] | None:
-        """Per block of `state` (the state at the current event, filtered or not): allocated before recording began;
-        None while the trace is being indexed."""
-        return None if self.pending else before_recording_mask(self.timeline(), state, self.event)
+    def nameless_reasons(self, state: AllocatorState) -> npt.NDArray[np.int8] | None:
+        """Per block of `state` (the state at the current event, filtered or not): why its site may have no name
+        (breakdown.nameless_reasons); None while the trace is being indexed."""
+        return None if self.pending else nameless_reasons(self.snapshot, self.timeline(), state, self.event)
 
     def annotation_ranges(self) -> list[tuple[int, int, str]]:
         return annotation_ranges(self.snapshot, self.device)

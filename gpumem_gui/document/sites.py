@@ -11,12 +11,13 @@ from gpumem_gui.core.snapshot.stacks import block_sites
 
 
 def site_block_mask(
-    snapshot: Snapshot, state: AllocatorState, site: str, before: npt.NDArray[np.bool_] | None = None
+    snapshot: Snapshot, state: AllocatorState, site: str, reasons: npt.NDArray[np.int8] | None = None
 ) -> npt.NDArray[np.bool_]:
-    """The allocated blocks of `state` whose site is `site`, as the breakdown names it ("unknown" and "allocated
-    before recording began": the blocks whose stack names none, told apart by `before`, one flag per block)."""
+    """The allocated blocks of `state` whose site is `site`, as the breakdown names it (the blocks whose stack
+    names none as `reasons`, breakdown.nameless_reasons, tells them apart: "unknown", "allocated before recording
+    began", ...)."""
     allocated = allocated_mask(state)  # the blocks the breakdown counts
-    code, labels = block_sites(snapshot.stacks, state.blocks.stack, before)
+    code, labels = block_sites(snapshot.stacks, state.blocks.stack, reasons)
     if site not in labels:
         return np.zeros(len(state.blocks), bool)
     mask: npt.NDArray[np.bool_] = allocated & (code == labels.index(site))

@@ -790,7 +790,7 @@ class DocumentView(QtWidgets.QWidget):
         snapshot, document = self.snapshot, self.document
 
         def of_site(state: AllocatorState) -> npt.NDArray[np.bool_]:
-            return site_block_mask(snapshot, state, site, document.before_recording(state))
+            return site_block_mask(snapshot, state, site, document.nameless_reasons(state))
 
         self._show(document.set_spotlight(of_site, f"site {site}"))
 

@@ -7,18 +7,31 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.categories import BEFORE_RECORDING, CATEGORIES, UNKNOWN, lifetime_categories
+from gpumem_gui.core.analysis.categories import (
+    BACKWARD,
+    BEFORE_RECORDING,
+    CATEGORIES,
+    UNKNOWN,
+    event_phases,
+    lifetime_categories,
+)
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.stacks import (
+    BACKWARD_NO_FRAMES_SITE,
     BEFORE_RECORDING_SITE,
+    NAMELESS_SITES,
     UNKNOWN_SITE,
     block_sites,
     filter_frames,
     format_frame,
 )
 
-__all__ = ["BEFORE_RECORDING_SITE", "UNKNOWN_SITE"]  # with the names defined here: what other modules import
+__all__ = [
+    "BACKWARD_NO_FRAMES_SITE",
+    "BEFORE_RECORDING_SITE",
+    "UNKNOWN_SITE",
+]  # with the names defined here: what other modules import
 
 
 @dataclass(frozen=True)
@@ -55,6 +68,30 @@ def before_recording_mask(timeline: DeviceTimeline, state: AllocatorState, event
         return out
     rows, ids = _live_lifetimes(timeline, state, event)
     out[rows] = timeline.lifetimes.start[ids] < 0
+    return out
+
+
+def nameless_reasons(
+    snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int
+) -> npt.NDArray[np.int8]:
+    """Per block of `state` (the state right after `event`), why its site may have no name (stacks.block_sites'
+    reasons): 1 allocated before recording began, 2 allocated in backward with no frame, else 0."""
+    out = before_recording_mask(timeline, state, event).astype(np.int8)
+    if timeline.n_events:
+        rows, ids = _live_lifetimes(timeline, state, event)
+        out[rows[lifetime_reasons(snapshot, timeline)[ids] == 2]] = 2
+    return out
+
+
+def lifetime_reasons(snapshot: Snapshot, timeline: DeviceTimeline) -> npt.NDArray[np.int8]:
+    """nameless_reasons for every lifetime of the timeline: alive before the first event (1), or allocated without
+    frames while backward ran (2: the event phases of categories.py say so from the events around it)."""
+    life = timeline.lifetimes
+    out = (life.start < 0).astype(np.int8)
+    frameless = np.flatnonzero((life.start >= 0) & (life.stack < 0))
+    if len(frameless):
+        phase, _run = event_phases(snapshot, timeline)
+        out[frameless[phase[life.start[frameless]] == BACKWARD]] = 2
     return out
 
 
@@ -110,16 +147,16 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
     pool_of = np.where(seg.pool[segment] > 0, seg.pool[segment].astype(np.int64) + 1, seg.is_small[segment] * 1)
     by_pool = {_pool_name(state, int(k)): v for k, v in _sum_by(pool_of, size).items()}
 
-    before = before_recording_mask(timeline, state, event)[rows]
-    by_site = _by_site(snapshot, blk.stack[rows], size, before)
+    reasons = nameless_reasons(snapshot, timeline, state, event)[rows]
+    by_site = _by_site(snapshot, blk.stack[rows], size, reasons)
     return Breakdown(event, total, by_site, by_category, by_stream, by_pool)
 
 
 def _by_site(
-    snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64], before: npt.NDArray[np.bool_]
+    snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64], reasons: npt.NDArray[np.int8]
 ) -> list[SiteBytes]:
-    site, labels = block_sites(snapshot.stacks, stack, before)
-    n_named = len(labels) - 2  # the last two: unknown, allocated before recording began
+    site, labels = block_sites(snapshot.stacks, stack, reasons)
+    n_named = len(labels) - len(NAMELESS_SITES)
     if not len(site):
         return []
     # bytes per (site, stack) pair, with numpy: a site's frames are those of the stack holding most of its bytes

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumem_gui.core.analysis.breakdown import Breakdown, before_recording_mask, breakdown_at
+from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at, nameless_reasons
 from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group
@@ -148,8 +148,8 @@ def diagnose(
     report = DeviceReport(device, metrics_by_group(state, config), state, timeline, moment.event)
     event = timeline.n_events - 1 if moment.event is None else moment.event
     breakdown = breakdown_at(snapshot, timeline, event)
-    before = before_recording_mask(timeline, report.state, event)
-    site_code, site_names = block_sites(snapshot.stacks, report.state.blocks.stack, before)
+    reasons = nameless_reasons(snapshot, timeline, report.state, event)
+    site_code, site_names = block_sites(snapshot.stacks, report.state.blocks.stack, reasons)
 
     def site_of(row: int) -> str:
         return site_names[site_code[row]]

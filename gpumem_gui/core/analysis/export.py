@@ -9,7 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import block_sites
+from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, UNKNOWN_SITE, block_sites
 
 COLUMNS = (
     "device",
@@ -25,15 +25,16 @@ COLUMNS = (
 )
 
 
-def blocks_csv(state: AllocatorState, stacks: StackTable, before: npt.NDArray[np.bool_] | None = None) -> str:
-    """`before`: per block, whether it was allocated before recording began (breakdown.before_recording_mask); its
-    top_frame says so where its stack names no site. Other blocks whose stack names none have an empty one."""
+def blocks_csv(state: AllocatorState, stacks: StackTable, reasons: npt.NDArray[np.int8] | None = None) -> str:
+    """`reasons`: per block, why its site may have no name (breakdown.nameless_reasons): its top_frame says
+    "allocated before recording began" or names backward work without frames; other blocks whose stack names no
+    site have an empty one."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
     seg, blk = state.segments, state.blocks
-    code, labels = block_sites(stacks, blk.stack, before)
-    labels[-2] = ""  # unknown: no frame to name
+    code, labels = block_sites(stacks, blk.stack, reasons)
+    labels[labels.index(UNKNOWN_SITE, len(labels) - len(NAMELESS_SITES))] = ""  # no frame to name
     block_site = code.tolist()
     for i in range(len(blk)):
         s = int(blk.segment[i])

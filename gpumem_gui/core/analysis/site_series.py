@@ -19,16 +19,16 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.analysis.breakdown import (
-    BEFORE_RECORDING_SITE,
     UNKNOWN_SITE,
     allocated_mask,
-    before_recording_mask,
     block_categories,
+    lifetime_reasons,
+    nameless_reasons,
 )
 from gpumem_gui.core.analysis.categories import CATEGORIES, lifetime_categories
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I64, AllocatorState, Snapshot
-from gpumem_gui.core.snapshot.stacks import block_sites, stack_sites
+from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, block_sites, stack_sites
 
 GROUPINGS = ("site", "category", "stream", "pool")
 TOP_SITES = 10
@@ -187,17 +187,20 @@ def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: T
     life = timeline.lifetimes
     _sites, site_labels = stack_sites(snapshot.stacks)
     code = _lifetime_site_codes(snapshot, timeline)
-    n_codes = len(site_labels) + 2
+    n_codes = len(site_labels) + len(NAMELESS_SITES)  # unknown first, the sites, the other nameless ones
     keys, values = _change_points(timeline, code, n_codes)
     peaks = _peaks(keys, values, n_codes, timeline.n_events)
     # the sites with a name (a block allocated before recording began that has none is a band of its own)
-    ranked = sorted((c for c in range(1, n_codes - 1) if peaks[c][0] > 0), key=lambda c: (-peaks[c][0], c))
+    named = range(1, len(site_labels) + 1)
+    codes = (UNKNOWN_SITE, *site_labels, *NAMELESS_SITES[1:])
+    ranked = sorted((c for c in named if peaks[c][0] > 0), key=lambda c: (-peaks[c][0], c))
     chosen, rest = ranked[:top], ranked[top:]
     code_band = np.full(n_codes, -1, np.int32)
     code_band[chosen] = np.arange(len(chosen), dtype=np.int32)
     if rest:
         code_band[rest] = len(chosen)
-    nameless = [c for c in (n_codes - 1, 0) if peaks[c][0] > 0]  # before recording, then unknown
+    # before recording, backward without frames, then unknown
+    nameless = [c for c in (*range(len(site_labels) + 1, n_codes), 0) if peaks[c][0] > 0]
     for k, c in enumerate(nameless):
         code_band[c] = len(chosen) + bool(rest) + k
     n_bands = len(chosen) + bool(rest) + len(nameless)
@@ -209,9 +212,9 @@ def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: T
     if rest:
         bands.append(Band(OTHER_SITES, f"other ({len(rest)} sites)", *own[len(chosen)], -1))
     for k, c in enumerate(nameless):
-        key, label = (UNKNOWN_SITE, "unknown (no frames)") if c == 0 else (BEFORE_RECORDING_SITE, BEFORE_RECORDING_SITE)
+        key = codes[c]
+        label = "unknown (no frames)" if c == 0 else key
         bands.append(Band(key, label, *own[len(chosen) + bool(rest) + k], -1))
-    codes = (UNKNOWN_SITE, *site_labels, BEFORE_RECORDING_SITE)
     return BandSeries("site", timeline.n_events, tuple(bands), lifetime_band, code_band, codes, keys, values, index)
 
 
@@ -219,13 +222,14 @@ def _lifetime_site_codes(snapshot: Snapshot, timeline: DeviceTimeline) -> I64:
     """Each lifetime's site as a band code: 0 for no site, k + 1 for site label k, the last code (labels + 1) for
     a block alive before the first event whose stack names no site (allocated before recording began)."""
     life = timeline.lifetimes
-    return _band_codes(*block_sites(snapshot.stacks, life.stack, life.start < 0))
+    return _band_codes(*block_sites(snapshot.stacks, life.stack, lifetime_reasons(snapshot, timeline)))
 
 
 def _band_codes(code: I64, labels: Sequence[str]) -> I64:
-    """block_sites' codes (sites, then unknown, then before recording) as the site grouping's codes."""
-    named = len(labels) - 2
-    found: I64 = np.where(code < named, code + 1, np.where(code == named + 1, named + 1, 0))
+    """block_sites' codes (sites, then the nameless ones) as the site grouping's codes: 0 unknown, the sites from 1,
+    then the other nameless sites."""
+    named = len(labels) - len(NAMELESS_SITES)
+    found: I64 = np.where(code < named, code + 1, np.where(code == named, 0, code))
     return found
 
 
@@ -412,8 +416,8 @@ def block_mask(series: SiteSeries, state: AllocatorState, kind: str, key: object
     if not len(blk):
         return np.zeros(0, bool)
     if kind == "site":
-        before = before_recording_mask(series.timeline, state, event)
-        code = _band_codes(*block_sites(series.snapshot.stacks, blk.stack, before))
+        reasons = nameless_reasons(series.snapshot, series.timeline, state, event)
+        code = _band_codes(*block_sites(series.snapshot.stacks, blk.stack, reasons))
     elif kind == "category":
         code = block_categories(series.snapshot, series.timeline, state, event).astype(np.int64)
     elif kind == "stream":

@@ -16,16 +16,11 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.breakdown import (
-    BEFORE_RECORDING_SITE,
-    UNKNOWN_SITE,
-    allocated_mask,
-    before_recording_mask,
-)
+from gpumem_gui.core.analysis.breakdown import BEFORE_RECORDING_SITE, allocated_mask, nameless_reasons
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.frame_kinds import is_python_file
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.stacks import site_frame, site_label, sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, site_frame, site_label, sites_of, stack_sites
 
 ROOT_LABEL = "allocated"
 BEFORE_LABEL = BEFORE_RECORDING_SITE
@@ -78,27 +73,31 @@ def site_tree(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> SiteN
     rows = np.flatnonzero(allocated_mask(state))
     size = state.blocks.size[rows]
     stack = state.blocks.stack[rows].astype(np.int64)
-    before = before_recording_mask(timeline, state, event)[rows]
-    return tree_of_blocks(snapshot, stack, size, before)
+    reasons = nameless_reasons(snapshot, timeline, state, event)[rows]
+    return tree_of_blocks(snapshot, stack, size, reasons)
 
 
 def tree_of_blocks(
-    snapshot: Snapshot, stack: npt.NDArray[np.int64], size: npt.NDArray[np.int64], before: npt.NDArray[np.bool_]
+    snapshot: Snapshot,
+    stack: npt.NDArray[np.int64],
+    size: npt.NDArray[np.int64],
+    reasons: npt.NDArray[np.int8] | npt.NDArray[np.bool_],
 ) -> SiteNode:
-    """The tree of blocks given by their stacks (-1: none), sizes, and whether each was allocated before recording."""
+    """The tree of blocks given by their stacks (-1: none), sizes, and breakdown.nameless_reasons (1: allocated
+    before recording, 2: in backward without frames; a bool array: whether allocated before recording)."""
     _sites, labels = stack_sites(snapshot.stacks)
-    # per distinct (stack, before) pair: bytes and blocks, with numpy
-    key = (stack + 1) * 2 + before.astype(np.int64)
+    # per distinct (stack, reason) pair: bytes and blocks, with numpy
+    key = (stack + 1) * 3 + np.asarray(reasons, np.int64)
     keys, inverse = np.unique(key, return_inverse=True)
     inverse = inverse.reshape(-1)
     pair_bytes = np.zeros(len(keys), np.int64)
     np.add.at(pair_bytes, inverse, size.astype(np.int64))
     pair_blocks = np.bincount(inverse, minlength=len(keys)).astype(np.int64)
-    pair_stack = keys // 2 - 1
-    pair_before = keys % 2
+    pair_stack = keys // 3 - 1
+    pair_reason = keys % 3
     pair_site = sites_of(snapshot.stacks, pair_stack)
     # per distinct (site, before) pair, with a stack that has the site (to read its frame)
-    skey = (pair_site + 1) * 2 + pair_before
+    skey = (pair_site + 1) * 3 + pair_reason
     skeys, sinverse = np.unique(skey, return_inverse=True)
     sinverse = sinverse.reshape(-1)
     site_bytes = np.zeros(len(skeys), np.int64)
@@ -111,12 +110,12 @@ def tree_of_blocks(
     for k, nbytes, nblocks, some_stack in zip(
         skeys.tolist(), site_bytes.tolist(), site_blocks.tolist(), a_stack.tolist(), strict=True
     ):
-        site = k // 2 - 1
-        path = [("before", BEFORE_LABEL)] if k % 2 else []
-        if site < 0:  # no frame names it: the trace's first event or nothing says when it was allocated
-            nameless = (NO_STACK_LABEL, BEFORE_LABEL) if k % 2 else (UNKNOWN_SITE, UNKNOWN_SITE)
-            path.append(("unknown", nameless[0]))
-            root.add(path, nbytes, nblocks, nameless[1])
+        site, reason = k // 3 - 1, k % 3
+        path = [("before", BEFORE_LABEL)] if reason == 1 else []
+        if site < 0:  # no frame names it: the trace's first event, backward's thread or nothing says why
+            nameless = NAMELESS_SITES[reason]
+            path.append(("unknown", NO_STACK_LABEL if reason == 1 else nameless))
+            root.add(path, nbytes, nblocks, nameless)
             continue
         label = labels[site]
         frame = site_frame(snapshot.stacks.stack(some_stack))

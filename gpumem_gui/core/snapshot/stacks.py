@@ -40,6 +40,9 @@ UNKNOWN_SITE = "unknown"  # the site of a block allocated while recording whose 
 # the site of a block the trace never saw allocated and whose stack names nothing (the weights, usually): never
 # "unknown", and never the line that freed it
 BEFORE_RECORDING_SITE = "allocated before recording began"
+# a block allocated in backward with no frame at all: stacks="python" records none on the autograd engine's threads
+BACKWARD_NO_FRAMES_SITE = "backward, node and forward line not recorded"
+NAMELESS_SITES = (UNKNOWN_SITE, BEFORE_RECORDING_SITE, BACKWARD_NO_FRAMES_SITE)  # by reason: 0, 1, 2
 
 
 def is_interesting_frame(frame: Frame) -> bool:
@@ -127,16 +130,17 @@ def sites_of(stacks: StackTable, stack: npt.ArrayLike) -> npt.NDArray[np.int64]:
 
 
 def block_sites(
-    stacks: StackTable, stack: npt.ArrayLike, before: npt.NDArray[np.bool_] | None = None
+    stacks: StackTable, stack: npt.ArrayLike, reason: npt.NDArray[np.integer] | npt.NDArray[np.bool_] | None = None
 ) -> tuple[npt.NDArray[np.int64], list[str]]:
     """Each block's site, by its stack index in `stack`, as an index into the labels returned: stack_sites' labels,
-    then UNKNOWN_SITE, then BEFORE_RECORDING_SITE. A block whose stack names no site is allocated before recording
-    began where `before` (one flag per block: the trace has no alloc event for it) says so, else unknown."""
+    then NAMELESS_SITES. A block whose stack names no site takes the nameless site of its `reason` (one per block:
+    0 unknown, 1 allocated before recording began, 2 allocated in backward without frames; a bool array: 1 for
+    before recording), unknown without one."""
     _sites, labels = stack_sites(stacks)
     site = sites_of(stacks, stack)
-    nameless = len(labels) + (before.astype(np.int64) if before is not None else 0)
+    nameless = len(labels) + (np.asarray(reason, np.int64) if reason is not None else 0)
     code: npt.NDArray[np.int64] = np.where(site >= 0, site, nameless)
-    return code, [*labels, UNKNOWN_SITE, BEFORE_RECORDING_SITE]
+    return code, [*labels, *NAMELESS_SITES]
 
 
 VIA = " via "  # between the user's line and the library line below it that allocated
