@@ -152,7 +152,7 @@ def diagnose(
     site_code, site_names = block_sites(snapshot.stacks, report.state.blocks.stack, reasons)
 
     def site_of(row: int) -> str:
-        return site_names[site_code[row]]
+        return site_names[int(site_code[row])]
 
     oom = None
     actions = snapshot.trace(device).action
