@@ -86,7 +86,8 @@ class TabActions:
             return
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export blocks", "blocks.csv", "CSV (*.csv)")
         if path:
-            Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks), encoding="utf-8")
+            reasons = doc.document.nameless_reasons(doc.state)
+            Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks, reasons), encoding="utf-8")
 
     def save_report(self) -> None:
         doc = self.window.current_document()

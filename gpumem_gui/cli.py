@@ -11,7 +11,7 @@ import pickle
 import sys
 from collections.abc import Sequence
 
-from gpumem_gui import __version__, blas_threads  # noqa: F401 (blas_threads: before numpy is imported)
+from gpumem_gui import __version__, blas_threads, cli_user_code  # noqa: F401 (blas_threads: before numpy is imported)
 from gpumem_gui.cli_guard import run_guarded
 from gpumem_gui.core.allocator.replay import replay
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
@@ -32,6 +32,7 @@ def _parser() -> argparse.ArgumentParser:
         description="See, measure and teach PyTorch CUDA caching-allocator memory.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    cli_user_code.add_arguments(parser)  # for the window (`gpumem-gui --user-code PATH FILE`) and every command
     sub = parser.add_subparsers(dest="command")
     report = sub.add_parser("report", help="print the memory figures of a snapshot file")
     report.add_argument("file", help="a pickle from torch.cuda.memory._dump_snapshot (or JSON, gzip'd or not)")
@@ -39,11 +40,13 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--at", type=int, default=None, metavar="I", help="figures right after trace event I (0-based)")
     report.add_argument("--json", action="store_true", help="print JSON instead of text")
     report.add_argument("--top", type=int, default=10, help="how many segments to list (default 10)")
+    cli_user_code.add_arguments(report)
     exp = sub.add_parser("explain", help="why memory ran out (or what holds the peak), with remedies replayed")
     exp.add_argument("file", help="a snapshot file (with a trace, for the OOM, the peak and the remedies)")
     exp.add_argument("--device", type=int, default=None, help="this CUDA device (default: one with an OOM)")
     exp.add_argument("--at", type=int, default=None, metavar="I", help="explain the state right after trace event I")
     exp.add_argument("--json", action="store_true", help="print JSON instead of text")
+    cli_user_code.add_arguments(exp)
     rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
     rep.add_argument("file", help="a snapshot with a trace")
     rep.add_argument(
@@ -76,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ren.add_argument("--device", type=int, default=None)
     ren.add_argument("--size", default="1400x900", help="WxH in pixels (default 1400x900)")
+    cli_user_code.add_arguments(ren)
     ren.add_argument(
         "--layout",
         choices=RENDER_LAYOUTS,
@@ -154,7 +158,7 @@ def _escape_unprintable_output() -> None:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = cli_user_code.take(sys.argv[1:] if argv is None else argv)  # the folders of --user-code, --library
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         return _window(argv)  # `gpumem-gui [FILE ...]`
     if argv[0] == "demo-job":

@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from gpumem_gui import cli_user_code
 from gpumem_gui.cli import EXIT_BAD_INPUT, require_device
 from gpumem_gui.core.analysis.diff import Diff, devices_note, diff_device, diff_states
 from gpumem_gui.core.snapshot.errors import SnapshotError
@@ -29,6 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--at-b", type=int, default=None, metavar="J", help="B right after trace event J")
     parser.add_argument("--top", type=int, default=10, help="how many sites to list (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    cli_user_code.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:

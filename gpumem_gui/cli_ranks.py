@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 
+from gpumem_gui import cli_user_code
 from gpumem_gui.cli import EXIT_BAD_INPUT
 from gpumem_gui.core.analysis.ranks import ranks_text
 from gpumem_gui.core.snapshot.errors import SnapshotError
@@ -15,6 +16,7 @@ from gpumem_gui.sources.rank_folder import summarise_folder
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("folder", metavar="DIR", help="a folder of snapshot files, one per rank (and step); read below")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
+    cli_user_code.add_arguments(parser)
     parser.add_argument(
         "--workers", type=int, default=None, help="processes reading files at once (default: the cores, fewer when "
         "memory is short)"

@@ -27,7 +27,7 @@ from gpumem_gui.core.snapshot.model import (
     Snapshot,
     StackTable,
 )
-from gpumem_gui.core.snapshot.stacks import site_frame, site_label
+from gpumem_gui.core.snapshot.stacks import stack_site_label
 from tests.conftest import fixture_path
 
 ATTN = [{"name": "attention_forward", "filename": "/work/model/attn.py", "line": 12}]
@@ -187,8 +187,7 @@ def test_a_file_against_itself_adds_and_removes_nothing(capsys: Any) -> None:
 
 def _site_of(snapshot: Snapshot, stack: int) -> str:
     """A block's site the slow way: its frames, the site frame, its label (one block at a time)."""
-    frame = site_frame(snapshot.stacks.stack(stack))
-    return "unknown" if frame is None else site_label(frame)
+    return stack_site_label(snapshot.stacks.stack(stack)) or "unknown"
 
 
 def test_two_moments_against_a_set_difference_of_time_travel() -> None:

@@ -26,17 +26,14 @@ from gpumem_gui.core.analysis.growth import (
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import KiB, MiB
 from tests.conftest import fixture_path, load_raw
+from tests.site_oracle import raw_site
 
-TORCH = "/usr/lib/python3.11/site-packages/torch"
 LEAK_SITE = "model/transformer.py:160:forward"
 
 
 def _raw_site(frames: list[dict[str, Any]]) -> str:
-    """The first frame outside torch, as file:line:function (an independent reading of the example's stacks)."""
-    for f in frames:
-        if not f["filename"].startswith(TORCH) and f["filename"].endswith(".py"):
-            return f"{f['filename']}:{f['line']}:{f['name']}"
-    return frames[0]["name"] if frames else "unknown"
+    """The site rule read independently on the raw frames (tests/site_oracle.py)."""
+    return raw_site(frames) or (frames[0]["name"] if frames else "unknown")
 
 
 def _raw_series(

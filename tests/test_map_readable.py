@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.rasterize import BACKGROUND, SITE_BASE, rasterize, site_codes
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.stacks import site_frame
+from gpumem_gui.core.snapshot.stacks import stack_site_label
 from gpumem_gui.document.document import SnapshotDocument, map_layout
 from gpumem_gui.views import palette
 from gpumem_gui.views.map_overlays import boundary_lines, segment_label
@@ -220,7 +220,8 @@ def test_search_rings_the_matches_and_leaves_their_colours(qtbot: Any) -> None:
     assert view.selection_rings.ring.opts["pen"].color() != view.search_rings.ring.opts["pen"].color()
 
 
-def test_blocks_from_one_line_of_user_code_share_a_hue_whatever_the_cpp_path() -> None:
+def test_blocks_from_one_site_share_a_hue_whatever_the_cpp_path() -> None:
+    # a site: the user's line and the library line below it (README, "Who holds the memory")
     snap = load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))
     state = snap.state
     hue = (site_codes(state, snap.stacks).astype(int) - SITE_BASE) // 2
@@ -229,8 +230,7 @@ def test_blocks_from_one_line_of_user_code_share_a_hue_whatever_the_cpp_path() -
     for i, stack in enumerate(state.blocks.stack.tolist()):
         if stack < 0:
             continue
-        frame = site_frame(snap.stacks.stack(stack))
-        key = None if frame is None else (frame.filename, frame.line, frame.name)
+        key = stack_site_label(snap.stacks.stack(stack))
         by_site.setdefault(key, set()).add(int(hue[i]))
         distinct_stacks.setdefault(key, set()).add(stack)
     assert all(len(hues) == 1 for hues in by_site.values())

@@ -93,7 +93,7 @@ def test_every_readme_command_names_a_real_subcommand_and_real_options(capsys: p
     for program, args in _commands(README.read_text(encoding="utf-8")):
         line = " ".join([program, *args])
         if program == "gpumem-gui" and args and args[0] not in cli.COMMANDS:
-            if args[0].startswith("-") and args[0] not in ("-h", "--help", "--version"):
+            if args[0].startswith("-") and args[0] not in ("-h", "--help", "--version", "--user-code", "--library"):
                 problems.append(f"{line}: {args[0]} is not an option of gpumem-gui")
             elif not args[0].startswith("-") and any(a.startswith("-") for a in args):
                 problems.append(f"{line}: the window takes files only")  # `gpumem-gui FILE ...`

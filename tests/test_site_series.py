@@ -13,7 +13,7 @@ import pytest
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import BlockState, load_snapshot
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
-from gpumem_gui.core.analysis.breakdown import breakdown_at
+from gpumem_gui.core.analysis.breakdown import before_recording_mask, breakdown_at
 from gpumem_gui.core.analysis.site_series import (
     GROUPINGS,
     OTHER_SITES,
@@ -26,7 +26,7 @@ from gpumem_gui.core.analysis.site_series import (
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.stacks import site_frame, site_label
+from gpumem_gui.core.snapshot.stacks import BEFORE_RECORDING_SITE, stack_site_label
 from tests.conftest import fixture_path
 
 ATTN = [{"name": "attention_forward", "filename": "/work/model/attn.py", "line": 12}]
@@ -72,13 +72,17 @@ def test_a_hand_made_trace_gives_the_hand_worked_bytes_of_each_band() -> None:
     assert n == 10
     series = build_site_series(snapshot, timeline)
     site = series.groupings["site"]
+    # a and b are allocated before recording began, whatever stack their frees carry: the trace shows no
+    # allocation whose free repeats its stack, so those stacks may be the lines that freed them
     #            event:  -1      0       1       2       3       4   5   6       7       8       9
-    assert _values(site, A, n) == [3 * MiB] * 5 + [0, 0] + [4 * MiB] * 3 + [4 * MiB + 512]
-    assert _values(site, B, n) == [5 * MiB, 5 * MiB] + [7 * MiB] * 6 + [2 * MiB] * 3
+    assert _values(site, A, n) == [0] * 7 + [4 * MiB] * 3 + [4 * MiB + 512]
+    assert _values(site, B, n) == [0, 0] + [2 * MiB] * 9
+    assert _values(site, BEFORE_RECORDING_SITE, n) == [8 * MiB] * 5 + [5 * MiB] * 3 + [0] * 3
     assert _values(site, "unknown", n) == [0] * 4 + [1 * MiB] * 7
     assert [(b.key, b.peak_bytes, b.peak_event) for b in site.bands] == [
-        (B, 7 * MiB, 1),
         (A, 4 * MiB + 512, 9),
+        (B, 2 * MiB, 1),
+        (BEFORE_RECORDING_SITE, 8 * MiB, -1),
         ("unknown", 1 * MiB, 3),
     ]
     category = series.groupings["category"]
@@ -93,9 +97,9 @@ def test_a_hand_made_trace_gives_the_hand_worked_bytes_of_each_band() -> None:
 def test_sites_outside_the_top_n_are_one_band() -> None:
     snapshot, timeline = _hand_made()
     site = build_bands(snapshot, timeline, "site", top=1)
-    assert [b.key for b in site.bands] == [B, OTHER_SITES, "unknown"]
+    assert [b.key for b in site.bands] == [A, OTHER_SITES, BEFORE_RECORDING_SITE, "unknown"]
     n = timeline.n_events
-    assert _values(site, OTHER_SITES, n) == [3 * MiB] * 5 + [0, 0] + [4 * MiB] * 3 + [4 * MiB + 512]
+    assert _values(site, OTHER_SITES, n) == [0, 0] + [2 * MiB] * 9
     assert site.bands[1].label == "other (1 sites)"
 
 
@@ -129,11 +133,13 @@ def test_each_band_holds_what_breakdown_at_finds_in_the_state(name: str, device:
         found = breakdown_at(snapshot, timeline, event)
         by_site = {x.site: x.bytes for x in found.by_site}
         site = dict(zip((b.key for b in g["site"].bands), g["site"].band_at(event).tolist(), strict=True))
-        top = [k for k in site if k not in (OTHER_SITES, "unknown")]
+        nameless = ("unknown", BEFORE_RECORDING_SITE)
+        top = [k for k in site if k not in (OTHER_SITES, *nameless)]
         for key in top:
             assert site[key] == by_site.get(key, 0)
-        assert site.get(OTHER_SITES, 0) == sum(v for k, v in by_site.items() if k not in top and k != "unknown")
-        assert site.get("unknown", 0) == by_site.get("unknown", 0)
+        assert site.get(OTHER_SITES, 0) == sum(v for k, v in by_site.items() if k not in top and k not in nameless)
+        for key in nameless:
+            assert site.get(key, 0) == by_site.get(key, 0)
         for kind, expected in (("category", found.by_category), ("stream", found.by_stream), ("pool", found.by_pool)):
             got = dict(zip((b.key for b in g[kind].bands), g[kind].band_at(event).tolist(), strict=True))
             assert {k: v for k, v in got.items() if v} == {k: v for k, v in expected.items() if v}, (kind, event)
@@ -188,16 +194,18 @@ def test_a_band_s_own_peak_is_its_highest_value() -> None:
 def test_a_band_s_mask_selects_exactly_its_blocks(name: str, device: int) -> None:
     snapshot, timeline, series = _loaded(name, device)
     site = series.groupings["site"]
-    top = {b.key for b in site.bands} - {OTHER_SITES, "unknown"}
+    top = {b.key for b in site.bands} - {OTHER_SITES, "unknown", BEFORE_RECORDING_SITE}
     for event in (timeline.n_events // 3, timeline.n_events - 1):
         state = timeline.state_at(event)
         blk = state.blocks
-        frames = [site_frame(snapshot.stacks.stack(int(s))) for s in blk.stack.tolist()]
-        labels = [None if f is None else site_label(f) for f in frames]
+        labels = [stack_site_label(snapshot.stacks.stack(int(s))) if s >= 0 else None for s in blk.stack.tolist()]
+        before = before_recording_mask(timeline, state, event).tolist()
         allocated = blk.state == BlockState.ALLOCATED
         for band in site.bands:
             if band.key == "unknown":
-                expected = [lab is None for lab in labels]
+                expected = [lab is None and not b for lab, b in zip(labels, before, strict=True)]
+            elif band.key == BEFORE_RECORDING_SITE:
+                expected = [lab is None and b for lab, b in zip(labels, before, strict=True)]
             elif band.key == OTHER_SITES:
                 expected = [lab is not None and lab not in top for lab in labels]
             else:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import csv
 import io
-import re
 from typing import Any
 
 import numpy as np
@@ -21,18 +20,25 @@ from gpumem_gui.core.snapshot.stacks import (
     shown_frames,
     site_frame,
     site_label,
+    stack_site_label,
     stack_sites,
 )
 from tests.conftest import fixture_path, load_raw
+from tests.site_oracle import raw_site
 
 SITE = "/venv/lib/python3.11/site-packages"
 CASES = {
     FrameKind.USER: [
         Frame("forward", "/home/u/proj/model.py", 42),
-        Frame("forward", f"{SITE}/transformers/models/llama/modeling_llama.py", 88),
-        Frame("collate", f"{SITE}/torch_geometric/data/collate.py", 7),  # torch_geometric is not torch
         Frame("softmax", "D:\\Dev\\proj\\nn_utils.py", 9),
         Frame("<module>", "<ipython-input-3-abc>", 2),
+        Frame("<module>", "/tmp/ipykernel_114/3105878423.py", 21),
+    ],
+    FrameKind.LIBRARY: [
+        Frame("forward", f"{SITE}/transformers/models/llama/modeling_llama.py", 88),
+        Frame("collate", f"{SITE}/torch_geometric/data/collate.py", 7),  # torch_geometric is not torch
+        Frame("einsum", "D:\\Dev\\a\\.venv\\Lib\\site-packages\\einops\\_backends.py", 291),
+        Frame("forward", "/usr/lib/python3/dist-packages/peft/tuners/lora/bnb.py", 474),
     ],
     FrameKind.TORCH: [
         Frame("_call_impl", f"{SITE}/torch/nn/modules/module.py", 1527),
@@ -121,7 +127,7 @@ UNWIND, MALLOC, OPS, RANDN, BINDING, CALL, EVAL = (
 MODULE_CALL, USER, LIB, THREAD = (
     CASES[FrameKind.TORCH][0],
     CASES[FrameKind.USER][0],
-    CASES[FrameKind.USER][1],
+    CASES[FrameKind.LIBRARY][0],
     CASES[FrameKind.STDLIB][0],
 )
 RECORDED = [UNWIND, MALLOC, OPS, RANDN, BINDING, CALL, MODULE_CALL, EVAL, LIB, EVAL, USER, CALL, THREAD, EVAL]
@@ -135,14 +141,22 @@ def test_filter_frames_puts_python_first_and_drops_the_plumbing() -> None:
 
 
 def test_the_site_is_the_innermost_user_frame_with_fallbacks() -> None:
-    assert site_frame(RECORDED) == LIB  # a library of the user's beats torch's module.py, which is innermost
+    assert site_frame(RECORDED) == USER  # the user's own line, not the library it called (transformers)
+    # ... and the library line below it: a third-party one, not torch's module.py that is innermost
+    assert (
+        stack_site_label(RECORDED)
+        == "/home/u/proj/model.py:42:forward via transformers/models/llama/modeling_llama.py:88:forward"
+    )
     no_user = [UNWIND, MALLOC, RANDN, MODULE_CALL, EVAL, THREAD]
-    assert site_frame(no_user) == MODULE_CALL  # no user frame: the innermost Python frame
+    assert site_frame(no_user) == MODULE_CALL  # no user frame nor third-party one: the innermost Python frame
+    assert stack_site_label(no_user) == "torch/nn/modules/module.py:1527:_call_impl"  # from the package on
     node = CASES[FrameKind.NATIVE][2]
     engine = CASES[FrameKind.PLUMBING][7]
     assert site_frame([UNWIND, MALLOC, OPS, RANDN, node, engine]) == node  # the autograd thread: its node
     assert site_label(node) == "BmmBackward0::apply"
+    assert stack_site_label([UNWIND, MALLOC, OPS, RANDN, node, engine]) == "backward of bmm, forward line not recorded"
     assert site_frame([UNWIND, MALLOC, OPS, RANDN, engine]) is None
+    assert stack_site_label([UNWIND, MALLOC, OPS, RANDN, engine]) is None
     assert site_label(USER) == "/home/u/proj/model.py:42:forward"
 
 
@@ -152,7 +166,8 @@ def test_stack_sites_of_a_hand_made_table() -> None:
     ids = [0, 3, 2, 1, 0, 4, 3, 2]
     table = StackTable(frames, np.array([0, 3, 4, 5, 6, 8]), np.array(ids, np.int32))
     sites, labels = stack_sites(table)
-    assert labels == [site_label(LIB), site_label(USER), "BmmBackward0::apply"]
+    lib = "transformers/models/llama/modeling_llama.py:88:forward"
+    assert labels == [lib, site_label(USER), "backward of bmm, forward line not recorded"]
     assert sites.tolist() == [0, 1, NO_SITE, 2, 0]
     again, labels_again = stack_sites(table)
     assert again is sites and labels_again == labels  # computed once per table
@@ -162,23 +177,8 @@ def test_stack_sites_of_a_hand_made_table() -> None:
     assert len(empty_sites) == 0 and empty_labels == []
 
 
-# an independent reading of the rules, on the raw frame dicts
-def _internal(filename: str) -> bool:
-    torch_own = re.search(r"[/\\]torch[/\\]", filename) is not None
-    stdlib = re.search(r"[/\\]lib[/\\]python3\.\d+[/\\]", filename) is not None and "-packages" not in filename
-    return torch_own or stdlib
-
-
 def _oracle(frames: list[dict[str, Any]]) -> str:
-    python = [f for f in frames if f["filename"].endswith(".py")]
-    for f in [f for f in python if not _internal(f["filename"])] or python:
-        return f"{f['filename']}:{f['line']}:{f['name']}"
-    for f in frames:
-        # a backward node's method, after an optional return type: `NllLossBackward0::apply`
-        node = re.match(r"(?:\S+ )?torch::autograd::(?:generated::(\w+)|(AccumulateGrad))::(\w+)[(<]", f["name"])
-        if node and node.group(1) != "details":
-            return f"{node.group(1) or node.group(2)}::{node.group(3)}"
-    return ""
+    return raw_site(frames) or ""
 
 
 REAL_WITH_CPP = ["silmont_mem_snapshot.pickle", "cranberrii_memory_snapshot.pickle"]
@@ -221,8 +221,12 @@ def test_sites_agree_with_site_frame_for_every_stack() -> None:
     snapshot = load_snapshot(fixture_path("constructor_memory_snapshot.pickle"))
     sites, labels = stack_sites(snapshot.stacks)
     for i in range(len(snapshot.stacks)):
-        frame = site_frame(snapshot.stacks.stack(i))
-        assert (labels[sites[i]] if sites[i] != NO_SITE else None) == (site_label(frame) if frame else None)
+        frames = snapshot.stacks.stack(i)
+        label = labels[sites[i]] if sites[i] != NO_SITE else None
+        assert label == stack_site_label(frames)
+        frame = site_frame(frames)
+        assert (label is None) == (frame is None)
+        assert label is None or label.startswith(site_label(frame)) or "backward" in label
     # nearly every site is the user's (the exceptions: DataParallel's worker threads, with no user frame)
-    assert sum("/torch/" in label for label in labels) <= 2 < len(labels)
+    assert sum(label.startswith("torch/") for label in labels) <= 2 < len(labels)
     assert not any("Allocator" in label or "PyEval" in label for label in labels)

@@ -17,6 +17,7 @@ import numpy.typing as npt
 from gpumem_gui.core.analysis.diff import Diff, diff_states
 from gpumem_gui.core.analysis.rasterize import rasterize
 from gpumem_gui.core.snapshot.model import AllocatorState
+from gpumem_gui.core.snapshot.stacks import short_site
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.document import MaskOf, SnapshotDocument
 from gpumem_gui.document.frame import EventFrame
@@ -110,9 +111,9 @@ class CompareDocument:
             site = self.site
 
             def of_site(state: AllocatorState) -> npt.NDArray[np.bool_]:
-                return site_block_mask(doc.snapshot, state, site)
+                return site_block_mask(doc.snapshot, state, site, doc.nameless_reasons(state))
 
-            return of_site, f"the allocated blocks of {site.replace(chr(92), '/').rsplit('/', 1)[-1]}"
+            return of_site, f"the allocated blocks of {short_site(site)}"
         rows = diff.removed if side == "a" else diff.added
         verb = "removed (in A only)" if side == "a" else "added (in B only)"
         nbytes = diff.removed_bytes if side == "a" else diff.added_bytes

@@ -13,7 +13,7 @@ from dataclasses import replace
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.breakdown import block_categories, block_rules
+from gpumem_gui.core.analysis.breakdown import block_categories, block_rules, nameless_reasons
 from gpumem_gui.core.analysis.categories import CATEGORIES, RULE_TEXTS
 from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
@@ -141,6 +141,11 @@ class SnapshotDocument:
         if len(found) > limit:
             found = [*found[: limit - 1], f"... and {len(found) - limit + 1} more"]
         return found
+
+    def nameless_reasons(self, state: AllocatorState) -> npt.NDArray[np.int8] | None:
+        """Per block of `state` (the state at the current event, filtered or not): why its site may have no name
+        (breakdown.nameless_reasons); None while the trace is being indexed."""
+        return None if self.pending else nameless_reasons(self.snapshot, self.timeline(), state, self.event)
 
     def annotation_ranges(self) -> list[tuple[int, int, str]]:
         return annotation_ranges(self.snapshot, self.device)

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -821,8 +822,12 @@ class DocumentView(QtWidgets.QWidget):
 
     def spotlight_site(self, site: str) -> None:
         """Light up the blocks of one allocation site on the map (picked in the breakdown or the explanation)."""
-        snapshot = self.snapshot
-        self._show(self.document.set_spotlight(lambda state: site_block_mask(snapshot, state, site), f"site {site}"))
+        snapshot, document = self.snapshot, self.document
+
+        def of_site(state: AllocatorState) -> npt.NDArray[np.bool_]:
+            return site_block_mask(snapshot, state, site, document.nameless_reasons(state))
+
+        self._show(document.set_spotlight(of_site, f"site {site}"))
 
     def explain(self, at: int | None = None) -> None:
         """Explain the device's OOM or peak (`at`: that event) in the panel beside the timeline."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import html
-import re
 import threading
 from collections.abc import Callable, Sequence
 
@@ -23,6 +22,7 @@ from gpumem_gui.core.analysis.site_series import (
 )
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
+from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, short_site
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views import palette
@@ -31,7 +31,6 @@ from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {"site": "by allocation site", "category": "by category", "stream": "by stream", "pool": "by pool"}
-_FOLDERS = re.compile(r"[/\\]")
 _REDRAW_MS = 30  # a burst of range changes (a wheel turn, a drag) is re-sampled once, this long after it stops
 
 
@@ -52,15 +51,16 @@ def band_colour(band: Band, index: int) -> str:
     so that two neighbours never share a shade."""
     if band.key == OTHER_SITES:
         return palette.SITE_BAND_OTHER
-    if band.key == "unknown":
+    if band.key in NAMELESS_SITES:  # unknown, before recording, backward without frames: no site's hue
         return palette.SITE_BAND_UNKNOWN
     dark, light = palette.SITE_HUES[index % len(palette.SITE_HUES)]
     return dark if index % 2 == 0 else light
 
 
 def short_label(label: str) -> str:
-    """A site without its folders (`model.py:12:forward`); the legend's tooltip has the whole path."""
-    return _FOLDERS.split(label)[-1] or label
+    """A site without the folders of the user's files (`model.py:12:forward via einops/_backends.py:288:einsum`);
+    the legend's tooltip has the whole path."""
+    return short_site(label)
 
 
 class SiteTimelineView(QtWidgets.QWidget):

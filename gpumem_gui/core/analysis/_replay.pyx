@@ -224,9 +224,11 @@ cdef class ForwardReplay:
 
     # -- history: blocks live before the first event (the compiled twin of backward_pass.block_history) --------
 
-    def history(self, final_addr, final_size, final_req, final_stack, final_pending):
+    def history(self, final_addr, final_size, final_req, final_stack, final_pending, bint keep_free_stack):
         """Undo the block events from the final live blocks: the blocks live before the first event (sorted by
-        address: addr, size or -1, requested, stack, pending) and the final size of each still-live alloc."""
+        address: addr, size or -1, requested, stack, pending) and the final size of each still-live alloc. A block
+        seen only being freed has its free's stack with `keep_free_stack` (frees that carry allocation stacks),
+        else none."""
         cdef FlatMap live  # address -> row of the vectors below
         cdef vector[int64_t] h_addr, h_size, h_req, h_stack, h_pending, h_alive
         cdef int64_t n = self.action.shape[0], i, row, a
@@ -258,14 +260,14 @@ cdef class ForwardReplay:
                     h_pending[found[0]] = 0
                     continue
                 h_addr.push_back(a); h_size.push_back(-1); h_req.push_back(self.size[i])
-                h_stack.push_back(self.stack[i]); h_pending.push_back(0); h_alive.push_back(1)
+                h_stack.push_back(self.stack[i] if keep_free_stack else -1); h_pending.push_back(0); h_alive.push_back(1)
                 live.set(a, h_addr.size() - 1)
             else:
                 if found != NULL:
                     self.warn(W_HISTORY_FREE, i, a)
                     h_alive[found[0]] = 0
                 h_addr.push_back(a); h_size.push_back(-1); h_req.push_back(self.size[i])
-                h_stack.push_back(self.stack[i]); h_pending.push_back(1); h_alive.push_back(1)
+                h_stack.push_back(self.stack[i] if keep_free_stack else -1); h_pending.push_back(1); h_alive.push_back(1)
                 live.set(a, h_addr.size() - 1)
         alive = np.array(<int64_t[:h_alive.size()]> h_alive.data(), dtype=bool) if h_alive.size() else np.zeros(0, bool)
         cols = [arr64(h_addr), arr64(h_size), arr64(h_req), arr64(h_stack), arr64(h_pending)]

@@ -14,7 +14,7 @@ import numpy as np
 from gpumem_gui.core.analysis.replay_warnings import MAX_WARNINGS, W_HISTORY_ALLOC, W_HISTORY_FREE
 from gpumem_gui.core.analysis.segment_map import LiveSegment, SegmentMap
 from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER
-from gpumem_gui.core.snapshot.model import I64, Action, AllocatorState, BlockState, TraceTable
+from gpumem_gui.core.snapshot.model import I64, NO_STACK, Action, AllocatorState, BlockState, TraceTable
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,28 @@ class BlockHistory:
     warnings: list[tuple[int, int, int]]  # (code of replay_warnings, event, address), as the forward pass reports
 
 
+def frees_carry_alloc_stacks(trace: TraceTable) -> bool:
+    """Whether the trace's frees repeat their allocation's stack (recorded with context="alloc", and the simulator's
+    files) rather than the stack of the free (context="all", the default): true when every free whose allocation
+    the trace has, and that has a stack, has that allocation's stack. Then the free of a block allocated before the
+    trace says where it was allocated; otherwise it says only where it was freed, which is no site of the block."""
+    rows = np.flatnonzero((trace.action == Action.ALLOC) | (trace.action == Action.FREE_REQUESTED))
+    order = rows[np.lexsort((rows, trace.addr[rows]))]  # by address, then in trace order
+    act, addr, stack = trace.action[order], trace.addr[order], trace.stack[order]
+    pair = (act[:-1] == Action.ALLOC) & (act[1:] == Action.FREE_REQUESTED) & (addr[:-1] == addr[1:])
+    pair &= stack[1:] >= 0
+    return bool(pair.any()) and bool(np.all(stack[:-1][pair] == stack[1:][pair]))
+
+
 def block_history(trace: TraceTable, final: AllocatorState) -> BlockHistory:
     """Undo the block events, newest first, from the final live blocks (the pure twin of _replay.pyx's history()).
 
     One walk in the compiled kernel's own order, so the two find the same blocks and warn the same way on any
-    trace, a broken one included (alloc of a block that is not live afterwards, free of one that is).
+    trace, a broken one included (alloc of a block that is not live afterwards, free of one that is). A block the
+    trace shows only being freed keeps the free's stack only where frees carry allocation stacks
+    (frees_carry_alloc_stacks): a free's own stack names the line that freed it, not the one that allocated it.
     """
+    keep_free_stack = frees_carry_alloc_stacks(trace)
     n = len(trace)
     fb = final.blocks
     live_rows = np.flatnonzero(fb.state != BlockState.INACTIVE)
@@ -59,7 +75,7 @@ def block_history(trace: TraceTable, final: AllocatorState) -> BlockHistory:
         h_addr.append(a)
         h_size.append(-1)
         h_req.append(int(trace.size[i]))
-        h_stack.append(int(trace.stack[i]))
+        h_stack.append(int(trace.stack[i]) if keep_free_stack else NO_STACK)
         h_pending.append(pending)
         h_alive.append(True)
 

@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.analysis.categories import (
+    BACKWARD,
     BEFORE_RECORDING,
     BEFORE_RECORDING_RULE,
     CATEGORIES,
@@ -16,14 +17,27 @@ from gpumem_gui.core.analysis.categories import (
     RULE_TEXTS,
     UNKNOWN,
     categories_from_file,
+    event_phases,
     lifetime_categories,
     lifetime_rules,
 )
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.snapshot.stacks import filter_frames, format_frame, sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import (
+    BACKWARD_NO_FRAMES_SITE,
+    BEFORE_RECORDING_SITE,
+    NAMELESS_SITES,
+    UNKNOWN_SITE,
+    block_sites,
+    filter_frames,
+    format_frame,
+)
 
-UNKNOWN_SITE = "unknown"  # the site of blocks whose stack has no frame to attribute them to
+__all__ = [
+    "BACKWARD_NO_FRAMES_SITE",
+    "BEFORE_RECORDING_SITE",
+    "UNKNOWN_SITE",
+]  # with the names defined here: what other modules import
 
 
 @dataclass(frozen=True)
@@ -48,7 +62,8 @@ class RuleBytes:
 class Breakdown:
     event: int  # -1 before the first event; n_events - 1 at the snapshot
     allocated_bytes: int  # metrics.compute_metrics(state).allocated_bytes
-    by_site: list[SiteBytes]  # every allocated block once, most bytes first; no frames -> "unknown"
+    by_site: list[SiteBytes]  # every allocated block once, most bytes first; no frames -> "unknown", or
+    # "allocated before recording began" for a block the trace never saw allocated
     by_category: dict[str, int]  # every name of categories.CATEGORIES; sums to allocated_bytes
     by_stream: dict[int, int]
     by_pool: dict[str, int]  # "small", "large", "private (a, b)"
@@ -59,6 +74,52 @@ class Breakdown:
 def allocated_mask(state: AllocatorState) -> npt.NDArray[np.bool_]:
     """The blocks metrics counts as allocated (active_allocated; pending-free blocks are not)."""
     return np.asarray(state.blocks.state == BlockState.ALLOCATED)
+
+
+def before_recording_mask(timeline: DeviceTimeline, state: AllocatorState, event: int) -> npt.NDArray[np.bool_]:
+    """The live blocks of `state` (the state right after `event`) that the trace never saw allocated: alive before
+    its first event (every live block of a file without a trace)."""
+    blk = state.blocks
+    out = np.zeros(len(blk), bool)
+    if timeline.n_events == 0:
+        out[blk.state != BlockState.INACTIVE] = True
+        return out
+    rows, ids = _live_lifetimes(timeline, state, event)
+    out[rows] = timeline.lifetimes.start[ids] < 0
+    return out
+
+
+def nameless_reasons(
+    snapshot: Snapshot, timeline: DeviceTimeline, state: AllocatorState, event: int
+) -> npt.NDArray[np.int8]:
+    """Per block of `state` (the state right after `event`), why its site may have no name (stacks.block_sites'
+    reasons): 1 allocated before recording began, 2 allocated in backward with no frame, else 0."""
+    out = before_recording_mask(timeline, state, event).astype(np.int8)
+    if timeline.n_events:
+        rows, ids = _live_lifetimes(timeline, state, event)
+        out[rows[lifetime_reasons(snapshot, timeline)[ids] == 2]] = 2
+    return out
+
+
+def lifetime_reasons(snapshot: Snapshot, timeline: DeviceTimeline) -> npt.NDArray[np.int8]:
+    """nameless_reasons for every lifetime of the timeline: alive before the first event (1), or allocated without
+    frames while backward ran (2: the event phases of categories.py say so from the events around it)."""
+    life = timeline.lifetimes
+    out = (life.start < 0).astype(np.int8)
+    frameless = np.flatnonzero((life.start >= 0) & (life.stack < 0))
+    if len(frameless):
+        phase, _run = event_phases(snapshot, timeline)
+        out[frameless[phase[life.start[frameless]] == BACKWARD]] = 2
+    return out
+
+
+def _live_lifetimes(
+    timeline: DeviceTimeline, state: AllocatorState, event: int
+) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+    """The live blocks of `state` that a lifetime live after `event` matches (block_lifetimes), and those lifetimes."""
+    ids = block_lifetimes(timeline, state, event)
+    rows = np.flatnonzero(ids >= 0)
+    return rows, ids[rows]
 
 
 def block_lifetimes(timeline: DeviceTimeline, state: AllocatorState, event: int) -> npt.NDArray[np.int64]:
@@ -136,7 +197,8 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
     pool_of = np.where(seg.pool[segment] > 0, seg.pool[segment].astype(np.int64) + 1, seg.is_small[segment] * 1)
     by_pool = {_pool_name(state, int(k)): v for k, v in _sum_by(pool_of, size).items()}
 
-    by_site = _by_site(snapshot, blk.stack[rows], size)
+    reasons = nameless_reasons(snapshot, timeline, state, event)[rows]
+    by_site = _by_site(snapshot, blk.stack[rows], size, reasons)
     source = "file" if categories_from_file(snapshot, timeline.device) else "rules"
     return Breakdown(event, total, by_site, by_category, by_stream, by_pool, _by_rule(codes, rules, size), source)
 
@@ -157,9 +219,11 @@ def _by_rule(codes: I8, rules: I8, size: npt.NDArray[np.int64]) -> tuple[RuleByt
     return tuple(sorted(out, key=lambda r: (-r.bytes, r.category, r.rule)))
 
 
-def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64]) -> list[SiteBytes]:
-    _sites, labels = stack_sites(snapshot.stacks)
-    site = sites_of(snapshot.stacks, stack)
+def _by_site(
+    snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray[np.int64], reasons: npt.NDArray[np.int8]
+) -> list[SiteBytes]:
+    site, labels = block_sites(snapshot.stacks, stack, reasons)
+    n_named = len(labels) - len(NAMELESS_SITES)
     if not len(site):
         return []
     # bytes per (site, stack) pair, with numpy: a site's frames are those of the stack holding most of its bytes
@@ -179,10 +243,9 @@ def _by_site(snapshot: Snapshot, stack: npt.NDArray[np.int32], size: npt.NDArray
     out: list[SiteBytes] = []
     for j, (s, head) in enumerate(zip(sites.tolist(), heads.tolist(), strict=True)):
         frames: tuple[str, ...] = ()
-        if s >= 0:
+        if s < n_named:
             frames = tuple(format_frame(f) for f in filter_frames(snapshot.stacks.stack(int(pair_stack[head]))))
-        label = labels[s] if s >= 0 else UNKNOWN_SITE
-        out.append(SiteBytes(label, int(site_bytes[j]), int(site_blocks[j]), frames))
+        out.append(SiteBytes(labels[s], int(site_bytes[j]), int(site_blocks[j]), frames))
     out.sort(key=lambda x: (-x.bytes, x.site))
     return out
 

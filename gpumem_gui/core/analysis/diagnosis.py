@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at
+from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at, nameless_reasons
 from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.analysis.expandable_room import ExpandableRoom, expandable_room
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
@@ -37,7 +37,7 @@ from gpumem_gui.core.rules.allocator_rules import (
     round_size,
 )
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.snapshot.stacks import stack_sites
+from gpumem_gui.core.snapshot.stacks import block_sites
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
 MAX_SPLITTERS = 12  # live blocks named as splitting the holes (the count says how many there were)
@@ -159,11 +159,11 @@ def diagnose(
     report = DeviceReport(device, metrics_by_group(state, config), state, timeline, moment.event)
     event = timeline.n_events - 1 if moment.event is None else moment.event
     breakdown = breakdown_at(snapshot, timeline, event)
-    sites, labels = stack_sites(snapshot.stacks)
-    site_names = np.array([*labels, "unknown"], dtype=object)  # NO_SITE (-1) reads the last one
+    reasons = nameless_reasons(snapshot, timeline, report.state, event)
+    site_code, site_names = block_sites(snapshot.stacks, report.state.blocks.stack, reasons)
 
-    def site_of(stack: int) -> str:
-        return str(site_names[sites[stack]]) if stack >= 0 else "unknown"
+    def site_of(row: int) -> str:
+        return site_names[int(site_code[row])]
 
     oom = None
     actions = snapshot.trace(device).action
@@ -195,7 +195,8 @@ def new_segment_fits(device_free: int, small_pool: bool, config: AllocatorConfig
 def analyze_oom(
     state: AllocatorState, oom: OomEvent, config: AllocatorConfig, site_of: Callable[[int], str]
 ) -> OomAnalysis:
-    """The request, the device's and the cache's free memory, the largest hole, and the live blocks in the way."""
+    """The request, the device's and the cache's free memory, the largest hole, and the live blocks in the way
+    (`site_of`: the site of a block of `state`, by its row)."""
     request = round_size(oom.requested_bytes, config)  # the trace holds it rounded already: this changes nothing
     small = is_small_request(request)
     seg, blk = state.segments, state.blocks
@@ -241,9 +242,7 @@ def analyze_oom(
         rows = rows[live[rows]]
         count += len(rows)
         for r in rows[: MAX_SPLITTERS - len(splitters)].tolist():
-            splitters.append(
-                Splitter(int(blk.address[r]), int(blk.size[r]), int(seg.address[s]), site_of(int(blk.stack[r])))
-            )
+            splitters.append(Splitter(int(blk.address[r]), int(blk.size[r]), int(seg.address[s]), site_of(r)))
     return OomAnalysis(
         event=oom.index,
         stream=oom.stream,

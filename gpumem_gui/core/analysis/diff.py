@@ -14,12 +14,12 @@ from typing import Any, NamedTuple
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.breakdown import UNKNOWN_SITE, allocated_mask
+from gpumem_gui.core.analysis.breakdown import allocated_mask, nameless_reasons
 from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import I64, AllocatorState, Snapshot, StackTable
-from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import block_sites
 
 FIGURES = ("reserved_bytes", "allocated_bytes", "free_bytes", "segments", "blocks")
 
@@ -48,6 +48,7 @@ class Moment(NamedTuple):
     side: Side
     state: AllocatorState
     stacks: StackTable
+    reasons: npt.NDArray[np.int8] | None = None  # per block: why its site may have no name (breakdown's)
 
 
 @dataclass(frozen=True)
@@ -165,7 +166,8 @@ def diff_states(  # noqa: PLR0917 (the two sides' file, device and event, as the
             state = timeline.state_at(at)
         except IndexError as e:
             raise IndexError(f"{name}: {e} ({snap.source}, device {dev})") from None
-        sides.append(Moment(side_of(snap, timeline, at, state), state, snap.stacks))
+        reasons = nameless_reasons(snap, timeline, state, at)
+        sides.append(Moment(side_of(snap, timeline, at, state), state, snap.stacks, reasons))
     return diff_of(sides[0], sides[1])
 
 
@@ -185,20 +187,21 @@ def side_of(snapshot: Snapshot, timeline: DeviceTimeline, event: int, state: All
     )
 
 
-def block_site_labels(state: AllocatorState, stacks: StackTable) -> tuple[npt.NDArray[np.int64], list[str]]:
-    """Each block's site as an index into the labels returned (the last label is "unknown": no frame to name)."""
-    _sites, labels = stack_sites(stacks)
-    site = sites_of(stacks, state.blocks.stack)
-    return np.where(site < 0, len(labels), site), [*labels, UNKNOWN_SITE]
+def block_site_labels(
+    state: AllocatorState, stacks: StackTable, reasons: npt.NDArray[np.int8] | None = None
+) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Each block's site as an index into the labels returned (stacks.block_sites: the last ones name the blocks
+    whose stack names nothing, as `reasons`, breakdown.nameless_reasons, tells them apart)."""
+    return block_sites(stacks, state.blocks.stack, reasons)
 
 
 def diff_of(first: Moment, second: Moment) -> Diff:
     """The matching itself, with numpy: both sides' allocated blocks sorted together by (address, size, site)."""
-    (a, state_a, stacks_a), (b, state_b, stacks_b) = first, second
+    (a, state_a, stacks_a, reasons_a), (b, state_b, stacks_b, reasons_b) = first, second
     rows_a = np.flatnonzero(allocated_mask(state_a))
     rows_b = np.flatnonzero(allocated_mask(state_b))
-    site_a, labels_a = block_site_labels(state_a, stacks_a)
-    site_b, labels_b = block_site_labels(state_b, stacks_b)
+    site_a, labels_a = block_site_labels(state_a, stacks_a, reasons_a)
+    site_b, labels_b = block_site_labels(state_b, stacks_b, reasons_b)
     names = list(dict.fromkeys([*labels_a, *labels_b]))  # one vocabulary: sites meet by their label
     code_of = {name: i for i, name in enumerate(names)}
     code_a = np.array([code_of[x] for x in labels_a], np.int64)[site_a[rows_a]]

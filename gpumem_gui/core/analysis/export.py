@@ -1,12 +1,15 @@
-"""Blocks as CSV: one row per block of a state, with its segment, sizes, state and site (innermost user frame)."""
+"""Blocks as CSV: one row per block of a state, with its segment, sizes, state and site (stacks.block_sites)."""
 
 from __future__ import annotations
 
 import csv
 import io
 
+import numpy as np
+import numpy.typing as npt
+
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, UNKNOWN_SITE, block_sites
 
 COLUMNS = (
     "device",
@@ -22,14 +25,17 @@ COLUMNS = (
 )
 
 
-def blocks_csv(state: AllocatorState, stacks: StackTable) -> str:
+def blocks_csv(state: AllocatorState, stacks: StackTable, reasons: npt.NDArray[np.int8] | None = None) -> str:
+    """`reasons`: per block, why its site may have no name (breakdown.nameless_reasons): its top_frame says
+    "allocated before recording began" or names backward work without frames; other blocks whose stack names no
+    site have an empty one."""
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(COLUMNS)
     seg, blk = state.segments, state.blocks
-    _sites, labels = stack_sites(stacks)
-    labels.append("")  # read by index -1: NO_SITE, and blocks recorded without a stack
-    block_site = sites_of(stacks, blk.stack).tolist()
+    code, labels = block_sites(stacks, blk.stack, reasons)
+    labels[labels.index(UNKNOWN_SITE, len(labels) - len(NAMELESS_SITES))] = ""  # no frame to name
+    block_site = code.tolist()
     for i in range(len(blk)):
         s = int(blk.segment[i])
         block_state = BlockState(int(blk.state[i]))

@@ -18,11 +18,17 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.breakdown import UNKNOWN_SITE, allocated_mask, block_categories
+from gpumem_gui.core.analysis.breakdown import (
+    UNKNOWN_SITE,
+    allocated_mask,
+    block_categories,
+    lifetime_reasons,
+    nameless_reasons,
+)
 from gpumem_gui.core.analysis.categories import CATEGORIES, lifetime_categories
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I64, AllocatorState, Snapshot
-from gpumem_gui.core.snapshot.stacks import sites_of, stack_sites
+from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, block_sites, stack_sites
 
 GROUPINGS = ("site", "category", "stream", "pool")
 TOP_SITES = 10
@@ -180,19 +186,24 @@ def build_bands(
 def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: TotalIndex) -> BandSeries:
     life = timeline.lifetimes
     _sites, site_labels = stack_sites(snapshot.stacks)
-    code = sites_of(snapshot.stacks, life.stack) + 1  # 0: no site
-    n_codes = len(site_labels) + 1
+    code = _lifetime_site_codes(snapshot, timeline)
+    n_codes = len(site_labels) + len(NAMELESS_SITES)  # unknown first, the sites, the other nameless ones
     keys, values = _change_points(timeline, code, n_codes)
     peaks = _peaks(keys, values, n_codes, timeline.n_events)
-    ranked = sorted((c for c in range(1, n_codes) if peaks[c][0] > 0), key=lambda c: (-peaks[c][0], c))
+    # the sites with a name (a block allocated before recording began that has none is a band of its own)
+    named = range(1, len(site_labels) + 1)
+    codes = (UNKNOWN_SITE, *site_labels, *NAMELESS_SITES[1:])
+    ranked = sorted((c for c in named if peaks[c][0] > 0), key=lambda c: (-peaks[c][0], c))
     chosen, rest = ranked[:top], ranked[top:]
     code_band = np.full(n_codes, -1, np.int32)
     code_band[chosen] = np.arange(len(chosen), dtype=np.int32)
     if rest:
         code_band[rest] = len(chosen)
-    if peaks[0][0] > 0:
-        code_band[0] = len(chosen) + bool(rest)
-    n_bands = len(chosen) + bool(rest) + (peaks[0][0] > 0)
+    # before recording, backward without frames, then unknown
+    nameless = [c for c in (*range(len(site_labels) + 1, n_codes), 0) if peaks[c][0] > 0]
+    for k, c in enumerate(nameless):
+        code_band[c] = len(chosen) + bool(rest) + k
+    n_bands = len(chosen) + bool(rest) + len(nameless)
     lifetime_band = code_band[code]
     keys, values = _change_points(timeline, lifetime_band.astype(np.int64), n_bands)
     own = _peaks(keys, values, n_bands, timeline.n_events)
@@ -200,10 +211,26 @@ def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: T
     bands = [Band(site_labels[c - 1], site_labels[c - 1], *own[b], int(stacks[b])) for b, c in enumerate(chosen)]
     if rest:
         bands.append(Band(OTHER_SITES, f"other ({len(rest)} sites)", *own[len(chosen)], -1))
-    if peaks[0][0] > 0:
-        bands.append(Band(UNKNOWN_SITE, "unknown (no frames)", *own[-1], -1))
-    codes = (UNKNOWN_SITE, *site_labels)
+    for k, c in enumerate(nameless):
+        key = codes[c]
+        label = "unknown (no frames)" if c == 0 else key
+        bands.append(Band(key, label, *own[len(chosen) + bool(rest) + k], -1))
     return BandSeries("site", timeline.n_events, tuple(bands), lifetime_band, code_band, codes, keys, values, index)
+
+
+def _lifetime_site_codes(snapshot: Snapshot, timeline: DeviceTimeline) -> I64:
+    """Each lifetime's site as a band code: 0 for no site, k + 1 for site label k, the last code (labels + 1) for
+    a block alive before the first event whose stack names no site (allocated before recording began)."""
+    life = timeline.lifetimes
+    return _band_codes(*block_sites(snapshot.stacks, life.stack, lifetime_reasons(snapshot, timeline)))
+
+
+def _band_codes(code: I64, labels: Sequence[str]) -> I64:
+    """block_sites' codes (sites, then the nameless ones) as the site grouping's codes: 0 unknown, the sites from 1,
+    then the other nameless sites."""
+    named = len(labels) - len(NAMELESS_SITES)
+    found: I64 = np.where(code < named, code + 1, np.where(code == named, 0, code))
+    return found
 
 
 def _change_points(timeline: DeviceTimeline, band: I64, n_bands: int) -> tuple[I64, I64]:
@@ -389,7 +416,8 @@ def block_mask(series: SiteSeries, state: AllocatorState, kind: str, key: object
     if not len(blk):
         return np.zeros(0, bool)
     if kind == "site":
-        code = sites_of(series.snapshot.stacks, blk.stack) + 1
+        reasons = nameless_reasons(series.snapshot, series.timeline, state, event)
+        code = _band_codes(*block_sites(series.snapshot.stacks, blk.stack, reasons))
     elif kind == "category":
         code = block_categories(series.snapshot, series.timeline, state, event).astype(np.int64)
     elif kind == "stream":

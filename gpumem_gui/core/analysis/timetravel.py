@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gpumem_gui.core.analysis.backward_pass import BlockHistory, backward_segments, block_history
+from gpumem_gui.core.analysis.backward_pass import (
+    BlockHistory,
+    backward_segments,
+    block_history,
+    frees_carry_alloc_stacks,
+)
 from gpumem_gui.core.analysis.forward_replay import NEVER, ForwardReplay, ReplayResult
 from gpumem_gui.core.analysis.replay_warnings import MAX_WARNINGS, warning_text
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
@@ -290,7 +295,7 @@ class _TimelineBuilder:
         live = np.flatnonzero(fb.state != BlockState.INACTIVE)
         blocks, known[:] = kernel.history(
             fb.address[live], fb.size[live], fb.requested_size[live], fb.stack[live].astype(np.int64),
-            (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64),
+            (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64), frees_carry_alloc_stacks(t),
         )  # fmt: skip
         initial: dict[str, float] = kernel.setup(
             [s.start for s in segs], [s.end for s in segs], [s.stream for s in segs],

@@ -1,4 +1,4 @@
-"""What a stack frame is: the user's Python, PyTorch's or Python's own Python, a C++ operation, or plumbing.
+"""What a stack frame is: the user's Python, a library's, PyTorch's or Python's own, a C++ operation, or plumbing.
 
 Files recorded with `_record_memory_history(stacks="all")` interleave C++ frames (the unwinder, the caching
 allocator, the dispatcher, the autograd engine, CPython's C) with the Python ones; PyTorch's own viewer hides a
@@ -7,7 +7,10 @@ fixed list of them. These rules go further, so that the frames left name the use
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass
 from enum import IntEnum
 from functools import lru_cache
 
@@ -15,19 +18,23 @@ from gpumem_gui.core.snapshot.model import Frame
 
 
 class FrameKind(IntEnum):
-    USER = 0  # the user's code and the libraries it calls, in Python (transformers, einops, ...)
+    USER = 0  # the user's own Python: not installed in site-packages/dist-packages, not torch, not the stdlib
     TORCH = 1  # PyTorch's own Python (torch/nn/modules/module.py, torch/_tensor.py, ...)
     STDLIB = 2  # Python's standard library (threading.py, runpy.py, <frozen runpy>)
     NATIVE = 3  # C++ that names an operation: an aten kernel, an autograd node, a Python binding
     PLUMBING = 4  # C++ that says nothing about the user: unwinder, allocator, dispatcher, autograd engine, libc
     INTERPRETER = 5  # CPython's C: the eval loop and its call machinery
+    LIBRARY = 6  # a third-party library's Python, installed in site-packages/dist-packages (transformers, einops)
 
 
-PYTHON_KINDS = frozenset({FrameKind.USER, FrameKind.TORCH, FrameKind.STDLIB})
+PYTHON_KINDS = frozenset({FrameKind.USER, FrameKind.LIBRARY, FrameKind.TORCH, FrameKind.STDLIB})
+# the Python a site names "via": code the user calls but does not write
+LIBRARY_KINDS = frozenset({FrameKind.LIBRARY, FrameKind.TORCH, FrameKind.STDLIB})
 HIDDEN_KINDS = frozenset({FrameKind.PLUMBING, FrameKind.INTERPRETER})
 
 KIND_LABELS = {
     FrameKind.USER: "your code (Python)",
+    FrameKind.LIBRARY: "a library (Python, site-packages)",
     FrameKind.TORCH: "PyTorch (Python)",
     FrameKind.STDLIB: "Python standard library",
     FrameKind.NATIVE: "C++ operation",
@@ -37,6 +44,8 @@ KIND_LABELS = {
 
 # a folder named torch (or functorch, torchgen) anywhere in the path: site-packages or a source checkout
 _TORCH_PATH = re.compile(r"(?:^|[/\\])(?:torch|functorch|torchgen)[/\\]")
+# installed packages: the part after it is the package's own path (einops/_backends.py)
+_PACKAGES = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 # lib/python3.11/threading.py (POSIX) or Lib\threading.py (Windows), but not what is installed in site-packages
 _STDLIB_PATH = re.compile(
     r"(?:[/\\]lib(?:64)?[/\\]python\d+(?:\.\d+)*t?[/\\]|[/\\]Lib[/\\])(?!(?:site|dist)-packages[/\\])"
@@ -120,6 +129,97 @@ _PLUMBING_FILES = re.compile(
 _AUTOGRAD_NODE = re.compile(r"^torch::autograd::(?:generated::(?!details::)\w+|AccumulateGrad|PyNode)::")
 
 
+@dataclass(frozen=True)
+class UserCode:
+    """Folders the user moves across the line between their code and libraries: `own` makes what is under them
+    the user's code (someone developing diffusers), `library` makes it a library's (a vendored copy in a project).
+    A folder is a path (its files, at any depth), or a relative name that matches as whole path parts anywhere
+    (`diffusers` is site-packages/diffusers/ and src/diffusers/). Where both match, the longer folder wins."""
+
+    own: tuple[str, ...] = ()
+    library: tuple[str, ...] = ()
+
+    def kind_of(self, filename: str) -> FrameKind | None:
+        """USER or LIBRARY where a folder says so, else None (the default rules decide)."""
+        path = _slashes(filename)
+        best: tuple[int, FrameKind] | None = None
+        for folders, kind in ((self.own, FrameKind.USER), (self.library, FrameKind.LIBRARY)):
+            for folder in folders:
+                if _under(path, folder) and (best is None or len(folder) > best[0]):
+                    best = (len(folder), kind)
+        return None if best is None else best[1]
+
+
+class _Setting:
+    """The folders chosen, and a count bumped at every change: caches of what depends on the kinds key on it."""
+
+    user_code = UserCode()
+    generation = 0
+
+
+_SETTING = _Setting()
+
+
+def set_user_code(own: Iterable[str] = (), library: Iterable[str] = ()) -> None:
+    """Folders that are the user's code (`own`) or a library's (`library`), for every frame classified from now on
+    (the CLI's --user-code and --library, the window's setting); no folder given restores the default rules."""
+    chosen = UserCode(_folders(own), _folders(library))
+    if chosen != _SETTING.user_code:
+        _SETTING.user_code = chosen
+        _SETTING.generation += 1
+        frame_kind.cache_clear()
+
+
+def user_code() -> UserCode:
+    return _SETTING.user_code
+
+
+def user_code_generation() -> int:
+    """A number that changes whenever set_user_code changes the folders."""
+    return _SETTING.generation
+
+
+def _slashes(path: str) -> str:
+    return path.replace("\\", "/")
+
+
+def _folders(paths: Iterable[str]) -> tuple[str, ...]:
+    out = []
+    for path in paths:
+        folder = _slashes(str(path)).rstrip("/")
+        if folder.startswith("./"):
+            folder = folder[2:]
+        if folder and folder not in out:
+            out.append(folder)
+    return tuple(out)
+
+
+def _under(path: str, folder: str) -> bool:
+    if folder.startswith("/") or re.match(r"^[A-Za-z]:/", folder) or folder.startswith("~"):
+        return path.startswith(folder + "/")
+    return path.startswith(folder + "/") or f"/{folder}/" in path
+
+
+def library_path(filename: str) -> str:
+    """A library file's path as a reader knows it: from the package on (einops/_backends.py, torch/nn/functional.py,
+    threading.py), without the interpreter's and the environment's folders."""
+    path = _slashes(filename)
+    for folder in _SETTING.user_code.library:  # a library folder of the user's: from that folder's own name on
+        if _under(path, folder):
+            at = 0 if path.startswith(folder + "/") else path.index(f"/{folder}/") + 1
+            return path[at + len(folder) - len(folder.rsplit("/", 1)[-1]) :]
+    found = list(_PACKAGES.finditer(filename))
+    if found:
+        return path[found[-1].end() :]
+    torch_dir = list(_TORCH_PATH.finditer(filename))
+    if torch_dir:
+        return path[torch_dir[-1].start() :].lstrip("/")
+    stdlib = list(_STDLIB_PATH.finditer(filename))
+    if stdlib:
+        return path[stdlib[-1].end() :]
+    return path
+
+
 def is_python_file(filename: str) -> bool:
     """A Python frame: a .py file, or code without one (<frozen runpy>, <string>, <ipython-input-3-...>)."""
     return filename.endswith((".py", ".pyw", ".pyx")) or filename.startswith("<")
@@ -129,10 +229,15 @@ def is_python_file(filename: str) -> bool:
 def frame_kind(frame: Frame) -> FrameKind:
     name, filename = frame.name, frame.filename
     if is_python_file(filename):
+        chosen = _SETTING.user_code.kind_of(filename)
+        if chosen is not None:
+            return chosen
         if filename.startswith("<frozen"):
             return FrameKind.STDLIB
         if filename.startswith("<eval_with_key>") or _TORCH_PATH.search(filename):
             return FrameKind.TORCH  # torch.fx's generated forward is PyTorch's code too
+        if _PACKAGES.search(filename):
+            return FrameKind.LIBRARY
         return FrameKind.STDLIB if _STDLIB_PATH.search(filename) else FrameKind.USER
     if _CPYTHON_FILE.search(filename) or ("::" not in name and _is_cpython_name(name)):
         return FrameKind.INTERPRETER
@@ -187,3 +292,15 @@ def short_name(name: str) -> str:
             kept.append(ch)
     parts = [p for p in "".join(kept).split("::") if p]
     return "::".join(parts[-2:])
+
+
+# the environment's choice (the CLI sets it, so that worker processes, spawned, make the same choice)
+USER_CODE_ENV, LIBRARY_ENV = "GPUMEM_GUI_USER_CODE", "GPUMEM_GUI_LIBRARY"
+
+
+def _from_environment() -> None:
+    own, library = (os.environ.get(name, "") for name in (USER_CODE_ENV, LIBRARY_ENV))
+    set_user_code(filter(None, own.split(os.pathsep)), filter(None, library.split(os.pathsep)))
+
+
+_from_environment()

@@ -1,9 +1,11 @@
 """Stack traces: interned (real files repeat the same few hundred stacks thousands of times), filtered to the
-frames worth showing, and attributed to a site (the innermost frame of the user's code)."""
+frames worth showing, and attributed to a site (the innermost frame of the user's code, and the library line
+below it)."""
 
 from __future__ import annotations
 
 import os
+import re
 import weakref
 from collections.abc import Sequence
 from typing import Any
@@ -11,16 +13,20 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.snapshot.backward_nodes import NOT_RECORDED, backward_words
 from gpumem_gui.core.snapshot.checks import MAX_VALUE, shown
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.frame_kinds import (
     HIDDEN_KINDS,
+    LIBRARY_KINDS,
     PYTHON_KINDS,
     FrameKind,
     frame_kind,
     is_autograd_node,
     is_python_file,
+    library_path,
     short_name,
+    user_code_generation,
 )
 from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
 
@@ -30,6 +36,13 @@ except ImportError:  # pragma: no cover - depends on the install
     _columns = None
 
 NO_SITE = -1  # site index of a stack without a Python frame or an autograd node
+UNKNOWN_SITE = "unknown"  # the site of a block allocated while recording whose stack names nothing
+# the site of a block the trace never saw allocated and whose stack names nothing (the weights, usually): never
+# "unknown", and never the line that freed it
+BEFORE_RECORDING_SITE = "allocated before recording began"
+# a block allocated in backward with no frame at all: stacks="python" records none on the autograd engine's threads
+BACKWARD_NO_FRAMES_SITE = "backward, node and forward line not recorded"
+NAMELESS_SITES = (UNKNOWN_SITE, BEFORE_RECORDING_SITE, BACKWARD_NO_FRAMES_SITE)  # by reason: 0, 1, 2
 
 
 def is_interesting_frame(frame: Frame) -> bool:
@@ -51,16 +64,15 @@ def shown_frames(frames: Sequence[Frame], show_all: bool = False) -> list[Frame]
 
 
 def site_frame(frames: Sequence[Frame]) -> Frame | None:
-    """The frame a stack's memory is attributed to: the innermost frame of the user's code or libraries; else
-    the innermost Python frame (PyTorch's, the standard library's); else, for the autograd engine's threads that
-    run no Python, the backward node (`MulBackward0::apply`); else None."""
+    """The frame a stack's memory is attributed to: the innermost frame of the user's own code; else the innermost
+    third-party library frame; else the innermost Python frame (PyTorch's, the standard library's); else, for the
+    autograd engine's threads that run no Python, the backward node (`MulBackward0::apply`); else None. The site's
+    label (stack_site_label) may add the library frame below it or the backward work in words."""
     kinds = [frame_kind(f) for f in frames]
-    for f, k in zip(frames, kinds, strict=True):
-        if k == FrameKind.USER:
-            return f
-    for f, k in zip(frames, kinds, strict=True):
-        if k in PYTHON_KINDS:
-            return f
+    for wanted in ({FrameKind.USER}, {FrameKind.LIBRARY}, PYTHON_KINDS):
+        found = next((f for f, k in zip(frames, kinds, strict=True) if k in wanted), None)
+        if found is not None:
+            return found
     return next((f for f in frames if is_autograd_node(f)), None)
 
 
@@ -69,21 +81,44 @@ def format_frame(frame: Frame) -> str:
 
 
 def site_label(frame: Frame) -> str:
-    """`file:line:function` for a Python frame; a C++ site is named by its last two name parts."""
-    return format_frame(frame) if is_python_file(frame.filename) else short_name(frame.name)
+    """One frame as a site names it: `file:line:function` for the user's Python (its whole path), the same from
+    the package on for a library's (`einops/_backends.py:288:einsum`); a C++ frame by its last two name parts."""
+    if not is_python_file(frame.filename):
+        return short_name(frame.name)
+    if frame_kind(frame) in LIBRARY_KINDS:
+        return f"{library_path(frame.filename)}:{frame.line}:{frame.name}"
+    return format_frame(frame)
+
+
+def stack_site_label(frames: Sequence[Frame]) -> str | None:
+    """The site of one stack (innermost frame first), as stack_sites names it; None for a stack with nothing to
+    name (no Python frame, no backward work: the allocator's own frames, or no frame at all)."""
+    table = StackTable(list(frames), np.array([0, len(frames)], np.int64), np.arange(len(frames), dtype=np.int32))
+    sites, labels = _stack_sites(table)
+    return labels[sites[0]] if len(frames) and sites[0] != NO_SITE else None
+
+
+def short_site(label: str) -> str:
+    """A site label without the folders of the user's files (`model.py:88:forward via einops/_backends.py:288:einsum`):
+    what a list or legend shows, with the whole label in its tooltip."""
+    head, via, tail = label.partition(VIA)
+    return f"{_FOLDERS.split(head)[-1] or head}{via}{tail}"
 
 
 def stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
     """The site of every stack of the table (an index into the labels, NO_SITE without one) and the labels, in
-    order of first appearance. Computed once per table: frames are classified once each, stacks with numpy."""
+    order of first appearance. Computed once per table and choice of the user's folders (set_user_code): frames
+    are classified once each, stacks with numpy."""
     key = id(stacks)
-    found = _SITES.get(key)
-    if found is None:
+    cached = _SITES.get(key)
+    generation = user_code_generation()
+    if cached is None or cached[0] != generation:
         found = _stack_sites(stacks)
         found[0].flags.writeable = False  # shared by every caller
-        _SITES[key] = found
-        weakref.finalize(stacks, _SITES.pop, key, None)  # ids are reused once the table is gone
-    return found[0], list(found[1])
+        if cached is None:
+            weakref.finalize(stacks, _SITES.pop, key, None)  # ids are reused once the table is gone
+        cached = _SITES[key] = (generation, found)
+    return cached[1][0], list(cached[1][1])
 
 
 def sites_of(stacks: StackTable, stack: npt.ArrayLike) -> npt.NDArray[np.int64]:
@@ -94,7 +129,25 @@ def sites_of(stacks: StackTable, stack: npt.ArrayLike) -> npt.NDArray[np.int64]:
     return found
 
 
-_SITES: dict[int, tuple[I32, list[str]]] = {}
+def block_sites(
+    stacks: StackTable, stack: npt.ArrayLike, reason: npt.NDArray[np.integer] | npt.NDArray[np.bool_] | None = None
+) -> tuple[npt.NDArray[np.int64], list[str]]:
+    """Each block's site, by its stack index in `stack`, as an index into the labels returned: stack_sites' labels,
+    then NAMELESS_SITES. A block whose stack names no site takes the nameless site of its `reason` (one per block:
+    0 unknown, 1 allocated before recording began, 2 allocated in backward without frames; a bool array: 1 for
+    before recording), unknown without one."""
+    _sites, labels = stack_sites(stacks)
+    site = sites_of(stacks, stack)
+    nameless = len(labels) + (np.asarray(reason, np.int64) if reason is not None else 0)
+    code: npt.NDArray[np.int64] = np.where(site >= 0, site, nameless)
+    return code, [*labels, *NAMELESS_SITES]
+
+
+VIA = " via "  # between the user's line and the library line below it that allocated
+_FOLDERS = re.compile(r"[/\\]")
+_SITES: dict[int, tuple[int, tuple[I32, list[str]]]] = {}
+# how a stack is named (the site rule of the README, "Who holds the memory")
+_NONE, _NODE, _USER, _LIBRARY = range(4)
 
 
 def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
@@ -103,7 +156,9 @@ def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
     if len(stacks.frame_ids) == 0:
         return np.full(n, NO_SITE, np.int32), []
     kinds = np.fromiter((frame_kind(f) for f in frames), np.int8, len(frames))
-    nodes = np.fromiter(map(is_autograd_node, frames), bool, len(frames))
+    words = [backward_words(f.name, f.filename) for f in frames]
+    word_list = list(dict.fromkeys(w for w in words if w is not None))
+    word_id = np.array([-1 if w is None else word_list.index(w) for w in words], np.int64)
     ids = stacks.frame_ids.astype(np.int64)
     lengths = np.diff(stacks.offsets)
     stack_of = np.repeat(np.arange(n), lengths)  # the stack of each position of frame_ids
@@ -119,23 +174,56 @@ def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
         out[owner[lead]] = where[lead]
         return out
 
-    position = first(at == FrameKind.USER)
-    for mask in (np.isin(at, [int(k) for k in PYTHON_KINDS]), nodes[ids]):
-        position = np.where(position < 0, first(mask), position)
-    site_frame_id = np.where(position >= 0, ids[np.maximum(position, 0)], -1)
-    has = site_frame_id >= 0
-    distinct, rank = unique_in_order(site_frame_id[has])
+    user = first(at == FrameKind.USER)
+    # the library line below the user's: a third-party library's if one is there (einops' einsum, not the
+    # torch.einsum it calls), else PyTorch's or the standard library's (torch/nn/modules/linear.py)
+    # (with no user frame, the library line alone, chosen the same way)
+    third_party = first(at == FrameKind.LIBRARY)
+    library = np.where(
+        (third_party >= 0) & ((third_party < user) | (user < 0)),
+        third_party,
+        first(np.isin(at, [int(k) for k in LIBRARY_KINDS])),
+    )
+    python = first(np.isin(at, [int(k) for k in PYTHON_KINDS]))
+    node = first(word_id[ids] >= 0)
+    frame_at = np.append(ids, -1)  # position -1 reads frame -1: none
+    user_frame, library_frame = frame_at[user], frame_at[library]
+    # backward work with no Python inside it: the engine's thread, or a backward run from the user's line
+    in_node = (node >= 0) & ((python < 0) | (node < python))
+    mode = np.select([in_node, user >= 0, python >= 0], [_NODE, _USER, _LIBRARY], _NONE)
+    # what names the site: (the user's frame or -1, the library frame below it or the node's words, or -1)
+    a = np.where(mode == _LIBRARY, -1, np.where(mode == _NONE, -1, user_frame))
+    below = (library >= 0) & (library < user)
+    b = np.select(
+        [mode == _NODE, ((mode == _USER) & below) | (mode == _LIBRARY)], [word_id[frame_at[node]], library_frame], -1
+    )
+    width = max(len(frames), len(word_list)) + 2
+    key = (mode.astype(np.int64) * width + (a + 1)) * width + (b + 1)
+    has = mode != _NONE
+    distinct, rank = unique_in_order(key[has])
     labels: list[str] = []
-    index_of: dict[str, int] = {}  # C++ sites: frames of one node with different signatures share a label
-    frame_site = np.empty(len(distinct), np.int32)
-    for j, fid in enumerate(site_frame_id[has][distinct].tolist()):
-        label = site_label(frames[fid])
-        frame_site[j] = index_of.setdefault(label, len(labels))
-        if frame_site[j] == len(labels):
+    index_of: dict[str, int] = {}  # keys that read the same (C++ frames of one node) share a label
+    key_site = np.empty(len(distinct), np.int32)
+    has_rows = np.flatnonzero(has)
+    for j, row in enumerate(has_rows[distinct].tolist()):
+        label = _label(int(mode[row]), int(a[row]), int(b[row]), frames, word_list)
+        key_site[j] = index_of.setdefault(label, len(labels))
+        if key_site[j] == len(labels):
             labels.append(label)
     sites = np.full(n, NO_SITE, np.int32)
-    sites[has] = frame_site[rank]
+    sites[has] = key_site[rank]
     return sites, labels
+
+
+def _label(mode: int, user: int, other: int, frames: Sequence[Frame], words: Sequence[str]) -> str:
+    """A site's label from what names it (the README's table): `user via library`, `user (backward of op)`,
+    `backward of op, forward line not recorded`, or a library line alone."""
+    if mode == _NODE:
+        return f"{site_label(frames[user])} ({words[other]})" if user >= 0 else f"{words[other]}, {NOT_RECORDED}"
+    if mode == _LIBRARY:
+        return site_label(frames[other])
+    head = site_label(frames[user])
+    return f"{head}{VIA}{site_label(frames[other])}" if other >= 0 else head
 
 
 class StackInterner:
