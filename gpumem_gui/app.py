@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui import __version__
+from gpumem_gui import __version__, app_user_code
 from gpumem_gui.app_actions import TabActions
 from gpumem_gui.app_compare import CompareActions
 from gpumem_gui.app_live import LiveActions
@@ -89,6 +89,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setWindowTitle("gpumem-gui")
         self.resize(1400, 900)
         self.settings = settings if settings is not None else QtCore.QSettings(ORG, APP)
+        app_user_code.apply_saved(self.settings)  # the folders of your code, unless the command line chose
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         # with no tab open the window says what to do first, instead of showing an empty grey area
@@ -160,6 +161,7 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.actions_on_tab.what_if)
         view.addAction("&Mark This Moment as A", QtGui.QKeySequence("Ctrl+M"), self.compare.mark_moment)
         view.addAction("&Compare With Moment A", QtGui.QKeySequence("Ctrl+Shift+M"), self.compare.compare_with_mark)
+        view.addAction("Your &Code and Libraries...", self.edit_user_code)
         view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.actions_on_tab.explain_current)
         view.addAction(
             "Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.actions_on_tab.explain_current(True)
@@ -339,6 +341,9 @@ class MainWindow(QtWidgets.QMainWindow):
             self.statusBar().clearMessage()  # only our own line: a caption or an error stays
         self._progress_message = message
 
+    def _say(self, message: str) -> None:
+        self.statusBar().showMessage(message, 30_000)
+
     def report_error(self, name: str, message: str) -> None:
         """A task failed: one line in the status bar (and the log), the window goes on."""
         log.warning("%s: %s", name, message)
@@ -390,6 +395,24 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.setCurrentIndex(index)
         self.tabs.setTabToolTip(index, path)
         return doc
+
+    def edit_user_code(self) -> None:
+        """View > Your Code and Libraries: the folders on each side of a site's line, saved, and the files reread."""
+        dialog = app_user_code.UserCodeDialog(*app_user_code.saved_folders(self.settings), parent=self)
+        if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted:
+            own, library = dialog.folders()
+            app_user_code.change_folders(self.settings, own, library, self.reopen_file_tabs, self._say)
+
+    def reopen_file_tabs(self) -> int:
+        """Read every open file again, on the device it shows (its sites and categories made anew): how many."""
+        indices = app_user_code.file_tab_paths(self.tabs, lambda w: isinstance(w, DocumentView))
+        for index in indices:
+            widget = self.tabs.widget(index)
+            assert isinstance(widget, DocumentView)
+            path, device = self.tabs.tabToolTip(index), widget.document.device
+            self.close_tab(index)
+            self.open_file_at_device(path, device)
+        return len(indices)
 
     def _save_splitters(self, doc: DocumentView) -> None:
         """The sizes the user dragged a tab's splitters to: the next tab (and the next run) opens with them."""

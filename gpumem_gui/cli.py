@@ -129,7 +129,7 @@ READING_COMMANDS = frozenset({"report", "explain", "replay", "render", "diff"})
 
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unprintable_output()
-    argv = list(sys.argv[1:] if argv is None else argv)
+    argv = cli_user_code.take(sys.argv[1:] if argv is None else argv)  # the folders of --user-code, --library
     if argv and argv[0] in READING_COMMANDS:
         files = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
         return run_guarded(lambda: _run(argv), files)

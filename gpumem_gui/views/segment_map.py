@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import html
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, block_ids, rasterize
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.stacks import NO_SITE, filter_frames, short_site, stack_sites
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views import palette
@@ -223,8 +225,12 @@ class SegmentMapView(QtWidgets.QWidget):
         ]
         if state != BlockState.INACTIVE:
             parts.insert(2, f"requested {format_bytes(int(b.requested_size[index]))}")
-        frames = filter_frames(self.stacks.stack(int(b.stack[index])))[:3]
         text = " &nbsp; ".join(parts)
-        if frames:
-            text += "<br>" + " &lt; ".join(f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.line})" for f in frames)
+        stack = int(b.stack[index])
+        site = stack_sites(self.stacks)[0][stack] if 0 <= stack < len(self.stacks) else NO_SITE
+        if site != NO_SITE:  # the line it is charged to, as every list names it (its stack is in the stack pane)
+            text += "<br><b>site</b> " + html.escape(short_site(stack_sites(self.stacks)[1][site]))
+        elif frames := filter_frames(self.stacks.stack(stack))[:3] if stack >= 0 else []:
+            shown = (f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.line})" for f in frames)
+            text += "<br>" + " &lt; ".join(map(html.escape, shown))
         return text
