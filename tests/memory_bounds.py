@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 # The child caps its address space, so that a reader that is not bounded fails there instead of taking the machine
-# (the test then fails on the answer or the peak), and says its peak RSS on its last line.
+# (the test then fails on the answer or the peak), and says its peak RSS on its last line (Linux: /proc).
 ADDRESS_SPACE = 3 << 30
 _CHILD = """
 import json, resource, sys
@@ -25,7 +25,9 @@ if mode == "load":
 else:
     from gpumem_gui import cli
     cli.main(["attach", "--socket", args[0], "--save", args[1]])
-print(json.dumps(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024))
+# VmHWM, this image's own peak: ru_maxrss also keeps the peak of the parent it was forked from (the test run's)
+status = open("/proc/self/status").read()
+print(json.dumps(int(status.split("VmHWM:")[1].split()[0]) * 1024))
 """
 
 
