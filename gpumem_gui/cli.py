@@ -202,7 +202,7 @@ def _attach(args: argparse.Namespace) -> int:
 
     from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
     from gpumem_gui.sources.probe_client import REPLY_TIMEOUT_S, ProbeClient, ProbeError  # noqa: PLC0415
-    from gpumem_gui.sources.probe_socket import connect, fetch_snapshot  # noqa: PLC0415
+    from gpumem_gui.sources.probe_socket import connect, fetch_snapshot_into  # noqa: PLC0415
 
     def bad(message: str) -> int:
         print(f"gpumem-gui attach: {message}", file=sys.stderr)
@@ -246,29 +246,30 @@ def _attach(args: argparse.Namespace) -> int:
 
         # MainWindow.attach takes a pid or a socket's Path; run_window's annotation (app.py) still says a pid
         return run_window([], attach=socket_path if socket_path is not None else args.pid)
+    out = Path(args.save)
+    tmp = out.with_name(out.name + ".part")  # the snapshot streams into it, never whole in memory
     try:
-        if socket_path is not None:
-            data, probe = fetch_snapshot(socket_path, include_traces=not args.no_trace, timeout=timeout)
-            name = f"pid {probe.pid}" + ("" if probe.local else f" via {socket_path}")
-        else:
-            with ProbeClient.for_pid(args.pid) as client:
-                data = client.snapshot_bytes(include_traces=not args.no_trace)
-            name = f"pid {args.pid}"
-        snapshot = load_snapshot(data, name=name)  # what was received must be a snapshot
+        with tmp.open("wb") as part:
+            if socket_path is not None:
+                size, probe = fetch_snapshot_into(socket_path, part, include_traces=not args.no_trace, timeout=timeout)
+                name = f"pid {probe.pid}" + ("" if probe.local else f" via {socket_path}")
+            else:
+                with ProbeClient.for_pid(args.pid) as client:
+                    size = client.snapshot_into(part, include_traces=not args.no_trace)
+                name = f"pid {args.pid}"
+        snapshot = load_snapshot(tmp, name=name)  # what was received must be a snapshot, read as files are
+        tmp.replace(out)
     except (ProbeError, SnapshotError) as e:
+        tmp.unlink(missing_ok=True)
         print(f"gpumem-gui: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    out = Path(args.save)
-    try:
-        tmp = out.with_name(out.name + ".part")
-        tmp.write_bytes(data)
-        tmp.replace(out)
     except OSError as e:
+        tmp.unlink(missing_ok=True)
         print(f"gpumem-gui: cannot write {out}: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
     reserved = int(snapshot.state.segments.total_size.sum())
     events = sum(len(snapshot.trace(d)) for d in snapshot.devices())
-    print(f"wrote {out}: {format_bytes(len(data))}, {len(snapshot.state.segments)} segments, "
+    print(f"wrote {out}: {format_bytes(size)}, {len(snapshot.state.segments)} segments, "
           f"{format_bytes(reserved)} reserved, {events:,} trace events ({name})")  # fmt: skip
     return 0
 

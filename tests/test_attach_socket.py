@@ -19,6 +19,7 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.probe import wire
 from gpumem_gui.sources.probe_socket import connect
+from tests.memory_bounds import run_measured
 from tests.probe_helpers import FakeTorchJob
 
 MiB = 1 << 20
@@ -164,8 +165,10 @@ def test_the_window_attaches_to_a_socket_path(job, tmp_path: Path, qtbot) -> Non
 
 @contextlib.contextmanager
 def _peer(path: Path, behaviour: str) -> Iterator[None]:
-    """A socket at `path` that is no (good) probe: silent, closing at once, another protocol, or a probe that
-    answers its hello and then sends the snapshot a byte at a time."""
+    """A socket at `path` that is no (good) probe: silent, closing at once, another protocol, a probe that
+    answers its hello and then sends the snapshot a byte at a time ("trickle"), one that answers its hello with JSON
+    nested 100,000 deep ("deep"), or one that announces a 15 GiB snapshot and sends HUGE_SENT bytes of it
+    ("huge")."""
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(str(path))
     listener.listen(4)
@@ -184,12 +187,23 @@ def _peer(path: Path, behaviour: str) -> Iterator[None]:
                     conn.close()
                 elif behaviour == "http":
                     conn.sendall(b"HTTP/1.1 400 Bad Request\r\n\r\n")
-                elif behaviour == "trickle":
+                elif behaviour == "deep":
+                    wire.read_json(conn)
+                    nested = b"[" * 100_000 + b"]" * 100_000
+                    conn.sendall(wire.HEADER.pack(wire.MAGIC, wire.VERSION, wire.JSON_KIND, 0, len(nested)) + nested)
+                elif behaviour in ("trickle", "huge"):
                     wire.read_json(conn)
                     conn.sendall(wire.encode_json({"ok": True, "op": "hello", "id": 1, "pid": 1, "probe_protocol": 1}))
                     wire.read_json(conn)
-                    conn.sendall(wire.encode_json({"ok": True, "op": "snapshot", "id": 2, "bytes": 1000}))
-                    conn.sendall(wire.encode_bytes_header(1000))
+                    size = 1000 if behaviour == "trickle" else 15 << 30
+                    conn.sendall(wire.encode_json({"ok": True, "op": "snapshot", "id": 2, "bytes": size}))
+                    conn.sendall(wire.encode_bytes_header(size))
+                    if behaviour == "huge":
+                        zeros = bytes(1 << 20)
+                        for _ in range(HUGE_SENT >> 20):
+                            conn.sendall(zeros)
+                        conn.close()
+                        continue
                     while not stop.wait(0.1):  # every read gets a byte well within any per-read timeout
                         conn.sendall(b"x")
 
@@ -214,6 +228,7 @@ def _peer(path: Path, behaviour: str) -> Iterator[None]:
         ("close", "5", "closed without an answer: no probe behind it"),
         ("http", "5", "is not a gpumem-gui probe"),
         ("trickle", "1.5", "the snapshot took longer than 1.5 s"),
+        ("deep", "5", "is not a gpumem-gui probe"),
     ],
 )
 def test_a_peer_that_is_no_probe(tmp_path: Path, capsys, behaviour: str, timeout: str, said: str) -> None:
@@ -254,3 +269,48 @@ def test_the_options_that_do_not_go_together(capsys) -> None:
     ]:
         code, _out, err, _ = _attach(capsys, *args)
         assert code == cli.EXIT_BAD_INPUT and said in err, (args, err)
+
+
+HUGE_SENT = 384 << 20
+
+
+def test_a_huge_snapshot_streams_to_disk_not_memory(tmp_path: Path) -> None:
+    # issue 27, item 6: the announced 15 GiB were buffered in memory (5.5 GB RSS, then a MemoryError traceback);
+    # the client in a process of its own, whose peak RSS must stay far below what the peer sent
+    path = tmp_path / "peer.sock"
+    out = tmp_path / "x.pickle"
+    with _peer(path, "huge"):
+        said, peak = run_measured("attach", str(path), str(out))
+    assert peak < HUGE_SENT // 2, f"peak RSS {peak >> 20} MB"
+    gone, no_room = "has gone during the transfer", "does not fit in the free space"
+    assert said.count("\n") == 1 and (gone in said or no_room in said), said
+    assert not out.exists() and not out.with_name(out.name + ".part").exists()
+
+
+def test_a_snapshot_larger_than_the_free_space_is_refused_before_it_is_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = os.fstatvfs
+
+    def little_room(fd: int) -> os.statvfs_result:
+        info = real(fd)
+        return os.statvfs_result((info.f_bsize, 4096, 0, 0, (1 << 30) // 4096, *info[5:]))  # 1 GiB free
+
+    monkeypatch.setattr(os, "fstatvfs", little_room)
+    path = tmp_path / "peer.sock"
+    with _peer(path, "huge"):
+        code, out, err, _ = _attach(capsys, "--socket", str(path), "--save", str(tmp_path / "x"))
+    assert code == cli.EXIT_BAD_INPUT and out == "" and err.count("\n") == 1, err
+    assert "(16,106,127,360 bytes) does not fit in the free space where it is stored (1,073,741,824 bytes free)" in err
+    assert not list(tmp_path.glob("x*"))
+
+
+def test_listing_skips_a_socket_that_answers_with_deep_json(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = tmp_path / "s"
+    folder.mkdir(mode=0o700)
+    monkeypatch.setenv(wire.SOCKET_DIR_ENV, str(folder))
+    with _peer(folder / f"probe-{os.getpid()}.sock", "deep"):  # a live pid: listing asks its socket for a hello
+        code, out, err, _ = _attach(capsys, "--list")
+    assert code == 0 and "Traceback" not in err and f"{os.getpid():>8}" not in out, (out, err)

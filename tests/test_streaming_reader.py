@@ -22,6 +22,7 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from tests import twins
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
+from tests.hand_pickles import FRAME_DICT, fetched_entries, text
 from tests.mutate import mutated_corpus
 
 compiled = pytest.mark.skipif(convert._columns is None, reason="compiled kernels not built")
@@ -126,17 +127,9 @@ def test_a_file_without_a_trace_tells_its_state_once(tmp_path: Path) -> None:
 # -- hand-made pickles: a list the reader shared, filled again later -------------------------------------------
 
 
-def _text(s: str) -> bytes:
-    raw = s.encode()
-    return b"X" + struct.pack("<I", len(raw)) + raw
-
-
 def _entry(memo: int, frames: bytes) -> bytes:
-    pairs = _text("action") + _text("alloc") + _text("addr") + b"K\x10" + _text("size") + b"K\x20"
-    return b"}q" + bytes([memo]) + b"(" + pairs + _text("frames") + frames + b"u"
-
-
-FRAME_DICT = b"}q\x06(" + _text("name") + _text("f") + _text("filename") + _text("a.py") + _text("line") + b"K\x07u"
+    pairs = text("action") + text("alloc") + text("addr") + b"K\x10" + text("size") + b"K\x20"
+    return b"}q" + bytes([memo]) + b"(" + pairs + text("frames") + frames + b"u"
 
 
 def _pickle(refill: bool) -> bytes:
@@ -147,7 +140,7 @@ def _pickle(refill: bool) -> bytes:
     later = b"h\x09(h\x06e0" if refill else b""
     entries = _entry(4, first) + _entry(8, b"]q\x07(h\x06e") + _entry(10, b"]q\x09(h\x06e")
     trace = b"]q\x03(" + entries + b"e" + later
-    return b"\x80\x02}q\x00(" + _text("segments") + b"]q\x01" + _text("device_traces") + b"]q\x02(" + trace + b"eu."
+    return b"\x80\x02}q\x00(" + text("segments") + b"]q\x01" + text("device_traces") + b"]q\x02(" + trace + b"eu."
 
 
 @pytest.mark.parametrize("refill", [False, True])
@@ -182,21 +175,6 @@ def test_empty_and_broken_gzip_files_say_so(tmp_path: Path) -> None:
 
 # -- hand-made trace entries with fetched keys: the entry reader's one-pass path, and each way out of it -----------
 
-PRELUDE_SLOTS = {"action": 10, "alloc": 11, "addr": 12, "size": 13, "frames": 14}
-
-
-def _fetched_entries(*frames_and_sizes: tuple[bytes, bytes]) -> bytes:
-    # the first entry spells every key (and memoizes it), the others fetch them, as pickle writes repeated strings
-    put = {k: _text(k) + b"q" + bytes([slot]) for k, slot in PRELUDE_SLOTS.items()}
-    first = b"}q\x09(" + put["action"] + put["alloc"] + put["addr"] + b"K\x10" + put["size"] + b"K\x20"
-    first += put["frames"] + b"]q\x20(" + FRAME_DICT.replace(b"q\x06", b"q\x0f") + b"eu"
-    rest = b""
-    for k, (frames, size) in enumerate(frames_and_sizes):
-        rest += b"}q" + bytes([0x40 + k]) + b"(h\x0ah\x0bh\x0cK\x10h\x0d" + size + b"h\x0e" + frames + b"u"
-    trace = b"]q\x03(" + first + rest + b"e"
-    return b"\x80\x02}q\x00(" + _text("segments") + b"]q\x01" + _text("device_traces") + b"]q\x02(" + trace + b"eu."
-
-
 ENTRY_CASES = {
     "fresh list of fetched frames": [(b"]q\x30(h\x0fh\x0fe", b"K\x08")],
     "the same items again": [(b"]q\x30(h\x0fe", b"K\x08"), (b"]q\x31(h\x0fe", b"K\x09")],
@@ -217,7 +195,7 @@ ENTRY_CASES = {
 
 @pytest.mark.parametrize("case", sorted(ENTRY_CASES))
 def test_hand_made_entries_read_as_the_standard_unpickler_reads_them(case: str, tmp_path: Path) -> None:
-    data = _fetched_entries(*ENTRY_CASES[case])
+    data = fetched_entries(*ENTRY_CASES[case])
     if case == "a list refilled after its entry":  # list 0x31 gets a second frame once every entry was read
         data = data.replace(b"e" + b"eu.", b"eh\x31(h\x0fe0" + b"eu.")
     path = tmp_path / "entries.pickle"

@@ -12,8 +12,11 @@ import pytest
 
 from gpumem_gui.core.snapshot import convert
 from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import ACTION_NAMES
 from tests import twins
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
+from tests.hand_pickles import TWIN_SHAPES
 from tests.mutate import mutated_corpus
 
 compiled = pytest.mark.skipif(convert._columns is None, reason="compiled kernels not built")
@@ -148,3 +151,28 @@ def test_a_duplicated_event_is_warned_alike() -> None:
     trace.insert(83, dict(trace[83]))
     result = assert_twins_agree("duplicated events", pickle.dumps(raw, protocol=4))
     assert result["warnings"][0]
+
+
+@compiled
+@pytest.mark.parametrize("shape", sorted(TWIN_SHAPES))
+def test_hand_made_shapes_read_alike_and_as_the_standard_unpickler_reads_them(shape: str) -> None:
+    # issue 27, item 5: the compiled one-pass reader accepted these where the pure one refused, or read other values
+    data = TWIN_SHAPES[shape]
+    result = assert_twins_agree(shape, data)
+    raw = pickle.loads(data)  # the oracle: what the standard unpickler builds (plain data only)
+    entries = raw["device_traces"][0]
+    if not all(isinstance(e["action"], str) for e in entries):
+        assert "'action' that is a list" in result["error"], result
+        return
+    assert "error" not in result, result
+    for pure in (False, True):
+        with twins.pure_python(pure):
+            snap = load_snapshot(data)
+        trace = snap.trace(0)
+        assert trace.addr.tolist() == [e["addr"] or 0 for e in entries]
+        assert trace.size.tolist() == [e["size"] for e in entries]
+        stacks = [[(f.name, f.filename, f.line) for f in snap.stacks.stack(int(k))] for k in trace.stack]
+        assert stacks == [[(f["name"], f["filename"], f["line"]) for f in e["frames"]] for e in entries]
+        unknown = {i: e["action"] for i, e in enumerate(entries) if e["action"] not in ACTION_NAMES}
+        assert trace.unknown_actions == unknown
+        assert snap.allocator_settings == raw.get("allocator_settings")

@@ -18,6 +18,7 @@ import stat
 import struct
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,11 @@ def _read_exact(sock: socket.socket, n: int) -> bytes:
 
 def read_frame(sock: socket.socket, *, max_json: int, max_bytes: int) -> tuple[bytes, bytes]:
     """(kind, payload) of the next frame; ProtocolError on anything malformed or oversized, before reading it."""
+    kind, length = _read_header(sock, max_json=max_json, max_bytes=max_bytes)
+    return kind, _read_exact(sock, length)
+
+
+def _read_header(sock: socket.socket, *, max_json: int, max_bytes: int) -> tuple[bytes, int]:
     head = _read_exact(sock, HEADER.size)
     magic, version, kind, _reserved, length = HEADER.unpack(head)
     if magic != MAGIC:
@@ -85,7 +91,7 @@ def read_frame(sock: socket.socket, *, max_json: int, max_bytes: int) -> tuple[b
             raise ProtocolError(f"data of {length} bytes is larger than the {max_bytes} allowed")
     else:
         raise ProtocolError(f"unknown message kind {kind!r}")
-    return kind, _read_exact(sock, length)
+    return kind, length
 
 
 def read_json(sock: socket.socket, *, max_json: int = MAX_JSON_REPLY) -> dict[str, Any]:
@@ -96,6 +102,8 @@ def read_json(sock: socket.socket, *, max_json: int = MAX_JSON_REPLY) -> dict[st
         obj = json.loads(payload)
     except (UnicodeDecodeError, ValueError) as exc:
         raise ProtocolError(f"malformed JSON message: {exc}") from None
+    except RecursionError:  # [[[[... a hundred thousand deep: a line, not a traceback
+        raise ProtocolError("malformed JSON message: nested too deeply") from None
     if not isinstance(obj, dict):
         raise ProtocolError("a message must be a JSON object")
     return obj
@@ -106,6 +114,31 @@ def read_bytes(sock: socket.socket, *, max_bytes: int = MAX_SNAPSHOT) -> bytes:
     if kind != BYTES_KIND:
         raise ProtocolError("expected a data frame")
     return payload
+
+
+def read_bytes_into(
+    sock: socket.socket,
+    write: Callable[[memoryview], object],
+    *,
+    max_bytes: int = MAX_SNAPSHOT,
+    room: Callable[[int], object] | None = None,
+) -> int:
+    """Pass the next data frame's payload to `write` a chunk at a time (a file's write: it is never whole in
+    memory), after `room` has been told its length (to refuse it before a byte is read); the length."""
+    kind, length = _read_header(sock, max_json=0, max_bytes=max_bytes)
+    if kind != BYTES_KIND:
+        raise ProtocolError("expected a data frame")
+    if room is not None:
+        room(length)
+    buffer = memoryview(bytearray(min(length, 1 << 20)))
+    left = length
+    while left:
+        got = sock.recv_into(buffer, min(left, len(buffer)))
+        if not got:
+            raise EOFError("the other side closed the connection")
+        write(buffer[:got])
+        left -= got
+    return length
 
 
 # -- where sockets live ----------------------------------------------------------------------------------------

@@ -7,10 +7,12 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import os
 import socket
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import psutil
 
@@ -22,6 +24,7 @@ from gpumem_gui.probe import wire
 CONNECT_TIMEOUT_S = 5.0
 HANDSHAKE_TIMEOUT_S = 2.0  # listing probes: a socket that does not answer a hello in this time is not listed
 REPLY_TIMEOUT_S = 120.0  # a snapshot of a long trace takes the probe a while to pickle
+FREE_SPACE_KEPT = 256 << 20  # a snapshot stored on the way in leaves at least this much of its file system free
 
 
 class ProbeError(Exception):
@@ -190,12 +193,44 @@ class ProbeClient:
         except wire.ProtocolError as exc:
             raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
 
-    def snapshot(self, include_traces: bool = True) -> Snapshot:
-        data = self.snapshot_bytes(include_traces)
+    def snapshot_into(self, out: IO[bytes], include_traces: bool = True) -> int:
+        """The snapshot pickle written into the file `out` as it arrives, never whole in memory; its length.
+        ProbeError (one line) when it would not fit in the free space of `out`'s file system, or does not fit."""
+
+        def room(length: int) -> None:
+            info = os.fstatvfs(out.fileno())
+            free = info.f_bavail * info.f_frsize
+            if length > free - FREE_SPACE_KEPT:
+                raise ProbeError(
+                    f"the snapshot of pid {self.pid} ({length:,} bytes) does not fit in the free space where it is "
+                    f"stored ({free:,} bytes free)"
+                )
+
+        def write(chunk: memoryview) -> None:
+            try:
+                out.write(chunk)
+            except OSError as exc:
+                raise ProbeError(f"cannot store the snapshot of pid {self.pid}: {exc.strerror or exc}") from None
+
+        self._send("snapshot", {"include_traces": include_traces})
+        self._reply()
         try:
-            return load_snapshot(data, name=f"pid {self.pid}")
-        except SnapshotError as exc:
-            raise ProbeError(str(exc)) from None
+            length = wire.read_bytes_into(self.sock, write, max_bytes=self.max_snapshot, room=room)
+            out.flush()
+        except (EOFError, ConnectionError) as exc:
+            raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
+        except wire.ProtocolError as exc:
+            raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
+        return length
+
+    def snapshot(self, include_traces: bool = True) -> Snapshot:
+        """The probe's snapshot, through a temporary file read as any snapshot file is (mapped, never copied)."""
+        with tempfile.NamedTemporaryFile(prefix="gpumem-gui-live-", suffix=".pickle") as out:
+            self.snapshot_into(out, include_traces)
+            try:
+                return load_snapshot(out.name, name=f"pid {self.pid}")
+            except SnapshotError as exc:
+                raise ProbeError(str(exc)) from None
 
 
 class EventStream:

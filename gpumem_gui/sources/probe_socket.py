@@ -16,7 +16,7 @@ import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import psutil
 
@@ -141,12 +141,13 @@ def _rank_of(hello: dict[str, Any]) -> int | None:
     return rank if isinstance(rank, int) and not isinstance(rank, bool) else None
 
 
-def fetch_snapshot(
-    path: Path, *, include_traces: bool = True, timeout: float = REPLY_TIMEOUT_S
-) -> tuple[bytes, SocketProbe]:
-    """One snapshot's pickle from the probe at `path`, the whole transfer bounded by `timeout` seconds."""
+def fetch_snapshot_into(
+    path: Path, out: IO[bytes], *, include_traces: bool = True, timeout: float = REPLY_TIMEOUT_S
+) -> tuple[int, SocketProbe]:
+    """One snapshot's pickle from the probe at `path`, written into the file `out` as it arrives (never whole in
+    memory), the whole transfer bounded by `timeout` seconds: its length."""
     client, probe = connect(path, timeout=min(HANDSHAKE_S, timeout))
     client.sock.settimeout(timeout + 1.0)  # the whole transfer's deadline rules, not a read's
     with client, deadline(client, timeout, "the snapshot"):
-        data = client.snapshot_bytes(include_traces=include_traces)
-    return data, probe
+        length = client.snapshot_into(out, include_traces=include_traces)
+    return length, probe

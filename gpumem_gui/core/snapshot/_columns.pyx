@@ -128,6 +128,10 @@ cdef class EntryColumns:
     cdef int role_values[32]
     cdef int n_roles
     cdef unordered_map[uint64_t, int32_t] group_of
+    # addresses of lists nobody may fill again: the pickle reader's shared lists, and (with freeze_frames) every list
+    # a row took as its frames, which a later APPENDS would change under the row (the reader then gives up)
+    cdef unordered_set[uint64_t] frozen
+    cdef bint freeze_frames
     cdef vector[uint64_t] recent_list
     cdef vector[int32_t] recent_group
     cdef public Py_ssize_t rows
@@ -253,6 +257,8 @@ cdef class EntryColumns:
             self.mismatch[row] = 1
             self.mismatched[row] = frames
             return 0
+        if self.freeze_frames:  # only a list first met here: a recent one was frozen when first met
+            self.frozen.insert(<uint64_t> item)
         found = self.group_of.find(h)
         if found == self.group_of.end():
             self.group_of[h] = len(self.leaders)
@@ -353,6 +359,10 @@ cdef class PickleReader:
     cdef vector[PyObject*] stack  # owned references
     cdef vector[PyObject*] memo  # owned references (or NULL)
     cdef vector[Py_ssize_t] marks  # the standard unpickler's fence: nothing below the newest mark is popped
+    # for each mark, the memo slot of the newest EMPTY_DICT if it lay right below the mark (else -1): an entry read
+    # opcode by opcode holds new frame dicts, so at its SETITEMS it is no longer the newest, and its slot is here
+    cdef vector[Py_ssize_t] mark_slots
+    cdef Py_ssize_t popped_slot  # mark_slots' value of the mark pop_mark took last
     cdef Py_ssize_t memo_len  # filled memo slots: MEMOIZE's index, as the standard unpickler counts it
     cdef EntryColumns columns
     cdef PyObject* entry  # ENTRY, compared by address in the hot paths
@@ -366,8 +376,8 @@ cdef class PickleReader:
     cdef PyObject* last_list  # the newest EMPTY_LIST (borrowed) and its memo slot
     cdef Py_ssize_t last_list_slot
     cdef unordered_map[uint64_t, Py_ssize_t] list_by_items  # signature of the items -> index in `shared`
-    cdef list shared
-    cdef unordered_set[uint64_t] frozen  # addresses of the lists in `shared`
+    cdef list shared  # its lists are in columns.frozen
+    cdef list no_frames  # the one empty frames list of the entries read in one pass (frozen: nobody can tell)
     cdef vector[PyObject*] items  # scratch: the items of the list being read
     cdef object on_segments  # called with the root dict's 'segments' list once it is whole
     cdef bint segments_told
@@ -388,6 +398,9 @@ cdef class PickleReader:
         self.canon = FrameCanon()
         self.last_list, self.last_list_slot = <PyObject*> NULL, -1
         self.shared = []
+        columns.freeze_frames = True
+        self.no_frames = []
+        columns.frozen.insert(<uint64_t> <PyObject*> self.no_frames)
         self.on_segments, self.segments_told = on_segments, on_segments is None
         self.release_step, self.released = (release_step if self.n else 0), 0
         # an entry of a real file takes 100-250 bytes of pickle (a tenth of that without frames): reserved, not touched
@@ -435,6 +448,8 @@ cdef class PickleReader:
             raise Unsupported("no mark")
         cdef Py_ssize_t m = self.marks.back()
         self.marks.pop_back()
+        self.popped_slot = self.mark_slots.back()
+        self.mark_slots.pop_back()
         if m > <Py_ssize_t> self.stack.size():
             raise Unsupported("bad mark")
         return m
@@ -471,6 +486,10 @@ cdef class PickleReader:
         self.memo[index] = <PyObject*> value
         return 0
 
+    cdef inline bint holds(self, Py_ssize_t slot, PyObject* target):
+        # whether the memo's slot `slot` (-1: none) holds `target`: a slot put once may have been put again since
+        return slot >= 0 and <size_t> slot < self.memo.size() and self.memo[slot] == target
+
     cdef inline int memo_get(self, Py_ssize_t index) except -1:
         if index < 0 or <size_t> index >= self.memo.size() or self.memo[index] == NULL:
             raise Unsupported("bad memo index")
@@ -501,23 +520,37 @@ cdef class PickleReader:
         cdef PyObject* target = self.stack[mark - 1]
         if not PyDict_CheckExact(<object> target):
             raise Unsupported("setitems on a non-dict")
-        cdef bint entry = False
+        cdef bint entry = False, memoized
+        cdef Py_ssize_t slot
+        cdef uint32_t seen = 0
+        cdef int r
         if len(<dict> target) == 0:
+            slot = self.last_dict_slot if target == self.last_dict else self.popped_slot
+            memoized = self.holds(slot, target)
             for j in range(mark, top, 2):
                 if self.columns.role(<object> self.stack[j]) == ROLE_ACTION:
                     entry = True
                     break
-            if not entry and top - mark == 6 and self.frame_dict(mark, target):
+            if not entry and top - mark == 6 and self.frame_dict(mark, target, slot, memoized):
                 self.drop_from(mark)
                 return 0
         elif self.canon.is_canonical(target):  # shared now: filling it would fill every place it stands
             raise Unsupported("a frame dict filled again")
         if entry:
+            # ENTRY replaces the dict on the stack and in its memo slot: held anywhere else, that place would keep {}
+            if Py_REFCNT(target) != 1 + memoized:
+                raise Unsupported("a trace entry held elsewhere")
+            for j in range(mark, top, 2):  # a key given twice: a dict keeps the last value, a row is not a dict
+                r = self.columns.role(<object> self.stack[j])
+                if 0 <= r <= ROLE_FRAMES:
+                    if seen & (1u << r):
+                        raise Unsupported("a trace entry's key given twice")
+                    seen |= 1u << r
             row = self.columns.new_row()
             for j in range(mark, top, 2):
                 self.columns.add(row, <object> self.stack[j], <object> self.stack[j + 1])
-            if target == self.last_dict and self.last_dict_slot >= 0:
-                self.memo_replace(self.last_dict_slot, ENTRY)
+            if memoized:
+                self.memo_replace(slot, ENTRY)
             self.last_dict = <PyObject*> NULL
             Py_INCREF(ENTRY)
             self.stack[mark - 1] = <PyObject*> ENTRY
@@ -528,17 +561,17 @@ cdef class PickleReader:
         self.drop_from(mark)
         return 0
 
-    cdef bint frame_dict(self, Py_ssize_t mark, PyObject* target) except -1:
+    cdef bint frame_dict(self, Py_ssize_t mark, PyObject* target, Py_ssize_t slot, bint memoized) except -1:
         """Replace `target` (empty, to get the three pairs above `mark`) by the canonical dict of that frame, if it
-        is a plain frame dict held by the stack and at most its memo slot alone: whether it was replaced."""
-        cdef bint memoized = target == self.last_dict and self.last_dict_slot >= 0
+        is a plain frame dict held by the stack and at most its memo slot alone (`slot`, when `memoized`): whether
+        it was replaced."""
         if Py_REFCNT(target) != 1 + memoized:  # referenced elsewhere: that reference must see this very dict
             return False
         cdef PyObject* canon = self.canon.of_pairs(self.columns, &self.stack[mark], target)
         if canon == target:
             return False  # not a plain frame, or the first of its content: filled as any dict
         if memoized:
-            self.memo_replace(self.last_dict_slot, <object> canon)
+            self.memo_replace(slot, <object> canon)
         self.last_dict = <PyObject*> NULL
         Py_INCREF(<object> canon)
         self.stack[mark - 1] = canon
@@ -556,8 +589,8 @@ cdef class PickleReader:
         cdef PyObject* target = self.stack[mark - 1]
         if not PyList_CheckExact(<object> target):
             raise Unsupported("appends on a non-list")
-        if self.frozen.count(<uint64_t> target):
-            raise Unsupported("a shared list filled again")
+        if self.columns.frozen.count(<uint64_t> target):  # shared, or a row's frames: it must not change now
+            raise Unsupported("a shared list or an entry's frames filled again")
         cdef Py_ssize_t j
         for j in range(mark, self.stack.size()):
             PyList_Append(<object> target, <object> self.stack[j])
@@ -664,12 +697,13 @@ cdef class PickleReader:
         if self.list_by_items.find(h) == self.list_by_items.end():
             self.list_by_items[h] = len(self.shared)
             self.shared.append(target)
-            self.frozen.insert(<uint64_t> <PyObject*> target)
+            self.columns.frozen.insert(<uint64_t> <PyObject*> target)
         return 0
 
     cdef inline bint alone_on_top(self, PyObject* target, bint memoized):
         # the newest container, on top of the stack above the newest mark, held by nothing else than the stack
-        # and at most its memo slot: the one-pass readers may fill it, or put another object in its place
+        # and at most its memo slot (`memoized`: holds() said so): the one-pass readers may fill it, or put another
+        # object in its place
         if target == NULL or self.stack.empty() or self.stack.back() != target:
             return False
         return Py_REFCNT(target) == 1 + memoized and (self.marks.empty() or self.marks.back() < self.stack.size())
@@ -679,7 +713,7 @@ cdef class PickleReader:
         fill that list, or put the earlier list with the very same items in its place. False (nothing read) when
         what follows is anything else: the opcodes are then read one by one."""
         cdef PyObject* target = self.last_list
-        cdef bint memoized = self.last_list_slot >= 0
+        cdef bint memoized = self.holds(self.last_list_slot, target)
         cdef Py_ssize_t size = self.stack.size()
         if not self.alone_on_top(target, memoized) or PyList_GET_SIZE(target) != 0:
             return False
@@ -705,9 +739,12 @@ cdef class PickleReader:
         """At a MARK right after the newest EMPTY_DICT: read a trace entry `MARK (key value)* SETITEMS` in one pass
         straight into a row, when each key is an earlier string naming a column (action, addr, size, ...) and each
         value an int, None, an earlier object, or a new list of earlier frames. False (nothing read) when anything
-        else comes, or the dict is not an entry: the opcodes are then read one by one, which judges them."""
+        else comes, or the dict is not an entry: the opcodes are then read one by one, which judges them. So is
+        anything this pass does not model as the standard unpickler would: a key given twice (a dict keeps the last
+        value), a memo get of the new list's slot after its put (it names the list, which is not made yet), the
+        entry itself as a value or a frame."""
         cdef PyObject* target = self.last_dict
-        cdef bint memoized = self.last_dict_slot >= 0
+        cdef bint memoized = self.holds(self.last_dict_slot, target)
         cdef Py_ssize_t size = self.stack.size()
         if not self.alone_on_top(target, memoized) or len(<dict> target) != 0:
             return False
@@ -719,6 +756,7 @@ cdef class PickleReader:
         cdef int n = 0, r, width, j
         cdef bint action = False, new_list = False, has_items = False
         cdef Py_ssize_t list_slot = -1
+        cdef uint32_t seen = 0  # the roles read so far
         cdef uint8_t op
         cdef uint64_t u
         cdef int64_t v
@@ -730,12 +768,13 @@ cdef class PickleReader:
                 break
             if n == 16:
                 return False
-            keys[n] = self.fetched(&p, end, -1)
+            keys[n] = self.fetched(&p, end, list_slot)
             if keys[n] == NULL or not PyUnicode_CheckExact(<object> keys[n]):
                 return False
             r = self.columns.role(<object> keys[n])
-            if r < 0 or r > ROLE_FRAMES or p >= end:
+            if r < 0 or r > ROLE_FRAMES or p >= end or seen & (1u << r):
                 return False
+            seen |= 1u << r
             roles[n] = r
             values[n] = NULL
             ints[n] = -1
@@ -766,8 +805,8 @@ cdef class PickleReader:
                 ints[n] = v
                 values[n] = NULL
             elif r < ROLE_FRAMES or op != 0x5D:  # an earlier object: a code column's string, or a frames list
-                values[n] = self.fetched(&p, end, -1)
-                if values[n] == NULL:
+                values[n] = self.fetched(&p, end, list_slot)
+                if values[n] == NULL or values[n] == target:
                     return False
                 action = action or r == ROLE_ACTION
             else:  # EMPTY_LIST, its memo slot, and its frames: one new list per entry at most
@@ -784,6 +823,8 @@ cdef class PickleReader:
                 elif p + 4 < end and self.buf[p] == 0x72:  # LONG_BINPUT
                     list_slot = _le32(self.buf + p + 1)
                     p += 5
+                if list_slot >= 0 and list_slot == self.last_dict_slot:  # the list takes the entry's own slot
+                    return False
                 if p < end and self.buf[p] == 0x28:  # MARK: the items follow
                     p += 1
                     if not self.read_items(&p, end, list_slot):
@@ -803,12 +844,14 @@ cdef class PickleReader:
                 earlier = self.earlier_list(h)
             if earlier != NULL:
                 frames = <object> earlier
+            elif not has_items:
+                frames = self.no_frames
             else:
+                for j in range(<Py_ssize_t> self.items.size()):  # an earlier list cannot hold the entry: it is newer
+                    if self.items[j] == target:
+                        return False
                 frames = []
-                if has_items:
-                    self.fill_and_share(frames, h)
-            if list_slot >= 0:
-                self.memo_store(list_slot, frames)
+                self.fill_and_share(frames, h)
         cdef Py_ssize_t row = self.columns.new_row()
         for j in range(n):
             if roles[j] < 4:
@@ -818,6 +861,8 @@ cdef class PickleReader:
                 self.columns.add(row, <object> keys[j], frames)
             else:
                 self.columns.add(row, <object> keys[j], <object> values[j])
+        if list_slot >= 0:  # only now: the values above are borrowed from the memo, which this put may free
+            self.memo_store(list_slot, frames)
         if memoized:
             self.memo_replace(self.last_dict_slot, ENTRY)
         self.last_dict = <PyObject*> NULL
@@ -881,6 +926,8 @@ cdef class PickleReader:
             elif op == 0x28:  # MARK
                 if not self.fast_list() and not self.fast_entry():
                     self.marks.push_back(self.stack.size())
+                    below = not self.stack.empty() and self.stack.back() == self.last_dict
+                    self.mark_slots.push_back(self.last_dict_slot if below else -1)
             elif op == 0x7D:  # EMPTY_DICT
                 self.empty_dict()
             elif op == 0x5D:  # EMPTY_LIST
@@ -890,6 +937,7 @@ cdef class PickleReader:
             elif op == 0x75:  # SETITEMS
                 self.set_items(self.pop_mark())
             elif op == 0x73:  # SETITEM
+                self.popped_slot = -1
                 self.set_items(<Py_ssize_t> self.stack.size() - 2)
             elif op == 0x65:  # APPENDS
                 self.appends(self.pop_mark())
@@ -937,6 +985,7 @@ cdef class PickleReader:
             elif op == 0x30:  # POP: a mark right on top is what it pops, as in the standard unpickler
                 if not self.marks.empty() and self.marks.back() == <Py_ssize_t> self.stack.size():
                     self.marks.pop_back()
+                    self.mark_slots.pop_back()
                 else:
                     self.top()
                     self.drop_from(self.stack.size() - 1)

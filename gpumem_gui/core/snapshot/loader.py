@@ -12,7 +12,7 @@ import stat
 import tempfile
 import zlib
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +30,9 @@ PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 an
 # be GZIP_RATIO times the compressed size (at least GZIP_FLOOR) and half the memory available, whichever is less.
 GZIP_RATIO = 200
 GZIP_FLOOR = 64 << 20
+# A gzip inside a gzip is decompressed as the outer one is (into a temporary file), its size bounded by the same
+# limit, that of the file as it lies on disk; more layers than this are refused.
+GZIP_LAYERS = 3
 _CHUNK = 16 << 20
 RELEASE_STEP = 64 << 20  # the compiled reader drops the mapped file behind it in steps of this many bytes
 _KINDS = (
@@ -52,7 +55,8 @@ def opened(source: Source, name: str | None = None) -> Iterator[tuple[Buffer, st
 
     A file is mapped, not read: the compiled reader walks the mapping and drops the pages it has passed, so a
     2 GB file never sits in memory whole. A gzip file is decompressed, chunk by chunk and bounded, into an unlinked
-    temporary file that is mapped the same way. Bytes are used as they are (and decompressed in memory)."""
+    temporary file that is mapped the same way (a gzip inside it too, up to GZIP_LAYERS, each bounded by the limit
+    of the file on disk). Bytes are used as they are (and decompressed in memory, as bounded)."""
     if isinstance(source, bytes | bytearray | memoryview):
         yield bytes(source), name or "<bytes>"
         return
@@ -62,10 +66,28 @@ def opened(source: Source, name: str | None = None) -> Iterator[tuple[Buffer, st
         if mapped[:2] != GZIP_MAGIC:
             yield mapped, label
             return
-        with tempfile.TemporaryFile(prefix="gpumem-gui-") as plain:
-            _gunzip_to(f, os.fstat(f.fileno()).st_size, plain, label)
-            with _mapped(plain, label, empty="the gzip stream is empty") as inner:
-                yield inner, label
+        compressed = os.fstat(f.fileno()).st_size
+        with _gunzipped_file(f, compressed, label) as plain, _mapped(plain, label, "the gzip stream is empty") as inner:
+            yield inner, label
+
+
+@contextmanager
+def _gunzipped_file(f: Any, compressed: int, label: str) -> Iterator[Any]:
+    """An unlinked temporary file holding the gzip data of `f` decompressed, layer after layer while it is gzip
+    again, each layer bounded as the first (by the `compressed` size on disk)."""
+    with ExitStack() as layers:
+        source = f
+        for _ in range(GZIP_LAYERS):
+            plain = layers.enter_context(tempfile.TemporaryFile(prefix="gpumem-gui-"))
+            _gunzip_to(source, compressed, plain, label)
+            plain.seek(0)
+            if plain.read(2) != GZIP_MAGIC:
+                plain.seek(0)
+                yield plain
+                return
+            plain.seek(0)
+            source = plain
+        raise SnapshotError(f"refused to load: gzip inside gzip more than {GZIP_LAYERS} deep", label)
 
 
 @contextmanager
@@ -143,9 +165,14 @@ def _gunzip_chunks(raw: Any, compressed: int) -> Iterator[bytes]:
 
 
 def gunzip_bounded(data: bytes) -> bytes:
-    """The decompressed gzip `data`, refused once it expands beyond GZIP_RATIO times its size or half the memory
-    available."""
-    return b"".join(_gunzip_chunks(io.BytesIO(data), len(data)))
+    """The decompressed gzip `data` (a gzip inside it too, up to GZIP_LAYERS), each layer refused once it expands
+    beyond GZIP_RATIO times the size of `data` or half the memory available."""
+    compressed = len(data)
+    for _ in range(GZIP_LAYERS):
+        data = b"".join(_gunzip_chunks(io.BytesIO(data), compressed))
+        if data[:2] != GZIP_MAGIC:
+            return data
+    raise SnapshotError(f"refused to load: gzip inside gzip more than {GZIP_LAYERS} deep")
 
 
 def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
@@ -164,7 +191,7 @@ def _decode(data: Buffer) -> tuple[Any, str, int]:
     size of the data once decompressed."""
     if not data:
         raise SnapshotError("the file is empty")
-    if data[:2] == GZIP_MAGIC:
+    if data[:2] == GZIP_MAGIC:  # only bytes: opened() decompressed a file's layers already
         data = gunzip_bounded(bytes(data))
         if not data:
             raise SnapshotError("the gzip stream is empty")

@@ -210,8 +210,32 @@ def gc_paused() -> Iterator[None]:
             gc.enable()
 
 
+_READ_STEP = 1 << 20
+
+
+class _MappedReader(io.RawIOBase):
+    """A mapping read as a file from its start, a buffer's worth at a time (the unpickler then peeks in C)."""
+
+    def __init__(self, mapped: mmap.mmap) -> None:
+        super().__init__()
+        self._mapped = mapped
+        self._pos = 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        chunk = self._mapped[self._pos : self._pos + len(buffer)]
+        buffer[: len(chunk)] = chunk
+        self._pos += len(chunk)
+        return len(chunk)
+
+
 def loads_no_globals(data: bytes | memoryview | mmap.mmap) -> Any:
-    """Unpickle `data` with every global, EXT opcode and persistent id refused and the garbage collector paused."""
+    """Unpickle `data` with every global, EXT opcode and persistent id refused and the garbage collector paused.
+
+    A mapped file is read as a file (from its start), never copied whole: io.BytesIO would copy every byte of it."""
     scan_pickle(data)
+    source = io.BufferedReader(_MappedReader(data), _READ_STEP) if isinstance(data, mmap.mmap) else io.BytesIO(data)
     with gc_paused():
-        return _NoGlobalsUnpickler(io.BytesIO(data)).load()
+        return _NoGlobalsUnpickler(source).load()
