@@ -116,14 +116,16 @@ def test_concurrent_requests_share_one_build_taken_after_they_asked() -> None:
         with lock:
             started.append(began)
             number = len(started)
-        time.sleep(0.05)
+        time.sleep(0.2)
         return f"{kind}:{number}".encode()
 
     builds = SharedBuilds(build, share=0.5)
     asked: dict[int, float] = {}
     got: dict[int, bytes] = {}
+    together = threading.Barrier(8)
 
     def request(i: int) -> None:
+        together.wait(10)
         asked[i] = time.monotonic()
         got[i] = builds.get(True)
 
@@ -137,9 +139,9 @@ def test_concurrent_requests_share_one_build_taken_after_they_asked() -> None:
     for i, data in got.items():
         number = int(data.split(b":")[1])
         assert started[number - 1] >= asked[i]  # never a snapshot older than the request
-    # a build of 50 ms at a share of one half: the next starts no sooner than 50 ms after it ends
+    # a build of 200 ms at a share of one half: the next starts no sooner than 200 ms after it ends
     if len(started) == 2:
-        assert started[1] - started[0] >= 0.1 - 0.005
+        assert started[1] - started[0] >= 0.4 - 0.005
     assert builds.get(False).startswith(b"False:")  # the kinds are built apart
 
 
