@@ -15,7 +15,7 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 
-from gpumem_gui.core.snapshot.errors import changed_while_read
+from gpumem_gui.core.snapshot.errors import changed_while_read, reader_stopped_by
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -97,9 +97,7 @@ def _why(number: int, sizes: dict[str, int | None]) -> str:
         return changed_while_read(named)
     if number == signal.SIGINT:
         return "interrupted"
-    name = signal.Signals(number).name if number in signal.valid_signals() else f"signal {number}"
-    hint = " (out of memory? the system's OOM killer sends it)" if number == signal.SIGKILL else ""
-    return f"the command was stopped by {name}{hint}"
+    return f"the command was stopped by {reader_stopped_by(number)}"
 
 
 def _size(path: str) -> int | None:

@@ -8,9 +8,9 @@ import sys
 
 from gpumem_gui import cli_user_code
 from gpumem_gui.cli import EXIT_BAD_INPUT
-from gpumem_gui.core.analysis.ranks import ranks_text
-from gpumem_gui.core.snapshot.errors import SnapshotError
-from gpumem_gui.sources.rank_folder import summarise_folder
+from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, ranks_text
+from gpumem_gui.core.snapshot.errors import SnapshotError, printable
+from gpumem_gui.sources.rank_folder import RankFolderJob
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,17 +28,20 @@ def run(args: argparse.Namespace) -> int:
         print("gpumem-gui ranks: --workers must be at least 1", file=sys.stderr)
         return EXIT_BAD_INPUT
     try:
-        table = summarise_folder(args.folder, workers=args.workers)
+        job = RankFolderJob(args.folder, workers=args.workers)
     except SnapshotError as e:
-        print(f"gpumem-gui: {e}", file=sys.stderr)
+        print(f"gpumem-gui: {printable(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
+    if not job.paths:
+        suffixes = ", ".join(SNAPSHOT_SUFFIXES)
+        print(f"gpumem-gui: no snapshot files ({suffixes}) in {printable(args.folder)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    table = job.run()
     if args.json:
         # the schema has no place for them: the files that could not be read go to stderr, one line each
         for error in table.errors:
-            print(f"gpumem-gui: unreadable: {error}", file=sys.stderr)
-        print(json.dumps(table.as_json(), indent=2))
+            print(f"gpumem-gui: unreadable: {printable(error)}", file=sys.stderr)
+        print(json.dumps(table.as_json(), indent=2))  # names as JSON escapes them: \n, \u001b, \udcff
     else:
         print(ranks_text(table, args.folder))
-    if not table.entries and not table.errors:
-        print(f"gpumem-gui: no snapshot files in {args.folder}", file=sys.stderr)
     return EXIT_BAD_INPUT if table.errors and not table.entries else 0

@@ -3,7 +3,8 @@
 It never harms the job it lives in: every failure of its own is logged once and swallowed, it does nothing between
 requests (its threads block on their sockets), and a viewer that misbehaves, stops reading or disconnects loses its
 own connection and nothing else. Locks: no lock is ever held across a send to a viewer; the job's own thread (an OOM
-in the backend) takes only the OOM lock, which no viewer's thread takes, so it never waits on a viewer.
+in the backend) takes only the OOM lock, which no viewer's thread takes, so it never waits on a viewer. Viewers'
+snapshots are built in shared rounds spaced to leave the job at least 90 % of its time (shared_builds.py).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ import contextlib
 import os
 import pickle
 import socket
+import struct
 import sys
 import threading
 import time
@@ -21,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gpumem_gui.probe import wire
+from gpumem_gui.probe.shared_builds import BUILD_SHARE, SharedBuilds
 
 MAX_CONNECTIONS = 8  # viewers' connections that have made a request
 MAX_PENDING = 32  # connections yet to send their first request; the oldest goes when one more arrives
@@ -29,6 +32,8 @@ MAX_OOM_FILES = 20  # per process: a job that catches OOMs in a loop must not fi
 FIRST_REQUEST_S = 5.0  # a connection that says nothing for this long after connecting is closed
 IDLE_EVICT_S = 60.0  # when all viewer places are taken, one idle this long gives its place to a newcomer
 SEND_TIMEOUT_S = 30.0  # a viewer that stops reading for this long is dropped; it holds up only itself
+# when all viewer places are taken, a subscriber that has left what it was sent unread this long gives its place
+STALLED_READER_S = 5.0
 
 
 class ProbeBackend(Protocol):
@@ -76,6 +81,8 @@ class ProbeServer:
         first_request_s: float = FIRST_REQUEST_S,
         idle_evict_s: float = IDLE_EVICT_S,
         send_timeout_s: float = SEND_TIMEOUT_S,
+        stalled_reader_s: float = STALLED_READER_S,
+        build_share: float = BUILD_SHARE,
     ) -> None:
         self.backend = backend
         self.directory = directory
@@ -86,6 +93,7 @@ class ProbeServer:
         self.first_request_s = first_request_s
         self.idle_evict_s = idle_evict_s
         self.send_timeout_s = send_timeout_s
+        self.stalled_reader_s = stalled_reader_s
         self.log = _Log()
         self.path: Path | None = None
         self.started_at = time.time()
@@ -95,11 +103,11 @@ class ProbeServer:
         # _lock guards these only and is never held across I/O
         self._pending: dict[socket.socket, float] = {}
         self._viewers: dict[socket.socket, float] = {}
-        self._subscribers: set[socket.socket] = set()
+        self._subscribers: dict[socket.socket, float] = {}  # with the time of the last send to each
         self._lock = threading.Lock()
-        # viewers' snapshots are built one at a time (the memory of one object graph); only viewers' threads
-        # take it, and never across a send
-        self._build_lock = threading.Lock()
+        # viewers' snapshots: one build at a time (the memory of one object graph), shared by the requests that
+        # wait for it and spaced to leave the job its time; only viewers' threads wait there, never across a send
+        self.builds = SharedBuilds(self._snapshot_bytes, build_share)
         self._oom_lock = threading.Lock()  # the job's threads only: OOM captures one at a time
         self._events = threading.Condition()
         self._event_log: collections.deque[dict[str, Any]] = collections.deque(maxlen=100)
@@ -220,13 +228,21 @@ class ProbeServer:
             if len(self._viewers) >= self.max_connections:
                 idle = [c for c in self._viewers if c not in self._subscribers]
                 stalest = min(idle, key=self._viewers.__getitem__, default=None)
-                if stalest is None or now - self._viewers[stalest] < self.idle_evict_s:
+                if stalest is not None and now - self._viewers[stalest] >= self.idle_evict_s:
+                    evicted, why = stalest, f"a viewer idle for {self.idle_evict_s:g} s"
+                else:
+                    # a subscriber waits quietly for events as long as it likes, but one that leaves them unread
+                    # has stopped reading (the ioctl below does not block: it counts bytes, reads none)
+                    evicted = next((c for c, sent in self._subscribers.items()
+                                    if now - sent >= self.stalled_reader_s and _unread(c)), None)  # fmt: skip
+                    why = f"a subscriber that read nothing for {self.stalled_reader_s:g} s"
+                if evicted is None:
                     return False
-                del self._viewers[stalest]
-                evicted = stalest
+                del self._viewers[evicted]
+                self._subscribers.pop(evicted, None)
             self._viewers[conn] = now
         if evicted is not None:
-            self.log(f"a viewer idle for {self.idle_evict_s:.0f} s gave its place to a new one")
+            self.log(f"{why} gave its place to a new one")
             self._hang_up(evicted)
         return True
 
@@ -242,7 +258,7 @@ class ProbeServer:
             while not self._stopping:
                 if request.get("op") == "subscribe":
                     with self._lock:
-                        self._subscribers.add(conn)
+                        self._subscribers[conn] = time.monotonic()
                     self._stream_events(conn, request)
                     return
                 conn.settimeout(self.send_timeout_s)
@@ -264,7 +280,7 @@ class ProbeServer:
             with self._lock:
                 self._pending.pop(conn, None)
                 self._viewers.pop(conn, None)
-                self._subscribers.discard(conn)
+                self._subscribers.pop(conn, None)
             with contextlib.suppress(OSError):
                 conn.close()
 
@@ -292,7 +308,7 @@ class ProbeServer:
                 include_traces = request.get("include_traces", True)
                 if not isinstance(include_traces, bool):
                     raise RequestError("include_traces must be true or false")
-                data = self._snapshot_bytes(include_traces)
+                data = self.builds.get(include_traces)
                 reply["bytes"] = len(data)
             else:
                 reply.update(self._handle(op, request))
@@ -357,8 +373,7 @@ class ProbeServer:
         return snap
 
     def _snapshot_bytes(self, include_traces: bool) -> bytes:
-        with self._build_lock:
-            return pickle.dumps(self.snapshot_dict(include_traces), protocol=4)
+        return pickle.dumps(self.snapshot_dict(include_traces), protocol=4)
 
     # -- events (an OOM) -------------------------------------------------------------------------------------
 
@@ -371,14 +386,23 @@ class ProbeServer:
         while not self._stopping:
             with self._events:
                 if self._event_count == seen:
-                    self._events.wait(timeout=5.0)
+                    self._events.wait(timeout=min(5.0, self.send_timeout_s / 2))
                 missed = self._event_count - seen
                 fresh = list(self._event_log)[-missed:] if missed else []
                 seen = self._event_count
             for event in fresh:  # sent once the condition is released: the job's _publish never waits on this
                 conn.sendall(wire.encode_json(event))
-            if not fresh and not self._alive(conn):
+            with self._lock:
+                if fresh and conn in self._subscribers:
+                    self._subscribers[conn] = time.monotonic()
+                sent = self._subscribers.get(conn, 0.0)
+            if fresh:
+                continue
+            if not self._alive(conn):
                 return
+            if time.monotonic() - sent >= self.send_timeout_s and _unread(conn):
+                # what a snapshot's send would meet: the events are small, so it is the bytes left unread
+                raise TimeoutError
 
     def _alive(self, conn: socket.socket) -> bool:
         try:
@@ -427,3 +451,15 @@ class ProbeServer:
         tmp.replace(path)  # a viewer never opens half a file
         self.log(f"out of memory: snapshot written to {path}")
         return path
+
+
+def _unread(conn: socket.socket) -> int:
+    """Bytes sent on `conn` that its peer has not read yet (Linux's SIOCOUTQ); 0 where the system does not say."""
+    try:
+        import fcntl  # noqa: PLC0415 (POSIX only)
+        import termios  # noqa: PLC0415
+
+        queued = fcntl.ioctl(conn.fileno(), termios.TIOCOUTQ, b"\0" * 4)
+    except (ImportError, AttributeError, OSError, ValueError):
+        return 0
+    return int(struct.unpack("i", queued)[0])

@@ -2,23 +2,29 @@
 
 Each worker loads one file at a time and sends back only its FileSummary (a few hundred bytes): the file's dicts
 and columns never leave the worker. The number of workers is the cores, fewer when the available memory would not
-hold that many of the biggest file loaded at once. `cancel()` kills the workers, so a window can stop at once.
+hold that many of the biggest file loaded at once. `cancel()` kills the workers, so a window can stop at once. A
+worker that dies costs only the file it was reading (see RankFolderJob).
 """
 
 from __future__ import annotations
 
+import errno
 import multiprocessing
 import os
+import signal
 import threading
 from collections.abc import Callable
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.connection import wait as connection_wait
 from pathlib import Path
 
 import psutil
 
 from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, FileSummary, RanksTable, ranks_table
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
 
 # what one worker holds while it loads a file: the interpreter with numpy, plus the unpickled objects and their
 # columns, measured at about 5x the pickle's size on simulator files; 10x leaves room for deep distinct stacks
@@ -76,26 +82,84 @@ class FileDone:
     error: str | None
 
 
+def unreachable(path: str) -> str | None:
+    """Why `path` cannot even be opened (a symbolic link to nothing, or one that loops), or None. Told here, at once:
+    no worker is spent on it and the other files are read."""
+    try:
+        os.stat(path)
+    except OSError as e:
+        if not os.path.islink(path):
+            return f"cannot read: {e.strerror or e} ({path})"
+        if e.errno == errno.ELOOP:
+            return f"a loop of symbolic links ({path})"
+        try:
+            target = os.readlink(path)
+        except OSError:
+            target = "?"
+        return f"a symbolic link to {target}, which does not exist ({path})"
+    return None
+
+
 class RankFolderJob:
     """One folder being read. `run()` blocks until every file is done (a task runs it off the GUI thread);
-    `cancel()`, from any thread, kills the workers."""
+    `cancel()`, from any thread, kills the workers.
+
+    The files are read in a pool of worker processes. A worker that dies (the OOM killer's SIGKILL, a SIGBUS from a
+    file cut short under its map) breaks the whole pool, and every file not yet done comes back "broken"; those are
+    read again, each in a process of its own, `workers` at a time, so that the files that were only waiting beside
+    the one that killed its worker are read after all, and only a file whose own process dies is listed, with the
+    signal that ended it."""
 
     def __init__(self, folder: str, workers: int | None = None) -> None:
         self.folder = folder
         self.relative = find_snapshot_files(folder)
         self.paths = [os.path.join(folder, r) for r in self.relative]
-        sizes = [os.path.getsize(p) for p in self.paths]
+        sizes = []
+        for path in self.paths:
+            try:
+                sizes.append(os.path.getsize(path))
+            except OSError:  # unreachable: run() says why
+                sizes.append(0)
         self.workers = workers if workers is not None else worker_count(sizes)
         self._cancelled = threading.Event()
         self._pool: ProcessPoolExecutor | None = None
+        self._alone: list[multiprocessing.process.BaseProcess] = []  # the processes reading one file each
         self._lock = threading.Lock()
 
     def run(self, on_file: Callable[[FileDone], None] | None = None) -> RanksTable:
         """Read every file; `on_file` hears of each as it finishes. After cancel(): what was read so far."""
         summaries: list[FileSummary] = []
         errors: list[str] = []
-        if not self.paths:
-            return ranks_table(summaries, errors)
+
+        def record(result: FileSummary | str) -> None:
+            if isinstance(result, FileSummary):
+                summaries.append(result)
+            else:
+                errors.append(result)
+            if on_file is not None and not self._cancelled.is_set():
+                done = len(summaries) + len(errors)
+                if isinstance(result, FileSummary):
+                    on_file(FileDone(done, len(self.paths), result, None))
+                else:
+                    on_file(FileDone(done, len(self.paths), None, result))
+
+        readable = []
+        for path, relative in zip(self.paths, self.relative, strict=True):
+            why = unreachable(path)
+            if why is None:
+                readable.append((path, relative))
+            else:
+                record(why)
+        broken = self._read_in_pool(readable, record) if readable else []
+        if broken and not self._cancelled.is_set():
+            self._read_alone(broken, record)
+        return ranks_table(summaries, sorted(errors))
+
+    def _read_in_pool(
+        self, files: list[tuple[str, str]], record: Callable[[FileSummary | str], None]
+    ) -> list[tuple[str, str]]:
+        """Read `files` in the pool; those a dying worker took down with it are returned, unread."""
+        broken: list[tuple[str, str]] = []
         # spawn, not fork: the window's process has threads (Qt's, the task pool's) that a fork would copy mid-lock
         pool = ProcessPoolExecutor(max_workers=self.workers, mp_context=multiprocessing.get_context("spawn"))
         with self._lock:
@@ -103,27 +167,63 @@ class RankFolderJob:
             if self._cancelled.is_set():
                 self._kill()
         try:
-            paths = {pool.submit(_summarise, p, r): p for p, r in zip(self.paths, self.relative, strict=True)}
-            pending: set[Future[FileSummary | str]] = set(paths)
+            submitted = {pool.submit(_summarise, p, r): (p, r) for p, r in files}
+            pending: set[Future[FileSummary | str]] = set(submitted)
             while pending and not self._cancelled.is_set():
                 finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    result = _outcome(future, paths[future])
-                    if isinstance(result, FileSummary):
-                        summaries.append(result)
-                    else:
-                        errors.append(result)
-                    if on_file is not None and not self._cancelled.is_set():
-                        done = len(summaries) + len(errors)
-                        summary = result if isinstance(result, FileSummary) else None
-                        on_file(FileDone(done, len(self.paths), summary, None if summary else str(result)))
+                    try:
+                        record(future.result())
+                    except BrokenProcessPool:  # a worker died: this file may be the cause, or only its neighbour
+                        broken.append(submitted[future])
+                    except Exception as e:
+                        record(f"the process reading it stopped ({type(e).__name__}: {e}) ({submitted[future][0]})")
         finally:
             if self._cancelled.is_set():
                 with self._lock:
                     for process in self._kill():  # no worker outlives the job: each killed one is reaped
                         process.join(timeout=5)
             pool.shutdown(wait=not self._cancelled.is_set(), cancel_futures=True)
-        return ranks_table(summaries, sorted(errors))
+        return broken
+
+    def _read_alone(self, files: list[tuple[str, str]], record: Callable[[FileSummary | str], None]) -> None:
+        """Each file in a process of its own, `workers` at a time: a process that dies is that file's doing."""
+        context = multiprocessing.get_context("spawn")
+        waiting = list(reversed(files))
+        running: dict[Connection, tuple[multiprocessing.process.BaseProcess, str]] = {}
+        try:
+            while (waiting or running) and not self._cancelled.is_set():
+                while waiting and len(running) < self.workers:
+                    path, relative = waiting.pop()
+                    receiver, sender = context.Pipe(duplex=False)
+                    reader = context.Process(target=_summarise_into, args=(sender, path, relative), daemon=True)
+                    running[receiver] = (reader, path)
+                    with self._lock:  # cancel() kills what is started, and nothing starts after it
+                        if not self._cancelled.is_set():
+                            reader.start()
+                            self._alone.append(reader)
+                    sender.close()  # the child holds the only writer: its death ends the pipe
+                for ready in connection_wait(list(running), timeout=0.2):
+                    assert isinstance(ready, Connection)
+                    receiver = ready
+                    process, path = running.pop(receiver)
+                    try:
+                        result: FileSummary | str = receiver.recv()
+                    except (EOFError, OSError):  # it died before it could answer
+                        process.join(timeout=5)
+                        result = _death(process.exitcode, path)
+                    receiver.close()
+                    process.join(timeout=5)
+                    record(result)
+        finally:
+            for receiver, (process, _path) in running.items():
+                if process.is_alive():
+                    process.kill()
+                if process.pid is not None:  # started
+                    process.join(timeout=5)
+                receiver.close()
+            with self._lock:
+                self._alone.clear()
 
     def cancel(self) -> None:
         self._cancelled.set()
@@ -131,21 +231,29 @@ class RankFolderJob:
             self._kill()
 
     def _kill(self) -> list[multiprocessing.process.BaseProcess]:
-        if self._pool is None:
-            return []
-        # the executor has no kill: its processes are killed one by one (their ids are ours, started by it)
-        processes = list((getattr(self._pool, "_processes", None) or {}).values())
+        processes = list(self._alone)
+        if self._pool is not None:
+            # the executor has no kill: its processes are killed one by one (their ids are ours, started by it)
+            processes += list((getattr(self._pool, "_processes", None) or {}).values())
         for process in processes:
             if process.is_alive():
                 process.kill()
         return processes
 
 
-def _outcome(future: Future[FileSummary | str], path: str) -> FileSummary | str:
-    try:
-        return future.result()
-    except Exception as e:  # a worker killed (out of memory, a crash): this file fails, the pool may go on
-        return f"the process reading it stopped ({type(e).__name__}: {e}) ({path})"
+def _summarise_into(sender: Connection, path: str, relative: str) -> None:
+    """In a process of its own: the file's summary, or why not, sent back."""
+    sender.send(_summarise(path, relative))
+    sender.close()
+
+
+def _death(exitcode: int | None, path: str) -> str:
+    """What a process that read `path` alone and died without an answer means."""
+    if exitcode is not None and exitcode < 0:
+        if -exitcode == getattr(signal, "SIGBUS", None):
+            return changed_while_read(path)
+        return f"the process reading it was killed by {reader_stopped_by(-exitcode)} ({path})"
+    return f"the process reading it ended without an answer (exit status {exitcode}) ({path})"
 
 
 def summarise_folder(

@@ -10,6 +10,7 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
+from gpumem_gui.core.snapshot.errors import printable
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views import palette
@@ -44,8 +45,10 @@ def _span(us: int | None) -> str:
 
 
 def _relative(path: str, folder: str) -> str:
+    """The path below the folder, printable: a name's newline, terminal escape or bytes that are not UTF-8 show as
+    backslash escapes (Qt would break the row, or silently drop the bytes and show another name)."""
     prefix = folder.rstrip("/\\") + "/"
-    return path[len(prefix) :] if folder and path.startswith(prefix) else path
+    return printable(path[len(prefix) :] if folder and path.startswith(prefix) else path)
 
 
 class RanksModel(ColumnsModel):
@@ -112,7 +115,8 @@ class RanksModel(ColumnsModel):
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
             rank = "from the file's name" if e.rank_from_name else "the device index (the name gives none)"
             return (
-                f"{e.file}\nrank {e.rank}: {rank}\ndevice {e.device}: the one that reserved the most at its peak\n"
+                f"{printable(e.file)}\nrank {e.rank}: {rank}\n"
+                f"device {e.device}: the one that reserved the most at its peak\n"
                 f"peak reserved {format_bytes_exact(e.peak_reserved_bytes)}"
                 f" (at {'the start' if e.peak_event < 0 else f'event {e.peak_event:,}'} of {e.trace_events:,})\n"
                 f"peak allocated {format_bytes_exact(e.peak_allocated_bytes)}\n"
@@ -234,6 +238,7 @@ class RanksView(QtWidgets.QWidget):
         self._errors: list[str] = []
         self.tasks = TaskGroup(self)
         self.status = QtWidgets.QLabel("Open a folder of per-rank snapshots.", wordWrap=True)
+        self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
         self.status.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.progress = QtWidgets.QProgressBar()
         self.progress.setVisible(False)
@@ -255,6 +260,7 @@ class RanksView(QtWidgets.QWidget):
         self.table.doubleClicked.connect(self._double_clicked)
         self.table.selectionModel().selectionChanged.connect(self._selection_changed)
         self.errors = QtWidgets.QLabel(wordWrap=True)
+        self.errors.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.errors.setStyleSheet(f"color:{palette.WARNING_TEXT};")
         self.errors.setVisible(False)
         self.open_button = QtWidgets.QPushButton("Open")
@@ -291,7 +297,7 @@ class RanksView(QtWidgets.QWidget):
         self.result = None
         self._arrived, self._errors = [], []
         self._show(None)
-        self.status.setText(f"Reading the snapshots in {folder} ...")
+        self.status.setText(f"Reading the snapshots in {printable(folder)} ...")
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
 
@@ -321,7 +327,7 @@ class RanksView(QtWidgets.QWidget):
             self._arrived.append(done.summary)
         if done.error is not None:
             self._errors.append(done.error)
-        self.status.setText(f"Reading {self.folder}: {done.done} of {done.total} files ...")
+        self.status.setText(f"Reading {printable(self.folder)}: {done.done} of {done.total} files ...")
         if done.summary is not None:
             order = sorted(self._arrived, key=lambda e: (e.rank, -1 if e.step is None else e.step, e.file))
             self.model.set_entries(order, None, self.folder)
@@ -350,11 +356,11 @@ class RanksView(QtWidgets.QWidget):
 
     def _show_errors(self, errors: list[str]) -> None:
         self.errors.setVisible(bool(errors))
-        shown = [f"unreadable: {e}" for e in errors[:MAX_ERRORS_SHOWN]]
+        shown = [f"unreadable: {printable(e)}" for e in errors[:MAX_ERRORS_SHOWN]]
         if len(errors) > MAX_ERRORS_SHOWN:
             shown.append(f"and {len(errors) - MAX_ERRORS_SHOWN} more (see the tooltip)")
         self.errors.setText("\n".join(shown))
-        self.errors.setToolTip("\n".join(errors))
+        self.errors.setToolTip("\n".join(map(printable, errors)))
 
     # -- the chart and the selection -------------------------------------------------------------------------
 
@@ -395,6 +401,7 @@ class RanksView(QtWidgets.QWidget):
 
 
 def _summary(table: RanksTable, folder: str) -> str:
+    folder = printable(folder)
     n = len(table.entries)
     if not n and not table.errors:
         return f"No snapshot files in {folder}."

@@ -14,6 +14,7 @@ import numpy as np
 from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.errors import printable
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent
@@ -219,16 +220,17 @@ def _span(us: int | None) -> str:
 
 
 def _relative(file: str, folder: str) -> str:
+    """The file's path below the folder, printable (a name may hold a newline, a terminal escape, bytes not UTF-8)."""
     try:
-        return str(PurePath(file).relative_to(folder))
+        return printable(str(PurePath(file).relative_to(folder)))
     except ValueError:
-        return file
+        return printable(file)
 
 
 def ranks_text(table: RanksTable, folder: str) -> str:
     """The `ranks` command's text: a table, the OOM ranks, the outliers, each rank's peaks over its steps."""
-    lines = [f"{folder}: {len(table.entries)} snapshot file(s)"]
-    lines += [f"unreadable: {e}" for e in table.errors]
+    lines = [f"{printable(folder)}: {len(table.entries)} snapshot file(s)"]
+    lines += [f"unreadable: {printable(e)}" for e in table.errors]
     if not table.entries:
         return "\n".join(lines)
     head = (
