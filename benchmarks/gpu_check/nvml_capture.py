@@ -12,7 +12,7 @@ from gpumem_gui.sources.nvml import NA, NvmlSource, format_reading
 
 # a row of `gpumem-gui attach --list` (cli._attach): pid, GPU memory (format_bytes or n/a), probe, command
 _ROW = re.compile(
-    r"^\s*(?P<pid>\d+)\s+(?P<used>n/a|-?\d+(?:\.\d+)? [KMGTP]?i?B)\s+(?P<probe>yes|no)\s?(?P<command>.*)$"
+    r"^\s*(?P<pid>\d+)\s+(?P<used>n/a|-?\d+(?:\.\d+)? [KMGTP]?i?B)\s+(?P<probe>yes|no)\s*(?P<command>.*)$"
 )
 _HEADER = re.compile(r"^\s*PID\s+GPU memory\s+probe\s+command\s*$")
 NO_JOBS = "no local GPU process and no running probe"

@@ -46,10 +46,8 @@ def run_on_device(ops: list[dict[str, Any]], torch: Any) -> tuple[dict[str, Any]
     torch.cuda.memory._record_memory_history("all", context="all", stacks="python", max_entries=HISTORY_ENTRIES)
     torch.cuda.reset_peak_memory_stats(0)
     second_stream = torch.cuda.Stream()
-    mem_pool_class = getattr(torch.cuda, "MemPool", None)
-    use_mem_pool = getattr(torch.cuda, "use_mem_pool", None)
-    has_pool = mem_pool_class is not None and use_mem_pool is not None
-    pool = mem_pool_class() if has_pool else None
+    has_pool = hasattr(torch.cuda, "MemPool") and hasattr(torch.cuda, "use_mem_pool")  # torch 2.6 and later
+    pool = torch.cuda.MemPool() if has_pool else None
     pool_context: Any = None
     oom_errors = _out_of_memory_errors(torch)
     tensors: dict[int, Any] = {}
@@ -75,7 +73,7 @@ def run_on_device(ops: list[dict[str, Any]], torch: Any) -> tuple[dict[str, Any]
         elif kind == "empty_cache":
             torch.cuda.empty_cache()
         elif kind == "pool_begin" and has_pool:
-            pool_context = use_mem_pool(pool)
+            pool_context = torch.cuda.use_mem_pool(pool)
             pool_context.__enter__()
         elif kind == "pool_end" and pool_context is not None:
             pool_context.__exit__(None, None, None)

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import importlib.util
 import json
 import os
@@ -476,9 +477,8 @@ def main(argv: list[str] | None = None) -> int:
         if "training" in chosen:
             results["training"] = {}
             for label in TRAINING_SETTINGS:
-                results["training"][label] = guarded(
-                    parts, f"training {label}", lambda label=label: training_part(check, label, results)
-                )
+                part = functools.partial(training_part, check, label, results)
+                results["training"][label] = guarded(parts, f"training {label}", part)
         if "nvml" in chosen and "nvml" not in results:  # no job got as far as being ready: NVML on its own
             results["nvml"] = guarded(parts, "nvml", lambda: nvml_part(check, None, None))
     finally:

@@ -41,10 +41,10 @@ def train(device: torch.device) -> dict[str, object]:
         targets = torch.randint(0, VOCABULARY, (BATCH, length), device=device)
         logits = model(tokens)
         loss = nn.functional.cross_entropy(logits.reshape(-1, VOCABULARY), targets.reshape(-1))
-        loss.backward()
+        loss.backward()  # type: ignore[no-untyped-call]
         optimizer.step()
         optimizer.zero_grad(set_to_none=True)
-        losses.append(float(loss))
+        losses.append(loss.item())
     torch.cuda.synchronize()
     _KEPT.extend((model, optimizer))
     return {

@@ -19,10 +19,16 @@ from gpumem_gui.core.allocator.simulator import OutOfMemoryError as _SimOutOfMem
 
 __version__ = "0.0+simulated"
 uint8 = "uint8"
-CAPACITY = int(os.environ.get("SIM_TORCH_CAPACITY", 80 << 30))
+CAPACITY = int(os.environ.get("SIM_TORCH_CAPACITY") or 80 << 30)
 _CUDA = os.environ.get("SIM_TORCH") != "nocuda"
-_device: SimulatedDevice | None = None
-_in_pool = False
+
+
+class _State:
+    device: SimulatedDevice | None = None  # made by torch.cuda.init()
+    in_pool = False  # inside use_mem_pool
+
+
+_state = _State()
 calls: list[str] = []  # the order in which the allocator was asked things (tests read it)
 
 
@@ -31,9 +37,9 @@ class OutOfMemoryError(RuntimeError):
 
 
 def _dev() -> SimulatedDevice:
-    if _device is None:
+    if _state.device is None:
         raise RuntimeError("CUDA is not initialised (torch.cuda.init() was not called)")
-    return _device
+    return _state.device
 
 
 class Tensor:
@@ -55,17 +61,16 @@ class Tensor:
 
 def empty(size: int, *, dtype: Any, device: str) -> Tensor:
     assert dtype is uint8 and device == "cuda"
-    calls.append("alloc_in_pool" if _in_pool else "alloc")
+    calls.append("alloc_in_pool" if _state.in_pool else "alloc")
     try:
-        return Tensor(_dev().alloc(size, pool=_in_pool))
+        return Tensor(_dev().alloc(size, pool=_state.in_pool))
     except _SimOutOfMemory as e:
         raise OutOfMemoryError(str(e)) from None
 
 
 def _init() -> None:
-    global _device
-    if _device is None:
-        _device = SimulatedDevice(CAPACITY, os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""))
+    if _state.device is None:
+        _state.device = SimulatedDevice(CAPACITY, os.environ.get("PYTORCH_CUDA_ALLOC_CONF", ""))
         calls.append("init")
 
 
@@ -84,18 +89,17 @@ class MemPool:
 
     def __del__(self) -> None:
         calls.append("mempool deleted")
-        if _device is not None:
-            _device.release_pool()
+        if _state.device is not None:
+            _state.device.release_pool()
 
 
 @contextlib.contextmanager
 def use_mem_pool(pool: MemPool) -> Iterator[None]:
-    global _in_pool
-    _in_pool = True
+    _state.in_pool = True
     try:
         yield
     finally:
-        _in_pool = False
+        _state.in_pool = False
 
 
 @contextlib.contextmanager
