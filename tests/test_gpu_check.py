@@ -551,3 +551,30 @@ def test_the_bundle_leaves_out_the_largest_files_until_it_fits(tmp_path: Path) -
     with tarfile.open(target) as tar:
         assert sorted(tar.getnames()) == ["results/oom/small.pickle", "results/results.json"]
     assert gpu_run.bundle(folder, target, limit=1_000_000) == []
+
+
+def test_the_training_part_attaches_captures_the_oom_and_lists_the_job(tmp_path: Path, monkeypatch: Any) -> None:
+    """Part (a) with (c) inside it, on tests/fake_torch (a job that keeps the protocol of train_step.py): the probe
+    starts with the job, `attach --once --save` writes its snapshot, the forced OOM leaves the probe's file (which
+    `explain` reads), and `attach --list` shows the job with its probe while it waits."""
+    monkeypatch.setattr(gpu_run, "TRAIN_SCRIPT", REPO / "tests" / "fake_torch" / "train_job.py")
+    sockets = tmp_path / "s"
+    sockets.mkdir(mode=0o700)
+    env = gpu_run.base_env(sockets)
+    env["PYTHONPATH"] = os.pathsep.join([str(REPO / "tests" / "fake_torch"), str(REPO)])
+    parts = gpu_run.Parts(120.0)
+    check = gpu_run.Check(parts, tmp_path, sys.executable, env, list(gpu_run.PARTS))
+    results: dict[str, Any] = {}
+    out = gpu_run.training_part(check, "default", results)
+    assert parts.done[-1]["name"] == "training default" and parts.done[-1]["status"] == "ok", parts.done
+    pid = out["job"]["pid"]
+    assert out["attach"]["rc"] == 0 and out["attach"]["line"].startswith("wrote ")
+    saved = out["attach"]["snapshot"]
+    assert saved["segments"] == 3 and saved["reserved"] == 98 * MiB and saved["oom_events"] == 0
+    assert out["oom"]["raised"] and len(out["oom"]["captured_files"]) == 1
+    assert out["oom"]["captured"]["oom_events"] == 1 and out["oom"]["explain_rc"] == 0
+    assert json.loads((tmp_path / "explain-default.json").read_text())  # explain's own JSON
+    job = results["nvml"]["job"]
+    assert (job["pid"], job["in_attach_list"], job["attach_probe"]) == (pid, True, True)
+    line = summary_lines({"training": {"default": out}, "parts": parts.done})[1]
+    assert "attach saved 3 segments, 98.0 MiB reserved" in line and "OOM raised and captured by the probe" in line

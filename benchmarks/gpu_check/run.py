@@ -49,6 +49,7 @@ SEQUENCE_SETTINGS = {
 }
 TRAINING_SETTINGS = {"default": "", "expandable_segments:True": "expandable_segments:True"}
 PARTS = ("sequence", "training", "nvml")
+TRAIN_SCRIPT = REPO / "benchmarks" / "gpu_check" / "train_step.py"  # its protocol: --ready, --go, --result, --wait
 BUNDLE_NAME = "gpu-check.tar.gz"
 BUNDLE_LIMIT = 15 * MiB  # a file that comes back from the device machine may be 16 MiB at most
 
@@ -335,7 +336,7 @@ def training_part(check: Check, label: str, results: dict[str, Any]) -> dict[str
     ready, go, result = (folder / f"train-{slug}.{ext}" for ext in ("ready.json", "go", "json"))
     oom_dir, log = folder / f"oom-{slug}", folder / f"train-{slug}.log"
     command = [python, "-m", "gpumem_gui.probe", "--oom-dir", str(oom_dir)]
-    command += [str(REPO / "benchmarks" / "gpu_check" / "train_step.py"), "--ready", str(ready), "--go", str(go)]
+    command += [str(TRAIN_SCRIPT), "--ready", str(ready), "--go", str(go)]
     command += ["--result", str(result), "--wait", f"{timeout:.0f}"]
     job_env = with_settings(env, settings)
     process = start(command, env=job_env, log=log)
