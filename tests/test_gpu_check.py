@@ -10,6 +10,7 @@ import importlib.util
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tarfile
@@ -357,7 +358,7 @@ def test_summary_names_matches_differences_captures_and_timeouts(simulated: dict
                 "attach": {"rc": 0, "snapshot": {"segments": 12, "reserved": 600 * MiB, "events": 4321}},
                 "oom": {"raised": True, "captured": {"oom_events": 1}},
             },
-            "expandable_segments:True": {"settings": "expandable_segments:True"},
+            "expandable_segments:True": {"settings": "expandable_segments:True", "attach": {"rc": None}},
         },
         "nvml": {
             "device_view": {"driver_version": "580.1", "devices": [{"name": "NVIDIA H200", "used": MiB, "total": GiB}]},
@@ -370,7 +371,7 @@ def test_summary_names_matches_differences_captures_and_timeouts(simulated: dict
     training_ok, training_late, matched, differs, nvml, last = lines[1:]
     assert "attach saved 12 segments, 600.0 MiB reserved, 4,321 events" in training_ok
     assert "OOM raised and captured by the probe (1 oom event)" in training_ok
-    assert training_late.endswith("TIMEOUT after 90 s: no ready")
+    assert training_late.endswith("attach timed out; TIMEOUT after 90 s: no ready")
     events = len(ours["snapshot"]["device_traces"][0])
     assert f"MATCH (events {events}/{events}," in matched and "replay of the real trace never differs" in matched
     allocated = ours["peaks"]["allocated"]
@@ -461,8 +462,8 @@ def test_without_cuda_one_line_and_exit_2(tmp_path: Path) -> None:
 
 def test_without_cuda_through_make_and_the_real_cpu_torch(tmp_path: Path) -> None:
     """`make gpu-check` with this environment's torch (a CPU build): the one line, and make's exit status 2."""
-    if importlib.util.find_spec("torch") is None or not (REPO / "Makefile").exists():
-        pytest.skip("needs torch and the Makefile")
+    if importlib.util.find_spec("torch") is None or shutil.which("make") is None:
+        pytest.skip("needs torch and make")
     env = {k: v for k, v in os.environ.items() if k != "OUT"}
     done = subprocess.run(
         ["make", "-s", "--no-print-directory", "gpu-check", f"PYTHON={sys.executable}", f"GPU_CHECK_DIR={tmp_path}/x"],

@@ -52,7 +52,7 @@ def _training_line(label: str, run: dict[str, Any], problem: str | None) -> str:
         s = attach["snapshot"]
         bits.append(f"attach saved {s['segments']} segments, {_mib(s['reserved'])} reserved, {s['events']:,} events")
     elif attach:
-        bits.append(f"attach failed: {attach.get('error') or 'exit ' + str(attach.get('rc'))}")
+        bits.append("attach timed out" if attach.get("rc") is None else f"attach failed (exit {attach['rc']})")
     if oom:
         captured = oom.get("captured") or {}
         if captured.get("oom_events"):
