@@ -8,7 +8,7 @@ STAMP_TEST := $(VENV)/.installed-test
 KERNEL_SOURCES := $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.pxd gpumem_gui/core/*/*.h) \
 	gpumem_gui/core/allocator/simulator.py gpumem_gui/core/allocator/_feed.py
 
-.PHONY: run test lint bench examples screenshots dist-check clean
+.PHONY: run test lint bench examples screenshots dist-check gpu-check clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -60,6 +60,13 @@ examples: $(STAMP_RUN)
 dist-check: $(STAMP_RUN)
 	$(BIN)/python -m pip install --quiet build
 	$(BIN)/python tests/dist_check.py
+
+# The real-GPU check (benchmarks/gpu_check/run.py), under 8 minutes: installs nothing, runs this checkout with $(PYTHON)
+# and its torch; results in GPU_CHECK_DIR (default ./gpu-check-out; where $$OUT is set, a bundle of three files there).
+# Without a CUDA device it says so in one line and exits 2.
+GPU_CHECK_DIR ?=
+gpu-check:
+	@PYTHONPATH=$(CURDIR) GPUMEM_GUI_PURE_PYTHON=1 $(PYTHON) -m benchmarks.gpu_check $(GPU_CHECK_DIR)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .mypy_cache .ruff_cache
