@@ -1,0 +1,1 @@
+"""`gpumem-gui mcp`: placeholder replaced below."""
