@@ -53,9 +53,9 @@ __all__ = [
     "Ranks",
     "Replay",
     "Report",
-    "SnapshotError",
     "Sites",
     "Snapshot",
+    "SnapshotError",
     "open",
     "ranks",
 ]
@@ -65,7 +65,7 @@ SITES_SIZE = (1100, 420)
 WINDOW_SIZE = (1400, 900)
 
 
-def open(path: str | os.PathLike[str]) -> Snapshot:  # noqa: A001 (the API's verb, as in builtins.open)
+def open(path: str | os.PathLike[str]) -> Snapshot:  # the API's verb, as builtins.open's
     """Read a snapshot file: a pickle from torch.cuda.memory._dump_snapshot, or its JSON, gzip'd or not.
 
     SnapshotError, with one line, for a file that is not a snapshot."""
@@ -75,9 +75,7 @@ def open(path: str | os.PathLike[str]) -> Snapshot:  # noqa: A001 (the API's ver
     return Snapshot(load_snapshot(name), name)
 
 
-def ranks(
-    folder: str | os.PathLike[str], scheduler: Executor | None = None, *, workers: int | None = None
-) -> Ranks:
+def ranks(folder: str | os.PathLike[str], scheduler: Executor | None = None, *, workers: int | None = None) -> Ranks:
     """A folder of per-rank snapshot files summarised side by side, as `gpumem-gui ranks DIR --json`.
 
     `scheduler`: None reads the files in worker processes of their own (`workers` of them, default: the cores,

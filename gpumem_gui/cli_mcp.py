@@ -71,9 +71,12 @@ def build_server(roots: list[str]) -> Any:
             return call()
         except (SnapshotError, ValueError, IndexError, OSError) as e:  # OutsideRoots is an OSError
             raise ToolError(str(e)) from None
+
     server = MCPServer("gpumem-gui", version=__version__, instructions=INSTRUCTIONS)
     File = Annotated[str, Field(description="a snapshot file's path, under a folder the user allowed")]
-    Device = Annotated[int | None, Field(description="a CUDA device (default: the one with an OOM, else the most used)")]
+    Device = Annotated[
+        int | None, Field(description="a CUDA device (default: the one with an OOM, else the most used)")
+    ]
     At = Annotated[int | None, Field(description="the state right after this trace event (0-based)")]
     Top = Annotated[int, Field(description=f"how many entries of each long list to return (at most {MAX_TOP})")]
 
@@ -91,6 +94,7 @@ def build_server(roots: list[str]) -> Any:
     @server.tool()
     def diff(
         path_a: File,
+        *,
         path_b: Annotated[str | None, Field(description="the second file (default: path_a again, at at_b)")] = None,
         at_a: At = None,
         at_b: At = None,
@@ -101,7 +105,18 @@ def build_server(roots: list[str]) -> Any:
     ) -> dict[str, Any]:
         """Two snapshots, or two moments of one, block by block: the figures' deltas (B minus A) and the sites
         that gained or lost most."""
-        return answer(lambda: tools.diff(path_a, path_b, at_a, at_b, device, device_a, device_b, top))
+        return answer(
+            lambda: tools.diff(
+                path_a,
+                path_b=path_b,
+                at_a=at_a,
+                at_b=at_b,
+                device=device,
+                device_a=device_a,
+                device_b=device_b,
+                top=top,
+            )
+        )
 
     @server.tool()
     def ranks(
@@ -115,7 +130,8 @@ def build_server(roots: list[str]) -> Any:
     def replay(
         path: File,
         settings: Annotated[
-            list[str], Field(description="PYTORCH_CUDA_ALLOC_CONF items over the recorded ones, e.g. expandable_segments:True")
+            list[str],
+            Field(description="PYTORCH_CUDA_ALLOC_CONF items over the recorded ones, e.g. expandable_segments:True"),
         ] = [],  # noqa: B006 (the SDK copies its defaults into the tool's schema)
         capacity: Annotated[str | None, Field(description="device memory to simulate, e.g. 80GiB")] = None,
         device: Device = None,
@@ -128,10 +144,9 @@ def build_server(roots: list[str]) -> Any:
     @server.tool()
     def events(
         path: File,
+        *,
         device: Device = None,
-        kind: Annotated[
-            str, Field(description="all, allocations, frees, segments, maps, ooms or markers")
-        ] = "all",
+        kind: Annotated[str, Field(description="all, allocations, frees, segments, maps, ooms or markers")] = "all",
         min_size: Annotated[int, Field(description="only events of at least this many bytes")] = 0,
         stream: Annotated[int | None, Field(description="only this CUDA stream")] = None,
         offset: Annotated[int, Field(description="the first matching event to return (paging)")] = 0,
@@ -139,11 +154,16 @@ def build_server(roots: list[str]) -> Any:
     ) -> dict[str, Any]:
         """A device's trace events, filtered, a page at a time: index, action, size, address, stream, site;
         next_offset continues."""
-        return answer(lambda: tools.events(path, device, kind, min_size, stream, offset, limit))
+        return answer(
+            lambda: tools.events(
+                path, device=device, kind=kind, min_size=min_size, stream=stream, offset=offset, limit=limit
+            )
+        )
 
     @server.tool()
     def stack(
         path: File,
+        *,
         event: Annotated[int | None, Field(description="a trace event's stack")] = None,
         address: Annotated[int | None, Field(description="or the stack of the block holding this address")] = None,
         at: At = None,

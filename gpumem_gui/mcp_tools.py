@@ -79,6 +79,7 @@ class Tools:
     def diff(
         self,
         path_a: str,
+        *,
         path_b: str | None = None,
         at_a: int | None = None,
         at_b: int | None = None,
@@ -114,6 +115,7 @@ class Tools:
     def events(
         self,
         path: str,
+        *,
         device: int | None = None,
         kind: str = "all",
         min_size: int = 0,
@@ -131,7 +133,7 @@ class Tools:
         device = snapshot._device(device)
         core = snapshot._snapshot
         table = EventTable(core, device)
-        rows = table.filter(EventFilter(kind, min_size, stream))  # type: ignore[arg-type] (checked above)
+        rows = table.filter(EventFilter(kind, min_size, stream))
         offset = max(0, offset)
         shown = rows[offset : offset + _limit(limit)].tolist()
         trace = table.trace
@@ -165,6 +167,7 @@ class Tools:
     def stack(
         self,
         path: str,
+        *,
         event: int | None = None,
         address: int | None = None,
         at: int | None = None,
@@ -182,12 +185,13 @@ class Tools:
         device = snapshot._device(device)
         core = snapshot._snapshot
         block = None
+        index = -1
         if event is not None:
             trace = core.trace(device)
             if not 0 <= event < len(trace):
                 raise IndexError(f"event {event} is outside the trace (0..{len(trace) - 1})")
             index = int(trace.stack[event])
-        else:
+        elif address is not None:
             timeline = snapshot._timeline(device)
             state = timeline.state_at(timeline.n_events - 1 if at is None else at)
             blk = state.blocks
@@ -200,7 +204,7 @@ class Tools:
             block = {
                 "address": int(blk.address[row]),
                 "size_bytes": int(blk.size[row]),
-                "state": STATE_LABELS.get(int(blk.state[row]), "unknown"),
+                "state": {int(k): v for k, v in STATE_LABELS.items()}.get(int(blk.state[row]), "unknown"),
                 "segment_address": int(state.segments.address[int(blk.segment[row])]),
             }
         frames = core.stacks.stack(index)

@@ -75,7 +75,13 @@ def render(
 
 
 def _render_sites(
-    app: QtWidgets.QApplication, snapshot: Snapshot, out: str, *, at: int | None, device: int | None, size: tuple[int, int]
+    app: QtWidgets.QApplication,
+    snapshot: Snapshot,
+    out: str,
+    *,
+    at: int | None,
+    device: int | None,
+    size: tuple[int, int],
 ) -> None:
     """The site timeline alone (the window fills its own only when its tab is shown), its bands made here."""
     timeline = build_timeline(snapshot, snapshot.default_device() if device is None else device)
