@@ -19,7 +19,7 @@ from tests.conftest import fixture_path, load_raw
 
 MiB = 1 << 20
 KEYS = {
-    "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
+    "schema_version", "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
     "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "category_source", "category_rules",
     "findings", "remedies", "oom",
 }  # fmt: skip

@@ -125,7 +125,7 @@ def test_json_output_against_report(folder: Path, capsys: pytest.CaptureFixture[
     assert cli.main(["ranks", str(folder), "--json"]) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)
-    assert list(data) == ["ranks", "oom_ranks", "outliers"]
+    assert list(data) == ["schema_version", "ranks", "oom_ranks", "outliers"]
     assert "rank9.pickle" in err and len(err.strip().splitlines()) == 1  # the unreadable file: stderr, not counted
     assert len(data["ranks"]) == len(EXPECTED)
     keys = ["rank", "step", "file", "device", "peak_reserved_bytes", "peak_allocated_bytes", "reserved_bytes",
@@ -210,7 +210,7 @@ def test_an_oom_on_a_device_other_than_the_one_that_reserved_the_most(
 def test_empty_and_missing_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["ranks", str(tmp_path), "--json"]) == 0
     out, err = capsys.readouterr()
-    assert json.loads(out) == {"ranks": [], "oom_ranks": [], "outliers": []}
+    assert json.loads(out) == {"schema_version": 1, "ranks": [], "oom_ranks": [], "outliers": []}
     assert "no snapshot files" in err
     assert cli.main(["ranks", str(tmp_path / "absent")]) == 2
     assert "not a folder" in capsys.readouterr().err
