@@ -19,9 +19,9 @@ from tests.conftest import fixture_path, load_raw
 
 MiB = 1 << 20
 KEYS = {
-    "schema_version", "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
+    "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
     "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "category_source", "category_rules",
-    "findings", "remedies", "oom",
+    "findings", "remedies", "oom", "schema_version",
 }  # fmt: skip
 CATEGORIES = {
     "parameters", "gradients", "optimizer_state", "activations", "temporaries", "unknown", "before_recording",
