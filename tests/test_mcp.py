@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import subprocess
 import sys
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -57,10 +59,15 @@ def test_an_agent_lists_the_tools_and_explain_gives_the_remedies_the_cli_gives(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     path = assets.example_path("fragmented_oom")
-    listed, (explained, refused) = _drive(
+    listed, (explained, refused, ooms, stack) = _drive(
         tmp_path,
         path.parent,
-        [("explain", {"path": str(path), "top": 3}), ("report", {"path": "/etc/passwd"})],
+        [
+            ("explain", {"path": str(path), "top": 3}),
+            ("report", {"path": "/etc/passwd"}),
+            ("events", {"path": str(path), "kind": "ooms"}),
+            ("stack", {"path": str(path), "event": 203, "limit": 2}),
+        ],
     )
     assert listed >= TOOLS
     assert not explained.is_error, explained.content
@@ -79,6 +86,22 @@ def test_an_agent_lists_the_tools_and_explain_gives_the_remedies_the_cli_gives(
     message = refused.content[0].text
     assert "outside the folders this server may read" in message and "/etc/passwd" in message
     assert len(message.strip().splitlines()) == 1
+    # the event list and a stack, read against the file's own trace entry
+    with open(path, "rb") as f:
+        raw = pickle.load(f)["device_traces"][0]
+    (oom,) = [i for i, e in enumerate(raw) if e["action"] == "oom"]
+    listed_ooms = ooms.structured_content
+    assert [e["index"] for e in listed_ooms["events"]] == [oom] and listed_ooms["next_offset"] is None
+    assert listed_ooms["events"][0]["size_bytes"] == raw[oom]["size"]
+    frames = stack.structured_content
+    assert frames["frames_total"] == len(raw[203]["frames"])
+    assert [(f["filename"], f["line"]) for f in frames["frames"]] == [
+        (f["filename"], f["line"]) for f in raw[203]["frames"][:2]
+    ]
+    jsonschema = pytest.importorskip("jsonschema")
+    for name, document in (("explain", found), ("events", listed_ooms), ("stack", frames)):
+        schema = json.loads((resources.files("gpumem_gui") / "schemas" / f"{name}.json").read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator(schema).validate(document)
 
 
 def test_a_symbolic_link_out_of_the_root_is_refused(tmp_path: Path) -> None:
