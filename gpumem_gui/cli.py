@@ -14,12 +14,13 @@ from collections.abc import Sequence
 from gpumem_gui import __version__, blas_threads, cli_user_code  # noqa: F401 (blas_threads: before numpy is imported)
 from gpumem_gui.cli_guard import run_guarded
 from gpumem_gui.core.allocator.replay import replay
-from gpumem_gui.core.analysis.report import build_report, report_json, report_text
+from gpumem_gui.core.analysis.report import build_report, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
+from gpumem_gui.json_documents import explain_document, replay_document, report_document
 
 EXIT_BAD_INPUT = 2
 
@@ -66,10 +67,10 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("-o", "--output", help="write the replayed run as a snapshot pickle")
-    ren = sub.add_parser("render", help="render a snapshot's window, map or timeline to a PNG, without a screen")
+    ren = sub.add_parser("render", help="render a snapshot's window, map or timelines to a PNG, without a screen")
     ren.add_argument("file")
     ren.add_argument("-o", "--output", required=True, help="the PNG to write")
-    ren.add_argument("--view", choices=("window", "map", "timeline"), default="window")
+    ren.add_argument("--view", choices=("window", "map", "timeline", "sites"), default="window")
     ren.add_argument(
         "--at",
         type=int,
@@ -118,6 +119,7 @@ def _parser() -> argparse.ArgumentParser:
 MODULE_COMMANDS = {
     "diff": ("gpumem_gui.cli_diff", "compare two snapshots, or two moments of one, block by block"),
     "ranks": ("gpumem_gui.cli_ranks", "summarise a folder of per-rank snapshots: peaks, OOMs, outliers"),
+    "mcp": ("gpumem_gui.cli_mcp", "serve report, explain, diff, ranks, replay, events and stack to AI agents (MCP)"),
 }
 COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz", *MODULE_COMMANDS)
 
@@ -317,7 +319,7 @@ def _replay(args: argparse.Namespace) -> int:
         with open(args.output, "wb") as f:
             pickle.dump(result.snapshot, f, protocol=4)
     if args.json:
-        print(json.dumps(result.as_dict(), indent=2))
+        print(json.dumps(replay_document(result), indent=2))
         return 0
     o, r = result.original, result.replayed
     print(f"{snapshot.source}: device {result.device}, settings {result.settings or '(defaults)'}")
@@ -361,7 +363,7 @@ def require_device(snapshot: Snapshot, device: int | None) -> None:
 
 def _explain(args: argparse.Namespace) -> int:
     from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
-    from gpumem_gui.core.analysis.explain_output import explanation_json, explanation_text  # noqa: PLC0415
+    from gpumem_gui.core.analysis.explain_output import explanation_text  # noqa: PLC0415
 
     try:
         snapshot = load_snapshot(args.file)
@@ -374,7 +376,7 @@ def _explain(args: argparse.Namespace) -> int:
         print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
-        print(json.dumps(explanation_json(found.diagnosis, found.remedies, found.findings), indent=2))
+        print(json.dumps(explain_document(found), indent=2))
     else:
         print(explanation_text(found.diagnosis, found.remedies, found.remedy_sentences))
     return 0
@@ -392,7 +394,7 @@ def _report(args: argparse.Namespace) -> int:
         print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:
-        print(json.dumps(report_json(snapshot, reports), indent=2))
+        print(json.dumps(report_document(snapshot, reports), indent=2))
     else:
         print(report_text(snapshot, reports, top=args.top))
     return 0

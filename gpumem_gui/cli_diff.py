@@ -12,6 +12,7 @@ from gpumem_gui.core.analysis.diff import Diff, devices_note, diff_device, diff_
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.json_documents import diff_document
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,9 +51,7 @@ def run(args: argparse.Namespace) -> int:
     chosen = args.device is None and args.device_a is None and args.device_b is None
     note = devices_note(dev_a, dev_b) if chosen else ""
     if args.json:
-        out = found.as_json()
-        out["devices"] = {"a": dev_a, "b": dev_b, "each_file_default": chosen}
-        print(json.dumps(out, indent=2))
+        print(json.dumps(diff_document(found, dev_a, dev_b, chosen), indent=2))
     else:
         print(diff_text(found, top=args.top, note=note))
     return 0

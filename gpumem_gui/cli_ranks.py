@@ -10,6 +10,7 @@ from gpumem_gui import cli_user_code
 from gpumem_gui.cli import EXIT_BAD_INPUT
 from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, ranks_text
 from gpumem_gui.core.snapshot.errors import SnapshotError, printable
+from gpumem_gui.json_documents import ranks_document
 from gpumem_gui.sources.rank_folder import RankFolderJob
 
 
@@ -41,7 +42,7 @@ def run(args: argparse.Namespace) -> int:
         # the schema has no place for them: the files that could not be read go to stderr, one line each
         for error in table.errors:
             print(f"gpumem-gui: unreadable: {printable(error)}", file=sys.stderr)
-        print(json.dumps(table.as_json(), indent=2))  # names as JSON escapes them: \n, \u001b, \udcff
+        print(json.dumps(ranks_document(table), indent=2))  # names as JSON escapes them: \n, \u001b, \udcff
     else:
         print(ranks_text(table, args.folder))
     return EXIT_BAD_INPUT if table.errors and not table.entries else 0

@@ -1,14 +1,18 @@
-"""`gpumem-gui render`: a snapshot's window, map or timeline drawn to a PNG without a screen."""
+"""`gpumem-gui render`: a snapshot's window, map, timeline or site timeline drawn to a PNG without a screen."""
 
 from __future__ import annotations
 
 from PySide6 import QtWidgets
 
 from gpumem_gui.app import MainWindow, _application
+from gpumem_gui.core.analysis.site_series import build_site_series
+from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.site_timeline import SiteTimelineView
 
-VIEWS = ("window", "map", "timeline")
+VIEWS = ("window", "map", "timeline", "sites")
 
 
 def render(
@@ -32,6 +36,9 @@ def render(
         raise ValueError(f"size {width}x{height}: both must be at least 1 pixel")
     snapshot = load_snapshot(path)
     app = _application()
+    if view == "sites":
+        _render_sites(app, snapshot, out, at=at, device=device, size=size)
+        return
     with throwaway_settings() as settings:
         window = MainWindow(settings)
         widget: QtWidgets.QWidget = window
@@ -65,3 +72,30 @@ def render(
                 widget.deleteLater()
             window.close()
             app.processEvents()
+
+
+def _render_sites(
+    app: QtWidgets.QApplication,
+    snapshot: Snapshot,
+    out: str,
+    *,
+    at: int | None,
+    device: int | None,
+    size: tuple[int, int],
+) -> None:
+    """The site timeline alone (the window fills its own only when its tab is shown), its bands made here."""
+    timeline = build_timeline(snapshot, snapshot.default_device() if device is None else device)
+    widget = SiteTimelineView()
+    try:
+        widget.setMinimumSize(1, 1)
+        widget.resize(*size)
+        widget.show()
+        widget.set_document(snapshot, timeline, build_site_series(snapshot, timeline), at)
+        for _ in range(5):
+            app.processEvents()
+        if not widget.grab().save(out, "PNG"):
+            raise OSError(f"could not write {out}")
+    finally:
+        widget.close()
+        widget.deleteLater()
+        app.processEvents()

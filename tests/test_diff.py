@@ -114,7 +114,7 @@ def test_json_figures_are_reports_and_deltas_are_b_minus_a(
     args += [] if at_a is None else ["--at-a", str(at_a)]
     args += [] if at_b is None else ["--at-b", str(at_b)]
     out = _run_json(capsys, *args)
-    assert set(out) == {"a", "b", "delta", "blocks", "by_site", "devices"}
+    assert set(out) == {"schema_version", "a", "b", "delta", "blocks", "by_site", "devices"}
     assert set(out["a"]) == set(out["b"]) == SIDE_KEYS
     assert set(out["delta"]) == set(FIGURES) and set(out["blocks"]) == {"added", "removed", "kept"}
     assert all(set(s) == {"site", "bytes_delta", "added_bytes", "removed_bytes"} for s in out["by_site"])

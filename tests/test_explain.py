@@ -21,7 +21,7 @@ MiB = 1 << 20
 KEYS = {
     "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
     "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "category_source", "category_rules",
-    "findings", "remedies", "oom",
+    "findings", "remedies", "oom", "schema_version",
 }  # fmt: skip
 CATEGORIES = {
     "parameters", "gradients", "optimizer_state", "activations", "temporaries", "unknown", "before_recording",

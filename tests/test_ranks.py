@@ -125,7 +125,7 @@ def test_json_output_against_report(folder: Path, capsys: pytest.CaptureFixture[
     assert cli.main(["ranks", str(folder), "--json"]) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)
-    assert list(data) == ["ranks", "oom_ranks", "outliers"]
+    assert list(data) == ["schema_version", "ranks", "oom_ranks", "outliers"]
     assert "rank9.pickle" in err and len(err.strip().splitlines()) == 1  # the unreadable file: stderr, not counted
     assert len(data["ranks"]) == len(EXPECTED)
     keys = ["rank", "step", "file", "device", "peak_reserved_bytes", "peak_allocated_bytes", "reserved_bytes",
