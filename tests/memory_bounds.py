@@ -22,6 +22,11 @@ if mode == "load":
         print("loaded", file=sys.stderr)
     except SnapshotError as e:
         print(e, file=sys.stderr)
+elif mode == "live":
+    from pathlib import Path
+    from gpumem_gui.sources.live import LiveSession
+    session = LiveSession(Path(args[0]), stats_interval=3600)
+    print(session.run() or "stopped", file=sys.stderr)  # the window's live session: fetches a snapshot first
 else:
     from gpumem_gui import cli
     cli.main(["attach", "--socket", args[0], "--save", args[1]])
@@ -33,7 +38,7 @@ print(json.dumps(int(status.split("VmHWM:")[1].split()[0]) * 1024))
 
 def run_measured(mode: str, *args: str, timeout: float = 120) -> tuple[str, int]:
     """What the child said on stderr (a load's error, or the CLI's lines) and its peak RSS in bytes; `mode` is
-    "load" (args: a path) or "attach" (args: a socket path, the --save path)."""
+    "load" (args: a path), "attach" (args: a socket path, the --save path) or "live" (args: a socket path)."""
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
     env["OPENBLAS_NUM_THREADS"] = "1"  # each BLAS thread reserves address space the cap would count

@@ -287,6 +287,16 @@ def test_a_huge_snapshot_streams_to_disk_not_memory(tmp_path: Path) -> None:
     assert not out.exists() and not out.with_name(out.name + ".part").exists()
 
 
+def test_the_window_s_live_session_streams_a_huge_snapshot_to_disk_too(tmp_path: Path) -> None:
+    # `attach --socket` without --save opens the window's live session, which held every snapshot in memory
+    path = tmp_path / "peer.sock"
+    with _peer(path, "huge"):
+        said, peak = run_measured("live", str(path))
+    assert peak < HUGE_SENT // 2, f"peak RSS {peak >> 20} MB"
+    assert "has exited" in said or "closed its probe" in said or "does not fit" in said, said
+    assert "Traceback" not in said
+
+
 def test_a_snapshot_larger_than_the_free_space_is_refused_before_it_is_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -7,7 +7,7 @@ import socket
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import psutil
 import pytest
@@ -107,16 +107,16 @@ def test_a_slow_consumer_gets_one_update_with_the_newest_frame(served) -> None:
 def test_requests_during_a_slow_fetch_collapse_into_one(served, tmp_path: Path) -> None:
     server, _backend = served
     session = LiveSession(server.path, stats_interval=60, snapshot_interval=60)
-    real = session.client.snapshot_bytes
+    real = session.client.snapshot_into
     fetching, release, fetches = threading.Event(), threading.Event(), []
 
-    def slow(include_traces: bool = True) -> bytes:
+    def slow(out: IO[bytes], include_traces: bool = True) -> int:
         fetches.append(1)
         fetching.set()
         assert release.wait(10)  # slow until the test has made all its requests
-        return real(include_traces)
+        return real(out, include_traces)
 
-    session.client.snapshot_bytes = slow  # type: ignore[method-assign]
+    session.client.snapshot_into = slow  # type: ignore[method-assign]
     runner = Runner(session)
     assert fetching.wait(5)
     for _ in range(10):
@@ -143,10 +143,10 @@ def test_an_oserror_ends_the_session_and_propagates(served) -> None:
     server, _backend = served
     session = LiveSession(server.path)
 
-    def broken(include_traces: bool = True) -> bytes:
+    def broken(out: IO[bytes], include_traces: bool = True) -> int:
         raise OSError("No space left on device")
 
-    session.client.snapshot_bytes = broken  # type: ignore[method-assign]
+    session.client.snapshot_into = broken  # type: ignore[method-assign]
     runner = Runner(session)
     runner.join()
     assert isinstance(runner.error, OSError) and session.finished and session.stopping
@@ -161,10 +161,10 @@ def test_a_vanished_job_is_an_end_not_an_error(served) -> None:
     session = LiveSession(server.path)
     session.pid = _vanished_pid()
 
-    def gone(include_traces: bool = True) -> bytes:
+    def gone(out: IO[bytes], include_traces: bool = True) -> int:
         raise ConnectionResetError("reset by peer")
 
-    session.client.snapshot_bytes = gone  # type: ignore[method-assign]
+    session.client.snapshot_into = gone  # type: ignore[method-assign]
     runner = Runner(session)
     runner.join()
     assert runner.error is None and runner.result is not None
@@ -204,17 +204,17 @@ def test_a_paused_session_fetches_only_what_is_asked_until_resumed(served, tmp_p
     server, _backend = served
     session = LiveSession(server.path, stats_interval=0.01, snapshot_interval=0.01)  # unpaused: it fetches at once
     fetches: list[str] = []
-    real_stats, real_snapshot = session.client.stats, session.client.snapshot_bytes
+    real_stats, real_snapshot = session.client.stats, session.client.snapshot_into
 
     def stats() -> dict[str, Any]:
         fetches.append("stats")
         return real_stats()
 
-    def snapshot_bytes(include_traces: bool = True) -> bytes:
+    def snapshot_into(out: IO[bytes], include_traces: bool = True) -> int:
         fetches.append("snapshot")
-        return real_snapshot(include_traces)
+        return real_snapshot(out, include_traces)
 
-    session.client.stats, session.client.snapshot_bytes = stats, snapshot_bytes  # type: ignore[method-assign]
+    session.client.stats, session.client.snapshot_into = stats, snapshot_into  # type: ignore[method-assign]
     runner = Runner(session)
     _wait(lambda: fetches.count("snapshot") >= 2 and fetches.count("stats") >= 2)
     session.set_paused(True)

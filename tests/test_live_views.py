@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
@@ -150,10 +151,10 @@ def served(tmp_path: Path):
 def test_an_error_in_the_live_loop_reaches_the_view_as_one_line(qtbot, served, caplog) -> None:
     session = LiveSession(served.path, stats_interval=0.05)
 
-    def broken(include_traces: bool = True) -> bytes:
+    def broken(out: IO[bytes], include_traces: bool = True) -> int:
         raise OSError("No space left on device\nwhile fetching")
 
-    session.client.snapshot_bytes = broken  # type: ignore[method-assign]
+    session.client.snapshot_into = broken  # type: ignore[method-assign]
     view = LiveView(session)
     qtbot.addWidget(view)
     qtbot.waitUntil(lambda: view.notice.isVisibleTo(view), timeout=5000)

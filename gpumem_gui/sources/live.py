@@ -12,9 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
+import shutil
 import socket
+import tempfile
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,11 +49,13 @@ class StatsSample:
 
 @dataclass(frozen=True)
 class LiveFrame:
-    """One snapshot of the job, parsed, with its timelines; `data` is the pickle as received (what Save writes)."""
+    """One snapshot of the job, parsed, with its timelines; `path` holds the pickle as received (what Save writes),
+    in the session's private folder: a snapshot of many GB never sits in memory whole."""
 
     snapshot: Snapshot
     timelines: dict[int, DeviceTimeline]
-    data: bytes
+    path: Path
+    size: int  # bytes of the pickle
     taken_at: float
     seconds_to_fetch: float
 
@@ -110,6 +116,10 @@ class LiveSession:
         self._record_dir: Path | None = None
         self._recorded = 0
         self._stream: EventStream | None = None
+        # where the received pickles are kept (0700, removed with the session): the last one serves Save
+        self._folder = tempfile.mkdtemp(prefix="gpumem-gui-live-")
+        weakref.finalize(self, shutil.rmtree, self._folder, True)
+        self._fetched = 0
 
     # -- control (any thread) --------------------------------------------------------------------------------
 
@@ -286,18 +296,27 @@ class LiveSession:
 
     def _fetch_snapshot(self, saving: list[Path]) -> None:
         started = time.monotonic()
-        data = self.client.snapshot_bytes(self.include_traces)
-        snapshot = load_snapshot(data, name=f"pid {self.pid}")
+        self._fetched += 1
+        path = Path(self._folder) / f"snapshot-{self._fetched}.pickle"
+        try:
+            with os.fdopen(os.open(path, _CREATE, 0o600), "wb") as out:
+                size = self.client.snapshot_into(out, self.include_traces)  # streamed: bounded by the free space
+            snapshot = load_snapshot(path, name=f"pid {self.pid}")
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
         config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
         timelines = {device: build_timeline(snapshot, device, config) for device in snapshot.devices()}
-        frame = LiveFrame(snapshot, timelines, data, time.time(), time.monotonic() - started)
-        self.last_frame = frame
+        frame = LiveFrame(snapshot, timelines, path, size, time.time(), time.monotonic() - started)
+        previous, self.last_frame = self.last_frame, frame
+        if previous is not None:
+            previous.path.unlink(missing_ok=True)  # only the last one is ever saved
         self._post(frame=frame)  # replaces a frame the consumer has not yet been given
-        for path in saving:
-            self._post(messages=[self._write_frame(path)])
+        for target in saving:
+            self._post(messages=[self._write_frame(target)])
         if self._record_dir is not None:
             self._recorded += 1
-            (self._record_dir / f"snapshot-{self._recorded:05d}.pickle").write_bytes(data)
+            shutil.copyfile(path, self._record_dir / f"snapshot-{self._recorded:05d}.pickle")
 
     def _write_frame(self, path: Path) -> str:
         frame = self.last_frame
@@ -305,7 +324,7 @@ class LiveSession:
             return "nothing to save yet: no snapshot has arrived"
         try:
             tmp = path.with_name(path.name + ".part")
-            tmp.write_bytes(frame.data)
+            shutil.copyfile(frame.path, tmp)
             tmp.replace(path)
         except OSError as exc:
             return f"cannot save {path}: {exc}"
@@ -320,6 +339,10 @@ class LiveSession:
         ) + time.strftime(" at %H:%M:%S")
         self._post(ended=self.ended)
         return self.ended
+
+
+# a new file only, never through a link planted at its name
+_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _running(pid: int) -> bool:

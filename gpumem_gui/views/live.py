@@ -299,7 +299,7 @@ class LiveView(QtWidgets.QWidget):
         events = sum(len(frame.snapshot.trace(d)) for d in frame.snapshot.devices())
         self.status.setText(
             f"snapshot {self.frames} at {time.strftime('%H:%M:%S', time.localtime(frame.taken_at))}: "
-            f"{format_bytes(len(frame.data))}, {events:,} trace events, fetched and indexed in "
+            f"{format_bytes(frame.size)}, {events:,} trace events, fetched and indexed in "
             f"{frame.seconds_to_fetch * 1000:.0f} ms"
         )
 
