@@ -219,7 +219,7 @@ class _Run:
     initial_reserved: int
 
 
-def _simulate(
+def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed on)
     snapshot: Snapshot,
     device: int | None,
     overrides: list[str] | None,
@@ -272,9 +272,8 @@ def _freed(segments: list[dict[str, Any]], addresses: frozenset[int]) -> list[di
     out = []
     for seg in segments:
         blocks: list[dict[str, Any]] = []
-        for block in seg["blocks"]:
-            if block["address"] in addresses:
-                block = {**block, "state": "inactive", "frames": []}
+        for recorded in seg["blocks"]:
+            block = {**recorded, "state": "inactive", "frames": []} if recorded["address"] in addresses else recorded
             if blocks and block["state"] == "inactive" and blocks[-1]["state"] == "inactive":
                 blocks[-1] = {**blocks[-1], "size": blocks[-1]["size"] + block["size"]}
             else:
