@@ -139,13 +139,13 @@ class _Stop(Exception):
 def test_a_cancelled_job_stops_between_replays(monkeypatch: pytest.MonkeyPatch) -> None:
     snapshot = load_snapshot(example_path("fragmented_oom"))
     replays: list[Any] = []
-    real = remedies.replay
+    real = remedies.replay_outcome
 
     def counted(*args: Any, **kwargs: Any) -> Any:
         replays.append(kwargs.get("overrides"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(remedies, "replay", counted)
+    monkeypatch.setattr(remedies, "replay_outcome", counted)
     checks = []
 
     def check() -> None:

@@ -36,12 +36,14 @@ from gpumem_gui.core.analysis.categories import (
     GRADIENTS,
     INPUTS,
     LIBRARY_WORKSPACES,
+    NONE,
     OPTIMIZER,
     OPTIMIZER_STATE,
     PARAMETERS,
     TEMPORARIES,
     event_phases,
     lifetime_categories,
+    stack_phases,
 )
 from gpumem_gui.core.analysis.diagnosis import Diagnosis
 from gpumem_gui.core.analysis.growth import find_growth
@@ -210,11 +212,20 @@ def _batch_lifetimes(ctx: _Context) -> npt.NDArray[np.bool_]:
     return np.asarray(ctx.of(ACTIVATIONS, INPUTS) | temporaries)
 
 
+def _request_scales(ctx: _Context) -> bool:
+    """Whether the OOM's request follows the batch: made in forward or backward (its own stack says, else the
+    events before it)."""
+    if ctx.diagnosis.oom is None:
+        return False
+    stack = int(ctx.snapshot.trace(ctx.diagnosis.device).stack[ctx.stop])
+    own = int(stack_phases(ctx.snapshot.stacks)[stack]) if stack >= 0 else NONE
+    return (own if own != NONE else int(ctx.phase[ctx.stop])) in _BATCH_PHASES
+
+
 def _scale_batch(ctx: _Context, fraction: Fraction, change: str, assumes: str) -> ProgramCandidate:
     e = ctx.edits()
     e.scale[_batch_lifetimes(ctx)] = float(fraction)
-    scaled_request = ctx.diagnosis.oom is not None and int(ctx.phase[ctx.stop]) in _BATCH_PHASES
-    return ctx.candidate(change, assumes, e, float(fraction) if scaled_request else 1.0)
+    return ctx.candidate(change, assumes, e, float(fraction) if _request_scales(ctx) else 1.0)
 
 
 def _smaller_batch(ctx: _Context) -> Made:
@@ -223,7 +234,7 @@ def _smaller_batch(ctx: _Context) -> Made:
     if not held:
         return [], ["A smaller batch was not tried: no activation, input or forward temporary is held at this moment."]
     o = ctx.diagnosis.oom
-    request = o.request_bytes if o is not None and int(ctx.phase[ctx.stop]) in _BATCH_PHASES else 0
+    request = o.request_bytes if o is not None and _request_scales(ctx) else 0
     need = _need(ctx)
     fraction = Fraction(1, 2)
     if need:
