@@ -3,6 +3,7 @@ simulator), the "no" cases, and every bundled OOM and the constructor OOM, each 
 
 from __future__ import annotations
 
+import json
 import pickle
 from typing import Any
 
@@ -10,6 +11,7 @@ import numpy as np
 import pytest
 
 from gpumem_gui.assets import example_path
+from gpumem_gui.cli import main
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator._oom import OutOfMemoryError
 from gpumem_gui.core.allocator.remedies import Explanation, explain
@@ -222,10 +224,6 @@ def test_a_peak_gets_headroom_and_the_growing_site_is_a_remedy() -> None:
 
 
 def test_explain_json_remedies_carry_kind_change_frees_and_assumptions(capsys: Any) -> None:
-    import json
-
-    from gpumem_gui.cli import main
-
     assert main(["explain", str(example_path("fragmented_oom")), "--json", "--gpus", "4"]) == 0
     out = json.loads(capsys.readouterr().out)
     keys = {"kind", "change", "settings", "frees_bytes", "assumes", "fits", "oom_events", "peak_reserved_bytes",

@@ -100,7 +100,7 @@ def test_resized_blocks_round_up_to_512_bytes_on_their_alloc_and_frees() -> None
 
 
 def test_a_block_from_before_recording_is_free_in_the_replays_first_state() -> None:
-    snapshot, addr, raw = _program()
+    snapshot, addr, _raw = _program()
     tl = build_timeline(snapshot, 0)
     k = _lifetime(tl, addr["early"])
     assert tl.lifetimes.start[k] < 0 and tl.lifetimes.end[k] < NEVER

@@ -161,21 +161,32 @@ def _remedy(c: Candidate, r: Outcome, diagnosis: Diagnosis, baseline: Outcome | 
     headroom = None
     if isinstance(baseline, Outcome) and not diagnosis.timeline.ooms:  # a peak: both replays run the whole trace
         headroom = baseline.peak_reserved_bytes - r.peak_reserved_bytes
-    common = {"oom_events": r.oom_events, "peak_reserved_bytes": r.peak_reserved_bytes, "unjudged": r.unjudged}
+    verdict = Remedy(
+        c.settings,
+        r.oom_events == 0,
+        r.oom_events,
+        r.peak_reserved_bytes,
+        r.unjudged,
+        change=c.settings,
+        assumes=REPLAY_ASSUMES,
+        headroom_bytes=headroom,
+    )
     if c.program is not None:
         p = c.program
         settings = r.settings if c.overrides else ""
-        return Remedy(settings, r.oom_events == 0, **common, kind="program", change=p.change,
-                      frees_bytes=p.frees_bytes, assumes=p.assumes, headroom_bytes=headroom)  # fmt: skip
+        return dataclasses.replace(
+            verdict, settings=settings, kind="program", change=p.change, frees_bytes=p.frees_bytes, assumes=p.assumes
+        )
     if c.smaller_request is not None:
-        request = diagnosis.timeline.ooms[0].requested_bytes
-        return Remedy(c.settings, r.oom_events == 0, **common, kind="program",
-                      change=f"make the failing request {c.settings.removeprefix('the request made ')}"
-                      " (compute it in chunks, or a smaller shape)", frees_bytes=request - c.smaller_request,
-                      assumes="only the failing request changes; every other request is as recorded",
-                      headroom_bytes=headroom)  # fmt: skip
-    return Remedy(c.settings, r.oom_events == 0, **common, change=c.settings, headroom_bytes=headroom,
-                  assumes=REPLAY_ASSUMES)  # fmt: skip
+        size = c.settings.removeprefix("the request made ")
+        return dataclasses.replace(
+            verdict,
+            kind="program",
+            change=f"make the failing request {size} (compute it in chunks, or a smaller shape)",
+            frees_bytes=diagnosis.timeline.ooms[0].requested_bytes - c.smaller_request,
+            assumes="only the failing request changes; every other request is as recorded",
+        )
+    return verdict
 
 
 REPLAY_ASSUMES = "the program makes the same requests in the same order under these settings"

@@ -20,8 +20,8 @@ from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE
 from gpumem_gui.core.snapshot.model import I64, Action, TraceTable
 
 NO_HOLE = -2  # hole_from of a lifetime that is not freed for a while
-_COLUMNS = ("action", "addr", "size", "stream", "time_us", "stack", "device_free", "compile_context", "user_metadata")
-_COLUMNS += ("pool",)
+_COLUMNS: tuple[str, ...] = ("action", "addr", "size", "stream", "time_us", "stack", "device_free")
+_COLUMNS += ("compile_context", "user_metadata", "pool")
 
 
 @dataclass(frozen=True)
