@@ -111,7 +111,14 @@ def explain(
     candidates += [_program(p) for p in programs]
     every = [BASELINE, *candidates]
     device, timeline = diagnosis.device, diagnosis.timeline
-    results = replay_outcomes(snapshot, device, timeline, every, parallel=parallel, check=check)
+    # a change that leaves the whole recorded trace as it is (empty_cache() at a peak) replays as the baseline
+    recorded = snapshot.trace(device)
+    same = [c.changed is not None and c.changed.trace is recorded and not c.overrides for c in every]
+    to_run = [c for c, s in zip(every, same, strict=True) if not s]
+    ran = iter(replay_outcomes(snapshot, device, timeline, to_run, parallel=parallel, check=check))
+    results: list[Outcome | str] = []
+    for is_same in same:  # the baseline comes first, never the same
+        results.append(results[0] if is_same else next(ran))
     combined = _combinations(diagnosis, candidates, results[1:])
     if combined:
         every += combined

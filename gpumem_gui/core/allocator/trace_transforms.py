@@ -141,8 +141,11 @@ def change_trace(
 
 
 def unchanged(trace: TraceTable, stop: int | None = None) -> ChangedTrace:
-    """The recorded trace itself, cut after row `stop`."""
+    """The recorded trace itself, cut after row `stop` (the very same trace where nothing is cut)."""
     n = len(trace)
+    if stop is None or stop >= n - 1:
+        rows = np.arange(n, dtype=np.int64)
+        return ChangedTrace(trace, rows, rows, frozenset(), n - 1)
     empty = Lifetimes(*(np.zeros(0, np.int64) for _ in range(7)))
     return change_trace(trace, empty, LifetimeEdits.none(0), stop=stop if stop is not None else n - 1)
 
