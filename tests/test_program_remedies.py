@@ -36,6 +36,7 @@ SITE_X = _frames(("attn", "model/attn.py", 10), ("forward", "model/net.py", 20))
 SITE_Y = _frames(("mlp", "model/mlp.py", 30), ("forward", "model/net.py", 21))
 HEAD = _frames(("head", "model/head.py", 40), ("forward", "model/net.py", 22))
 OPTIM = _frames(("_init_group", f"{TORCH}/optim/adam.py", 150), ("step", f"{TORCH}/optim/adam.py", 200))
+CACHE = _frames(("make_cache", "serve/cache.py", 5))  # frames that name no phase: its blocks are "unknown"
 BACKWARD = _frames(("backward", f"{TORCH}/_tensor.py", 500), ("step_fn", "train.py", 9))
 
 
@@ -155,6 +156,29 @@ def test_a_request_larger_than_the_device_gets_no_from_every_change_but_a_smalle
     for r in programs:
         assert not r.fits and r.oom_events == 1, r.what
     assert not any(r.fits for r in found.remedies if r.kind == "setting")
+    _checked_by_full_replay(snapshot, found)
+
+
+def test_where_nothing_alone_fits_a_setting_and_a_change_together_are_replayed() -> None:
+    # four 2 GiB segments, each split into an activation of 1 GiB and a cache block of 1 GiB (no remedy acts on
+    # it), then a 3 GiB request from the cache code: freeing the activations leaves four 1 GiB holes, each pinned
+    sim = DeviceAllocatorSim(8 * GiB)
+    for _ in range(4):
+        sim.free(sim.malloc(2 * GiB, frames=MOVE))
+        sim.malloc(GiB, frames=SITE_X)
+        sim.malloc(GiB, frames=CACHE)
+    with pytest.raises(OutOfMemoryError):
+        sim.malloc(3 * GiB, frames=CACHE)
+    snapshot = _load(sim)
+    found = explain(snapshot)
+    alone = [r for r in found.remedies if r.kind == "setting" or not r.settings]
+    alone = [r for r in alone if not r.what.startswith("make the failing request")]
+    assert alone and not any(r.fits for r in alone)
+    checkpoint = next(r for r in alone if r.what.startswith("checkpoint attn.py:10:attn ("))
+    assert checkpoint.frees_bytes == 4 * GiB  # four 1 GiB holes: more than the request, but none 3 GiB long
+    together = [r for r in found.remedies if r.kind == "program" and r.settings]
+    assert together and any(r.fits for r in together)
+    assert all(r.what.endswith(f", with {r.settings}") for r in together)
     _checked_by_full_replay(snapshot, found)
 
 
