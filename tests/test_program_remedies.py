@@ -37,6 +37,7 @@ SITE_Y = _frames(("mlp", "model/mlp.py", 30), ("forward", "model/net.py", 21))
 HEAD = _frames(("head", "model/head.py", 40), ("forward", "model/net.py", 22))
 OPTIM = _frames(("_init_group", f"{TORCH}/optim/adam.py", 150), ("step", f"{TORCH}/optim/adam.py", 200))
 CACHE = _frames(("make_cache", "serve/cache.py", 5))  # frames that name no phase: its blocks are "unknown"
+ACCUMULATE = [{"name": "torch::autograd::AccumulateGrad::apply(std::vector<at::Tensor>&&)", "filename": "", "line": 0}]
 BACKWARD = _frames(("backward", f"{TORCH}/_tensor.py", 500), ("step_fn", "train.py", 9))
 
 
@@ -179,6 +180,40 @@ def test_where_nothing_alone_fits_a_setting_and_a_change_together_are_replayed()
     together = [r for r in found.remedies if r.kind == "program" and r.settings]
     assert together and any(r.fits for r in together)
     assert all(r.what.endswith(f", with {r.settings}") for r in together)
+    _checked_by_full_replay(snapshot, found)
+
+
+def test_gradients_kept_from_the_step_before_are_freed_by_set_to_none() -> None:
+    sim = DeviceAllocatorSim(8 * GiB)
+    sim.malloc(2 * GiB, frames=MOVE)
+    x = sim.malloc(GiB, frames=SITE_X)  # step 1: forward, then backward makes the weights' gradient
+    sim.malloc(2 * GiB, frames=ACCUMULATE)
+    sim.free(x, frames=BACKWARD)
+    sim.malloc(GiB, frames=SITE_X)  # step 2's forward, with the 2 GiB gradient still held
+    with pytest.raises(OutOfMemoryError):
+        sim.malloc(3584 * MiB, frames=HEAD)  # 2 + 2 + 1 + 3.5 GiB > 8 GiB; without the gradient 6.5 GiB
+    snapshot = _load(sim)
+    found = explain(snapshot)
+    [set_to_none] = [r for r in found.remedies if "set_to_none=True" in r.what]
+    assert set_to_none.frees_bytes == 2 * GiB and set_to_none.fits
+    _checked_by_full_replay(snapshot, found)
+
+
+def test_an_eight_bit_optimizer_keeps_a_quarter_of_adams_state() -> None:
+    sim = DeviceAllocatorSim(8 * GiB)
+    sim.malloc(GiB, frames=MOVE)
+    x = sim.malloc(GiB, frames=SITE_X)
+    sim.malloc(GiB, frames=ACCUMULATE)
+    sim.free(x, frames=BACKWARD)
+    sim.malloc(2 * GiB, frames=OPTIM)  # exp_avg and exp_avg_sq, kept past the step
+    sim.malloc(2 * GiB, frames=OPTIM)
+    sim.malloc(GiB, frames=SITE_X)
+    with pytest.raises(OutOfMemoryError):
+        sim.malloc(2560 * MiB, frames=HEAD)  # 7 GiB held + 2.5 GiB; with 1 GiB of state: 4 GiB + 2.5 GiB
+    snapshot = _load(sim)
+    found = explain(snapshot)
+    [eight] = [r for r in found.remedies if r.what.startswith("an 8-bit optimizer")]
+    assert eight.frees_bytes == 3 * GiB and eight.fits
     _checked_by_full_replay(snapshot, found)
 
 
