@@ -27,6 +27,17 @@ EXIT_BAD_INPUT = 2
 RENDER_LAYOUTS = ("address", "segment-size", "segment-free", "segment-scale")  # in the order of document.LAYOUTS
 
 
+def _positive(text: str) -> int:
+    """A count of at least 1, for argparse (its message names the value otherwise)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of 1 or more, got {text!r}")
+    return value
+
+
 def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="gpumem-gui",
@@ -47,6 +58,13 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("--device", type=int, default=None, help="this CUDA device (default: one with an OOM)")
     exp.add_argument("--at", type=int, default=None, metavar="I", help="explain the state right after trace event I")
     exp.add_argument("--json", action="store_true", help="print JSON instead of text")
+    exp.add_argument(
+        "--gpus",
+        type=_positive,
+        default=None,
+        metavar="N",
+        help="GPUs the sharding remedy shards over (default: the file's devices, else 2)",
+    )
     cli_user_code.add_arguments(exp)
     rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
     rep.add_argument("file", help="a snapshot with a trace")
@@ -368,7 +386,7 @@ def _explain(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
         require_device(snapshot, args.device)
-        found = explain(snapshot, device=args.device, at=args.at)
+        found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus)
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT

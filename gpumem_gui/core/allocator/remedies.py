@@ -4,7 +4,10 @@ Candidates: expandable_segments:True; max_split_size_mb at a few values below th
 threshold with a memory fraction where the trace tells the device's capacity (an OOM's device_free); and the failing
 request made as small as the diagnosis found would fit. empty_cache() before the request is not among them: the
 replay only repeats the program's own empty_cache() calls, and the allocator releases what empty_cache() would before
-any OOM anyway. Long traces replay in parallel processes (each replay of 3M events takes seconds).
+any OOM anyway. Then the program changes of program_remedies.py, each replayed as a changed trace up to the
+request explained (the whole trace at a peak), and, where neither a setting nor a program change alone fits, the
+two together. Long traces replay in parallel processes (each replay of 3M events takes seconds): every candidate
+is replayed at once, the settings' and the program changes' alike.
 """
 
 from __future__ import annotations
@@ -18,7 +21,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gpumem_gui.core.allocator.replay import recorded_settings, replay
+from gpumem_gui.core.allocator.program_remedies import ProgramCandidate, program_candidates
+from gpumem_gui.core.allocator.replay import Outcome, ReplayResult, recorded_settings, replay, replay_outcome
+from gpumem_gui.core.allocator.trace_transforms import ChangedTrace
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, Remedy, diagnose
 from gpumem_gui.core.analysis.explain_output import remedy_findings
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
@@ -33,11 +38,19 @@ GC_SETTINGS = "garbage_collection_threshold:0.6,per_process_memory_fraction:1.0"
 MIN_SPLIT_MB = 32  # max_split_size_mb must be above 20 (PyTorch refuses less); smaller values split little anyway
 
 
+MAX_COMBINED = 2  # program changes replayed with a setting, where neither alone fits
+
+
 @dataclass(frozen=True)
 class Candidate:
     settings: str  # what the user would change, as shown
     overrides: tuple[str, ...]  # PYTORCH_CUDA_ALLOC_CONF items replayed on top of the recorded settings
     smaller_request: int | None = None  # the first OOM's request replaced by this many bytes
+    program: ProgramCandidate | None = None  # a change of the program, replayed as its changed trace
+
+    @property
+    def changed(self) -> ChangedTrace | None:
+        return self.program.changed if self.program is not None else None
 
 
 @dataclass(frozen=True)
@@ -46,10 +59,28 @@ class Explanation:
     remedies: list[Remedy]
     notes: list[str]  # candidates skipped and replays that failed, and why
     baseline: str = ""  # how the recorded settings replay
+    plans: list[Candidate] = dataclasses.field(default_factory=list)  # what each remedy replayed, in their order
 
     @property
     def remedy_sentences(self) -> list[str]:
         return remedy_findings(self.diagnosis, self.remedies, self.notes, self.baseline)
+
+    def replay_remedy(self, snapshot: Snapshot, index: int) -> ReplayResult:
+        """The full replay of remedy `index` (its settings, its changed trace), to show beside the recording: its
+        `replayed_event` pairs each recorded event with the replayed one, so the explained moment
+        (diagnosis.moment.event) opens at the request it explains. The changed trace itself is
+        `plans[index].changed` (None for a setting)."""
+        plan = self.plans[index]
+        device = self.diagnosis.device
+        if plan.smaller_request is not None:
+            snapshot = _with_smaller_request(snapshot, device, plan.smaller_request)
+        return replay(
+            snapshot,
+            device=device,
+            overrides=list(plan.overrides),
+            change=plan.changed,
+            timeline=self.diagnosis.timeline,
+        )
 
     @property
     def findings(self) -> list[str]:
@@ -64,26 +95,114 @@ def explain(
     parallel: bool | None = None,
     timeline: DeviceTimeline | None = None,
     check: Callable[[], None] | None = None,
+    gpus: int | None = None,
 ) -> Explanation:
     """The diagnosis of the moment, and the remedies replayed (none for a file without a trace).
 
     `parallel` (default: for long traces) forks worker processes: pass False from a process with threads (the
     window), where a fork may deadlock. `timeline`: the device's timeline, when the caller has it (not rebuilt).
-    `check()` is called before each replay, and raises to cancel (sequential replays only)."""
+    `check()` is called before each replay, and raises to cancel (sequential replays only). `gpus`: how many GPUs
+    the sharding remedy shards over (default: the file's devices, else 2)."""
     diagnosis = diagnose(snapshot, device, at, timeline=timeline)
     if not diagnosis.timeline.n_events:
         return Explanation(diagnosis, [], ["There is no trace to replay, so no remedy could be verified."])
     candidates, notes = candidates_for(snapshot, diagnosis)
-    results = replay_candidates(snapshot, diagnosis.device, [BASELINE, *candidates], parallel=parallel, check=check)
-    remedies = [r for r in results[1:] if isinstance(r, Remedy)]
-    failures = [r for r in results[1:] if isinstance(r, str)]
-    return Explanation(diagnosis, remedies, notes + failures, _baseline_sentence(diagnosis, results[0]))
+    programs, program_notes = program_candidates(snapshot, diagnosis, gpus)
+    candidates += [_program(p) for p in programs]
+    every = [BASELINE, *candidates]
+    device, timeline = diagnosis.device, diagnosis.timeline
+    # a change that leaves the whole recorded trace as it is (empty_cache() at a peak) replays as the baseline
+    recorded = snapshot.trace(device)
+    same = [c.changed is not None and c.changed.trace is recorded and not c.overrides for c in every]
+    to_run = [c for c, s in zip(every, same, strict=True) if not s]
+    ran = iter(replay_outcomes(snapshot, device, timeline, to_run, parallel=parallel, check=check))
+    results: list[Outcome | str] = []
+    for is_same in same:  # the baseline comes first, never the same
+        results.append(results[0] if is_same else next(ran))
+    combined = _combinations(diagnosis, candidates, results[1:])
+    if combined:
+        every += combined
+        results += replay_outcomes(snapshot, device, timeline, combined, parallel=parallel, check=check)
+    baseline = results[0]
+    remedies: list[Remedy] = []
+    plans: list[Candidate] = []
+    failures: list[str] = []
+    for c, r in zip(every[1:], results[1:], strict=True):
+        if isinstance(r, str):
+            failures.append(r)
+        else:
+            remedies.append(_remedy(c, r, diagnosis, baseline))
+            plans.append(c)
+    notes += program_notes
+    return Explanation(diagnosis, remedies, notes + failures, _baseline_sentence(diagnosis, baseline), plans)
+
+
+def _program(p: ProgramCandidate) -> Candidate:
+    return Candidate(",".join(p.overrides), p.overrides, program=p)
+
+
+def _combinations(diagnosis: Diagnosis, candidates: list[Candidate], results: list[Outcome | str]) -> list[Candidate]:
+    """Where no setting and no program change alone lets the OOM's request fit: the program changes that free the
+    most, each with the setting whose replay came closest (fewest OOMs, then the least reserved)."""
+    if not diagnosis.timeline.ooms:
+        return []
+    done = [(c, r) for c, r in zip(candidates, results, strict=True) if isinstance(r, Outcome)]
+    if any(r.oom_events == 0 and not r.unjudged for _c, r in done):
+        return []
+    settings = [(c, r) for c, r in done if c.program is None and c.overrides and not r.unjudged]
+    programs = [c for c, _r in done if c.program is not None and c.program.frees_bytes > 0]
+    if not settings or not programs:
+        return []
+    best = min(settings, key=lambda cr: (cr[1].oom_events, cr[1].peak_reserved_bytes))[0]
+    programs.sort(key=lambda c: -c.program.frees_bytes if c.program else 0)
+    out = []
+    for c in programs[:MAX_COMBINED]:
+        assert c.program is not None
+        p = dataclasses.replace(c.program, change=f"{c.program.change}, with {best.settings}", overrides=best.overrides)
+        out.append(_program(p))
+    return out
+
+
+def _remedy(c: Candidate, r: Outcome, diagnosis: Diagnosis, baseline: Outcome | str) -> Remedy:
+    """The verdict of one candidate's replay."""
+    headroom = None
+    if isinstance(baseline, Outcome) and not diagnosis.timeline.ooms:  # a peak: both replays run the whole trace
+        headroom = baseline.peak_reserved_bytes - r.peak_reserved_bytes
+    verdict = Remedy(
+        c.settings,
+        r.oom_events == 0,
+        r.oom_events,
+        r.peak_reserved_bytes,
+        r.unjudged,
+        change=c.settings,
+        assumes=REPLAY_ASSUMES,
+        headroom_bytes=headroom,
+    )
+    if c.program is not None:
+        p = c.program
+        settings = r.settings if c.overrides else ""
+        return dataclasses.replace(
+            verdict, settings=settings, kind="program", change=p.change, frees_bytes=p.frees_bytes, assumes=p.assumes
+        )
+    if c.smaller_request is not None:
+        size = c.settings.removeprefix("the request made ")
+        return dataclasses.replace(
+            verdict,
+            kind="program",
+            change=f"make the failing request {size} (compute it in chunks, or a smaller shape)",
+            frees_bytes=diagnosis.timeline.ooms[0].requested_bytes - c.smaller_request,
+            assumes="only the failing request changes; every other request is as recorded",
+        )
+    return verdict
+
+
+REPLAY_ASSUMES = "the program makes the same requests in the same order under these settings"
 
 
 BASELINE = Candidate("the recorded settings", ())
 
 
-def _baseline_sentence(diagnosis: Diagnosis, baseline: Remedy | str) -> str:
+def _baseline_sentence(diagnosis: Diagnosis, baseline: Outcome | str) -> str:
     """Whether the simulator reproduces the recorded run: the remedies' verdicts are only as good as that."""
     if isinstance(baseline, str):
         return baseline
@@ -158,7 +277,8 @@ def _split_values(request: int) -> list[int]:
     return [mb for mb in (top // 4, top // 2, top) if mb >= MIN_SPLIT_MB]
 
 
-_JOB: tuple[Snapshot, int, list[Candidate]] | None = None  # what forked workers read (inherited, not pickled)
+# what forked workers read (inherited, not pickled)
+_JOB: tuple[Snapshot, int, DeviceTimeline | None, list[Candidate]] | None = None
 
 
 def replay_candidates(
@@ -171,11 +291,31 @@ def replay_candidates(
 ) -> list[Remedy | str]:
     """Each candidate replayed, in order: its remedy, or a sentence saying why its replay failed. `check()` runs
     before each sequential replay (and once before parallel ones): what it raises stops them."""
+    found = replay_outcomes(snapshot, device, None, candidates, parallel=parallel, check=check)
+    return [
+        r
+        if isinstance(r, str)
+        else Remedy(c.settings, r.oom_events == 0, r.oom_events, r.peak_reserved_bytes, r.unjudged)
+        for c, r in zip(candidates, found, strict=True)
+    ]
+
+
+def replay_outcomes(
+    snapshot: Snapshot,
+    device: int,
+    timeline: DeviceTimeline | None,
+    candidates: list[Candidate],
+    *,
+    parallel: bool | None = None,
+    check: Callable[[], None] | None = None,
+) -> list[Outcome | str]:
+    """Each candidate replayed, in order: its OOMs and peak, or a sentence saying why its replay failed.
+    `timeline`: the device's recorded timeline, when the caller has it (each replay then reuses it)."""
     global _JOB  # noqa: PLW0603 (forked workers inherit it: the snapshot is never pickled)
     if parallel is None:
         parallel = len(snapshot.trace(device)) >= PARALLEL_EVENTS and len(candidates) > 1
     can_fork = "fork" in multiprocessing.get_all_start_methods()
-    _JOB = (snapshot, device, candidates)
+    _JOB = (snapshot, device, timeline, candidates)
     try:
         if check is not None:
             check()
@@ -195,18 +335,17 @@ def replay_candidates(
     return results
 
 
-def _run(index: int) -> Remedy | str:
+def _run(index: int) -> Outcome | str:
     assert _JOB is not None
-    snapshot, device, candidates = _JOB
+    snapshot, device, timeline, candidates = _JOB
     c = candidates[index]
     if c.smaller_request is not None:
         snapshot = _with_smaller_request(snapshot, device, c.smaller_request)
     try:
-        result = replay(snapshot, device=device, overrides=list(c.overrides))
+        return replay_outcome(snapshot, device=device, overrides=list(c.overrides), change=c.changed, timeline=timeline)
     except Exception as e:  # a simulator bug must not hide the other remedies
-        return f"The replay with {c.settings} failed ({type(e).__name__}: {e}); it is left out."
-    r = result.replayed
-    return Remedy(c.settings, r.oom_events == 0, r.oom_events, r.peak_reserved_bytes, result.unjudged)
+        what = c.program.change if c.program else c.settings
+        return f"The replay with {what} failed ({type(e).__name__}: {e}); it is left out."
 
 
 def _with_smaller_request(snapshot: Snapshot, device: int, size: int) -> Snapshot:

@@ -13,6 +13,7 @@ from gpumem_gui.core.allocator import simulator
 from gpumem_gui.core.allocator._feed import Feed
 from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
+from gpumem_gui.core.allocator.trace_transforms import ChangedTrace
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import GiB
@@ -201,41 +202,59 @@ def recorded_settings(snapshot: Snapshot) -> str:
     return text
 
 
-def replay(
-    snapshot: Snapshot,
-    *,
-    device: int | None = None,
-    overrides: list[str] | None = None,
-    capacity: int | None = None,
-    hints: bool = True,
-) -> ReplayResult:
-    """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace.
+@dataclass
+class _Run:
+    """A replay's simulation done: what both the full result and the lean outcome read."""
 
-    Only the program's own empty_cache() calls are replayed as such; where the allocator released cached memory
-    itself (a request that did not fit, or an OOM), the simulator decides. With `hints`, each new segment is
-    offered the address the recording got (taken when free); without, the simulator picks every address.
-    """
+    sim: Any
+    feed: Any
+    trace: TraceTable  # the trace fed (the recorded one, or a changed one)
+    timeline: DeviceTimeline  # the recorded timeline
+    settings: str
+    recorded: str
+    capacity: int
+    runs: list[Any]
+    divergence: int | None
+    simulate_seconds: float
+    initial_reserved: int
+
+
+def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed on)
+    snapshot: Snapshot,
+    device: int | None,
+    overrides: list[str] | None,
+    capacity: int | None,
+    hints: bool,
+    change: ChangedTrace | None,
+    timeline: DeviceTimeline | None,
+) -> _Run:
     device = snapshot.default_device() if device is None else device
-    trace = snapshot.trace(device)
-    if not len(trace):
+    recorded_trace = snapshot.trace(device)
+    if not len(recorded_trace):
         raise ValueError(f"device {device} has no trace to replay")
-    timeline = build_timeline(snapshot, device)
+    if timeline is None or timeline.device != device:
+        timeline = build_timeline(snapshot, device)
     recorded = recorded_settings(snapshot)
     settings = merged_settings(recorded, overrides or [])
-    runs = release_runs(trace, snapshot.stacks)
-    if not capacity:
+    recorded_runs = release_runs(recorded_trace, snapshot.stacks)
+    if not capacity:  # the recorded run's device: a changed trace runs on the same one
         bound = None
         if not parse_alloc_conf(str(recorded)).garbage_collection_threshold:  # gc frees memory without a failure
-            bound = capacity_bound(trace, timeline.series.reserved, int(timeline.series.initial["reserved"]), runs)
+            reserved = timeline.series.reserved
+            bound = capacity_bound(recorded_trace, reserved, int(timeline.series.initial["reserved"]), recorded_runs)
         capacity = guess_capacity(timeline, bound)
+    trace = change.trace if change is not None else recorded_trace
+    runs = recorded_runs if change is None else release_runs(trace, snapshot.stacks)
     sim_class, feed_class = _simulation()
     sim = sim_class(capacity, settings, device=device)
-    first = timeline.state_at(-1)
-    segments = _segment_dicts(first, snapshot.stacks)
+    segments = _segment_dicts(timeline.state_at(-1), snapshot.stacks)
+    if change is not None and change.freed_at_start:
+        segments = _freed(segments, change.freed_at_start)
     _refuse_overlaps(segments, device)
     handles = {b.addr: b for b in sim.load_segments(segments)}
-    # the simulation makes a trace entry per event and a block per split, and the result a dict per entry, none
-    # of them in cycles: the cyclic collector, walking every container made so far, would only cost time
+    initial_reserved = int(sim.reserved)
+    # the simulation makes a trace entry per event and a block per split, none of them in cycles: the cyclic
+    # collector, walking every container made so far, would only cost time
     with gc_paused():
         started = time.process_time()
         feed = feed_class(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints)
@@ -243,28 +262,113 @@ def replay(
             feed.places.add(seg["address"], seg["total_size"], 0)
         divergence = feed.run()
         simulate_seconds = time.process_time() - started
+    return _Run(
+        sim, feed, trace, timeline, settings, recorded, capacity, runs, divergence, simulate_seconds, initial_reserved
+    )
+
+
+def _freed(segments: list[dict[str, Any]], addresses: frozenset[int]) -> list[dict[str, Any]]:
+    """The segments with the blocks at `addresses` free, each joined to free neighbours (as the allocator merges)."""
+    out = []
+    for seg in segments:
+        blocks: list[dict[str, Any]] = []
+        for recorded in seg["blocks"]:
+            block = {**recorded, "state": "inactive", "frames": []} if recorded["address"] in addresses else recorded
+            if blocks and block["state"] == "inactive" and blocks[-1]["state"] == "inactive":
+                blocks[-1] = {**blocks[-1], "size": blocks[-1]["size"] + block["size"]}
+            else:
+                blocks.append(block)
+        out.append({**seg, "blocks": blocks})
+    return out
+
+
+def replay(
+    snapshot: Snapshot,
+    *,
+    device: int | None = None,
+    overrides: list[str] | None = None,
+    capacity: int | None = None,
+    hints: bool = True,
+    change: ChangedTrace | None = None,
+    timeline: DeviceTimeline | None = None,
+) -> ReplayResult:
+    """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace.
+
+    Only the program's own empty_cache() calls are replayed as such; where the allocator released cached memory
+    itself (a request that did not fit, or an OOM), the simulator decides. With `hints`, each new segment is
+    offered the address the recording got (taken when free); without, the simulator picks every address.
+    `change`: the trace a changed program would record (trace_transforms.py), fed instead of the recorded one; the
+    result's event pairing and first divergence then still count recorded events. `timeline`: the recorded
+    device's, when the caller has it (not rebuilt).
+    """
+    run = _simulate(snapshot, device, overrides, capacity, hints, change, timeline)
+    sim, feed, timeline = run.sim, run.feed, run.timeline
+    device = timeline.device
+    trace = snapshot.trace(device)
+    with gc_paused():
         result_dict = sim.snapshot()
-        result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = settings
+        result_dict["allocator_settings"]["PYTORCH_CUDA_ALLOC_CONF"] = run.settings
         replayed = snapshot_from_object(result_dict, f"{snapshot.source} (replayed)", "dump")
     replayed_timeline = build_timeline(replayed, device)
     paired = None
     if len(replayed.trace(device)) == len(sim._trace):  # one replayed event per simulator entry
-        paired = paired_events(trace.action, replayed.trace(device).action, np.array(feed.marks, np.int64))
+        paired = paired_events(run.trace.action, replayed.trace(device).action, np.array(feed.marks, np.int64))
+        if change is not None:  # per recorded event: the replayed event of the changed row standing for it
+            paired = np.where(change.rows >= 0, paired[np.maximum(change.rows, 0)] if len(paired) else -1, -1)
+    divergence = run.divergence if change is None else change.recorded_row(run.divergence)
     return ReplayResult(
-        settings=settings,
+        settings=run.settings,
         device=device,
-        capacity=capacity,
+        capacity=run.capacity,
         original=figures(timeline, trace),
         replayed=figures(replayed_timeline, replayed.trace(device)),
         first_divergence=divergence,
         snapshot=result_dict,
-        simulate_seconds=simulate_seconds,
+        simulate_seconds=run.simulate_seconds,
         address_hints=hints,
-        explicit_releases=sum(r.explicit for r in runs),
-        allocator_releases=sum(not r.explicit for r in runs),
-        unjudged=unjudged_reason(trace, recorded, settings),
+        explicit_releases=sum(r.explicit for r in run.runs),
+        allocator_releases=sum(not r.explicit for r in run.runs),
+        unjudged=unjudged_reason(trace, run.recorded, run.settings),
         replayed_event=paired,
     )
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a remedy's verdict needs of a replay: its OOMs and its peak of reserved memory."""
+
+    settings: str
+    oom_events: int
+    peak_reserved_bytes: int
+    unjudged: str
+
+
+_GROW = {"segment_alloc": 1, "segment_map": 1, "segment_free": -1, "segment_unmap": -1}
+
+
+def replay_outcome(
+    snapshot: Snapshot,
+    *,
+    device: int | None = None,
+    overrides: list[str] | None = None,
+    change: ChangedTrace | None = None,
+    timeline: DeviceTimeline | None = None,
+) -> Outcome:
+    """replay()'s OOM count and peak reserved, read off the simulator's own entries: no replayed snapshot is made
+    and indexed (about half a replay's time on a long trace)."""
+    run = _simulate(snapshot, device, overrides, None, True, change, timeline)
+    grow = _GROW
+    reserved = peak = run.initial_reserved
+    ooms = 0
+    for entry in run.sim._trace:
+        sign = grow.get(entry[0])
+        if sign is not None:
+            reserved += sign * entry[2]
+            peak = max(peak, reserved)
+        elif entry[0] == "oom":
+            ooms += 1
+    trace = snapshot.trace(run.timeline.device)
+    return Outcome(run.settings, ooms, peak, unjudged_reason(trace, run.recorded, run.settings))
 
 
 def paired_events(recorded: np.ndarray, replayed: np.ndarray, marks: np.ndarray) -> np.ndarray:

@@ -17,7 +17,8 @@ expandable segments there is no cudaMalloc: a request grows a segment by pages m
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import Any
 
 import numpy as np
 
@@ -36,12 +37,14 @@ from gpumem_gui.core.rules.allocator_rules import (
     largest_request_served_by,
     round_size,
 )
+from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot
-from gpumem_gui.core.snapshot.stacks import block_sites
+from gpumem_gui.core.snapshot.stacks import block_sites, format_frame, stack_site_label
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
 MAX_SPLITTERS = 12  # live blocks named as splitting the holes (the count says how many there were)
 TOP_SITES = 3
+MAX_USER_FRAMES = 6  # frames of the failing request's stack named in the user's code
 
 
 @dataclass(frozen=True)
@@ -83,6 +86,8 @@ class OomAnalysis:
     # under expandable segments: where the request would have grown by mapping pages, and how far it could have
     # (segment_bytes and new_segment_fits_bytes are then pages to map, not a cudaMalloc)
     expandable: ExpandableRoom | None = None
+    site: str = ""  # the failing request's site (stacks.stack_site_label); "" for a request recorded without one
+    user_frames: tuple[str, ...] = ()  # its stack's frames in the user's own code, innermost first
 
 
 @dataclass(frozen=True)
@@ -104,11 +109,22 @@ class GapAnalysis:
 class Remedy:
     """One candidate replayed: the settings (or change) tried, and what the replay gave."""
 
-    settings: str
-    fits: bool  # no OOM in the replay
+    settings: str  # the allocator settings replayed ("" for a program change alone)
+    fits: bool  # no OOM in the replay (for a program change: up to and with the request explained)
     oom_events: int
     peak_reserved_bytes: int
     unjudged: str = ""  # why the trace cannot judge the settings (the replay's verdict then says nothing); "": it can
+    kind: str = "setting"  # "setting": allocator settings; "program": a change of the program, replayed as a
+    # changed trace (core/allocator/program_remedies.py)
+    change: str = ""  # the change in words (the settings, for a setting)
+    frees_bytes: int | None = None  # what the change frees at the moment explained (None: settings free nothing)
+    assumes: str = ""  # what the changed trace assumes of the program change
+    headroom_bytes: int | None = None  # the recorded settings' replayed peak reserved minus this one's
+
+    @property
+    def what(self) -> str:
+        """The change as a sentence names it."""
+        return self.change or self.settings
 
     @property
     def judged(self) -> bool:
@@ -170,14 +186,24 @@ def diagnose(
     if moment.event is not None and moment.event >= 0 and actions[moment.event] == Action.OOM:
         entry = next(o for o in timeline.ooms if o.index == moment.event)
         oom = analyze_oom(report.state, entry, config, site_of)
+        oom = replace(oom, **_request_site(snapshot, int(snapshot.trace(device).stack[moment.event])))
     gap = analyze_gap(report, timeline, actions, moment)
     findings = _moment_sentences(snapshot, device, moment, report, oom)
-    findings += _breakdown_sentences(breakdown)
+    # the failing line and its stack first, then who holds the memory, then why no free memory served it
+    lead = 2 if oom else 1
+    findings[lead:lead] = _stack_sentences(oom) + _breakdown_sentences(breakdown)
     findings += _gap_sentences(gap)
     growth = find_growth(snapshot, timeline)  # memory kept step after step: a leak, whatever the moment
     if growth.sites:
         findings += growth_sentences(growth)
     return Diagnosis(str(snapshot.source), device, moment, report, breakdown, oom, gap, findings)
+
+
+def _request_site(snapshot: Snapshot, stack: int) -> dict[str, Any]:
+    """The site of a request's stack and its frames in the user's own code (OomAnalysis.site, user_frames)."""
+    frames = snapshot.stacks.stack(stack)
+    user = tuple(format_frame(f) for f in frames if frame_kind(f) == FrameKind.USER)
+    return {"site": stack_site_label(frames) or "", "user_frames": user}
 
 
 def new_segment_fits(device_free: int, small_pool: bool, config: AllocatorConfig) -> int:
@@ -340,8 +366,9 @@ def _moment_sentences(
 
 def _oom_sentences(o: OomAnalysis) -> list[str]:
     pool = "small" if o.small_pool else "large"
+    who = o.site or "The program"
     out = [
-        f"The program asked for {format_bytes_exact(o.request_bytes)}, rounded as the allocator rounds it, from the"
+        f"{who} asked for {format_bytes_exact(o.request_bytes)}, rounded as the allocator rounds it, from the"
         f" {pool} pool on stream {o.stream}.",
         f"A new segment for it needed {format_bytes(o.segment_bytes)} from cudaMalloc, but the device had only"
         f" {format_bytes_exact(o.device_free_bytes)} free (cudaMemGetInfo at the OOM).",
@@ -409,6 +436,14 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
             " segment goes back to the device only when none of its blocks is live)."
         )
     return out
+
+
+def _stack_sentences(o: OomAnalysis | None) -> list[str]:
+    if o is None or not o.user_frames:
+        return []
+    shown = o.user_frames[:MAX_USER_FRAMES]
+    more = f" (and {len(o.user_frames) - len(shown)} more)" if len(o.user_frames) > len(shown) else ""
+    return [f"Its stack in your code, innermost first: {' <- '.join(shown)}{more}."]
 
 
 def page_size_text(page: int) -> str:

@@ -19,14 +19,25 @@ REPLAY_NOTE = (
 )
 
 
+MODEL_NOTE = (
+    "Each change to the program below is replayed as a changed trace: the recorded requests with those the change"
+    " acts on dropped, shrunk or freed for a while, every other request as recorded, up to the request explained"
+    " (the whole trace at a peak). It is a model of the change, not the changed program; what each one assumes is"
+    " said with it."
+)
+
+
 def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[str], baseline: str = "") -> list[str]:
-    """Sentences about the replayed remedies: how the recorded run replays (`baseline`), each remedy's verdict, and
-    the candidates that could not be replayed (`notes`)."""
+    """Sentences about the replayed remedies: how the recorded run replays (`baseline`), each setting's verdict,
+    each change to the program's (what it frees and whether the request then fits), and the candidates that could
+    not be replayed (`notes`)."""
     peak = diagnosis.report.timeline.series.peak("reserved")
-    out = [REPLAY_NOTE] if remedies else []
+    settings = [r for r in remedies if r.kind == "setting"]
+    programs = [r for r in remedies if r.kind != "setting"]
+    out = [REPLAY_NOTE] if settings else []
     out += [baseline] if baseline else []
     had_oom = bool(diagnosis.timeline.ooms)
-    for r in remedies:
+    for r in settings:
         after = f"peak reserved {format_bytes(r.peak_reserved_bytes)}, recorded {format_bytes(peak)}"
         if not r.judged:
             out.append(
@@ -41,7 +52,31 @@ def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[st
             out.append(f"With {r.settings}: {after}.")
         else:
             out.append(f"With {r.settings} the replay runs out of memory ({r.oom_events} OOM; {after}).")
+    if programs:
+        out.append(MODEL_NOTE)
+    out += [_program_sentence(r, had_oom) for r in programs]
     return out + notes
+
+
+def _program_sentence(r: Remedy, had_oom: bool) -> str:
+    """A change to the program: what it frees at the moment, what its changed trace's replay gave, what it assumes."""
+    first = r.what.split(" ", 1)[0]
+    head = r.what[0].upper() + r.what[1:] if first.isalpha() and first.islower() else r.what
+    frees = f"frees {format_bytes(r.frees_bytes or 0)} at this moment"
+    peak = f"peak reserved {format_bytes(r.peak_reserved_bytes)}"
+    if not r.judged:
+        verdict = f"{frees}; the replay cannot judge it ({r.unjudged})"
+    elif had_oom and r.fits:
+        verdict = f"{frees}, and the request then fits: the changed trace replays to it with no OOM ({peak})"
+    elif had_oom:
+        verdict = f"{frees}, but the request still does not fit: the changed trace's replay runs out of memory ({peak})"
+    else:
+        room = r.headroom_bytes or 0
+        gain = f"{format_bytes(room)} of headroom" if room > 0 else "no headroom"
+        verdict = f"{frees}; replayed, {peak}: {gain} against the recorded settings' replay"
+        if r.oom_events:
+            verdict += f" ({r.oom_events} OOM in the replay)"
+    return f"{head}: {verdict}. It assumes {r.assumes}."
 
 
 def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: list[str]) -> dict[str, Any]:
@@ -71,10 +106,15 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
         "findings": list(findings),
         "remedies": [
             {
+                "kind": r.kind,
+                "change": r.what,
                 "settings": r.settings,
+                "frees_bytes": r.frees_bytes,
+                "assumes": r.assumes,
                 "fits": r.fits,
                 "oom_events": r.oom_events,
                 "peak_reserved_bytes": r.peak_reserved_bytes,
+                "headroom_bytes": r.headroom_bytes,
                 "judged": r.judged,
                 "reason": r.unjudged,
             }
@@ -118,9 +158,22 @@ def explanation_text(diagnosis: Diagnosis, remedies: list[Remedy], remedy_senten
         lines += [f"  {format_bytes(s.bytes):>10}  {s.blocks:>6} blocks  {s.site}" for s in sites[:TEXT_SITES]]
     if remedy_sentences:
         lines += ["", "What to try", *remedy_sentences]
-    if remedies:
+    settings = [r for r in remedies if r.kind == "setting"]
+    if settings:
         lines.append(f"  {'fits':<5} {'OOMs':>5} {'peak reserved':>14}  settings")
-        for r in remedies:
-            verdict = "n/a" if not r.judged else "yes" if r.fits else "no"
-            lines.append(f"  {verdict:<5} {r.oom_events:>5} {format_bytes(r.peak_reserved_bytes):>14}  {r.settings}")
+        for r in settings:
+            lines.append(
+                f"  {_verdict(r):<5} {r.oom_events:>5} {format_bytes(r.peak_reserved_bytes):>14}  {r.settings}"
+            )
+    programs = [r for r in remedies if r.kind != "setting"]
+    if programs:
+        lines.append(f"  {'fits':<5} {'OOMs':>5} {'frees':>10} {'peak reserved':>14}  change to the program")
+        for r in programs:
+            frees = format_bytes(r.frees_bytes or 0)
+            peak = format_bytes(r.peak_reserved_bytes)
+            lines.append(f"  {_verdict(r):<5} {r.oom_events:>5} {frees:>10} {peak:>14}  {r.what}")
     return "\n".join(lines)
+
+
+def _verdict(r: Remedy) -> str:
+    return "n/a" if not r.judged else "yes" if r.fits else "no"
