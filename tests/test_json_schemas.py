@@ -25,6 +25,7 @@ SCHEMAS = resources.files("gpumem_gui") / "schemas"
 RECORDED = {
     ("report", 1): "85f1fa3e37382a5a9752e4d991f44a6bb2304e9c67f8a14358b2a2c8b28439ad",
     ("explain", 1): "4b7e83adf1367c8c9f051801e7374af8419e01716692f6ccaa2126a80edfc618",
+    ("explain", 2): "e4940d33e943683dc98edf42cf637f84091e576cdc1c4cb2820b8f02f8a8e443",
     ("diff", 1): "6e6d158bdef57b31f1328369713a92462cd321d21e45c144238b71c05dd6f17f",
     ("ranks", 1): "b8e7dbdc1b17a40cb0f11e4a3260943a7f215859c5a9e6e51caa2485ebfaff6c",
     ("replay", 1): "be83a22030a96fc393b3ca6a97b71373b03e205a81c2c79884f2c73f1270a1af",
@@ -81,7 +82,7 @@ def test_a_schema_is_strict_enough_that_a_new_or_missing_key_fails(capsys: pytes
     for changed in (
         document | {"narrative": "a key nobody declared"},
         {k: v for k, v in document.items() if k != "findings"},
-        document | {"remedies": [document["remedies"][0] | {"kind": "setting"}]},
+        document | {"remedies": [document["remedies"][0] | {"verdict": "fits"}]},
         document | {"schema_version": document["schema_version"] + 1},
     ):
         with pytest.raises(jsonschema.ValidationError):

@@ -130,6 +130,7 @@ def oom_json(o: OomAnalysis) -> dict[str, Any]:
         f.name: getattr(o, f.name) for f in dataclasses.fields(o) if f.name not in {"splitters", "expandable"}
     }
     out["splitters"] = [dataclasses.asdict(s) for s in o.splitters]
+    out["user_frames"] = list(o.user_frames)  # what json.loads gives back: the API's dict equals the CLI's
     room = o.expandable
     out["expandable"] = None
     if room is not None:
