@@ -9,10 +9,10 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtWidgets
 
+from gpumem_gui.core.allocator.remedies import Explanation
 from gpumem_gui.core.analysis.export import blocks_csv
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
-from gpumem_gui.document.staging import WhatIfRun, replay_document
-from gpumem_gui.views.explain_panel import remedy_overrides
+from gpumem_gui.document.staging import WhatIfRun, remedy_document, replay_document
 from gpumem_gui.views.tasks import Task
 from gpumem_gui.views.whatif import CompareView, WhatIfDialog
 
@@ -59,18 +59,28 @@ class TabActions:
         self.window.show_progress()
         return task
 
-    def _what_if_done(self, run: WhatIfRun, at: int | None = None) -> None:
+    def _what_if_done(self, run: WhatIfRun, at: int | None = None, title: str = "") -> None:
         view = CompareView(run)
-        index = self.window.tabs.addTab(view, f"what if: {run.result.settings or 'recorded'}")
+        index = self.window.tabs.addTab(view, f"what if: {title or run.result.settings or 'recorded'}")
         self.window.tabs.setCurrentIndex(index)
         if at is not None:
             view.travel_to(at)
 
-    def open_remedy(self, doc: DocumentView, settings: str, event: int) -> None:
-        """A remedy picked in the explanation: its replay beside the recorded run, at the explained moment."""
-        overrides = remedy_overrides(settings)
-        if overrides is not None:  # a smaller request is a change to the program: no setting to replay
-            self.start_what_if(doc, overrides, None, at=event)
+    def open_remedy(self, doc: DocumentView, explanation: Explanation, index: int, event: int) -> Task:
+        """A remedy's "Show" in the explanation: its replay (the settings, or the program's changed trace) beside the
+        recorded run, off the GUI thread, opened at the explained moment (the same request on both sides)."""
+        group = self.window.tab_tasks.get(doc, self.window.tasks)
+        what = explanation.remedies[index].what
+        task = group.start(
+            "what if",
+            lambda ctx: remedy_document(doc.document, explanation, index, ctx.check),
+            on_result=functools.partial(self._what_if_done, at=event, title=what),
+            on_error=lambda message: QtWidgets.QMessageBox.warning(self.window, "What if", message),
+        )
+        task.finished.connect(lambda: self.window.job_done(task))
+        self.window.replays.append(task)
+        self.window.show_progress()
+        return task
 
     def explain_current(self, at_cursor: bool = False) -> None:
         """View > Explain: the current tab's first OOM (else its peak), or the event at the cursor."""

@@ -13,6 +13,7 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.breakdown import breakdown_at
 from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.snapshot.model import Action
 from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.whatif import CompareView
 from tests.conftest import fixture_path, load_raw
@@ -40,10 +41,36 @@ def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: An
     assert f"event {oom_at}" in text and f"{oom['size']:,}" in text
     fits = [r for r in panel.explanation.remedies if r.settings == "expandable_segments:True"]
     assert fits and fits[0].fits
-    doc.diagnosis.remedy_chosen.emit("expandable_segments:True", oom_at)  # the row's "Open comparison"
+    chosen = panel.explanation.remedies.index(fits[0])
+    doc.diagnosis.remedy_chosen.emit(panel.explanation, chosen, oom_at)  # the row's "Show"
     qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), CompareView), timeout=30_000)
     compare = window.tabs.currentWidget()
     assert isinstance(compare, CompareView) and compare.current_event == oom_at
+
+
+def test_a_program_remedy_s_show_opens_its_changed_trace_beside_the_recording_at_the_oom(qtbot: Any) -> None:
+    path = example_path("fragmented_oom")
+    oom_at, oom = _oom_entry(path)
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([str(path)])
+    window.wait_for_loads()
+    doc = window.current_document()
+    assert isinstance(doc, DocumentView)
+    window.actions_on_tab.explain_current()
+    panel = doc.diagnosis.explain_panel
+    qtbot.waitUntil(lambda: panel.explanation is not None, timeout=30_000)
+    explanation = panel.explanation
+    chosen = next(k for k, r in enumerate(explanation.remedies) if r.change.startswith("checkpoint") and r.fits)
+    doc.diagnosis.remedy_chosen.emit(explanation, chosen, oom_at)  # the row's "Show"
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), CompareView), timeout=60_000)
+    compare = window.tabs.currentWidget()
+    assert isinstance(compare, CompareView) and compare.current_event == oom_at
+    assert explanation.remedies[chosen].change in window.tabs.tabText(window.tabs.currentIndex())
+    replayed = compare.documents[1].snapshot.trace(0)
+    assert not (replayed.action == Action.OOM).any()  # no OOM anywhere in the changed program's replay
+    paired = int(compare.paired[oom_at])  # the recorded request, on the replayed side: there, and served
+    assert int(replayed.size[paired]) == oom["size"] and int(replayed.action[paired]) == Action.ALLOC
 
 
 def test_what_holds_memory_follows_the_cursor(qtbot: Any) -> None:

@@ -13,7 +13,8 @@ from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator import remedies
 from gpumem_gui.core.analysis.timetravel import build_timeline
-from gpumem_gui.views.explain_panel import ExplainPanel, explain_job, remedy_overrides
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.views.explain_panel import ExplainPanel, explain_job
 from tests.conftest import load_raw
 
 
@@ -101,20 +102,27 @@ def test_the_panel_names_the_request_and_the_largest_hole_of_the_pickle(qtbot: A
 def test_expandable_segments_fits_and_its_action_opens_the_comparison_at_the_oom(qtbot: Any, fragmented: Any) -> None:
     panel = _panel(qtbot, fragmented)
     event, _request, _hole = _raw_oom()
-    rows = {}
-    for k in range(len(fragmented.remedies)):
-        try:
-            rows[k] = _row_texts(panel, f"remedy:{k}")
-        except AssertionError:  # a change to the program has no comparison to open
-            continue
+    rows = {k: _row_texts(panel, f"remedy:{k}") for k in range(len(fragmented.remedies))}  # every row has "Show"
     chosen = [k for k, cells in rows.items() if cells[0] == "expandable_segments:True"]
     assert len(chosen) == 1
-    assert rows[chosen[0]][1] == "yes" and rows[chosen[0]][2] == "0"
+    assert rows[chosen[0]][2] == "yes" and rows[chosen[0]][3] == "0"
     with qtbot.waitSignal(panel.remedy_chosen, timeout=2000) as signal:
         _click(qtbot, panel, f"remedy:{chosen[0]}")
-    assert signal.args == ["expandable_segments:True", event]
-    assert remedy_overrides("expandable_segments:True") == ["expandable_segments:True"]
-    assert remedy_overrides("the request made 1.4 GiB (1,501,573,632 bytes)") is None
+    assert signal.args == [fragmented, chosen[0], event]
+
+
+def test_each_program_remedy_shows_what_it_frees_and_its_assumption_on_hover(qtbot: Any, fragmented: Any) -> None:
+    panel = _panel(qtbot, fragmented)
+    program = [k for k, r in enumerate(fragmented.remedies) if r.kind == "program"]
+    assert len(program) >= 3
+    for k in program:
+        r = fragmented.remedies[k]
+        cells = _row_texts(panel, f"remedy:{k}")
+        assert cells[0] == r.change and cells[-1] == "Show"
+        if r.frees_bytes is not None:
+            assert cells[1] == format_bytes(r.frees_bytes)
+        cursor = _anchor_cursor(panel, f"remedy:{k}")
+        assert cursor.charFormat().toolTip() == r.assumes  # the changed trace's assumption, on hover
 
 
 def test_clicking_the_moment_travels_there(qtbot: Any, fragmented: Any) -> None:

@@ -8,10 +8,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpumem_gui.assets import example_path
+from gpumem_gui.core.allocator.remedies import Explanation
 from gpumem_gui.core.allocator.replay import ReplayResult, replay
-from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.teach.quiz_demos import DemoFocus, foci_for, plan_for, run_whatif
 
@@ -35,6 +37,20 @@ def replay_document(document: SnapshotDocument, overrides: list[str], capacity: 
     timeline = document.timelines.get(device) or build_timeline(snapshot, device, document.config)
     result = replay(snapshot, device=device, overrides=overrides, capacity=capacity)
     check()
+    return _beside(snapshot, device, timeline, result)
+
+
+def remedy_document(document: SnapshotDocument, explanation: Explanation, index: int, check: Check) -> WhatIfRun:
+    """The explanation's remedy `index` replayed (its settings, or the program's changed trace) and indexed, beside
+    `document`'s recorded run: its events are paired with the recorded ones by request (replayed_event)."""
+    snapshot, device = document.snapshot, explanation.diagnosis.device
+    result = explanation.replay_remedy(snapshot, index)
+    check()
+    return _beside(snapshot, device, explanation.diagnosis.timeline, result)
+
+
+def _beside(snapshot: Snapshot, device: int, timeline: DeviceTimeline, result: ReplayResult) -> WhatIfRun:
+    """The recorded run and the replayed one, each a document of the device, indexed."""
     replayed = snapshot_from_object(result.snapshot, f"{snapshot.source} (what if)", "dump")
     replayed_doc = SnapshotDocument(replayed, {device: build_timeline(replayed, device)}, device=device)
     return WhatIfRun(result, SnapshotDocument(snapshot, {device: timeline}, device=device), replayed_doc)

@@ -24,7 +24,7 @@ class DiagnosisPages(QtCore.QObject):
     enough to read an explanation). `site_chosen` asks the map to spotlight a site."""
 
     site_chosen = QtCore.Signal(str)
-    remedy_chosen = QtCore.Signal(str, int)  # a remedy's settings, and the event to compare the runs at
+    remedy_chosen = QtCore.Signal(object, int, int)  # the Explanation, a remedy's index, the event to compare at
 
     def __init__(self, tabs: QtWidgets.QTabWidget) -> None:
         super().__init__(tabs)

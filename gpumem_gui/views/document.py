@@ -95,7 +95,7 @@ class DocumentView(QtWidgets.QWidget):
     """Shows a SnapshotDocument; `current_event` is the trace event whose state the map shows (-1: before the first)."""
 
     splitters_moved = QtCore.Signal()  # the user dragged a splitter: the window saves splitter_states()
-    remedy_chosen = QtCore.Signal(str, int)  # the diagnosis's remedy (its settings, the event to compare at)
+    remedy_chosen = QtCore.Signal(object, int, int)  # the Explanation, a remedy's index, the event to compare at
 
     def __init__(
         self,

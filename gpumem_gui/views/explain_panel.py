@@ -13,7 +13,6 @@ from gpumem_gui.core.analysis.breakdown import SiteBytes
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, Moment, page_size_text
 from gpumem_gui.core.analysis.explain_output import REPLAY_NOTE
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views import palette
@@ -45,25 +44,12 @@ def moment_text(moment: Moment) -> str:
     return "before the first event" if moment.event < 0 else f"at event {moment.event}"
 
 
-def remedy_overrides(settings: str) -> list[str] | None:
-    """The PYTORCH_CUDA_ALLOC_CONF items of a remedy, for the what-if replay; None for a change that is not a
-    setting (a smaller request)."""
-    items = [item.strip() for item in settings.split(",")]
-    if not all(":" in item and " " not in item for item in items):
-        return None
-    try:
-        parse_alloc_conf(settings)
-    except AllocConfError:
-        return None
-    return items
-
-
 class ExplainPanel(QtWidgets.QWidget):
     """The explanation of one moment as one selectable document: the moment (a link to it), what happened, the key
     figures, what holds the memory, and the remedies replayed, each with an "Open comparison" link."""
 
     travel_requested = QtCore.Signal(int)  # the moment's event, when its link is clicked
-    remedy_chosen = QtCore.Signal(str, int)  # a remedy's settings and the event to compare at
+    remedy_chosen = QtCore.Signal(object, int, int)  # the Explanation, a remedy's index in it, the event to compare at
     site_selected = QtCore.Signal(str)  # a site's label, when it is clicked
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -120,7 +106,7 @@ class ExplainPanel(QtWidgets.QWidget):
             self.travel_requested.emit(event)
         elif kind == "remedy":
             moment = e.diagnosis.timeline.n_events - 1 if event is None else event
-            self.remedy_chosen.emit(e.remedies[int(value)].settings, moment)
+            self.remedy_chosen.emit(e, int(value), moment)
         elif kind == "site":
             self.site_selected.emit(_sorted_sites(e.diagnosis)[int(value)].site)
 
@@ -214,18 +200,17 @@ def _remedies(e: Explanation) -> str:
                 if r.fits
                 else f'<b style="color: {palette.WRONG};">no</b>'
             )
-            action = (
-                f'<a href="remedy:{k}">Open comparison</a>'
-                if remedy_overrides(r.settings) is not None
-                else f'<span style="color: {palette.TEXT_MUTED};">a change to the program: no setting</span>'
-            )
+            # what the changed trace assumes of the program change, on hover (the JSON's `assumes`)
+            assumes = html.escape(r.assumes or "the program makes the same requests in the same order", quote=True)
+            frees = "" if r.frees_bytes is None else format_bytes(r.frees_bytes)
             rows.append(
-                f"<tr><td>{html.escape(r.settings)}</td><td>{fits}</td><td align='right'>{r.oom_events}</td>"
-                f"<td align='right'>{format_bytes(r.peak_reserved_bytes)}</td><td>{action}</td></tr>"
+                f"<tr><td title=\"{assumes}\">{html.escape(r.what)}</td><td align='right'>{frees}</td><td>{fits}</td>"
+                f"<td align='right'>{r.oom_events}</td><td align='right'>{format_bytes(r.peak_reserved_bytes)}</td>"
+                f'<td><a href="remedy:{k}" title="{assumes}">Show</a></td></tr>'
             )
         head = (
-            "<tr><th align='left'>settings</th><th align='left'>fits</th><th align='right'>OOMs</th>"
-            "<th align='right'>peak reserved</th><th></th></tr>"
+            "<tr><th align='left'>change</th><th align='right'>frees now</th><th align='left'>fits</th>"
+            "<th align='right'>OOMs</th><th align='right'>peak reserved</th><th></th></tr>"
         )
         out.append(f'<table cellspacing="0" cellpadding="3" border="1">{head}{"".join(rows)}</table>')
     out.append(_paragraphs(e.notes))
