@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass, field
@@ -14,8 +15,17 @@ from gpumem_gui.core.allocator._feed import Feed
 from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
+from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import GiB
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.rules.torch_versions import (
+    DEFAULT_RULES,
+    TorchRules,
+    format_release,
+    modelled_release,
+    nearest_modelled,
+    parse_version,
+)
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, StackTable, TraceTable
 from gpumem_gui.core.snapshot.safe_unpickle import gc_paused
@@ -55,6 +65,10 @@ class ReplayResult:
     unjudged: str = ""  # why the trace cannot judge these settings (see judged.py); "" when it can
     # per recorded event, the replayed event of the same request (-1: before the first), see paired_events
     replayed_event: np.ndarray | None = field(default=None, repr=False)
+    rules: TorchRules = DEFAULT_RULES  # the torch release whose allocator rules the replay followed
+    rules_source: str = "assumed"  # "recorded" (by the probe), "given" or "assumed" (the default)
+    device_memory: int = 0  # the device's total memory, the base of a memory fraction and of expandable reservations
+    device_memory_source: str = "guessed"  # "recorded" (by the probe), "given" or "guessed" (= the capacity)
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -62,6 +76,10 @@ class ReplayResult:
             "settings": self.settings,
             "device": self.device,
             "capacity_bytes": self.capacity,
+            "device_memory_bytes": self.device_memory,
+            "device_memory_source": self.device_memory_source,
+            "torch_version": format_release(self.rules.release),
+            "torch_version_source": self.rules_source,
             "address_hints": self.address_hints,
             "releases": {"explicit_empty_cache": self.explicit_releases, "allocator": self.allocator_releases},
             "original": vars(self.original),
@@ -71,8 +89,14 @@ class ReplayResult:
         }
 
 
-def merged_settings(recorded: str, overrides: list[str]) -> str:
-    """The recorded PYTORCH_CUDA_ALLOC_CONF with `key:value` overrides applied (later ones win)."""
+def merged_settings(recorded: str, overrides: list[str], rules: TorchRules = DEFAULT_RULES) -> str:
+    """The recorded PYTORCH_CUDA_ALLOC_CONF with `key:value` overrides applied (later ones win); an override the
+    release of `rules` refuses is refused in one line that names it and that release."""
+    for override in overrides:
+        try:
+            parse_alloc_conf(override, rules)
+        except AllocConfError as e:
+            raise AllocConfError(f"{rules.name} refuses '{override}': {e}") from None
     items: dict[str, str] = {}
     for text in [recorded, *overrides]:
         depth, start = 0, 0
@@ -88,7 +112,10 @@ def merged_settings(recorded: str, overrides: list[str]) -> str:
                 key, _, value = part.partition(":")
                 items[key.strip()] = value.strip()
     result = ",".join(f"{k}:{v}" for k, v in items.items())
-    parse_alloc_conf(result)  # refuse bad values before replaying anything
+    try:
+        parse_alloc_conf(result, rules)  # refuse bad values before replaying anything
+    except AllocConfError as e:
+        raise AllocConfError(f"{rules.name} refuses the settings '{result}': {e}") from None
     return result
 
 
@@ -164,15 +191,44 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
     return out
 
 
-def guess_capacity(timeline: DeviceTimeline, bound: int | None = None) -> int:
-    """The device size a replay assumes: what an OOM saw (reserved then plus free), else 80 GiB; no more than
-    `bound` (what the allocator's own releases say, see releases.capacity_bound), never less than the peak."""
+def guess_capacity(timeline: DeviceTimeline, bound: int | None = None, device_memory: int | None = None) -> int:
+    """The memory a replay lets the allocator get: what an OOM saw (reserved then plus free), else the device's
+    total memory when known, else 80 GiB; no more than `bound` (what the allocator's own releases say, see
+    releases.capacity_bound) or the device's total, never less than the peak."""
     s = timeline.series
     seen = [int(s.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
-    guess = max(seen) if seen else DEFAULT_CAPACITY
-    if bound is not None:
-        guess = min(guess, bound)
+    guess = max(seen) if seen else device_memory or DEFAULT_CAPACITY
+    for ceiling in (bound, device_memory):
+        if ceiling is not None:
+            guess = min(guess, ceiling)
     return max(guess, s.peak("reserved"))
+
+
+def replay_rules(snapshot: Snapshot, torch_version: str | None = None) -> tuple[TorchRules, str]:
+    """The torch release whose rules a replay follows, and where it came from: the one given (refused when not
+    modelled), else the one the probe recorded (the nearest modelled when it is outside), else the default."""
+    if torch_version:
+        return TorchRules(modelled_release(torch_version)), "given"
+    if snapshot.torch_version:
+        recorded = parse_version(snapshot.torch_version)
+        nearest = nearest_modelled(recorded)
+        if nearest != recorded:
+            return TorchRules(nearest), f"recorded ({snapshot.torch_version}, simulated as the nearest modelled)"
+        return TorchRules(recorded), "recorded"
+    return DEFAULT_RULES, "assumed"
+
+
+def replay_config(snapshot: Snapshot, settings: str, overrides: list[str], rules: TorchRules) -> AllocatorConfig:
+    """The settings a replay runs under. The roundup table is the file's own, already expanded by the release that
+    recorded it, unless an override sets roundup_power2_divisions (then the chosen release reads the list)."""
+    config = parse_alloc_conf(settings, rules)
+    recorded = snapshot.allocator_settings or {}
+    if recorded.get("roundup_power2_divisions") and not any(
+        o.strip().startswith("roundup_power2_divisions") for o in overrides
+    ):
+        table = AllocatorConfig.from_snapshot_settings(recorded).roundup_power2_divisions
+        config = dataclasses.replace(config, roundup_power2_divisions=table)
+    return config
 
 
 def compiled_simulation_available() -> bool:
@@ -208,28 +264,38 @@ def replay(
     overrides: list[str] | None = None,
     capacity: int | None = None,
     hints: bool = True,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
 ) -> ReplayResult:
     """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace.
 
     Only the program's own empty_cache() calls are replayed as such; where the allocator released cached memory
     itself (a request that did not fit, or an OOM), the simulator decides. With `hints`, each new segment is
     offered the address the recording got (taken when free); without, the simulator picks every address.
+    `torch_version` chooses the release whose rules apply (replay_rules); `device_memory` is the device's total
+    memory (else what the probe recorded, else the capacity: a guess the result says it is).
     """
     device = snapshot.default_device() if device is None else device
     trace = snapshot.trace(device)
     if not len(trace):
         raise ValueError(f"device {device} has no trace to replay")
     timeline = build_timeline(snapshot, device)
+    rules, rules_source = replay_rules(snapshot, torch_version)
     recorded = recorded_settings(snapshot)
-    settings = merged_settings(recorded, overrides or [])
+    settings = merged_settings(recorded, overrides or [], rules)
+    config = replay_config(snapshot, settings, overrides or [], rules)
     runs = release_runs(trace, snapshot.stacks)
+    memory_source = "given" if device_memory else "recorded"
+    device_memory = device_memory or snapshot.device_memory.get(device)
     if not capacity:
         bound = None
-        if not parse_alloc_conf(str(recorded)).garbage_collection_threshold:  # gc frees memory without a failure
+        if not parse_alloc_conf(str(recorded), rules).garbage_collection_threshold:  # gc frees without a failure
             bound = capacity_bound(trace, timeline.series.reserved, int(timeline.series.initial["reserved"]), runs)
-        capacity = guess_capacity(timeline, bound)
+        capacity = guess_capacity(timeline, bound, device_memory)
+    if not device_memory:
+        device_memory, memory_source = capacity, "guessed"
     sim_class, feed_class = _simulation()
-    sim = sim_class(capacity, settings, device=device)
+    sim = sim_class(capacity, config, device=device, device_memory=device_memory)
     first = timeline.state_at(-1)
     segments = _segment_dicts(first, snapshot.stacks)
     _refuse_overlaps(segments, device)
@@ -264,6 +330,10 @@ def replay(
         allocator_releases=sum(not r.explicit for r in runs),
         unjudged=unjudged_reason(trace, recorded, settings),
         replayed_event=paired,
+        rules=rules,
+        rules_source=rules_source,
+        device_memory=device_memory,
+        device_memory_source=memory_source,
     )
 
 
