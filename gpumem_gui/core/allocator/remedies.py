@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -64,17 +65,23 @@ def explain(
     parallel: bool | None = None,
     timeline: DeviceTimeline | None = None,
     check: Callable[[], None] | None = None,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
 ) -> Explanation:
     """The diagnosis of the moment, and the remedies replayed (none for a file without a trace).
 
     `parallel` (default: for long traces) forks worker processes: pass False from a process with threads (the
     window), where a fork may deadlock. `timeline`: the device's timeline, when the caller has it (not rebuilt).
-    `check()` is called before each replay, and raises to cancel (sequential replays only)."""
+    `check()` is called before each replay, and raises to cancel (sequential replays only). `torch_version` and
+    `device_memory` go to every replay (see replay.replay)."""
     diagnosis = diagnose(snapshot, device, at, timeline=timeline)
     if not diagnosis.timeline.n_events:
         return Explanation(diagnosis, [], ["There is no trace to replay, so no remedy could be verified."])
     candidates, notes = candidates_for(snapshot, diagnosis)
-    results = replay_candidates(snapshot, diagnosis.device, [BASELINE, *candidates], parallel=parallel, check=check)
+    options = {"torch_version": torch_version, "device_memory": device_memory}
+    results = replay_candidates(
+        snapshot, diagnosis.device, [BASELINE, *candidates], parallel=parallel, check=check, options=options
+    )
     remedies = [r for r in results[1:] if isinstance(r, Remedy)]
     failures = [r for r in results[1:] if isinstance(r, str)]
     return Explanation(diagnosis, remedies, notes + failures, _baseline_sentence(diagnosis, results[0]))
@@ -158,7 +165,8 @@ def _split_values(request: int) -> list[int]:
     return [mb for mb in (top // 4, top // 2, top) if mb >= MIN_SPLIT_MB]
 
 
-_JOB: tuple[Snapshot, int, list[Candidate]] | None = None  # what forked workers read (inherited, not pickled)
+# what forked workers read (inherited, not pickled): the snapshot, the device, the candidates, replay()'s options
+_JOB: tuple[Snapshot, int, list[Candidate], dict[str, Any]] | None = None
 
 
 def replay_candidates(
@@ -168,6 +176,7 @@ def replay_candidates(
     *,
     parallel: bool | None = None,
     check: Callable[[], None] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[Remedy | str]:
     """Each candidate replayed, in order: its remedy, or a sentence saying why its replay failed. `check()` runs
     before each sequential replay (and once before parallel ones): what it raises stops them."""
@@ -175,7 +184,7 @@ def replay_candidates(
     if parallel is None:
         parallel = len(snapshot.trace(device)) >= PARALLEL_EVENTS and len(candidates) > 1
     can_fork = "fork" in multiprocessing.get_all_start_methods()
-    _JOB = (snapshot, device, candidates)
+    _JOB = (snapshot, device, candidates, options or {})
     try:
         if check is not None:
             check()
@@ -197,12 +206,12 @@ def replay_candidates(
 
 def _run(index: int) -> Remedy | str:
     assert _JOB is not None
-    snapshot, device, candidates = _JOB
+    snapshot, device, candidates, options = _JOB
     c = candidates[index]
     if c.smaller_request is not None:
         snapshot = _with_smaller_request(snapshot, device, c.smaller_request)
     try:
-        result = replay(snapshot, device=device, overrides=list(c.overrides))
+        result = replay(snapshot, device=device, overrides=list(c.overrides), **options)
     except Exception as e:  # a simulator bug must not hide the other remedies
         return f"The replay with {c.settings} failed ({type(e).__name__}: {e}); it is left out."
     r = result.replayed

@@ -29,6 +29,7 @@ from gpumem_gui.core.rules.torch_versions import (
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, StackTable, TraceTable
 from gpumem_gui.core.snapshot.safe_unpickle import gc_paused
+from gpumem_gui.core.snapshot.units import format_bytes_exact
 
 try:  # the compiled twins of simulator.py and _feed.py (setup.py compiles those very files); absent without a compiler
     from gpumem_gui.core.allocator import _cfeed, _sim  # type: ignore[attr-defined]
@@ -335,6 +336,29 @@ def replay(
         device_memory=device_memory,
         device_memory_source=memory_source,
     )
+
+
+_VERSION_SOURCES = {
+    "recorded": "recorded in the file by the gpumem-gui probe",
+    "given": "given",
+    "assumed": "assumed: the file does not record its torch version; --torch-version sets it",
+}
+_MEMORY_SOURCES = {
+    "recorded": "recorded in the file by the gpumem-gui probe",
+    "given": "given",
+    "guessed": "guessed: the capacity; --device-memory sets it",
+}
+
+
+def rules_lines(result: ReplayResult) -> list[str]:
+    """Two lines for a replay's report: the torch release whose rules it followed and the device memory it took,
+    each with where it came from (a guess says it is one)."""
+    version_from = _VERSION_SOURCES.get(result.rules_source, result.rules_source)
+    memory_from = _MEMORY_SOURCES.get(result.device_memory_source, result.device_memory_source)
+    return [
+        f"{'allocator rules':<21}{result.rules.name} ({version_from})",
+        f"{'device memory':<21}{format_bytes_exact(result.device_memory)} ({memory_from})",
+    ]
 
 
 def paired_events(recorded: np.ndarray, replayed: np.ndarray, marks: np.ndarray) -> np.ndarray:
