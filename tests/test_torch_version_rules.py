@@ -124,7 +124,9 @@ def test_roundup_list_given_with_set_rounds_as_the_chosen_release() -> None:
 def test_the_recorded_roundup_table_is_the_files_own_whatever_the_release() -> None:
     # a file recorded by torch 2.8 under ROUNDUP carries the table 2.8 expanded (index 10: 8 divisions); replayed
     # under the default release (2.13), its own table applies: 1100 MiB + 1 byte -> 1152 MiB, as recorded
-    table = {str(1 << i): d for i, d in enumerate(parse_alloc_conf(ROUNDUP, TorchRules((2, 8))).roundup_power2_divisions)}
+    table = {
+        str(1 << i): d for i, d in enumerate(parse_alloc_conf(ROUNDUP, TorchRules((2, 8))).roundup_power2_divisions)
+    }
     request = 1100 * MiB + 1
     snap = _snapshot(
         [_segment(BASE, [_block(BASE, 1152 * MiB, "inactive")])],
@@ -153,8 +155,13 @@ def test_fraction_rejects_on_the_allocation_size_before_mapping_pages() -> None:
     # (the free 15 MiB hold none), so the retry fails too: an OOM, as recorded.
     conf = "expandable_segments:True,per_process_memory_fraction:0.5"
     snap = _snapshot(
-        [_segment(BASE, [_block(BASE, 65 * MiB, "active_allocated"), _block(BASE + 65 * MiB, 15 * MiB, "inactive")],
-                  expandable=True)],
+        [
+            _segment(
+                BASE,
+                [_block(BASE, 65 * MiB, "active_allocated"), _block(BASE + 65 * MiB, 15 * MiB, "inactive")],
+                expandable=True,
+            )
+        ],
         [_event("segment_map", BASE, 80 * MiB), _event("alloc", BASE, 65 * MiB), _oom(25 * MiB, 120 * MiB)],
         conf=conf,
         expandable_segments=True,
@@ -173,8 +180,10 @@ def _fraction_trace(recorded_with: dict[str, Any] | None) -> Snapshot:
     # 50 and 40 MiB segments, then 20 MiB that does not fit: 90 + 20 > 0.5 x 200 MiB. The OOM saw 70 MiB free, so
     # the memory the program could get was 160 MiB (other programs held 40).
     return _snapshot(
-        [_segment(BASE, [_block(BASE, 50 * MiB, "active_allocated")]),
-         _segment(BASE + 64 * MiB, [_block(BASE + 64 * MiB, 40 * MiB, "active_allocated")])],
+        [
+            _segment(BASE, [_block(BASE, 50 * MiB, "active_allocated")]),
+            _segment(BASE + 64 * MiB, [_block(BASE + 64 * MiB, 40 * MiB, "active_allocated")]),
+        ],
         [
             _event("segment_alloc", BASE, 50 * MiB),
             _event("alloc", BASE, 50 * MiB),
@@ -233,8 +242,13 @@ def test_the_expandable_large_page_follows_large_segment_size() -> None:
     # large_segment_size_mb:32 (PR #172056): a 3 MiB large request maps one page of 32 MiB, not 20
     conf = "expandable_segments:True,large_segment_size_mb:32"
     snap = _snapshot(
-        [_segment(BASE, [_block(BASE, 3 * MiB, "active_allocated"), _block(BASE + 3 * MiB, 29 * MiB, "inactive")],
-                  expandable=True)],
+        [
+            _segment(
+                BASE,
+                [_block(BASE, 3 * MiB, "active_allocated"), _block(BASE + 3 * MiB, 29 * MiB, "inactive")],
+                expandable=True,
+            )
+        ],
         [_event("segment_map", BASE, 32 * MiB), _event("alloc", BASE, 3 * MiB)],
         conf=conf,
         expandable_segments=True,
@@ -244,7 +258,7 @@ def test_the_expandable_large_page_follows_large_segment_size() -> None:
     # the releases before 2.13 do not know the key: the recorded settings are refused for them, in one line
     with pytest.raises(AllocConfError, match=r"^torch 2\.12 refuses .*Unrecognized key 'large_segment_size_mb'"):
         replay(snap, torch_version="2.12")
-    with pytest.raises(AllocConfError, match="Unrecognized CachingAllocator option: large_segment_size_mb$"):
+    with pytest.raises(AllocConfError, match=r"Unrecognized CachingAllocator option: large_segment_size_mb$"):
         replay(snap, torch_version="2.8")  # the message of the parser before 2.10
 
 
@@ -267,7 +281,7 @@ def test_max_split_20_is_accepted_from_2_10_and_refused_before(capsys: Any, tmp_
     new = replay(snap, overrides=["max_split_size_mb:20"], torch_version="2.13")
     assert new.replayed.peak_reserved_bytes == 40 * MiB and new.replayed.device_allocations == 2
     # CUDAAllocatorConfig::parseMaxSplitSize (up to 2.9): `val1 > kLargeBuffer / mb`
-    with pytest.raises(AllocConfError, match="^torch 2.9 refuses 'max_split_size_mb:20': .* must be > 20$"):
+    with pytest.raises(AllocConfError, match=r"^torch 2\.9 refuses 'max_split_size_mb:20': .* must be > 20$"):
         replay(snap, overrides=["max_split_size_mb:20"], torch_version="2.9")
     assert replay(snap, overrides=["max_split_size_mb:21"], torch_version="2.9").replayed.device_allocations == 2
 
@@ -296,8 +310,17 @@ def test_a_restored_expandable_run_grows_in_place() -> None:
     # the block at offset 10 MiB. Restored as a reservation of its own size, the run could not grow: two new pages
     # elsewhere, 60 MiB.
     snap = _snapshot(
-        [_segment(BASE, [_block(BASE, 10 * MiB, "active_allocated"), _block(BASE + 10 * MiB, 25 * MiB, "active_allocated"),
-                         _block(BASE + 35 * MiB, 5 * MiB, "inactive")], expandable=True)],
+        [
+            _segment(
+                BASE,
+                [
+                    _block(BASE, 10 * MiB, "active_allocated"),
+                    _block(BASE + 10 * MiB, 25 * MiB, "active_allocated"),
+                    _block(BASE + 35 * MiB, 5 * MiB, "inactive"),
+                ],
+                expandable=True,
+            )
+        ],
         [_event("segment_map", BASE + 20 * MiB, 20 * MiB), _event("alloc", BASE + 10 * MiB, 25 * MiB)],
         conf="expandable_segments:True",
         expandable_segments=True,

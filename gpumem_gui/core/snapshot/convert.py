@@ -25,7 +25,6 @@ from gpumem_gui.core.snapshot.checks import (
     trace_ints_fine,
 )
 from gpumem_gui.core.snapshot.errors import SnapshotError
-from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_with
 from gpumem_gui.core.snapshot.model import (
     ACTION_NAMES,
     DEFAULT_POOL,
@@ -39,6 +38,7 @@ from gpumem_gui.core.snapshot.model import (
     Snapshot,
     TraceTable,
 )
+from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_with
 from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it

@@ -29,6 +29,8 @@ def read_recorded_with(value: Any) -> tuple[str | None, dict[int, int]]:
         raise SnapshotError(f"'{where}' 'device_total_memory' is {shown(totals)}, not a dict of device: bytes")
     memory: dict[int, int] = {}
     for device, total in totals.items():
-        index = count(int(device) if isinstance(device, str) and device.isdigit() else device, f"'{where}' device", MAX_DEVICE)
+        index = count(
+            int(device) if isinstance(device, str) and device.isdigit() else device, f"'{where}' device", MAX_DEVICE
+        )
         memory[index] = count(total, f"'{where}' total memory of device {index}")
     return version, memory
