@@ -25,6 +25,7 @@ from gpumem_gui.core.rules.torch_versions import (
 )
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
+from tests.conftest import fixture_path
 
 MiB = 1 << 20
 BASE = 0x7F00_0000_0000
@@ -359,3 +360,22 @@ def test_versions_given_recorded_and_assumed() -> None:
     assert result.rules.release == (2, 13) and result.rules_source.startswith("recorded (2.14.0.dev0")
     older = _one_request(3 * MiB, 20 * MiB, {"torch_version": "2.8.1+cu126"})
     assert (replay(older).rules.release, replay(older).rules_source) == ((2, 8), "recorded")
+
+
+def test_explain_replays_under_the_given_release_and_memory(monkeypatch: pytest.MonkeyPatch, capsys: Any) -> None:
+    from gpumem_gui.core.allocator import remedies  # noqa: PLC0415
+
+    seen: list[dict[str, Any]] = []
+
+    def spy(snapshot: Snapshot, **kwargs: Any) -> Any:
+        seen.append(kwargs)
+        return replay(snapshot, **kwargs)
+
+    monkeypatch.setattr(remedies, "replay", spy)
+    snap = _fraction_trace(None)
+    found = remedies.explain(snap, parallel=False, torch_version="2.8", device_memory=200 * MiB)
+    assert seen and all(k["torch_version"] == "2.8" and k["device_memory"] == 200 * MiB for k in seen)
+    assert found.baseline.startswith("Replayed under the recorded settings, the simulator runs out of memory too")
+    assert main(["explain", str(fixture_path("silmont_mem_snapshot.pickle")), "--torch-version", "2.4"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "torch 2.4 is not modelled" in err
