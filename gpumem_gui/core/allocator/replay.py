@@ -214,7 +214,7 @@ def replay_rules(snapshot: Snapshot, torch_version: str | None = None) -> tuple[
         recorded = parse_version(snapshot.torch_version)
         nearest = nearest_modelled(recorded)
         if nearest != recorded:
-            return TorchRules(nearest), f"recorded ({snapshot.torch_version}, simulated as the nearest modelled)"
+            return TorchRules(nearest), f"recorded: {snapshot.torch_version}, simulated as the nearest modelled release"
         return TorchRules(recorded), "recorded"
     return DEFAULT_RULES, "assumed"
 
@@ -224,9 +224,7 @@ def replay_config(snapshot: Snapshot, settings: str, overrides: list[str], rules
     recorded it, unless an override sets roundup_power2_divisions (then the chosen release reads the list)."""
     config = parse_alloc_conf(settings, rules)
     recorded = snapshot.allocator_settings or {}
-    if recorded.get("roundup_power2_divisions") and not any(
-        o.strip().startswith("roundup_power2_divisions") for o in overrides
-    ):
+    if recorded.get("roundup_power2_divisions") and not any("roundup_power2_divisions" in o for o in overrides):
         table = AllocatorConfig.from_snapshot_settings(recorded).roundup_power2_divisions
         config = dataclasses.replace(config, roundup_power2_divisions=table)
     return config
