@@ -10,12 +10,14 @@ import os
 import pickle
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from gpumem_gui import __version__, blas_threads, cli_user_code  # noqa: F401 (blas_threads: before numpy is imported)
 from gpumem_gui.cli_guard import run_guarded
-from gpumem_gui.core.allocator.replay import replay
+from gpumem_gui.core.allocator.replay import replay, rules_lines
 from gpumem_gui.core.analysis.report import build_report, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
+from gpumem_gui.core.rules.torch_versions import DEFAULT_VERSION, format_release, modelled_range, modelled_release
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
@@ -65,6 +67,7 @@ def _parser() -> argparse.ArgumentParser:
         metavar="N",
         help="GPUs the sharding remedy shards over (default: the file's devices, else 2)",
     )
+    _add_rules_arguments(exp)
     cli_user_code.add_arguments(exp)
     rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
     rep.add_argument("file", help="a snapshot with a trace")
@@ -85,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     rep.add_argument("--json", action="store_true", help="print JSON instead of text")
     rep.add_argument("-o", "--output", help="write the replayed run as a snapshot pickle")
+    _add_rules_arguments(rep)
     ren = sub.add_parser("render", help="render a snapshot's window, map or timelines to a PNG, without a screen")
     ren.add_argument("file")
     ren.add_argument("-o", "--output", required=True, help="the PNG to write")
@@ -131,6 +135,31 @@ def _parser() -> argparse.ArgumentParser:
     for name, (module, summary) in MODULE_COMMANDS.items():
         importlib.import_module(module).add_arguments(sub.add_parser(name, help=summary))
     return parser
+
+
+def _add_rules_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of every command that replays: whose allocator rules, and how much memory the device has."""
+    parser.add_argument(
+        "--torch-version",
+        metavar="X.Y",
+        help=f"follow this torch release's allocator rules ({modelled_range()}; default: the version the probe "
+        f"recorded in the file, else {format_release(DEFAULT_VERSION)})",
+    )
+    parser.add_argument(
+        "--device-memory",
+        metavar="SIZE",
+        help="the device's total memory, e.g. 80GiB (default: what the probe recorded, else the capacity, a guess)",
+    )
+
+
+def _rules_options(args: argparse.Namespace) -> dict[str, Any]:
+    """replay()'s torch_version and device_memory from the command line, checked (ValueError: one line)."""
+    if args.torch_version:
+        modelled_release(args.torch_version)
+    memory = parse_bytes(args.device_memory) if args.device_memory else None
+    if memory is not None and memory <= 0:
+        raise ValueError(f"--device-memory {args.device_memory!r}: a device has more memory than that")
+    return {"torch_version": args.torch_version, "device_memory": memory}
 
 
 # subcommands in modules of their own, each with add_arguments(parser) and run(args) -> exit status
@@ -326,7 +355,10 @@ def _replay(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
         capacity = parse_bytes(args.capacity) if args.capacity else None
-        result = replay(snapshot, device=args.device, overrides=args.set, capacity=capacity, hints=args.hints)
+        options = _rules_options(args)
+        result = replay(
+            snapshot, device=args.device, overrides=args.set, capacity=capacity, hints=args.hints, **options
+        )
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -342,6 +374,8 @@ def _replay(args: argparse.Namespace) -> int:
     o, r = result.original, result.replayed
     print(f"{snapshot.source}: device {result.device}, settings {result.settings or '(defaults)'}")
     print(f"  capacity assumed     {format_bytes_exact(result.capacity)}")
+    for line in rules_lines(result):
+        print(f"  {line}")
     print(f"  address hints        {'on' if result.address_hints else 'off (the simulator picks every address)'}")
     print(
         f"  releases             {result.explicit_releases} empty_cache() replayed, "
@@ -386,11 +420,11 @@ def _explain(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
         require_device(snapshot, args.device)
-        found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus)
+        found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus, **_rules_options(args))
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except IndexError as e:
+    except (IndexError, ValueError) as e:
         print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
         return EXIT_BAD_INPUT
     if args.json:

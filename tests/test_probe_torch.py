@@ -76,6 +76,11 @@ def test_lazy_cuda_init_then_recording_stats_snapshots_and_history(job: FakeTorc
         assert actions[:2] == [Action.SEGMENT_ALLOC, Action.ALLOC] and len(actions) == 9
         light = client.snapshot(include_traces=False)  # torch 2.9's C++ call that leaves the trace out
         assert len(light.trace(0)) == 0 and len(light.state.segments) == 2
+        # what torch's snapshot does not say: its version, and the used device's total (cudaMemGetInfo's), asked of
+        # device 0 alone (asking device 1 would create a context there)
+        for taken in (snap, light):
+            assert taken.torch_version == "2.9.0+fake" and taken.device_memory == {0: 1 << 30}
+        assert {c["device"] for c in _calls(job, "mem_get_info")} == {0}
         assert _calls(job, "memory_snapshot")[-1]["include_traces"] is False
 
         assert client.history(False)["recording"] == "off (stopped by a viewer)"

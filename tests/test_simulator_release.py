@@ -80,27 +80,31 @@ def _segment(address: int, blocks: list[tuple[int, str]], *, expandable: bool) -
 
 def test_oversize_fallback_skips_the_expandable_block_and_frees_plain_ones_below_it() -> None:
     # a state PyTorch reaches when expandable_segments is switched on at run time: two plain oversize segments
-    # (42 and 45 MiB, over max_split 40) and a free 100 MiB expandable run
+    # (42 and 45 MiB, over max_split 40) and a free 100 MiB expandable run at the very end of its reservation (a
+    # small segment right after it), so that the run cannot grow and the allocator cannot map its way out
     base = 0x7F00_0000_0000
     sim = DeviceAllocatorSim(200 * MiB, "expandable_segments:True,max_split_size_mb:40")
+    small = _segment(base + 228 * MiB, [(2, "active_allocated")], expandable=False) | {"segment_type": "small"}
     sim.load_segments(
         [
             _segment(base, [(42, "inactive")], expandable=False),
             _segment(base + 64 * MiB, [(45, "inactive")], expandable=False),
             _segment(base + 128 * MiB, [(100, "inactive")], expandable=True),
+            small,
         ]
     )
-    # 50 MiB: the 100 MiB block is >= 50 + 20 MiB (too big to hand out); 3 new pages would need 247 > 200 MiB.
+    # 50 MiB: the 100 MiB block is >= 50 + 20 MiB (too big to hand out); 3 new pages would need 249 > 200 MiB.
     # release_available_cached_blocks: the first block >= 50 MiB is the expandable one, so it falls back to the
     # oversize blocks below it, largest first: 45 then 42 MiB (87 >= 50), and the retry maps 60 MiB afresh.
     block = sim.malloc(50 * MiB)
     assert _actions(sim, base)[:2] == [("segment_free", 64, 45), ("segment_free", 0, 42)]
     assert [a for a, _, _ in _actions(sim, base)[2:]] == ["segment_map", "alloc"]
     assert sim.num_alloc_retries == 0
-    assert sim.reserved == 160 * MiB
+    assert sim.reserved == 162 * MiB
     offset = (block.addr - base) // MiB
     assert _layout(sim, base) == [
         (128, 100, [(100, "inactive")]),
+        (228, 2, [(2, "active_allocated")]),
         (offset, 60, [(50, "active_allocated"), (10, "inactive")]),
     ]
 
@@ -125,6 +129,9 @@ def test_garbage_collection_counts_expandable_blocks_in_the_average_age_and_free
             _segment(base, [(30, "active_allocated")], expandable=False),
             _segment(base + 32 * MiB, [(30, "active_allocated")], expandable=False),
             _segment(base + 64 * MiB, [(100, "inactive")], expandable=True),  # cached since call 0
+            # right after the run: its reservation ends there, so the run's block has no unmapped neighbour and
+            # counts as unsplit (is_split: a prev or a next)
+            _segment(base + 164 * MiB, [(2, "active_allocated")], expandable=False) | {"segment_type": "small"},
         ]
     )
     pool = sim.large_pool
@@ -134,8 +141,8 @@ def test_garbage_collection_counts_expandable_blocks_in_the_average_age_and_free
     sim.free(live[0])  # cached since call 12
     # 200 MiB fits no cached block; the lookup is call 13, so the ages are 13 (expandable), 3 and 1. PyTorch
     # averages over every unsplit free block: 17 / 3 > 5, so no plain block is old enough and the expandable one
-    # is never freed by gc; reserved (160 MiB) is over the 40 MiB threshold, yet nothing goes back. The 200 MiB
-    # are mapped next to what is there (160 + 200 <= 400 MiB).
+    # is never freed by gc; reserved (162 MiB) is over the 40 MiB threshold, yet nothing goes back. The 200 MiB
+    # are mapped in a new reservation (162 + 200 <= 400 MiB).
     sim.malloc(200 * MiB)
     assert [a for a, _, _ in _actions(sim, base)] == [
         "free_requested",
@@ -145,7 +152,7 @@ def test_garbage_collection_counts_expandable_blocks_in_the_average_age_and_free
         "segment_map",
         "alloc",
     ]
-    assert sim.reserved == 360 * MiB
+    assert sim.reserved == 362 * MiB
 
 
 def test_constructor_device_1_replays_under_max_split(tmp_path: Any) -> None:

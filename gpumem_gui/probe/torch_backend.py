@@ -15,6 +15,7 @@ from gpumem_gui.probe.server import RequestError
 from gpumem_gui.probe.wire import MAX_HISTORY_ENTRIES as MAX_ENTRIES
 
 STACK_CHOICES = ("python", "all", "none")
+RECORDED_WITH = "recorded_with"  # the snapshot key core/snapshot/recorded_with.py reads (torch does not write it)
 
 
 class TorchBackend:
@@ -132,14 +133,28 @@ class TorchBackend:
             return {"devices": [], "note": self.problem or "CUDA is not initialised in the job yet"}
         torch = self._torch
         devices = []
-        current = torch.cuda.current_device()
-        for index in range(torch.cuda.device_count()):
-            stats = torch.cuda.memory_stats(index)
-            if index != current and not stats.get("reserved_bytes.all.peak"):
-                continue  # a device the job never used: asking it for free memory would create a context there
+        for index, stats in self._used_devices():
             free, total = torch.cuda.mem_get_info(index)
             devices.append({"device": index, "stats": _plain_numbers(stats), "free": int(free), "total": int(total)})
         return {"devices": devices}
+
+    def _used_devices(self) -> list[tuple[int, dict[str, Any]]]:
+        """(index, memory_stats) of the devices the job uses: asking another for its free memory would create a
+        context there."""
+        torch = self._torch
+        current = torch.cuda.current_device()
+        used = []
+        for index in range(torch.cuda.device_count()):
+            stats = torch.cuda.memory_stats(index)
+            if index == current or stats.get("reserved_bytes.all.peak"):
+                used.append((index, stats))
+        return used
+
+    def _recorded_with(self) -> dict[str, Any]:
+        """What the snapshot does not say itself: the torch version (its allocator rules changed between releases)
+        and each used device's total memory (cudaMemGetInfo's total, what a memory fraction is a fraction of)."""
+        totals = {index: int(self._torch.cuda.mem_get_info(index)[1]) for index, _ in self._used_devices()}
+        return {"torch_version": str(self._torch.__version__), "device_total_memory": totals}
 
     def snapshot(self, include_traces: bool) -> dict[str, Any]:
         if not self._cuda:
@@ -149,12 +164,15 @@ class TorchBackend:
         torch = self._torch
         if not include_traces:
             try:  # torch 2.9 and newer can leave the trace out in C++, which is much faster
-                return dict(torch._C._cuda_memorySnapshot((0, 0, False)))
+                snap = dict(torch._C._cuda_memorySnapshot((0, 0, False)))
+                snap[RECORDED_WITH] = self._recorded_with()
+                return snap
             except (TypeError, RuntimeError):
                 pass
         snap = dict(torch.cuda.memory._snapshot())
         if not include_traces:
             snap["device_traces"] = [[] for _ in snap.get("device_traces", [])]
+        snap[RECORDED_WITH] = self._recorded_with()
         return snap
 
     def history(self, enabled: bool, max_entries: int | None, stacks: str | None) -> dict[str, Any]:

@@ -67,6 +67,8 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "strings": snapshot.strings,
         "allocator_settings": snapshot.allocator_settings,
         "external_annotations": snapshot.external_annotations,
+        "torch_version": snapshot.torch_version,
+        "device_memory": {str(d): n for d, n in snapshot.device_memory.items()},
         "traces": [],
         # each device's peak, made here: in the GUI process it is a pass over the trace (the device menu reads it)
         "peaks": {str(d): snapshot.peak_reserved(d) for d in snapshot.devices()} if snapshot.has_traces else {},
@@ -140,6 +142,8 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             form=meta["form"],
             legacy_blocks=meta["legacy_blocks"],
             warnings=list(meta.get("warnings", [])),
+            torch_version=meta.get("torch_version"),
+            device_memory={int(d): int(n) for d, n in meta.get("device_memory", {}).items()},
         )
         # the worker's peaks fill the snapshot's own cache of them (Snapshot.peak_reserved)
         snapshot.seed_peaks({int(d): float(p) for d, p in meta.get("peaks", {}).items()})

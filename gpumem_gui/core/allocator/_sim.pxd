@@ -36,7 +36,7 @@ cdef class _Pool:
 
 @cython.final
 cdef class DeviceAllocatorSim:
-    cdef public object config, capacity, device, max_entries, fraction, _max_split_size
+    cdef public object config, capacity, device_memory, device, max_entries, fraction, _max_split_size
     cdef public bint record_history, _plain_rounding, _expandable
     cdef public double _gc_threshold
     cdef public _Pool small_pool, large_pool

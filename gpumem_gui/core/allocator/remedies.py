@@ -18,6 +18,7 @@ import os
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -60,6 +61,7 @@ class Explanation:
     notes: list[str]  # candidates skipped and replays that failed, and why
     baseline: str = ""  # how the recorded settings replay
     plans: list[Candidate] = dataclasses.field(default_factory=list)  # what each remedy replayed, in their order
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)  # replay()'s torch_version and device_memory
 
     @property
     def remedy_sentences(self) -> list[str]:
@@ -80,6 +82,7 @@ class Explanation:
             overrides=list(plan.overrides),
             change=plan.changed,
             timeline=self.diagnosis.timeline,
+            **self.options,
         )
 
     @property
@@ -96,13 +99,16 @@ def explain(
     timeline: DeviceTimeline | None = None,
     check: Callable[[], None] | None = None,
     gpus: int | None = None,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
 ) -> Explanation:
     """The diagnosis of the moment, and the remedies replayed (none for a file without a trace).
 
     `parallel` (default: for long traces) forks worker processes: pass False from a process with threads (the
     window), where a fork may deadlock. `timeline`: the device's timeline, when the caller has it (not rebuilt).
     `check()` is called before each replay, and raises to cancel (sequential replays only). `gpus`: how many GPUs
-    the sharding remedy shards over (default: the file's devices, else 2)."""
+    the sharding remedy shards over (default: the file's devices, else 2). `torch_version` and `device_memory` go to
+    every replay (see replay.replay)."""
     diagnosis = diagnose(snapshot, device, at, timeline=timeline)
     if not diagnosis.timeline.n_events:
         return Explanation(diagnosis, [], ["There is no trace to replay, so no remedy could be verified."])
@@ -115,14 +121,17 @@ def explain(
     recorded = snapshot.trace(device)
     same = [c.changed is not None and c.changed.trace is recorded and not c.overrides for c in every]
     to_run = [c for c, s in zip(every, same, strict=True) if not s]
-    ran = iter(replay_outcomes(snapshot, device, timeline, to_run, parallel=parallel, check=check))
+    options = {"torch_version": torch_version, "device_memory": device_memory}
+    ran = iter(replay_outcomes(snapshot, device, timeline, to_run, parallel=parallel, check=check, options=options))
     results: list[Outcome | str] = []
     for is_same in same:  # the baseline comes first, never the same
         results.append(results[0] if is_same else next(ran))
     combined = _combinations(diagnosis, candidates, results[1:])
     if combined:
         every += combined
-        results += replay_outcomes(snapshot, device, timeline, combined, parallel=parallel, check=check)
+        results += replay_outcomes(
+            snapshot, device, timeline, combined, parallel=parallel, check=check, options=options
+        )
     baseline = results[0]
     remedies: list[Remedy] = []
     plans: list[Candidate] = []
@@ -134,7 +143,8 @@ def explain(
             remedies.append(_remedy(c, r, diagnosis, baseline))
             plans.append(c)
     notes += program_notes
-    return Explanation(diagnosis, remedies, notes + failures, _baseline_sentence(diagnosis, baseline), plans)
+    baseline_sentence = _baseline_sentence(diagnosis, baseline)
+    return Explanation(diagnosis, remedies, notes + failures, baseline_sentence, plans, options)
 
 
 def _program(p: ProgramCandidate) -> Candidate:
@@ -277,8 +287,9 @@ def _split_values(request: int) -> list[int]:
     return [mb for mb in (top // 4, top // 2, top) if mb >= MIN_SPLIT_MB]
 
 
-# what forked workers read (inherited, not pickled)
-_JOB: tuple[Snapshot, int, DeviceTimeline | None, list[Candidate]] | None = None
+# what forked workers read (inherited, not pickled): the snapshot, the device, its timeline, the candidates and
+# replay()'s options
+_JOB: tuple[Snapshot, int, DeviceTimeline | None, list[Candidate], dict[str, Any]] | None = None
 
 
 def replay_candidates(
@@ -288,10 +299,11 @@ def replay_candidates(
     *,
     parallel: bool | None = None,
     check: Callable[[], None] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[Remedy | str]:
     """Each candidate replayed, in order: its remedy, or a sentence saying why its replay failed. `check()` runs
     before each sequential replay (and once before parallel ones): what it raises stops them."""
-    found = replay_outcomes(snapshot, device, None, candidates, parallel=parallel, check=check)
+    found = replay_outcomes(snapshot, device, None, candidates, parallel=parallel, check=check, options=options)
     return [
         r
         if isinstance(r, str)
@@ -308,6 +320,7 @@ def replay_outcomes(
     *,
     parallel: bool | None = None,
     check: Callable[[], None] | None = None,
+    options: dict[str, Any] | None = None,
 ) -> list[Outcome | str]:
     """Each candidate replayed, in order: its OOMs and peak, or a sentence saying why its replay failed.
     `timeline`: the device's recorded timeline, when the caller has it (each replay then reuses it)."""
@@ -315,7 +328,7 @@ def replay_outcomes(
     if parallel is None:
         parallel = len(snapshot.trace(device)) >= PARALLEL_EVENTS and len(candidates) > 1
     can_fork = "fork" in multiprocessing.get_all_start_methods()
-    _JOB = (snapshot, device, timeline, candidates)
+    _JOB = (snapshot, device, timeline, candidates, options or {})
     try:
         if check is not None:
             check()
@@ -337,12 +350,15 @@ def replay_outcomes(
 
 def _run(index: int) -> Outcome | str:
     assert _JOB is not None
-    snapshot, device, timeline, candidates = _JOB
+    snapshot, device, timeline, candidates, options = _JOB
     c = candidates[index]
     if c.smaller_request is not None:
         snapshot = _with_smaller_request(snapshot, device, c.smaller_request)
     try:
-        return replay_outcome(snapshot, device=device, overrides=list(c.overrides), change=c.changed, timeline=timeline)
+        overrides = list(c.overrides)
+        return replay_outcome(
+            snapshot, device=device, overrides=overrides, change=c.changed, timeline=timeline, **options
+        )
     except Exception as e:  # a simulator bug must not hide the other remedies
         what = c.program.change if c.program else c.settings
         return f"The replay with {what} failed ({type(e).__name__}: {e}); it is left out."

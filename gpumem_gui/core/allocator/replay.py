@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from dataclasses import dataclass, field
@@ -15,11 +16,21 @@ from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
 from gpumem_gui.core.allocator.trace_transforms import ChangedTrace
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
-from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
+from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import GiB
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.rules.torch_versions import (
+    DEFAULT_RULES,
+    TorchRules,
+    format_release,
+    modelled_release,
+    nearest_modelled,
+    parse_version,
+)
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, StackTable, TraceTable
 from gpumem_gui.core.snapshot.safe_unpickle import gc_paused
+from gpumem_gui.core.snapshot.units import format_bytes_exact
 
 try:  # the compiled twins of simulator.py and _feed.py (setup.py compiles those very files); absent without a compiler
     from gpumem_gui.core.allocator import _cfeed, _sim  # type: ignore[attr-defined]
@@ -56,6 +67,10 @@ class ReplayResult:
     unjudged: str = ""  # why the trace cannot judge these settings (see judged.py); "" when it can
     # per recorded event, the replayed event of the same request (-1: before the first), see paired_events
     replayed_event: np.ndarray | None = field(default=None, repr=False)
+    rules: TorchRules = DEFAULT_RULES  # the torch release whose allocator rules the replay followed
+    rules_source: str = "assumed"  # "recorded" (by the probe), "given" or "assumed" (the default)
+    device_memory: int = 0  # the device's total memory, the base of a memory fraction and of expandable reservations
+    device_memory_source: str = "guessed"  # "recorded" (by the probe), "given" or "guessed" (= the capacity)
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -63,6 +78,10 @@ class ReplayResult:
             "settings": self.settings,
             "device": self.device,
             "capacity_bytes": self.capacity,
+            "device_memory_bytes": self.device_memory,
+            "device_memory_source": self.device_memory_source,
+            "torch_version": format_release(self.rules.release),
+            "torch_version_source": self.rules_source,
             "address_hints": self.address_hints,
             "releases": {"explicit_empty_cache": self.explicit_releases, "allocator": self.allocator_releases},
             "original": vars(self.original),
@@ -72,8 +91,14 @@ class ReplayResult:
         }
 
 
-def merged_settings(recorded: str, overrides: list[str]) -> str:
-    """The recorded PYTORCH_CUDA_ALLOC_CONF with `key:value` overrides applied (later ones win)."""
+def merged_settings(recorded: str, overrides: list[str], rules: TorchRules = DEFAULT_RULES) -> str:
+    """The recorded PYTORCH_CUDA_ALLOC_CONF with `key:value` overrides applied (later ones win); an override the
+    release of `rules` refuses is refused in one line that names it and that release."""
+    for override in overrides:
+        try:
+            parse_alloc_conf(override, rules)
+        except AllocConfError as e:
+            raise AllocConfError(f"{rules.name} refuses '{override}': {e}") from None
     items: dict[str, str] = {}
     for text in [recorded, *overrides]:
         depth, start = 0, 0
@@ -89,7 +114,10 @@ def merged_settings(recorded: str, overrides: list[str]) -> str:
                 key, _, value = part.partition(":")
                 items[key.strip()] = value.strip()
     result = ",".join(f"{k}:{v}" for k, v in items.items())
-    parse_alloc_conf(result)  # refuse bad values before replaying anything
+    try:
+        parse_alloc_conf(result, rules)  # refuse bad values before replaying anything
+    except AllocConfError as e:
+        raise AllocConfError(f"{rules.name} refuses the settings '{result}': {e}") from None
     return result
 
 
@@ -165,15 +193,42 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
     return out
 
 
-def guess_capacity(timeline: DeviceTimeline, bound: int | None = None) -> int:
-    """The device size a replay assumes: what an OOM saw (reserved then plus free), else 80 GiB; no more than
-    `bound` (what the allocator's own releases say, see releases.capacity_bound), never less than the peak."""
+def guess_capacity(timeline: DeviceTimeline, bound: int | None = None, device_memory: int | None = None) -> int:
+    """The memory a replay lets the allocator get: what an OOM saw (reserved then plus free), else the device's
+    total memory when known, else 80 GiB; no more than `bound` (what the allocator's own releases say, see
+    releases.capacity_bound) or the device's total, never less than the peak."""
     s = timeline.series
     seen = [int(s.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
-    guess = max(seen) if seen else DEFAULT_CAPACITY
-    if bound is not None:
-        guess = min(guess, bound)
+    guess = max(seen) if seen else device_memory or DEFAULT_CAPACITY
+    for ceiling in (bound, device_memory):
+        if ceiling is not None:
+            guess = min(guess, ceiling)
     return max(guess, s.peak("reserved"))
+
+
+def replay_rules(snapshot: Snapshot, torch_version: str | None = None) -> tuple[TorchRules, str]:
+    """The torch release whose rules a replay follows, and where it came from: the one given (refused when not
+    modelled), else the one the probe recorded (the nearest modelled when it is outside), else the default."""
+    if torch_version:
+        return TorchRules(modelled_release(torch_version)), "given"
+    if snapshot.torch_version:
+        recorded = parse_version(snapshot.torch_version)
+        nearest = nearest_modelled(recorded)
+        if nearest != recorded:
+            return TorchRules(nearest), f"recorded: {snapshot.torch_version}, simulated as the nearest modelled release"
+        return TorchRules(recorded), "recorded"
+    return DEFAULT_RULES, "assumed"
+
+
+def replay_config(snapshot: Snapshot, settings: str, overrides: list[str], rules: TorchRules) -> AllocatorConfig:
+    """The settings a replay runs under. The roundup table is the file's own, already expanded by the release that
+    recorded it, unless an override sets roundup_power2_divisions (then the chosen release reads the list)."""
+    config = parse_alloc_conf(settings, rules)
+    recorded = snapshot.allocator_settings or {}
+    if recorded.get("roundup_power2_divisions") and not any("roundup_power2_divisions" in o for o in overrides):
+        table = AllocatorConfig.from_snapshot_settings(recorded).roundup_power2_divisions
+        config = dataclasses.replace(config, roundup_power2_divisions=table)
+    return config
 
 
 def compiled_simulation_available() -> bool:
@@ -217,6 +272,10 @@ class _Run:
     divergence: int | None
     simulate_seconds: float
     initial_reserved: int
+    rules: TorchRules
+    rules_source: str
+    device_memory: int
+    device_memory_source: str
 
 
 def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed on)
@@ -227,6 +286,8 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     hints: bool,
     change: ChangedTrace | None,
     timeline: DeviceTimeline | None,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
 ) -> _Run:
     device = snapshot.default_device() if device is None else device
     recorded_trace = snapshot.trace(device)
@@ -234,19 +295,25 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         raise ValueError(f"device {device} has no trace to replay")
     if timeline is None or timeline.device != device:
         timeline = build_timeline(snapshot, device)
+    rules, rules_source = replay_rules(snapshot, torch_version)
     recorded = recorded_settings(snapshot)
-    settings = merged_settings(recorded, overrides or [])
+    settings = merged_settings(recorded, overrides or [], rules)
+    config = replay_config(snapshot, settings, overrides or [], rules)
     recorded_runs = release_runs(recorded_trace, snapshot.stacks)
+    memory_source = "given" if device_memory else "recorded"
+    device_memory = device_memory or snapshot.device_memory.get(device)
     if not capacity:  # the recorded run's device: a changed trace runs on the same one
         bound = None
-        if not parse_alloc_conf(str(recorded)).garbage_collection_threshold:  # gc frees memory without a failure
+        if not parse_alloc_conf(str(recorded), rules).garbage_collection_threshold:  # gc frees without a failure
             reserved = timeline.series.reserved
             bound = capacity_bound(recorded_trace, reserved, int(timeline.series.initial["reserved"]), recorded_runs)
-        capacity = guess_capacity(timeline, bound)
+        capacity = guess_capacity(timeline, bound, device_memory)
+    if not device_memory:
+        device_memory, memory_source = capacity, "guessed"
     trace = change.trace if change is not None else recorded_trace
     runs = recorded_runs if change is None else release_runs(trace, snapshot.stacks)
     sim_class, feed_class = _simulation()
-    sim = sim_class(capacity, settings, device=device)
+    sim = sim_class(capacity, config, device=device, device_memory=device_memory)
     segments = _segment_dicts(timeline.state_at(-1), snapshot.stacks)
     if change is not None and change.freed_at_start:
         segments = _freed(segments, change.freed_at_start)
@@ -263,7 +330,21 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         divergence = feed.run()
         simulate_seconds = time.process_time() - started
     return _Run(
-        sim, feed, trace, timeline, settings, recorded, capacity, runs, divergence, simulate_seconds, initial_reserved
+        sim,
+        feed,
+        trace,
+        timeline,
+        settings,
+        recorded,
+        capacity,
+        runs,
+        divergence,
+        simulate_seconds,
+        initial_reserved,
+        rules,
+        rules_source,
+        device_memory,
+        memory_source,
     )
 
 
@@ -291,6 +372,8 @@ def replay(
     hints: bool = True,
     change: ChangedTrace | None = None,
     timeline: DeviceTimeline | None = None,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
 ) -> ReplayResult:
     """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace.
 
@@ -299,9 +382,11 @@ def replay(
     offered the address the recording got (taken when free); without, the simulator picks every address.
     `change`: the trace a changed program would record (trace_transforms.py), fed instead of the recorded one; the
     result's event pairing and first divergence then still count recorded events. `timeline`: the recorded
-    device's, when the caller has it (not rebuilt).
+    device's, when the caller has it (not rebuilt). `torch_version` chooses the release whose rules apply
+    (replay_rules); `device_memory` is the device's total memory (else what the probe recorded, else the capacity: a
+    guess the result says it is).
     """
-    run = _simulate(snapshot, device, overrides, capacity, hints, change, timeline)
+    run = _simulate(snapshot, device, overrides, capacity, hints, change, timeline, torch_version, device_memory)
     sim, feed, timeline = run.sim, run.feed, run.timeline
     device = timeline.device
     trace = snapshot.trace(device)
@@ -330,6 +415,10 @@ def replay(
         allocator_releases=sum(not r.explicit for r in run.runs),
         unjudged=unjudged_reason(trace, run.recorded, run.settings),
         replayed_event=paired,
+        rules=run.rules,
+        rules_source=run.rules_source,
+        device_memory=run.device_memory,
+        device_memory_source=run.device_memory_source,
     )
 
 
@@ -353,10 +442,12 @@ def replay_outcome(
     overrides: list[str] | None = None,
     change: ChangedTrace | None = None,
     timeline: DeviceTimeline | None = None,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
 ) -> Outcome:
     """replay()'s OOM count and peak reserved, read off the simulator's own entries: no replayed snapshot is made
     and indexed (about half a replay's time on a long trace)."""
-    run = _simulate(snapshot, device, overrides, None, True, change, timeline)
+    run = _simulate(snapshot, device, overrides, None, True, change, timeline, torch_version, device_memory)
     grow = _GROW
     reserved = peak = run.initial_reserved
     ooms = 0
@@ -389,3 +480,26 @@ def paired_events(recorded: np.ndarray, replayed: np.ndarray, marks: np.ndarray)
         if len(found):  # e.g. a smaller request that fitted: its alloc, before the free that gives it back
             out[i] = marks[i] + int(found[-1 if recorded[i] == Action.ALLOC else 0])
     return out
+
+
+_VERSION_SOURCES = {
+    "recorded": "recorded in the file by the gpumem-gui probe",
+    "given": "given",
+    "assumed": "assumed: the file does not record its torch version; --torch-version sets it",
+}
+_MEMORY_SOURCES = {
+    "recorded": "recorded in the file by the gpumem-gui probe",
+    "given": "given",
+    "guessed": "guessed: the capacity; --device-memory sets it",
+}
+
+
+def rules_lines(result: ReplayResult) -> list[str]:
+    """Two lines for a replay's report: the torch release whose rules it followed and the device memory it took,
+    each with where it came from (a guess says it is one)."""
+    version_from = _VERSION_SOURCES.get(result.rules_source, result.rules_source)
+    memory_from = _MEMORY_SOURCES.get(result.device_memory_source, result.device_memory_source)
+    return [
+        f"{'allocator rules':<21}{result.rules.name} ({version_from})",
+        f"{'device memory':<21}{format_bytes_exact(result.device_memory)} ({memory_from})",
+    ]

@@ -20,7 +20,6 @@ from gpumem_gui.core.allocator._oom import OutOfMemoryError as OutOfMemoryError 
 from gpumem_gui.core.allocator._oom import format_size
 from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import (
-    LARGE_BUFFER,
     MIN_BLOCK_SIZE,
     SMALL_BUFFER,
     SMALL_SIZE,
@@ -172,7 +171,10 @@ class _Pool:
 
 
 class DeviceAllocatorSim:
-    """The caching allocator of one device with `capacity` bytes, under PYTORCH_CUDA_ALLOC_CONF `settings`."""
+    """The caching allocator of one device under PYTORCH_CUDA_ALLOC_CONF `settings`: `capacity` bytes are what
+    cudaMalloc can get before it fails (the device's free memory when the program started), `device_memory` the
+    device's total (cudaMemGetInfo's total, default `capacity`), which a memory fraction and expandable reservations
+    are sized by."""
 
     def __init__(
         self,
@@ -182,9 +184,11 @@ class DeviceAllocatorSim:
         device: int = 0,
         record_history: bool = True,
         max_entries: int = sys.maxsize,
+        device_memory: int | None = None,
     ) -> None:
         self.config = settings if isinstance(settings, AllocatorConfig) else parse_alloc_conf(settings)
         self.capacity = capacity
+        self.device_memory = device_memory or capacity
         self.device = device
         self.record_history = record_history
         self.max_entries = max_entries
@@ -218,7 +222,8 @@ class DeviceAllocatorSim:
 
     @property
     def allowed_memory(self) -> int:
-        return int(self.capacity * self.fraction) if self.fraction > 0 else self.capacity
+        """allowed_memory_maximum: the fraction of the device's total memory, the whole of it without a fraction."""
+        return int(self.device_memory * self.fraction) if self.fraction > 0 else self.device_memory
 
     def set_memory_fraction(self, fraction: float) -> None:
         if not 0.0 <= fraction <= 1.0:
@@ -331,9 +336,13 @@ class DeviceAllocatorSim:
         return block.size + (nxt.size if nxt is not None and not nxt.mapped else 0)
 
     def alloc_block(self, pool: _Pool, stream: int, size: int, alloc_size: int, frames: Frames) -> Block | None:
+        # the fraction's limit comes first, on the allocation size, with expandable segments too (alloc_block:
+        # set_fraction && total_allocated_memory + size > allowed_memory_maximum), though pages may map fewer bytes
+        if self.fraction > 0 and self.reserved + alloc_size > self.allowed_memory:
+            return None
         if self._expandable:
             return self.try_allocate_expandable_block(pool, stream, size, frames)
-        if self.reserved + alloc_size > self.allowed_memory:
+        if self.reserved + alloc_size > self.capacity:  # cudaMalloc fails
             return None
         addr = self._take_va(alloc_size, _VA_ALIGN)
         block = Block(addr, alloc_size, stream, pool.small, addr, segment_frames=frames)
@@ -579,8 +588,8 @@ class DeviceAllocatorSim:
             if room >= size:
                 return candidate
             i += 1
-        page = SMALL_BUFFER if pool.small else LARGE_BUFFER
-        va_size = -(-(self.capacity * 9 // 8) // page) * page  # 1 1/8 of the device's memory, whole pages
+        page = self._page(pool.small)
+        va_size = self._reservation_size(page)
         ptr = self._take_va(va_size, _VA_ALIGN)  # reserved at the 2 MiB granularity; pages count from its start
         es = _ExpandableSegment(ptr, va_size, page, stream, pool.small)
         self.expandable_segments.append(es)
@@ -589,11 +598,20 @@ class DeviceAllocatorSim:
         pool.insert_unmapped(block)
         return block
 
+    def _page(self, small: bool) -> int:
+        """The page of an expandable segment: 2 MiB small, the large segment size large (20 MiB unless
+        large_segment_size_mb, torch 2.13, sets it)."""
+        return SMALL_BUFFER if small else self.config.large_segment_size
+
+    def _reservation_size(self, page: int) -> int:
+        """9/8 of the device's total memory in whole pages (ExpandableSegment's max_handles_)."""
+        return -(-(self.device_memory * 9 // 8) // page) * page
+
     def _map_block(self, block: Block, size: int, pool: _Pool, frames: Frames) -> bool:
         es = block.expandable
         assert es is not None and not block.mapped
         mapped = -(-size // es.page) * es.page
-        if self.reserved + mapped > self.allowed_memory:
+        if self.reserved + mapped > self.capacity:  # cuMemCreate fails; the fraction was checked in alloc_block
             return False
         pool.erase_unmapped(block)
         block.mapped = True
@@ -645,7 +663,7 @@ class DeviceAllocatorSim:
 
     def _out_of_memory(self, rounded: int, alloc_size: int, stream: int, frames: Frames) -> OutOfMemoryError:
         """Record the oom event and make PyTorch's exception."""
-        device_free = max(self.capacity - self.reserved, 0)
+        device_free = max(self.capacity - self.reserved, 0)  # what this program could still get
         self.num_ooms += 1
         if self.record_history:
             self.clock_us += 1
@@ -654,7 +672,7 @@ class DeviceAllocatorSim:
         allowed = f" {format_size(self.allowed_memory)} allowed;" if self.fraction > 0 else ""
         return OutOfMemoryError(
             f"CUDA out of memory. Tried to allocate {format_size(alloc_size)}. GPU {self.device} has a total "
-            f"capacity of {format_size(self.capacity)} of which {format_size(device_free)} is free.{allowed} "
+            f"capacity of {format_size(self.device_memory)} of which {format_size(device_free)} is free.{allowed} "
             f"Of the allocated memory {format_size(self.allocated)} is allocated by PyTorch, and "
             f"{format_size(unallocated)} is reserved by PyTorch but unallocated. If reserved but unallocated "
             "memory is large try setting PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True to avoid "
@@ -668,32 +686,44 @@ class DeviceAllocatorSim:
         """Make the allocator hold exactly `segments` (snapshot-format dicts of this device), recording nothing.
 
         Returns the live blocks. A pending-free block waits on a stream of its own (-its address), so that
-        `synchronize(-addr)` completes just that one. An expandable run becomes a reservation of its own size:
-        the run keeps its addresses and blocks, though the simulator cannot grow it in place.
+        `synchronize(-addr)` completes just that one. Expandable runs become the reservations they were mapped in
+        (see _reservations): unmapped gaps between the runs, and an unmapped tail after the last, so that a run
+        grows in place as it did in the program.
         """
         live: list[Block] = []
-        for seg in sorted(segments, key=lambda x: x["address"]):
+        ordered = sorted(segments, key=lambda x: x["address"])
+        reservation_of = self._reservations(ordered)
+        last: dict[int, Block] = {}  # reservation address -> its last block so far
+        for seg in ordered:
             start, size, stream = int(seg["address"]), int(seg["total_size"]), int(seg.get("stream", 0))
             small = seg.get("segment_type") == "small"
             pool = self.small_pool if small else self.large_pool
-            expandable = None
-            if seg.get("is_expandable"):
-                expandable = _ExpandableSegment(start, size, SMALL_BUFFER if small else LARGE_BUFFER, stream, small)
-                self.expandable_segments.append(expandable)
-            self._va[start] = start + size
-            self._next_va = max(self._next_va, start + size)
+            es = reservation_of.get(id(seg))
             prev: Block | None = None
+            if es is None:
+                self._va[start] = start + size
+            else:
+                prev = last.get(es.ptr)
+                if prev is not None and prev.addr + prev.size < start:  # the unmapped pages between two runs
+                    gap_at = prev.addr + prev.size
+                    gap = Block(gap_at, start - gap_at, stream, small, es.ptr, mapped=False, expandable=es)
+                    _splice(gap, prev, None)
+                    pool.insert_unmapped(gap)
+                    prev = gap
+            self._next_va = max(self._next_va, start + size)
+            first = True
             for b in seg["blocks"]:
-                block = Block(int(b["address"]), int(b["size"]), stream, small, start, expandable=expandable)
+                block = Block(int(b["address"]), int(b["size"]), stream, small, es.ptr if es else start, expandable=es)
                 block.prev = prev
-                if prev is None:
+                if first:
                     block.segment_frames = list(seg.get("frames") or [])
-                    if expandable is None:
-                        self.segments[start] = block
-                    else:
-                        self.expandable_heads[start] = block
-                else:
+                    first = False
+                if prev is not None:
                     prev.next = block
+                elif es is None:
+                    self.segments[start] = block
+                else:
+                    self.expandable_heads[es.ptr] = block
                 prev = block
                 if b["state"] == "inactive":
                     pool.insert(block)
@@ -708,8 +738,52 @@ class DeviceAllocatorSim:
                     block.event_count = 1
                     self._pending.append(block)
                 live.append(block)
+            if es is not None and prev is not None:
+                last[es.ptr] = prev
             self.reserved += size
+        for es in self.expandable_segments:  # the unmapped tail of each restored reservation
+            tail_at = last[es.ptr].addr + last[es.ptr].size
+            if tail_at < es.ptr + es.size:
+                pool = self.small_pool if es.small else self.large_pool
+                tail = Block(tail_at, es.ptr + es.size - tail_at, es.stream, es.small, es.ptr, mapped=False)
+                tail.expandable = es
+                _splice(tail, last[es.ptr], None)
+                pool.insert_unmapped(tail)
+            self._va[es.ptr] = es.ptr + es.size
+            self._next_va = max(self._next_va, es.ptr + es.size)
         return live
+
+    def _reservations(self, ordered: list[dict[str, Any]]) -> dict[int, _ExpandableSegment]:
+        """The reservation (by id of its segment dict) each expandable run of `ordered` (sorted by address) lies in.
+
+        A snapshot reports each mapped run of a reservation as a segment of its own. Runs that follow one another,
+        on the same stream and pool, a whole number of pages apart and within one reservation's size (9/8 of the
+        device), are taken for one reservation starting at the first; any other segment between them ends it. Its
+        unmapped tail reaches to the reservation's size or the next segment, whichever comes first.
+        """
+        found: dict[int, _ExpandableSegment] = {}
+        current: _ExpandableSegment | None = None
+        for i, seg in enumerate(ordered):
+            start, size = int(seg["address"]), int(seg["total_size"])
+            if not seg.get("is_expandable"):
+                current = None
+                continue
+            stream, small = int(seg.get("stream", 0)), seg.get("segment_type") == "small"
+            page = self._page(small)
+            full = self._reservation_size(page)
+            if (
+                current is None
+                or (current.stream, current.small) != (stream, small)
+                or (start - current.ptr) % page
+                or start + size - current.ptr > full
+            ):
+                current = _ExpandableSegment(start, size, page, stream, small)
+                self.expandable_segments.append(current)
+            found[id(seg)] = current
+            following = int(ordered[i + 1]["address"]) if i + 1 < len(ordered) else None
+            end = current.ptr + full if following is None else min(current.ptr + full, following)
+            current.size = max(start + size - current.ptr, (end - current.ptr) // page * page)
+        return found
 
     # -- trace and snapshot ------------------------------------------------------------------------------------
 

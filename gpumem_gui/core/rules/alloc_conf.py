@@ -11,6 +11,13 @@ import dataclasses
 
 from gpumem_gui.core.rules.allocator_constants import ROUNDUP_POWER2_INTERVALS, UNLIMITED, MiB
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.rules.torch_versions import (
+    DEFAULT_RULES,
+    LARGE_SEGMENT_SIZE_KEY,
+    ROUNDUP_GREATER_STARTS_AFTER_LAST,
+    SPLIT_SIZE_MAY_EQUAL_LARGE_BUFFER,
+    TorchRules,
+)
 
 _SEPARATORS = ",:[]"
 
@@ -93,16 +100,19 @@ def _is_power_of_two(n: int) -> bool:
     return n > 0 and n & (n - 1) == 0
 
 
-def _size_mb(token: str, key: str, minimum_mb: int) -> int:
+def _size_mb(token: str, key: str, minimum_mb: int, rules: TorchRules) -> int:
     value = _stoull(token, key)
     if value < 0:
         return UNLIMITED
-    if value < minimum_mb:
+    if not rules.holds(SPLIT_SIZE_MAY_EQUAL_LARGE_BUFFER):  # the older parser wants more than the minimum
+        if value <= minimum_mb:
+            raise AllocConfError(f"CachingAllocator option {key} too small, must be > {minimum_mb}")
+    elif value < minimum_mb:
         raise AllocConfError(f"CachingAllocator option {key} too small, must be >= {minimum_mb}")
     return value * MiB
 
 
-def _divisions(tokens: _Tokens, i: int) -> tuple[tuple[int, ...], int]:
+def _divisions(tokens: _Tokens, i: int, rules: TorchRules) -> tuple[tuple[int, ...], int]:
     table = [0] * ROUNDUP_POWER2_INTERVALS
     if tokens[i] != "[":
         value = _stoull(tokens[i], "roundup_power2_divisions")
@@ -119,7 +129,9 @@ def _divisions(tokens: _Tokens, i: int) -> tuple[tuple[int, ...], int]:
         if not (_is_power_of_two(divisions) or divisions == 0):
             raise AllocConfError("For roundups, the divisions has to be power of 2 or 0 to disable roundup ")
         if interval == ">":
-            table[last_index + 1 :] = [divisions] * (ROUNDUP_POWER2_INTERVALS - last_index - 1)
+            # before torch 2.10 the fill began at the last listed interval itself, overwriting it
+            start = last_index + 1 if rules.holds(ROUNDUP_GREATER_STARTS_AFTER_LAST) else last_index
+            table[start:] = [divisions] * (ROUNDUP_POWER2_INTERVALS - start)
         else:
             mb = _stoull(interval, "roundup_power2_divisions")
             if not _is_power_of_two(mb):
@@ -136,8 +148,9 @@ def _divisions(tokens: _Tokens, i: int) -> tuple[tuple[int, ...], int]:
         i += 2
 
 
-def parse_alloc_conf(text: str) -> AllocatorConfig:
-    """The allocator settings a PYTORCH_CUDA_ALLOC_CONF string gives (defaults for everything it omits)."""
+def parse_alloc_conf(text: str, rules: TorchRules = DEFAULT_RULES) -> AllocatorConfig:
+    """The allocator settings a PYTORCH_CUDA_ALLOC_CONF string gives (defaults for everything it omits), read as the
+    torch release of `rules` reads it (torch_versions.VERSION_RULES), refused where that release refuses it."""
     tokens = _Tokens(text)
     values: dict[str, object] = {}
     i = 0
@@ -150,11 +163,11 @@ def parse_alloc_conf(text: str) -> AllocatorConfig:
         i += 2
         if key == "max_split_size_mb":
             large_mb = int(values.get("large_segment_size", 20 * MiB)) // MiB  # type: ignore[call-overload]
-            values["max_split_size"] = _size_mb(tokens[i], key, large_mb)
+            values["max_split_size"] = _size_mb(tokens[i], key, large_mb, rules)
         elif key == "max_non_split_rounding_mb":
             large_mb = int(values.get("large_segment_size", 20 * MiB)) // MiB  # type: ignore[call-overload]
-            values["max_non_split_rounding_size"] = _size_mb(tokens[i], key, large_mb)
-        elif key == "large_segment_size_mb":
+            values["max_non_split_rounding_size"] = _size_mb(tokens[i], key, large_mb, rules)
+        elif key == "large_segment_size_mb" and rules.holds(LARGE_SEGMENT_SIZE_KEY):
             mb = _stoull(tokens[i], key)
             if mb <= 10:
                 raise AllocConfError("CachingAllocator option large_segment_size_mb must be > 10 MB")
@@ -165,7 +178,7 @@ def parse_alloc_conf(text: str) -> AllocatorConfig:
                 raise AllocConfError("garbage_collect_threshold is invalid, set it in (0.0, 1.0)")
             values["garbage_collection_threshold"] = threshold
         elif key == "roundup_power2_divisions":
-            values["roundup_power2_divisions"], i = _divisions(tokens, i)
+            values["roundup_power2_divisions"], i = _divisions(tokens, i, rules)
         elif key == "expandable_segments":
             values["expandable_segments"] = tokens.boolean(i)
         elif key == "per_process_memory_fraction":
@@ -177,8 +190,10 @@ def parse_alloc_conf(text: str) -> AllocatorConfig:
             if tokens[i] == "[":  # skip a list value
                 while tokens[i] != "]":
                     i += 1
-        else:
+        elif rules.holds(SPLIT_SIZE_MAY_EQUAL_LARGE_BUFFER):
             raise AllocConfError(f"Unrecognized key '{key}' in CUDA allocator config.")
+        else:  # the message of CUDAAllocatorConfig::parseArgs, the parser before torch 2.10
+            raise AllocConfError(f"Unrecognized CachingAllocator option: {key}")
         i += 1
         if i < len(tokens.items):
             tokens.expect(i, ",")

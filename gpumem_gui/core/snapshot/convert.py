@@ -38,6 +38,7 @@ from gpumem_gui.core.snapshot.model import (
     Snapshot,
     TraceTable,
 )
+from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_with
 from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
@@ -198,6 +199,7 @@ def snapshot_from_object(
     settings = root.get("allocator_settings")
     if isinstance(settings, dict):
         check_settings(settings)
+    torch_version, device_memory = read_recorded_with(root.get(RECORDED_WITH_KEY))
     annotations = root.get("external_annotations")
     annotations = annotations if isinstance(annotations, list) else []
     return Snapshot(
@@ -211,6 +213,8 @@ def snapshot_from_object(
         form="segments" if isinstance(obj, list) else form,
         legacy_blocks=legacy,
         warnings=warnings,
+        torch_version=torch_version,
+        device_memory=device_memory,
     )
 
 

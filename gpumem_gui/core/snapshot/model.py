@@ -223,6 +223,9 @@ class Snapshot:
     form: str = "dump"  # "dump" (dict of _dump_snapshot), "segments" (bare list), "json"
     legacy_blocks: bool = False
     warnings: list[str] = field(default_factory=list)  # what is odd but still shown (checks.check_layout)
+    # recorded by the gpumem-gui probe only (recorded_with.py): torch's snapshots carry neither
+    torch_version: str | None = None
+    device_memory: dict[int, int] = field(default_factory=dict)  # device -> cudaMemGetInfo's total, bytes
     # peak_reserved per device, made once: a pass over a 3M-event trace costs ~30 ms, and the window asks for every
     # device's on each device shown (not an init field, so dataclasses.replace with other traces starts afresh)
     _peaks: dict[int, float] = field(default_factory=dict, init=False, repr=False, compare=False)
