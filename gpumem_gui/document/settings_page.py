@@ -192,8 +192,8 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
             notes.append(f"The what-if settings are not ones PyTorch would take: {e}")
     default = AllocatorConfig()
     keys = [CONF, *[k for k in (settings or {}) if k != CONF]]
-    if not recorded:
-        keys += [k for k in _KEYS if k not in keys and k not in _FROM_CONF]
+    # every key a replay reads has its row, recorded or not; a file without settings, every key PyTorch writes
+    keys += [k for k, info in _KEYS.items() if k not in keys and k not in _FROM_CONF and (info.field or not recorded)]
     keys += [k for k in _FROM_CONF if k not in keys]
     rows = []
     for key in keys:
