@@ -411,6 +411,10 @@ class DocumentView(QtWidgets.QWidget):
             self._segment_timeline_for = (doc.device, tl)
             self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.current_event)
 
+    def show_settings(self) -> None:
+        """Bring the allocator settings page to the front of the side panel."""
+        self.side_tabs.setCurrentWidget(self.settings_view)
+
     def show_segments(self) -> None:
         """Bring the cached-segment timeline to the front (and fill it)."""
         self.curve_tabs.setCurrentWidget(self.segment_timeline)

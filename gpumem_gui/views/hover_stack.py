@@ -47,7 +47,8 @@ def host_point(view: QtWidgets.QGraphicsView, host: QtWidgets.QWidget, scene_pos
 
 
 class StackPopup(QtWidgets.QFrame):
-    """The popup over `host` (a child of it, so that it is drawn and grabbed with it)."""
+    """The popup over `host`'s window (a child of it, so that it is drawn and grabbed with it); positions are given
+    in `host`'s coordinates."""
 
     unpinned = QtCore.Signal()
 
@@ -133,9 +134,14 @@ class StackPopup(QtWidgets.QFrame):
         self.setAccessibleName(self.text())
 
     def _place(self, pos: QtCore.QPoint) -> None:
-        """Below and right of the pointer; left of it or above it where the host has no room there."""
+        """Below and right of the pointer; left of it or above it where the window has no room there. The popup
+        lies over the whole window, not only its host: a short plot under the map would cut a stack off."""
+        top = self.host.window()
+        if self.parentWidget() is not top:
+            self.setParent(top)
+        pos = self.host.mapTo(top, pos)
         self.adjustSize()
-        size, room = self.size(), self.host.rect()
+        size, room = self.size(), top.rect()
         x, y = pos.x() + _OFFSET, pos.y() + _OFFSET
         if x + size.width() > room.right():
             x = max(pos.x() - _OFFSET - size.width(), 0)

@@ -64,6 +64,8 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.unit, self.unit_scale = memory_unit(0)
         self.status = QtWidgets.QLabel()
         self.status.setStyleSheet(f"color: {palette.TEXT_MUTED}")
+        # a long line is cut, never a reason for the tab to grow past the event list beside it
+        self.status.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
         self.view_box = _BandViewBox(enableMenu=False)
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=self.view_box)
         self.plot.setMenuEnabled(False)
@@ -126,7 +128,7 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.splitter.addWidget(panel)
         self.splitter.setStretchFactor(0, 3)
         self.splitter.setStretchFactor(1, 2)
-        self.splitter.setSizes([900, 480])
+        self.splitter.setSizes([1100, 360])
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
@@ -159,9 +161,17 @@ class SegmentTimelineView(QtWidgets.QWidget):
         grown = sum(1 for life in lives if life.grown)
         freed = sum(1 for life in lives if life.freed != NEVER)
         small = len(lives) - len(series.drawn)
+        expandable = any(life.expandable for life in lives)
         self.status.setText(
             f"{len(lives):,} segment lives: {grown:,} grew, {freed:,} freed"
             + (f"; the {small:,} smallest share the grey band" if small else "")
+            + ("; an expandable one is its whole virtual range" if expandable else "")
+        )
+        self.status.setToolTip(
+            "An expandable segment is one virtual address range, mapped and unmapped page by page: one life here, "
+            "while the map shows each mapped run of it as a segment."
+            if expandable
+            else ""
         )
         self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)
         self.set_event(timeline.n_events - 1 if event is None else event, emit=False)
