@@ -12,6 +12,7 @@ from PySide6 import QtWidgets
 from gpumem_gui.document.settings_page import SettingsPage, settings_page
 from gpumem_gui.views import palette
 
+
 class SettingsView(QtWidgets.QWidget):
     """The page of one snapshot's settings, a paragraph per key (it reads in the narrow side panel as in a wide
     window); `set_what_if` adds what a replay's settings make of each."""
