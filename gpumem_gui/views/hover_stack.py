@@ -1,5 +1,5 @@
 """A block's or band's stack drawn over the view that shows it: it follows the pointer while hovering, and a click
-pins it (it stays, with its stack, while the pointer moves on) until Esc, its x or a click on nothing."""
+pins it (it stays, with its stack, while the pointer moves on) until Esc or a click on nothing."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from gpumem_gui.views.stack_view import display_name, location
 MAX_FRAMES = 12  # the popup's lines of stack; the side panel has all of them
 _OFFSET = 16  # pixels between the pointer and the popup's corner
 HOVER_HINT = "click to pin"
-PINNED_HINT = "pinned: Esc, x or a click on nothing unpins"
+PINNED_HINT = "pinned: Esc or a click on nothing unpins"
 
 
 def stack_lines(frames: Sequence[Frame], limit: int = MAX_FRAMES, empty: str = "no stack recorded") -> list[str]:
@@ -61,27 +61,20 @@ class StackPopup(QtWidgets.QFrame):
         self.setStyleSheet(
             f"#stackPopup {{ background: {palette.POPUP_BACKGROUND}; border: 1px solid {palette.POPUP_BORDER}; }}"
         )
+        # the pointer goes through it to the view under it, pinned or not: a block under the card is hovered and
+        # clicked as any other (a click there pins that block), and the card never takes a move from the view
+        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents, True)
         self.title = QtWidgets.QLabel()
         self.title.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.close_button = QtWidgets.QToolButton()
-        self.close_button.setText("x")
-        self.close_button.setAutoRaise(True)
-        self.close_button.setToolTip("Unpin (Esc)")
-        self.close_button.clicked.connect(self.unpin)
         self.body = QtWidgets.QLabel()
         self.body.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.body.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.body.setFont(QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont))
         self.hint = QtWidgets.QLabel()
         self.hint.setStyleSheet(f"color: {palette.TEXT_MUTED}")
-        top = QtWidgets.QHBoxLayout()
-        top.setContentsMargins(0, 0, 0, 0)
-        top.addWidget(self.title, 1)
-        top.addWidget(self.close_button)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(6, 4, 6, 4)
         layout.setSpacing(2)
-        layout.addLayout(top)
+        layout.addWidget(self.title)
         layout.addWidget(self.body)
         layout.addWidget(self.hint)
         self._escape = QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Escape), host)
@@ -127,10 +120,6 @@ class StackPopup(QtWidgets.QFrame):
         self.title.setText(title)
         self.body.setText("<br>".join(stack_lines(frames, empty=empty)))
         self.hint.setText(PINNED_HINT if pinned else HOVER_HINT)
-        self.close_button.setVisible(pinned)
-        # hovering, the popup lets the pointer through to the view under it (no flicker, no lost hover); pinned, its
-        # text can be selected and its x clicked
-        self.setAttribute(QtCore.Qt.WidgetAttribute.WA_TransparentForMouseEvents, not pinned)
         self.setAccessibleName(self.text())
 
     def _place(self, pos: QtCore.QPoint) -> None:
