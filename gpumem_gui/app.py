@@ -162,6 +162,8 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("&Mark This Moment as A", QtGui.QKeySequence("Ctrl+M"), self.compare.mark_moment)
         view.addAction("&Compare With Moment A", QtGui.QKeySequence("Ctrl+Shift+M"), self.compare.compare_with_mark)
         view.addAction("Your &Code and Libraries...", self.edit_user_code)
+        view.addAction("Allocator &Settings", lambda: self._on_current(lambda doc: doc.show_settings()))
+        view.addAction("Cached Se&gments", lambda: self._on_current(lambda doc: doc.show_segments()))
         view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.actions_on_tab.explain_current)
         view.addAction(
             "Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.actions_on_tab.explain_current(True)
@@ -465,6 +467,11 @@ class MainWindow(QtWidgets.QMainWindow):
         self.live.closed(widget)
         widget.setParent(None)
         widget.deleteLater()
+
+    def _on_current(self, action: Callable[[DocumentView], None]) -> None:
+        doc = self.current_document()
+        if doc is not None:
+            action(doc)
 
     def current_document(self) -> DocumentView | None:
         doc = self.tabs.currentWidget()

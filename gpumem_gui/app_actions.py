@@ -51,7 +51,7 @@ class TabActions:
         task = group.start(
             "what if",
             lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
-            on_result=functools.partial(self._what_if_done, at=at),
+            on_result=functools.partial(self._what_if_done, at=at, doc=doc, overrides=overrides),
             on_error=lambda message: QtWidgets.QMessageBox.warning(self.window, "What if", message),
         )
         task.finished.connect(lambda: self.window.job_done(task))
@@ -59,7 +59,16 @@ class TabActions:
         self.window.show_progress()
         return task
 
-    def _what_if_done(self, run: WhatIfRun, at: int | None = None, title: str = "") -> None:
+    def _what_if_done(
+        self,
+        run: WhatIfRun,
+        at: int | None = None,
+        title: str = "",
+        doc: DocumentView | None = None,
+        overrides: list[str] | None = None,
+    ) -> None:
+        if doc is not None and overrides is not None:
+            doc.show_what_if(overrides)  # the recorded tab's settings page says what the replay changed
         view = CompareView(run)
         index = self.window.tabs.addTab(view, f"what if: {title or run.result.settings or 'recorded'}")
         self.window.tabs.setCurrentIndex(index)

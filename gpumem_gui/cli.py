@@ -92,7 +92,17 @@ def _parser() -> argparse.ArgumentParser:
     ren = sub.add_parser("render", help="render a snapshot's window, map or timelines to a PNG, without a screen")
     ren.add_argument("file")
     ren.add_argument("-o", "--output", required=True, help="the PNG to write")
-    ren.add_argument("--view", choices=("window", "map", "timeline", "sites"), default="window")
+    ren.add_argument(
+        "--view",
+        choices=("window", "map", "timeline", "sites", "settings", "segments"),
+        default="window",
+        help="sites: the site timeline; settings: the allocator settings page; segments: the cached-segment timeline",
+    )
+    ren.add_argument(
+        "--pin",
+        metavar="ADDRESS",
+        help="pin the stack of the block at ADDRESS (0x... or decimal) over the map (window or map view)",
+    )
     ren.add_argument(
         "--at",
         type=int,
@@ -339,7 +349,14 @@ def _render(args: argparse.Namespace) -> int:
         width, height = (int(v) for v in args.size.lower().split("x"))
         layout = RENDER_LAYOUTS.index(args.layout)
         render(
-            args.file, args.output, view=args.view, at=args.at, device=args.device, size=(width, height), layout=layout
+            args.file,
+            args.output,
+            view=args.view,
+            at=args.at,
+            device=args.device,
+            size=(width, height),
+            layout=layout,
+            pin=args.pin,
         )
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)

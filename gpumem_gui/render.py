@@ -1,4 +1,4 @@
-"""`gpumem-gui render`: a snapshot's window, map, timeline or site timeline drawn to a PNG without a screen."""
+"""`gpumem-gui render`: a snapshot's window, map or timeline drawn to a PNG without a screen."""
 
 from __future__ import annotations
 
@@ -9,10 +9,12 @@ from gpumem_gui.core.analysis.site_series import build_site_series
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.document.search import parse_address
 from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.document import DocumentView
 from gpumem_gui.views.site_timeline import SiteTimelineView
 
-VIEWS = ("window", "map", "timeline", "sites")
+VIEWS = ("window", "map", "timeline", "sites", "settings", "segments")
 
 
 def render(
@@ -24,13 +26,19 @@ def render(
     device: int | None = None,
     size: tuple[int, int] = (1400, 900),
     layout: int = 0,
+    pin: str | None = None,
 ) -> None:
-    """Render a snapshot's window, map or timeline to a PNG of `size` pixels without a screen.
+    """Render a snapshot's window, map, timeline, site timeline, allocator settings page or cached-segment timeline
+    to a PNG of `size` pixels without a screen; `pin`: the stack of the block at that address (0x... or decimal)
+    pinned over the map.
 
     The window keeps its choices in settings of its own that go with the render: the user's saved geometry, map
     layout and recent files stay as they were. ValueError for a size or view that cannot be drawn."""
     if view not in VIEWS:
         raise ValueError(f"no view {view!r} (views: {', '.join(VIEWS)})")
+    address = None if pin is None else parse_address(pin)
+    if pin is not None and (address is None or view not in ("window", "map")):
+        raise ValueError(f"--pin {pin!r}: an address (0x... or decimal) of a block, with the window or the map")
     width, height = size
     if width < 1 or height < 1:
         raise ValueError(f"size {width}x{height}: both must be at least 1 pixel")
@@ -54,12 +62,15 @@ def render(
                 window.show()
                 app.processEvents()
                 # the view alone, as a window of the asked size: inside the main window a layout decides its size
-                widget = doc.map if view == "map" else doc.timeline_view
+                widget = _view_widget(doc, view)
                 widget.setParent(None)
             widget.setMinimumSize(1, 1)  # the asked size, even below what the layout would like: the caller chose
             widget.resize(width, height)
             widget.show()
             for _ in range(5):
+                app.processEvents()
+            if address is not None:
+                doc.map.pin_block(_block_at(doc, address))
                 app.processEvents()
             picture = widget.grab()
             if picture.width() != width or picture.height() != height:
@@ -72,6 +83,29 @@ def render(
                 widget.deleteLater()
             window.close()
             app.processEvents()
+
+
+def _view_widget(doc: DocumentView, view: str) -> QtWidgets.QWidget:
+    """The part of a tab that `view` names, filled."""
+    if view == "map":
+        return doc.map
+    if view == "settings":
+        return doc.settings_view
+    if view == "segments":
+        doc.show_segments()
+        return doc.segment_timeline
+    return doc.timeline_view
+
+
+def _block_at(doc: DocumentView, address: int) -> int:
+    """The block of the map's state that holds `address`."""
+    state = doc.map.state
+    blocks = state.blocks if state is not None else None
+    if blocks is not None:
+        inside = (blocks.address <= address) & (address < blocks.address + blocks.size)
+        if inside.any():
+            return int(inside.argmax())
+    raise ValueError(f"--pin: no block holds address {address:#x} at the event shown")
 
 
 def _render_sites(

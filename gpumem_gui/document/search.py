@@ -1,4 +1,4 @@
-"""Block search: a 0x address inside a block, a size range like 1MiB-20MiB, a site as the app prints it
+"""Block search: a 0x or decimal address inside a block, a size range like 1MiB-20MiB, a site as the app prints it
 (`model.py:54`, `model.py:54:forward`, `model.py:88 via einops/_backends.py:288`), or text in a live block's stack
 or its site's name."""
 
@@ -24,12 +24,17 @@ def search_blocks(state: AllocatorState, stacks: StackTable, text: str) -> npt.N
     b = state.blocks
     if not text:
         return None
+    addr = parse_address(text)
     if text.lower().startswith("0x"):
-        try:
-            addr = int(text, 16)
-        except ValueError:
+        if addr is None:
             return np.zeros(len(b), bool)
         return (b.address <= addr) & (addr < b.address + b.size)
+    if addr is not None:
+        # a decimal address, as PyTorch's viewer and its trace print them; a number inside no block (a line number)
+        # is searched as stack text
+        inside: npt.NDArray[np.bool_] = (b.address <= addr) & (addr < b.address + b.size)
+        if inside.any():
+            return inside
     if "-" in text:
         lo, _, hi = text.partition("-")
         try:
@@ -49,6 +54,23 @@ def search_blocks(state: AllocatorState, stacks: StackTable, text: str) -> npt.N
     ]
     found: npt.NDArray[np.bool_] = np.isin(b.stack, matching) & (b.state != BlockState.INACTIVE)
     return found
+
+
+_DECIMAL = re.compile(r"^\d{1,3}(?:[,_]\d{3})+$|^\d+$")  # 139934612144128, 139,934,612,144,128 or with _
+
+
+def parse_address(text: str) -> int | None:
+    """The address `text` names: `0x7f3a00000000`, or decimal `139887...` (commas or _ between thousands allowed);
+    None for any other text."""
+    text = text.strip()
+    try:
+        if text.lower().startswith("0x"):
+            return int(text, 16)
+        if _DECIMAL.match(text):
+            return int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        pass
+    return None
 
 
 # a place as the app prints it: `model.py:54`, `model.py:54:forward`, `einops/_backends.py:288` (any folders)

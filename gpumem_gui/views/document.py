@@ -30,6 +30,8 @@ from gpumem_gui.views.event_inspector import EventInspector
 from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.segment_timeline import SegmentTimelineView
+from gpumem_gui.views.settings_view import SettingsView
 from gpumem_gui.views.site_timeline import SiteTimelineView
 from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.tasks import TaskGroup
@@ -141,7 +143,12 @@ class DocumentView(QtWidgets.QWidget):
             self._make_timeline_plot,
             self._make_timeline,
             self._make_site_timeline,
+            self._make_settings,
+            self._make_segment_timeline,
         )
+        self._settings_view: SettingsView | None = None
+        self._segment_timeline: SegmentTimelineView | None = None
+        self._segment_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
         self._timeline_plot: TimelineView  # made by a part, placed by the next
         self._made = 0  # how many of _parts are made
         self._queued = 0  # steps waiting for a later turn (_later)
@@ -168,7 +175,7 @@ class DocumentView(QtWidgets.QWidget):
         self.layout_box.setCurrentIndex(LAYOUTS.index(self.document.layout))
         self.layout_box.currentIndexChanged.connect(self._layout_changed)
         self.search = QtWidgets.QLineEdit(
-            placeholderText="search: stack text, 0x address, or size range like 1MiB-20MiB"
+            placeholderText="search: stack text, 0x or decimal address, or size range like 1MiB-20MiB"
         )
         self.search.returnPressed.connect(self.apply_search)
         self.search_count = QtWidgets.QLabel()  # how many blocks the search matches at the event shown
@@ -381,6 +388,54 @@ class DocumentView(QtWidgets.QWidget):
         self._site_timeline = view
         self.curve_tabs.addTab(view, "allocated by site")
 
+    def _make_settings(self) -> None:
+        view = SettingsView()  # the allocator settings the file recorded, in words
+        view.set_settings(self.snapshot.allocator_settings)
+        self._settings_view = view
+        self.side_tabs.addTab(view, "settings")
+
+    def _make_segment_timeline(self) -> None:
+        view = SegmentTimelineView()  # filled when first shown
+        view.event_selected.connect(self._event_travelled)
+        self._segment_timeline = view
+        self.curve_tabs.addTab(view, "cached segments")
+        self.curve_tabs.currentChanged.connect(lambda _i: self._segment_timeline_if_shown())
+
+    def _segment_timeline_if_shown(self) -> None:
+        """The segments' lives of the device shown, computed when their tab is first looked at."""
+        doc = self.document
+        if doc.pending or self._segment_timeline is None:
+            return
+        tl = doc.timeline()
+        if self._segment_timeline_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.segment_timeline:
+            self._segment_timeline_for = (doc.device, tl)
+            self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.current_event)
+
+    def show_settings(self) -> None:
+        """Bring the allocator settings page to the front of the side panel."""
+        self.side_tabs.setCurrentWidget(self.settings_view)
+
+    def show_segments(self) -> None:
+        """Bring the cached-segment timeline to the front (and fill it)."""
+        self.curve_tabs.setCurrentWidget(self.segment_timeline)
+        self._segment_timeline_if_shown()
+
+    def show_what_if(self, overrides: list[str]) -> None:
+        """A what-if replay of this tab ran under `overrides`: the settings page shows what it changed."""
+        self.settings_view.set_what_if(overrides)
+
+    @property
+    def settings_view(self) -> SettingsView:
+        self._make(8)
+        assert self._settings_view is not None
+        return self._settings_view
+
+    @property
+    def segment_timeline(self) -> SegmentTimelineView:
+        self._make(9)
+        assert self._segment_timeline is not None
+        return self._segment_timeline
+
     @property
     def inspector(self) -> EventInspector:
         self._make(1)
@@ -512,6 +567,8 @@ class DocumentView(QtWidgets.QWidget):
                 self._diagnosis.follow()
             if self._site_timeline_for is not None:
                 self.site_timeline.set_event(frame.event, emit=False)
+            if self._segment_timeline_for is not None:
+                self.segment_timeline.set_event(frame.event, emit=False)
         self.position.setText(frame.position)
         matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
         self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
@@ -590,6 +647,7 @@ class DocumentView(QtWidgets.QWidget):
             self.event_list.setVisible(True)
             self._list_events(self.document.timeline())
             self._site_timeline_if_shown()
+            self._segment_timeline_if_shown()
 
     def _frame_shown(self) -> None:
         doc = self.document
@@ -702,6 +760,8 @@ class DocumentView(QtWidgets.QWidget):
         if snapshot is not None:
             if self._diagnosis is not None:
                 self._diagnosis.forget()  # what it read was of the state-only snapshot
+            if self._settings_view is not None:
+                self._settings_view.set_settings(snapshot.allocator_settings)
             self._fill_devices()
         self._later(lambda: self._device_shown(staged=True))  # in the next turns
 

@@ -147,3 +147,10 @@ RANK_BAR = "#6a93c2"
 RANK_BAR_OOM = "#c62828"
 RANK_BAR_OUTLIER = "#f08c00"
 RANK_BAR_PICKED = "#1f2933"
+
+# the stack that follows the pointer over a block or a band (and stays when pinned): a pale card with a dark edge
+POPUP_BACKGROUND = "#fffdf5"
+POPUP_BORDER = "#1f2933"
+
+# the cached-segment timeline: a segment's band takes a site hue in turn; the many small ones share a grey
+SEGMENT_BAND_OTHER = "#c3cad2"

@@ -9,11 +9,12 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, block_ids, rasterize
-from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
+from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, Frame, StackTable
 from gpumem_gui.core.snapshot.stacks import NO_SITE, filter_frames, short_site, stack_sites
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views import palette
+from gpumem_gui.views.hover_stack import StackPopup, host_point
 from gpumem_gui.views.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
@@ -88,6 +89,7 @@ class SegmentMapView(QtWidgets.QWidget):
         self.view.sigResized.connect(self._draw_boundaries)
         self.plot.scene().sigMouseMoved.connect(self._on_move)
         self.plot.scene().sigMouseClicked.connect(self._on_click)
+        self.popup = StackPopup(self)  # the stack of the block under the pointer; a click pins it
 
     # -- data -------------------------------------------------------------------------------------------------
 
@@ -202,13 +204,56 @@ class SegmentMapView(QtWidgets.QWidget):
         index = self.block_at_scene(pos)
         self.caption.setText(self.describe(index) if index >= 0 else "")
         if index >= 0:
+            self.popup.hover(index, *self.stack_of(index), self._widget_point(pos), empty=self._no_stack(index))
             self.block_hovered.emit(index)
+        else:
+            self.popup.leave()
 
     def _on_click(self, event: object) -> None:
         pos = event.scenePos()  # type: ignore[attr-defined]
         index = self.block_at_scene(pos)
         if index >= 0:
+            self.pin_block(index, self._widget_point(pos))
             self.block_clicked.emit(index)
+        else:
+            self.popup.unpin()
+
+    def leaveEvent(self, event: QtCore.QEvent) -> None:
+        self.popup.leave()
+        super().leaveEvent(event)
+
+    def _widget_point(self, scene_pos: QtCore.QPointF) -> QtCore.QPoint:
+        return host_point(self.plot, self, scene_pos)
+
+    def pin_block(self, index: int, at: QtCore.QPoint | None = None) -> None:
+        """Pin block `index`'s stack over the map (at `at`, in the map's coordinates; default: by the block)."""
+        if at is None:
+            at = self.block_point(index)
+        self.popup.pin(index, *self.stack_of(index), at, empty=self._no_stack(index))
+
+    def block_point(self, index: int) -> QtCore.QPoint:
+        """Where block `index` begins on the map, in the map's coordinates (its first pixel's centre)."""
+        assert self.state is not None and self.layout_info is not None
+        pixels = np.argwhere(block_ids(self.state, self.layout_info, np.arange(len(self.state.blocks)) == index))
+        if not len(pixels):
+            return QtCore.QPoint(0, 0)
+        row, column = pixels[0]
+        return self._widget_point(self.view.mapViewToScene(QtCore.QPointF(column + 0.5, row + 0.5)))
+
+    def stack_of(self, index: int) -> tuple[str, list[Frame]]:
+        """The popup's title for block `index` and its stack's frames."""
+        assert self.state is not None and self.stacks is not None
+        b = self.state.blocks
+        state = BlockState(int(b.state[index]))
+        size = format_bytes(int(b.size[index]))
+        title = f"<b>{int(b.address[index]):#x}</b> &nbsp; {size} &nbsp; {STATE_LABELS[state]}"
+        stack = int(b.stack[index])
+        return title, list(self.stacks.stack(stack)) if 0 <= stack < len(self.stacks) else []
+
+    def _no_stack(self, index: int) -> str:
+        assert self.state is not None
+        free = int(self.state.blocks.state[index]) == BlockState.INACTIVE
+        return "a free block: no stack" if free else "no stack recorded"
 
     def describe(self, index: int) -> str:
         """One line for the block: address, size, requested, state, stream, pool, top frames."""

@@ -21,11 +21,12 @@ from gpumem_gui.core.analysis.site_series import (
     total_index,
 )
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
+from gpumem_gui.core.snapshot.model import AllocatorState, Frame, Snapshot
 from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, short_site
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views import palette
+from gpumem_gui.views.hover_stack import StackPopup, host_point
 from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
@@ -119,6 +120,8 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.plot.addItem(self.cursor_line)
         self.view_box.scrubbed.connect(self.cursor_line.setValue)
         self.view_box.clicked.connect(self._clicked)
+        self.plot.scene().sigMouseMoved.connect(self._hovered)
+        self.popup = StackPopup(self)  # the stack of the band under the pointer; a click pins it
         self._emitting = True
         self._redraw = QtCore.QTimer(self, singleShot=True, interval=_REDRAW_MS)
         self._redraw.timeout.connect(self._draw)
@@ -407,6 +410,43 @@ class SiteTimelineView(QtWidgets.QWidget):
         band = self.band_under(x, y)
         if band is not None:
             self.select_band(band)
+            self.popup.pin(band, *self.band_stack(band, x), self._point(x, y), empty=self._no_stack(band))
+        else:
+            self.popup.unpin()
+
+    def _point(self, x: float, y: float) -> QtCore.QPoint:
+        return host_point(self.plot, self, self.view_box.mapViewToScene(QtCore.QPointF(x, y)))
+
+    def _hovered(self, scene_pos: QtCore.QPointF) -> None:
+        at = self.view_box.mapSceneToView(scene_pos)
+        band = self.band_under(at.x(), at.y()) if self.view_box.sceneBoundingRect().contains(scene_pos) else None
+        if band is None:
+            self.popup.leave()
+            return
+        title, frames = self.band_stack(band, at.x())
+        self.popup.hover(band, title, frames, host_point(self.plot, self, scene_pos), empty=self._no_stack(band))
+
+    def leaveEvent(self, event: QtCore.QEvent) -> None:
+        self.popup.leave()
+        super().leaveEvent(event)
+
+    def band_stack(self, index: int, x: float) -> tuple[str, list[Frame]]:
+        """The popup's title for band `index` (its label and its bytes where the pointer is) and the frames of the
+        stack holding most of its bytes (none for a band of many stacks)."""
+        bands = self.bands
+        assert bands is not None and self.snapshot is not None
+        band = bands.bands[index]
+        at = max(int(np.searchsorted(self._drawn_events, x, "right")) - 1, 0)
+        tops = self._drawn_tops[:, at] if len(self._drawn_tops) else np.zeros(len(bands.bands))
+        held = (tops[index] - (tops[index - 1] if index else 0.0)) * self.unit_scale
+        title = f"<b>{html.escape(short_label(band.label))}</b> &nbsp; {format_bytes(held)}"
+        frames = list(self.snapshot.stacks.stack(band.stack)) if band.stack >= 0 else []
+        return title, frames
+
+    def _no_stack(self, index: int) -> str:
+        bands = self.bands
+        many = bands is None or bands.bands[index].stack < 0
+        return "blocks of many stacks: click for the band's details" if many else "no stack recorded"
 
     def select_band(self, index: int) -> None:
         """Pick band `index` of the grouping shown: its details beside the plot, its row in the legend, and

@@ -115,9 +115,10 @@ class SiteSeries:
         return lambda state: block_mask(self, state, kind, key, event)
 
 
-def total_index(timeline: DeviceTimeline) -> TotalIndex:
+def total_index(timeline: DeviceTimeline, series: str = "allocated") -> TotalIndex:
+    """The index of one of the timeline's series (allocated for the site bands, reserved for the segments)."""
     s = timeline.series
-    total = np.concatenate([[int(s.initial["allocated"])], s.allocated]).astype(np.int64)
+    total = np.concatenate([[int(s.initial[series])], getattr(s, series)]).astype(np.int64)
     n = len(total)
     pad = -n % CHUNK
     padded_low = np.concatenate([total, np.full(pad, total[-1])]).reshape(-1, CHUNK)
