@@ -134,3 +134,20 @@ def test_panel_api_focus_measures_off_the_gui_thread_and_reruns_the_edited_polic
     assert "Votre politique sauvegarde 8" in panel.caption.text()
     panel.shutdown()  # the sweep the focus started too: cancelled, not waited for
     assert not panel.busy()
+
+
+def test_opening_the_api_tab_by_hand_measures_it(qtbot: Any) -> None:
+    """The review's bug 5: opened by its tab, not from a quiz focus, the table stayed on "measuring..." for good."""
+    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.lab.panel import TAB_API  # noqa: PLC0415
+
+    panel = CheckpointLabPanel()
+    panel.auto_run = False
+    qtbot.addWidget(panel)
+    panel.tabs.setCurrentIndex(TAB_API)
+    assert panel.busy()
+    qtbot.waitUntil(lambda: panel.api_page.table_result is not None, timeout=30_000)
+    panel.tabs.setCurrentIndex(0)
+    panel.tabs.setCurrentIndex(TAB_API)  # measured once: coming back starts nothing new
+    assert "api" not in panel.pending
+    panel.shutdown()

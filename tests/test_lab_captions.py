@@ -82,7 +82,7 @@ def decimal(value: float, places: int, lang: str) -> str:
 
 def percent(fraction: float, lang: str) -> str:
     text = f"{round(100 * fraction)}"
-    return {"en": f"{text}%", "ro": f"{text}%", "fr": f"{text}\u00a0%"}[lang]
+    return {"en": f"{text}%", "ro": f"{text}\u00a0%", "fr": f"{text}\u00a0%"}[lang]  # CLDR: "#,##0 %" in ro and fr
 
 
 def expected_figures(focus: str, sweep: lab.LabSweep, fsdp: lab.FsdpBreakdown, lang: str) -> list[str]:

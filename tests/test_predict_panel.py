@@ -51,6 +51,9 @@ def test_click_a_hole_then_no_hole_fits(qtbot: Any, tmp_path: Path) -> None:
     assert signal.args == ["fragmentation", False]
     assert panel.session.prediction("fragmentation") is False
     assert box.result.text().startswith("Not quite.") and "1.5 GiB" in box.reveal.text()
+    # the right answer is "no hole is large enough": nothing is highlighted, so the verdict says why instead
+    assert not box.case.right_blocks.any() and "highlighted" not in box.result.text()
+    assert "none holds 1.5 GiB" in box.result.text()
     box.pick_none()  # a second answer does not count
     assert panel.session.prediction("fragmentation") is False
     panel.set_language("fr")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pickle
 import re
+import tomllib
 from collections.abc import Iterator
 
 import pytest
@@ -13,6 +14,7 @@ from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz, Text, find_quiz
 from tests.kv_pool import kv_pool
 
 MiB = 1 << 20
+EXAMPLES_TOML = example_path("fragmented_expandable").parent / "examples.toml"
 GPU = find_quiz("gpu-memory")
 GC = find_quiz("gradient-checkpointing")
 
@@ -71,12 +73,39 @@ def test_fact2_expandable_segments_unmap_between_live_blocks_and_map_again() -> 
     _says(
         _right(GPU, "expandable-segments"),
         {
-            "en": r"unmaps free pages, even those lying between live blocks, and maps the memory again",
+            "en": r"unmap free pages, even those lying between live blocks, and map the memory again",
             "ro": r"demapează paginile libere, chiar și pe cele aflate între blocuri ocupate, și mapează din nou",
-            "fr": r"démappe les pages libres, même celles situées entre des blocs vivants, et remappe",
+            "fr": r"démappe les pages libres, même celles situées entre des blocs vivants, et\s+remappe",
         },
         "expandable-segments",
     )
+
+
+def _actions(name: str) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for trace in _raw(name)["device_traces"]:
+        for entry in trace:
+            counts[entry["action"]] = counts.get(entry["action"], 0) + 1
+    return counts
+
+
+def test_issue34_expandable_demo_fits_by_growing_not_by_unmapping() -> None:
+    """The bundled expandable run maps pages and unmaps none (issue 34, review fact 1): the texts say its batches fit
+    because the segment grows at its end, and that unmapping needs memory pressure this demo never reaches."""
+    actions = _actions("fragmented_expandable")
+    assert actions.get("segment_map", 0) >= 40 and actions.get("segment_unmap", 0) == 0
+    _says(
+        _right(GPU, "expandable-segments"),
+        {
+            "en": r"every batch of the demo fits: its one segment grows at its end.*unmaps none.*never gets there",
+            "ro": r"încap toate loturile din\s+demonstrație: singurul ei segment crește la capăt.*nu demapează niciuna",
+            "fr": r"chaque lot de la démonstration : son unique segment grandit par sa fin.*n'en démappe aucune",
+        },
+        "expandable-segments",
+    )
+    description = tomllib.loads(EXAMPLES_TOML.read_text(encoding="utf-8"))["fragmented_expandable"]["description"]
+    assert "grows page by page at the end" in description and "never unmaps" in description
+    assert "unmapped and mapped again where they are needed, so every batch fits" not in description
 
 
 def test_fact3_fragmentation_says_no_room_for_a_new_segment_with_the_demos_figure() -> None:

@@ -32,6 +32,7 @@ from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import B8, AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach.demos.wording import NARROW_NBSP, fill_text, worded
 from gpumem_gui.teach.quiz import LANGUAGES, Text
 from gpumem_gui.teach.quiz_demos import foci_for, focus_for
 
@@ -176,20 +177,23 @@ class Case:
     def option_labels(self, lang: str) -> tuple[str, ...]:
         """The choices as shown: an option kind's worded templates in `lang`, else the case's own labels."""
         if self.prediction.options:
-            return tuple(o[lang].format(**self.fields) for o in self.prediction.options)
-        return self.options
+            return tuple(fill_text(o[lang], lang, self.fields) for o in self.prediction.options)
+        if self.prediction.kind == "setting":  # allocator settings are written alike in every language
+            return self.options
+        return tuple(str(worded(o, lang)) for o in self.options)
 
     def prompt(self, lang: str) -> str:
-        return self.prediction.prompt[lang].format(**self.fields)
+        return fill_text(self.prediction.prompt[lang], lang, self.fields)
 
     def reveal(self, lang: str, predictions: Predictions) -> str:
         fields = dict(self.fields)
         if self.remedies:
-            fields["results"] = "; ".join(
-                f"{label}: {predictions.text('fits' if r.fits else 'fails', lang)}"
+            colon, semicolon = (f"{NARROW_NBSP}:", f"{NARROW_NBSP};") if lang == "fr" else (":", ";")
+            fields["results"] = f"{semicolon} ".join(
+                f"{label}{colon} {predictions.text('fits' if r.fits else 'fails', lang)}"
                 for label, r in zip(self.options, self.remedies, strict=True)
             )
-        return self.prediction.reveal[lang].format(**fields)
+        return fill_text(self.prediction.reveal[lang], lang, fields)
 
 
 Builder = Callable[[Prediction, Snapshot, DeviceTimeline], Case]

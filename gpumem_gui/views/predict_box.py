@@ -172,8 +172,10 @@ class PredictBox(QtWidgets.QFrame):
                 self.map.show_frame(
                     self.document.focus_at(case.event, lambda s: np.isin(s.blocks.address, right), reveal)
                 )
-                # the map's own caption says it: a second copy below would only crowd the card
-                self.result.setText(f"{self.result.text()} {text('shown', lang)}")
+                # the map's own caption says it: a second copy below would only crowd the card. When no block is
+                # right ("no hole is large enough") nothing is highlighted, so the reveal says why instead
+                shown = text("shown", lang) if case.right_blocks.any() else reveal
+                self.result.setText(f"{self.result.text()} {shown}")
             self.reveal.setText(reveal)
             self.reveal.setVisible(not (on_map and self.document is not None))
 

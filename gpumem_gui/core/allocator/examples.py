@@ -286,8 +286,10 @@ EXAMPLES = [
     ),
     Example(
         "fragmented_expandable",
-        "The same program with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. Segments grow page by page in one "
-        "virtual range: free pages are unmapped and mapped again where they are needed, so every batch fits.",
+        "The same program with PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True. The segment grows page by page at "
+        "the end of one virtual range, so batches of new sizes tile one address range instead of leaving slivers in "
+        "fixed-size segments, and every batch fits. The trace maps pages and never unmaps any: unmapping free pages "
+        "happens only under memory pressure or in empty_cache.",
         fragmented_expandable,
     ),
     Example(

@@ -1,39 +1,75 @@
-"""Caption templates from the quiz files, filled per language: numbers, sizes and plurals written as each language
-writes them (ro and fr: decimal comma, as the quiz texts write "1,5 GiB"; fr: a space before %)."""
+"""Caption templates from the quiz files, filled per language: numbers, sizes, percentages and plurals written as each
+language writes them, by Babel's CLDR data (ro: "2.520", "1,5 GiB", "41,9 %"; fr: "2 520", "41,9 %")."""
 
 from __future__ import annotations
 
 import functools
+import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+
+from babel import Locale
+from babel.numbers import format_decimal
 
 from gpumem_gui.teach.demos.plans import DemoError
 from gpumem_gui.teach.quiz import LANGUAGES, Text, load_quizzes
 
 Localized = dict[str, str]  # language -> text, one per quiz language
-NARROW_NBSP = "\u202f"  # French groups thousands with a narrow no-break space
-_GROUPING = {"en": ",", "ro": ".", "fr": NARROW_NBSP}
+NARROW_NBSP = "\u202f"  # French puts it before : ; ? ! and groups thousands with it
+# CLDR's order of plural categories: a template's forms follow it ("one|few|other" in Romanian)
+_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
+# a number as English writes it, with what follows it: "2,520", "1.5 GiB", "41.9%"
+_ENGLISH_NUMBER = re.compile(r"(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
+
+
+@functools.cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang)
+
+
+def number(value: float, lang: str, decimals: int = 0) -> str:
+    """`value` grouped and with `decimals` fraction digits, in the symbols of `lang`."""
+    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    return str(format_decimal(value, format=pattern, locale=_locale(lang)))
+
+
+def percent(value: float, lang: str, decimals: int = 0) -> str:
+    """`value` percent (41.9 -> "41,9 %" in fr), in the locale's own percent pattern."""
+    pattern = str(_locale(lang).percent_formats[None].pattern)
+    last_digit = pattern.rindex("0") + 1
+    pattern = pattern[:last_digit] + ("." + "0" * decimals if decimals else "") + pattern[last_digit:]
+    return str(format_decimal(value / 100, format=pattern, locale=_locale(lang)))
 
 
 def localize(text: str, lang: str) -> str:
-    """A number or size written in English ("1.5 GiB", "41.9%") as `lang` writes it."""
+    """A number, size or percentage written in English ("1.5 GiB", "41.9%", "2,520") as `lang` writes it."""
     if lang == "en":
         return text
-    text = text.replace(".", ",")
-    if lang == "fr" and text.endswith("%"):
-        text = text[:-1] + "\u00a0%"
-    return text
+
+    def one(match: re.Match[str]) -> str:
+        sign, whole, fraction = match.group(1), match.group(2).replace(",", ""), match.group(3) or ""
+        value = float(f"{sign}{whole}.{fraction or 0}")
+        return number(value, lang, len(fraction))
+
+    found = _ENGLISH_NUMBER.fullmatch(text.rstrip("%"))
+    if text.endswith("%") and found:
+        fraction = found.group(3) or ""
+        return percent(float(text[:-1].replace(",", "")), lang, len(fraction))
+    return _ENGLISH_NUMBER.sub(one, text)
 
 
 def plural_form(n: int, forms: list[str], lang: str) -> str:
-    """The form of a noun after `n`: forms are one|other (en, fr), or one|few|other in Romanian ("gol|goluri|de
-    goluri": 20 and more take "de")."""
-    if n == 1 or (lang == "fr" and n == 0):
-        return forms[0]
-    if lang == "ro" and len(forms) > 2 and not (n == 0 or 1 <= n % 100 <= 19):
-        return forms[2]
-    return forms[1]
+    """The form of a noun after `n`, by the CLDR plural category of `n` in `lang`: forms follow CLDR's order of the
+    language's categories (en, fr: one|other; ro: one|few|other, "gol|goluri|de goluri"). A template with fewer
+    forms than categories drops the rarer ones (fr's "many", for millions) into "other"."""
+    rule = _locale(lang).plural_form
+    kept = [c for c in _CATEGORIES if c in rule.tags or c == "other"]
+    for rare in ("many", "two", "zero", "few"):
+        if len(kept) > len(forms) and rare in kept:
+            kept.remove(rare)
+    category = rule(n)
+    return forms[kept.index(category) if category in kept else len(kept) - 1]
 
 
 @dataclass(frozen=True)
@@ -46,7 +82,28 @@ class Count:
     def __format__(self, spec: str) -> str:
         if "|" in spec:
             return plural_form(self.n, spec.split("|"), self.lang)
-        return f"{self.n:,}".replace(",", _GROUPING[self.lang])
+        return number(self.n, self.lang)
+
+    def __str__(self) -> str:
+        return number(self.n, self.lang)
+
+
+_ENGLISH_COUNT = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+
+
+def worded(value: str, lang: str) -> object:
+    """A field written in English as `lang` writes it: a bare count becomes a Count (so `{x:one|other}` takes its
+    plural form), a size or percentage is localized, anything else (a setting name) stays as it is."""
+    if _ENGLISH_COUNT.fullmatch(value):
+        return Count(int(value.replace(",", "")), lang)
+    if _ENGLISH_NUMBER.match(value):
+        return localize(value, lang)
+    return value
+
+
+def fill_text(template: str, lang: str, fields: Mapping[str, str]) -> str:
+    """`template` in `lang` filled with `fields` written in English ("2,520", "1.5 GiB", "41.9%")."""
+    return template.format_map({name: worded(value, lang) for name, value in fields.items()})
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.demos.captions import lab_templates
-from gpumem_gui.teach.demos.wording import Figure, Localized, say
+from gpumem_gui.teach.demos.wording import Count, Figure, Localized, localize, say
 from gpumem_gui.teach.lab import api as lab_api
 
 NOTE = (
@@ -191,12 +191,14 @@ def api_caption(table: lab_api.ApiTable, m: lab_api.SelectionMeasurement | None)
     if m is None:
         return text
     trap = "mm.default" in m.names and "addmm.default" not in m.names
-    held = format_bytes(m.saved_bytes)
+    held = {lang: localize(format_bytes(m.saved_bytes), lang) for lang in text}
+    outputs = {lang: Count(m.saved_outputs, lang) for lang in text}
     more = {
-        "en": f" Your policy saves {m.saved_outputs} op outputs ({held} held) and recomputes {m.recomputed_matmuls} "
-        f"of {m.forward_matmuls} matmuls"
+        "en": f" Your policy saves {outputs['en']} {outputs['en']:op output|op outputs} ({held['en']} held) and "
+        f"recomputes {m.recomputed_matmuls} of {m.forward_matmuls} matmuls"
         + (": nn.Linear with a bias runs aten.addmm, so naming only aten.mm saves nothing from it." if trap else "."),
-        "ro": f" Politica dumneavoastră salvează {m.saved_outputs} ieșiri de operații ({held} păstrați) și "
+        "ro": f" Politica dumneavoastră salvează {outputs['ro']} "
+        f"{outputs['ro']:ieșire de operație|ieșiri de operații|de ieșiri de operații} ({held['ro']} păstrați) și "
         f"recalculează {m.recomputed_matmuls} din {m.forward_matmuls} înmulțiri de matrice"
         + (
             ": nn.Linear cu "
@@ -204,10 +206,11 @@ def api_caption(table: lab_api.ApiTable, m: lab_api.SelectionMeasurement | None)
             if trap
             else "."
         ),
-        "fr": f" Votre politique sauvegarde {m.saved_outputs} sorties d'opérations ({held} gardés) et recalcule "
+        "fr": f" Votre politique sauvegarde {outputs['fr']} {outputs['fr']:sortie d'opération|sorties d'opérations} "
+        f"({held['fr']} {outputs['fr']:gardé|gardés}) et recalcule "
         f"{m.recomputed_matmuls} des {m.forward_matmuls} produits matriciels"
         + (
-            " : nn.Linear avec biais exécute aten.addmm, donc ne nommer que aten.mm n'en sauvegarde rien."
+            " : nn.Linear avec biais exécute aten.addmm, donc ne nommer qu'aten.mm n'en sauvegarde rien."
             if trap
             else "."
         ),

@@ -1,0 +1,117 @@
+"""Every prediction template filled on its real case in every language: numbers, sizes and percentages as the
+language writes them (CLDR), and nouns in the plural form their number takes."""
+
+from __future__ import annotations
+
+import re
+import string
+
+import pytest
+
+from gpumem_gui.teach.demos.wording import Count, worded
+from gpumem_gui.teach.fresh_cases import retry_texts
+from gpumem_gui.teach.lab import torch_available
+from gpumem_gui.teach.predict import Case, Prediction, load_predictions, make_case
+from gpumem_gui.teach.quiz import LANGUAGES
+
+PREDICTIONS = load_predictions()
+ALL = sorted(PREDICTIONS.items.values(), key=lambda p: (p.quiz, p.question))
+SETTING = re.compile(r"\w+:[\w.]+")  # allocator settings ("garbage_collection_threshold:0.6") read alike everywhere
+# Romanian puts "de" between a number and its noun from 20 on, except where the last two digits are 01-19
+RO_NOUNS = "straturi|activări|alocări|ponderi|înmulțiri|parametri|pagini|cereri|segmente|blocuri|spații|treceri"
+
+
+def _case(p: Prediction) -> Case:
+    if p.example == "checkpointing_lab" and torch_available() is not None:
+        pytest.skip("the lab cases measure with torch")
+    return make_case(p)
+
+
+def _texts(case: Case, lang: str) -> list[str]:
+    return [case.prompt(lang), case.reveal(lang, PREDICTIONS), *case.option_labels(lang)]
+
+
+@pytest.fixture(scope="module")
+def cases() -> dict[tuple[str, str], Case]:
+    return {(p.quiz, p.question): _case(p) for p in ALL}
+
+
+def _check_numbers(text: str, lang: str) -> None:
+    text = SETTING.sub("", text)
+    if lang == "en":
+        assert not re.search(r"\d\u00a0%|\d,\d\b", text), text
+        return
+    assert not re.search(r"\d,\d{3}(?!\d)", text), f"English thousands in {lang}: {text}"
+    points = re.findall(r"\d+(?:\.\d+)+", text)
+    grouped = [p for p in points if lang == "ro" and re.fullmatch(r"\d{1,3}(?:\.\d{3})+", p)]
+    assert points == grouped, f"English decimal point in {lang}: {points} in {text}"
+    assert not re.search(r"\d%", text), f"{lang} writes a no-break space before %: {text}"
+    if lang == "ro":
+        for n, noun in re.findall(rf"\b(\d[\d.]*) ({RO_NOUNS})\b", text):
+            value = int(n.replace(".", ""))
+            assert value < 20 or 1 <= value % 100 <= 19, f"'{n} {noun}' needs 'de': {text}"
+
+
+@pytest.mark.parametrize("prediction", ALL, ids=lambda p: f"{p.quiz}.{p.question}")
+def test_every_text_writes_figures_as_its_language_does(prediction: Prediction, cases: dict) -> None:
+    case = cases[(prediction.quiz, prediction.question)]
+    for lang in LANGUAGES:
+        for text in _texts(case, lang):
+            _check_numbers(text, lang)
+
+
+def test_ro_and_fr_group_thousands_and_use_decimal_commas(cases: dict) -> None:
+    """The screen the review saw: "2.520 de alocări" in the caption beside "24 din 2,520" in the reveal."""
+    case = cases[("gpu-memory", "caching-allocator")]
+    allocations = int(case.fields["allocations"].replace(",", ""))
+    assert allocations >= 1000  # the bundled trace makes 2,520
+    ro, fr = case.prompt("ro"), case.prompt("fr")
+    assert f"{allocations // 1000}.{allocations % 1000:03d} de alocări" in ro
+    assert f"{allocations // 1000}\u202f{allocations % 1000:03d} allocations" in fr
+    assert f"din {allocations // 1000}.{allocations % 1000:03d}" in case.reveal("ro", PREDICTIONS)
+
+
+def _plural_fields(template: str) -> dict[str, list[str]]:
+    return {name: spec.split("|") for _, name, spec, _ in string.Formatter().parse(template) if name and spec}
+
+
+@pytest.mark.parametrize("prediction", ALL, ids=lambda p: f"{p.quiz}.{p.question}")
+def test_plural_forms_follow_the_number(prediction: Prediction, cases: dict) -> None:
+    """Each counted noun filled with 1, 3 and 21: en and fr take the first form for 1 and the second otherwise; ro
+    one, few ("3 straturi") and other ("21 de straturi")."""
+    case = cases[(prediction.quiz, prediction.question)]
+    templates = [prediction.prompt, prediction.reveal, *prediction.options]
+    for lang in LANGUAGES:
+        for text in templates:
+            for name, forms in _plural_fields(text[lang]).items():
+                for n, expected in ((1, 0), (3, 1), (21, 2 if lang == "ro" else 1)):
+                    values: dict[str, object] = {k: worded(v, lang) for k, v in case.fields.items()}
+                    values["results"] = ""
+                    values[name] = Count(n, lang)
+                    filled = text[lang].format_map(values)
+                    assert forms[min(expected, len(forms) - 1)] in filled, f"{name}={n} in {lang}: {filled}"
+                if lang == "ro":
+                    assert len(forms) == 3 or all(f.startswith(("GELU",)) for f in forms), (name, forms)
+
+
+def test_empty_cache_reveal_agrees_with_one_segment() -> None:
+    """The review's example: one segment kept of five reads in the singular in every language."""
+    p = PREDICTIONS.find("gpu-memory", "empty-cache")
+    assert p is not None
+    values = {"kept": Count(1, ""), "segments": Count(5, ""), "live": "5.0 MiB", "released": "40.0 MiB"}
+    filled = {
+        lang: p.reveal[lang].format_map(
+            {**values, **{k: Count(v.n, lang) for k, v in values.items() if isinstance(v, Count)}}
+        )
+        for lang in LANGUAGES
+    }
+    assert filled["en"].startswith("1 of 5 segments survives: the one holding")
+    assert filled["ro"].startswith("Rămâne 1 segment din 5: cel care conține")
+    assert filled["fr"].startswith("1 segment sur 5 survit : celui qui contient")
+
+
+def test_retry_label_says_it_counts_missed_predictions_too() -> None:
+    """The count is of questions whose answer or prediction was wrong: beside a 100% score, the label says so."""
+    words = {"en": "prediction", "ro": "predicție", "fr": "prédiction"}
+    for lang in LANGUAGES:
+        assert words[lang] in retry_texts(lang)["retry_missed"]
