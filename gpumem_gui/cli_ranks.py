@@ -61,7 +61,8 @@ def run(args: argparse.Namespace) -> int:
         job = RankFolderJob(args.folder, workers=args.workers, cluster=cluster, use_cache=not args.no_cache)
         if not job.total:
             suffixes = ", ".join(SNAPSHOT_SUFFIXES)
-            return _fail(f"no snapshot files ({suffixes}) in {args.folder}")
+            print(f"gpumem-gui: no snapshot files ({suffixes}) in {printable(args.folder)}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         table = job.run()
     except DaskMissing as e:
         return _fail(str(e))

@@ -90,7 +90,7 @@ class ClusterReader:
                     break
                 try:
                     result = future.result()
-                except BaseException as e:  # noqa: BLE001 (one line for this file; the others go on)
+                except BaseException as e:  # one line for this file; the others go on
                     if isinstance(e, KeyboardInterrupt):
                         raise
                     result = _why(e, path)

@@ -50,7 +50,11 @@ def find_snapshot_files(folder: str | os.PathLike[str]) -> list[str]:
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in filenames:
-            if name.lower().endswith(SNAPSHOT_SUFFIXES) and not name.startswith(".") and not name.endswith(SUMMARY_SUFFIX):
+            if (
+                name.lower().endswith(SNAPSHOT_SUFFIXES)
+                and not name.startswith(".")
+                and not name.endswith(SUMMARY_SUFFIX)
+            ):
                 found.append(str((Path(dirpath) / name).relative_to(root)))
     return sorted(found)
 

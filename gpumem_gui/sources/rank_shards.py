@@ -18,7 +18,7 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
-    """"I/N" -> (I, N), 0 <= I < N (a Slurm array's $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-...);
+    """ "I/N" -> (I, N), 0 <= I < N (a Slurm array's $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT with --array=0-...);
     ValueError with the reason."""
     index, _, count = text.partition("/")
     try:
