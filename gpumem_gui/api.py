@@ -75,21 +75,37 @@ def open(path: str | os.PathLike[str]) -> Snapshot:  # the API's verb, as builti
     return Snapshot(load_snapshot(name), name)
 
 
-def ranks(folder: str | os.PathLike[str], scheduler: Executor | None = None, *, workers: int | None = None) -> Ranks:
+def ranks(
+    folder: str | os.PathLike[str], scheduler: Executor | str | Any | None = None, *, workers: int | None = None
+) -> Ranks:
     """A folder of per-rank snapshot files summarised side by side, as `gpumem-gui ranks DIR --json`.
 
     `scheduler`: None reads the files in worker processes of their own (`workers` of them, default: the cores,
-    fewer when memory is short), as the CLI does; else a concurrent.futures Executor maps the reading of each file
-    over its workers, e.g. a ProcessPoolExecutor or a Dask cluster's `client.get_executor()` where the files are."""
+    fewer when memory is short), as the CLI does; a Dask scheduler's address ("tcp://host:8786") or a
+    `distributed.Client` reads each file as a task on that cluster's workers, where the files are (`pip install
+    'gpumem-gui[cluster]'`); a concurrent.futures Executor maps the reading of each file over its workers.
+    Summaries of files read before come from the user's cache folder."""
+    from gpumem_gui.core.analysis.rank_summary import file_summary  # noqa: PLC0415
     from gpumem_gui.core.analysis.ranks import ranks_table  # noqa: PLC0415
+    from gpumem_gui.sources.rank_cluster import ClusterReader  # noqa: PLC0415
     from gpumem_gui.sources.rank_folder import _summarise, find_snapshot_files, summarise_folder  # noqa: PLC0415
 
     name = os.fspath(folder)
     if scheduler is None:
         return Ranks(summarise_folder(name, workers=workers))
-    relative = find_snapshot_files(name)
-    found = list(scheduler.map(_summarise, [os.path.join(name, r) for r in relative], relative))
-    return Ranks(ranks_table([f for f in found if not isinstance(f, str)], [f for f in found if isinstance(f, str)]))
+    if isinstance(scheduler, Executor):
+        relative = find_snapshot_files(name)
+        found = list(scheduler.map(_summarise, [os.path.join(name, r) for r in relative], relative))
+        return Ranks(
+            ranks_table(
+                [file_summary(f) for f in found if not isinstance(f, str)], [f for f in found if isinstance(f, str)]
+            )
+        )
+    cluster = ClusterReader.connect(scheduler) if isinstance(scheduler, str) else ClusterReader(scheduler)
+    try:
+        return Ranks(summarise_folder(name, cluster=cluster))
+    finally:
+        cluster.close()
 
 
 class Snapshot:

@@ -20,11 +20,19 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import psutil
 
 from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, FileSummary, RanksTable, ranks_table
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
+from gpumem_gui.sources.rank_shards import SUMMARY_SUFFIX, find_summary_files, read_summary
+from gpumem_gui.sources.summary_cache import SummaryCache
+
+if TYPE_CHECKING:
+    from gpumem_gui.sources.rank_cluster import ClusterReader
+
+Result = dict[str, Any] | str  # a file's summary (rank_summary), or the one line why it has none
 
 # what one worker holds while it loads a file: the interpreter with numpy, plus the unpickled objects and their
 # columns, measured at about 5x the pickle's size on simulator files; 10x leaves room for deep distinct stacks
@@ -42,7 +50,11 @@ def find_snapshot_files(folder: str | os.PathLike[str]) -> list[str]:
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
         for name in filenames:
-            if name.lower().endswith(SNAPSHOT_SUFFIXES) and not name.startswith("."):
+            if (
+                name.lower().endswith(SNAPSHOT_SUFFIXES)
+                and not name.startswith(".")
+                and not name.endswith(SUMMARY_SUFFIX)
+            ):
                 found.append(str((Path(dirpath) / name).relative_to(root)))
     return sorted(found)
 
@@ -58,12 +70,12 @@ def worker_count(file_sizes: list[int], cpus: int | None = None, available: int 
     return max(1, min(cpus, len(file_sizes), by_memory))
 
 
-def _summarise(path: str, relative: str) -> FileSummary | str:
+def _summarise(path: str, relative: str) -> Result:
     """In a worker: the file's summary, or one line saying why it could not be read."""
-    from gpumem_gui.core.analysis.ranks import summarise_file  # noqa: PLC0415 (the worker imports what it runs)
+    from gpumem_gui.core.analysis.rank_summary import summarise_path  # noqa: PLC0415 (the worker imports what it runs)
 
     try:
-        return summarise_file(path, relative)
+        return summarise_path(path, relative)
     except SnapshotError as e:
         return str(e)
     except MemoryError:
@@ -108,11 +120,35 @@ class RankFolderJob:
     file cut short under its map) breaks the whole pool, and every file not yet done comes back "broken"; those are
     read again, each in a process of its own, `workers` at a time, so that the files that were only waiting beside
     the one that killed its worker are read after all, and only a file whose own process dies is listed, with the
-    signal that ended it."""
+    signal that ended it.
 
-    def __init__(self, folder: str, workers: int | None = None) -> None:
+    `cluster` (a rank_cluster.ClusterReader) reads them on a Dask cluster instead. `cache` (default: the user's)
+    answers the files read before at once; None with `use_cache=False`. The `*.gpumem-summary.json` files of the
+    folder (`ranks summarize --out`) are merged as they are."""
+
+    def __init__(
+        self,
+        folder: str,
+        workers: int | None = None,
+        *,
+        cluster: ClusterReader | None = None,
+        cache: SummaryCache | None = None,
+        use_cache: bool = True,
+        files: list[str] | None = None,
+    ) -> None:
         self.folder = folder
-        self.relative = find_snapshot_files(folder)
+        self.cluster = cluster
+        local = cluster is None or os.path.isdir(folder)
+        if files is not None:
+            self.relative = files
+        elif local:
+            self.relative = find_snapshot_files(folder)
+        else:  # only the cluster's workers see it
+            assert cluster is not None
+            self.relative = cluster.list_folder(folder)
+        self.local = local
+        self.summary_files = find_summary_files(folder) if files is None and local else []
+        self.cache = (cache or SummaryCache()) if use_cache and local else None
         self.paths = [os.path.join(folder, r) for r in self.relative]
         sizes = []
         for path in self.paths:
@@ -126,37 +162,63 @@ class RankFolderJob:
         self._alone: list[multiprocessing.process.BaseProcess] = []  # the processes reading one file each
         self._lock = threading.Lock()
 
-    def run(self, on_file: Callable[[FileDone], None] | None = None) -> RanksTable:
-        """Read every file; `on_file` hears of each as it finishes. After cancel(): what was read so far."""
+    @property
+    def total(self) -> int:
+        return len(self.paths) + len(self.summary_files)
+
+    def run(
+        self,
+        on_file: Callable[[FileDone], None] | None = None,
+        on_result: Callable[[str, str, Result], None] | None = None,
+    ) -> RanksTable:
+        """Read every file; `on_file` hears of each as it finishes, `on_result` gets (path, relative path, summary
+        or error) of each snapshot file. After cancel(): what was read so far. Only the table's small entries are
+        kept: a summary's curves and sites go to the cache and `on_result`, then are dropped."""
+        from gpumem_gui.core.analysis.rank_summary import file_summary  # noqa: PLC0415 (numpy's import, on use)
+
         summaries: list[FileSummary] = []
         errors: list[str] = []
+        relative_of = dict(zip(self.paths, self.relative, strict=True))
 
-        def record(result: FileSummary | str) -> None:
-            if isinstance(result, FileSummary):
-                summaries.append(result)
+        def record(path: str, result: Result, fresh: bool = True) -> None:
+            if on_result is not None and path in relative_of:
+                on_result(path, relative_of[path], result)
+            if isinstance(result, dict):
+                if fresh and self.cache is not None:
+                    self.cache.put(path, result)
+                entry: FileSummary | None = file_summary(result)
+                assert entry is not None
+                summaries.append(entry)
             else:
+                entry = None
                 errors.append(result)
             if on_file is not None and not self._cancelled.is_set():
                 done = len(summaries) + len(errors)
-                if isinstance(result, FileSummary):
-                    on_file(FileDone(done, len(self.paths), result, None))
-                else:
-                    on_file(FileDone(done, len(self.paths), None, result))
+                on_file(FileDone(done, self.total, entry, None if entry is not None else str(result)))
 
+        for summary_file in self.summary_files:
+            record(summary_file, read_summary(summary_file), fresh=False)
         readable = []
         for path, relative in zip(self.paths, self.relative, strict=True):
-            why = unreachable(path)
-            if why is None:
-                readable.append((path, relative))
+            why = unreachable(path) if self.local else None
+            cached = self.cache.get(path) if why is None and self.cache is not None else None
+            if why is not None:
+                record(path, why)
+            elif cached is not None:
+                record(path, cached, fresh=False)
             else:
-                record(why)
+                readable.append((path, relative))
+        if self.cluster is not None:
+            if readable:
+                self.cluster.read(readable, record, self._cancelled)
+            return ranks_table(summaries, sorted(errors))
         broken = self._read_in_pool(readable, record) if readable else []
         if broken and not self._cancelled.is_set():
             self._read_alone(broken, record)
         return ranks_table(summaries, sorted(errors))
 
     def _read_in_pool(
-        self, files: list[tuple[str, str]], record: Callable[[FileSummary | str], None]
+        self, files: list[tuple[str, str]], record: Callable[[str, Result], None]
     ) -> list[tuple[str, str]]:
         """Read `files` in the pool; those a dying worker took down with it are returned, unread."""
         broken: list[tuple[str, str]] = []
@@ -168,16 +230,17 @@ class RankFolderJob:
                 self._kill()
         try:
             submitted = {pool.submit(_summarise, p, r): (p, r) for p, r in files}
-            pending: set[Future[FileSummary | str]] = set(submitted)
+            pending: set[Future[Result]] = set(submitted)
             while pending and not self._cancelled.is_set():
                 finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
+                    path = submitted[future][0]
                     try:
-                        record(future.result())
+                        record(path, future.result())
                     except BrokenProcessPool:  # a worker died: this file may be the cause, or only its neighbour
                         broken.append(submitted[future])
                     except Exception as e:
-                        record(f"the process reading it stopped ({type(e).__name__}: {e}) ({submitted[future][0]})")
+                        record(path, f"the process reading it stopped ({type(e).__name__}: {e}) ({path})")
         finally:
             if self._cancelled.is_set():
                 with self._lock:
@@ -186,7 +249,7 @@ class RankFolderJob:
             pool.shutdown(wait=not self._cancelled.is_set(), cancel_futures=True)
         return broken
 
-    def _read_alone(self, files: list[tuple[str, str]], record: Callable[[FileSummary | str], None]) -> None:
+    def _read_alone(self, files: list[tuple[str, str]], record: Callable[[str, Result], None]) -> None:
         """Each file in a process of its own, `workers` at a time: a process that dies is that file's doing."""
         context = multiprocessing.get_context("spawn")
         waiting = list(reversed(files))
@@ -208,13 +271,13 @@ class RankFolderJob:
                     receiver = ready
                     process, path = running.pop(receiver)
                     try:
-                        result: FileSummary | str = receiver.recv()
+                        result: Result = receiver.recv()
                     except (EOFError, OSError):  # it died before it could answer
                         process.join(timeout=5)
                         result = _death(process.exitcode, path)
                     receiver.close()
                     process.join(timeout=5)
-                    record(result)
+                    record(path, result)
         finally:
             for receiver, (process, _path) in running.items():
                 if process.is_alive():
@@ -227,6 +290,8 @@ class RankFolderJob:
 
     def cancel(self) -> None:
         self._cancelled.set()
+        if self.cluster is not None:
+            self.cluster.cancel()
         with self._lock:
             self._kill()
 
@@ -257,7 +322,12 @@ def _death(exitcode: int | None, path: str) -> str:
 
 
 def summarise_folder(
-    folder: str, workers: int | None = None, on_file: Callable[[FileDone], None] | None = None
+    folder: str,
+    workers: int | None = None,
+    on_file: Callable[[FileDone], None] | None = None,
+    *,
+    cluster: ClusterReader | None = None,
+    use_cache: bool = True,
 ) -> RanksTable:
     """Read every snapshot in `folder` (and below) in parallel; raises SnapshotError if it is not a folder."""
-    return RankFolderJob(folder, workers).run(on_file)
+    return RankFolderJob(folder, workers, cluster=cluster, use_cache=use_cache).run(on_file)
