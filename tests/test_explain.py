@@ -109,16 +109,12 @@ def test_figures_of_the_default_moment_are_those_of_report(capsys: Any) -> None:
 
 
 @pytest.mark.parametrize(
-    "path",
-    [
-        example_path("fragmented_oom"),
-        example_path("checkpointing_sqrt"),
-        fixture_path("cranberrii_memory_snapshot.pickle"),
-        fixture_path("felix_dump_a.pickle"),
-    ],
-    ids=lambda p: p.name,
+    "name",
+    ["fragmented_oom", "checkpointing_sqrt", "cranberrii_memory_snapshot.pickle", "felix_dump_a.pickle"],
 )
-def test_sites_and_categories_add_up_to_allocated(capsys: Any, path: Path) -> None:
+def test_sites_and_categories_add_up_to_allocated(capsys: Any, name: str) -> None:
+    # resolved in the test: a checkout without the shared fixtures skips these, not the whole module
+    path = fixture_path(name) if name.endswith(".pickle") else example_path(name)
     out = _explain(capsys, path)
     assert out["allocated_bytes"] > 0
     assert sum(s["bytes"] for s in out["by_site"]) == out["allocated_bytes"]
