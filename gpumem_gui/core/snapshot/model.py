@@ -218,6 +218,8 @@ class Snapshot:
     traces: list[TraceTable]  # index = CUDA device
     stacks: StackTable
     strings: list[str]
+    # strings index -> the (key, value text) pairs of a user_metadata the file gave as a dict (its line is the string)
+    metadata: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     allocator_settings: dict[str, Any] | None = None
     external_annotations: list[dict[str, Any]] = field(default_factory=list)
     form: str = "dump"  # "dump" (dict of _dump_snapshot), "segments" (bare list), "json"
