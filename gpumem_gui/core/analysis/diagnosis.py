@@ -37,6 +37,7 @@ from gpumem_gui.core.rules.allocator_rules import (
     round_size,
 )
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.stacks import block_sites
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
@@ -173,7 +174,10 @@ def diagnose(
     gap = analyze_gap(report, timeline, actions, moment)
     findings = _moment_sentences(snapshot, device, moment, report, oom)
     findings += _breakdown_sentences(breakdown)
-    findings += _gap_sentences(gap)
+    if profiler_made(snapshot):  # its gaps are between the tensors the profiler saw, not a cache the allocator keeps
+        findings.append(f"This is a {PROFILER_FORM}: {SYNTHETIC_SPACE}.")
+    else:
+        findings += _gap_sentences(gap)
     growth = find_growth(snapshot, timeline)  # memory kept step after step: a leak, whatever the moment
     if growth.sites:
         findings += growth_sentences(growth)
