@@ -144,3 +144,11 @@ def quiz_texts(quiz: Quiz) -> Iterator[tuple[str, Text]]:
         for i, choice in enumerate(q.choices):
             yield f"question {n} ({q.id}) choices[{i}].text", choice.text
             yield f"question {n} ({q.id}) choices[{i}].explanation", choice.explanation
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test that asks for it runs twice: the compiled readers, then the pure-Python twins."""
+    if request.param == "pure":
+        monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+    return str(request.param)

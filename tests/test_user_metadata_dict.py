@@ -15,6 +15,7 @@ from gpumem_gui.core.analysis.site_series import block_mask, build_site_series
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.document.events import describe_event
+from gpumem_gui.sources.transfer import load_parts, save_parts
 
 BASE = 0x7F0000000000
 MiB = 1 << 20
@@ -55,13 +56,6 @@ def _snapshot(tmp_path: Path, metadata: Any = STEP) -> Path:
     path = tmp_path / "metadata.pickle"
     path.write_bytes(pickle.dumps({"segments": [segment], "device_traces": [trace]}, protocol=4))
     return path
-
-
-@pytest.fixture(params=["compiled", "pure"])
-def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "pure":
-        monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
-    return str(request.param)
 
 
 def test_a_dict_is_read_and_shown_as_its_key_value_line(tmp_path: Path, twin: str) -> None:
@@ -106,3 +100,11 @@ def test_breakdown_and_site_timeline_group_by_metadata(tmp_path: Path, twin: str
     assert bands == {"no metadata": MiB // 4, line: MiB, "warmup": MiB // 2}
     state = timeline.state_at(3)
     assert state.blocks.address[block_mask(series, state, "metadata", line, 3)].tolist() == [BASE]
+
+
+def test_the_pairs_cross_to_the_window(tmp_path: Path) -> None:
+    # the loading worker hands the snapshot to the window through sources.transfer
+    snapshot = load_snapshot(_snapshot(tmp_path))
+    save_parts(tmp_path / "parts", snapshot, {})
+    received, _timelines = load_parts(tmp_path / "parts")
+    assert received.metadata == snapshot.metadata and received.strings == snapshot.strings

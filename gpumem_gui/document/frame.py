@@ -10,6 +10,7 @@ import numpy.typing as npt
 from gpumem_gui.core.analysis.first_look import Finding
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout
+from gpumem_gui.core.snapshot.fx_frames import FxNode
 from gpumem_gui.core.snapshot.model import AllocatorState, Frame, StackTable
 
 I64 = npt.NDArray[np.int64]
@@ -37,6 +38,7 @@ class EventInfo:
     forward_frames: tuple[str, ...] = ()  # the forward pass's traceback of an allocation made in backward
     n_events: int = 0  # the length of the device's trace
     recorded_frames: tuple[Frame, ...] = ()  # every frame as the file recorded it (a stack view's "show all")
+    fx_nodes: tuple[FxNode, ...] = ()  # FX nodes of the generated frames of its stack (augment_with_fx_traces=True)
 
 
 @dataclass(frozen=True)

@@ -72,6 +72,9 @@ class StackTable:
     frames: list[Frame]
     offsets: I64
     frame_ids: I32
+    # frame index -> the FX node (fx_frames.FxNode) of a frame in torch.compile's generated code, where the file
+    # was dumped with augment_with_fx_traces=True
+    fx: dict[int, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
