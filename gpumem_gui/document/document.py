@@ -17,6 +17,7 @@ from gpumem_gui.core.analysis.breakdown import block_categories, block_rules, na
 from gpumem_gui.core.analysis.categories import CATEGORIES, RULE_TEXTS
 from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
+from gpumem_gui.core.analysis.frameless import FRAMELESS_WORDS, frameless_causes
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
@@ -366,4 +367,5 @@ class SnapshotDocument:
         timeline = self.timeline()
         code = int(block_categories(self.snapshot, timeline, state, self.event)[index])
         rule = int(block_rules(self.snapshot, timeline, state, self.event)[index])
-        return {"category": CATEGORIES[code], "category_rule": RULE_TEXTS[rule]}
+        cause = FRAMELESS_WORDS[int(frameless_causes(self.snapshot, timeline, state, self.event)[index])]
+        return {"category": CATEGORIES[code], "category_rule": RULE_TEXTS[rule], "no_frames_cause": cause}

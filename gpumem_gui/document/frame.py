@@ -67,6 +67,7 @@ class BlockDetails:
     recorded_frames: tuple[Frame, ...] = ()  # every frame the file recorded, innermost first (for "show all")
     category: str = ""  # a name of categories.CATEGORIES; "" while the trace is still being indexed
     category_rule: str = ""  # the rule that chose it, in words (categories.RULE_TEXTS)
+    no_frames_cause: str = ""  # why a block without a stack has none (frameless.FRAMELESS_WORDS); "" with one
 
 
 @dataclass(frozen=True)

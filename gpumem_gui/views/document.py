@@ -784,6 +784,8 @@ class DocumentView(QtWidgets.QWidget):
         if d.category:  # known once the trace is indexed
             label = html.escape(CATEGORY_LABELS.get(d.category, d.category))
             lines[1:1] = [f"<b>category</b> {label}: {html.escape(d.category_rule)}"]
+        if d.no_frames_cause:
+            lines[1:1] = [f"<b>no stack</b>: {html.escape(d.no_frames_cause)}"]
         self.details.setHtml("<br>".join(lines))
 
     def _event_chosen(self, index: int) -> None:
