@@ -152,3 +152,18 @@ def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     if request.param == "pure":
         monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
     return str(request.param)
+
+
+def trace_entry(action: str, addr: int, size: int, t: int, metadata: Any = "", *, frames: Any = None) -> dict[str, Any]:
+    """A trace entry with the keys and types torch 2.13 writes (torch/cuda/memory.py, _snapshot's TraceEntry
+    docstring; user_metadata '' by default since ~2.10, pytorch#165490), frames a list of frame dicts."""
+    return {
+        "action": action,
+        "addr": addr,
+        "size": size,
+        "stream": 0,
+        "time_us": t,
+        "frames": frames if frames is not None else [{"name": "forward", "filename": "model.py", "line": 12}],
+        "compile_context": "N/A",
+        "user_metadata": metadata,
+    }

@@ -16,6 +16,7 @@ from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.document.events import describe_event
 from gpumem_gui.sources.transfer import load_parts, save_parts
+from tests.conftest import trace_entry
 
 BASE = 0x7F0000000000
 MiB = 1 << 20
@@ -27,16 +28,7 @@ FRAMES = [{"name": "forward", "filename": "model.py", "line": 12}]
 
 
 def _entry(action: str, addr: int, size: int, metadata: Any, t: int) -> dict[str, Any]:
-    return {
-        "action": action,
-        "addr": addr,
-        "size": size,
-        "stream": 0,
-        "time_us": t,
-        "frames": FRAMES,
-        "compile_context": "N/A",
-        "user_metadata": metadata,
-    }
+    return trace_entry(action, addr, size, t, metadata, frames=FRAMES)
 
 
 def _snapshot(tmp_path: Path, metadata: Any = STEP) -> Path:

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.block_annotations import block_tags, tag_search
 from gpumem_gui.core.analysis.breakdown import block_categories, block_rules, nameless_reasons
 from gpumem_gui.core.analysis.categories import CATEGORIES, RULE_TEXTS
 from gpumem_gui.core.analysis.diagnosis import Moment
@@ -302,6 +304,8 @@ class SnapshotDocument:
         state = self.filters.apply(self.raw_state())
         layout = map_layout(state, *self.layout)
         search = search_blocks(state, self.snapshot.stacks, self.search_text) if self.search_text else None
+        if search is not None and not self.pending:  # the text of an allocation's metadata and annotations too
+            search = search | tag_search(self.snapshot, self.timeline(), state, self.event, self.search_text)
         spotlight = None
         if self._spotlight is not None:
             mask_of, caption = self._spotlight
@@ -360,7 +364,7 @@ class SnapshotDocument:
             **self._category_of(frame.state, index),
         )
 
-    def _category_of(self, state: AllocatorState, index: int) -> dict[str, str]:
+    def _category_of(self, state: AllocatorState, index: int) -> dict[str, Any]:
         """Block `index` of the frame's state: its category and the rule that chose it (none while pending)."""
         if self.pending:
             return {}
@@ -368,4 +372,11 @@ class SnapshotDocument:
         code = int(block_categories(self.snapshot, timeline, state, self.event)[index])
         rule = int(block_rules(self.snapshot, timeline, state, self.event)[index])
         cause = FRAMELESS_WORDS[int(frameless_causes(self.snapshot, timeline, state, self.event)[index])]
-        return {"category": CATEGORIES[code], "category_rule": RULE_TEXTS[rule], "no_frames_cause": cause}
+        metadata, annotations = block_tags(self.snapshot, timeline, state, self.event, index)
+        return {
+            "category": CATEGORIES[code],
+            "category_rule": RULE_TEXTS[rule],
+            "no_frames_cause": cause,
+            "user_metadata": metadata,
+            "annotations": annotations,
+        }

@@ -68,6 +68,8 @@ class BlockDetails:
     category: str = ""  # a name of categories.CATEGORIES; "" while the trace is still being indexed
     category_rule: str = ""  # the rule that chose it, in words (categories.RULE_TEXTS)
     no_frames_cause: str = ""  # why a block without a stack has none (frameless.FRAMELESS_WORDS); "" with one
+    user_metadata: str = ""  # its allocation's user_metadata (a dict's key: value line)
+    annotations: tuple[str, ...] = ()  # the metadata of each annotate entry naming it so far, oldest first
 
 
 @dataclass(frozen=True)
