@@ -13,6 +13,7 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.diagnosis import diagnose
 from gpumem_gui.core.analysis.report import build_report, report_text
 from gpumem_gui.core.snapshot.origin import PROFILER_FORM, profiler_made
+from gpumem_gui.document.document import SnapshotDocument
 
 
 def _profiled_step() -> dict[str, Any]:
@@ -61,6 +62,8 @@ def test_the_file_says_what_it_is_and_reports_no_fragmentation(profiled: tuple[P
     findings = diagnose(snapshot).findings
     assert not any(f.startswith("Reserved but not allocated") for f in findings)
     assert any(f.startswith(f"This is a {PROFILER_FORM}") and "fragmentation" in f for f in findings)
+    (first_look,) = SnapshotDocument(snapshot).frame().findings  # the window's first look says the same, alone
+    assert first_look.severity == "info" and first_look.text.startswith(f"This is a {PROFILER_FORM}")
 
 
 def test_a_dump_snapshot_is_not_taken_for_one(tmp_path: Path) -> None:

@@ -26,6 +26,7 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
 from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.events import describe_event
@@ -338,6 +339,8 @@ class SnapshotDocument:
 
     def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
         """The first look at the frame's state: with the device's OOMs and the next allocations once indexed."""
+        if profiler_made(self.snapshot):  # its gaps are no cache: no figure of free memory or fragmentation holds
+            return (Finding("info", f"This is a {PROFILER_FORM}: {SYNTHETIC_SPACE}.", {}),)
         if self.pending:
             return tuple(first_look(metrics))
         small = {"small": True, "large": False}.get(self.filters.pool)
