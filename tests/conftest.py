@@ -144,3 +144,26 @@ def quiz_texts(quiz: Quiz) -> Iterator[tuple[str, Text]]:
         for i, choice in enumerate(q.choices):
             yield f"question {n} ({q.id}) choices[{i}].text", choice.text
             yield f"question {n} ({q.id}) choices[{i}].explanation", choice.explanation
+
+
+@pytest.fixture(params=["compiled", "pure"])
+def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each test that asks for it runs twice: the compiled readers, then the pure-Python twins."""
+    if request.param == "pure":
+        monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+    return str(request.param)
+
+
+def trace_entry(action: str, addr: int, size: int, t: int, metadata: Any = "", *, frames: Any = None) -> dict[str, Any]:
+    """A trace entry with the keys and types torch 2.13 writes (torch/cuda/memory.py, _snapshot's TraceEntry
+    docstring; user_metadata '' by default since ~2.10, pytorch#165490), frames a list of frame dicts."""
+    return {
+        "action": action,
+        "addr": addr,
+        "size": size,
+        "stream": 0,
+        "time_us": t,
+        "frames": frames if frames is not None else [{"name": "forward", "filename": "model.py", "line": 12}],
+        "compile_context": "N/A",
+        "user_metadata": metadata,
+    }

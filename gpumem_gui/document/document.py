@@ -9,20 +9,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.block_annotations import block_tags, tag_search
 from gpumem_gui.core.analysis.breakdown import block_categories, block_rules, nameless_reasons
 from gpumem_gui.core.analysis.categories import CATEGORIES, RULE_TEXTS
 from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
+from gpumem_gui.core.analysis.frameless import FRAMELESS_WORDS, frameless_causes
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
 from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.events import describe_event
@@ -301,6 +305,8 @@ class SnapshotDocument:
         state = self.filters.apply(self.raw_state())
         layout = map_layout(state, *self.layout)
         search = search_blocks(state, self.snapshot.stacks, self.search_text) if self.search_text else None
+        if search is not None and not self.pending:  # the text of an allocation's metadata and annotations too
+            search = search | tag_search(self.snapshot, self.timeline(), state, self.event, self.search_text)
         spotlight = None
         if self._spotlight is not None:
             mask_of, caption = self._spotlight
@@ -333,6 +339,8 @@ class SnapshotDocument:
 
     def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
         """The first look at the frame's state: with the device's OOMs and the next allocations once indexed."""
+        if profiler_made(self.snapshot):  # its gaps are no cache: no figure of free memory or fragmentation holds
+            return (Finding("info", f"This is a {PROFILER_FORM}: {SYNTHETIC_SPACE}.", {}),)
         if self.pending:
             return tuple(first_look(metrics))
         small = {"small": True, "large": False}.get(self.filters.pool)
@@ -359,11 +367,19 @@ class SnapshotDocument:
             **self._category_of(frame.state, index),
         )
 
-    def _category_of(self, state: AllocatorState, index: int) -> dict[str, str]:
+    def _category_of(self, state: AllocatorState, index: int) -> dict[str, Any]:
         """Block `index` of the frame's state: its category and the rule that chose it (none while pending)."""
         if self.pending:
             return {}
         timeline = self.timeline()
         code = int(block_categories(self.snapshot, timeline, state, self.event)[index])
         rule = int(block_rules(self.snapshot, timeline, state, self.event)[index])
-        return {"category": CATEGORIES[code], "category_rule": RULE_TEXTS[rule]}
+        cause = FRAMELESS_WORDS[int(frameless_causes(self.snapshot, timeline, state, self.event)[index])]
+        metadata, annotations = block_tags(self.snapshot, timeline, state, self.event, index)
+        return {
+            "category": CATEGORIES[code],
+            "category_rule": RULE_TEXTS[rule],
+            "no_frames_cause": cause,
+            "user_metadata": metadata,
+            "annotations": annotations,
+        }

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.fx_frames import stack_fx_nodes
 from gpumem_gui.core.snapshot.model import Action, Snapshot, TraceTable
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.document.frame import EventInfo
@@ -103,4 +104,5 @@ def describe_event(
         forward_frames=tuple(trace.forward_frames.get(index, ())),
         n_events=len(trace),
         recorded_frames=tuple(recorded),
+        fx_nodes=tuple(stack_fx_nodes(snapshot.stacks, int(trace.stack[index]))),
     )

@@ -10,6 +10,7 @@ import numpy.typing as npt
 from gpumem_gui.core.analysis.first_look import Finding
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout
+from gpumem_gui.core.snapshot.fx_frames import FxNode
 from gpumem_gui.core.snapshot.model import AllocatorState, Frame, StackTable
 
 I64 = npt.NDArray[np.int64]
@@ -37,6 +38,7 @@ class EventInfo:
     forward_frames: tuple[str, ...] = ()  # the forward pass's traceback of an allocation made in backward
     n_events: int = 0  # the length of the device's trace
     recorded_frames: tuple[Frame, ...] = ()  # every frame as the file recorded it (a stack view's "show all")
+    fx_nodes: tuple[FxNode, ...] = ()  # FX nodes of the generated frames of its stack (augment_with_fx_traces=True)
 
 
 @dataclass(frozen=True)
@@ -65,6 +67,9 @@ class BlockDetails:
     recorded_frames: tuple[Frame, ...] = ()  # every frame the file recorded, innermost first (for "show all")
     category: str = ""  # a name of categories.CATEGORIES; "" while the trace is still being indexed
     category_rule: str = ""  # the rule that chose it, in words (categories.RULE_TEXTS)
+    no_frames_cause: str = ""  # why a block without a stack has none (frameless.FRAMELESS_WORDS); "" with one
+    user_metadata: str = ""  # its allocation's user_metadata (a dict's key: value line)
+    annotations: tuple[str, ...] = ()  # the metadata of each annotate entry naming it so far, oldest first
 
 
 @dataclass(frozen=True)

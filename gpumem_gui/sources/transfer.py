@@ -15,6 +15,7 @@ import numpy as np
 
 from gpumem_gui.core.analysis.site_series import Band, BandSeries, TotalIndex
 from gpumem_gui.core.analysis.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
+from gpumem_gui.core.snapshot.fx_frames import FxNode
 from gpumem_gui.core.snapshot.model import (
     AllocatorState,
     BlockTable,
@@ -64,7 +65,9 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "pool_ids": snapshot.state.pool_ids,
         "warnings": snapshot.warnings,
         "frames": [[f.name, f.filename, f.line] for f in snapshot.stacks.frames],
+        "fx": {str(k): [n.op, n.name, n.target, n.original_trace] for k, n in snapshot.stacks.fx.items()},
         "strings": snapshot.strings,
+        "metadata": {str(k): [list(pair) for pair in v] for k, v in snapshot.metadata.items()},
         "allocator_settings": snapshot.allocator_settings,
         "external_annotations": snapshot.external_annotations,
         "torch_version": snapshot.torch_version,
@@ -117,7 +120,10 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
     if "traces" in meta:
         pool_ids: list[tuple[int, int]] = [(int(p[0]), int(p[1])) for p in meta["pool_ids"]]
         state = AllocatorState(take("seg.", SegmentTable), take("blk.", BlockTable), pool_ids)
-        stacks = StackTable([Frame(*f) for f in meta["frames"]], arrays["stacks.offsets"], arrays["stacks.frame_ids"])
+        fx = {int(k): FxNode(*map(str, v)) for k, v in meta.get("fx", {}).items()}
+        stacks = StackTable(
+            [Frame(*f) for f in meta["frames"]], arrays["stacks.offsets"], arrays["stacks.frame_ids"], fx=fx
+        )
         traces = []
         for d, info in enumerate(meta["traces"]):
             traces.append(
@@ -137,6 +143,7 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             traces=traces,
             stacks=stacks,
             strings=meta["strings"],
+            metadata={int(k): tuple((str(a), str(b)) for a, b in v) for k, v in meta.get("metadata", {}).items()},
             allocator_settings=meta["allocator_settings"],
             external_annotations=meta["external_annotations"],
             form=meta["form"],

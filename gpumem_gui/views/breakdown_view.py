@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.breakdown import Breakdown
 from gpumem_gui.core.analysis.categories import CATEGORIES, CATEGORY_LABELS
+from gpumem_gui.core.analysis.metadata_groups import NO_METADATA
 from gpumem_gui.core.analysis.site_tree import SiteNode
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views import palette
@@ -41,8 +42,12 @@ def summary_html(b: Breakdown) -> str:
     cats.sort(key=lambda kv: -kv[1])
     streams = [(f"stream {s}", v) for s, v in sorted(b.by_stream.items(), key=lambda kv: -kv[1])]
     pools = [(f"{p} pool", v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]
+    metadata = sorted(b.by_metadata.items(), key=lambda kv: -kv[1])
+    groups = [("By category", cats), ("By stream", streams), ("By pool", pools)]
+    if len(metadata) > 1 or (metadata and metadata[0][0] != NO_METADATA):  # files without metadata: no table
+        groups.append(("By metadata", metadata))
     out = []
-    for title, rows in (("By category", cats), ("By stream", streams), ("By pool", pools)):
+    for title, rows in groups:
         out.append(f"<p><b>{title}</b></p>" + share_table(rows, total))
     return "".join(out)
 

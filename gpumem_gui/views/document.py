@@ -844,6 +844,12 @@ class DocumentView(QtWidgets.QWidget):
         if d.category:  # known once the trace is indexed
             label = html.escape(CATEGORY_LABELS.get(d.category, d.category))
             lines[1:1] = [f"<b>category</b> {label}: {html.escape(d.category_rule)}"]
+        if d.no_frames_cause:
+            lines[1:1] = [f"<b>no stack</b>: {html.escape(d.no_frames_cause)}"]
+        if d.user_metadata or d.annotations:
+            tags = [f"<b>user metadata</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
+            tags += [f"<b>annotation</b> {html.escape(a)}" for a in d.annotations]
+            lines[1:1] = tags
         self.details.setHtml("<br>".join(lines))
 
     def _event_chosen(self, index: int) -> None:

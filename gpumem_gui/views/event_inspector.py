@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.snapshot.stacks import format_frame
+from gpumem_gui.core.snapshot.stacks import format_frame, fx_text
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document.events import format_elapsed
 from gpumem_gui.document.frame import EventInfo
@@ -24,6 +24,7 @@ FIELDS = (
     ("device_free", "device free"),
     ("compile_context", "compile context"),
     ("user_metadata", "user metadata"),
+    ("fx_node", "FX node"),
 )
 _NO_ADDRESS = {"oom": "(an OOM has no address)", "snapshot": ""}
 _SIZED_BLOCKS = {"alloc", "free_requested", "free_completed"}
@@ -41,6 +42,7 @@ def field_texts(info: EventInfo) -> dict[str, str]:
         "device_free": NONE if info.device_free is None else f"{format_bytes_exact(info.device_free)} (cudaMemGetInfo)",
         "compile_context": info.compile_context or NONE,
         "user_metadata": info.user_metadata or NONE,
+        "fx_node": "; ".join(map(fx_text, info.fx_nodes)) or NONE,
     }
     return texts
 
@@ -135,6 +137,8 @@ class EventInspector(QtWidgets.QWidget):
             self.values[key].setText(text)
             self.values[key].setToolTip(text)
         self.values["action"].setToolTip(f"{info.action} in the trace")
+        if info.fx_nodes:  # the user's code each node came from, as torch.compile recorded it
+            self.values["fx_node"].setToolTip("\n\n".join(n.original_trace or fx_text(n) for n in info.fx_nodes))
         if info.time_us is not None:
             self.values["time"].setToolTip(f"{_wall_clock(info.time_us)} ({info.time_us:,} µs since the epoch)")
         self.stack.set_frames(info.recorded_frames or info.frames)
@@ -153,4 +157,6 @@ class EventInspector(QtWidgets.QWidget):
         rows += [f"{name}: {self.values[key].text()}" for key, name in FIELDS]
         rows += ["stack:", *(format_frame(f) for f in self.stack.frames_shown())]
         rows += ["forward stack:", self.forward_stack.toPlainText()]
+        if self.info is not None and self.info.fx_nodes:
+            rows += ["FX original trace:", *(n.original_trace for n in self.info.fx_nodes)]
         return "\n".join(rows)

@@ -31,7 +31,13 @@ from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
-_KIND_LABELS = {"site": "by allocation site", "category": "by category", "stream": "by stream", "pool": "by pool"}
+_KIND_LABELS = {
+    "site": "by allocation site",
+    "category": "by category",
+    "stream": "by stream",
+    "pool": "by pool",
+    "metadata": "by metadata",
+}
 _REDRAW_MS = 30  # a burst of range changes (a wheel turn, a drag) is re-sampled once, this long after it stops
 
 

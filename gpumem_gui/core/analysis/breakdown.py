@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,7 @@ from gpumem_gui.core.analysis.categories import (
     lifetime_categories,
     lifetime_rules,
 )
+from gpumem_gui.core.analysis.metadata_groups import block_metadata, lifetime_metadata
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I8, AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.stacks import (
@@ -69,6 +70,7 @@ class Breakdown:
     by_pool: dict[str, int]  # "small", "large", "private (a, b)"
     by_rule: tuple[RuleBytes, ...] = ()  # each (category, rule) pair that holds bytes, most bytes first
     category_source: str = "rules"  # "file" where the trace carries its own categories (read before the rules)
+    by_metadata: dict[str, int] = field(default_factory=dict)  # the user_metadata each block was allocated under
 
 
 def allocated_mask(state: AllocatorState) -> npt.NDArray[np.bool_]:
@@ -200,7 +202,11 @@ def breakdown_at(snapshot: Snapshot, timeline: DeviceTimeline, event: int) -> Br
     reasons = nameless_reasons(snapshot, timeline, state, event)[rows]
     by_site = _by_site(snapshot, blk.stack[rows], size, reasons)
     source = "file" if categories_from_file(snapshot, timeline.device) else "rules"
-    return Breakdown(event, total, by_site, by_category, by_stream, by_pool, _by_rule(codes, rules, size), source)
+    lifetime_codes, labels = lifetime_metadata(snapshot, timeline)
+    metadata = block_metadata(block_lifetimes(timeline, state, event)[rows], lifetime_codes)
+    by_metadata = {labels[k]: v for k, v in _sum_by(metadata, size).items()}
+    by_rule = _by_rule(codes, rules, size)
+    return Breakdown(event, total, by_site, by_category, by_stream, by_pool, by_rule, source, by_metadata)
 
 
 def _by_rule(codes: I8, rules: I8, size: npt.NDArray[np.int64]) -> tuple[RuleBytes, ...]:

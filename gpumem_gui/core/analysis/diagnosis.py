@@ -39,6 +39,7 @@ from gpumem_gui.core.rules.allocator_rules import (
 )
 from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.stacks import block_sites, format_frame, stack_site_label
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
@@ -192,7 +193,10 @@ def diagnose(
     # the failing line and its stack first, then who holds the memory, then why no free memory served it
     lead = 2 if oom else 1
     findings[lead:lead] = _stack_sentences(oom) + _breakdown_sentences(breakdown)
-    findings += _gap_sentences(gap)
+    if profiler_made(snapshot):  # its gaps are between the tensors the profiler saw, not a cache the allocator keeps
+        findings.append(f"This is a {PROFILER_FORM}: {SYNTHETIC_SPACE}.")
+    else:
+        findings += _gap_sentences(gap)
     growth = find_growth(snapshot, timeline)  # memory kept step after step: a leak, whatever the moment
     if growth.sites:
         findings += growth_sentences(growth)

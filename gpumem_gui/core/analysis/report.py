@@ -9,6 +9,7 @@ from gpumem_gui.core.analysis.metrics import GroupedMetrics, Metrics, metrics_by
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
+from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
 # keys of the JSON report's device entries, in order; totals sum them where a sum means something
@@ -118,6 +119,7 @@ def report_json(snapshot: Snapshot, reports: list[DeviceReport]) -> dict[str, An
 
 def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) -> str:
     lines = [f"{snapshot.source}: {_describe_form(snapshot)}"]
+    synthetic = profiler_made(snapshot)
     lines += [f"note: {w}" for w in snapshot.warnings]
     if not reports:
         lines.append("no segments and no trace: the allocator held nothing when this snapshot was taken")
@@ -129,6 +131,15 @@ def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) 
             "",
             f"device {r.device} ({when})",
             f"  segments            {m.segments:,}   blocks {m.blocks:,}   free blocks {m.free_blocks:,}",
+        ]
+        if synthetic:
+            lines += [
+                f"  allocated           {format_bytes_exact(m.allocated_bytes)}",
+                f"  address span        {format_bytes_exact(m.reserved_bytes)}: not reserved memory; {SYNTHETIC_SPACE}",
+            ]
+            lines += _trace_lines(tl)
+            continue
+        lines += [
             f"  reserved            {format_bytes_exact(m.reserved_bytes)}",
             f"  allocated           {format_bytes_exact(m.allocated_bytes)}",
             f"  requested           {format_bytes_exact(m.requested_bytes)}",
@@ -150,20 +161,7 @@ def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) 
                 f" free {format_bytes(g.free_bytes)} (largest {format_bytes(g.largest_free_block_bytes)},"
                 f" {format_percent(g.external_fragmentation)} fragmented)"
             )
-        if tl.n_events:
-            s = tl.series
-            lines += [
-                f"  trace               {tl.n_events:,} events, {len(tl.ooms)} OOM",
-                f"  peak reserved       {format_bytes_exact(s.peak('reserved'))}",
-                f"  peak allocated      {format_bytes_exact(s.peak('allocated'))}",
-            ]
-            for oom in tl.ooms[:5]:
-                lines.append(
-                    f"  OOM at event {oom.index}: tried {format_bytes(oom.requested_bytes)}, "
-                    f"device had {format_bytes(oom.device_free_bytes)} free"
-                )
-        else:
-            lines.append("  trace               none recorded")
+        lines += _trace_lines(tl)
         segments = [seg for seg in segment_free_summary(r.state) if seg["free_bytes"] > 0][:top]
         if segments:
             lines.append(f"  segments with the most free memory (top {len(segments)}):")
@@ -182,6 +180,23 @@ def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) 
     return "\n".join(lines)
 
 
+def _trace_lines(tl: DeviceTimeline) -> list[str]:
+    if not tl.n_events:
+        return ["  trace               none recorded"]
+    s = tl.series
+    lines = [
+        f"  trace               {tl.n_events:,} events, {len(tl.ooms)} OOM",
+        f"  peak reserved       {format_bytes_exact(s.peak('reserved'))}",
+        f"  peak allocated      {format_bytes_exact(s.peak('allocated'))}",
+    ]
+    for oom in tl.ooms[:5]:
+        lines.append(
+            f"  OOM at event {oom.index}: tried {format_bytes(oom.requested_bytes)}, "
+            f"device had {format_bytes(oom.device_free_bytes)} free"
+        )
+    return lines
+
+
 def _describe_form(snapshot: Snapshot) -> str:
     parts = {
         "dump": "snapshot from torch.cuda.memory._dump_snapshot",
@@ -189,7 +204,7 @@ def _describe_form(snapshot: Snapshot) -> str:
         "segments": "segment list from torch.cuda.memory_snapshot() (no trace)",
         "json": "JSON snapshot",
     }
-    text = parts.get(snapshot.form, snapshot.form)
+    text = PROFILER_FORM if profiler_made(snapshot) else parts.get(snapshot.form, snapshot.form)
     if snapshot.legacy_blocks:
         text += ", legacy block history (torch 1.13/2.0)"
     if snapshot.allocator_settings and snapshot.allocator_settings.get("PYTORCH_CUDA_ALLOC_CONF"):

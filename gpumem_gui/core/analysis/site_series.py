@@ -22,15 +22,17 @@ from gpumem_gui.core.analysis.breakdown import (
     UNKNOWN_SITE,
     allocated_mask,
     block_categories,
+    block_lifetimes,
     lifetime_reasons,
     nameless_reasons,
 )
 from gpumem_gui.core.analysis.categories import CATEGORIES, lifetime_categories
+from gpumem_gui.core.analysis.metadata_groups import block_metadata, lifetime_metadata
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I64, AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, block_sites, stack_sites
 
-GROUPINGS = ("site", "category", "stream", "pool")
+GROUPINGS = ("site", "category", "stream", "pool", "metadata")
 TOP_SITES = 10
 OTHER_SITES = "other"  # the key of the band of every site outside the top N
 CHUNK = 64  # events per precomputed extreme of the total: a full view reads n / CHUNK of them
@@ -170,6 +172,9 @@ def build_bands(
         code = np.asarray([*piece_code, len(names) - 1], np.int64)[lifetime_pieces(timeline)]  # -1: "unknown"
         codes = tuple(names)
         labels = list(names)
+    elif kind == "metadata":
+        code, labels = lifetime_metadata(snapshot, timeline)
+        codes = tuple(labels)
     else:
         raise ValueError(f"unknown grouping {kind!r} (one of {', '.join(GROUPINGS)})")
     code = code.reshape(-1).astype(np.int64)
@@ -430,6 +435,9 @@ def block_mask(series: SiteSeries, state: AllocatorState, kind: str, key: object
         names = list(bands.codes)
         per_segment = [names.index(n) if n in names else -1 for n in _pool_keys(seg.pool, seg.is_small, state.pool_ids)]
         code = np.asarray([*per_segment, -1], np.int64)[blk.segment]
+    elif kind == "metadata":
+        lifetime_codes, _labels = lifetime_metadata(series.snapshot, series.timeline)
+        code = block_metadata(block_lifetimes(series.timeline, state, event), lifetime_codes)
     else:
         raise ValueError(f"unknown grouping {kind!r}")
     band = np.where(code >= 0, np.append(bands.code_band, np.int32(-1))[code], -1)

@@ -41,14 +41,15 @@ cdef class FrameInterner:
     cdef unordered_map[uint64_t, int32_t] stack_by_hash  # newest stack with that hash; older ones chain
     cdef vector[int32_t] stack_next
     cdef vector[int32_t] scratch
-    cdef object frame_type, key_of, error
+    cdef object frame_type, key_of, error, on_extra
     cdef object name_key, filename_key, line_key
 
-    def __init__(self, frame_type, key_of, error):
+    def __init__(self, frame_type, key_of, error, on_extra):
         """`frame_type(name, filename, line)` makes a table frame, `key_of(dict)` is the pure twin's key of an odd
-        frame (a name that is not a string), `error(words)` the exception to raise."""
+        frame (a name that is not a string), `error(words)` the exception to raise, `on_extra(dict, index)` is told
+        of each new frame dict with more than its three keys (FX fields), as the pure twin tells it."""
         self.frames, self.frame_by_key, self.kept = [], {}, []
-        self.frame_type, self.key_of, self.error = frame_type, key_of, error
+        self.frame_type, self.key_of, self.error, self.on_extra = frame_type, key_of, error, on_extra
         self.name_key, self.filename_key, self.line_key = "name", "filename", "line"
         self.offsets.push_back(0)
 
@@ -89,6 +90,8 @@ cdef class FrameInterner:
             result = <int32_t> (<object> index)
         self.kept.append(frame)
         self.frame_by_id[<uint64_t> item] = result
+        if len(<dict> frame) > 3:
+            self.on_extra(frame, result)
         return result
 
     cdef int32_t stack(self, object frames) except -2:

@@ -18,7 +18,12 @@ from gpumem_gui.core.snapshot.errors import SnapshotError
 MAX_VALUE = (1 << 62) - 1
 MAX_DEVICE = (1 << 31) - 1  # the device column is int32
 TRACE_INT_KEYS = ("addr", "size", "stream", "time_us")  # the order the compiled reader numbers them in
-STRING_KEYS = ("compile_context", "user_metadata")
+STRING_KEYS = ("compile_context",)
+# user_metadata: a string, or (PyTorch's viewer shows both; post-2.13 _set_memory_metadata takes one) a dict of
+# string keys. A dict is bounded like everything else: so many keys, so deep, so much text once written out.
+MAX_METADATA_KEYS = 64
+MAX_METADATA_DEPTH = 4
+MAX_METADATA_TEXT = 4096
 
 
 def shown(value: Any) -> str:
@@ -96,6 +101,10 @@ def _entry_problem(entry: Any) -> str | None:
         value = entry.get(key)
         if value is not None and not isinstance(value, str):
             return f"has a {key!r} that is {shown(value)}, not a string"
+    metadata = entry.get("user_metadata")
+    problem = None if metadata is None else metadata_problem(metadata)
+    if problem:
+        return f"has a 'user_metadata' that {problem}"
     frames = entry.get("frames")
     if frames is not None:
         if not isinstance(frames, list | tuple):
@@ -108,6 +117,29 @@ def _entry_problem(entry: Any) -> str | None:
         if problem:
             return f"has a 'device_free' that {problem}"
     return None
+
+
+def metadata_problem(value: Any) -> str | None:
+    """Why `value` is not a user_metadata (a string, or a bounded dict of string keys), or None."""
+    if isinstance(value, str):
+        return None
+    if not isinstance(value, dict):
+        return f"is {shown(value)}, not a string or a dict"
+    if len(value) > MAX_METADATA_KEYS:
+        return f"is a dict of {len(value)} keys, beyond {MAX_METADATA_KEYS}"
+    if not all(isinstance(key, str) for key in value):
+        return "is a dict whose keys are not all strings"
+    if _depth(value, MAX_METADATA_DEPTH + 1) > MAX_METADATA_DEPTH:
+        return f"is a dict nested deeper than {MAX_METADATA_DEPTH}"
+    return None
+
+
+def _depth(value: Any, stop: int) -> int:
+    """How deep dicts and lists nest in `value` (a scalar is 0), counted no further than `stop`."""
+    if stop <= 0 or not isinstance(value, dict | list | tuple):
+        return 0
+    items = value.values() if isinstance(value, dict) else value
+    return 1 + max((_depth(item, stop - 1) for item in items), default=0)
 
 
 def trace_error(entries: list[Any], where: str) -> SnapshotError:

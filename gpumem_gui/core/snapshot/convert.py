@@ -20,11 +20,13 @@ from gpumem_gui.core.snapshot.checks import (
     check_totals,
     count,
     ends_overflow,
+    metadata_problem,
     pool_pair,
     trace_error,
     trace_ints_fine,
 )
 from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.metadata import MetadataPairs, metadata_line, metadata_pairs
 from gpumem_gui.core.snapshot.model import (
     ACTION_NAMES,
     DEFAULT_POOL,
@@ -75,6 +77,8 @@ class _Tables:
         self.stacks = StackInterner()
         self.strings: list[str] = []
         self._string_index: dict[str, int] = {}
+        self.metadata: dict[int, MetadataPairs] = {}  # strings index -> a dict user_metadata's pairs
+        self._metadata_index: dict[MetadataPairs, int] = {}
         self.pool_ids: list[tuple[int, int]] = [DEFAULT_POOL]
         self._pool_index: dict[tuple[int, int], int] = {DEFAULT_POOL: 0}
 
@@ -87,6 +91,20 @@ class _Tables:
         if index is None:
             index = self._string_index[value] = len(self.strings)
             self.strings.append(value)
+        return index
+
+    def user_metadata(self, value: Any) -> int:
+        """A user_metadata's index into the strings: a dict's line is its own entry, whatever string equals it."""
+        if not isinstance(value, dict):
+            return self.string(value)
+        if metadata_problem(value):  # the trace's own rules word it (checks.trace_error)
+            raise SnapshotError("a user_metadata is out of bounds")
+        pairs = metadata_pairs(value)
+        index = self._metadata_index.get(pairs)
+        if index is None:
+            index = self._metadata_index[pairs] = len(self.strings)
+            self.strings.append(metadata_line(pairs))
+            self.metadata[index] = pairs
         return index
 
     def pool(self, value: Any) -> int:
@@ -104,7 +122,7 @@ class _Tables:
         assert _columns is not None
         rows = _columns.EntryColumns(
             ({}, self._string_index, self._string_index, {}),
-            (_action_code, self.string, self.string, _pool_or_none(self)),
+            (_action_code, self.string, self.user_metadata, _pool_or_none(self)),
             int(Action.UNKNOWN),
         )
         rows.owner = self
@@ -208,6 +226,7 @@ def snapshot_from_object(
         traces=traces,
         stacks=tables.stacks.table(),
         strings=tables.strings,
+        metadata=tables.metadata,
         allocator_settings=dict(settings) if isinstance(settings, dict) else None,
         external_annotations=[dict(a) for a in annotations if isinstance(a, dict)],
         form="segments" if isinstance(obj, list) else form,
@@ -441,11 +460,11 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
     frames = columns.get("frames")
     stack = tables.stacks.intern_many(frames) if frames is not None else np.full(n, NO_STACK, np.int32)
 
-    def strings(key: str) -> np.ndarray:
+    def strings(key: str, intern: Callable[[Any], int] = tables.string) -> np.ndarray:
         values = columns.get(key)
         if values is None:
             return np.full(n, -1, np.int32)
-        return tables.intern_column(values, tables.string)
+        return tables.intern_column(values, intern)
 
     pools = columns.get("pool_id")
     pool = tables.intern_column(pools, _pool_or_none(tables)) if pools is not None else np.full(n, -1, np.int32)
@@ -453,7 +472,8 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
     times = ints("time_us")  # checked even when only some entries have one, as the compiled reader checks them
     times = times if has_time else np.zeros(n, np.int64)
     cols = {"action": action, "addr": ints("addr"), "size": ints("size"), "stream": ints("stream"), "time_us": times}
-    cols.update(stack=stack, compile_context=strings("compile_context"), user_metadata=strings("user_metadata"))
+    cols.update(stack=stack, compile_context=strings("compile_context"))
+    cols["user_metadata"] = strings("user_metadata", tables.user_metadata)
     cols["pool"] = pool
     return _trace_table(cols, has_time, extras, unknown, where)
 

@@ -72,6 +72,9 @@ class StackTable:
     frames: list[Frame]
     offsets: I64
     frame_ids: I32
+    # frame index -> the FX node (fx_frames.FxNode) of a frame in torch.compile's generated code, where the file
+    # was dumped with augment_with_fx_traces=True
+    fx: dict[int, Any] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.offsets) - 1
@@ -218,6 +221,8 @@ class Snapshot:
     traces: list[TraceTable]  # index = CUDA device
     stacks: StackTable
     strings: list[str]
+    # strings index -> the (key, value text) pairs of a user_metadata the file gave as a dict (its line is the string)
+    metadata: dict[int, tuple[tuple[str, str], ...]] = field(default_factory=dict)
     allocator_settings: dict[str, Any] | None = None
     external_annotations: list[dict[str, Any]] = field(default_factory=list)
     form: str = "dump"  # "dump" (dict of _dump_snapshot), "segments" (bare list), "json"

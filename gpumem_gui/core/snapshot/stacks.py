@@ -28,6 +28,7 @@ from gpumem_gui.core.snapshot.frame_kinds import (
     short_name,
     user_code_generation,
 )
+from gpumem_gui.core.snapshot.fx_frames import FxNode, fx_node
 from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
 
 try:  # the compiled twin of StackInterner's interning (_columns.FrameInterner); absent where no compiler built it
@@ -152,7 +153,7 @@ _NONE, _NODE, _USER, _LIBRARY = range(4)
 
 def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
     n = len(stacks)
-    frames = stacks.frames
+    frames = _site_frames(stacks)
     if len(stacks.frame_ids) == 0:
         return np.full(n, NO_SITE, np.int32), []
     kinds = np.fromiter((frame_kind(f) for f in frames), np.int8, len(frames))
@@ -215,6 +216,27 @@ def _stack_sites(stacks: StackTable) -> tuple[I32, list[str]]:
     return sites, labels
 
 
+def fx_text(node: FxNode) -> str:
+    """One line for an FX node: `lin (call_module lin), from model.py:14:forward`, the line of its original trace
+    a site would name."""
+    original = site_frame(node.original_frames())
+    return f"{node.name} ({node.op} {node.target})" + (f", from {format_frame(original)}" if original else "")
+
+
+def _site_frames(stacks: StackTable) -> list[Frame]:
+    """The table's frames as sites read them: a frame inside torch.compile's generated code whose FX node keeps the
+    user's original trace stands for the line of that trace a site would name (the generated file's line names
+    nothing a person wrote)."""
+    if not stacks.fx:
+        return stacks.frames
+    frames = list(stacks.frames)
+    for index, node in stacks.fx.items():
+        original = site_frame(node.original_frames()) if 0 <= index < len(frames) else None
+        if original is not None:
+            frames[index] = original
+    return frames
+
+
 def _label(mode: int, user: int, other: int, frames: Sequence[Frame], words: Sequence[str]) -> str:
     """A site's label from what names it (the README's table): `user via library`, `user (backward of op)`,
     `backward of op, forward line not recorded`, or a library line alone."""
@@ -238,7 +260,10 @@ class StackInterner:
 
     def __init__(self) -> None:
         compiled = _columns is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
-        self.compiled: Any = _columns.FrameInterner(Frame, frame_key, SnapshotError) if compiled else None
+        self.fx: dict[int, FxNode] = {}
+        self.compiled: Any = (
+            _columns.FrameInterner(Frame, frame_key, SnapshotError, self._note_extra) if compiled else None
+        )
         self._frames: list[Frame] = []
         self._frame_by_id: dict[int, int] = {}
         self._frame_by_key: dict[tuple[str, str, int], int] = {}
@@ -273,12 +298,21 @@ class StackInterner:
 
     def table(self) -> StackTable:
         if self.compiled is not None:
-            return StackTable(*self.compiled.table_parts())
+            frames, offsets, frame_ids = self.compiled.table_parts()
+            return StackTable(frames, offsets, frame_ids, fx=dict(self.fx))
         return StackTable(
             list(self._frames),
             np.asarray(self._offsets, dtype=np.int64),
             np.asarray(self._frame_ids, dtype=np.int32),
+            fx=dict(self.fx),
         )
+
+    def _note_extra(self, frame: dict[Any, Any], index: int) -> None:
+        """A frame dict with keys beyond name, filename and line (both twins call it once per new dict): keep its
+        FX node, the first one met for the frame (the node is a function of the generated file and line)."""
+        node = fx_node(frame)
+        if node is not None:
+            self.fx.setdefault(index, node)
 
     def _stack_of(self, frames: Sequence[Any]) -> int:
         if not frames:
@@ -310,6 +344,8 @@ class StackInterner:
             self._frames.append(Frame(*key))
             self._frame_by_key[key] = index
         self._frame_by_id[id(frame)] = index
+        if len(frame) > 3:
+            self._note_extra(frame, index)
         return index
 
 
