@@ -12,7 +12,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.snapshot.frame_kinds import LIBRARY_ENV, USER_CODE_ENV, set_user_code
+from gpumem_gui.core.snapshot.frame_kinds import LIBRARY_ENV, USER_CODE_ENV, choose_user_code
 
 KEY_OWN, KEY_LIBRARY = "sites/user_code", "sites/library"
 
@@ -34,16 +34,7 @@ def apply_saved(settings: QtCore.QSettings) -> None:
         return
     own, library = saved_folders(settings)
     if own or library:
-        apply_folders(own, library)
-
-
-def apply_folders(own: list[str], library: list[str]) -> None:
-    """The folders for this process and, through the environment, for the loading workers it starts."""
-    own = [os.path.expanduser(p) for p in own]
-    library = [os.path.expanduser(p) for p in library]
-    os.environ[USER_CODE_ENV] = os.pathsep.join(own)
-    os.environ[LIBRARY_ENV] = os.pathsep.join(library)
-    set_user_code(own, library)
+        choose_user_code(own, library)
 
 
 class UserCodeDialog(QtWidgets.QDialog):
@@ -95,7 +86,7 @@ def change_folders(
     """Save and apply new folders; the open files are read again (`reopen` returns how many) with them."""
     settings.setValue(KEY_OWN, own)
     settings.setValue(KEY_LIBRARY, library)
-    apply_folders(own, library)
+    choose_user_code(own, library)
     count = reopen()
     words = f"; {count} open file(s) read again with them" if count else ""
     mine, theirs = ", ".join(own) or "(the default rule)", ", ".join(library) or "(the default rule)"

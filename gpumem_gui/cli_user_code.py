@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import os
 from collections.abc import Sequence
 
-from gpumem_gui.core.snapshot.frame_kinds import LIBRARY_ENV, USER_CODE_ENV, set_user_code
+from gpumem_gui.core.snapshot.frame_kinds import choose_user_code
 
 USER_CODE_HELP = (
     "frames under PATH are your code, even in site-packages (repeatable; a folder path, or a package name such as "
@@ -28,9 +27,5 @@ def take(argv: Sequence[str]) -> list[str]:
     add_arguments(parser)
     found, rest = parser.parse_known_args(list(argv))
     if found.user_code or found.library:
-        own = [os.path.expanduser(p) for p in found.user_code]
-        library = [os.path.expanduser(p) for p in found.library]
-        os.environ[USER_CODE_ENV] = os.pathsep.join(own)
-        os.environ[LIBRARY_ENV] = os.pathsep.join(library)
-        set_user_code(own, library)
+        choose_user_code(found.user_code, found.library)
     return rest

@@ -15,6 +15,7 @@ from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import Action
 from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.explain_panel import ExplainPanel
 from gpumem_gui.views.whatif import CompareView
 from tests.conftest import fixture_path, load_raw
 
@@ -24,19 +25,25 @@ def _oom_entry(path: Any) -> tuple[int, dict[str, Any]]:
     return next((i, e) for i, e in enumerate(trace) if e["action"] == "oom")
 
 
-def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: Any) -> None:
-    path = example_path("fragmented_oom")
-    oom_at, oom = _oom_entry(path)
+def _explained(qtbot: Any, path: Any) -> tuple[MainWindow, DocumentView, ExplainPanel]:
+    """The window with `path` open and its OOM explained (View > Explain the OOM or Peak), the panel shown."""
     window = MainWindow()
     qtbot.addWidget(window)
     window.open_files([str(path)])
     window.wait_for_loads()
     doc = window.current_document()
     assert isinstance(doc, DocumentView)
-    window.actions_on_tab.explain_current()  # View > Explain the OOM or Peak
+    window.actions_on_tab.explain_current()
     panel = doc.diagnosis.explain_panel
     assert doc.side_tabs.currentWidget() is panel
     qtbot.waitUntil(lambda: panel.explanation is not None, timeout=30_000)
+    return window, doc, panel
+
+
+def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: Any) -> None:
+    path = example_path("fragmented_oom")
+    oom_at, oom = _oom_entry(path)
+    window, doc, panel = _explained(qtbot, path)
     text = panel.text_content()
     assert f"event {oom_at}" in text and f"{oom['size']:,}" in text
     fits = [r for r in panel.explanation.remedies if r.settings == "expandable_segments:True"]
@@ -51,15 +58,7 @@ def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: An
 def test_a_program_remedy_s_show_opens_its_changed_trace_beside_the_recording_at_the_oom(qtbot: Any) -> None:
     path = example_path("fragmented_oom")
     oom_at, oom = _oom_entry(path)
-    window = MainWindow()
-    qtbot.addWidget(window)
-    window.open_files([str(path)])
-    window.wait_for_loads()
-    doc = window.current_document()
-    assert isinstance(doc, DocumentView)
-    window.actions_on_tab.explain_current()
-    panel = doc.diagnosis.explain_panel
-    qtbot.waitUntil(lambda: panel.explanation is not None, timeout=30_000)
+    window, doc, panel = _explained(qtbot, path)
     explanation = panel.explanation
     chosen = next(k for k, r in enumerate(explanation.remedies) if r.change.startswith("checkpoint") and r.fits)
     doc.diagnosis.remedy_chosen.emit(explanation, chosen, oom_at)  # the row's "Show"

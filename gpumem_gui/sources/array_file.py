@@ -43,12 +43,18 @@ def write_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str
         offset += _aligned(array.nbytes)
     header = json.dumps({"arrays": entries, "meta": meta}).encode()
     start = _aligned(len(MAGIC) + _LENGTH.size + len(header))
-    with os.fdopen(os.open(path, _CREATE, 0o600), "wb") as f:
+    with new_private_file(path) as f:
         f.write(MAGIC + _LENGTH.pack(len(header)) + header)
         for entry, array in zip(entries, arrays.values(), strict=True):
             f.seek(start + entry["offset"])
             _write(f, np.ascontiguousarray(array))
         f.truncate(start + offset)
+
+
+def new_private_file(path: str | Path) -> BinaryIO:
+    """`path` made new for writing, readable by its owner alone; FileExistsError rather than through a planted link
+    or over a file someone else made (the loading worker's hand-over, a live session's snapshots)."""
+    return os.fdopen(os.open(path, _CREATE, 0o600), "wb")
 
 
 def _write(f: BinaryIO, array: np.ndarray) -> None:

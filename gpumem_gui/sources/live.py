@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import shutil
 import socket
 import tempfile
@@ -33,6 +32,7 @@ from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.sources.array_file import new_private_file
 from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, ProbeGone
 
 MAX_SAMPLES = 4 * 3600 * 2  # four hours of 2 Hz stats
@@ -299,7 +299,7 @@ class LiveSession:
         self._fetched += 1
         path = Path(self._folder) / f"snapshot-{self._fetched}.pickle"
         try:
-            with os.fdopen(os.open(path, _CREATE, 0o600), "wb") as out:
+            with new_private_file(path) as out:
                 size = self.client.snapshot_into(out, self.include_traces)  # streamed: bounded by the free space
             snapshot = load_snapshot(path, name=f"pid {self.pid}")
         except BaseException:
@@ -339,10 +339,6 @@ class LiveSession:
         ) + time.strftime(" at %H:%M:%S")
         self._post(ended=self.ended)
         return self.ended
-
-
-# a new file only, never through a link planted at its name
-_CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC | getattr(os, "O_NOFOLLOW", 0)
 
 
 def _running(pid: int) -> bool:

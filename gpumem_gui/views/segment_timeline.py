@@ -16,9 +16,9 @@ from gpumem_gui.core.snapshot.model import Frame, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views import palette
+from gpumem_gui.views.band_side_panel import BandSidePanel
 from gpumem_gui.views.hover_stack import StackPopup, host_point
 from gpumem_gui.views.site_timeline import _BandViewBox
-from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT
 
 _REDRAW_MS = 30
@@ -104,17 +104,8 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.table.cellClicked.connect(lambda row, _column: self.select_life(row))
-        self.info = QtWidgets.QLabel("Hover over a segment for its stack; click to pin it.")
-        self.info.setWordWrap(True)
-        self.info.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.stack = StackView()
-        self.stack.setVisible(False)
-        panel = QtWidgets.QWidget()
-        side = QtWidgets.QVBoxLayout(panel)
-        side.setContentsMargins(0, 0, 0, 0)
-        side.addWidget(self.table, 3)
-        side.addWidget(self.info)
-        side.addWidget(self.stack, 2)
+        panel = BandSidePanel(self.table, "Hover over a segment for its stack; click to pin it.")
+        self.info, self.stack = panel.info, panel.stack
         plot_side = QtWidgets.QWidget()
         plot_layout = QtWidgets.QVBoxLayout(plot_side)
         plot_layout.setContentsMargins(0, 0, 0, 0)

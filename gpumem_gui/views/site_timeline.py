@@ -26,8 +26,8 @@ from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, short_site
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views import palette
+from gpumem_gui.views.band_side_panel import BandSidePanel
 from gpumem_gui.views.hover_stack import StackPopup, host_point
-from gpumem_gui.views.stack_view import StackView
 from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
@@ -148,18 +148,9 @@ class SiteTimelineView(QtWidgets.QWidget):
         for column in (1, 2):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.legend.cellClicked.connect(lambda row, _column: self.select_band(row))
-        self.info = QtWidgets.QLabel("Click a band for its site, its stack and its bytes.")
-        self.info.setWordWrap(True)
-        self.info.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.stack = StackView()
-        self.stack.setVisible(False)
+        panel = BandSidePanel(self.legend, "Click a band for its site, its stack and its bytes.")
+        self.info, self.stack = panel.info, panel.stack
 
-        panel = QtWidgets.QWidget()
-        side_layout = QtWidgets.QVBoxLayout(panel)
-        side_layout.setContentsMargins(0, 0, 0, 0)
-        side_layout.addWidget(self.legend, 3)
-        side_layout.addWidget(self.info)
-        side_layout.addWidget(self.stack, 2)
         plot_side = QtWidgets.QWidget()
         plot_layout = QtWidgets.QVBoxLayout(plot_side)
         plot_layout.setContentsMargins(0, 0, 0, 0)

@@ -298,6 +298,16 @@ def short_name(name: str) -> str:
 USER_CODE_ENV, LIBRARY_ENV = "GPUMEM_GUI_USER_CODE", "GPUMEM_GUI_LIBRARY"
 
 
+def choose_user_code(own: Iterable[str] = (), library: Iterable[str] = ()) -> None:
+    """set_user_code for this process and, through the environment, for the worker processes it starts (spawned,
+    they read it in _from_environment): the command line's --user-code/--library and the window's setting."""
+    own = [os.path.expanduser(p) for p in own]
+    library = [os.path.expanduser(p) for p in library]
+    os.environ[USER_CODE_ENV] = os.pathsep.join(own)
+    os.environ[LIBRARY_ENV] = os.pathsep.join(library)
+    set_user_code(own, library)
+
+
 def _from_environment() -> None:
     own, library = (os.environ.get(name, "") for name in (USER_CODE_ENV, LIBRARY_ENV))
     set_user_code(filter(None, own.split(os.pathsep)), filter(None, library.split(os.pathsep)))
