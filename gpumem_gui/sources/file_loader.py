@@ -21,7 +21,7 @@ from multiprocessing.connection import Connection
 
 from gpumem_gui.core.analysis.site_series import BandSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read
+from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
 from gpumem_gui.core.snapshot.model import Snapshot
 
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
@@ -168,8 +168,7 @@ class FileLoadJob:
         if code == -signal.SIGBUS:  # its mapped pages past a new end: the file was cut short under the reader
             return changed_while_read(self.path)
         if code is not None and code < 0:
-            name = signal.Signals(-code).name if -code in signal.valid_signals() else f"signal {-code}"
-            why = f", {name}" + (": out of memory?" if name == "SIGKILL" else "")
+            why = f", killed by {reader_stopped_by(-code)}"
         return f"the loading process stopped unexpectedly{why} ({self.path})"
 
     def _ours(self, value: object) -> bool:
