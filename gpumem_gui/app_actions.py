@@ -63,14 +63,13 @@ class TabActions:
         self,
         run: WhatIfRun,
         at: int | None = None,
-        title: str = "",
         doc: DocumentView | None = None,
         overrides: list[str] | None = None,
     ) -> None:
         if doc is not None and overrides is not None:
             doc.show_what_if(overrides)  # the recorded tab's settings page says what the replay changed
         view = CompareView(run)
-        index = self.window.tabs.addTab(view, f"what if: {title or run.result.settings or 'recorded'}")
+        index = self.window.tabs.addTab(view, f"what if: {run.change or run.result.settings or 'recorded'}")
         self.window.tabs.setCurrentIndex(index)
         if at is not None:
             view.travel_to(at)
@@ -79,11 +78,10 @@ class TabActions:
         """A remedy's "Show" in the explanation: its replay (the settings, or the program's changed trace) beside the
         recorded run, off the GUI thread, opened at the explained moment (the same request on both sides)."""
         group = self.window.tab_tasks.get(doc, self.window.tasks)
-        what = explanation.remedies[index].what
         task = group.start(
             "what if",
             lambda ctx: remedy_document(doc.document, explanation, index, ctx.check),
-            on_result=functools.partial(self._what_if_done, at=event, title=what),
+            on_result=functools.partial(self._what_if_done, at=event),
             on_error=lambda message: QtWidgets.QMessageBox.warning(self.window, "What if", message),
         )
         task.finished.connect(lambda: self.window.job_done(task))

@@ -66,6 +66,7 @@ def test_a_program_remedy_s_show_opens_its_changed_trace_beside_the_recording_at
     compare = window.tabs.currentWidget()
     assert isinstance(compare, CompareView) and compare.current_event == oom_at
     assert explanation.remedies[chosen].change in window.tabs.tabText(window.tabs.currentIndex())
+    assert explanation.remedies[chosen].change in compare.summary.text()  # the header names the change, not settings
     replayed = compare.documents[1].snapshot.trace(0)
     assert not (replayed.action == Action.OOM).any()  # no OOM anywhere in the changed program's replay
     paired = int(compare.paired[oom_at])  # the recorded request, on the replayed side: there, and served

@@ -4,6 +4,7 @@ Each function runs inside a task; `check()` raises when the task was cancelled, 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ class WhatIfRun:
     result: ReplayResult
     original: SnapshotDocument
     replayed: SnapshotDocument
+    change: str = ""  # what was replayed, in words, where it is not only settings (a remedy's change to the program)
 
 
 def replay_document(document: SnapshotDocument, overrides: list[str], capacity: int | None, check: Check) -> WhatIfRun:
@@ -46,7 +48,8 @@ def remedy_document(document: SnapshotDocument, explanation: Explanation, index:
     snapshot, device = document.snapshot, explanation.diagnosis.device
     result = explanation.replay_remedy(snapshot, index)
     check()
-    return _beside(snapshot, device, explanation.diagnosis.timeline, result)
+    run = _beside(snapshot, device, explanation.diagnosis.timeline, result)
+    return dataclasses.replace(run, change=explanation.remedies[index].what)
 
 
 def _beside(snapshot: Snapshot, device: int, timeline: DeviceTimeline, result: ReplayResult) -> WhatIfRun:

@@ -98,8 +98,9 @@ class CompareView(QtWidgets.QWidget):
         o, r = result.original, result.replayed
         diff = r.peak_reserved_bytes - o.peak_reserved_bytes
         where = "never" if result.first_divergence is None else f"first at event {result.first_divergence:,}"
+        replayed = html.escape(run.change or result.settings or "recorded settings")
         self.summary = QtWidgets.QLabel(
-            f"<b>{result.settings or 'recorded settings'}</b> on {format_bytes(result.capacity)}: "
+            f"<b>{replayed}</b> on {format_bytes(result.capacity)}: "
             f"peak reserved {format_bytes(o.peak_reserved_bytes)} &rarr; {format_bytes(r.peak_reserved_bytes)} "
             f"(<b>{'+' if diff >= 0 else '-'}{format_bytes(abs(diff))}</b>), "
             f"OOMs {o.oom_events} &rarr; {r.oom_events}, cudaMalloc/map calls {o.device_allocations} &rarr; "

@@ -14,8 +14,9 @@ TEXT_SITES = 8  # sites listed in the text (the JSON lists every one)
 
 
 REPLAY_NOTE = (
-    "Each remedy is a replay of the recorded allocations and frees through the allocator simulator under other"
-    " settings: the program is assumed to make the same requests in the same order."
+    "Each remedy is a replay of the recorded allocations and frees through the allocator simulator: a setting"
+    " replays them as recorded, assuming the program makes the same requests in the same order; a change to the"
+    " program replays them changed as that change would change them (what it assumes is in its row)."
 )
 
 
