@@ -23,7 +23,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.site_series import GROUPINGS, build_bands, total_index
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
-from gpumem_gui.views.site_timeline import SiteTimelineView
+from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 
 
 def _median_ms(run: Any, repeat: int = 9) -> float:

@@ -28,13 +28,13 @@ from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus
-from gpumem_gui.views.demo_focus import recaption, show_demo_foci
-from gpumem_gui.views.document import DocumentView, warm_up
-from gpumem_gui.views.live import LiveView
-from gpumem_gui.views.quiz_panel import QuizPanel
-from gpumem_gui.views.start_page import LoadErrorPage, StartPage
-from gpumem_gui.views.tasks import Task, TaskContext, TaskGroup, thread_pool
-from gpumem_gui.views.whatif import CompareView
+from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
+from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup, thread_pool
+from gpumem_gui.views.compare.whatif_view import WhatIfView
+from gpumem_gui.views.live.live_view import LiveView
+from gpumem_gui.views.snapshot.tab import SnapshotTab, warm_up
+from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci
+from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
@@ -117,7 +117,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tasks.failed.connect(self.report_error)
         self._progress_message = ""
         self.jobs: list[Task] = []  # file loads still running
-        self.load_tabs: dict[Task, dict[str, DocumentView]] = {}  # each load's tab, once its snapshot has arrived
+        self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
@@ -220,7 +220,7 @@ class MainWindow(QtWidgets.QMainWindow):
             QtCore.QTimer.singleShot(1, warm_up)  # while the worker reads, not when the tab opens
         for path in paths:
             job = FileLoadJob(path, site_bands=True)
-            holder: dict[str, DocumentView] = {}  # the tab, once the snapshot has arrived ("whole": with its trace)
+            holder: dict[str, SnapshotTab] = {}  # the tab, once the snapshot has arrived ("whole": with its trace)
             task = self.tasks.start(
                 f"open {Path(path).name}",
                 _load_in_task(job, self.saved_layout()),
@@ -234,16 +234,16 @@ class MainWindow(QtWidgets.QMainWindow):
         self.show_progress()
 
     def _load_progress(
-        self, arrived: tuple[LoadResult, SnapshotDocument] | Loaded, holder: dict[str, DocumentView]
+        self, arrived: tuple[LoadResult, SnapshotDocument] | Loaded, holder: dict[str, SnapshotTab]
     ) -> None:
         if len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
             partial = arrived[0]
-            holder["made"] = DocumentView(arrived[1])  # the tab made in this turn, shown in the next
+            holder["made"] = SnapshotTab(arrived[1])  # the tab made in this turn, shown in the next
             QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
         elif len(arrived) == 3:
             self._whole_arrived(arrived, holder=holder)
 
-    def _show_loaded(self, partial: LoadResult, holder: dict[str, DocumentView]) -> None:
+    def _show_loaded(self, partial: LoadResult, holder: dict[str, SnapshotTab]) -> None:
         view = holder.pop("made", None)
         if view is None:
             return  # shown already: the whole snapshot came first
@@ -253,7 +253,7 @@ class MainWindow(QtWidgets.QMainWindow):
             view.deleteLater()
 
     def _snapshot_arrived(
-        self, arrived: tuple[LoadResult, SnapshotDocument | DocumentView], holder: dict[str, DocumentView]
+        self, arrived: tuple[LoadResult, SnapshotDocument | SnapshotTab], holder: dict[str, SnapshotTab]
     ) -> None:
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
@@ -268,7 +268,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.pending_devices[path] = device
         self.open_files([path])
 
-    def _whole_arrived(self, loaded: Loaded, holder: dict[str, DocumentView]) -> None:
+    def _whole_arrived(self, loaded: Loaded, holder: dict[str, SnapshotTab]) -> None:
         """The whole snapshot with its timelines: the tab's trace can be travelled (its site bands follow)."""
         result, envelopes, ticks = loaded
         if "made" in holder:  # its state's tab, made but not shown yet: shown first
@@ -283,7 +283,7 @@ class MainWindow(QtWidgets.QMainWindow):
                 )
         self.show_progress()  # indexing -> grouping by site
 
-    def _load_finished(self, result: LoadResult, holder: dict[str, DocumentView]) -> None:
+    def _load_finished(self, result: LoadResult, holder: dict[str, SnapshotTab]) -> None:
         doc = holder.get("doc")
         if result.error is not None:
             if doc is not None:
@@ -366,25 +366,25 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def add_document(
         self,
-        snapshot: Snapshot | SnapshotDocument | DocumentView,
+        snapshot: Snapshot | SnapshotDocument | SnapshotTab,
         path: str,
         timelines: dict[int, DeviceTimeline] | None = None,
         *,
         pending: bool = False,
         layout: int | None = None,
-    ) -> DocumentView:
+    ) -> SnapshotTab:
         """A tab for `snapshot` (or a view of it made already, in the layout it has). Its map layout is `layout`, or
         the one chosen last (which a change then updates). A snapshot opens at its device's first OOM, else its peak
         of allocated memory (SnapshotDocument's at_moment)."""
         remember = layout is None
         layout = self.saved_layout() if layout is None else layout
-        if isinstance(snapshot, DocumentView):
+        if isinstance(snapshot, SnapshotTab):
             doc = snapshot
         else:
             if isinstance(snapshot, Snapshot):
                 snapshot = SnapshotDocument(snapshot, timelines, pending=pending, at_moment=True)
             snapshot.set_layout(*LAYOUTS[layout])  # before the view: its first frame is drawn once, in this layout
-            doc = DocumentView(snapshot)
+            doc = SnapshotTab(snapshot)
         self.tab_tasks[doc] = TaskGroup(self)
         if remember:
             doc.layout_box.currentIndexChanged.connect(lambda i: self.settings.setValue("map_layout", i))
@@ -407,16 +407,16 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def reopen_file_tabs(self) -> int:
         """Read every open file again, on the device it shows (its sites and categories made anew): how many."""
-        indices = app_user_code.file_tab_paths(self.tabs, lambda w: isinstance(w, DocumentView))
+        indices = app_user_code.file_tab_paths(self.tabs, lambda w: isinstance(w, SnapshotTab))
         for index in indices:
             widget = self.tabs.widget(index)
-            assert isinstance(widget, DocumentView)
+            assert isinstance(widget, SnapshotTab)
             path, device = self.tabs.tabToolTip(index), widget.document.device
             self.close_tab(index)
             self.open_file_at_device(path, device)
         return len(indices)
 
-    def _save_splitters(self, doc: DocumentView) -> None:
+    def _save_splitters(self, doc: SnapshotTab) -> None:
         """The sizes the user dragged a tab's splitters to: the next tab (and the next run) opens with them."""
         for name, state in doc.splitter_states().items():
             self.settings.setValue(f"splitters/{name}", state)
@@ -432,7 +432,7 @@ class MainWindow(QtWidgets.QMainWindow):
 
         def busy() -> bool:
             tabs = (self.tabs.widget(i) for i in range(self.tabs.count()))
-            return bool(self.jobs) or any(isinstance(w, DocumentView) and (w.pending or w.settling()) for w in tabs)
+            return bool(self.jobs) or any(isinstance(w, SnapshotTab) and (w.pending or w.settling()) for w in tabs)
 
         while busy() and not deadline.hasExpired():
             QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
@@ -468,22 +468,22 @@ class MainWindow(QtWidgets.QMainWindow):
         widget.setParent(None)
         widget.deleteLater()
 
-    def _on_current(self, action: Callable[[DocumentView], None]) -> None:
+    def _on_current(self, action: Callable[[SnapshotTab], None]) -> None:
         doc = self.current_document()
         if doc is not None:
             action(doc)
 
-    def current_document(self) -> DocumentView | None:
+    def current_document(self) -> SnapshotTab | None:
         doc = self.tabs.currentWidget()
         if isinstance(doc, LiveView):
             return doc.document
-        return doc if isinstance(doc, DocumentView) else None
+        return doc if isinstance(doc, SnapshotTab) else None
 
     # -- live ------------------------------------------------------------------------------------------------
 
     def attach_dialog(self) -> None:
         from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
-        from gpumem_gui.views.attach import AttachDialog  # noqa: PLC0415
+        from gpumem_gui.views.live.attach import AttachDialog  # noqa: PLC0415
 
         dialog = AttachDialog(local_jobs, self)
         if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.selected_probe() is not None:
@@ -596,13 +596,13 @@ class MainWindow(QtWidgets.QMainWindow):
     def _stage_demo(self, staged: StagedDemo) -> None:
         widget: QtWidgets.QWidget
         if staged.run is not None:
-            widget = CompareView(staged.run)
+            widget = WhatIfView(staged.run)
         elif len(staged.documents) > 1:
             widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
             for document in staged.documents:
-                widget.addWidget(DocumentView(document))
+                widget.addWidget(SnapshotTab(document))
         else:
-            widget = DocumentView(staged.documents[0])
+            widget = SnapshotTab(staged.documents[0])
         # the foci in the learner's language; switching it later re-words them (_recaption_demo)
         show_demo_foci(widget, staged.foci, self.quiz_panel().language)
         self.demo_foci = staged.foci
@@ -623,7 +623,7 @@ class MainWindow(QtWidgets.QMainWindow):
             recaption(self.demo_tab, self.demo_foci, lang)
 
     def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
-        from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
+        from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
 
         if self.lab is None:
             self.lab = CheckpointLabPanel()
@@ -640,7 +640,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return self.lab
 
     def show_devices(self) -> None:
-        from gpumem_gui.views.devices import DeviceView  # noqa: PLC0415
+        from gpumem_gui.views.live.devices import DeviceView  # noqa: PLC0415
 
         if self.device_view is None:
             view = DeviceView()

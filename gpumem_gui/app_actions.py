@@ -13,12 +13,12 @@ from gpumem_gui.core.allocator.remedies import Explanation
 from gpumem_gui.core.analysis.export import blocks_csv
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.document.staging import WhatIfRun, remedy_document, replay_document
-from gpumem_gui.views.tasks import Task
-from gpumem_gui.views.whatif import CompareView, WhatIfDialog
+from gpumem_gui.views.common.tasks import Task
+from gpumem_gui.views.compare.whatif_view import WhatIfDialog, WhatIfView
 
 if TYPE_CHECKING:
     from gpumem_gui.app import MainWindow
-    from gpumem_gui.views.document import DocumentView
+    from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 
 class TabActions:
@@ -43,7 +43,7 @@ class TabActions:
         self.start_what_if(doc, dialog.overrides(), capacity)
 
     def start_what_if(
-        self, doc: DocumentView, overrides: list[str], capacity: int | None, at: int | None = None
+        self, doc: SnapshotTab, overrides: list[str], capacity: int | None, at: int | None = None
     ) -> Task:
         """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done (at
         event `at`, or the end)."""
@@ -63,18 +63,18 @@ class TabActions:
         self,
         run: WhatIfRun,
         at: int | None = None,
-        doc: DocumentView | None = None,
+        doc: SnapshotTab | None = None,
         overrides: list[str] | None = None,
     ) -> None:
         if doc is not None and overrides is not None:
             doc.show_what_if(overrides)  # the recorded tab's settings page says what the replay changed
-        view = CompareView(run)
+        view = WhatIfView(run)
         index = self.window.tabs.addTab(view, f"what if: {run.change or run.result.settings or 'recorded'}")
         self.window.tabs.setCurrentIndex(index)
         if at is not None:
             view.travel_to(at)
 
-    def open_remedy(self, doc: DocumentView, explanation: Explanation, index: int, event: int) -> Task:
+    def open_remedy(self, doc: SnapshotTab, explanation: Explanation, index: int, event: int) -> Task:
         """A remedy's "Show" in the explanation: its replay (the settings, or the program's changed trace) beside the
         recorded run, off the GUI thread, opened at the explained moment (the same request on both sides)."""
         group = self.window.tab_tasks.get(doc, self.window.tasks)

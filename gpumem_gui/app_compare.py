@@ -10,10 +10,10 @@ from PySide6 import QtWidgets
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.sources.file_loader import load_in_worker
-from gpumem_gui.views.diff_view import DiffView
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.ranks_view import RanksView
-from gpumem_gui.views.tasks import Task, TaskContext
+from gpumem_gui.views.common.tasks import Task, TaskContext
+from gpumem_gui.views.compare.diff_view import DiffView
+from gpumem_gui.views.compare.ranks_view import RanksView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 if TYPE_CHECKING:
     from gpumem_gui.app import MainWindow
@@ -26,12 +26,12 @@ class CompareActions:
 
     def __init__(self, window: MainWindow) -> None:
         self.window = window
-        self.marked: tuple[DocumentView, int] | None = None  # moment A: a tab and its event
+        self.marked: tuple[SnapshotTab, int] | None = None  # moment A: a tab and its event
 
-    def _loaded_tabs(self) -> list[DocumentView]:
+    def _loaded_tabs(self) -> list[SnapshotTab]:
         tabs = self.window.tabs
         found = [tabs.widget(i) for i in range(tabs.count())]
-        return [w for w in found if isinstance(w, DocumentView) and not w.pending]
+        return [w for w in found if isinstance(w, SnapshotTab) and not w.pending]
 
     def _say(self, text: str) -> None:
         self.window.statusBar().showMessage(text, 10_000)

@@ -9,8 +9,8 @@ from PySide6 import QtWidgets
 
 if TYPE_CHECKING:
     from gpumem_gui.app import MainWindow
-    from gpumem_gui.views.live import LiveView
-    from gpumem_gui.views.live_grid import LiveGrid
+    from gpumem_gui.views.live.live_grid import LiveGrid
+    from gpumem_gui.views.live.live_view import LiveView
 
 
 class LiveActions:
@@ -41,7 +41,7 @@ class LiveActions:
 
     def show_grid(self) -> LiveGrid:
         """The overview: a row per live job and their reserved memory on one time axis."""
-        from gpumem_gui.views.live_grid import LiveGrid  # noqa: PLC0415
+        from gpumem_gui.views.live.live_grid import LiveGrid  # noqa: PLC0415
 
         if self.grid is None:
             self.grid = LiveGrid()

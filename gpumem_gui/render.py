@@ -11,8 +11,8 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document.search import parse_address
 from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.site_timeline import SiteTimelineView
+from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 VIEWS = ("window", "map", "timeline", "sites", "settings", "segments")
 
@@ -85,7 +85,7 @@ def render(
             app.processEvents()
 
 
-def _view_widget(doc: DocumentView, view: str) -> QtWidgets.QWidget:
+def _view_widget(doc: SnapshotTab, view: str) -> QtWidgets.QWidget:
     """The part of a tab that `view` names, filled."""
     if view == "map":
         return doc.map
@@ -97,7 +97,7 @@ def _view_widget(doc: DocumentView, view: str) -> QtWidgets.QWidget:
     return doc.timeline_view
 
 
-def _block_at(doc: DocumentView, address: int) -> int:
+def _block_at(doc: SnapshotTab, address: int) -> int:
     """The block of the map's state that holds `address`."""
     state = doc.map.state
     blocks = state.blocks if state is not None else None

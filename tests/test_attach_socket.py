@@ -134,7 +134,7 @@ def test_a_forwarded_socket_is_a_job_of_another_machine(job, tmp_path: Path, cap
 
 def test_the_window_attaches_to_a_socket_path(job, tmp_path: Path, qtbot) -> None:
     from gpumem_gui.app import MainWindow  # noqa: PLC0415
-    from gpumem_gui.views.live import LiveView  # noqa: PLC0415
+    from gpumem_gui.views.live.live_view import LiveView  # noqa: PLC0415
 
     _job, path = job
     relay = Relay(tmp_path / "fwd.sock", path)

@@ -10,7 +10,7 @@ from PySide6 import QtCore
 from gpumem_gui.core.analysis.breakdown import breakdown_at
 from gpumem_gui.core.analysis.site_tree import BEFORE_LABEL, site_tree
 from gpumem_gui.core.analysis.timetravel import build_timeline
-from gpumem_gui.views.breakdown_view import BLOCKS, BYTES, SHARE, SITE, BreakdownView, text_bar
+from gpumem_gui.views.diagnosis.breakdown_view import BLOCKS, BYTES, SHARE, SITE, BreakdownView, text_bar
 from tests.test_site_tree import hand_made
 
 

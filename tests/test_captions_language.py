@@ -272,13 +272,13 @@ def _settings(path: Path) -> QtCore.QSettings:
 
 
 def test_switching_the_language_recaptions_the_map_and_timeline(qtbot: Any, tmp_path: Path) -> None:
-    from gpumem_gui.views.demo_focus import recaption, show_demo_foci  # noqa: PLC0415
-    from gpumem_gui.views.document import DocumentView  # noqa: PLC0415
-    from gpumem_gui.views.quiz_panel import QuizPanel  # noqa: PLC0415
+    from gpumem_gui.views.snapshot.tab import SnapshotTab  # noqa: PLC0415
+    from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci  # noqa: PLC0415
+    from gpumem_gui.views.teach.quiz_panel import QuizPanel  # noqa: PLC0415
 
     snap = load_snapshot(example_path("fragmented_oom"))
     (focus,) = foci_for("fragmented_oom", [snap])
-    view = DocumentView(snap, timelines={0: build_timeline(snap, 0)})
+    view = SnapshotTab(snap, timelines={0: build_timeline(snap, 0)})
     qtbot.addWidget(view)
     view.resize(1200, 800)
     view.show()
@@ -306,15 +306,15 @@ def test_switching_the_language_recaptions_the_map_and_timeline(qtbot: Any, tmp_
 def test_switching_the_language_recaptions_a_what_if(qtbot: Any) -> None:
     from gpumem_gui.document import SnapshotDocument  # noqa: PLC0415
     from gpumem_gui.document.staging import WhatIfRun  # noqa: PLC0415
-    from gpumem_gui.views.demo_focus import recaption, show_demo_foci  # noqa: PLC0415
-    from gpumem_gui.views.whatif import CompareView  # noqa: PLC0415
+    from gpumem_gui.views.compare.whatif_view import WhatIfView  # noqa: PLC0415
+    from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci  # noqa: PLC0415
 
     plan = plan_for("expandable_whatif")
     original = load_snapshot(example_path("fragmented_oom"))
     run = run_whatif(plan, original)
     o_timeline = build_timeline(original, 0)
     documents = (SnapshotDocument(original, {0: o_timeline}), SnapshotDocument(run.snapshot, {0: run.timeline}))
-    compare = CompareView(WhatIfRun(run.result, *documents))
+    compare = WhatIfView(WhatIfRun(run.result, *documents))
     qtbot.addWidget(compare)
     foci = foci_for("expandable_whatif", [original, run.snapshot], [o_timeline, run.timeline])
     show_demo_foci(compare, foci, "ro")

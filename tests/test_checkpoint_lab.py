@@ -212,7 +212,7 @@ def test_the_lab_names_its_focuses_once() -> None:
 
 @pytest.fixture
 def panel(qtbot: Any) -> Any:
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415
 
     p = CheckpointLabPanel()
     p.n_values = (4, 9, 16)  # a short sweep: the curves' law is tested above
@@ -253,7 +253,7 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
 
 def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any) -> None:
     from gpumem_gui.core.snapshot.units import format_bytes  # noqa: PLC0415
-    from gpumem_gui.views.checkpoint_lab import TAB_BF16, TAB_FSDP, TAB_RECOMPUTE  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import TAB_BF16, TAB_FSDP, TAB_RECOMPUTE  # noqa: PLC0415
 
     panel.set_focus("sqrt")  # nothing measured yet: the focus starts a run and waits for it
     assert panel.busy() and "measuring" in panel.caption.text()
@@ -313,7 +313,7 @@ def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any)
 
 
 def test_panel_without_torch_says_how_to_install(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415
 
     monkeypatch.setattr(lab, "torch_available", lambda: lab.TORCH_MISSING)
     p = CheckpointLabPanel()
@@ -343,7 +343,7 @@ def _endless_fsdp(n_layers: int, *, check: Any, **_: Any) -> None:
 @pytest.fixture
 def fake_torch_panel(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> Any:
     """A panel whose measurements are stand-ins that run until cancelled: no torch, no waiting on real work."""
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415
 
     monkeypatch.setattr(lab, "torch_available", lambda: None)
     monkeypatch.setattr(lab, "run_sweep", _endless_sweep)
@@ -395,7 +395,7 @@ def test_a_failed_measurement_is_one_line_and_the_next_one_runs(
 def test_deleting_the_panel_cancels_its_tasks(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
     from PySide6 import QtCore  # noqa: PLC0415
 
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415
 
     monkeypatch.setattr(lab, "torch_available", lambda: None)
     monkeypatch.setattr(lab, "run_sweep", _endless_sweep)

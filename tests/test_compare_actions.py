@@ -9,8 +9,8 @@ import pytest
 
 from gpumem_gui import cli
 from gpumem_gui.app import MainWindow
-from gpumem_gui.views.diff_view import DiffView
-from gpumem_gui.views.ranks_view import RanksView
+from gpumem_gui.views.compare.diff_view import DiffView
+from gpumem_gui.views.compare.ranks_view import RanksView
 from tests.conftest import fixture_path
 
 

@@ -14,9 +14,9 @@ from gpumem_gui.core.analysis.breakdown import breakdown_at
 from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import Action
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.explain_panel import ExplainPanel
-from gpumem_gui.views.whatif import CompareView
+from gpumem_gui.views.compare.whatif_view import WhatIfView
+from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path, load_raw
 
 
@@ -25,14 +25,14 @@ def _oom_entry(path: Any) -> tuple[int, dict[str, Any]]:
     return next((i, e) for i, e in enumerate(trace) if e["action"] == "oom")
 
 
-def _explained(qtbot: Any, path: Any) -> tuple[MainWindow, DocumentView, ExplainPanel]:
+def _explained(qtbot: Any, path: Any) -> tuple[MainWindow, SnapshotTab, ExplainPanel]:
     """The window with `path` open and its OOM explained (View > Explain the OOM or Peak), the panel shown."""
     window = MainWindow()
     qtbot.addWidget(window)
     window.open_files([str(path)])
     window.wait_for_loads()
     doc = window.current_document()
-    assert isinstance(doc, DocumentView)
+    assert isinstance(doc, SnapshotTab)
     window.actions_on_tab.explain_current()
     panel = doc.diagnosis.explain_panel
     assert doc.side_tabs.currentWidget() is panel
@@ -50,9 +50,9 @@ def test_explain_names_the_oom_and_a_remedy_opens_the_comparison_there(qtbot: An
     assert fits and fits[0].fits
     chosen = panel.explanation.remedies.index(fits[0])
     doc.diagnosis.remedy_chosen.emit(panel.explanation, chosen, oom_at)  # the row's "Show"
-    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), CompareView), timeout=30_000)
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), WhatIfView), timeout=30_000)
     compare = window.tabs.currentWidget()
-    assert isinstance(compare, CompareView) and compare.current_event == oom_at
+    assert isinstance(compare, WhatIfView) and compare.current_event == oom_at
 
 
 def test_a_program_remedy_s_show_opens_its_changed_trace_beside_the_recording_at_the_oom(qtbot: Any) -> None:
@@ -62,9 +62,9 @@ def test_a_program_remedy_s_show_opens_its_changed_trace_beside_the_recording_at
     explanation = panel.explanation
     chosen = next(k for k, r in enumerate(explanation.remedies) if r.change.startswith("checkpoint") and r.fits)
     doc.diagnosis.remedy_chosen.emit(explanation, chosen, oom_at)  # the row's "Show"
-    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), CompareView), timeout=60_000)
+    qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), WhatIfView), timeout=60_000)
     compare = window.tabs.currentWidget()
-    assert isinstance(compare, CompareView) and compare.current_event == oom_at
+    assert isinstance(compare, WhatIfView) and compare.current_event == oom_at
     assert explanation.remedies[chosen].change in window.tabs.tabText(window.tabs.currentIndex())
     assert explanation.remedies[chosen].change in compare.summary.text()  # the header names the change, not settings
     replayed = compare.documents[1].snapshot.trace(0)
@@ -76,7 +76,7 @@ def test_a_program_remedy_s_show_opens_its_changed_trace_beside_the_recording_at
 def test_what_holds_memory_follows_the_cursor(qtbot: Any) -> None:
     path = fixture_path("magma27_memory_snapshot.pickle")
     snap = load_snapshot(path)
-    view = DocumentView(snap)
+    view = SnapshotTab(snap)
     qtbot.addWidget(view)
     view.side_tabs.setCurrentWidget(view.diagnosis.breakdown)
     oracle = build_timeline(snap, 0)  # a timeline of its own: figures by another road than the view's
@@ -93,7 +93,7 @@ def test_what_holds_memory_follows_the_cursor(qtbot: Any) -> None:
 
 def test_a_site_picked_lights_up_its_blocks_on_the_map(qtbot: Any) -> None:
     path = example_path("fragmented_oom")
-    view = DocumentView(load_snapshot(path))
+    view = SnapshotTab(load_snapshot(path))
     qtbot.addWidget(view)
     raw = load_raw(path)
     # the site of the attention blocks, by the raw pickle: live blocks whose innermost user frame is attention.py:77
@@ -110,14 +110,14 @@ def test_a_site_picked_lights_up_its_blocks_on_the_map(qtbot: Any) -> None:
     assert spot is not None and int(view.frame.state.blocks.size[spot.mask].sum()) == expected
 
 
-def _breakdown(view: DocumentView) -> Any:
+def _breakdown(view: SnapshotTab) -> Any:
     return breakdown_at(view.snapshot, view.document.timeline(), view.current_event)
 
 
 def test_a_right_click_near_an_oom_mark_offers_to_explain_it(qtbot: Any) -> None:
     path = example_path("fragmented_oom")
     oom_at, _ = _oom_entry(path)
-    view = DocumentView(load_snapshot(path))
+    view = SnapshotTab(load_snapshot(path))
     qtbot.addWidget(view)
     actions = view.timeline_view.explain_actions(float(oom_at) + 0.3)
     assert actions[0] == (f"Explain the OOM at event {oom_at:,}", oom_at)
@@ -127,7 +127,7 @@ def test_a_right_click_near_an_oom_mark_offers_to_explain_it(qtbot: Any) -> None
 
 def test_the_grows_page_names_the_leak_and_lights_up_what_it_kept(qtbot: Any) -> None:
     path = example_path("training_leak")
-    view = DocumentView(load_snapshot(path))
+    view = SnapshotTab(load_snapshot(path))
     qtbot.addWidget(view)
     view.side_tabs.setCurrentWidget(view.diagnosis.growth)
     qtbot.waitUntil(lambda: view.diagnosis.growth.selected_site() is not None, timeout=30_000)
@@ -152,7 +152,7 @@ def test_the_grows_page_names_the_leak_and_lights_up_what_it_kept(qtbot: Any) ->
 def test_the_stacked_timeline_travels_and_a_band_lights_up_its_site(qtbot: Any) -> None:
     path = fixture_path("cranberrii_memory_snapshot.pickle")
     snap = load_snapshot(path)
-    view = DocumentView(snap)
+    view = SnapshotTab(snap)
     qtbot.addWidget(view)
     view.curve_tabs.setCurrentWidget(view.site_timeline)
     qtbot.waitUntil(view.site_timeline.is_ready, timeout=30_000)

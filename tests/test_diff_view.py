@@ -13,7 +13,7 @@ from gpumem_gui.core.analysis.diff import diff_states
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.document.document import SnapshotDocument
-from gpumem_gui.views.diff_view import DiffView
+from gpumem_gui.views.compare.diff_view import DiffView
 from tests.conftest import fixture_path
 from tests.test_diff import SITE, _hand_made_pair
 

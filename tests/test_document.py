@@ -202,7 +202,7 @@ def test_layouts_and_codes_cover_every_segment() -> None:
 
 
 def test_warnings_name_a_segment_whose_blocks_fall_short_and_the_view_shows_them(qtbot: Any) -> None:
-    from gpumem_gui.views.document import DocumentView  # noqa: PLC0415
+    from gpumem_gui.views.snapshot.tab import SnapshotTab  # noqa: PLC0415
 
     sim = DeviceAllocatorSim(8 << 30)
     sim.malloc(3 * MiB, frames=FRAMES_A)
@@ -213,11 +213,11 @@ def test_warnings_name_a_segment_whose_blocks_fall_short_and_the_view_shows_them
     doc = SnapshotDocument(load_snapshot(pickle.dumps(dump)))
     notes = doc.warnings()
     assert len(notes) == 1 and f"{segment['address']:#x}" in notes[0]
-    view = DocumentView(doc)
+    view = SnapshotTab(doc)
     qtbot.addWidget(view)
     assert view.notice.isVisibleTo(view) and notes[0] in view.notice.text()
     clean, _ = _hand_made()
-    other = DocumentView(clean)
+    other = SnapshotTab(clean)
     qtbot.addWidget(other)
     assert clean.warnings() == [] and not other.notice.isVisibleTo(other)
 

@@ -13,7 +13,7 @@ from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import Frame
 from gpumem_gui.document.events import describe_event, format_elapsed
-from gpumem_gui.views.event_inspector import EventInspector
+from gpumem_gui.views.snapshot.event_inspector import EventInspector
 from tests.conftest import fixture_path, load_raw
 
 

@@ -17,7 +17,7 @@ from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import TraceTable
 from gpumem_gui.document.event_list import KINDS, EventFilter, EventTable, row_of
 from gpumem_gui.document.events import format_elapsed
-from gpumem_gui.views.event_list import EventListView
+from gpumem_gui.views.snapshot.event_list import EventListView
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
 EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "gpumem_gui" / "data" / "examples").glob("*.pickle"))

@@ -14,7 +14,7 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator import remedies
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.views.explain_panel import ExplainPanel, explain_job
+from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel, explain_job
 from tests.conftest import load_raw
 
 

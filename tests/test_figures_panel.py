@@ -10,8 +10,8 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
-from gpumem_gui.views import palette
-from gpumem_gui.views.figures import FiguresPanel
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.snapshot.figures import FiguresPanel
 
 GiB, MiB = 1 << 30, 1 << 20
 EXAMPLES = Path(__file__).resolve().parents[1] / "gpumem_gui" / "data" / "examples"

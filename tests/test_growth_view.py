@@ -14,7 +14,7 @@ from gpumem_gui.core.analysis.growth import GrowingSite, Growth, Steps, find_gro
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import Frame
-from gpumem_gui.views.growth_view import GrowthView
+from gpumem_gui.views.diagnosis.growth_view import GrowthView
 
 
 def _site(name: str, per_step: int, line: int) -> GrowingSite:

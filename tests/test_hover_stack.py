@@ -15,10 +15,10 @@ from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.document.settings_page import NOT_RECORDED, settings_page
 from gpumem_gui.render import render
-from gpumem_gui.views import palette
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.hover_stack import HOVER_HINT, PINNED_HINT, StackPopup
-from gpumem_gui.views.stack_view import display_name
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.hover_stack import HOVER_HINT, PINNED_HINT, StackPopup
+from gpumem_gui.views.common.stack_view import display_name
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
 from tests.test_views import _scene_pos_of_block
 
@@ -48,8 +48,8 @@ def _card_pixel(popup: StackPopup) -> str:
 
 
 @pytest.fixture
-def doc(qtbot: Any) -> DocumentView:
-    view = DocumentView(load_snapshot(fixture_path(CRANBERRII)))
+def doc(qtbot: Any) -> SnapshotTab:
+    view = SnapshotTab(load_snapshot(fixture_path(CRANBERRII)))
     qtbot.addWidget(view)
     view.resize(1400, 900)
     view.show()
@@ -58,7 +58,7 @@ def doc(qtbot: Any) -> DocumentView:
     return view
 
 
-def _blocks_with_stacks(doc: DocumentView) -> list[int]:
+def _blocks_with_stacks(doc: SnapshotTab) -> list[int]:
     state = doc.map.state
     assert state is not None
     b = state.blocks
@@ -66,7 +66,7 @@ def _blocks_with_stacks(doc: DocumentView) -> list[int]:
     return [int(i) for i in live[np.argsort(-b.size[live])]]
 
 
-def test_the_map_shows_a_block_s_stack_on_hover_and_pins_it_on_click(doc: DocumentView, qtbot: Any) -> None:
+def test_the_map_shows_a_block_s_stack_on_hover_and_pins_it_on_click(doc: SnapshotTab, qtbot: Any) -> None:
     state = doc.map.state
     assert state is not None
     first, second = _blocks_with_stacks(doc)[:2]
@@ -101,7 +101,7 @@ def test_the_map_shows_a_block_s_stack_on_hover_and_pins_it_on_click(doc: Docume
     assert popup.isVisible() and f"{int(state.blocks.address[second]):#x}" in popup.text()
 
 
-def test_a_click_on_nothing_unpins_and_hover_off_the_blocks_hides(doc: DocumentView) -> None:
+def test_a_click_on_nothing_unpins_and_hover_off_the_blocks_hides(doc: SnapshotTab) -> None:
     first = _blocks_with_stacks(doc)[0]
     viewport = doc.map.plot.viewport()
     at = doc.map.plot.mapFromScene(_scene_pos_of_block(doc, first))
@@ -119,7 +119,7 @@ def test_a_click_on_nothing_unpins_and_hover_off_the_blocks_hides(doc: DocumentV
     assert not doc.map.popup.isVisible()
 
 
-def test_the_site_timeline_shows_a_band_s_stack_on_hover(doc: DocumentView, qtbot: Any) -> None:
+def test_the_site_timeline_shows_a_band_s_stack_on_hover(doc: SnapshotTab, qtbot: Any) -> None:
     doc.curve_tabs.setCurrentWidget(doc.site_timeline)
     view = doc.site_timeline
     qtbot.waitUntil(lambda: view.bands is not None and len(view._drawn_events) > 0, timeout=20_000)
@@ -138,7 +138,7 @@ def test_the_site_timeline_shows_a_band_s_stack_on_hover(doc: DocumentView, qtbo
     assert _card_pixel(view.popup) == palette.POPUP_BACKGROUND
 
 
-def test_the_settings_tab_reads_the_file_s_settings(doc: DocumentView, qtbot: Any) -> None:
+def test_the_settings_tab_reads_the_file_s_settings(doc: SnapshotTab, qtbot: Any) -> None:
     tabs = [doc.side_tabs.tabText(i) for i in range(doc.side_tabs.count())]
     assert "settings" in tabs
     page = doc.settings_view

@@ -108,8 +108,10 @@ def test_naming_only_mm_saves_nothing_from_linear_with_bias() -> None:
 
 
 def test_panel_api_focus_measures_off_the_gui_thread_and_reruns_the_edited_policy(qtbot: Any) -> None:
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
-    from gpumem_gui.views.lab.panel import TAB_API  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import (  # noqa: PLC0415
+        TAB_API,
+        CheckpointLabPanel,
+    )
 
     panel = CheckpointLabPanel()
     panel.auto_run = False
@@ -138,8 +140,10 @@ def test_panel_api_focus_measures_off_the_gui_thread_and_reruns_the_edited_polic
 
 def test_opening_the_api_tab_by_hand_measures_it(qtbot: Any) -> None:
     """The review's bug 5: opened by its tab, not from a quiz focus, the table stayed on "measuring..." for good."""
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
-    from gpumem_gui.views.lab.panel import TAB_API  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import (  # noqa: PLC0415
+        TAB_API,
+        CheckpointLabPanel,
+    )
 
     panel = CheckpointLabPanel()
     panel.auto_run = False

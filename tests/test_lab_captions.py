@@ -14,7 +14,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.demos.captions import lab_templates
 from gpumem_gui.teach.quiz import LANGUAGES
-from gpumem_gui.views.lab import captions
+from gpumem_gui.views.teach.lab import captions
 
 N = 16
 FOCUS_KEYS = ("saved_bytes", "sqrt", "recompute", "selective", "bf16", "fsdp")
@@ -164,7 +164,7 @@ def test_english_waiting_lines_are_the_labs_own() -> None:
 
 
 def test_set_language_rewords_the_shown_caption_without_a_new_run(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415
 
     runs: list[str] = []
 

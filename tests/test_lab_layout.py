@@ -15,7 +15,7 @@ SCREEN = (1280, 800)
 
 @pytest.fixture
 def panel(qtbot: Any) -> Any:
-    from gpumem_gui.views.checkpoint_lab import CheckpointLabPanel  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415
 
     p = CheckpointLabPanel()
     p.timing = False

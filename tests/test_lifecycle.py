@@ -15,7 +15,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.views.tasks import TaskContext
+from gpumem_gui.views.common.tasks import TaskContext
 
 
 def _settle() -> None:

@@ -18,8 +18,8 @@ from gpumem_gui.core.allocator.simulator import OutOfMemoryError
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.demo_job import SimulatorBackend
 from gpumem_gui.probe.server import ProbeServer
-from gpumem_gui.views.live import LiveView
-from gpumem_gui.views.live_ooms import OomCapture, OomList
+from gpumem_gui.views.live.live_ooms import OomCapture, OomList
+from gpumem_gui.views.live.live_view import LiveView
 from tests.probe_helpers import serve_simulated
 
 # -- the list in the window ------------------------------------------------------------------------------------

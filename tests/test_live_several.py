@@ -12,8 +12,8 @@ from PySide6 import QtCore
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.views.live import LiveView
-from gpumem_gui.views.live_grid import COLUMNS, LiveGrid
+from gpumem_gui.views.live.live_grid import COLUMNS, LiveGrid
+from gpumem_gui.views.live.live_view import LiveView
 from tests.probe_helpers import FakeTorchJob
 
 MiB = 1 << 20
@@ -106,7 +106,7 @@ def test_the_overview_sums_a_jobs_gpus_and_starts_empty(qtbot) -> None:
     """A job on two GPUs is one row whose figures add up; the shared time axis starts at the earliest figures."""
     from gpumem_gui.core.analysis.reconcile import reconcile  # noqa: PLC0415
     from gpumem_gui.sources.live import StatsSample  # noqa: PLC0415
-    from gpumem_gui.views.live_grid import JobRow  # noqa: PLC0415
+    from gpumem_gui.views.live.live_grid import JobRow  # noqa: PLC0415
 
     grid = LiveGrid()
     qtbot.addWidget(grid)

@@ -17,8 +17,8 @@ from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.sources.live import LiveSession
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
-from gpumem_gui.views.attach import AttachDialog
-from gpumem_gui.views.live import LiveView, ReconcileBar
+from gpumem_gui.views.live.attach import AttachDialog
+from gpumem_gui.views.live.live_view import LiveView, ReconcileBar
 from tests.probe_helpers import serve_simulated, start_demo_job, stop
 
 

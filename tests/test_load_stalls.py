@@ -24,7 +24,7 @@ from gpumem_gui.document.event_list import EventFilter, EventTable, segment_grow
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.sources.transfer import load_bands, load_parts, save_bands, save_parts
-from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 
 @pytest.fixture(scope="module")
@@ -94,13 +94,13 @@ def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
     qtbot: QtBot, long_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     made: list[int] = []
-    first = DocumentView.__init__
+    first = SnapshotTab.__init__
 
-    def counting(view: DocumentView, *args: Any, **kwargs: Any) -> None:
+    def counting(view: SnapshotTab, *args: Any, **kwargs: Any) -> None:
         first(view, *args, **kwargs)
         made.append(view._made)  # the parts made with the tab itself
 
-    monkeypatch.setattr(DocumentView, "__init__", counting)
+    monkeypatch.setattr(SnapshotTab, "__init__", counting)
     with throwaway_settings() as settings:
         window = MainWindow(settings)
         qtbot.addWidget(window)

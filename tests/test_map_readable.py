@@ -16,9 +16,9 @@ from gpumem_gui.core.analysis.rasterize import BACKGROUND, SITE_BASE, rasterize,
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.stacks import stack_site_label
 from gpumem_gui.document.document import SnapshotDocument, map_layout
-from gpumem_gui.views import palette
-from gpumem_gui.views.map_overlays import boundary_lines, segment_label
-from gpumem_gui.views.segment_map import ROW_PIXELS, SegmentMapView
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.snapshot.map_overlays import boundary_lines, segment_label
+from gpumem_gui.views.snapshot.map_view import ROW_PIXELS, SegmentMapView
 from tests.conftest import fixture_path, load_raw
 
 MiB = 1 << 20

@@ -97,7 +97,7 @@ def test_poller_turns_a_raising_source_into_a_reading() -> None:
 
 
 def _view(qtbot: Any) -> Any:
-    from gpumem_gui.views.devices import DeviceView  # noqa: PLC0415 (Qt only for the view tests)
+    from gpumem_gui.views.live.devices import DeviceView  # noqa: PLC0415 (Qt only for the view tests)
 
     view = DeviceView()
     qtbot.addWidget(view)
@@ -106,7 +106,7 @@ def _view(qtbot: Any) -> Any:
 
 
 def _column(name: str) -> int:
-    from gpumem_gui.views.devices import COLUMNS  # noqa: PLC0415
+    from gpumem_gui.views.live.devices import COLUMNS  # noqa: PLC0415
 
     return [h for h, _ in COLUMNS].index(name)
 

@@ -21,7 +21,7 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.render import render
-from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path, load_raw
 
 
@@ -44,12 +44,12 @@ def _window(qtbot: QtBot, settings: QtCore.QSettings) -> MainWindow:
     return window
 
 
-def _cursor_of(doc: DocumentView) -> int:
+def _cursor_of(doc: SnapshotTab) -> int:
     return doc.timeline_view.event_at(doc.timeline_view.cursor_line.value())
 
 
 @contextmanager
-def _opened(qtbot: QtBot, path: Path) -> Iterator[tuple[DocumentView, str, int, int]]:
+def _opened(qtbot: QtBot, path: Path) -> Iterator[tuple[SnapshotTab, str, int, int]]:
     """`path` opened in a window's tab, with its device's moment read from the raw trace."""
     with throwaway_settings() as settings:
         window = _window(qtbot, settings)
@@ -106,15 +106,15 @@ def test_the_trace_arriving_in_stages_moves_the_cursor_once_and_a_user_s_move_st
     the trace arrives, and a user who moves it then is not thrown back by what arrives after."""
     path = fixture_path("constructor_memory_snapshot.pickle")
     seen: list[tuple[bool, int, bool]] = []
-    arrived = DocumentView._timelines_arrived
+    arrived = SnapshotTab._timelines_arrived
 
-    def on_timelines(doc: DocumentView, *args: Any) -> None:
+    def on_timelines(doc: SnapshotTab, *args: Any) -> None:
         seen.append((doc.pending, doc.current_event, doc.opened_line.isVisibleTo(doc)))  # the final state, no line
         arrived(doc, *args)
         seen.append((doc.pending, doc.document.event, False))  # the document moved; the view draws it next
         doc.travel_to(7)  # the user moves at once, while the rest of the tab is still being shown
 
-    monkeypatch.setattr(DocumentView, "_timelines_arrived", on_timelines)
+    monkeypatch.setattr(SnapshotTab, "_timelines_arrived", on_timelines)
     with throwaway_settings() as settings:
         window = _window(qtbot, settings)
         window.open_files([str(path)])
@@ -136,7 +136,7 @@ def test_render_without_at_draws_the_window_where_it_opens(tmp_path: Path, monke
     shown: list[SnapshotDocument] = []
     add = MainWindow.add_document
 
-    def keep(window: MainWindow, *args: Any, **kwargs: Any) -> DocumentView:
+    def keep(window: MainWindow, *args: Any, **kwargs: Any) -> SnapshotTab:
         doc = add(window, *args, **kwargs)
         shown.append(doc.document)
         return doc

@@ -17,8 +17,8 @@ from PySide6 import QtGui
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
-from gpumem_gui.views import palette
-from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 PICTURES = Path(__file__).parent / "pictures"
 CASES = [("fragmented_oom", 0), ("split_blocks_oom", 2), ("kv_cache_paged", 0)]
@@ -39,7 +39,7 @@ def _pixels(image: QtGui.QImage) -> np.ndarray:
 
 @pytest.mark.parametrize(("name", "layout"), CASES)
 def test_map_looks_as_stored(qtbot: Any, name: str, layout: int) -> None:
-    doc = DocumentView(load_snapshot(example_path(name)))
+    doc = SnapshotTab(load_snapshot(example_path(name)))
     qtbot.addWidget(doc)
     doc.layout_box.setCurrentIndex(layout)
     got = palette.map_lut()[doc.map.image_data][:, :, :3]

@@ -156,7 +156,7 @@ def test_fsdp_per_gpu_bytes_by_arithmetic() -> None:
 
 @needs_torch
 def test_the_box_shows_a_lab_option_case_and_grades_it(qtbot: Any, tmp_path: Path) -> None:
-    from gpumem_gui.views.predict_box import PredictBox  # noqa: PLC0415
+    from gpumem_gui.views.teach.predict_box import PredictBox  # noqa: PLC0415
 
     box = PredictBox(PREDICTIONS)
     qtbot.addWidget(box)

@@ -11,7 +11,7 @@ from PySide6 import QtCore
 from gpumem_gui import assets
 from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import load_quizzes
-from gpumem_gui.views.quiz_panel import QuizPanel
+from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 
 def _panel(qtbot: Any, tmp_path: Path) -> QuizPanel:

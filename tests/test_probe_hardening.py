@@ -395,7 +395,7 @@ def test_an_untrusted_socket_folder_leaves_the_job_running(untrusted_dir: tuple[
 
 
 def test_the_attach_dialog_says_why_no_probe_is_listed(qtbot, untrusted_dir: tuple[Path, str]) -> None:
-    from gpumem_gui.views.attach import AttachDialog  # noqa: PLC0415 (Qt only for this test)
+    from gpumem_gui.views.live.attach import AttachDialog  # noqa: PLC0415 (Qt only for this test)
 
     folder, reason = untrusted_dir
     dialog = AttachDialog(lambda: local_jobs(folder))

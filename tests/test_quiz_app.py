@@ -14,8 +14,8 @@ from PySide6 import QtWidgets
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core.snapshot.model import BlockState
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.whatif import CompareView
+from gpumem_gui.views.compare.whatif_view import WhatIfView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 
 @pytest.fixture
@@ -50,8 +50,8 @@ def test_show_me_on_every_snapshot_question_highlights_the_data(qtbot, window: M
             assert type(widget).__name__ == "CheckpointLabPanel"
             continue
         maps = (
-            widget.maps if isinstance(widget, CompareView)
-            else [d.map for d in widget.findChildren(DocumentView)] if not isinstance(widget, DocumentView)
+            widget.maps if isinstance(widget, WhatIfView)
+            else [d.map for d in widget.findChildren(SnapshotTab)] if not isinstance(widget, SnapshotTab)
             else [widget.map]
         )  # fmt: skip
         assert maps
@@ -59,7 +59,7 @@ def test_show_me_on_every_snapshot_question_highlights_the_data(qtbot, window: M
             assert view.spotlight and view.highlight is not None and view.highlight.any(), question.demo
             assert view.focus_caption.isVisibleTo(view) and view.focus_caption.text()
         if question.demo == "fragmented_oom":
-            assert isinstance(widget, DocumentView)
+            assert isinstance(widget, SnapshotTab)
             state = widget.state
             assert state is not None
             holes = state.blocks.state == BlockState.INACTIVE
@@ -96,7 +96,7 @@ def test_the_demo_speaks_the_learners_language_and_follows_a_switch(qtbot, windo
     panel.set_language("fr")
     window.show_demo(question)
     widget = window.wait_for_demo()
-    assert isinstance(widget, DocumentView)
+    assert isinstance(widget, SnapshotTab)
     with open(example_path("fragmented_oom"), "rb") as f:
         raw = pickle.load(f)
     request = next(e for e in raw["device_traces"][0] if e["action"] == "oom")["size"]

@@ -325,9 +325,9 @@ def test_mask_for_matches_a_filtered_state_by_address() -> None:
 
 
 def _document(snap: Snapshot, qtbot: Any) -> Any:
-    from gpumem_gui.views.document import DocumentView  # noqa: PLC0415
+    from gpumem_gui.views.snapshot.tab import SnapshotTab  # noqa: PLC0415
 
-    doc = DocumentView(snap, timelines={0: build_timeline(snap, 0)})
+    doc = SnapshotTab(snap, timelines={0: build_timeline(snap, 0)})
     qtbot.addWidget(doc)
     doc.resize(1400, 900)
     doc.show()
@@ -336,9 +336,9 @@ def _document(snap: Snapshot, qtbot: Any) -> Any:
 
 
 def test_show_me_moves_the_map_and_spotlights_the_right_blocks(qtbot: Any, tmp_path: Path) -> None:
-    from gpumem_gui.views.demo_focus import apply_focus  # noqa: PLC0415
-    from gpumem_gui.views.palette import DIMMED  # noqa: PLC0415
-    from gpumem_gui.views.segment_map import ROW_PIXELS  # noqa: PLC0415
+    from gpumem_gui.views.common.palette import DIMMED  # noqa: PLC0415
+    from gpumem_gui.views.snapshot.map_view import ROW_PIXELS  # noqa: PLC0415
+    from gpumem_gui.views.teach.demo_focus import apply_focus  # noqa: PLC0415
 
     snap = _load("cache_reuse")
     doc = _document(snap, qtbot)
@@ -375,7 +375,7 @@ def test_show_me_moves_the_map_and_spotlights_the_right_blocks(qtbot: Any, tmp_p
 
 
 def test_show_me_fragmented_oom_highlights_the_holes(qtbot: Any) -> None:
-    from gpumem_gui.views.demo_focus import apply_focus, clear_focus  # noqa: PLC0415
+    from gpumem_gui.views.teach.demo_focus import apply_focus, clear_focus  # noqa: PLC0415
 
     snap = _load("fragmented_oom")
     doc = _document(snap, qtbot)
@@ -391,7 +391,7 @@ def test_show_me_fragmented_oom_highlights_the_holes(qtbot: Any) -> None:
 
 
 def test_show_me_brackets_reserved_and_allocated(qtbot: Any, tmp_path: Path) -> None:
-    from gpumem_gui.views.demo_focus import apply_focus  # noqa: PLC0415
+    from gpumem_gui.views.teach.demo_focus import apply_focus  # noqa: PLC0415
 
     snap = _load("reserved_vs_allocated")
     doc = _document(snap, qtbot)
@@ -412,8 +412,8 @@ def test_show_me_brackets_reserved_and_allocated(qtbot: Any, tmp_path: Path) -> 
 def test_show_me_side_by_side_and_what_if(qtbot: Any) -> None:
     from gpumem_gui.document import SnapshotDocument  # noqa: PLC0415
     from gpumem_gui.document.staging import WhatIfRun  # noqa: PLC0415
-    from gpumem_gui.views.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
-    from gpumem_gui.views.whatif import CompareView  # noqa: PLC0415
+    from gpumem_gui.views.compare.whatif_view import WhatIfView  # noqa: PLC0415
+    from gpumem_gui.views.teach.demo_focus import apply_compare_focus, apply_focus  # noqa: PLC0415
 
     contiguous, paged = _load("kv_cache_contiguous"), _load("kv_cache_paged")
     for snap, focus in zip((contiguous, paged), foci_for("kv_cache", [contiguous, paged]), strict=True):
@@ -426,7 +426,7 @@ def test_show_me_side_by_side_and_what_if(qtbot: Any) -> None:
     run = run_whatif(plan, original)
     o_timeline = build_timeline(original, 0)
     documents = (SnapshotDocument(original, {0: o_timeline}), SnapshotDocument(run.snapshot, {0: run.timeline}))
-    compare = CompareView(WhatIfRun(run.result, *documents))
+    compare = WhatIfView(WhatIfRun(run.result, *documents))
     qtbot.addWidget(compare)
     foci = whatif_foci(original, run.snapshot, plan, run.timeline, o_timeline)
     apply_compare_focus(compare, foci)

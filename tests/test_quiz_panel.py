@@ -12,7 +12,7 @@ from gpumem_gui.assets import QUIZZES
 from gpumem_gui.teach.quiz import LANGUAGES, Quiz, QuizError, load_quiz, load_quizzes
 from gpumem_gui.teach.quiz_interface import load_interface
 from gpumem_gui.teach.quiz_session import QUESTION, REVIEW
-from gpumem_gui.views.quiz_panel import QuizPanel
+from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 LANG_WORD = {"en": "English", "ro": "romanian", "fr": "french"}
 ANSWERS = (2, 0, 3)

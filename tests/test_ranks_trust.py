@@ -222,7 +222,7 @@ def test_names_that_are_not_utf8_or_hold_control_characters(
 
 
 def test_the_window_shows_such_names_escaped(qtbot: Any, odd_names: tuple[Path, bytes, bytes]) -> None:
-    from gpumem_gui.views.ranks_view import FILE_COLUMN, RanksView  # noqa: PLC0415
+    from gpumem_gui.views.compare.ranks_view import FILE_COLUMN, RanksView  # noqa: PLC0415
 
     folder, _, _ = odd_names
     view = RanksView()

@@ -14,8 +14,8 @@ from PySide6 import QtCore
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
 from gpumem_gui.core.analysis.ranks import RanksTable
 from gpumem_gui.core.rules.allocator_constants import MiB
-from gpumem_gui.views import palette
-from gpumem_gui.views.ranks_view import COLUMNS, RanksView
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.compare.ranks_view import COLUMNS, RanksView
 
 BLOCK = 20 * MiB  # one 20 MiB request, one 20 MiB segment
 

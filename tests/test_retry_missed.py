@@ -8,7 +8,7 @@ from PySide6 import QtCore
 
 from gpumem_gui.teach.quiz import Choice, Question, Quiz, Text
 from gpumem_gui.teach.quiz_session import QUESTION, REVIEW, Change, QuizSession
-from gpumem_gui.views.quiz_widgets import RetryMissedButton
+from gpumem_gui.views.teach.quiz_widgets import RetryMissedButton
 
 
 def _t(s: str) -> Text:

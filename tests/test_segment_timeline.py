@@ -16,11 +16,11 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.render import render
-from gpumem_gui.views import palette
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.hover_stack import PINNED_HINT
-from gpumem_gui.views.segment_timeline import SegmentTimelineView, band_colour
-from gpumem_gui.views.stack_view import display_name
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.hover_stack import PINNED_HINT
+from gpumem_gui.views.common.stack_view import display_name
+from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView, band_colour
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
 
 Qt = QtCore.Qt
@@ -123,7 +123,7 @@ def test_hover_shows_a_segment_s_stack_and_a_click_pins_it(view: SegmentTimeline
 
 def test_the_tab_shows_the_segments_of_the_device_and_follows_the_cursor(qtbot: Any) -> None:
     snapshot, _timeline = _cranberrii()
-    doc = DocumentView(snapshot)
+    doc = SnapshotTab(snapshot)
     qtbot.addWidget(doc)
     doc.show()
     qtbot.waitUntil(lambda: not doc.settling())

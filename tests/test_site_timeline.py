@@ -16,7 +16,7 @@ from gpumem_gui.core.analysis.site_series import GROUPINGS, SiteSeries, build_si
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.views.site_timeline import SiteTimelineView, band_colour, short_label
+from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView, band_colour, short_label
 from tests.conftest import fixture_path
 
 Qt = QtCore.Qt

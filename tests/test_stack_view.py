@@ -9,8 +9,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Frame
-from gpumem_gui.views import palette
-from gpumem_gui.views.stack_view import StackView, location
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.stack_view import StackView, location
 from tests.conftest import fixture_path, load_raw
 
 USER = Frame("forward", "/home/u/proj/model.py", 42)

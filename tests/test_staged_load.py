@@ -15,14 +15,14 @@ from pytestqt.qtbot import QtBot
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.views.document import READING_TRACE, DocumentView
+from gpumem_gui.views.snapshot.tab import READING_TRACE, SnapshotTab
 
 
-def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[DocumentView, list[Any]]:
+def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[SnapshotTab, list[Any]]:
     """Open `path` and record each stage as it reaches the window, with what the tab showed then."""
     stages: list[Any] = []
-    arrived, timelines_arrived = MainWindow._snapshot_arrived, DocumentView._timelines_arrived
-    set_table = DocumentView._events_listed
+    arrived, timelines_arrived = MainWindow._snapshot_arrived, SnapshotTab._timelines_arrived
+    set_table = SnapshotTab._events_listed
 
     def on_state(window: MainWindow, *args: Any, **kwargs: Any) -> None:
         arrived(window, *args, **kwargs)
@@ -31,17 +31,17 @@ def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -
         image = doc.grab()  # the state-only snapshot draws: the map, and the notice where the timeline will be
         stages.append(("map", doc.pending, doc.snapshot.has_traces, doc.reading.isVisibleTo(doc), image.isNull()))
 
-    def on_timelines(doc: DocumentView, *args: Any) -> None:
+    def on_timelines(doc: SnapshotTab, *args: Any) -> None:
         timelines_arrived(doc, *args)
         stages.append(("timeline", doc.pending, doc.snapshot.has_traces, doc.event_list.model.row_count()))
 
-    def on_events(doc: DocumentView, *args: Any) -> None:
+    def on_events(doc: SnapshotTab, *args: Any) -> None:
         set_table(doc, *args)
         stages.append(("event list", doc.event_list.model.row_count()))
 
     monkeypatch.setattr(MainWindow, "_snapshot_arrived", on_state)
-    monkeypatch.setattr(DocumentView, "_timelines_arrived", on_timelines)
-    monkeypatch.setattr(DocumentView, "_events_listed", on_events)
+    monkeypatch.setattr(SnapshotTab, "_timelines_arrived", on_timelines)
+    monkeypatch.setattr(SnapshotTab, "_events_listed", on_events)
     with throwaway_settings() as settings:
         window = MainWindow(settings)
         qtbot.addWidget(window)
@@ -65,7 +65,7 @@ def _raw_counts(path: Path) -> tuple[int, list[int]]:
     return len(raw["segments"]), [len(t) for t in raw.get("device_traces", [])]
 
 
-def _check_whole(doc: DocumentView, path: Path) -> None:
+def _check_whole(doc: SnapshotTab, path: Path) -> None:
     segments, traces = _raw_counts(path)
     assert len(doc.snapshot.state.segments) == segments
     assert [len(doc.snapshot.trace(d)) for d in range(len(traces))] == traces

@@ -9,7 +9,7 @@ from typing import Any
 import shiboken6
 from PySide6 import QtCore
 
-from gpumem_gui.views.tasks import TaskContext, TaskGroup
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 
 
 def test_result_and_progress_arrive_in_the_gui_thread(qtbot: Any) -> None:

@@ -12,7 +12,7 @@ from gpumem_gui.assets import example_path
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.document.curves import CHUNK, Envelope, memory_unit
-from gpumem_gui.views.timeline import TimelineView
+from gpumem_gui.views.snapshot.timeline import TimelineView
 from tests.conftest import fixture_path, load_raw
 
 MiB, GiB = 1 << 20, 1 << 30

@@ -13,7 +13,7 @@ from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.document.staging import replay_document
-from gpumem_gui.views.whatif import CompareView
+from gpumem_gui.views.compare.whatif_view import WhatIfView
 from tests.conftest import fixture_path, load_raw
 
 MiB = 1 << 20
@@ -75,8 +75,8 @@ def test_which_settings_act_on_segments() -> None:
 def test_the_what_if_comparison_says_the_trace_cannot_judge(qtbot: Any) -> None:
     document = SnapshotDocument(load_snapshot(fixture_path("magma27_memory_snapshot.pickle")))
     run = replay_document(document, ["expandable_segments:True"], None, lambda: None)
-    view = CompareView(run)
+    view = WhatIfView(run)
     qtbot.addWidget(view)
     assert "cannot judge this: every segment predates recording" in view.summary.text()
     judged = replay_document(document, ["roundup_power2_divisions:4"], None, lambda: None)
-    assert "cannot judge" not in CompareView(judged).summary.text()
+    assert "cannot judge" not in WhatIfView(judged).summary.text()

@@ -29,9 +29,9 @@ from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.document.search import search_blocks
-from gpumem_gui.views.document import DocumentView
-from gpumem_gui.views.segment_map import ROW_PIXELS
-from gpumem_gui.views.start_page import LoadErrorPage
+from gpumem_gui.views.common.start_page import LoadErrorPage
+from gpumem_gui.views.snapshot.map_view import ROW_PIXELS
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
 
@@ -42,7 +42,7 @@ def _files() -> list[Path]:
 def test_every_file_shows_its_segments_and_blocks(qtbot: Any) -> None:
     for path in _files():
         snap = load_snapshot(path)
-        doc = DocumentView(snap)
+        doc = SnapshotTab(snap)
         qtbot.addWidget(doc)
         state = doc.map.state
         assert state is not None
@@ -55,7 +55,7 @@ def test_every_file_shows_its_segments_and_blocks(qtbot: Any) -> None:
         assert doc.map.image_data.shape[0] == len(layout) * ROW_PIXELS
 
 
-def _scene_pos_of_block(doc: DocumentView, index: int) -> QtCore.QPointF:
+def _scene_pos_of_block(doc: SnapshotTab, index: int) -> QtCore.QPointF:
     state, layout = doc.map.state, doc.map.layout_info
     assert state is not None and layout is not None
     seg = int(state.blocks.segment[index])
@@ -68,7 +68,7 @@ def _scene_pos_of_block(doc: DocumentView, index: int) -> QtCore.QPointF:
 
 
 def test_hover_and_click_find_the_block(qtbot: Any) -> None:
-    doc = DocumentView(load_snapshot(example_path("split_blocks_oom")))
+    doc = SnapshotTab(load_snapshot(example_path("split_blocks_oom")))
     qtbot.addWidget(doc)
     doc.resize(1200, 800)
     doc.show()
@@ -109,7 +109,7 @@ def test_search_finds_a_known_frame() -> None:
 
 def test_time_travel_shows_state_at(qtbot: Any) -> None:
     snap = load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))
-    doc = DocumentView(snap)
+    doc = SnapshotTab(snap)
     qtbot.addWidget(doc)
     timeline = build_timeline(snap, 0)
     for i in (0, 1234, 5000, timeline.n_events - 1):
@@ -141,7 +141,7 @@ def test_a_bad_file_gets_a_tab_saying_why_while_the_good_ones_open(
     pages = [window.tabs.widget(i) for i in range(window.tabs.count())]
     errors = [p for p in pages if isinstance(p, LoadErrorPage)]
     assert len(errors) == 1 and "corrupt" in errors[0].reason.text() and "\n" not in errors[0].message
-    assert sum(isinstance(p, DocumentView) for p in pages) == 2  # both good files opened
+    assert sum(isinstance(p, SnapshotTab) for p in pages) == 2  # both good files opened
     errors[0].close_requested.emit()
     assert window.tabs.count() == 2
     for _ in range(2):
@@ -254,7 +254,7 @@ def test_what_if_opens_a_comparison(qtbot: Any) -> None:
 
 
 def test_what_if_dialog_overrides(qtbot: Any) -> None:
-    from gpumem_gui.views.whatif import WhatIfDialog  # noqa: PLC0415
+    from gpumem_gui.views.compare.whatif_view import WhatIfDialog  # noqa: PLC0415
 
     dialog = WhatIfDialog()
     qtbot.addWidget(dialog)
@@ -267,7 +267,7 @@ def test_what_if_dialog_overrides(qtbot: Any) -> None:
 
 def test_block_table_sorts_filters_and_selects(qtbot: Any) -> None:
     snap = load_snapshot(example_path("fragmented_oom"))
-    doc = DocumentView(snap)
+    doc = SnapshotTab(snap)
     qtbot.addWidget(doc)
     model = doc.table.table_model
     assert model.rowCount() == 0  # filled only while shown
@@ -289,7 +289,7 @@ def test_block_table_sorts_filters_and_selects(qtbot: Any) -> None:
 
 
 def test_timeline_by_time_travels_to_the_same_events(qtbot: Any) -> None:
-    doc = DocumentView(load_snapshot(fixture_path("magma27_memory_snapshot.pickle")))
+    doc = SnapshotTab(load_snapshot(fixture_path("magma27_memory_snapshot.pickle")))
     qtbot.addWidget(doc)
     doc.travel_to(1000)
     doc.timeline_view.set_event(1000, emit=False)
@@ -319,7 +319,7 @@ def test_the_window_remembers_the_layout_but_a_render_does_not(qtbot: Any) -> No
 def test_the_readout_under_the_map_never_moves_the_map(qtbot: Any) -> None:
     """Hover and click must name the same block at every pixel: the readout that a hover fills in under the map
     must not take room from it (a two-line readout used to shrink the map and shift its rows under the pointer)."""
-    doc = DocumentView(load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle")))
+    doc = SnapshotTab(load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle")))
     qtbot.addWidget(doc)
     doc.resize(1200, 800)
     doc.show()

@@ -14,7 +14,7 @@ from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.document.staging import WhatIfRun, replay_document
-from gpumem_gui.views.whatif import CompareView, WhatIfDialog
+from gpumem_gui.views.compare.whatif_view import WhatIfDialog, WhatIfView
 
 Qt = QtCore.Qt
 
@@ -26,8 +26,8 @@ def run() -> WhatIfRun:
 
 
 @pytest.fixture
-def compare(qtbot: Any, run: WhatIfRun) -> CompareView:
-    view = CompareView(run)
+def compare(qtbot: Any, run: WhatIfRun) -> WhatIfView:
+    view = WhatIfView(run)
     qtbot.addWidget(view)
     view.resize(1200, 800)
     view.show()
@@ -35,7 +35,7 @@ def compare(qtbot: Any, run: WhatIfRun) -> CompareView:
     return view
 
 
-def _shows(view: CompareView, run: WhatIfRun, index: int) -> None:
+def _shows(view: WhatIfView, run: WhatIfRun, index: int) -> None:
     """Both maps show their run's state right after `index` (the replayed one after the replayed event of the same
     request; from timelines built anew), the titles name it."""
     assert view.current_event == index
@@ -53,14 +53,14 @@ def _shows(view: CompareView, run: WhatIfRun, index: int) -> None:
         assert (f"after event {at:,} of" if at >= 0 else "before the first event") in title.text()
 
 
-def _viewport_point(view: CompareView, event: float) -> QtCore.QPoint:
+def _viewport_point(view: WhatIfView, event: float) -> QtCore.QPoint:
     """The viewport pixel of the timeline at x = `event`, half way up."""
     (_lo, _hi), (bottom, top) = view.view_box.viewRange()
     scene = view.view_box.mapViewToScene(QtCore.QPointF(event, (bottom + top) / 2))
     return view.plot.mapFromScene(scene)
 
 
-def _mouse(view: CompareView, kind: QtCore.QEvent.Type, at: QtCore.QPoint, buttons: Qt.MouseButton) -> None:
+def _mouse(view: WhatIfView, kind: QtCore.QEvent.Type, at: QtCore.QPoint, buttons: Qt.MouseButton) -> None:
     button = Qt.MouseButton.NoButton if kind == QtCore.QEvent.Type.MouseMove else Qt.MouseButton.LeftButton
     viewport = view.plot.viewport()
     global_at = viewport.mapToGlobal(at)
@@ -70,7 +70,7 @@ def _mouse(view: CompareView, kind: QtCore.QEvent.Type, at: QtCore.QPoint, butto
     QtWidgets.QApplication.sendEvent(viewport, event)
 
 
-def test_a_click_on_the_timeline_travels_both_runs(compare: CompareView, run: WhatIfRun) -> None:
+def test_a_click_on_the_timeline_travels_both_runs(compare: WhatIfView, run: WhatIfRun) -> None:
     at = _viewport_point(compare, 50)
     _mouse(compare, QtCore.QEvent.Type.MouseButtonPress, at, Qt.MouseButton.LeftButton)
     _mouse(compare, QtCore.QEvent.Type.MouseButtonRelease, at, Qt.MouseButton.NoButton)
@@ -78,7 +78,7 @@ def test_a_click_on_the_timeline_travels_both_runs(compare: CompareView, run: Wh
     assert round(compare.cursor_line.value()) == 50
 
 
-def test_a_drag_on_the_timeline_travels_and_does_not_pan(qtbot: Any, compare: CompareView, run: WhatIfRun) -> None:
+def test_a_drag_on_the_timeline_travels_and_does_not_pan(qtbot: Any, compare: WhatIfView, run: WhatIfRun) -> None:
     x_range = compare.view_box.viewRange()[0]
     seen: list[int] = []
     compare.event_changed.connect(seen.append)
@@ -94,7 +94,7 @@ def test_a_drag_on_the_timeline_travels_and_does_not_pan(qtbot: Any, compare: Co
     assert compare.view_box.viewRange()[0] == pytest.approx(x_range)  # the left button travels, it does not pan
 
 
-def test_keys_travel_both_runs(compare: CompareView, run: WhatIfRun) -> None:
+def test_keys_travel_both_runs(compare: WhatIfView, run: WhatIfRun) -> None:
     n = run.original.n_events  # the cursor counts the recorded events (the replayed map shows the paired one)
     page = max(10, n // 100)
 
@@ -118,7 +118,7 @@ def test_keys_travel_both_runs(compare: CompareView, run: WhatIfRun) -> None:
     assert abs(compare.cursor_line.value() - (n - 1)) < 0.5
 
 
-def test_both_runs_reserved_and_allocated_are_drawn_as_steps(compare: CompareView, run: WhatIfRun) -> None:
+def test_both_runs_reserved_and_allocated_are_drawn_as_steps(compare: WhatIfView, run: WhatIfRun) -> None:
     """Each curve, between two events, holds the value the run's series has after the first of them."""
     items = compare.plot.getPlotItem().listDataItems()
     assert len(items) == 4
@@ -139,7 +139,7 @@ def test_both_runs_reserved_and_allocated_are_drawn_as_steps(compare: CompareVie
     assert styles == [Qt.PenStyle.SolidLine, Qt.PenStyle.DashLine] * 2
 
 
-def test_the_legend_names_every_colour_drawn(compare: CompareView) -> None:
+def test_the_legend_names_every_colour_drawn(compare: WhatIfView) -> None:
     text = compare.legend.text()
     legend_colours = {QtGui.QColor(c).name() for c in re.findall(r"color:(#[0-9a-fA-F]{3,6})\b", text)}
     for item in compare.plot.getPlotItem().listDataItems():

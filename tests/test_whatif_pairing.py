@@ -11,7 +11,7 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Action
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.document.staging import replay_document
-from gpumem_gui.views.whatif import CompareView
+from gpumem_gui.views.compare.whatif_view import WhatIfView
 from tests.conftest import fixture_path, load_raw
 
 OOM_EVENT = 421  # constructor device 1: its one OOM, a request of 5,308,694,528 bytes
@@ -29,7 +29,7 @@ def test_constructor_oom_beside_the_replayed_oom_of_the_same_request(qtbot: Any)
     run = replay_document(document, ["max_split_size_mb:1024"], None, lambda: None)
     replayed = _replayed_trace(run.result, 1)
     assert replayed.action[OOM_EVENT] == Action.SEGMENT_MAP  # the same number is another event of the replay
-    view = CompareView(run)
+    view = WhatIfView(run)
     qtbot.addWidget(view)
     view.travel_to(OOM_EVENT)
     paired = view.replayed_at(OOM_EVENT)

@@ -12,7 +12,7 @@ from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.document.event_list import EventFilter
-from gpumem_gui.views.document import DocumentView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path, load_raw
 from tests.test_default_device import _entry, _segment
 
@@ -62,7 +62,7 @@ def test_travelling_does_not_move_the_widgets_of_the_bar(qtbot: Any) -> None:
     window.open_files([str(example_path("fragmented_oom"))])
     window.wait_for_loads()
     doc = window.current_document()
-    assert isinstance(doc, DocumentView) and doc.document.n_events > 20
+    assert isinstance(doc, SnapshotTab) and doc.document.n_events > 20
     qtbot.waitUntil(lambda: doc.position.width() > 0)
     places = []
     for event in (-1, 5, doc.document.n_events // 2, doc.document.n_events - 1):
@@ -76,7 +76,7 @@ def test_the_device_menu_says_what_each_gpu_holds(qtbot: Any) -> None:
     churn = [_entry(kind, 1 << 30, 2 * MiB) for _ in range(20) for kind in ("segment_alloc", "segment_free")]
     oom = [_entry("alloc", 1 << 32, 40 * MiB), _entry("oom", 0, 64 * MiB, device_free=MiB)]
     dump = {"segments": [_segment(1, 1 << 32, 40 * MiB)], "device_traces": [churn, oom, []]}
-    view = DocumentView(load_snapshot(pickle.dumps(dump)))
+    view = SnapshotTab(load_snapshot(pickle.dumps(dump)))
     qtbot.addWidget(view)
     labels = [view.device_box.itemText(i) for i in range(view.device_box.count())]
     # GPU 0 held 2 MiB at its high point and has nothing now; GPU 1 holds 40 MiB and had an OOM
@@ -96,7 +96,7 @@ def test_the_search_says_how_many_blocks_match(qtbot: Any) -> None:
         if block["state"] != "inactive" and any("lm_head" in fr["name"] for fr in block.get("frames", []))
     )
     assert expected > 1
-    view = DocumentView(load_snapshot(path))
+    view = SnapshotTab(load_snapshot(path))
     qtbot.addWidget(view)
     assert view.search_count.text() == ""
     qtbot.keyClicks(view.search, "lm_head")
@@ -105,7 +105,7 @@ def test_the_search_says_how_many_blocks_match(qtbot: Any) -> None:
 
 
 def test_a_click_and_a_drag_on_the_document_timeline_travel(qtbot: Any) -> None:
-    view = DocumentView(load_snapshot(example_path("fragmented_oom")))
+    view = SnapshotTab(load_snapshot(example_path("fragmented_oom")))
     qtbot.addWidget(view)
     view.resize(1200, 800)
     view.show()
@@ -141,7 +141,7 @@ def test_the_event_list_and_the_inspector_follow_travel_both_ways(qtbot: Any) ->
     path = fixture_path("cranberrii_memory_snapshot.pickle")
     raw = load_raw(path)
     entries = raw["device_traces"][0]
-    view = DocumentView(load_snapshot(path))
+    view = SnapshotTab(load_snapshot(path))
     qtbot.addWidget(view)
     view.event_list.set_filter(EventFilter("segments"))  # cudaMalloc / cudaFree only
     expected = [i for i, e in enumerate(entries) if e["action"] in ("segment_alloc", "segment_free")]

@@ -96,7 +96,7 @@ def templates(demo: str) -> Templates:
     return templates_for(demo, SPEC[demo])
 
 
-# the checkpointing lab's captions, one per focus (and its waiting lines), filled by views/lab/captions.py; apart
+# the checkpointing lab's captions, one per focus (and its waiting lines), filled by views/teach/lab/captions.py; apart
 # from SPEC because the lab is no snapshot demo
 LAB_DEMO = "checkpointing_lab"
 LAB_SPEC: dict[str, frozenset[str]] = {

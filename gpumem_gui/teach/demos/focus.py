@@ -58,7 +58,7 @@ class Bracket:
 @dataclass(frozen=True, eq=False)
 class DemoFocus:
     """What one view points at. `block_mask` is over the blocks of `state_at(event)` of `device` (all pools and
-    streams, in that state's block order), which is what DocumentView.travel_to(event) shows unfiltered."""
+    streams, in that state's block order), which is what SnapshotTab.travel_to(event) shows unfiltered."""
 
     demo: str
     title: str

@@ -1,0 +1,417 @@
+"""RanksView: a folder of per-rank snapshots as a table and a bar chart of peak reserved (File > Open Folder)."""
+
+from __future__ import annotations
+
+import statistics
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
+from gpumem_gui.core.snapshot.errors import printable
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+
+COLUMNS = (
+    "rank",
+    "step",
+    "file",
+    "device",
+    "peak reserved",
+    "peak allocated",
+    "final reserved",
+    "final allocated",
+    "OOMs",
+    "frag. at peak",
+    "flags",
+)
+FILE_COLUMN = 2
+_SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
+_RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
+# short, so that the file column keeps the width: the tooltip and the status line say what they mean
+_FLAG_NAMES = {"peak_reserved_bytes": "high res.", "peak_allocated_bytes": "high alloc."}
+MAX_ERRORS_SHOWN = 4
+
+
+def _span(us: int | None) -> str:
+    if us is None:
+        return ""
+    return f" over {us / 1e6:.1f} s" if us >= 100_000 else f" over {us / 1e3:.1f} ms"
+
+
+def _relative(path: str, folder: str) -> str:
+    """The path below the folder, printable: a name's newline, terminal escape or bytes that are not UTF-8 show as
+    backslash escapes (Qt would break the row, or silently drop the bytes and show another name)."""
+    prefix = folder.rstrip("/\\") + "/"
+    return printable(path[len(prefix) :] if folder and path.startswith(prefix) else path)
+
+
+class RanksModel(ColumnsModel):
+    """One row per file, in order of rank and step; flags from the finished table (none while files arrive)."""
+
+    columns = COLUMNS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.entries: list[FileSummary] = []
+        self.entry_flags: list[list[str]] = []
+        self.folder = ""
+
+    def set_entries(self, entries: list[FileSummary], table: RanksTable | None, folder: str) -> None:
+        self.beginResetModel()
+        self.entries = list(entries)
+        self.folder = folder
+        self.entry_flags = []
+        for e in self.entries:
+            flags = [oom_flag(e)] if e.oom_events else []
+            flags += [_FLAG_NAMES[m] for m in table.flags(e)] if table is not None else []
+            self.entry_flags.append(flags)
+        self.endResetModel()
+
+    def row_count(self) -> int:
+        return len(self.entries)
+
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
+        e = self.entries[index.row()]
+        flags = self.entry_flags[index.row()]
+        column = index.column()
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return (
+                str(e.rank) if e.rank_from_name else f"({e.rank})",
+                "" if e.step is None else str(e.step),
+                _relative(e.file, self.folder),
+                str(e.device),
+                format_bytes(e.peak_reserved_bytes),
+                format_bytes(e.peak_allocated_bytes),
+                format_bytes(e.reserved_bytes),
+                format_bytes(e.allocated_bytes),
+                str(e.oom_events),
+                format_percent(e.external_fragmentation),
+                ", ".join(flags),
+            )[column]
+        if role == _SORT_ROLE:
+            return (
+                e.rank,
+                -1 if e.step is None else e.step,
+                e.file,
+                e.device,
+                e.peak_reserved_bytes,
+                e.peak_allocated_bytes,
+                e.reserved_bytes,
+                e.allocated_bytes,
+                e.oom_events,
+                e.external_fragmentation,
+                len(flags),
+            )[column]
+        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and column not in (FILE_COLUMN, len(COLUMNS) - 1):
+            return _RIGHT
+        if role == QtCore.Qt.ItemDataRole.BackgroundRole and flags:
+            return QtGui.QColor(palette.FINDING_BACK["alert" if e.oom_events else "warn"])
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            rank = "from the file's name" if e.rank_from_name else "the device index (the name gives none)"
+            return (
+                f"{printable(e.file)}\nrank {e.rank}: {rank}\n"
+                f"device {e.device}: the one that reserved the most at its peak\n"
+                f"peak reserved {format_bytes_exact(e.peak_reserved_bytes)}"
+                f" (at {'the start' if e.peak_event < 0 else f'event {e.peak_event:,}'} of {e.trace_events:,})\n"
+                f"peak allocated {format_bytes_exact(e.peak_allocated_bytes)}\n"
+                f"trace: {e.trace_events:,} events{_span(e.span_us)}\n"
+                + (f"flags: {', '.join(flags)} (high: more than 10 % above the median of its step)\n" if flags else "")
+                + "double-click to open it"
+            )
+        return None
+
+
+class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
+    """Peak reserved per file as bars in the table's order; OOM and outlier bars coloured, picked ones outlined.
+    `bar_clicked(i)`: the i-th entry's bar was clicked."""
+
+    bar_clicked = QtCore.Signal(int)
+
+    def __init__(self) -> None:
+        super().__init__(background=palette.PLOT_BACKGROUND)
+        self.setMenuEnabled(False)
+        self.setMouseEnabled(x=False, y=False)
+        self.hideButtons()
+        self.getAxis("left").enableAutoSIPrefix(False)
+        for side in ("left", "bottom"):
+            self.getAxis(side).setPen(palette.TEXT_MUTED)
+            self.getAxis(side).setTextPen(palette.TEXT)
+        self.showGrid(x=False, y=True, alpha=0.25)
+        self.heights = np.zeros(0)
+        self.brushes: list[str] = []
+        self.item = pg.BarGraphItem(x=[], height=[], width=0.8)
+        self.addItem(self.item)
+        self.median_line = pg.InfiniteLine(
+            angle=0,
+            movable=False,
+            pen=pg.mkPen(palette.REFERENCE_LINE, width=1, style=QtCore.Qt.PenStyle.DashLine),
+            label="median",
+            labelOpts={"position": 0.02, "color": palette.TEXT_MUTED, "anchors": [(0, 1), (0, 1)]},
+        )
+        self.median_line.setVisible(False)
+        self.addItem(self.median_line)
+        self.scene().sigMouseClicked.connect(self._clicked)
+        self.setMinimumHeight(140)
+
+    def set_entries(self, entries: list[FileSummary], flags: list[list[str]], picked: set[int]) -> None:
+        peaks = np.array([e.peak_reserved_bytes for e in entries], dtype=np.float64)
+        top = float(peaks.max()) if len(peaks) else 0.0
+        unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
+        self.heights = peaks / unit
+        self.brushes = [
+            palette.RANK_BAR_OOM
+            if any(x.startswith("OOM") for x in f)
+            else palette.RANK_BAR_OUTLIER
+            if any(x.startswith("high") for x in f)
+            else palette.RANK_BAR
+            for f in flags
+        ]
+        pens = [
+            pg.mkPen(palette.RANK_BAR_PICKED, width=2) if i in picked else pg.mkPen(None) for i in range(len(entries))
+        ]
+        # pyqtgraph's BarGraphItem fails on empty lists of pens: no bars, no lists
+        self.item.setOpts(
+            x=np.arange(len(entries)),
+            height=self.heights,
+            width=0.8,
+            brushes=self.brushes or None,
+            pens=pens or None,
+        )
+        self.getAxis("left").setLabel(f"peak reserved ({name})", color=palette.TEXT)
+        steps = len({e.step for e in entries}) > 1  # one step for all: it goes without saying on every bar
+        width = max((len(_bar_label(e, steps)) for e in entries), default=1)
+        every = max(1, int(np.ceil(len(entries) * (width + 1) / 160)))  # labels that do not run into each other
+        labels = [(i, _bar_label(e, steps)) for i, e in enumerate(entries) if i % every == 0]
+        self.getAxis("bottom").setTicks([labels, []])
+        self.getAxis("bottom").setLabel("rank:step" if steps else "rank")
+        if len(peaks) >= 2 and not steps:  # outliers are measured against their own step's median, not this one
+            self.median_line.setPos(statistics.median(self.heights.tolist()))
+            self.median_line.setVisible(True)
+        else:
+            self.median_line.setVisible(False)
+        self.setXRange(-0.6, max(len(entries), 1) - 0.4, padding=0)
+        self.setYRange(0, max(float(self.heights.max()) if len(peaks) else 1.0, 1e-9) * 1.05, padding=0)
+
+    def bar_at(self, scene_pos: QtCore.QPointF) -> int | None:
+        """The bar under a point of the scene, or None."""
+        if not self.plotItem.vb.sceneBoundingRect().contains(scene_pos):
+            return None
+        p = self.plotItem.vb.mapSceneToView(scene_pos)
+        i = round(p.x())
+        if 0 <= i < len(self.heights) and abs(p.x() - i) <= 0.4 and 0 <= p.y() <= max(self.heights[i], 0):
+            return i
+        return None
+
+    def _clicked(self, event: Any) -> None:
+        i = self.bar_at(event.scenePos())
+        if i is not None:
+            self.bar_clicked.emit(i)
+
+
+def _bar_label(e: FileSummary, steps: bool) -> str:
+    rank = f"{e.rank}" if e.rank_from_name else f"({e.rank})"  # (n): the device index, the name has no rank
+    return f"{rank}:{'-' if e.step is None else e.step}" if steps else rank
+
+
+class RanksView(QtWidgets.QWidget):
+    """A folder of rank files: read off the GUI thread (rows arrive as files finish), then flagged.
+
+    Double-click a row or click a bar: `open_requested(path, device)`; select two rows and press Compare:
+    `compare_requested(path_a, device_a, path_b, device_b)`.
+    """
+
+    open_requested = QtCore.Signal(str, int)
+    compare_requested = QtCore.Signal(str, int, str, int)
+    loaded = QtCore.Signal(object)  # the RanksTable once every file is read
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.folder = ""
+        self.result: RanksTable | None = None
+        self._arrived: list[FileSummary] = []
+        self._errors: list[str] = []
+        self.tasks = TaskGroup(self)
+        self.status = QtWidgets.QLabel("Open a folder of per-rank snapshots.", wordWrap=True)
+        self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
+        self.status.setStyleSheet(f"color:{palette.TEXT_STRONG};")
+        self.progress = QtWidgets.QProgressBar()
+        self.progress.setVisible(False)
+        self.bars = RankBars()
+        self.bars.bar_clicked.connect(self._bar_clicked)
+        self.model = RanksModel()
+        self.table, self.proxy = sortable_rows(
+            self,
+            self.model,
+            _SORT_ROLE,
+            sort=(0, QtCore.Qt.SortOrder.AscendingOrder),
+            selection=QtWidgets.QAbstractItemView.SelectionMode.ExtendedSelection,
+            elide=QtCore.Qt.TextElideMode.ElideMiddle,  # a long path keeps its folder and name
+        )
+        header = self.table.horizontalHeader()
+        # every column as wide as its figures and flags; the file's name takes what is left (elided in its middle)
+        header.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(FILE_COLUMN, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.doubleClicked.connect(self._double_clicked)
+        self.table.selectionModel().selectionChanged.connect(self._selection_changed)
+        self.errors = QtWidgets.QLabel(wordWrap=True)
+        self.errors.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        self.errors.setStyleSheet(f"color:{palette.WARNING_TEXT};")
+        self.errors.setVisible(False)
+        self.open_button = QtWidgets.QPushButton("Open")
+        self.open_button.setToolTip("Open the selected file (or double-click its row, or click its bar)")
+        self.open_button.clicked.connect(self._open_selected)
+        self.compare_button = QtWidgets.QPushButton("Compare")
+        self.compare_button.setToolTip("Compare the two selected files block by block")
+        self.compare_button.clicked.connect(self._compare_selected)
+        buttons = QtWidgets.QHBoxLayout()
+        buttons.addWidget(self.errors, 1)
+        buttons.addStretch(0)
+        buttons.addWidget(self.open_button)
+        buttons.addWidget(self.compare_button)
+        splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        splitter.addWidget(self.bars)
+        splitter.addWidget(self.table)
+        splitter.setStretchFactor(0, 2)
+        splitter.setStretchFactor(1, 3)
+        splitter.setChildrenCollapsible(False)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.status)
+        layout.addWidget(self.progress)
+        layout.addWidget(splitter, 1)
+        layout.addLayout(buttons)
+        self._selection_changed()
+
+    # -- loading -----------------------------------------------------------------------------------------------
+
+    def load_folder(self, folder: str) -> None:
+        """Read every snapshot in `folder` in worker processes; rows appear as files finish."""
+        self.tasks.cancel_all()
+        self.folder = folder
+        self.result = None
+        self._arrived, self._errors = [], []
+        self._show(None)
+        self.status.setText(f"Reading the snapshots in {printable(folder)} ...")
+        self.progress.setRange(0, 0)
+        self.progress.setVisible(True)
+
+        def work(ctx: TaskContext) -> RanksTable:
+            job = RankFolderJob(folder)
+            ctx.on_cancel(job.cancel)
+            ctx.check()
+            ctx.progress(FileDone(0, len(job.paths), None, None))
+            return job.run(ctx.progress)
+
+        self.tasks.start(
+            f"ranks {folder}", work, on_result=self.set_table, on_progress=self._file_done, on_error=self._failed
+        )
+
+    def cancel(self) -> None:
+        self.tasks.cancel_all()
+        self.progress.setVisible(False)
+
+    def shutdown(self) -> None:
+        """The window closes this tab: the workers still reading are killed."""
+        self.cancel()
+
+    def _file_done(self, done: FileDone) -> None:
+        self.progress.setRange(0, max(done.total, 1))
+        self.progress.setValue(done.done)
+        if done.summary is not None:
+            self._arrived.append(done.summary)
+        if done.error is not None:
+            self._errors.append(done.error)
+        self.status.setText(f"Reading {printable(self.folder)}: {done.done} of {done.total} files ...")
+        if done.summary is not None:
+            order = sorted(self._arrived, key=lambda e: (e.rank, -1 if e.step is None else e.step, e.file))
+            self.model.set_entries(order, None, self.folder)
+            self._redraw()
+        self._show_errors(self._errors)
+
+    def _failed(self, message: str) -> None:
+        self.progress.setVisible(False)
+        self.status.setText(f"Could not read the folder: {message}")
+
+    def set_table(self, table: RanksTable, folder: str | None = None) -> None:
+        """Show a finished table (what load_folder ends with; tests and scripts may hand one directly)."""
+        if folder is not None:
+            self.folder = folder
+        self.result = table
+        self.progress.setVisible(False)
+        self._show(table)
+        self.loaded.emit(table)
+
+    def _show(self, table: RanksTable | None) -> None:
+        self.model.set_entries(table.entries if table is not None else [], table, self.folder)
+        self._redraw()
+        self._show_errors(table.errors if table is not None else [])
+        if table is not None:
+            self.status.setText(_summary(table, self.folder))
+
+    def _show_errors(self, errors: list[str]) -> None:
+        self.errors.setVisible(bool(errors))
+        shown = [f"unreadable: {printable(e)}" for e in errors[:MAX_ERRORS_SHOWN]]
+        if len(errors) > MAX_ERRORS_SHOWN:
+            shown.append(f"and {len(errors) - MAX_ERRORS_SHOWN} more (see the tooltip)")
+        self.errors.setText("\n".join(shown))
+        self.errors.setToolTip("\n".join(map(printable, errors)))
+
+    # -- the chart and the selection -------------------------------------------------------------------------
+
+    def _picked_rows(self) -> list[int]:
+        """Model rows of the selected table rows, in the table's order."""
+        rows = sorted(self.table.selectionModel().selectedRows(), key=lambda i: i.row())
+        return [self.proxy.mapToSource(i).row() for i in rows]
+
+    def _redraw(self) -> None:
+        self.bars.set_entries(self.model.entries, self.model.entry_flags, set(self._picked_rows()))
+
+    def _selection_changed(self, *_args: object) -> None:
+        picked = self._picked_rows()
+        self.open_button.setEnabled(len(picked) == 1)
+        self.compare_button.setEnabled(len(picked) == 2)
+        self._redraw()
+
+    def _bar_clicked(self, row: int) -> None:
+        self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
+        e = self.model.entries[row]
+        self.open_requested.emit(e.file, e.device)
+
+    def _double_clicked(self, index: QtCore.QModelIndex) -> None:
+        e = self.model.entries[self.proxy.mapToSource(index).row()]
+        self.open_requested.emit(e.file, e.device)
+
+    def _open_selected(self) -> None:
+        picked = self._picked_rows()
+        if len(picked) == 1:
+            e = self.model.entries[picked[0]]
+            self.open_requested.emit(e.file, e.device)
+
+    def _compare_selected(self) -> None:
+        picked = self._picked_rows()
+        if len(picked) == 2:
+            a, b = (self.model.entries[r] for r in picked)
+            self.compare_requested.emit(a.file, a.device, b.file, b.device)
+
+
+def _summary(table: RanksTable, folder: str) -> str:
+    folder = printable(folder)
+    n = len(table.entries)
+    if not n and not table.errors:
+        return f"No snapshot files in {folder}."
+    ranks = len({e.rank for e in table.entries})
+    text = f"{folder}: {n} file{'s' if n != 1 else ''}, {ranks} rank{'s' if ranks != 1 else ''}."
+    if table.oom_ranks:
+        text += f" Out of memory on rank {', '.join(map(str, table.oom_ranks))} (red)."
+    outliers = sorted({o.rank for o in table.outliers})
+    if outliers:
+        text += f" Outliers, more than 10 % above their step's median: rank {', '.join(map(str, outliers))} (orange)."
+    if table.errors:
+        text += f" {len(table.errors)} file{'s' if len(table.errors) != 1 else ''} could not be read."
+    return text

@@ -1,0 +1,271 @@
+"""What if: pick allocator settings, replay the trace through the simulator off the GUI thread, compare the runs."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.snapshot.units import format_bytes, format_percent, parse_bytes
+from gpumem_gui.document.curves import Envelope, memory_unit
+from gpumem_gui.document.frame import EventFrame
+from gpumem_gui.document.staging import WhatIfRun
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.snapshot.map_view import SegmentMapView
+from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
+
+if TYPE_CHECKING:
+    from gpumem_gui.teach.quiz_demos import DemoFocus
+
+Key = QtCore.Qt.Key
+# the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
+# so that where the runs agree both stay visible (the replayed line inside the recorded band)
+RUNS = (("recorded", palette.CURVES["reserved"], 6, 140), ("replayed", palette.LARGEST_HOLE, 2, 255))
+KINDS = (("reserved", QtCore.Qt.PenStyle.SolidLine), ("allocated", QtCore.Qt.PenStyle.DashLine))
+
+
+class WhatIfDialog(QtWidgets.QDialog):
+    """The settings to try; `overrides()` gives them as PYTORCH_CUDA_ALLOC_CONF items."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("What if...")
+        form = QtWidgets.QFormLayout(self)
+        self.expandable = QtWidgets.QComboBox()
+        self.expandable.addItems(["as recorded", "True", "False"])
+        self.max_split = QtWidgets.QLineEdit(placeholderText="as recorded (MiB, >= 20)")
+        self.divisions = QtWidgets.QLineEdit(placeholderText="as recorded, e.g. 4 or [256:1,512:2,>:4]")
+        self.gc = QtWidgets.QLineEdit(placeholderText="as recorded, in (0, 1); needs a memory fraction")
+        self.fraction = QtWidgets.QLineEdit(placeholderText="none, in (0, 1]")
+        self.capacity = QtWidgets.QLineEdit(placeholderText="what an OOM saw, else 80GiB")
+        form.addRow("expandable_segments", self.expandable)
+        form.addRow("max_split_size_mb", self.max_split)
+        form.addRow("roundup_power2_divisions", self.divisions)
+        form.addRow("garbage_collection_threshold", self.gc)
+        form.addRow("per_process_memory_fraction", self.fraction)
+        form.addRow("device capacity", self.capacity)
+        for field in (self.max_split, self.divisions, self.gc, self.fraction, self.capacity):
+            # each hint whole: a field as wide as its hint, and the hint again as a tooltip
+            hint = field.placeholderText()
+            field.setMinimumWidth(field.fontMetrics().horizontalAdvance(hint) + 24)
+            field.setToolTip(hint)
+        buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Ok | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+        )
+        buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Replay")
+        buttons.accepted.connect(self.accept)
+        buttons.rejected.connect(self.reject)
+        form.addRow(buttons)
+
+    def overrides(self) -> list[str]:
+        items = []
+        if self.expandable.currentIndex() > 0:
+            items.append(f"expandable_segments:{self.expandable.currentText()}")
+        for key, field in (
+            ("max_split_size_mb", self.max_split),
+            ("roundup_power2_divisions", self.divisions),
+            ("garbage_collection_threshold", self.gc),
+            ("per_process_memory_fraction", self.fraction),
+        ):
+            if field.text().strip():
+                items.append(f"{key}:{field.text().strip()}")
+        return items
+
+    def capacity_bytes(self) -> int | None:
+        text = self.capacity.text().strip()
+        return parse_bytes(text) if text else None
+
+
+class WhatIfView(QtWidgets.QWidget):
+    """The recorded and the replayed run side by side at the same event, their reserved and allocated curves on one
+    timeline. A click or drag on the timeline, or the keys (Left/Right one event, PageUp/PageDown a hundredth of
+    the trace, Home/End), travel both runs together."""
+
+    event_changed = QtCore.Signal(int)
+
+    def __init__(self, run: WhatIfRun) -> None:
+        super().__init__()
+        self.setFocusPolicy(QtCore.Qt.FocusPolicy.StrongFocus)
+        self.documents = (run.original, run.replayed)
+        # the cursor counts the recorded events; the replayed map shows the replayed event of the same request
+        self.paired = run.result.replayed_event
+        self.n_events = run.original.n_events if self.paired is not None else max(d.n_events for d in self.documents)
+        self.current_event = self.n_events - 1
+        result = run.result
+        o, r = result.original, result.replayed
+        diff = r.peak_reserved_bytes - o.peak_reserved_bytes
+        where = "never" if result.first_divergence is None else f"first at event {result.first_divergence:,}"
+        replayed = html.escape(run.change or result.settings or "recorded settings")
+        self.summary = QtWidgets.QLabel(
+            f"<b>{replayed}</b> on {format_bytes(result.capacity)}: "
+            f"peak reserved {format_bytes(o.peak_reserved_bytes)} &rarr; {format_bytes(r.peak_reserved_bytes)} "
+            f"(<b>{'+' if diff >= 0 else '-'}{format_bytes(abs(diff))}</b>), "
+            f"OOMs {o.oom_events} &rarr; {r.oom_events}, cudaMalloc/map calls {o.device_allocations} &rarr; "
+            f"{r.device_allocations}, worst fragmentation {format_percent(o.max_external_fragmentation)} &rarr; "
+            f"{format_percent(r.max_external_fragmentation)}; the replay differs from the recording {where}"
+            + (f". <b>Note:</b> {html.escape(result.unjudged)}." if result.unjudged else "")
+        )
+        self.summary.setWordWrap(True)
+        self.maps = (SegmentMapView(), SegmentMapView())
+        self.titles = (QtWidgets.QLabel(), QtWidgets.QLabel())
+        pair = QtWidgets.QHBoxLayout()
+        for title, view in zip(self.titles, self.maps, strict=True):
+            title.setWordWrap(True)
+            column = QtWidgets.QVBoxLayout()
+            column.addWidget(title)
+            column.addWidget(view, 1)
+            pair.addLayout(column, 1)
+        self.view_box = ScrubViewBox()
+        self.plot = pg.PlotWidget(viewBox=self.view_box, background=palette.PLOT_BACKGROUND)
+        self.plot.setMenuEnabled(False)
+        self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
+        peak = max(float(doc.timeline().series.peak("reserved")) for doc in self.documents)
+        self.unit, self.unit_scale = memory_unit(peak)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.setLabel("left", f"memory ({self.unit})")
+        self.plot.setLabel("bottom", "trace event")
+        self.curves: list[tuple[pg.PlotDataItem, Envelope]] = []
+        for doc, (_name, colour, width, alpha) in zip(self.documents, RUNS, strict=True):
+            envelopes = doc.curve_envelopes()
+            for kind, style in KINDS:
+                pen_colour = pg.mkColor(colour)
+                pen_colour.setAlpha(alpha)
+                item = self.plot.plot([], [], pen=pg.mkPen(pen_colour, width=width, style=style))
+                self.curves.append((item, envelopes[kind]))
+        self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
+        self._refresh.timeout.connect(self._draw_curves)
+        self.view_box.sigXRangeChanged.connect(self._refresh.start)
+        self.view_box.sigResized.connect(self._refresh.start)
+        self.plot.setXRange(0, max(self.n_events - 1, 1), padding=0.01)
+        if peak <= 0:
+            self.plot.setYRange(0, 1, padding=0.02)
+        self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
+        self.cursor_line.sigPositionChanged.connect(lambda: self.travel_to(round(self.cursor_line.value())))
+        self.plot.addItem(self.cursor_line)
+        self.view_box.scrubbed.connect(lambda x: self.travel_to(round(x)))
+        self.legend = QtWidgets.QLabel(legend_html())  # under the plot: it hides no curve and wraps, never clipped
+        self.legend.setWordWrap(True)
+        layout = self.main_layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(self.summary)
+        layout.addLayout(pair, 3)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.legend)
+        self._refresh.start()
+        self.travel_to(self.n_events - 1, force=True)
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        # the wrapped legend's lines kept in the least height (see TimelineView.resizeEvent)
+        margins = self.main_layout.contentsMargins()
+        width = event.size().width() - margins.left() - margins.right()
+        self.legend.setMinimumHeight(self.legend.heightForWidth(max(width, 1)))
+        super().resizeEvent(event)
+
+    def _draw_curves(self) -> None:
+        """Each curve's step envelope over the x range in view (see TimelineView._draw_curves)."""
+        lo, hi = self.view_box.viewRange()[0]
+        bins = max(int(self.view_box.width()) // 2, 300)
+        for item, curve in self.curves:
+            xs, ys = curve.step_points(None, lo, hi, bins)
+            item.setData(xs, ys / self.unit_scale)
+
+    def travel_to(self, index: int, *, force: bool = False) -> None:
+        """Both runs right after event `index` (clamped to the trace; each run to its own), the cursor on it."""
+        index = min(max(index, -1), self.n_events - 1)
+        self.cursor_line.blockSignals(True)  # the line snaps to the event; moving it must not travel again
+        self.cursor_line.setValue(index)
+        self.cursor_line.blockSignals(False)
+        if index == self.current_event and not force:
+            return
+        self.current_event = index
+        for view, doc, at in zip(self.maps, self.documents, (index, self.replayed_at(index)), strict=True):
+            view.show_frame(doc.travel(at))
+        self._name_events()
+        self.event_changed.emit(index)
+
+    def replayed_at(self, index: int) -> int:
+        """The replayed event paired with recorded event `index` (the same request), -1 before the first."""
+        if self.paired is None or index < 0 or not len(self.paired):
+            return index
+        return int(self.paired[min(index, len(self.paired) - 1)])
+
+    def step(self, delta: int) -> None:
+        self.travel_to(self.current_event + delta)
+
+    def page(self) -> int:
+        """The PageUp/PageDown step: a hundredth of the trace, at least ten events."""
+        return max(10, self.n_events // 100)
+
+    def _name_events(self) -> None:
+        """Each map's title says which run it is and which event it shows."""
+        for title, doc, (name, colour, _w, _a) in zip(self.titles, self.documents, RUNS, strict=True):
+            title.setText(f'<b style="color:{colour}">{name}</b>: {event_text(doc.frame())}')
+
+    def handle_key(self, key: int) -> bool:
+        """Travel by a key; False for a key that does not travel."""
+        moves = {
+            Key.Key_Left: lambda: self.step(-1),
+            Key.Key_Right: lambda: self.step(1),
+            Key.Key_PageUp: lambda: self.step(-self.page()),
+            Key.Key_PageDown: lambda: self.step(self.page()),
+            Key.Key_Home: lambda: self.travel_to(0),
+            Key.Key_End: lambda: self.travel_to(self.n_events - 1),
+        }
+        move = moves.get(Key(key))
+        if move is None:
+            return False
+        move()
+        return True
+
+    def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
+        # also the keys of the plots and maps inside: they leave the arrows and pages to their parent
+        if not self.handle_key(event.key()):
+            super().keyPressEvent(event)
+
+    def show_foci(self, foci: Sequence[DemoFocus]) -> None:
+        """A demo's focus on each run, each at its own event (the recorded OOM, the replayed request), which are
+        different event numbers: the shared cursor goes to the recorded one without moving the maps."""
+        if len(foci) != len(self.maps):
+            raise ValueError(f"a comparison shows {len(self.maps)} runs, got {len(foci)} foci")
+        for view, doc, focus in zip(self.maps, self.documents, foci, strict=True):
+            view.show_frame(doc.focus_at(focus.event, focus.mask_for, focus.caption))
+        self.current_event = foci[0].event
+        self.cursor_line.blockSignals(True)  # moving it would travel both maps to one event and end the foci
+        self.cursor_line.setValue(foci[0].event)
+        self.cursor_line.blockSignals(False)
+        self._name_events()
+
+
+def event_text(frame: EventFrame) -> str:
+    """Which event a map shows, as its title says it: the number, and what the event did."""
+    if frame.event < 0:
+        return "before the first event"
+    text = f"after event {frame.event:,} of {frame.n_events:,}"
+    info = frame.event_info
+    if info is not None and info.label:
+        text += f" ({info.label}{f', {format_bytes(info.size)}' if info.size else ''})"
+    return text
+
+
+def legend_html() -> str:
+    """Every colour and line style the comparison's timeline draws, with what it means."""
+    swatches = {QtCore.Qt.PenStyle.SolidLine: "&#9473;&#9473;", QtCore.Qt.PenStyle.DashLine: "&#9477;&#9477;"}
+    items = [
+        f'<span style="color:{shown_colour(colour, alpha)}">{swatches[style]}</span> {name} {kind}'
+        for name, colour, _w, alpha in RUNS
+        for kind, style in KINDS
+    ]
+    items.append(f'<span style="color:{palette.CURSOR}">&#9474;</span> the event both maps show')
+    hint = "click or drag the timeline, or use Left/Right, PageUp/PageDown, Home/End, to travel both runs"
+    return " &nbsp; ".join(items) + f' &nbsp; <span style="color:{palette.TEXT_MUTED}">{hint}</span>'
+
+
+def shown_colour(colour: str, alpha: int) -> str:
+    """How a translucent pen looks over the plot's background, as the legend's swatch must show it."""
+    pen, back = pg.mkColor(colour), pg.mkColor(palette.PLOT_BACKGROUND)
+    mix = [
+        round((a * alpha + b * (255 - alpha)) / 255) for a, b in zip(pen.getRgb()[:3], back.getRgb()[:3], strict=True)
+    ]
+    return "#{:02x}{:02x}{:02x}".format(*mix)

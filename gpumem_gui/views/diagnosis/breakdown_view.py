@@ -1,0 +1,226 @@
+"""BreakdownView: the live bytes of one moment as a tree of allocation sites (module -> function -> line), with
+each row's bytes and share, then the same bytes by category, stream and pool."""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.analysis.breakdown import Breakdown
+from gpumem_gui.core.analysis.categories import CATEGORIES, CATEGORY_LABELS
+from gpumem_gui.core.analysis.metadata_groups import NO_METADATA
+from gpumem_gui.core.analysis.site_tree import SiteNode
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.views.common import palette
+
+# the categories as the core names them, "unknown" said more plainly in a list of its own
+BREAKDOWN_LABELS = {**CATEGORY_LABELS, "unknown": "unknown (no rule matched)"}
+BAR_CELLS = 16  # the width of a text bar, in full block characters
+_EIGHTHS = " ▏▎▍▌▋▊▉"
+
+SITE, BYTES, SHARE, BLOCKS = range(4)
+_HEADERS = ("site", "bytes", "share", "blocks")
+
+
+def text_bar(fraction: float, cells: int = BAR_CELLS) -> str:
+    """A bar of block characters `fraction` of `cells` long (eighths of a cell for the end)."""
+    eighths = round(min(max(fraction, 0.0), 1.0) * cells * 8)
+    full, rest = divmod(eighths, 8)
+    return "█" * full + (_EIGHTHS[rest] if rest else "")
+
+
+def share(part: int, whole: int) -> str:
+    return format_percent(part / whole) if whole else "0.0%"
+
+
+def summary_html(b: Breakdown) -> str:
+    """Categories, streams and pools of a breakdown as HTML tables: name, bytes, share and a bar."""
+    total = b.allocated_bytes
+    cats = [(BREAKDOWN_LABELS.get(k, k), b.by_category.get(k, 0)) for k in CATEGORIES if b.by_category.get(k, 0)]
+    cats.sort(key=lambda kv: -kv[1])
+    streams = [(f"stream {s}", v) for s, v in sorted(b.by_stream.items(), key=lambda kv: -kv[1])]
+    pools = [(f"{p} pool", v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]
+    metadata = sorted(b.by_metadata.items(), key=lambda kv: -kv[1])
+    groups = [("By category", cats), ("By stream", streams), ("By pool", pools)]
+    if len(metadata) > 1 or (metadata and metadata[0][0] != NO_METADATA):  # files without metadata: no table
+        groups.append(("By metadata", metadata))
+    out = []
+    for title, rows in groups:
+        out.append(f"<p><b>{title}</b></p>" + share_table(rows, total))
+    return "".join(out)
+
+
+def share_table(rows: list[tuple[str, int]], total: int) -> str:
+    if not rows:
+        return f'<p style="color: {palette.TEXT_MUTED};">nothing allocated</p>'
+    cells = "".join(
+        f'<tr><td align="right">{format_bytes(v)}</td><td align="right">{share(v, total)}</td>'
+        f'<td style="color: {palette.CURVES["allocated"]};">{text_bar(v / total if total else 0)}</td>'
+        f"<td>{html.escape(name)}</td></tr>"
+        for name, v in rows
+    )
+    return f'<table cellspacing="0" cellpadding="2">{cells}</table>'
+
+
+class SiteTreeModel(QtCore.QAbstractItemModel):
+    """A SiteNode tree as a Qt model (read straight from the nodes: no item per row is made)."""
+
+    def __init__(self, root: SiteNode, parent: QtCore.QObject | None = None) -> None:
+        super().__init__(parent)
+        self.root = root
+        # every node once, its number the internal id of its indices; its parent's number and its row
+        self._nodes: list[SiteNode] = [root]
+        self._up: list[tuple[int, int]] = [(-1, 0)]
+        k = 0
+        while k < len(self._nodes):
+            for row, child in enumerate(self._nodes[k].children):
+                self._nodes.append(child)
+                self._up.append((k, row))
+            k += 1
+        self._first_child = [0] * len(self._nodes)  # the number of each node's first child (children are adjacent)
+        for number in range(len(self._nodes) - 1, 0, -1):
+            self._first_child[self._up[number][0]] = number
+
+    def node(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex) -> SiteNode:
+        return self._nodes[index.internalId()] if index.isValid() else self.root
+
+    def index(self, row: int, column: int, parent: Any = None) -> QtCore.QModelIndex:
+        number = parent.internalId() if parent is not None and parent.isValid() else 0
+        if not 0 <= row < len(self._nodes[number].children) or not 0 <= column < len(_HEADERS):
+            return QtCore.QModelIndex()
+        return self.createIndex(row, column, self._first_child[number] + row)
+
+    def parent(self, child: Any = None) -> Any:
+        if child is None:  # QObject.parent()
+            return super().parent()
+        if not child.isValid():
+            return QtCore.QModelIndex()
+        up = self._up[child.internalId()][0]
+        if up <= 0:
+            return QtCore.QModelIndex()
+        return self.createIndex(self._up[up][1], 0, up)
+
+    def rowCount(self, parent: Any = None) -> int:
+        if parent is None or not parent.isValid():
+            return len(self.root.children)
+        return 0 if parent.column() != 0 else len(self.node(parent).children)
+
+    def columnCount(self, _parent: Any = None) -> int:
+        return len(_HEADERS)
+
+    def headerData(self, section: int, orientation: QtCore.Qt.Orientation, role: int = 0) -> Any:
+        if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return _HEADERS[section]
+        return None
+
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
+        if not index.isValid():
+            return None
+        node = self.node(index)
+        col = index.column()
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            if col == SITE:  # a module by its last folders and file: the full path is in the tooltip
+                return "/".join(node.label.replace("\\", "/").split("/")[-2:]) if node.kind == "module" else node.label
+            if col == BYTES:
+                return format_bytes(node.bytes)
+            if col == SHARE:
+                return share(node.bytes, self.root.bytes)
+            return f"{node.blocks:,}"
+        if role == QtCore.Qt.ItemDataRole.UserRole:  # the share as a fraction, for the bar
+            return node.bytes / self.root.bytes if self.root.bytes else 0.0
+        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col != SITE:
+            return int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            where = node.site or node.label
+            return f"{where}\n{format_bytes_exact(node.bytes)} in {node.blocks:,} block(s)"
+        if role == QtCore.Qt.ItemDataRole.ForegroundRole and node.kind in ("before", "unknown"):
+            return QtGui.QColor(palette.TEXT_MUTED)
+        return None
+
+
+class ShareDelegate(QtWidgets.QStyledItemDelegate):
+    """The share column: a bar under the percentage, as long as the row's share of all allocated bytes."""
+
+    def paint(
+        self,
+        painter: QtGui.QPainter,
+        option: QtWidgets.QStyleOptionViewItem,
+        index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
+    ) -> None:
+        fraction = float(index.data(QtCore.Qt.ItemDataRole.UserRole) or 0.0)
+        rect = option.rect.adjusted(2, 3, -2, -3)
+        painter.save()
+        painter.fillRect(rect, QtGui.QColor(palette.BACKGROUND))
+        bar = QtCore.QRect(rect)
+        bar.setWidth(max(int(rect.width() * fraction), 1 if fraction > 0 else 0))
+        colour = QtGui.QColor(palette.CURVES["allocated"])
+        colour.setAlpha(110)  # the percentage stays readable over it
+        painter.fillRect(bar, colour)
+        painter.restore()
+        super().paint(painter, option, index)
+
+
+class BreakdownView(QtWidgets.QWidget):
+    """The site tree of a moment (children most bytes first), then its categories, streams and pools."""
+
+    site_selected = QtCore.Signal(str)  # a leaf's site label (breakdown's SiteBytes.site) when its row is picked
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.tree_root: SiteNode | None = None
+        self.title = QtWidgets.QLabel("No breakdown yet.")
+        self.title.setWordWrap(True)
+        self.title.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.tree = QtWidgets.QTreeView()
+        self.tree.setUniformRowHeights(True)  # fast with many rows
+        self.tree.setAlternatingRowColors(True)
+        self.tree.setTextElideMode(QtCore.Qt.TextElideMode.ElideMiddle)  # a long path keeps its file name
+        self.tree.setItemDelegateForColumn(SHARE, ShareDelegate(self.tree))
+        self.tree.setToolTip("Live bytes by allocation site: module, function, line. Pick a line to mark its blocks.")
+        self.summary = QtWidgets.QTextBrowser()
+        self.summary.setOpenLinks(False)
+        self.summary.setWordWrapMode(QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
+        splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        splitter.addWidget(self.tree)
+        splitter.addWidget(self.summary)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.title)
+        layout.addWidget(splitter, 1)
+        self.model: SiteTreeModel | None = None
+
+    def show_breakdown(self, tree: SiteNode, breakdown: Breakdown) -> None:
+        """Show `tree` (site_tree's) and the summaries of `breakdown` (breakdown_at's, of the same moment)."""
+        self.tree_root = tree
+        old, old_selection = self.model, self.tree.selectionModel()
+        self.model = SiteTreeModel(tree, self)
+        self.tree.setModel(self.model)
+        for gone in (old, old_selection):  # setModel leaves both to their owner
+            if gone is not None:
+                gone.deleteLater()
+        self.tree.selectionModel().currentChanged.connect(self._picked)
+        header = self.tree.header()
+        header.setStretchLastSection(False)
+        header.setSectionResizeMode(SITE, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        widest = {BYTES: "1023.9 MiB", SHARE: "100.0%", BLOCKS: "99,999"}  # the figures' widths, the rest to sites
+        for col, text in widest.items():
+            header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(col, self.fontMetrics().horizontalAdvance(text) + 16)
+        self.tree.expandToDepth(1)  # modules and functions open: every line shows at once
+        when = "before the first event" if breakdown.event < 0 else f"after event {breakdown.event}"
+        self.title.setText(
+            f"<b>Live bytes {when}:</b> {format_bytes(tree.bytes)} allocated in {tree.blocks:,} block(s),"
+            f" {len(tree.leaves())} site(s)"
+        )
+        self.summary.setHtml(summary_html(breakdown))
+
+    def _picked(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:
+        if self.model is None or not current.isValid():
+            return
+        node = self.model.node(current)
+        if node.site:
+            self.site_selected.emit(node.site)

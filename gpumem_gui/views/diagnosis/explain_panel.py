@@ -1,0 +1,217 @@
+"""ExplainPanel: why memory ran out (or what holds the peak) at one moment, and which settings would have fitted,
+each verified by replaying the recorded allocations; a remedy opens the what-if comparison at that moment."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+
+from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.core.allocator.remedies import Explanation, explain
+from gpumem_gui.core.analysis.breakdown import SiteBytes
+from gpumem_gui.core.analysis.diagnosis import Diagnosis, Moment, page_size_text
+from gpumem_gui.core.analysis.explain_output import REPLAY_NOTE
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.diagnosis.breakdown_view import share, summary_html, text_bar
+
+TOP_SITES = 10  # sites listed in the panel (the breakdown view shows them all)
+
+
+def explain_job(
+    snapshot: Snapshot,
+    device: int | None,
+    at: int | None,
+    timeline: DeviceTimeline | None,
+    check: Callable[[], None] | None = None,
+) -> Explanation:
+    """The explanation, for a task off the GUI thread: replays one after another (forking from a process with
+    threads may deadlock), `check()` between them (it raises to cancel), the document's timeline reused."""
+    return explain(snapshot, device, at, parallel=False, timeline=timeline, check=check)
+
+
+def moment_text(moment: Moment) -> str:
+    """The moment in a few words: "OOM at event 203", "peak of allocated at event 12", "at the snapshot"."""
+    if moment.kind == "oom":
+        return f"OOM at event {moment.event}"
+    if moment.kind == "peak":
+        return f"peak of allocated at event {moment.event}"
+    if moment.kind == "snapshot" or moment.event is None:
+        return "at the snapshot"
+    return "before the first event" if moment.event < 0 else f"at event {moment.event}"
+
+
+class ExplainPanel(QtWidgets.QWidget):
+    """The explanation of one moment as one selectable document: the moment (a link to it), what happened, the key
+    figures, what holds the memory, and the remedies replayed, each with an "Open comparison" link."""
+
+    travel_requested = QtCore.Signal(int)  # the moment's event, when its link is clicked
+    remedy_chosen = QtCore.Signal(object, int, int)  # the Explanation, a remedy's index in it, the event to compare at
+    site_selected = QtCore.Signal(str)  # a site's label, when it is clicked
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.explanation: Explanation | None = None
+        self.text = QtWidgets.QTextBrowser()
+        self.text.setOpenLinks(False)  # links are actions of the panel, not pages
+        self.text.setWordWrapMode(QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)  # long paths too
+        self.text.anchorClicked.connect(self._clicked)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text)
+        self.clear()
+
+    def clear(self) -> None:
+        self.explanation = None
+        self._set_html(f'<p style="color: {palette.TEXT_MUTED};">Explain an OOM or the peak to see why.</p>')
+
+    def show_running(self, what: str = "") -> None:
+        """Shown while the explanation's job runs (the replays take a while)."""
+        self.explanation = None
+        about = f" {html.escape(what)}" if what else ""
+        self._set_html(
+            f"<p><b>explaining{about}...</b></p>"
+            f'<p style="color: {palette.TEXT_MUTED};">The recorded allocations are replayed under each candidate'
+            " setting; this takes a few seconds on long traces.</p>"
+        )
+
+    def show_error(self, message: str) -> None:
+        self.explanation = None
+        self._set_html(f"<p><b>Could not explain:</b> {html.escape(message)}</p>")
+
+    def show_explanation(self, explanation: Explanation) -> None:
+        self.explanation = explanation
+        d = explanation.diagnosis
+        parts = [_header(d), _section("What happened"), _paragraphs(d.findings)]
+        parts += [_section("What to try"), _remedies(explanation), _section("Key figures"), _figures(d)]
+        parts += [_section("What holds the memory"), _sites(d), summary_html(d.breakdown)]
+        self._set_html("".join(parts))
+
+    def text_content(self) -> str:
+        return self.text.toPlainText()
+
+    def _set_html(self, text: str) -> None:
+        self.text.setHtml(f'<div style="color: {palette.TEXT};">{text}</div>')
+
+    def _clicked(self, url: QtCore.QUrl) -> None:
+        e = self.explanation
+        if e is None:
+            return
+        kind, _, value = url.toString().partition(":")
+        event = e.diagnosis.moment.event
+        if kind == "event" and event is not None:
+            self.travel_requested.emit(event)
+        elif kind == "remedy":
+            moment = e.diagnosis.timeline.n_events - 1 if event is None else event
+            self.remedy_chosen.emit(e, int(value), moment)
+        elif kind == "site":
+            self.site_selected.emit(_sorted_sites(e.diagnosis)[int(value)].site)
+
+
+def _section(title: str) -> str:
+    return f'<h3 style="margin-top: 12px; margin-bottom: 4px;">{html.escape(title)}</h3>'
+
+
+def _paragraphs(sentences: list[str]) -> str:
+    return "".join(f'<p style="margin-bottom: 4px;">{html.escape(s)}</p>' for s in sentences)
+
+
+def _header(d: Diagnosis) -> str:
+    what = html.escape(moment_text(d.moment))
+    if d.moment.event is not None:
+        what = f'<a href="event:{d.moment.event}">{what}</a>'
+    n = d.timeline.n_events
+    of = f" (of {n:,} events)" if n and d.moment.event is not None else ""
+    tip = " Click the moment to travel there." if d.moment.event is not None else ""
+    return (
+        f'<h2>Device {d.device}: {what}{of}</h2><p style="color: {palette.TEXT_MUTED};">{html.escape(d.file)}.{tip}</p>'
+    )
+
+
+def _figures(d: Diagnosis) -> str:
+    m = d.report.metrics
+    rows = [
+        ("allocated", m.allocated_bytes),
+        ("reserved", m.reserved_bytes),
+        ("free in the cache", m.free_bytes),
+        ("largest free block", m.largest_free_block_bytes),
+    ]
+    o = d.oom
+    if o is not None:
+        pool = "small" if o.small_pool else "large"
+        needed = "new segment needed"
+        if o.expandable is not None:
+            needed = f"pages to map ({page_size_text(o.expandable.page_bytes)} each)"
+        rows = [
+            ("request (rounded)", o.request_bytes),
+            (needed, o.segment_bytes),
+            ("device free (cudaMemGetInfo)", o.device_free_bytes),
+            (f"free in its pool ({pool}, stream {o.stream})", o.pool_free_bytes),
+            ("largest hole in its pool", o.largest_hole_bytes),
+            ("would have fitted up to", o.fits_up_to_bytes),
+            *rows,
+        ]
+    cells = "".join(
+        f'<tr><td>{html.escape(name)}</td><td align="right"><b>{format_bytes(v)}</b></td>'
+        f'<td style="color: {palette.TEXT_MUTED};">{v:,} bytes</td></tr>'
+        for name, v in rows
+    )
+    return f'<table cellspacing="0" cellpadding="2">{cells}</table>'
+
+
+def _sorted_sites(d: Diagnosis) -> list[SiteBytes]:
+    return sorted(d.breakdown.by_site, key=lambda s: -s.bytes)
+
+
+def _sites(d: Diagnosis) -> str:
+    sites = _sorted_sites(d)
+    total = d.breakdown.allocated_bytes
+    if not sites:
+        return "<p>Nothing is allocated at this moment.</p>"
+    cells = "".join(
+        f'<tr><td align="right">{format_bytes(s.bytes)}</td><td align="right">{share(s.bytes, total)}</td>'
+        f'<td style="color: {palette.CURVES["allocated"]};">{text_bar(s.bytes / total if total else 0, 8)}</td>'
+        f'<td align="right">{s.blocks:,}</td><td><a href="site:{k}">{html.escape(s.site)}</a></td></tr>'
+        for k, s in enumerate(sites[:TOP_SITES])
+    )
+    more = f" (the {TOP_SITES} largest of {len(sites)})" if len(sites) > TOP_SITES else ""
+    head = (
+        '<tr><th align="right">bytes</th><th align="right">share</th><th></th><th align="right">blocks</th>'
+        f'<th align="left">site{more}</th></tr>'
+    )
+    return f'<p><b>By site</b></p><table cellspacing="0" cellpadding="2">{head}{cells}</table>'
+
+
+def _remedies(e: Explanation) -> str:
+    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>Note:</b> {html.escape(REPLAY_NOTE)}</p>'
+    out = [note]
+    if e.baseline:
+        out.append(_paragraphs([e.baseline]))
+    if e.remedies:
+        rows = []
+        for k, r in enumerate(e.remedies):
+            fits = (
+                f'<span style="color: {palette.TEXT_MUTED};">cannot judge</span>'
+                if not r.judged
+                else f'<b style="color: {palette.RIGHT};">yes</b>'
+                if r.fits
+                else f'<b style="color: {palette.WRONG};">no</b>'
+            )
+            # what the changed trace assumes of the program change, on hover (the JSON's `assumes`)
+            assumes = html.escape(r.assumes or "the program makes the same requests in the same order", quote=True)
+            frees = "" if r.frees_bytes is None else format_bytes(r.frees_bytes)
+            rows.append(
+                f"<tr><td title=\"{assumes}\">{html.escape(r.what)}</td><td align='right'>{frees}</td><td>{fits}</td>"
+                f"<td align='right'>{r.oom_events}</td><td align='right'>{format_bytes(r.peak_reserved_bytes)}</td>"
+                f'<td><a href="remedy:{k}" title="{assumes}">Show</a></td></tr>'
+            )
+        head = (
+            "<tr><th align='left'>change</th><th align='right'>frees now</th><th align='left'>fits</th>"
+            "<th align='right'>OOMs</th><th align='right'>peak reserved</th><th></th></tr>"
+        )
+        out.append(f'<table cellspacing="0" cellpadding="3" border="1">{head}{"".join(rows)}</table>')
+    out.append(_paragraphs(e.notes))
+    return "".join(out)

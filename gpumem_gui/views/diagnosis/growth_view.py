@@ -1,0 +1,138 @@
+"""GrowthView: the allocation sites that grow from step to step (analysis.growth), and the stack of the one picked."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingSite, Growth
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.stack_view import StackView
+from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
+
+COLUMNS = ("site", "per step", "steps", "at first step", "at last step")
+_SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
+_RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
+
+
+class GrowthModel(ColumnsModel):
+    """One row per growing site (at most analysis.growth.MAX_SITES of them), most growth per step first."""
+
+    columns = COLUMNS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sites: list[GrowingSite] = []
+
+    def set_sites(self, sites: list[GrowingSite]) -> None:
+        self.beginResetModel()
+        self.sites = list(sites)
+        self.endResetModel()
+
+    def row_count(self) -> int:
+        return len(self.sites)
+
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
+        g = self.sites[index.row()]
+        column = index.column()
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return (
+                g.site,
+                format_bytes(g.bytes_per_step),
+                str(g.steps),
+                format_bytes(g.first_bytes),
+                format_bytes(g.last_bytes),
+            )[column]
+        if role == _SORT_ROLE:
+            return (g.site, g.bytes_per_step, g.steps, g.first_bytes, g.last_bytes)[column]
+        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and column > 0:
+            return _RIGHT
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole:
+            measured = len(g.values)
+            return (
+                f"{g.site}\nallocated in: {g.phase}\n"
+                f"grows by {format_bytes_exact(round(g.bytes_per_step))} per step (least squares over the steps)\n"
+                f"held more after {g.increases} of the {measured - 1} steps after the first measured\n"
+                f"{format_bytes_exact(g.first_bytes)} at the first step, {format_bytes_exact(g.last_bytes)} at the last"
+            )
+        return None
+
+
+class GrowthView(QtWidgets.QWidget):
+    """How the steps were found and what grows over them; picking a row shows its stack and emits its site."""
+
+    site_selected = QtCore.Signal(str)  # the site label (stacks.site_label) of the row picked
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.growth: Growth | None = None
+        self.summary = QtWidgets.QLabel(wordWrap=True)
+        self.summary.setStyleSheet(f"color:{palette.TEXT_STRONG};")
+        self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.model = GrowthModel()
+        self.table, self.proxy = sortable_rows(
+            self,
+            self.model,
+            _SORT_ROLE,
+            sort=(1, QtCore.Qt.SortOrder.DescendingOrder),
+            selection=QtWidgets.QAbstractItemView.SelectionMode.SingleSelection,
+            elide=QtCore.Qt.TextElideMode.ElideLeft,  # a long path keeps its file:line:function
+        )
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(0, QtWidgets.QHeaderView.ResizeMode.Stretch)
+        for column in range(1, len(COLUMNS)):
+            header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
+        self.table.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.stack = StackView()
+        splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+        splitter.addWidget(self.table)
+        splitter.addWidget(self.stack)
+        splitter.setStretchFactor(0, 1)
+        splitter.setStretchFactor(1, 1)
+        splitter.setChildrenCollapsible(False)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.summary)
+        layout.addWidget(splitter, 1)
+        self.set_growth(None)
+
+    def set_growth(self, growth: Growth | None) -> None:
+        """Show `growth` (None: nothing computed yet); the first row, the fastest growing, is picked."""
+        self.growth = growth
+        self.model.set_sites(growth.sites if growth is not None else [])
+        self.summary.setText(_summary(growth))
+        self.stack.clear()
+        self.stack.setVisible(bool(self.proxy.rowCount()))  # no stack to show, not "no stack recorded"
+        if self.proxy.rowCount():
+            self.table.selectRow(0)
+
+    def selected_site(self) -> GrowingSite | None:
+        index = self.table.currentIndex()
+        if not index.isValid():
+            return None
+        return self.model.sites[self.proxy.mapToSource(index).row()]
+
+    def _current_changed(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:
+        if not current.isValid():
+            self.stack.clear()
+            return
+        g = self.model.sites[self.proxy.mapToSource(current).row()]
+        self.stack.set_frames(g.frames, f"{g.site}: {format_bytes(g.bytes_per_step)} more per step")
+        self.site_selected.emit(g.site)
+
+
+def _summary(growth: Growth | None) -> str:
+    if growth is None:
+        return "Growth from step to step: not computed yet."
+    text = growth.summary
+    text = text[0].upper() + text[1:]
+    if not text.endswith("."):
+        text += "."
+    if growth.steps.found:
+        text += (
+            f" A site counts as growing at {format_bytes(MIN_GROWTH)} or more a step, holding more after "
+            f"{MIN_INCREASING:.0%} of the steps."
+        )
+    return text

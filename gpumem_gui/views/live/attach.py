@@ -1,0 +1,104 @@
+"""AttachDialog: local GPU processes (NVML) merged with the processes that run a probe; pick one to watch live."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
+from gpumem_gui.sources.probe_client import probe_hint
+from gpumem_gui.views.common import palette
+
+HOW_TO_PROBE = (
+    "To watch a job's allocator, start it with the probe:\n"
+    "    python -m gpumem_gui.probe train.py [args...]\n"
+    "or add two lines to it:\n"
+    "    import gpumem_gui.probe\n"
+    "    gpumem_gui.probe.start()\n"
+    "No GPU here? Try `gpumem-gui demo-job`, a simulated job with the real probe."
+)
+
+
+class AttachDialog(QtWidgets.QDialog):
+    def __init__(self, list_jobs: Callable[[], LocalJobs], parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Attach to a local job")
+        self.resize(760, 420)
+        self.list_jobs = list_jobs
+        self.jobs: list[LocalJob] = []
+        self.selected: LocalJob | None = None
+        self.table = QtWidgets.QTableWidget(0, 4)
+        self.table.setHorizontalHeaderLabels(["PID", "GPU memory", "probe", "command"])
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table.doubleClicked.connect(lambda _i: self.accept_selected())
+        self.nvml_note = QtWidgets.QLabel(wordWrap=True)
+        self.hint = QtWidgets.QLabel(HOW_TO_PROBE, wordWrap=True)
+        self.hint.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.hint.setStyleSheet(
+            f"font-family: monospace; color: {palette.TEXT}; padding: 6px; background: {palette.HINT_BACKGROUND};"
+        )
+        self.refresh_button = QtWidgets.QPushButton("Refresh")
+        self.refresh_button.clicked.connect(self.refresh)
+        self.attach_button = QtWidgets.QPushButton("Attach", default=True)
+        self.attach_button.setEnabled(False)  # until a job with a probe is selected
+        self.attach_button.clicked.connect(self.accept_selected)
+        cancel = QtWidgets.QPushButton("Cancel")
+        cancel.clicked.connect(self.reject)
+        buttons = QtWidgets.QHBoxLayout()
+        buttons.addWidget(self.refresh_button)
+        buttons.addStretch(1)
+        buttons.addWidget(cancel)
+        buttons.addWidget(self.attach_button)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addWidget(self.nvml_note)
+        layout.addWidget(self.table, 1)
+        layout.addWidget(self.hint)
+        layout.addLayout(buttons)
+        self.refresh()
+
+    def refresh(self) -> None:
+        found = self.list_jobs()
+        self.jobs = list(found.jobs)
+        note = "; ".join(filter(None, (found.probe_error, found.nvml_error)))  # e.g. an untrusted socket folder
+        self.nvml_note.setText(note or "GPU processes from NVML, and every local job that runs a probe.")
+        self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if note else "")
+        self.table.setRowCount(len(self.jobs))
+        for row, job in enumerate(self.jobs):
+            used = format_bytes(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"
+            for col, text in enumerate((str(job.pid), used, "yes" if job.probe else "no", job.command)):
+                item = QtWidgets.QTableWidgetItem(text)
+                if col < 3:
+                    item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
+                self.table.setItem(row, col, item)
+        self.table.resizeColumnsToContents()
+        first = next((row for row, job in enumerate(self.jobs) if job.probe), None)
+        if first is not None:
+            self.table.selectRow(first)
+        elif not self.jobs:
+            self.hint.setText("No local GPU process and no probe found.\n\n" + HOW_TO_PROBE)
+        self._selection_changed()
+
+    def _selection_changed(self) -> None:
+        rows = {i.row() for i in self.table.selectedIndexes()}
+        job = self.jobs[rows.pop()] if rows else None
+        self.selected = job
+        self.attach_button.setEnabled(job is not None and job.probe is not None)
+        if job is not None and job.probe is None:
+            self.hint.setText(probe_hint(job.pid) + ".\n\n" + HOW_TO_PROBE)
+        elif self.jobs:
+            self.hint.setText(HOW_TO_PROBE)
+
+    def accept_selected(self) -> None:
+        if self.selected is not None and self.selected.probe is not None:
+            self.accept()
+
+    def selected_probe(self) -> Path | None:
+        return self.selected.probe if self.selected is not None else None

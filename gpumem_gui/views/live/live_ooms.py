@@ -1,0 +1,193 @@
+"""The live view's list of an attached job's out-of-memory errors: one row per OOM, its snapshot opened on demand."""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
+from gpumem_gui.views.common import palette
+
+MAX_ROWS = 50  # a job that OOMs in a loop fills no memory here: the latest rows are kept, the rest counted
+COLUMNS = ("#", "time", "request", "GPU", "snapshot")
+
+
+@dataclass(frozen=True)
+class OomCapture:
+    """One OOM the probe announced: its ordinal in the job, when, what failed, and where its snapshot went."""
+
+    ordinal: int  # the probe's own count: gaps show OOMs from before attaching or that were not delivered
+    time: float  # the probe's clock, seconds since the epoch
+    requested: int
+    device: int
+    path: str | None  # None: the probe wrote no snapshot (it writes a bounded number per job)
+
+    @classmethod
+    def from_event(cls, event: dict[str, Any], fallback_ordinal: int) -> OomCapture:
+        def number(key: str, default: float, low: float, high: float) -> float:
+            value = event.get(key, default)
+            # the probe is another process: a field of the wrong type or out of range (JSON allows Infinity) is
+            # shown as unknown, never raised in the GUI thread
+            ok = isinstance(value, (int, float)) and not isinstance(value, bool) and low <= value <= high
+            return value if ok else default
+
+        path = event.get("path")
+        now = time.time()
+        return cls(
+            ordinal=int(number("count", fallback_ordinal, 0, 2**63)),
+            time=float(number("time", now, 0, 2**33)),  # within what localtime() can show
+            requested=int(number("requested", 0, 0, 2**63)),
+            device=int(number("device", 0, 0, 2**31)),
+            path=str(path) if isinstance(path, str) and path else None,
+        )
+
+
+class OomList(QtWidgets.QWidget):
+    """The OOMs of the session, newest first, at most `max_rows` of them. Nothing here takes the focus or opens
+    a tab by itself: a row opens (double-click, Enter, or Open) only when the user asks, via `open_requested`."""
+
+    open_requested = QtCore.Signal(str)  # the path of a captured OOM snapshot the user chose to open
+
+    def __init__(self, max_rows: int = MAX_ROWS, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.max_rows = max_rows
+        self.captures: deque[OomCapture] = deque(maxlen=max_rows)  # oldest first, as the table's rows reversed
+        self.received = 0
+        self.summary = QtWidgets.QLabel(wordWrap=True)  # wraps rather than widening the pane as counts grow
+        self.summary.setStyleSheet(f"color:{palette.TEXT_STRONG};")
+        # why the last row asked for could not open: stays until the next attempt, not overwritten by new OOMs
+        self.problem = QtWidgets.QLabel(wordWrap=True)
+        self.problem.setStyleSheet(f"color:{palette.NOTICE_TEXT};")
+        self.problem.setVisible(False)
+        self.open_button = QtWidgets.QPushButton("Open")
+        self.open_button.setToolTip("Open the selected OOM's snapshot in a tab of its own (or double-click a row)")
+        self.open_button.setEnabled(False)
+        self.open_button.clicked.connect(self.open_selected)
+        self.table = QtWidgets.QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.verticalHeader().setVisible(False)
+        self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)  # more rows in view
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.horizontalHeader().setStretchLastSection(True)
+        self.table.activated.connect(lambda index: self.open_row(index.row()))  # double-click or Enter
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        head = QtWidgets.QHBoxLayout()
+        head.addWidget(self.summary, 1)
+        head.addWidget(self.open_button)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addLayout(head)
+        layout.addWidget(self.problem)
+        layout.addWidget(self.table, 1)
+        self._update_summary()
+
+    # -- rows ------------------------------------------------------------------------------------------------
+
+    def add(self, capture: OomCapture) -> None:
+        """A row for `capture` at the top; the oldest row goes when there are `max_rows`. The selection stays on
+        the OOM it was on, and neither the focus nor the scroll position moves."""
+        self.received += 1
+        self.captures.append(capture)
+        self.table.insertRow(0)
+        for column, (text, tip) in enumerate(self._cells(capture)):
+            item = QtWidgets.QTableWidgetItem(text)
+            item.setToolTip(tip)
+            if column in (0, 2, 3):
+                item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+            self.table.setItem(0, column, item)
+        while self.table.rowCount() > self.max_rows:
+            self.table.removeRow(self.table.rowCount() - 1)
+        self._update_summary()
+        self._selection_changed()
+
+    def capture_at(self, row: int) -> OomCapture | None:
+        """The capture shown in table row `row` (row 0 is the newest)."""
+        if not 0 <= row < len(self.captures):
+            return None
+        return self.captures[len(self.captures) - 1 - row]
+
+    @property
+    def dropped(self) -> int:
+        return self.received - len(self.captures)
+
+    def refresh_files(self) -> None:
+        """Mark the rows whose snapshot file has gone (a demo job removes its folder when it exits)."""
+        for row in range(self.table.rowCount()):
+            capture = self.capture_at(row)
+            item = self.table.item(row, len(COLUMNS) - 1)
+            if capture is not None and item is not None:
+                text, tip = self._cells(capture)[-1]
+                item.setText(text)
+                item.setToolTip(tip)
+        self._selection_changed()
+
+    # -- opening ---------------------------------------------------------------------------------------------
+
+    def open_selected(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        if rows:
+            self.open_row(rows[0].row())
+
+    def open_row(self, row: int) -> str | None:
+        """Ask for row `row`'s snapshot to be opened; returns why it cannot be (one line), None when asked."""
+        capture = self.capture_at(row)
+        if capture is None:
+            return "no such OOM in the list"
+        problem = _unopenable(capture)
+        self.problem.setText(f"OOM #{capture.ordinal}: {problem}" if problem else "")
+        self.problem.setVisible(problem is not None)
+        if problem is not None:
+            self.refresh_files()
+            return problem
+        assert capture.path is not None
+        self.open_requested.emit(capture.path)
+        return None
+
+    # -- inside ----------------------------------------------------------------------------------------------
+
+    def _cells(self, capture: OomCapture) -> list[tuple[str, str]]:
+        clock = time.strftime("%H:%M:%S", time.localtime(capture.time))
+        day = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(capture.time))
+        if capture.path is None:
+            snapshot = ("none written", "the probe writes a snapshot for the first OOMs of a job only")
+        elif not Path(capture.path).exists():
+            snapshot = (f"{Path(capture.path).name} (gone)", f"{capture.path} no longer exists")
+        else:
+            snapshot = (Path(capture.path).name, f"{capture.path}\ndouble-click to open it in a tab")
+        return [
+            (f"{capture.ordinal}", f"the job's OOM number {capture.ordinal}"),
+            (clock, day),
+            (format_bytes(capture.requested), f"the request that failed: {format_bytes_exact(capture.requested)}"),
+            (f"{capture.device}", f"GPU {capture.device}"),
+            snapshot,
+        ]
+
+    def _update_summary(self) -> None:
+        n = self.received
+        if n == 0:
+            self.summary.setText("no out-of-memory error since attaching")
+            return
+        text = f"{n} out-of-memory error{'s' if n != 1 else ''} since attaching"
+        if self.dropped:
+            text += f"; the latest {len(self.captures)} listed, {self.dropped} earlier dropped"
+        self.summary.setText(text + " (double-click one to open its snapshot)")
+
+    def _selection_changed(self) -> None:
+        rows = self.table.selectionModel().selectedRows()
+        capture = self.capture_at(rows[0].row()) if rows else None
+        self.open_button.setEnabled(capture is not None and _unopenable(capture) is None)
+
+
+def _unopenable(capture: OomCapture) -> str | None:
+    if capture.path is None:
+        return "the probe wrote no snapshot for this OOM (it writes one for the first OOMs of a job only)"
+    if not Path(capture.path).exists():
+        return f"its snapshot {capture.path} no longer exists (a demo job removes its OOM folder when it exits)"
+    return None

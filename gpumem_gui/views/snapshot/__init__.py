@@ -1,0 +1,1 @@
+"""One open snapshot's tab (SnapshotTab) and what it shows: the map, the timelines, figures, tables, inspector."""

@@ -1,0 +1,253 @@
+"""EventListView: the device's trace as a filterable list; a row picked is the event to travel to.
+
+The model holds only the filter's index array: rows are made when drawn, so three million events cost one array."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
+from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, row_of
+from gpumem_gui.document.events import action_label
+from gpumem_gui.views.common.table_model import ColumnsModel
+
+_RIGHT = {0, 1, 3, 5}  # the number columns
+_SAMPLE = ("3,000,000", "+12 min 05.000 s", "segment unmap.", "1023.9 MiB", "0x7f0000000000", "stream")
+
+
+def _size_text(n: int) -> str:
+    """A size as the filter bar takes it back: `64MiB` where exact, else the byte count; empty for none."""
+    if n <= 0:
+        return ""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if n % scale == 0:
+            return f"{n // scale}{unit}"
+    return str(n)
+
+
+class EventListModel(ColumnsModel):
+    """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand."""
+
+    columns = COLUMNS
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.table: EventTable | None = None
+        self.indices = np.zeros(0, np.int64)
+
+    def set_rows(self, table: EventTable | None, indices: np.ndarray) -> None:
+        self.beginResetModel()
+        self.table = table
+        self.indices = np.asarray(indices, np.int64)
+        self.endResetModel()
+
+    def row_count(self) -> int:
+        return len(self.indices)
+
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
+        if self.table is None or not index.isValid():
+            return None
+        column = index.column()
+        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole:
+            horizontal = QtCore.Qt.AlignmentFlag.AlignRight if column in _RIGHT else QtCore.Qt.AlignmentFlag.AlignLeft
+            return int(horizontal | QtCore.Qt.AlignmentFlag.AlignVCenter)
+        event = int(self.indices[index.row()])
+        if role == QtCore.Qt.ItemDataRole.DisplayRole:
+            return self.table.cells(event)[column]
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and column == 3:
+            size = int(self.table.trace.size[event])
+            block = self.table.block_size(event)
+            given = f"; block {format_bytes_exact(block)}" if block is not None and block != size else ""
+            return f"{format_bytes_exact(size)}{given}"
+        if role == QtCore.Qt.ItemDataRole.ToolTipRole and column in (2, 6):
+            cells = self.table.cells(event)
+            return action_label(self.table.trace, event) if column == 2 else cells[column]
+        return None
+
+
+class EventListView(QtWidgets.QWidget):
+    """A filter bar (kind, least size, stream) over a virtual table of the trace's events.
+
+    `event_chosen(index)` is emitted when the user picks a row (click, keys); `show_event(index)` follows the
+    timeline without emitting."""
+
+    event_chosen = QtCore.Signal(int)
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.table: EventTable | None = None
+        self.filter = EventFilter()
+        self._shown = -1  # the event the window shows (the list's row is it, or the last match before it)
+        self._following = False  # show_event is moving the row: that is no pick of the user's
+        self.kind_box = QtWidgets.QComboBox()
+        for kind, (label, _actions) in KINDS.items():
+            self.kind_box.addItem(label, kind)
+        # a narrow side panel must not be widened by the longest kind: the menu that drops down shows it whole
+        self.kind_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.kind_box.setMinimumContentsLength(len("allocations") + 2)
+        self.kind_box.view().setMinimumWidth(self.kind_box.view().sizeHintForColumn(0) + 24)
+        self.size_edit = QtWidgets.QLineEdit(placeholderText="e.g. 64MiB")
+        self.size_edit.setToolTip("Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)")
+        self.size_edit.setFixedWidth(self.fontMetrics().horizontalAdvance("0000.00 GiB") + 16)
+        self.stream_box = QtWidgets.QComboBox()
+        self.count = QtWidgets.QLabel()  # under the table: its length changes with the filter, the bar's must not
+        self._size_timer = QtCore.QTimer(self, singleShot=True, interval=300)  # refilter once typing pauses
+        self._size_timer.timeout.connect(self._filter_changed)
+        self.kind_box.currentIndexChanged.connect(lambda _i: self._filter_changed())
+        self.stream_box.currentIndexChanged.connect(lambda _i: self._filter_changed())
+        self.size_edit.textChanged.connect(lambda _t: self._size_timer.start())
+        self.size_edit.returnPressed.connect(self._filter_changed)
+
+        self.model = EventListModel()
+        self.view = QtWidgets.QTableView()
+        self.view.setModel(self.model)
+        self.view.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
+        self.view.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
+        self.view.setWordWrap(False)
+        self.view.setCornerButtonEnabled(False)
+        rows = self.view.verticalHeader()
+        rows.setVisible(False)
+        # fixed heights: the view never measures a row, whatever the count (uniform rows, as a QTreeView's)
+        rows.setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Fixed)
+        rows.setDefaultSectionSize(self.fontMetrics().height() + 6)
+        columns = self.view.horizontalHeader()
+        columns.setStretchLastSection(True)
+        columns.setHighlightSections(False)
+        for column, sample in enumerate(_SAMPLE):  # widths from samples: measuring 3M rows' contents would stall
+            self.view.setColumnWidth(column, self.fontMetrics().horizontalAdvance(sample) + 14)
+        self.view.selectionModel().currentRowChanged.connect(self._current_changed)
+        self.view.clicked.connect(self._clicked)
+
+        bar = QtWidgets.QHBoxLayout()
+        bar.addWidget(self.kind_box)
+        bar.addWidget(QtWidgets.QLabel("size ≥"))
+        bar.addWidget(self.size_edit)
+        bar.addWidget(self.stream_box)
+        bar.addStretch(1)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.setSpacing(2)
+        layout.addLayout(bar)
+        layout.addWidget(self.view, 1)
+        layout.addWidget(self.count)
+        self._fill_streams([])
+        self._refilter()
+
+    # -- what the window calls ------------------------------------------------------------------------------
+
+    def set_document(self, snapshot: Snapshot, device: int, timeline: DeviceTimeline | None = None) -> None:
+        """List `device`'s trace (the timeline adds block sizes to the size tooltips); the filter stays."""
+        self.set_table(EventTable(snapshot, device, timeline))
+
+    def set_table(self, table: EventTable, indices: np.ndarray | None = None) -> None:
+        """List `table` (made by document.event_list.prepared_table in a task, with `indices` its rows under the
+        filter: nothing per event is left to do here)."""
+        self.table = table
+        streams = self.table.streams()
+        if self.filter.stream is not None and self.filter.stream not in streams:
+            self.filter = EventFilter(self.filter.kind, self.filter.min_size, None)
+        self._fill_streams(streams)
+        self.view.setColumnHidden(1, not self.table.trace.has_time)  # a trace without times: no empty column
+        self._shown = -1
+        self._refilter(indices)
+
+    def clear(self, text: str = "") -> None:
+        """No trace listed (yet): `text` says why under the empty table."""
+        self.table = None
+        self.model.set_rows(None, np.zeros(0, np.int64))
+        self.count.setText(text)
+
+    def show_event(self, index: int) -> None:
+        """Select the row of trace event `index` (or of the last shown event before it) and scroll to it, without
+        emitting event_chosen; -1 (before the first event) selects nothing."""
+        self._shown = index
+        row = row_of(self.model.indices, index)
+        selection = self.view.selectionModel()
+        if row < 0:
+            selection.clear()
+            self.view.scrollToTop()
+            return
+        at = self.model.index(row, 0)
+        flags = QtCore.QItemSelectionModel.SelectionFlag.ClearAndSelect | QtCore.QItemSelectionModel.SelectionFlag.Rows
+        self._following = True
+        try:
+            selection.setCurrentIndex(at, flags)
+        finally:
+            self._following = False
+        self.view.scrollTo(at, QtWidgets.QAbstractItemView.ScrollHint.EnsureVisible)
+
+    def set_filter(self, flt: EventFilter) -> None:
+        """Show only what `flt` keeps (the filter bar follows)."""
+        for box, data in ((self.kind_box, flt.kind), (self.stream_box, flt.stream)):
+            box.blockSignals(True)
+            box.setCurrentIndex(max(box.findData(data), 0))
+            box.blockSignals(False)
+        self.size_edit.blockSignals(True)
+        self.size_edit.setText(_size_text(flt.min_size))
+        self.size_edit.blockSignals(False)
+        self.filter = flt
+        self._refilter()
+
+    @property
+    def indices(self) -> np.ndarray:
+        """The trace indices listed, in row order."""
+        return self.model.indices
+
+    # -- inside -------------------------------------------------------------------------------------------------
+
+    def _fill_streams(self, streams: list[int]) -> None:
+        self.stream_box.blockSignals(True)
+        self.stream_box.clear()
+        self.stream_box.addItem("all streams", None)
+        for stream in streams:
+            self.stream_box.addItem(f"stream {stream}", stream)
+        self.stream_box.setCurrentIndex(max(self.stream_box.findData(self.filter.stream), 0))
+        self.stream_box.setVisible(len(streams) > 1)
+        self.stream_box.blockSignals(False)
+
+    def _filter_changed(self) -> None:
+        self._size_timer.stop()
+        text = self.size_edit.text().strip()
+        try:
+            min_size = parse_bytes(text) if text else 0
+        except ValueError:
+            self.count.setText("size? try 64MiB, 1.5 GiB, 1000000")
+            return
+        kind: EventKind = self.kind_box.currentData()
+        flt = EventFilter(kind, min_size, self.stream_box.currentData())
+        if flt != self.filter:
+            self.filter = flt
+            self._refilter()
+        else:
+            self._show_count()
+
+    def _refilter(self, indices: np.ndarray | None = None) -> None:
+        if indices is None:
+            indices = self.table.filter(self.filter) if self.table is not None else np.zeros(0, np.int64)
+        self.model.set_rows(self.table, indices)
+        self._show_count()
+        if self._shown >= 0:
+            self.show_event(self._shown)
+
+    def _show_count(self) -> None:
+        total = len(self.table) if self.table is not None else 0
+        self.count.setText(f"{len(self.model.indices):,} of {total:,} events")
+
+    def _current_changed(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:
+        if current.isValid() and not self._following:
+            self._pick(int(self.model.indices[current.row()]))
+
+    def _clicked(self, index: QtCore.QModelIndex) -> None:
+        # a click on the row already current (the last match before the shown event) still travels to it
+        if index.isValid():
+            self._pick(int(self.model.indices[index.row()]))
+
+    def _pick(self, event: int) -> None:
+        if event != self._shown:
+            self._shown = event
+            self.event_chosen.emit(event)

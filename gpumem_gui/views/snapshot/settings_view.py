@@ -1,0 +1,62 @@
+"""SettingsView: the allocator settings a file recorded, a paragraph per key (value, default, what it does,
+what what-if makes of it)."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from PySide6 import QtWidgets
+
+from gpumem_gui.document.settings_page import SettingsPage, settings_page
+from gpumem_gui.views.common import palette
+
+
+class SettingsView(QtWidgets.QWidget):
+    """The page of one snapshot's settings, a paragraph per key (it reads in the narrow side panel as in a wide
+    window); `set_what_if` adds what a replay's settings make of each."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.page: SettingsPage | None = None
+        self._settings: Mapping[str, Any] | None = None
+        self.text = QtWidgets.QTextBrowser()
+        self.text.setOpenLinks(False)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.text)
+
+    def set_settings(self, settings: Mapping[str, Any] | None, overrides: Sequence[str] = ()) -> None:
+        """Show a snapshot's `allocator_settings` (None: the file has none), with what-if `overrides` if any."""
+        self._settings = settings
+        self.show_page(settings_page(settings, overrides))
+
+    def set_what_if(self, overrides: Sequence[str]) -> None:
+        """What a replay under `overrides` (PYTORCH_CUDA_ALLOC_CONF items) makes of each key."""
+        self.show_page(settings_page(self._settings, overrides))
+
+    def show_page(self, page: SettingsPage) -> None:
+        self.page = page
+        parts = [f'<p style="color:{palette.WARNING_TEXT}">{html.escape(note)}</p>' for note in page.notes]
+        if page.recorded and not page.conf:
+            parts.append("<p>PYTORCH_CUDA_ALLOC_CONF was not set.</p>")
+        muted = f'style="color:{palette.TEXT_MUTED}"'
+        for row in page.rows:
+            value = f"<b>{html.escape(row.value)}</b>" if row.set else html.escape(row.value)
+            what_if = html.escape(row.what_if)
+            if row.what_if_changes:
+                what_if = f'<b style="background:{palette.FOCUS_BACKGROUND}">{what_if}</b>'
+            parts.append(
+                f"<p><b>{html.escape(row.key)}</b> = {value} <span {muted}>(default: {html.escape(row.default)})"
+                f"</span><br>{html.escape(row.meaning)}<br><span {muted}>what if:</span> {what_if}</p>"
+            )
+        self.text.setHtml("".join(parts))
+
+    def row_texts(self) -> list[tuple[str, ...]]:
+        """Every key's texts as shown: (key, value, default, what it does, what if)."""
+        rows = self.page.rows if self.page is not None else ()
+        return [(r.key, r.value, r.default, r.meaning, r.what_if) for r in rows]
+
+    def plain_text(self) -> str:
+        return self.text.toPlainText()

@@ -1,0 +1,163 @@
+"""The lab's FSDP tab: what one GPU holds under FULL_SHARD against the world size, for a dtype and an optimizer."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach import lab
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.teach.lab.common import byte_unit, clear_backgrounds, focus_brush, focus_rings
+
+FSDP_COLOURS = {
+    "params": palette.CURVES["reserved"],
+    "grads": palette.CURVES["allocated"],
+    "optimizer": palette.PENDING,
+    "total": palette.WASTE,
+}
+ROWS = (("params", "parameters"), ("grads", "gradients"), ("optimizer", "optimizer state"), ("total", "total"))
+
+
+class FsdpPage(QtWidgets.QWidget):
+    """World size, dtype and optimizer; per-GPU bytes against the world size, and a table at the chosen one.
+
+    `changed` fires when a setting changes: the panel measures again, since every figure here is measured.
+    """
+
+    changed = QtCore.Signal()
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.fsdp: lab.FsdpBreakdown | None = None
+        self.divisor = 1.0
+        self.world_spin = QtWidgets.QSpinBox(minimum=1, maximum=1024, value=8)
+        self.dtype_combo = QtWidgets.QComboBox()
+        self.dtype_combo.addItems(list(lab.DTYPES))
+        self.optimizer_combo = QtWidgets.QComboBox()
+        self.optimizer_combo.addItems(list(lab.OPTIMIZERS))
+        for signal in (
+            self.world_spin.valueChanged,
+            self.dtype_combo.currentIndexChanged,
+            self.optimizer_combo.currentIndexChanged,
+        ):
+            signal.connect(lambda *_: self.changed.emit())
+        row = QtWidgets.QHBoxLayout()
+        for text, widget in (
+            ("world size", self.world_spin),
+            ("dtype", self.dtype_combo),
+            ("optimizer", self.optimizer_combo),
+        ):
+            row.addWidget(QtWidgets.QLabel(text))
+            row.addWidget(widget)
+        row.addStretch(1)
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
+        self.plot.setTitle("per GPU against world size (FULL_SHARD)")
+        self.plot.setLabel("bottom", "GPUs")
+        self.plot.setLogMode(x=True, y=False)
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)
+        self.plot.addLegend(offset=(-10, 10), brush=palette.LEGEND_FILL)
+        self.curves = {
+            key: self.plot.plot(
+                [],
+                [],
+                pen=pg.mkPen(FSDP_COLOURS[key], width=2),
+                symbol="o",
+                symbolSize=5,
+                symbolBrush=FSDP_COLOURS[key],
+                symbolPen=FSDP_COLOURS[key],
+                name=name,
+            )
+            for key, name in ROWS
+        }
+        self.marks = focus_rings(self.plot, 14)
+        self.table = QtWidgets.QTableWidget(len(ROWS), 3)
+        self.table.setHorizontalHeaderLabels(["one GPU (unsharded)", "per GPU", "sum over ranks"])
+        self.table.setVerticalHeaderLabels([name for _, name in ROWS])
+        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.horizontalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Stretch)
+        self.table.setMaximumHeight(self.table.verticalHeader().defaultSectionSize() * 5 + 4)
+        self.note = QtWidgets.QLabel()
+        self.note.setWordWrap(True)
+        self.note.setObjectName("muted")
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(row)
+        layout.addWidget(self.plot, 1)
+        layout.addWidget(self.table)
+        layout.addWidget(self.note)
+
+    def world_sizes(self) -> list[int]:
+        """What to measure: 1 to 8 GPUs, the chosen world size, and the powers of two up to it."""
+        world = self.world_spin.value()
+        return sorted({*range(1, 9), world, *(1 << k for k in range(world.bit_length()))})
+
+    def show_fsdp(self, fsdp: lab.FsdpBreakdown) -> None:
+        self.fsdp = fsdp
+        sizes = np.array([s.world_size for s in fsdp.shards], float)
+        values = {
+            "params": [s.param_bytes for s in fsdp.shards],
+            "grads": [s.grad_bytes for s in fsdp.shards],
+            "optimizer": [s.optimizer_bytes for s in fsdp.shards],
+            "total": [s.total_bytes for s in fsdp.shards],
+        }
+        divisor, unit = byte_unit(max(values["total"]))
+        self.plot.setLabel("left", f"per GPU ({unit})")
+        for key, curve in self.curves.items():
+            curve.setData(sizes, np.array(values[key], float) / divisor)
+        self.divisor = divisor
+        self.fill_table()
+
+    def fill_table(self) -> None:
+        fsdp = self.fsdp
+        if fsdp is None:
+            return
+        world = self.world_spin.value()
+        try:
+            shard = fsdp.at(world)
+        except KeyError:
+            return  # a newer world size is being measured; its figures arrive with it
+        unsharded = (fsdp.param_bytes, fsdp.grad_bytes, fsdp.optimizer_bytes, fsdp.total_bytes)
+        per_gpu = (shard.param_bytes, shard.grad_bytes, shard.optimizer_bytes, shard.total_bytes)
+        summed = (shard.ranks_param_bytes, shard.ranks_grad_bytes, shard.ranks_optimizer_bytes, shard.ranks_total_bytes)
+        self.table.setHorizontalHeaderLabels(["one GPU (unsharded)", f"per GPU of {world}", "sum over ranks"])
+        for row in range(len(ROWS)):
+            for col, value in enumerate((unsharded[row], per_gpu[row], summed[row])):
+                self.table.setItem(row, col, QtWidgets.QTableWidgetItem(format_bytes(value)))
+        state = ", ".join(f"{name} {format_bytes(b)}" for name, b in fsdp.optimizer_state)
+        self.note.setText(
+            f"Measured after one real {fsdp.optimizer} step on the {fsdp.n_layers}-layer chain ({fsdp.n_params:,} "
+            f"{fsdp.dtype} parameters; optimizer state: {state}). {fsdp.strategy}: one flat parameter per layer, "
+            f"padded to a multiple of {world} ({shard.padding_elements} elements of padding) and split evenly; "
+            f"each rank keeps its slice of parameters, gradients and optimizer state, and all-gathers one layer "
+            f"({format_bytes(shard.gathered_unit_bytes)}) at a time for its forward and backward."
+        )
+
+    def clear_highlights(self) -> None:
+        self.marks.setData([], [])
+        clear_backgrounds(self.table)
+
+    def mark(self) -> tuple[np.ndarray, str]:
+        """Ring the chosen world size's figures and shade its column: the (GPUs, bytes) marked and the caption."""
+        fsdp = self.fsdp
+        assert fsdp is not None
+        world = self.world_spin.value()
+        try:
+            shard = fsdp.at(world)
+        except KeyError:
+            return np.zeros((0, 2)), f"measuring FSDP on {world} GPUs..."
+        values = (shard.param_bytes, shard.grad_bytes, shard.optimizer_bytes, shard.total_bytes)
+        self.marks.setData([world] * len(values), [v / self.divisor for v in values])
+        brush = focus_brush()
+        for r in range(self.table.rowCount()):
+            item = self.table.item(r, 1)
+            if item is not None:
+                item.setBackground(brush)
+        caption = (
+            f"FSDP {fsdp.strategy} on {world} GPUs ({fsdp.dtype}, {fsdp.optimizer}): per GPU "
+            f"{format_bytes(shard.param_bytes)} params + {format_bytes(shard.grad_bytes)} grads + "
+            f"{format_bytes(shard.optimizer_bytes)} optimizer state = {format_bytes(shard.total_bytes)}, vs "
+            f"{format_bytes(fsdp.total_bytes)} on one GPU (1/{fsdp.total_bytes / shard.total_bytes:.2f})"
+        )
+        return np.array([(world, v) for v in values], float), caption

@@ -1,0 +1,111 @@
+"""The lab's main plot: bytes held for backward against the chain length N, one curve per policy, and c·√N."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtGui
+
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach import lab
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.teach.lab.common import POLICY_COLOURS, byte_unit, focus_rings
+
+
+class SavedBytesPlot:
+    """Saved bytes against N per policy; the focus thickens a curve, rings its points at N and zooms to it.
+
+    Holds its PlotWidget (`plot`) rather than being one: pyqtgraph is untyped, and a typed class cannot extend it.
+    """
+
+    def __init__(self) -> None:
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
+        self.sweep: lab.LabSweep | None = None
+        self.divisor = 1.0  # bytes per unit of the y axis
+        self.log = False
+        self.plot.setTitle("held for backward against N")
+        self.plot.setLabel("bottom", "layers N")
+        self.plot.showGrid(x=True, y=True, alpha=0.2)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # the unit is in the label already: no "(x0.001)"
+        self.plot.addLegend(offset=(10, 10), brush=palette.LEGEND_FILL)
+        self.curves: dict[str, pg.PlotDataItem] = {}
+        for policy in lab.POLICIES:
+            colour = POLICY_COLOURS[policy]
+            self.curves[policy] = self.plot.plot(
+                [], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
+                symbolPen=colour, name=lab.POLICY_LABELS[policy],
+            )  # fmt: skip
+        self.sqrt_reference = self.plot.plot(
+            [], [], pen=self._reference_pen(1), name="c·√N fitted to the sqrt points",
+        )  # fmt: skip
+        self.n_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(palette.REFERENCE_LINE, style=QtCore.Qt.PenStyle.DotLine))
+        self.plot.addItem(self.n_line)
+        self.marks = focus_rings(self.plot, 16)
+        self.label = pg.TextItem(color=palette.FOCUS, anchor=(0, 1))
+        self.plot.addItem(self.label)
+
+    @staticmethod
+    def _reference_pen(width: int) -> QtGui.QPen:
+        pen: QtGui.QPen = pg.mkPen(POLICY_COLOURS["sqrt"], width=width, style=QtCore.Qt.PenStyle.DashLine)
+        return pen
+
+    def show_sweep(self, sweep: lab.LabSweep) -> None:
+        self.sweep = sweep
+        top = max(m.saved_bytes for m in sweep.points)
+        divisor, unit = byte_unit(top)
+        self.plot.setLabel("left", f"held for backward ({unit})")
+        for policy, curve in self.curves.items():
+            ns, saved = sweep.curve(policy)
+            curve.setData(ns, saved / divisor)
+        dense = np.linspace(min(sweep.n_values), max(sweep.n_values), 200)
+        self.sqrt_reference.setData(dense, sweep.sqrt_reference(dense) / divisor)
+        self.divisor = divisor
+        self.n_line.setValue(self._pos(sweep.n_layers, 1)[0])
+
+    def set_log(self, on: bool) -> None:
+        self.log = on
+        self.plot.setLogMode(x=on, y=on)
+        if self.sweep is not None:
+            self.n_line.setValue(self._pos(self.sweep.n_layers, 1)[0])
+
+    def _pos(self, x: float, y: float) -> tuple[float, float]:
+        """Where a point goes for items that do not follow the plot's log mode (lines, text)."""
+        if self.log:
+            return math.log10(max(x, 1e-12)), math.log10(max(y, 1e-12))
+        return float(x), float(y)
+
+    def clear_highlights(self) -> None:
+        self.zoom(None)
+        for policy, curve in self.curves.items():
+            curve.setPen(pg.mkPen(POLICY_COLOURS[policy], width=2))
+        self.sqrt_reference.setPen(self._reference_pen(1))
+        self.marks.setData([], [])
+        self.label.setText("")
+
+    def zoom(self, policy: str | None) -> None:
+        """Fit the y axis to one policy's curve (the others run off the top), or to all of them."""
+        plot = self.plot.getPlotItem()
+        if policy is None or self.sweep is None or self.log:
+            plot.enableAutoRange()
+            return
+        _, saved = self.sweep.curve(policy)
+        plot.setYRange(0, 2.5 * float(saved.max()) / self.divisor, padding=0)
+
+    def thicken(self, policy: str) -> None:
+        self.curves[policy].setPen(pg.mkPen(POLICY_COLOURS[policy], width=5))
+
+    def thicken_reference(self) -> None:
+        self.sqrt_reference.setPen(self._reference_pen(3))
+
+    def mark(self, policies: list[str]) -> np.ndarray:
+        """Ring the measured points at the chosen N and write the value beside the first; (N, bytes) of each."""
+        sweep = self.sweep
+        assert sweep is not None
+        points = np.array([(sweep.n_layers, sweep.at(p).saved_bytes) for p in policies], float)
+        self.marks.setData(points[:, 0], points[:, 1] / self.divisor)
+        top = int(points[:, 1].argmax())
+        self.label.setText(f"  {format_bytes(points[top, 1])}")
+        self.label.setPos(*self._pos(points[top, 0], points[top, 1] / self.divisor))
+        return points
