@@ -34,7 +34,7 @@ import psutil
 from bench_data import data_dir, shape_path
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.app import MainWindow, _application
+from gpumem_gui.app import MainWindow, application
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.qt_start import throwaway_settings
@@ -121,7 +121,7 @@ class Sampler(threading.Thread):
 
 
 def measure(path: Path) -> dict[str, Any]:
-    app = _application()
+    app = application()
     with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
         return _measure(path, app, MainWindow(settings))
 

@@ -10,7 +10,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.app import MainWindow, _application
+from gpumem_gui.app import MainWindow, application
 
 
 def settle(app: QtWidgets.QApplication, seconds: float = 0.3) -> None:
@@ -22,7 +22,7 @@ def settle(app: QtWidgets.QApplication, seconds: float = 0.3) -> None:
 def main(out_dir: str) -> int:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    app = _application()  # with the filter of Qt's harmless offscreen messages
+    app = application()  # with the filter of Qt's harmless offscreen messages
     # a throwaway settings file, so that the picture never shows (or changes) the user's own progress
     scratch = tempfile.TemporaryDirectory()
     settings = QtCore.QSettings(str(Path(scratch.name) / "screenshots.ini"), QtCore.QSettings.Format.IniFormat)

@@ -206,9 +206,7 @@ class Snapshot:
         return _png(self.path, view="window", size=WINDOW_SIZE)
 
     def _require(self, device: int | None) -> None:
-        from gpumem_gui.cli import require_device  # noqa: PLC0415 (the CLI's own check and its words)
-
-        require_device(self._snapshot, device)
+        self._snapshot.require_device(device)  # the CLI's own check and its words
 
     def _device(self, device: int | None) -> int:
         self._require(device)

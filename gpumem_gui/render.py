@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from PySide6 import QtWidgets
 
-from gpumem_gui.app import MainWindow, _application
+from gpumem_gui.app import MainWindow, application
 from gpumem_gui.core.analysis.site_series import build_site_series
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -43,7 +43,7 @@ def render(
     if width < 1 or height < 1:
         raise ValueError(f"size {width}x{height}: both must be at least 1 pixel")
     snapshot = load_snapshot(path)
-    app = _application()
+    app = application()
     if view == "sites":
         _render_sites(app, snapshot, out, at=at, device=device, size=size)
         return

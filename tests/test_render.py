@@ -73,8 +73,8 @@ def test_a_render_is_quiet_and_leaves_the_users_settings_alone(view: str, tmp_pa
 def test_qt_messages_pass_through_but_the_harmless_one(tmp_path: Path) -> None:
     code = (
         "from PySide6 import QtCore\n"
-        "from gpumem_gui.app import _application\n"
-        "app = _application()\n"
+        "from gpumem_gui.app import application\n"
+        "app = application()\n"
         "QtCore.qWarning('This plugin does not support propagateSizeHints()')\n"
         "QtCore.qWarning('a message that matters')\n"
     )

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from gpumem_gui import app_user_code
 from gpumem_gui.app import MainWindow
+from gpumem_gui.app import user_code as app_user_code
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.frame_kinds import LIBRARY_ENV, USER_CODE_ENV, set_user_code, user_code

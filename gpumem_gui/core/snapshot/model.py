@@ -9,6 +9,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.snapshot.errors import SnapshotError
+
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
 I8 = npt.NDArray[np.int8]
@@ -253,6 +255,13 @@ class Snapshot:
         found = set(self.state.devices())
         found.update(d for d, t in enumerate(self.traces) if len(t))
         return sorted(found)
+
+    def require_device(self, device: int | None) -> None:
+        """A device the file has (segments or a trace), else the one line that says which it has."""
+        if device is not None and device not in self.devices():
+            raise SnapshotError(
+                f"device {device} has no segments and no trace (devices: {self.devices() or 'none'})", self.source
+            )
 
     def trace(self, device: int) -> TraceTable:
         return self.traces[device] if 0 <= device < len(self.traces) else TraceTable.empty()

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from gpumem_gui import cli_user_code
-from gpumem_gui.cli import EXIT_BAD_INPUT, require_device
+from gpumem_gui.cli import user_code
+from gpumem_gui.cli.common import EXIT_BAD_INPUT
 from gpumem_gui.core.analysis.diff import Diff, devices_note, diff_device, diff_states
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--at-b", type=int, default=None, metavar="J", help="B right after trace event J")
     parser.add_argument("--top", type=int, default=10, help="how many sites to list (default 10)")
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    cli_user_code.add_arguments(parser)
+    user_code.add_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         snap_a = load_snapshot(args.a)
         snap_b = snap_a if args.b == args.a else load_snapshot(args.b)
         for snap, own in ((snap_a, args.device_a), (snap_b, args.device_b)):
-            require_device(snap, args.device if own is None else own)
+            snap.require_device(args.device if own is None else own)
         dev_a, dev_b = diff_device(snap_a, snap_b, args.device, device_a=args.device_a, device_b=args.device_b)
         found = diff_states(snap_a, dev_a, args.at_a, snap_b, dev_b, args.at_b)
     except SnapshotError as e:

@@ -15,9 +15,9 @@ import sys
 import threading
 from collections.abc import Callable, Sequence
 
+from gpumem_gui.cli.common import EXIT_BAD_INPUT
 from gpumem_gui.core.snapshot.errors import changed_while_read, reader_stopped_by
 
-EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
 

@@ -9,8 +9,8 @@ import json
 import os
 import sys
 
-from gpumem_gui import cli_user_code
-from gpumem_gui.cli import EXIT_BAD_INPUT
+from gpumem_gui.cli import user_code
+from gpumem_gui.cli.common import EXIT_BAD_INPUT
 from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, ranks_text
 from gpumem_gui.core.snapshot.errors import SnapshotError, printable
 from gpumem_gui.json_documents import ranks_document
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("shard_folder", nargs="?", metavar="", help=argparse.SUPPRESS)
     parser.add_argument("--json", action="store_true", help="print JSON instead of text")
-    cli_user_code.add_arguments(parser)
+    user_code.add_arguments(parser)
     parser.add_argument(
         "--workers", type=int, default=None, help="processes reading files at once (default: the cores, fewer when "
         "memory is short)"

@@ -12,19 +12,18 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from gpumem_gui import __version__, blas_threads, cli_user_code  # noqa: F401 (blas_threads: before numpy is imported)
-from gpumem_gui.cli_guard import run_guarded
+from gpumem_gui import __version__, blas_threads  # noqa: F401 (blas_threads: before numpy is imported)
+from gpumem_gui.cli import user_code
+from gpumem_gui.cli.common import EXIT_BAD_INPUT
+from gpumem_gui.cli.guard import run_guarded
 from gpumem_gui.core.allocator.replay import replay, rules_lines
 from gpumem_gui.core.analysis.report import build_report, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from gpumem_gui.core.rules.torch_versions import DEFAULT_VERSION, format_release, modelled_range, modelled_release
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
-from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
 from gpumem_gui.json_documents import explain_document, replay_document, report_document
-
-EXIT_BAD_INPUT = 2
 
 RENDER_LAYOUTS = ("address", "segment-size", "segment-free", "segment-scale")  # in the order of document.LAYOUTS
 
@@ -46,7 +45,7 @@ def _parser() -> argparse.ArgumentParser:
         description="See, measure and teach PyTorch CUDA caching-allocator memory.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    cli_user_code.add_arguments(parser)  # for the window (`gpumem-gui --user-code PATH FILE`) and every command
+    user_code.add_arguments(parser)  # for the window (`gpumem-gui --user-code PATH FILE`) and every command
     sub = parser.add_subparsers(dest="command")
     report = sub.add_parser("report", help="print the memory figures of a snapshot file")
     report.add_argument("file", help="a pickle from torch.cuda.memory._dump_snapshot (or JSON, gzip'd or not)")
@@ -54,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     report.add_argument("--at", type=int, default=None, metavar="I", help="figures right after trace event I (0-based)")
     report.add_argument("--json", action="store_true", help="print JSON instead of text")
     report.add_argument("--top", type=int, default=10, help="how many segments to list (default 10)")
-    cli_user_code.add_arguments(report)
+    user_code.add_arguments(report)
     exp = sub.add_parser("explain", help="why memory ran out (or what holds the peak), with remedies replayed")
     exp.add_argument("file", help="a snapshot file (with a trace, for the OOM, the peak and the remedies)")
     exp.add_argument("--device", type=int, default=None, help="this CUDA device (default: one with an OOM)")
@@ -68,7 +67,7 @@ def _parser() -> argparse.ArgumentParser:
         help="GPUs the sharding remedy shards over (default: the file's devices, else 2)",
     )
     _add_rules_arguments(exp)
-    cli_user_code.add_arguments(exp)
+    user_code.add_arguments(exp)
     rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
     rep.add_argument("file", help="a snapshot with a trace")
     rep.add_argument(
@@ -112,7 +111,7 @@ def _parser() -> argparse.ArgumentParser:
     )
     ren.add_argument("--device", type=int, default=None)
     ren.add_argument("--size", default="1400x900", help="WxH in pixels (default 1400x900)")
-    cli_user_code.add_arguments(ren)
+    user_code.add_arguments(ren)
     ren.add_argument(
         "--layout",
         choices=RENDER_LAYOUTS,
@@ -174,21 +173,24 @@ def _rules_options(args: argparse.Namespace) -> dict[str, Any]:
 
 # subcommands in modules of their own, each with add_arguments(parser) and run(args) -> exit status
 MODULE_COMMANDS = {
-    "diff": ("gpumem_gui.cli_diff", "compare two snapshots, or two moments of one, block by block"),
-    "ranks": ("gpumem_gui.cli_ranks", "summarise a folder of per-rank snapshots: peaks, OOMs, outliers"),
-    "mcp": ("gpumem_gui.cli_mcp", "serve report, explain, diff, ranks, replay, events and stack to AI agents (MCP)"),
+    "diff": ("gpumem_gui.cli.diff", "compare two snapshots, or two moments of one, block by block"),
+    "ranks": ("gpumem_gui.cli.ranks", "summarise a folder of per-rank snapshots: peaks, OOMs, outliers"),
+    "mcp": (
+        "gpumem_gui.cli.mcp_server",
+        "serve report, explain, diff, ranks, replay, events and stack to AI agents (MCP)",
+    ),
 }
 COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz", *MODULE_COMMANDS)
 
 
-# the commands that read snapshot files: run in a forked child (cli_guard), so that a file cut short while it is
+# the commands that read snapshot files: run in a forked child (cli/guard.py), so that a file cut short while it is
 # read (SIGBUS on its mapped pages) is one line, not a dead command (ranks reads in worker processes of its own)
 READING_COMMANDS = frozenset({"report", "explain", "replay", "render", "diff"})
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     _escape_unprintable_output()
-    argv = cli_user_code.take(sys.argv[1:] if argv is None else argv)  # the folders of --user-code, --library
+    argv = user_code.take(sys.argv[1:] if argv is None else argv)  # the folders of --user-code, --library
     if argv and argv[0] in READING_COMMANDS:
         files = [a for a in argv[1:] if not a.startswith("-") and os.path.isfile(a)]
         return run_guarded(lambda: _run(argv), files)
@@ -217,7 +219,7 @@ def _escape_unprintable_output() -> None:
 
 
 def _main(argv: Sequence[str] | None = None) -> int:
-    argv = cli_user_code.take(sys.argv[1:] if argv is None else argv)  # the folders of --user-code, --library
+    argv = user_code.take(sys.argv[1:] if argv is None else argv)  # the folders of --user-code, --library
     if not argv or (argv[0] not in COMMANDS and not argv[0].startswith("-")):
         return _window(argv)  # `gpumem-gui [FILE ...]`
     if argv[0] == "demo-job":
@@ -422,21 +424,13 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
-def require_device(snapshot: Snapshot, device: int | None) -> None:
-    """A --device the file has (segments or a trace), else the one line that says which it has."""
-    if device is not None and device not in snapshot.devices():
-        raise SnapshotError(
-            f"device {device} has no segments and no trace (devices: {snapshot.devices() or 'none'})", snapshot.source
-        )
-
-
 def _explain(args: argparse.Namespace) -> int:
     from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
     from gpumem_gui.core.analysis.explain_output import explanation_text  # noqa: PLC0415
 
     try:
         snapshot = load_snapshot(args.file)
-        require_device(snapshot, args.device)
+        snapshot.require_device(args.device)
         found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus, **_rules_options(args))
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
@@ -454,7 +448,7 @@ def _explain(args: argparse.Namespace) -> int:
 def _report(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
-        require_device(snapshot, args.device)
+        snapshot.require_device(args.device)
         reports = build_report(snapshot, device=args.device, at=args.at)
     except SnapshotError as e:
         print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)

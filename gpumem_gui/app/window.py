@@ -4,81 +4,34 @@ from __future__ import annotations
 
 import functools
 import logging
-import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui import __version__, app_user_code
-from gpumem_gui.app_actions import TabActions
-from gpumem_gui.app_compare import CompareActions
-from gpumem_gui.app_live import LiveActions
+from gpumem_gui import __version__
+from gpumem_gui.app import user_code
+from gpumem_gui.app.compare_actions import CompareActions
+from gpumem_gui.app.live_actions import LiveActions
+from gpumem_gui.app.loading import Loaded, load_task, prepared
+from gpumem_gui.app.tab_actions import TabActions
+from gpumem_gui.app.teach_actions import TeachActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
-from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
-from gpumem_gui.document.event_list import segment_growths
-from gpumem_gui.document.staging import StagedDemo, stage_demo
-from gpumem_gui.qt_start import no_display_problem, qt_message
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
-from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
-from gpumem_gui.teach.quiz_demos import DemoFocus
+from gpumem_gui.teach.quiz import Question
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
-from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup, thread_pool
-from gpumem_gui.views.compare.whatif_view import WhatIfView
+from gpumem_gui.views.common.tasks import Task, TaskGroup, thread_pool
 from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.tab import SnapshotTab, warm_up
-from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
-
-
-# a whole snapshot's load, with what the load task made for the GUI thread: each device's curves' envelopes and the
-# events where it grew a segment (the timeline's ticks)
-Loaded = tuple[LoadResult, dict[int, dict[str, Envelope]], dict[int, np.ndarray]]
-
-
-def _load_in_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:
-    """The task that waits for a load's worker process. The final state arrives first (no trace yet), as progress,
-    with its document and first frame made here, so that the GUI thread only builds the tab; then, also as
-    progress, the whole snapshot with its timelines (a Loaded); last, as the task's result, the same LoadResult
-    with the site timeline's bands (the worker makes them after the rest)."""
-
-    def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
-        assert partial.snapshot is not None
-        # its trace, once read, opens at the OOM or the peak
-        document = SnapshotDocument(partial.snapshot, pending=True, at_moment=True)
-        document.set_layout(*LAYOUTS[layout])
-        ctx.progress((partial, document))
-
-    def whole_arrived(ctx: TaskContext, result: LoadResult) -> None:
-        ctx.progress(_prepared(result))
-
-    def run(ctx: TaskContext) -> LoadResult:
-        ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
-        return job.run(functools.partial(snapshot_arrived, ctx), on_whole=functools.partial(whole_arrived, ctx))
-
-    return run
-
-
-def _prepared(result: LoadResult) -> Loaded:
-    """What the GUI thread would otherwise do with a whole snapshot, done in the load task."""
-    # the curves' decimation, made here: at millions of events it is a stall's worth of work
-    envelopes = {d: series_envelopes(tl.series) for d, tl in (result.timelines or {}).items()}
-    if result.snapshot is not None:
-        for device in result.snapshot.devices():  # the worker's, or a pass over each trace: the device menu reads them
-            result.snapshot.peak_reserved(device)
-        result.default_device = result.snapshot.default_device()  # the OOM counts: a pass over each trace
-    snapshot = result.snapshot
-    ticks = {d: segment_growths(snapshot.trace(d)) for d in envelopes} if snapshot is not None else {}
-    return result, envelopes, ticks
 
 
 class MainWindow(QtWidgets.QMainWindow):
@@ -89,14 +42,19 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setWindowTitle("gpumem-gui")
         self.resize(1400, 900)
         self.settings = settings if settings is not None else QtCore.QSettings(ORG, APP)
-        app_user_code.apply_saved(self.settings)  # the folders of your code, unless the command line chose
+        user_code.apply_saved(self.settings)  # the folders of your code, unless the command line chose
+        # the menus' action groups, each handed the window as a WindowHost (app/host.py)
+        self.compare = CompareActions(self)
+        self.actions_on_tab = TabActions(self)
+        self.live = LiveActions(self)
+        self.teach = TeachActions(self, self.settings)
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
         self.tabs.tabCloseRequested.connect(self.close_tab)
         # with no tab open the window says what to do first, instead of showing an empty grey area
         self.start_page = StartPage()
         self.start_page.open_file.connect(self.open_dialog)
         self.start_page.open_example.connect(lambda: self.open_files([str(example_path(DEFAULT_EXAMPLE))]))
-        self.start_page.attach.connect(self.attach_dialog)
+        self.start_page.attach.connect(self.live.attach_dialog)
         self.start_page.quiz.connect(lambda: self.open_quiz(""))
         self.start_page.open_path.connect(lambda path: self.open_files([path]))
         self.pages = QtWidgets.QStackedWidget()
@@ -121,16 +79,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
-        self.quiz_dock: QtWidgets.QDockWidget | None = None
-        self.lab: QtWidgets.QWidget | None = None
-        self.demo_tab: QtWidgets.QWidget | None = None  # the last "Show me": replaced by the next one
-        self.demo_task: Task | None = None
         self.device_view: QtWidgets.QWidget | None = None
-        self.compare = CompareActions(self)
-        self.actions_on_tab = TabActions(self)
         self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
-        self.demo_foci: Sequence[DemoFocus] = ()  # the demo tab's foci, re-worded when the language changes
-        self.live = LiveActions(self)
         self.setAcceptDrops(True)
         self._menus()
         geometry = self.settings.value("geometry")
@@ -169,16 +119,16 @@ class MainWindow(QtWidgets.QMainWindow):
             "Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.actions_on_tab.explain_current(True)
         )
         live = bar.addMenu("&Live")
-        live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.attach_dialog)
+        live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.live.attach_dialog)
         live.addAction("Attach to A&ll", self.live.attach_all)
         live.addAction("Attach to &Socket...", self.live.attach_socket_dialog)
         live.addAction("All &Jobs", self.live.show_grid)
         live.addAction("GPU &Devices", self.show_devices)
         live.addSeparator()
-        live.addAction("&Detach", self.detach_current)
+        live.addAction("&Detach", self.live.detach_current)
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("Guided &Quiz", QtGui.QKeySequence("F2"), lambda: self.open_quiz(""))
-        help_menu.addAction("&Checkpointing Lab", self.show_lab)
+        help_menu.addAction("&Checkpointing Lab", self.teach.show_lab)
         help_menu.addSeparator()
         help_menu.addAction("&About", self.about)
         self._refresh_recent()
@@ -223,7 +173,7 @@ class MainWindow(QtWidgets.QMainWindow):
             holder: dict[str, SnapshotTab] = {}  # the tab, once the snapshot has arrived ("whole": with its trace)
             task = self.tasks.start(
                 f"open {Path(path).name}",
-                _load_in_task(job, self.saved_layout()),
+                load_task(job, self.saved_layout()),
                 on_progress=functools.partial(self._load_progress, holder=holder),
                 on_result=functools.partial(self._load_finished, holder=holder),
             )
@@ -292,7 +242,7 @@ class MainWindow(QtWidgets.QMainWindow):
             return
         whole = holder.get("whole")
         if whole is None:  # no partial came first (or no timelines): everything at once
-            loaded = _prepared(result)
+            loaded = prepared(result)
             self._whole_arrived(loaded, holder)
             whole = holder.get("whole")
             if whole is None:
@@ -400,14 +350,14 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def edit_user_code(self) -> None:
         """View > Your Code and Libraries: the folders on each side of a site's line, saved, and the files reread."""
-        dialog = app_user_code.UserCodeDialog(*app_user_code.saved_folders(self.settings), parent=self)
+        dialog = user_code.UserCodeDialog(*user_code.saved_folders(self.settings), parent=self)
         if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted:
             own, library = dialog.folders()
-            app_user_code.change_folders(self.settings, own, library, self.reopen_file_tabs, self._say)
+            user_code.change_folders(self.settings, own, library, self.reopen_file_tabs, self._say)
 
     def reopen_file_tabs(self) -> int:
         """Read every open file again, on the device it shows (its sites and categories made anew): how many."""
-        indices = app_user_code.file_tab_paths(self.tabs, lambda w: isinstance(w, SnapshotTab))
+        indices = user_code.file_tab_paths(self.tabs, lambda w: isinstance(w, SnapshotTab))
         for index in indices:
             widget = self.tabs.widget(index)
             assert isinstance(widget, SnapshotTab)
@@ -458,10 +408,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.removeTab(index)
         if widget in self.live_views:
             self.live_views.remove(widget)
-        if widget is self.demo_tab:
-            self.demo_tab = None
-        if widget is self.lab:
-            self.lab = None
+        self.teach.closed(widget)
         if widget is self.device_view:
             self.device_view = None
         self.live.closed(widget)
@@ -479,165 +426,48 @@ class MainWindow(QtWidgets.QMainWindow):
             return doc.document
         return doc if isinstance(doc, SnapshotTab) else None
 
-    # -- live ------------------------------------------------------------------------------------------------
+    # -- what the action groups are handed (app/host.py); the entry points scripts and tests call ------------------
 
-    def attach_dialog(self) -> None:
-        from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
-        from gpumem_gui.views.live.attach import AttachDialog  # noqa: PLC0415
+    def host_widget(self) -> QtWidgets.QMainWindow:
+        return self
 
-        dialog = AttachDialog(local_jobs, self)
-        if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.selected_probe() is not None:
-            self.attach(dialog.selected_probe())
+    def add_tab(self, widget: QtWidgets.QWidget, title: str, tooltip: str = "") -> int:
+        """A new tab, made current: its index."""
+        index = self.tabs.addTab(widget, title)
+        if tooltip:
+            self.tabs.setTabToolTip(index, tooltip)
+        self.tabs.setCurrentIndex(index)
+        return index
 
     def attach(self, target: int | Path | None) -> LiveView | None:
-        """Watch the job with probe socket `target` (or pid) in a new tab; None, with a message, if it cannot."""
-        from gpumem_gui.probe import wire  # noqa: PLC0415
-        from gpumem_gui.sources.live import LiveSession  # noqa: PLC0415
-        from gpumem_gui.sources.nvml import NvmlSource  # noqa: PLC0415
-        from gpumem_gui.sources.probe_client import ProbeError, probe_hint  # noqa: PLC0415
-
-        if target is None:
-            return None
-        try:
-            path = wire.socket_path(target) if isinstance(target, int) else target
-            if not path.exists():
-                raise ProbeError(probe_hint(target) if isinstance(target, int) else f"no probe at {path}")
-            if isinstance(target, Path):  # any path, perhaps forwarded: a silent peer must fail in seconds, here
-                from gpumem_gui.sources.probe_socket import connect  # noqa: PLC0415
-
-                client, _probe = connect(path)
-                client.close()
-            nvml = NvmlSource()
-            session = LiveSession(path, nvml_used=lambda pid: nvml.read().pid_memory().get(pid))
-        except (ProbeError, PermissionError) as e:
-            QtWidgets.QMessageBox.warning(self, "Attach", str(e))
-            return None
-        view = LiveView(session)
-        view.open_requested.connect(lambda p: self.open_files([p]))  # an OOM the user chose from the view's list
-        self.live_views.append(view)
-        self.live.view_added(view)
-        index = self.tabs.addTab(view, f"live: {view.title}" + ("" if view.local else " (remote)"))
-        self.tabs.setTabToolTip(index, str(path))
-        self.tabs.setCurrentIndex(index)
-        return view
-
-    def detach_current(self) -> None:
-        view = self.tabs.currentWidget()
-        if isinstance(view, LiveView):
-            view.detach()
-
-    # -- teaching --------------------------------------------------------------------------------------------
+        return self.live.attach(target)
 
     def quiz_panel(self) -> QuizPanel:
-        """The guided quiz, in a dock beside the map (made once, then shown again)."""
-        if self.quiz_dock is None:
-            panel = QuizPanel(load_quizzes(), self.settings)
-            panel.show_demo.connect(self.show_demo)
-            panel.language_changed.connect(self._recaption_demo)
-            dock = QtWidgets.QDockWidget("Guided quiz", self)
-            dock.setObjectName("guided-quiz")
-            dock.setWidget(panel)
-            self.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
-            dock.resize(430, dock.height())
-            self.quiz_dock = dock
-        self.quiz_dock.show()
-        self.quiz_dock.raise_()
-        shown = self.quiz_dock.widget()
-        assert isinstance(shown, QuizPanel)
-        return shown
+        return self.teach.quiz_panel()
 
     def open_quiz(self, quiz_id: str) -> QuizPanel:
-        """Show the quiz dock; with an id, open that quiz where the user left it."""
-        panel = self.quiz_panel()
-        if quiz_id:
-            try:
-                panel.open_quiz(quiz_id)
-            except QuizError as e:
-                QtWidgets.QMessageBox.warning(self, "Guided quiz", str(e))
-        return panel
+        return self.teach.open_quiz(quiz_id)
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
-        """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
-
-        The demo's snapshots are loaded, replayed and indexed in a task; its tab opens when they are ready
-        (`wait_for_demo` waits for it). A newer request cancels an older one still being prepared."""
-        from gpumem_gui.teach.quiz_demos import plan_for  # noqa: PLC0415
-
-        panel = self.quiz_panel()
-        if question.caption is not None:
-            self.statusBar().showMessage(question.caption[panel.language], 30_000)
-        plan = plan_for(question.demo)
-        if plan.kind == "lab":
-            return self.show_lab(question.focus or "saved_bytes")
-        if self.demo_task is not None:
-            self.demo_task.cancel()
-        task = self.tasks.start(
-            "show me",
-            lambda ctx: stage_demo(question.demo, ctx.check),
-            on_result=self._stage_demo,
-            on_error=lambda message: QtWidgets.QMessageBox.warning(self, "Show me", f"{question.demo}: {message}"),
-        )
-        self.demo_task = task
-        task.finished.connect(lambda: self._demo_task_done(task))
-        return task
-
-    def _demo_task_done(self, task: Task) -> None:
-        if self.demo_task is task:
-            self.demo_task = None
+        return self.teach.show_demo(question)
 
     def wait_for_demo(self, timeout_ms: int = 60_000) -> QtWidgets.QWidget | None:
-        """Run the event loop until the demo being prepared is on screen (for scripts and tests)."""
-        deadline = QtCore.QDeadlineTimer(timeout_ms)
-        while self.demo_task is not None and not deadline.hasExpired():
-            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
-            QtCore.QThread.msleep(5)
-        return self.demo_tab
-
-    def _stage_demo(self, staged: StagedDemo) -> None:
-        widget: QtWidgets.QWidget
-        if staged.run is not None:
-            widget = WhatIfView(staged.run)
-        elif len(staged.documents) > 1:
-            widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-            for document in staged.documents:
-                widget.addWidget(SnapshotTab(document))
-        else:
-            widget = SnapshotTab(staged.documents[0])
-        # the foci in the learner's language; switching it later re-words them (_recaption_demo)
-        show_demo_foci(widget, staged.foci, self.quiz_panel().language)
-        self.demo_foci = staged.foci
-        if isinstance(widget, QtWidgets.QSplitter):
-            # two whole tabs side by side are wider than a laptop screen: they scroll instead of growing the window
-            area = QtWidgets.QScrollArea(widgetResizable=True)
-            area.setWidget(widget)
-            widget = area
-        if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
-            self.close_tab(self.tabs.indexOf(self.demo_tab))
-        self.demo_tab = widget
-        index = self.tabs.addTab(widget, staged.title)
-        self.tabs.setCurrentIndex(index)
-
-    def _recaption_demo(self, lang: str) -> None:
-        """The learner switched language: the demo shown says its captions in the new one (nothing is re-run)."""
-        if self.demo_tab is not None and self.tabs.indexOf(self.demo_tab) >= 0:
-            recaption(self.demo_tab, self.demo_foci, lang)
+        return self.teach.wait_for_demo(timeout_ms)
 
     def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
-        from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
+        return self.teach.show_lab(focus)
 
-        if self.lab is None:
-            self.lab = CheckpointLabPanel()
-            quiz = self.quiz_panel() if self.quiz_dock is not None else None
-            if quiz is not None:  # its captions in the learner's language, following a switch
-                self.lab.set_language(quiz.language)
-                quiz.language_changed.connect(self.lab.set_language)
-        index = self.tabs.indexOf(self.lab)
-        if index < 0:
-            index = self.tabs.addTab(self.lab, "checkpointing lab")
-        self.tabs.setCurrentIndex(index)
-        if focus:
-            self.lab.set_focus(focus)  # type: ignore[attr-defined]
-        return self.lab
+    @property
+    def quiz_dock(self) -> QtWidgets.QDockWidget | None:
+        return self.teach.quiz_dock
+
+    @property
+    def lab(self) -> QtWidgets.QWidget | None:
+        return self.teach.lab
+
+    @property
+    def demo_tab(self) -> QtWidgets.QWidget | None:
+        return self.teach.demo_tab
 
     def show_devices(self) -> None:
         from gpumem_gui.views.live.devices import DeviceView  # noqa: PLC0415
@@ -677,37 +507,3 @@ class MainWindow(QtWidgets.QMainWindow):
         if self.device_view is not None:
             self.device_view.stop()  # type: ignore[attr-defined]
         thread_pool().waitForDone(timeout_ms)
-
-
-def _application() -> QtWidgets.QApplication:
-    app = QtWidgets.QApplication.instance()
-    if isinstance(app, QtWidgets.QApplication):
-        return app
-    QtCore.qInstallMessageHandler(qt_message)  # before the app: the platform plugin speaks while it starts
-    app = QtWidgets.QApplication(sys.argv[:1])
-    app.setOrganizationName(ORG)
-    app.setApplicationName(APP)
-    return app
-
-
-def run_window(paths: Sequence[str], *, attach: int | Path | None = None, quiz: str | None = None) -> int:
-    """`gpumem-gui [FILE ...]`: the window, with the files opening in tabs (none: the start page says what to do).
-
-    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens.
-    Exit code 2, with one line on what to do instead, where there is no display to open a window on."""
-    problem = no_display_problem()
-    if problem is not None:
-        print(problem, file=sys.stderr)
-        return 2
-    app = _application()
-    window = MainWindow()
-    window.show()
-    if attach is not None:
-        window.attach(attach)
-    elif quiz is not None:
-        window.open_quiz(quiz)
-    if paths:
-        window.open_files(list(paths))  # without files the start page offers a file, an example, a job, the quiz
-    status = app.exec()
-    window.settings.sync()
-    return int(status)

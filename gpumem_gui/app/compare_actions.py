@@ -16,7 +16,7 @@ from gpumem_gui.views.compare.ranks_view import RanksView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 if TYPE_CHECKING:
-    from gpumem_gui.app import MainWindow
+    from gpumem_gui.app.host import WindowHost
 
 SNAPSHOT_FILTER = "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
 
@@ -24,28 +24,29 @@ SNAPSHOT_FILTER = "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
 class CompareActions:
     """File > Compare..., File > Open Folder..., View > Mark This Moment as A and Compare With Moment A."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self, host: WindowHost) -> None:
+        self.host = host
+        self.parent = host.host_widget()  # the dialogs' parent
         self.marked: tuple[SnapshotTab, int] | None = None  # moment A: a tab and its event
 
     def _loaded_tabs(self) -> list[SnapshotTab]:
-        tabs = self.window.tabs
+        tabs = self.host.tabs
         found = [tabs.widget(i) for i in range(tabs.count())]
         return [w for w in found if isinstance(w, SnapshotTab) and not w.pending]
 
     def _say(self, text: str) -> None:
-        self.window.statusBar().showMessage(text, 10_000)
+        self.host.statusBar().showMessage(text, 10_000)
 
     def compare_dialog(self) -> None:
         """This tab (A, at its cursor) against another tab (at its cursor) or a file (at its snapshot)."""
-        a = self.window.current_document()
+        a = self.host.current_document()
         if a is None or a.pending:
             self._say("Compare: open a snapshot (fully loaded) first.")
             return
         others = [w for w in self._loaded_tabs() if w is not a]
-        names = [self.window.tabs.tabText(self.window.tabs.indexOf(w)) for w in others]
+        names = [self.host.tabs.tabText(self.host.tabs.indexOf(w)) for w in others]
         choice, ok = QtWidgets.QInputDialog.getItem(
-            self.window, "Compare", "Compare this tab (A, at its cursor) with B:", [*names, "A file..."], 0, False
+            self.parent, "Compare", "Compare this tab (A, at its cursor) with B:", [*names, "A file..."], 0, False
         )
         if not ok:
             return
@@ -53,12 +54,12 @@ class CompareActions:
             b = others[names.index(choice)]
             self.open_compare(a.document, b.document, a.current_event, b.current_event)
             return
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.window, "Compare with", "", SNAPSHOT_FILTER)
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.parent, "Compare with", "", SNAPSHOT_FILTER)
         if path:
             self.open_compare(a.document, path, a.current_event, None)
 
     def mark_moment(self) -> None:
-        doc = self.window.current_document()
+        doc = self.host.current_document()
         if doc is None or doc.pending:
             self._say("Mark: open a snapshot (fully loaded) first.")
             return
@@ -68,8 +69,8 @@ class CompareActions:
         )
 
     def compare_with_mark(self) -> None:
-        doc = self.window.current_document()
-        if self.marked is None or self.window.tabs.indexOf(self.marked[0]) < 0:
+        doc = self.host.current_document()
+        if self.marked is None or self.host.tabs.indexOf(self.marked[0]) < 0:
             self._say("Mark a moment first (View > Mark This Moment as A).")
             return
         if doc is None or doc.pending:
@@ -90,10 +91,10 @@ class CompareActions:
         def done(result: tuple[Any, SnapshotDocument]) -> None:
             diff, other = result
             title = f"compare: {Path(diff.a.file).name} @{diff.a.event} / {Path(diff.b.file).name} @{diff.b.event}"
-            index = self.window.tabs.addTab(DiffView(diff, a, other), title)
-            self.window.tabs.setCurrentIndex(index)
+            index = self.host.tabs.addTab(DiffView(diff, a, other), title)
+            self.host.tabs.setCurrentIndex(index)
 
-        return self.window.tasks.start(
+        return self.host.tasks.start(
             "compare",
             run,
             on_result=done,
@@ -110,25 +111,25 @@ class CompareActions:
 
         def done(result: tuple[Any, SnapshotDocument, SnapshotDocument]) -> None:
             diff, a, b = result
-            index = self.window.tabs.addTab(DiffView(diff, a, b), f"compare: {Path(path_a).name} / {Path(path_b).name}")
-            self.window.tabs.setCurrentIndex(index)
+            index = self.host.tabs.addTab(DiffView(diff, a, b), f"compare: {Path(path_a).name} / {Path(path_b).name}")
+            self.host.tabs.setCurrentIndex(index)
 
-        return self.window.tasks.start(
+        return self.host.tasks.start(
             "compare", run, on_result=done, on_error=lambda message: self._say(f"Compare: {message}")
         )
 
     # -- a folder of rank files -----------------------------------------------------------------------------------
 
     def open_folder_dialog(self) -> None:
-        folder = QtWidgets.QFileDialog.getExistingDirectory(self.window, "Open a folder of rank snapshots")
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self.parent, "Open a folder of rank snapshots")
         if folder:
             self.open_folder(folder)
 
     def open_folder(self, folder: str) -> RanksView:
         """A tab summarising every snapshot in `folder` (read in worker processes): open a rank, compare two."""
         view = RanksView()
-        view.open_requested.connect(self.window.open_file_at_device)
+        view.open_requested.connect(self.host.open_file_at_device)
         view.compare_requested.connect(self.compare_files)
-        self.window.tabs.setCurrentIndex(self.window.tabs.addTab(view, f"ranks: {Path(folder).name}"))
+        self.host.tabs.setCurrentIndex(self.host.tabs.addTab(view, f"ranks: {Path(folder).name}"))
         view.load_folder(folder)
         return view

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from gpumem_gui.cli import EXIT_BAD_INPUT
+from gpumem_gui.cli.common import EXIT_BAD_INPUT
 from gpumem_gui.core.snapshot.errors import SnapshotError
 
 INSTALL = "gpumem-gui mcp needs the MCP SDK: pip install 'gpumem-gui[mcp]'"

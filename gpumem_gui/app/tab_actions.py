@@ -17,28 +17,29 @@ from gpumem_gui.views.common.tasks import Task
 from gpumem_gui.views.compare.whatif_view import WhatIfDialog, WhatIfView
 
 if TYPE_CHECKING:
-    from gpumem_gui.app import MainWindow
+    from gpumem_gui.app.host import WindowHost
     from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 
 class TabActions:
     """View > What if..., the explanations and File > Export / Save Report, for one main window."""
 
-    def __init__(self, window: MainWindow) -> None:
-        self.window = window
+    def __init__(self, host: WindowHost) -> None:
+        self.host = host
+        self.parent = host.host_widget()  # the dialogs' parent
 
     def what_if(self) -> None:
-        doc = self.window.current_document()
+        doc = self.host.current_document()
         if doc is None or doc.pending or not doc.document.has_trace():
-            QtWidgets.QMessageBox.information(self.window, "What if", "Open a snapshot with a trace first.")
+            QtWidgets.QMessageBox.information(self.parent, "What if", "Open a snapshot with a trace first.")
             return
-        dialog = WhatIfDialog(self.window)
+        dialog = WhatIfDialog(self.parent)
         if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
             return
         try:
             capacity = dialog.capacity_bytes()
         except ValueError as e:
-            QtWidgets.QMessageBox.warning(self.window, "What if", str(e))
+            QtWidgets.QMessageBox.warning(self.parent, "What if", str(e))
             return
         self.start_what_if(doc, dialog.overrides(), capacity)
 
@@ -47,16 +48,16 @@ class TabActions:
     ) -> Task:
         """Replay `doc`'s trace under `overrides` off the GUI thread; a comparison tab opens when it is done (at
         event `at`, or the end)."""
-        group = self.window.tab_tasks.get(doc, self.window.tasks)  # closing the recorded run's tab cancels its replay
+        group = self.host.tab_tasks.get(doc, self.host.tasks)  # closing the recorded run's tab cancels its replay
         task = group.start(
             "what if",
             lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
             on_result=functools.partial(self._what_if_done, at=at, doc=doc, overrides=overrides),
-            on_error=lambda message: QtWidgets.QMessageBox.warning(self.window, "What if", message),
+            on_error=lambda message: QtWidgets.QMessageBox.warning(self.parent, "What if", message),
         )
-        task.finished.connect(lambda: self.window.job_done(task))
-        self.window.replays.append(task)
-        self.window.show_progress()
+        task.finished.connect(lambda: self.host.job_done(task))
+        self.host.replays.append(task)
+        self.host.show_progress()
         return task
 
     def _what_if_done(
@@ -69,49 +70,49 @@ class TabActions:
         if doc is not None and overrides is not None:
             doc.show_what_if(overrides)  # the recorded tab's settings page says what the replay changed
         view = WhatIfView(run)
-        index = self.window.tabs.addTab(view, f"what if: {run.change or run.result.settings or 'recorded'}")
-        self.window.tabs.setCurrentIndex(index)
+        index = self.host.tabs.addTab(view, f"what if: {run.change or run.result.settings or 'recorded'}")
+        self.host.tabs.setCurrentIndex(index)
         if at is not None:
             view.travel_to(at)
 
     def open_remedy(self, doc: SnapshotTab, explanation: Explanation, index: int, event: int) -> Task:
         """A remedy's "Show" in the explanation: its replay (the settings, or the program's changed trace) beside the
         recorded run, off the GUI thread, opened at the explained moment (the same request on both sides)."""
-        group = self.window.tab_tasks.get(doc, self.window.tasks)
+        group = self.host.tab_tasks.get(doc, self.host.tasks)
         task = group.start(
             "what if",
             lambda ctx: remedy_document(doc.document, explanation, index, ctx.check),
             on_result=functools.partial(self._what_if_done, at=event),
-            on_error=lambda message: QtWidgets.QMessageBox.warning(self.window, "What if", message),
+            on_error=lambda message: QtWidgets.QMessageBox.warning(self.parent, "What if", message),
         )
-        task.finished.connect(lambda: self.window.job_done(task))
-        self.window.replays.append(task)
-        self.window.show_progress()
+        task.finished.connect(lambda: self.host.job_done(task))
+        self.host.replays.append(task)
+        self.host.show_progress()
         return task
 
     def explain_current(self, at_cursor: bool = False) -> None:
         """View > Explain: the current tab's first OOM (else its peak), or the event at the cursor."""
-        doc = self.window.current_document()
+        doc = self.host.current_document()
         if doc is None or doc.pending or not doc.document.has_trace():
-            self.window.statusBar().showMessage("Explain needs a snapshot with a trace, fully loaded.", 10_000)
+            self.host.statusBar().showMessage("Explain needs a snapshot with a trace, fully loaded.", 10_000)
             return
         doc.explain(doc.current_event if at_cursor else None)
 
     def export_csv(self) -> None:
-        doc = self.window.current_document()
+        doc = self.host.current_document()
         if doc is None or doc.state is None:
             return
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export blocks", "blocks.csv", "CSV (*.csv)")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, "Export blocks", "blocks.csv", "CSV (*.csv)")
         if path:
             reasons = doc.document.nameless_reasons(doc.state)
             Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks, reasons), encoding="utf-8")
 
     def save_report(self) -> None:
-        doc = self.window.current_document()
+        doc = self.host.current_document()
         if doc is None:
             return
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.window, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
+            self.parent, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
         )
         if path:
             reports = build_report(doc.snapshot, device=doc.device, at=doc.current_event)
@@ -122,6 +123,6 @@ class TabActions:
             Path(path).write_text(text, encoding="utf-8")
 
     def export_image(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.window, "Export image", "gpumem.png", "PNG (*.png)")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, "Export image", "gpumem.png", "PNG (*.png)")
         if path:
-            self.window.grab().save(path)
+            self.parent.grab().save(path)

@@ -1,0 +1,46 @@
+"""Starting the window: the one QApplication (named for the settings), and `gpumem-gui [FILE ...]`."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.app.window import APP, ORG, MainWindow
+from gpumem_gui.qt_start import no_display_problem, qt_message
+
+
+def application() -> QtWidgets.QApplication:
+    app = QtWidgets.QApplication.instance()
+    if isinstance(app, QtWidgets.QApplication):
+        return app
+    QtCore.qInstallMessageHandler(qt_message)  # before the app: the platform plugin speaks while it starts
+    app = QtWidgets.QApplication(sys.argv[:1])
+    app.setOrganizationName(ORG)
+    app.setApplicationName(APP)
+    return app
+
+
+def run_window(paths: Sequence[str], *, attach: int | Path | None = None, quiz: str | None = None) -> int:
+    """`gpumem-gui [FILE ...]`: the window, with the files opening in tabs (none: the start page says what to do).
+
+    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens.
+    Exit code 2, with one line on what to do instead, where there is no display to open a window on."""
+    problem = no_display_problem()
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
+    app = application()
+    window = MainWindow()
+    window.show()
+    if attach is not None:
+        window.attach(attach)
+    elif quiz is not None:
+        window.open_quiz(quiz)
+    if paths:
+        window.open_files(list(paths))  # without files the start page offers a file, an example, a job, the quiz
+    status = app.exec()
+    window.settings.sync()
+    return int(status)

@@ -1,0 +1,154 @@
+"""The window's teaching: the guided quiz in its dock, "Show me" demos staged off the GUI thread, the lab's tab."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.document.staging import StagedDemo, stage_demo
+from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
+from gpumem_gui.teach.quiz_demos import DemoFocus
+from gpumem_gui.views.common.tasks import Task
+from gpumem_gui.views.compare.whatif_view import WhatIfView
+from gpumem_gui.views.snapshot.tab import SnapshotTab
+from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci
+from gpumem_gui.views.teach.quiz_panel import QuizPanel
+
+if TYPE_CHECKING:
+    from gpumem_gui.app.host import WindowHost
+
+
+class TeachActions:
+    """Help > Guided Quiz, its "Show me" and Help > Checkpointing Lab, for one main window."""
+
+    def __init__(self, host: WindowHost, settings: QtCore.QSettings) -> None:
+        self.host = host
+        self.parent = host.host_widget()
+        self.settings = settings
+        self.quiz_dock: QtWidgets.QDockWidget | None = None
+        self.lab: QtWidgets.QWidget | None = None
+        self.demo_tab: QtWidgets.QWidget | None = None  # the last "Show me": replaced by the next one
+        self.demo_task: Task | None = None
+        self.demo_foci: Sequence[DemoFocus] = ()  # the demo tab's foci, re-worded when the language changes
+
+    def closed(self, widget: QtWidgets.QWidget) -> None:
+        """A tab was closed: forget it if it was the demo or the lab."""
+        if widget is self.demo_tab:
+            self.demo_tab = None
+        if widget is self.lab:
+            self.lab = None
+
+    def quiz_panel(self) -> QuizPanel:
+        """The guided quiz, in a dock beside the map (made once, then shown again)."""
+        if self.quiz_dock is None:
+            panel = QuizPanel(load_quizzes(), self.settings)
+            panel.show_demo.connect(self.show_demo)
+            panel.language_changed.connect(self._recaption_demo)
+            dock = QtWidgets.QDockWidget("Guided quiz", self.parent)
+            dock.setObjectName("guided-quiz")
+            dock.setWidget(panel)
+            self.parent.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            dock.resize(430, dock.height())
+            self.quiz_dock = dock
+        self.quiz_dock.show()
+        self.quiz_dock.raise_()
+        shown = self.quiz_dock.widget()
+        assert isinstance(shown, QuizPanel)
+        return shown
+
+    def open_quiz(self, quiz_id: str) -> QuizPanel:
+        """Show the quiz dock; with an id, open that quiz where the user left it."""
+        panel = self.quiz_panel()
+        if quiz_id:
+            try:
+                panel.open_quiz(quiz_id)
+            except QuizError as e:
+                QtWidgets.QMessageBox.warning(self.parent, "Guided quiz", str(e))
+        return panel
+
+    def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
+        """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
+
+        The demo's snapshots are loaded, replayed and indexed in a task; its tab opens when they are ready
+        (`wait_for_demo` waits for it). A newer request cancels an older one still being prepared."""
+        from gpumem_gui.teach.quiz_demos import plan_for  # noqa: PLC0415
+
+        panel = self.quiz_panel()
+        if question.caption is not None:
+            self.host.statusBar().showMessage(question.caption[panel.language], 30_000)
+        plan = plan_for(question.demo)
+        if plan.kind == "lab":
+            return self.show_lab(question.focus or "saved_bytes")
+        if self.demo_task is not None:
+            self.demo_task.cancel()
+        task = self.host.tasks.start(
+            "show me",
+            lambda ctx: stage_demo(question.demo, ctx.check),
+            on_result=self._stage_demo,
+            on_error=lambda message: QtWidgets.QMessageBox.warning(
+                self.parent, "Show me", f"{question.demo}: {message}"
+            ),
+        )
+        self.demo_task = task
+        task.finished.connect(lambda: self._demo_task_done(task))
+        return task
+
+    def _demo_task_done(self, task: Task) -> None:
+        if self.demo_task is task:
+            self.demo_task = None
+
+    def wait_for_demo(self, timeout_ms: int = 60_000) -> QtWidgets.QWidget | None:
+        """Run the event loop until the demo being prepared is on screen (for scripts and tests)."""
+        deadline = QtCore.QDeadlineTimer(timeout_ms)
+        while self.demo_task is not None and not deadline.hasExpired():
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+            QtCore.QThread.msleep(5)
+        return self.demo_tab
+
+    def _stage_demo(self, staged: StagedDemo) -> None:
+        widget: QtWidgets.QWidget
+        if staged.run is not None:
+            widget = WhatIfView(staged.run)
+        elif len(staged.documents) > 1:
+            widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+            for document in staged.documents:
+                widget.addWidget(SnapshotTab(document))
+        else:
+            widget = SnapshotTab(staged.documents[0])
+        # the foci in the learner's language; switching it later re-words them (_recaption_demo)
+        show_demo_foci(widget, staged.foci, self.quiz_panel().language)
+        self.demo_foci = staged.foci
+        if isinstance(widget, QtWidgets.QSplitter):
+            # two whole tabs side by side are wider than a laptop screen: they scroll instead of growing the window
+            area = QtWidgets.QScrollArea(widgetResizable=True)
+            area.setWidget(widget)
+            widget = area
+        if self.demo_tab is not None and self.host.tabs.indexOf(self.demo_tab) >= 0:
+            self.host.close_tab(self.host.tabs.indexOf(self.demo_tab))
+        self.demo_tab = widget
+        index = self.host.tabs.addTab(widget, staged.title)
+        self.host.tabs.setCurrentIndex(index)
+
+    def _recaption_demo(self, lang: str) -> None:
+        """The learner switched language: the demo shown says its captions in the new one (nothing is re-run)."""
+        if self.demo_tab is not None and self.host.tabs.indexOf(self.demo_tab) >= 0:
+            recaption(self.demo_tab, self.demo_foci, lang)
+
+    def show_lab(self, focus: str | None = None) -> QtWidgets.QWidget:
+        from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
+
+        if self.lab is None:
+            self.lab = CheckpointLabPanel()
+            quiz = self.quiz_panel() if self.quiz_dock is not None else None
+            if quiz is not None:  # its captions in the learner's language, following a switch
+                self.lab.set_language(quiz.language)
+                quiz.language_changed.connect(self.lab.set_language)
+        index = self.host.tabs.indexOf(self.lab)
+        if index < 0:
+            index = self.host.tabs.addTab(self.lab, "checkpointing lab")
+        self.host.tabs.setCurrentIndex(index)
+        if focus:
+            self.lab.set_focus(focus)  # type: ignore[attr-defined]
+        return self.lab
