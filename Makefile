@@ -46,14 +46,14 @@ RENDER := QT_QPA_PLATFORM=offscreen $(BIN)/gpumem-gui render
 
 screenshots: $(STAMP_TEST)
 	mkdir -p docs/img
-	$(RENDER) gpumem_gui/data/examples/fragmented_oom.pickle -o docs/img/fragmented_oom.png
-	$(RENDER) gpumem_gui/data/examples/split_blocks_oom.pickle -o docs/img/split_blocks_oom.png --layout segment-free
-	$(RENDER) gpumem_gui/data/examples/fragmented_expandable.pickle -o docs/img/fragmented_expandable.png --view map --size 1400x700
-	$(RENDER) gpumem_gui/data/examples/checkpointing_sqrt.pickle -o docs/img/checkpointing_sqrt.png --at 200
+	$(RENDER) resources/examples/fragmented_oom.pickle -o docs/img/fragmented_oom.png
+	$(RENDER) resources/examples/split_blocks_oom.pickle -o docs/img/split_blocks_oom.png --layout segment-free
+	$(RENDER) resources/examples/fragmented_expandable.pickle -o docs/img/fragmented_expandable.png --view map --size 1400x700
+	$(RENDER) resources/examples/checkpointing_sqrt.pickle -o docs/img/checkpointing_sqrt.png --at 200
 	QT_QPA_PLATFORM=offscreen $(BIN)/python docs/screenshots_quiz.py docs/img
 
 examples: $(STAMP_RUN)
-	$(BIN)/python -m gpumem_gui.core.allocator.examples gpumem_gui/data/examples
+	$(BIN)/python -m gpumem_gui.core.allocator.examples resources/examples
 
 # Slow (three isolated builds and a fresh venv, a few minutes): the sdist and wheel, installed and run from another
 # folder, with and without a C++ compiler; it leaves nothing behind (tests/dist_check.py)

@@ -10,7 +10,7 @@ import re
 import sys
 from typing import Any
 
-from setuptools import Extension, setup
+from setuptools import Extension, find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 NOTICE = "gpumem_gui: {what}; the pure-Python twin runs instead (same results, slower)"
@@ -110,4 +110,13 @@ def _pure_mode_kernels(cythonize: Any) -> list[Extension]:
     return list(cythonize(extensions, compiler_directives=directives, quiet=True))
 
 
-setup(ext_modules=kernels(), cmdclass={"build_ext": OptionalBuildExt})
+# The quizzes and the bundled files live at the repository's top (quizzes/, resources/) and travel inside the package
+# as gpumem_gui.quizzes and gpumem_gui.resources, where gpumem_gui/assets.py finds them through importlib.resources.
+DATA_PACKAGES = {"gpumem_gui.quizzes": "quizzes", "gpumem_gui.resources": "resources"}
+
+setup(
+    packages=[*find_packages(include=["gpumem_gui", "gpumem_gui.*"]), *DATA_PACKAGES],
+    package_dir=DATA_PACKAGES,
+    ext_modules=kernels(),
+    cmdclass={"build_ext": OptionalBuildExt},
+)

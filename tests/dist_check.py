@@ -38,13 +38,14 @@ SDIST_NEEDS = (
     "gpumem_gui/core/allocator/_sim.pxd",
     "gpumem_gui/core/allocator/_cfeed.pxd",
 )
-DATA_FILES = (
-    "gpumem_gui/data/examples/examples.toml",
-    f"gpumem_gui/data/examples/{EXAMPLE}.pickle",
-    "gpumem_gui/data/quizzes/gpu_memory.toml",
-    "gpumem_gui/data/quizzes/gradient_checkpointing.toml",
-    "gpumem_gui/data/quiz_interface.toml",
+DATA_FILES = (  # where the wheel has them; the sdist has them at its top (quizzes/, resources/)
+    "gpumem_gui/resources/examples/examples.toml",
+    f"gpumem_gui/resources/examples/{EXAMPLE}.pickle",
+    "gpumem_gui/quizzes/gpu_memory.toml",
+    "gpumem_gui/quizzes/gradient_checkpointing.toml",
+    "gpumem_gui/resources/quiz_interface.toml",
 )
+SDIST_DATA = tuple(name.removeprefix("gpumem_gui/") for name in DATA_FILES)
 
 # run inside the installed venv, from another folder: every path must come from the installed package
 PROBE = f"""
@@ -60,7 +61,7 @@ for name in names:
 quizzes = load_quizzes()
 load_interface()
 kernels = [m for m in {KERNELS!r} if importlib.util.find_spec(m) is not None]
-print(files("gpumem_gui") / "data" / "examples" / "{EXAMPLE}.pickle")
+print(files("gpumem_gui.resources") / "examples" / "{EXAMPLE}.pickle")
 print(len(names), "examples loaded;", ", ".join(q.id for q in quizzes), "quizzes loaded;",
       "kernels:", ", ".join(k.rsplit(".", 1)[1] for k in kernels) or "none")
 """
@@ -144,7 +145,7 @@ def check(work: Path) -> None:
     run([python, "-m", "build", "--sdist", "--wheel", "--outdir", str(tree_dist), str(src)], cwd=work, env=env)
     (sdist,) = tree_dist.glob("*.tar.gz")
     (tree_wheel,) = tree_dist.glob("*.whl")
-    require(sdist_names(sdist), SDIST_NEEDS + DATA_FILES, sdist.name)
+    require(sdist_names(sdist), SDIST_NEEDS + SDIST_DATA, sdist.name)
     print(f"sdist {sdist.name}: {len(sdist_names(sdist))} files, with the kernels' sources, the data and LICENSE")
     tree_names = check_wheel(tree_wheel)
     print(f"wheel from the tree {tree_wheel.name}: {len(tree_names)} files, with the kernels, the data and LICENSE")

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
+from gpumem_gui import assets
 from gpumem_gui.core import Snapshot, load_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import TraceTable
@@ -20,7 +21,7 @@ from gpumem_gui.document.events import format_elapsed
 from gpumem_gui.views.snapshot.event_list import EventListView
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
-EXAMPLES = sorted((Path(__file__).resolve().parents[1] / "gpumem_gui" / "data" / "examples").glob("*.pickle"))
+EXAMPLES = sorted(assets.EXAMPLES.glob("*.pickle"))
 # the kinds by the trace's own action names (written out here, not read from the code under test)
 RAW_KINDS: dict[str, set[str] | None] = {
     "all": None,

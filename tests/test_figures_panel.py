@@ -6,6 +6,7 @@ import html
 from pathlib import Path
 from typing import Any
 
+from gpumem_gui import assets
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
@@ -14,7 +15,7 @@ from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.figures import FiguresPanel
 
 GiB, MiB = 1 << 30, 1 << 20
-EXAMPLES = Path(__file__).resolve().parents[1] / "gpumem_gui" / "data" / "examples"
+EXAMPLES = assets.EXAMPLES
 
 
 def metrics(reserved: int, allocated: int, free: int, largest: int, *, split: int = 0, segments: int = 1) -> Metrics:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pickle
 import time
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from gpumem_gui import assets
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.first_look import (
     Finding,
@@ -28,7 +28,7 @@ from gpumem_gui.core.snapshot.model import Action, AllocatorState, TraceTable
 from tests.conftest import fixture_path, load_raw
 
 GiB = 1 << 30
-EXAMPLES = Path(__file__).resolve().parents[1] / "gpumem_gui" / "data" / "examples"
+EXAMPLES = assets.EXAMPLES
 
 
 def metrics(reserved: int, allocated: int, free: int, largest: int, *, split: int = 0, pending: int = 0) -> Metrics:

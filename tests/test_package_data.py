@@ -23,7 +23,14 @@ from gpumem_gui.teach.quiz_interface import load_interface
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = Path(gpumem_gui.__file__).resolve().parent
-DATA = resources.files("gpumem_gui") / "data"
+DATA = resources.files("gpumem_gui.resources")  # the top-level resources/, mapped into the package by setup.py
+FOLDERS = {"gpumem_gui.quizzes": ROOT / "quizzes", "gpumem_gui.resources": ROOT / "resources"}
+
+
+def _bundled(path: Path) -> bool:
+    """Inside the installed package, or (an editable install, a checkout) inside the folder that is mapped into it."""
+    where = path.resolve().parents
+    return PACKAGE in where or any(folder.resolve() in where for folder in FOLDERS.values())
 
 
 def test_examples_listed_in_the_index_are_package_data_and_load() -> None:
@@ -36,30 +43,32 @@ def test_examples_listed_in_the_index_are_package_data_and_load() -> None:
     for name in index:
         path = assets.example_path(name)
         assert (DATA / "examples" / f"{name}.pickle").is_file()
-        assert PACKAGE in path.resolve().parents, f"{path} is not inside the package {PACKAGE}"
+        assert _bundled(path), f"{path} is not package data"
         assert load_snapshot(path).source, name
 
 
 def test_both_quizzes_and_their_interface_load_from_the_package() -> None:
-    assert PACKAGE in assets.QUIZZES.resolve().parents
+    assert resources.files("gpumem_gui.quizzes").joinpath("gpu_memory.toml").is_file()
     quizzes = load_quizzes()
     assert [q.id for q in quizzes] == ["gpu-memory", "gradient-checkpointing"]
-    assert all(PACKAGE in q.path.resolve().parents for q in quizzes)
+    assert all(_bundled(q.path) for q in quizzes)
     assert all(q.questions for q in quizzes)
     load_interface()
 
 
-def _package_data_globs() -> list[str]:
+def _package_data_globs(package: str) -> list[str]:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
-    return list(config["tool"]["setuptools"]["package-data"]["gpumem_gui"])
+    return list(config["tool"]["setuptools"]["package-data"][package])
 
 
-def test_every_data_file_is_declared_package_data() -> None:
-    """A file under gpumem_gui/data that no package-data pattern names would be missing from the wheel."""
-    declared = {p.resolve() for pattern in _package_data_globs() for p in PACKAGE.glob(pattern) if p.is_file()}
-    files = [p for p in (PACKAGE / "data").rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+@pytest.mark.parametrize("package", sorted(FOLDERS))
+def test_every_data_file_is_declared_package_data(package: str) -> None:
+    """A file under quizzes/ or resources/ that no package-data pattern names would be missing from the wheel."""
+    folder = FOLDERS[package]
+    declared = {p.resolve() for pattern in _package_data_globs(package) for p in folder.glob(pattern) if p.is_file()}
+    files = [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts and p.name != "__init__.py"]
     assert files
-    undeclared = [str(p.relative_to(PACKAGE)) for p in files if p.resolve() not in declared]
+    undeclared = [str(p.relative_to(ROOT)) for p in files if p.resolve() not in declared]
     assert not undeclared, f"not in [tool.setuptools.package-data]: {undeclared}"
     assert (ROOT / "LICENSE").is_file()
 

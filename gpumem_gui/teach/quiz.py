@@ -1,4 +1,4 @@
-"""Guided quizzes: read the TOML files in data/quizzes into frozen values, refusing any that break the schema."""
+"""Guided quizzes: read the TOML files in quizzes/ into frozen values, refusing any that break the schema."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from gpumem_gui.teach.lab.choices import FOCUSES
 
 LANGUAGES: tuple[str, ...] = ("en", "ro", "fr")
 
-# each name is a scene the quiz panel knows how to stage on the map (see gpumem_gui/data/quizzes/README.md)
+# each name is a scene the quiz panel knows how to stage on the map (see quizzes/README.md)
 DEMOS: frozenset[str] = frozenset(
     {
         "fragmented_oom",

@@ -1,7 +1,7 @@
 """The bundled example snapshots: small programs run through the allocator simulator, one per concept.
 
 `python -m gpumem_gui.core.allocator.examples DIR` (what `make examples` runs) writes each as DIR/<name>.pickle
-and their descriptions to DIR/examples.toml; a test checks that the files in gpumem_gui/data/examples are what
+and their descriptions to DIR/examples.toml; a test checks that the files in resources/examples are what
 this module makes.
 Everything is deterministic (fixed seeds, the simulator's fixed clock and addresses).
 """
@@ -386,5 +386,5 @@ def write_examples(directory: Path) -> list[Path]:
 
 
 if __name__ == "__main__":
-    for p in write_examples(Path(sys.argv[1] if len(sys.argv) > 1 else "gpumem_gui/data/examples")):
+    for p in write_examples(Path(sys.argv[1] if len(sys.argv) > 1 else "resources/examples")):
         print(f"wrote {p} ({p.stat().st_size:,} bytes)")

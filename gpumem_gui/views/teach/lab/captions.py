@@ -41,7 +41,7 @@ def timing_text(sweep: lab.LabSweep) -> str:
     )
 
 
-# -- the focus captions, in every quiz language (templates: map_caption of data/quizzes/gradient_checkpointing.toml)
+# -- the focus captions, in every quiz language (templates: map_caption of quizzes/gradient_checkpointing.toml)
 
 
 def _size(n: int) -> Figure:
