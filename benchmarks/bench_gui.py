@@ -131,13 +131,17 @@ def _stages(window: MainWindow) -> dict[str, bool]:
     doc = window.current_document()
     if doc is None:
         return {}
-    view = doc._timeline_view
-    timeline = bool(view is not None and view._full and doc._bottom.isVisible() and not doc.pending)
+    curves = doc._curves
+    view = curves.timeline_view if curves is not None else None
+    timeline = bool(view is not None and view._full and curves is not None and curves.isVisible() and not doc.pending)
     return {
         "map": doc.map.isVisible(),
         "timeline": timeline,
         "event_list": timeline and doc.event_list.model.row_count() > 0,
-        "site_timeline": timeline and doc._site_timeline_for is not None and doc.site_timeline.is_ready(),
+        "site_timeline": timeline
+        and curves is not None
+        and curves.site_timeline_for is not None
+        and doc.site_timeline.is_ready(),
         "final": not window.jobs and not doc.pending,
     }
 

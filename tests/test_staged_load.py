@@ -15,14 +15,16 @@ from pytestqt.qtbot import QtBot
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.views.snapshot.tab import READING_TRACE, SnapshotTab
+from gpumem_gui.views.snapshot.curves_panel import CurvesPanel
+from gpumem_gui.views.snapshot.tab import SnapshotTab
+from gpumem_gui.views.snapshot.tab_support import READING_TRACE
 
 
 def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[SnapshotTab, list[Any]]:
     """Open `path` and record each stage as it reaches the window, with what the tab showed then."""
     stages: list[Any] = []
     arrived, timelines_arrived = MainWindow._snapshot_arrived, SnapshotTab._timelines_arrived
-    set_table = SnapshotTab._events_listed
+    set_table = CurvesPanel._events_listed
 
     def on_state(window: MainWindow, *args: Any, **kwargs: Any) -> None:
         arrived(window, *args, **kwargs)
@@ -35,13 +37,13 @@ def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -
         timelines_arrived(doc, *args)
         stages.append(("timeline", doc.pending, doc.snapshot.has_traces, doc.event_list.model.row_count()))
 
-    def on_events(doc: SnapshotTab, *args: Any) -> None:
-        set_table(doc, *args)
-        stages.append(("event list", doc.event_list.model.row_count()))
+    def on_events(curves: CurvesPanel, *args: Any) -> None:
+        set_table(curves, *args)
+        stages.append(("event list", curves.event_list.model.row_count()))
 
     monkeypatch.setattr(MainWindow, "_snapshot_arrived", on_state)
     monkeypatch.setattr(SnapshotTab, "_timelines_arrived", on_timelines)
-    monkeypatch.setattr(SnapshotTab, "_events_listed", on_events)
+    monkeypatch.setattr(CurvesPanel, "_events_listed", on_events)
     with throwaway_settings() as settings:
         window = MainWindow(settings)
         qtbot.addWidget(window)

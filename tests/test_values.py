@@ -192,7 +192,7 @@ def test_real_snapshots_have_no_layout_warnings() -> None:
 def test_report_into_a_closed_pipe_ends_quietly() -> None:
     path = fixture_path("constructor_memory_snapshot.pickle")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "gpumem_gui.cli", "report", str(path)],
+        [sys.executable, "-m", "gpumem_gui", "report", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )

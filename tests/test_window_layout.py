@@ -42,7 +42,7 @@ def test_dragged_splitters_are_remembered_for_the_next_tab(qtbot: Any) -> None:
     first = window.current_document()
     assert first is not None
     qtbot.waitUntil(lambda: first.map.width() > 0)
-    splitter = first._splitters["map_side"]
+    splitter = first._splitters.splitter("map_side")
     before = splitter.sizes()
     _drag_handle(splitter, -150, 0)
     moved = splitter.sizes()
@@ -51,8 +51,8 @@ def test_dragged_splitters_are_remembered_for_the_next_tab(qtbot: Any) -> None:
     window.wait_for_loads()
     second = window.current_document()
     assert second is not None and second is not first
-    qtbot.waitUntil(lambda: second._splitters["map_side"].sizes()[0] > 0)
-    assert abs(second._splitters["map_side"].sizes()[0] - moved[0]) <= 2
+    qtbot.waitUntil(lambda: second._splitters.splitter("map_side").sizes()[0] > 0)
+    assert abs(second._splitters.splitter("map_side").sizes()[0] - moved[0]) <= 2
 
 
 def test_travelling_does_not_move_the_widgets_of_the_bar(qtbot: Any) -> None:

@@ -27,7 +27,8 @@ from gpumem_gui.teach.quiz import Question
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, thread_pool
 from gpumem_gui.views.live.live_view import LiveView
-from gpumem_gui.views.snapshot.tab import SnapshotTab, warm_up
+from gpumem_gui.views.snapshot.tab import SnapshotTab
+from gpumem_gui.views.snapshot.tab_support import warm_up
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 ORG, APP = "gpumem_gui", "gpumem-gui"

@@ -1,0 +1,29 @@
+"""The block page's text: a block picked on the map, its segment's figures, its category and why, its metadata."""
+
+from __future__ import annotations
+
+import html
+
+from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
+from gpumem_gui.core.snapshot.units import format_bytes_exact
+from gpumem_gui.document.frame import BlockDetails
+
+
+def block_details_html(description: str, d: BlockDetails) -> str:
+    """`description` (the map's line on the block) and the rest of `d` as the block page's rich text."""
+    lines = [
+        description,
+        "",
+        f"<b>segment</b> {d.segment_address:#x}: {format_bytes_exact(d.segment_size)}, {d.segment_blocks} blocks,",
+        f"free {format_bytes_exact(d.segment_free)}, largest hole {format_bytes_exact(d.segment_largest_free)}",
+    ]
+    if d.category:  # known once the trace is indexed
+        label = html.escape(CATEGORY_LABELS.get(d.category, d.category))
+        lines[1:1] = [f"<b>category</b> {label}: {html.escape(d.category_rule)}"]
+    if d.no_frames_cause:
+        lines[1:1] = [f"<b>no stack</b>: {html.escape(d.no_frames_cause)}"]
+    if d.user_metadata or d.annotations:
+        tags = [f"<b>user metadata</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
+        tags += [f"<b>annotation</b> {html.escape(a)}" for a in d.annotations]
+        lines[1:1] = tags
+    return "<br>".join(lines)

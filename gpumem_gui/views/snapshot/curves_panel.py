@@ -1,0 +1,201 @@
+"""CurvesPanel: what a tab shows under its map once the trace is read: the memory curves, the allocated memory by site
+and the cached segments (one tab each), beside the list of the trace's events."""
+
+from __future__ import annotations
+
+import numpy as np
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.analysis.site_series import BandSeries, SiteSeries
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.document import SnapshotDocument
+from gpumem_gui.document.event_list import EventFilter, EventTable, prepared_table
+from gpumem_gui.views.common.tasks import TaskGroup
+from gpumem_gui.views.snapshot.event_list import EventListView
+from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
+from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
+from gpumem_gui.views.snapshot.timeline import TimelineView
+
+# a trace this short is listed at once; a longer one's list is made in a task (a pass over millions of events)
+LIST_AT_ONCE = 100_000
+
+
+class CurvesPanel(QtWidgets.QSplitter):
+    """Made in parts by its tab (a plot costs a turn of the event loop): the event list first, then the curves' plot,
+    then their tabs, then the site and segment timelines. The site and segment timelines are computed when their
+    tab is first looked at, per device and timeline."""
+
+    event_chosen = QtCore.Signal(int)  # a row of the event list
+    event_selected = QtCore.Signal(int)  # the memory curves' cursor
+    event_travelled = QtCore.Signal(int)  # the site or the segment timeline's cursor
+    explain_requested = QtCore.Signal(int)  # -1: the OOM or the peak
+    band_selected = QtCore.Signal(str, object, str)  # a band of the site timeline: its kind, key and label
+
+    def __init__(self, document: SnapshotDocument, tasks: TaskGroup) -> None:
+        super().__init__(QtCore.Qt.Orientation.Horizontal)
+        self.document = document
+        self.tasks = tasks
+        self.shown_event = -1  # the event the tab shows: where a list or a timeline made later starts
+        self.event_list = EventListView()
+        self.event_list.event_chosen.connect(self.event_chosen)
+        self._plot: TimelineView | None = None  # made in one part, placed in the next
+        self.timeline_view: TimelineView | None = None
+        self.curve_tabs: QtWidgets.QTabWidget | None = None
+        self.site_timeline: SiteTimelineView | None = None
+        self.segment_timeline: SegmentTimelineView | None = None
+        self.site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
+        self._segment_timeline_for: tuple[int, object] | None = None
+        # the loader's site bands of one device's timeline (device, groupings), for the site timeline
+        self._site_bands: tuple[int, dict[str, BandSeries]] | None = None
+        self._site_bands_for: int | None = None  # the loader is making this device's: the site timeline waits
+        # the loader's segment allocations (the timeline's ticks) per device, of the timeline they were found for
+        self._segment_ticks: dict[int, np.ndarray] = {}
+        self._ticks_of: dict[int, DeviceTimeline] = {}
+        self._list_token = 0
+        self.setVisible(False)
+
+    # -- its parts ------------------------------------------------------------------------------------------------
+
+    def make_plot(self) -> None:
+        self._plot = TimelineView()  # its plot alone, a turn's worth of work; placed by place_plot
+
+    def place_plot(self) -> None:
+        view = self._plot
+        assert view is not None
+        view.event_selected.connect(self.event_selected)
+        view.explain_requested.connect(self.explain_requested)
+        # the memory curves, or the allocated memory stacked by site, category, stream or pool
+        tabs = QtWidgets.QTabWidget(documentMode=True)
+        tabs.addTab(view, "memory")
+        tabs.currentChanged.connect(lambda _i: self.site_timeline_if_shown())
+        self.curve_tabs = tabs
+        self.addWidget(tabs)
+        self.addWidget(self.event_list)
+        self.setStretchFactor(0, 1)
+        self.setStretchFactor(1, 0)
+        self.setSizes([900, 480])
+        self.event_list.setVisible(False)  # painted first with its rows (show_lists), a turn after the curves
+        self.timeline_view = view
+
+    def make_site_timeline(self) -> None:
+        assert self.curve_tabs is not None
+        view = SiteTimelineView()  # filled when first shown
+        view.event_selected.connect(self.event_travelled)
+        view.band_selected.connect(self.band_selected)
+        self.site_timeline = view
+        self.curve_tabs.addTab(view, "allocated by site")
+
+    def make_segment_timeline(self) -> None:
+        assert self.curve_tabs is not None
+        view = SegmentTimelineView()  # filled when first shown
+        view.event_selected.connect(self.event_travelled)
+        self.segment_timeline = view
+        self.curve_tabs.addTab(view, "cached segments")
+        self.curve_tabs.currentChanged.connect(lambda _i: self.segment_timeline_if_shown())
+
+    # -- what arrives from the loader -----------------------------------------------------------------------------
+
+    def expect(self, timelines: dict[int, DeviceTimeline], ticks: dict[int, np.ndarray], bands_for: int | None) -> None:
+        """The loader's timelines are on their way: each device's segment allocations found by the loader (for the
+        timeline's ticks), and the device whose site bands it is making (site_bands_arrived hands them over)."""
+        self._segment_ticks = dict(ticks)
+        self._ticks_of = {d: timelines[d] for d in self._segment_ticks if d in timelines}
+        self._site_bands, self._site_bands_for = None, bands_for
+
+    def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
+        """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
+        self._site_bands_for = None
+        self._site_bands = bands  # the trace may still be on its way to the view: matched to a timeline when shown
+        self.site_timeline_for = None  # shown waiting for these: shown again, with them
+        self.site_timeline_if_shown()
+
+    # -- drawing the device shown ---------------------------------------------------------------------------------
+
+    def draw_timeline(self) -> None:
+        """The device's curves, at the document's event (its OOM or peak, or its end)."""
+        doc = self.document
+        assert self.timeline_view is not None
+        tl = doc.timeline()
+        self.timeline_view.set_timeline(
+            tl,
+            doc.snapshot.trace(doc.device),
+            doc.annotation_ranges(),
+            doc.curve_envelopes(),
+            ticks=self._segment_ticks.get(doc.device) if tl is self._ticks_of.get(doc.device) else None,
+        )
+        self.timeline_view.set_event(doc.event, emit=False)
+
+    def show_lists(self) -> None:
+        """The event list and the timelines looked at, once the trace is read."""
+        if not self.document.pending:
+            self.event_list.setVisible(True)
+            self.list_events(self.document.timeline())
+            self.site_timeline_if_shown()
+            self.segment_timeline_if_shown()
+
+    def follow(self, event: int) -> None:
+        """The tab travelled to `event`: the list's row and the timelines' cursors follow (not the curves': the tab
+        moves them where the travel did not come from them)."""
+        self.shown_event = event
+        self.event_list.show_event(event)
+        if self.site_timeline_for is not None and self.site_timeline is not None:
+            self.site_timeline.set_event(event, emit=False)
+        if self._segment_timeline_for is not None and self.segment_timeline is not None:
+            self.segment_timeline.set_event(event, emit=False)
+
+    def list_events(self, timeline: DeviceTimeline) -> None:
+        """The event list of the device shown: at once for a short trace, else made in a task and handed over."""
+        doc = self.document
+        self._list_token += 1
+        if len(doc.snapshot.trace(doc.device)) <= LIST_AT_ONCE:
+            self.event_list.set_document(doc.snapshot, doc.device, timeline)
+            self.event_list.show_event(self.shown_event)  # the row of the event shown: the OOM a file opens at
+            return
+        self.event_list.clear("listing the events...")
+        token, snapshot, device, flt = self._list_token, doc.snapshot, doc.device, self.event_list.filter
+        self.tasks.start(
+            "event list",
+            lambda _ctx: prepared_table(snapshot, device, timeline, flt),
+            on_result=lambda made: self._events_listed(token, flt, made),
+        )
+
+    def _events_listed(self, token: int, flt: EventFilter, made: tuple[EventTable, np.ndarray]) -> None:
+        if token != self._list_token:
+            return  # another device or snapshot is shown now
+        table, indices = made
+        self.event_list.set_table(table, indices if flt == self.event_list.filter else None)
+        self.event_list.show_event(self.shown_event)
+
+    def site_timeline_if_shown(self) -> None:
+        """The stacked bands are computed when first looked at, per device (a few hundred ms at 3M events)."""
+        doc = self.document
+        if doc.pending or self.site_timeline is None or self.curve_tabs is None:
+            return
+        tl = doc.timeline()
+        if self.site_timeline_for == (doc.device, tl):
+            return
+        self.site_timeline_for = None  # what it shows is of another device or snapshot: it follows no cursor
+        if self.curve_tabs.currentWidget() is self.site_timeline:
+            self.site_timeline_for = (doc.device, tl)
+            series = None
+            if self._site_bands is not None and self._site_bands[0] == doc.device:
+                groupings = self._site_bands[1]
+                if all(b.n_events == tl.n_events for b in groupings.values()):
+                    series = SiteSeries(doc.snapshot, tl, groupings)
+            # the loader is making this device's bands: computed here too, both would want the GIL at once
+            wait = series is None and self._site_bands_for == doc.device
+            self.site_timeline.set_document(doc.snapshot, tl, series, event=self.shown_event, compute=not wait)
+
+    def segment_timeline_if_shown(self) -> None:
+        """The segments' lives of the device shown, computed when their tab is first looked at."""
+        doc = self.document
+        if doc.pending or self.segment_timeline is None or self.curve_tabs is None:
+            return
+        tl = doc.timeline()
+        if self._segment_timeline_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.segment_timeline:
+            self._segment_timeline_for = (doc.device, tl)
+            self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.shown_event)
+
+    def shutdown(self) -> None:
+        if self.site_timeline is not None:
+            self.site_timeline.tasks.cancel_all()

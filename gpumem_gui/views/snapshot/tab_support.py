@@ -1,0 +1,132 @@
+"""What a snapshot tab leans on: the pause between its staged parts, the first plot's warm-up, its panes and their
+remembered sizes, a scroll area, and the device menu's words."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import NamedTuple
+
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.views.common import palette
+from gpumem_gui.views.snapshot.map_view import SegmentMapView
+
+# the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
+# so that the window's own events (input, painting) are served between two parts, never after both
+TURN_MS = 1
+UNSHOWN_MS = 300
+READING_TRACE = "reading the trace..."
+
+_warmed = False
+
+
+def warm_up() -> None:
+    """Make, paint (offscreen) and drop one map view, once per process, over three turns of the event loop: the first
+    pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
+    pays while a file is read rather than in the turn that opens its tab."""
+    global _warmed  # noqa: PLW0603 (once per process)
+    if _warmed:
+        return
+    _warmed = True
+    first = pg.PlotWidget()  # pyqtgraph's classes, in a turn of their own
+
+    def then() -> None:
+        first.deleteLater()
+        view = SegmentMapView()
+        view.resize(400, 300)
+
+        def paint() -> None:
+            view.grab()
+            view.deleteLater()
+
+        QtCore.QTimer.singleShot(TURN_MS, paint)
+
+    QtCore.QTimer.singleShot(TURN_MS, then)
+
+
+def scroll_area() -> QtWidgets.QScrollArea:
+    area = QtWidgets.QScrollArea(widgetResizable=True)
+    area.setFrameShape(QtWidgets.QFrame.Shape.NoFrame)
+    return area
+
+
+def device_label(snapshot: Snapshot, device: int) -> str:
+    """What the device menu says of a device: its high point and its OOMs, or that it holds nothing."""
+    peak, ooms = snapshot.peak_reserved(device), snapshot.oom_count(device)
+    if peak <= 0 and not ooms:
+        return f"GPU {device}: nothing reserved"
+    text = f"GPU {device}: peak {format_bytes(peak)}"
+    return text + (f", {ooms} OOM{'s' if ooms > 1 else ''}" if ooms else "")
+
+
+class SplitterMemory:
+    """A tab's splitters by name: each reports a drag (the window then saves their states), and each takes the size
+    remembered from an earlier tab, also one made after the tab (the timeline's, when the trace arrives)."""
+
+    def __init__(self, moved: Callable[[], None]) -> None:
+        self._moved = moved
+        self._splitters: dict[str, QtWidgets.QSplitter] = {}
+        self._remembered: dict[str, object] = {}
+
+    def add(self, name: str, splitter: QtWidgets.QSplitter) -> None:
+        splitter.setChildrenCollapsible(False)
+        splitter.splitterMoved.connect(lambda _pos, _index: self._moved())
+        self._splitters[name] = splitter
+        state = self._remembered.get(name)
+        if isinstance(state, QtCore.QByteArray):
+            splitter.restoreState(state)
+
+    def splitter(self, name: str) -> QtWidgets.QSplitter:
+        return self._splitters[name]
+
+    def states(self) -> dict[str, QtCore.QByteArray]:
+        return {name: splitter.saveState() for name, splitter in self._splitters.items()}
+
+    def restore(self, states: dict[str, object]) -> None:
+        """Missing or unreadable sizes leave their splitter as it is."""
+        self._remembered = dict(states)
+        for name, state in states.items():
+            splitter = self._splitters.get(name)
+            if splitter is not None and isinstance(state, QtCore.QByteArray):
+                splitter.restoreState(state)
+
+
+class Panes(NamedTuple):
+    top: QtWidgets.QSplitter  # the map | the side panel
+    side: QtWidgets.QSplitter  # the figures over the side tabs
+    main: QtWidgets.QSplitter  # the top over the reading line, then the curves
+    reading: QtWidgets.QLabel
+
+
+def map_and_side(map_view: QtWidgets.QWidget, figures: QtWidgets.QWidget, side_tabs: QtWidgets.QWidget) -> Panes:
+    """The map beside the side panel (the figures over the side tabs), above the line said while the trace is read;
+    the curves join the main splitter once they are made."""
+    side = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+    # the figures and their findings scroll when the splitter leaves them less room than they need (squeezed,
+    # their rows were drawn over each other)
+    figures_area = scroll_area()
+    figures_area.setWidget(figures)
+    figures_area.setHorizontalScrollBarPolicy(QtCore.Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+    side.addWidget(figures_area)
+    side.addWidget(side_tabs)
+    side.setMinimumWidth(280)
+    side.setSizes([max(figures.sizeHint().height(), 300), 320])  # the figures and findings whole at first
+    top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
+    top.addWidget(map_view)
+    top.addWidget(side)
+    top.setStretchFactor(0, 1)
+    top.setStretchFactor(1, 0)
+    top.setSizes([1000, 400])  # the side panel wide enough for a full address and a stack line
+    main = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
+    main.addWidget(top)
+    main.setStretchFactor(0, 3)
+    # where the timeline will be, while the trace is read: a label costs nothing to make, a plot a stall
+    reading = QtWidgets.QLabel(READING_TRACE, alignment=QtCore.Qt.AlignmentFlag.AlignCenter)
+    reading.setStyleSheet(f"color: {palette.TEXT_MUTED}")
+    reading.setMinimumHeight(60)
+    reading.setVisible(False)
+    main.addWidget(reading)
+    return Panes(top, side, main, reading)
