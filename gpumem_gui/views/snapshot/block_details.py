@@ -1,12 +1,16 @@
-"""The block page's text: a block picked on the map, its segment's figures, its category and why, its metadata."""
+"""BlockPage: a block picked on the map, in words (its segment's figures, its category and why, its metadata) over
+its stack."""
 
 from __future__ import annotations
 
 import html
 
+from PySide6 import QtCore, QtWidgets
+
 from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document.frame import BlockDetails
+from gpumem_gui.views.common.stack_view import StackView
 
 
 def block_details_html(description: str, d: BlockDetails) -> str:
@@ -27,3 +31,22 @@ def block_details_html(description: str, d: BlockDetails) -> str:
         tags += [f"<b>annotation</b> {html.escape(a)}" for a in d.annotations]
         lines[1:1] = tags
     return "<br>".join(lines)
+
+
+class BlockPage(QtWidgets.QSplitter):
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(QtCore.Qt.Orientation.Vertical, parent)
+        self.details = QtWidgets.QTextEdit(readOnly=True)
+        self.details.setPlaceholderText("Click a block for details.")
+        self.stack = StackView()  # the picked block's stack: the user's frames first, all on request
+        self.addWidget(self.details)
+        self.addWidget(self.stack)
+        self.setSizes([140, 300])
+
+    def show_block(self, description: str, d: BlockDetails) -> None:
+        self.stack.set_frames(d.recorded_frames, "stack" if d.recorded_frames else "no stack recorded")
+        self.details.setHtml(block_details_html(description, d))
+
+    def clear(self) -> None:
+        self.details.clear()
+        self.stack.clear()

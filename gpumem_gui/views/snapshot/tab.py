@@ -4,7 +4,6 @@ stack. It draws the EventFrames its SnapshotDocument hands it and turns the user
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, TypeVar
 
 import numpy as np
 import numpy.typing as npt
@@ -17,10 +16,9 @@ from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
-from gpumem_gui.views.common.stack_view import StackView
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
-from gpumem_gui.views.snapshot.block_details import block_details_html
+from gpumem_gui.views.snapshot.block_details import BlockPage
 from gpumem_gui.views.snapshot.block_table import BlockTableView
 from gpumem_gui.views.snapshot.curves_panel import CurvesPanel
 from gpumem_gui.views.snapshot.event_inspector import EventInspector
@@ -37,23 +35,11 @@ from gpumem_gui.views.snapshot.tab_support import (
     UNSHOWN_MS,
     SplitterMemory,
     device_label,
+    made_part,
     map_and_side,
     scroll_area,
 )
 from gpumem_gui.views.snapshot.timeline import TimelineView
-
-if TYPE_CHECKING:
-    from gpumem_gui.teach.quiz_demos import DemoFocus
-
-T = TypeVar("T")
-
-
-def _made(make: Callable[[int], None], parts: int, part: Callable[[], T | None]) -> T:
-    """A part of the tab, made now (with the parts before it) where it is not yet."""
-    make(parts)
-    made = part()
-    assert made is not None
-    return made
 
 
 class SnapshotTab(QtWidgets.QWidget):
@@ -84,9 +70,7 @@ class SnapshotTab(QtWidgets.QWidget):
         # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
         # the figures show at once, and no turn of the GUI thread is long; a part asked for sooner is made then
         self._inspector: EventInspector | None = None
-        self._details: QtWidgets.QTextEdit | None = None
-        self._block_stack: StackView | None = None
-        self._block_page: QtWidgets.QSplitter | None = None
+        self._block_page: BlockPage | None = None
         self._table: BlockTableView | None = None
         self._diagnosis: DiagnosisPages | None = None
         self._curves: CurvesPanel | None = None  # under the map: the curves, the timelines, the event list
@@ -117,10 +101,10 @@ class SnapshotTab(QtWidgets.QWidget):
         )
         self.axis_box, self.play_button = c.axis_box, c.play_button
         self.pool_box.currentIndexChanged.connect(
-            lambda _i: self._show(self.document.set_pool(self.pool_box.currentData()))
+            lambda _i: self.show_frame(self.document.set_pool(self.pool_box.currentData()))
         )
         self.stream_box.currentIndexChanged.connect(
-            lambda _i: self._show(self.document.set_stream(self.stream_box.currentData()))
+            lambda _i: self.show_frame(self.document.set_stream(self.stream_box.currentData()))
         )
         self.device_box.currentIndexChanged.connect(lambda _i: self.set_device(self.device_box.currentData()))
         self.layout_box.currentIndexChanged.connect(self._layout_changed)
@@ -211,14 +195,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._inspector.show_event(self.frame.event_info, self.frame.pending)
 
     def _make_block_pages(self) -> None:
-        self._details = QtWidgets.QTextEdit(readOnly=True)
-        self._details.setPlaceholderText("Click a block for details.")
-        self._block_stack = StackView()  # the picked block's stack: the user's frames first, all on request
-        page = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        page.addWidget(self._details)
-        page.addWidget(self._block_stack)
-        page.setSizes([140, 300])
-        self._block_page = page
+        self._block_page = page = BlockPage()
         self._table = BlockTableView()
         self._table.block_selected.connect(self.select_block)
         self.side_tabs.addTab(page, "block")
@@ -278,44 +255,36 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def settings_view(self) -> SettingsView:
-        return _made(self._make, 8, lambda: self._settings_view)
+        return made_part(self._make, 8, lambda: self._settings_view)
 
     @property
     def segment_timeline(self) -> SegmentTimelineView:
-        self._make(9)
-        assert self._curves is not None and self._curves.segment_timeline is not None
-        return self._curves.segment_timeline
+        return made_part(self._make, 9, lambda: self.curves.segment_timeline)
 
     @property
     def inspector(self) -> EventInspector:
-        return _made(self._make, 1, lambda: self._inspector)
+        return made_part(self._make, 1, lambda: self._inspector)
 
     @property
     def details(self) -> QtWidgets.QTextEdit:
-        return _made(self._make, 2, lambda: self._details)
+        return self.block_page.details
 
     @property
-    def block_stack(self) -> StackView:
-        return _made(self._make, 2, lambda: self._block_stack)
-
-    @property
-    def block_page(self) -> QtWidgets.QSplitter:
-        return _made(self._make, 2, lambda: self._block_page)
+    def block_page(self) -> BlockPage:
+        return made_part(self._make, 2, lambda: self._block_page)
 
     @property
     def table(self) -> BlockTableView:
-        return _made(self._make, 2, lambda: self._table)
+        return made_part(self._make, 2, lambda: self._table)
 
     @property
     def diagnosis(self) -> DiagnosisPages:
-        return _made(self._make, 3, lambda: self._diagnosis)
+        return made_part(self._make, 3, lambda: self._diagnosis)
 
     @property
     def curves(self) -> CurvesPanel:
         """What is under the map: the curves and timelines (placed once the trace is read) beside the event list."""
-        self._make(4)
-        assert self._curves is not None
-        return self._curves
+        return made_part(self._make, 4, lambda: self._curves)
 
     @property
     def event_list(self) -> EventListView:
@@ -324,22 +293,16 @@ class SnapshotTab(QtWidgets.QWidget):
     @property
     def timeline_view(self) -> TimelineView:
         """The timeline under the map (with the event list beside it, hidden while the trace is read)."""
-        self._make(6)
-        assert self.curves.timeline_view is not None
-        return self.curves.timeline_view
+        return made_part(self._make, 6, lambda: self.curves.timeline_view)
 
     @property
     def curve_tabs(self) -> QtWidgets.QTabWidget:
         """The timeline's tabs: the memory curves, the allocated memory by site, the cached segments."""
-        self._make(6)
-        assert self.curves.curve_tabs is not None
-        return self.curves.curve_tabs
+        return made_part(self._make, 6, lambda: self.curves.curve_tabs)
 
     @property
     def site_timeline(self) -> SiteTimelineView:
-        self._make(7)
-        assert self.curves.site_timeline is not None
-        return self.curves.site_timeline
+        return made_part(self._make, 7, lambda: self.curves.site_timeline)
 
     def _curves_placed(self) -> bool:
         return self._curves is not None and self._curves.timeline_view is not None
@@ -387,7 +350,9 @@ class SnapshotTab(QtWidgets.QWidget):
 
     # -- drawing a frame -----------------------------------------------------------------------------------------
 
-    def _show(self, frame: EventFrame, *, keep_range: bool = True, table: bool = True, inspector: bool = True) -> None:
+    def show_frame(
+        self, frame: EventFrame, *, keep_range: bool = True, table: bool = True, inspector: bool = True
+    ) -> None:
         if (frame.device, frame.event) != (self.frame.device, self.frame.event):
             self._clear_block()  # the block shown belonged to the state left behind
         self.frame = frame
@@ -465,7 +430,7 @@ class SnapshotTab(QtWidgets.QWidget):
         doc = self.document
         self.notes.show_notes(doc)
         self.controls.set_streams(doc.streams(), doc.filters.stream)
-        self._show(doc.frame(), inspector=False)  # the inspector's stack: in a turn of its own
+        self.show_frame(doc.frame(), inspector=False)  # the inspector's stack: in a turn of its own
         self.notes.show_opened_at(doc)
 
     # -- navigation ------------------------------------------------------------------------------------------------
@@ -480,13 +445,10 @@ class SnapshotTab(QtWidgets.QWidget):
         site_bands_for: int | None = None,
         segment_ticks: dict[int, np.ndarray] | None = None,
     ) -> None:
-        """The loader's timelines have arrived (with `snapshot`, the whole snapshot replacing the state-only one, and
-        its default_device() where the loader made it): the trace can be travelled now. The timeline's plot is made
-        (where it is not yet) in this turn of the event loop, the document moved to the end of the trace in the
-        next, and the timeline drawn in the one after, so that no turn stalls the window for long.
-        `site_bands_for`: the device whose site bands the loader is making (site_bands_arrived hands them over):
-        its site timeline waits for them rather than computing them in a thread of its own. `segment_ticks`: each
-        device's segment allocations (their events), found by the loader (else the timeline finds them)."""
+        """The loader's timelines have arrived (with the whole `snapshot`, replacing the state-only one, and its
+        default device): the trace can be travelled now. The plot is made in this turn, the document moved in the
+        next, the timeline drawn in the one after: no turn stalls the window for long. `site_bands_for` and
+        `segment_ticks`: what the loader is making or found for the curves (CurvesPanel.expect)."""
         self.timeline_view  # noqa: B018 (made now, drawn in a later turn)
         self.curves.expect(timelines, segment_ticks or {}, site_bands_for)
         self._later(lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device))
@@ -532,7 +494,7 @@ class SnapshotTab(QtWidgets.QWidget):
 
     def travel_to(self, index: int) -> None:
         """Show the allocator state right after trace event `index`."""
-        self._show(self.document.travel(index))
+        self.show_frame(self.document.travel(index))
 
     def travel_to_end(self) -> None:
         """The final state: the trace's last event (End, or the link in the line that says where the file opened)."""
@@ -544,7 +506,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.timeline_view.set_event(self.current_event, emit=False)
 
     def _layout_changed(self, _index: int) -> None:
-        self._show(self.document.set_layout(*self.layout_box.currentData()), keep_range=False)
+        self.show_frame(self.document.set_layout(*self.layout_box.currentData()), keep_range=False)
 
     def _play_toggled(self, on: bool) -> None:
         self.play_button.setText("Pause" if on else "Play")
@@ -575,18 +537,15 @@ class SnapshotTab(QtWidgets.QWidget):
 
     def select_block(self, index: int) -> None:
         """Show block `index` (of the shown state): its details, and a highlight on the map."""
-        self._show(self.document.select_block(index), table=False)  # the table keeps its rows and selection
+        self.show_frame(self.document.select_block(index), table=False)  # the table keeps its rows and selection
         self.show_block(index)
 
     def _clear_block(self) -> None:
-        if self._details is not None and self._block_stack is not None:  # else nothing was shown there yet
-            self._details.clear()
-            self._block_stack.clear()
+        if self._block_page is not None:  # else nothing was shown there yet
+            self._block_page.clear()
 
     def show_block(self, index: int) -> None:
-        d = self.document.block_details(index)
-        self.block_stack.set_frames(d.recorded_frames, "stack" if d.recorded_frames else "no stack recorded")
-        self.details.setHtml(block_details_html(self.map.describe(index), d))
+        self.block_page.show_block(self.map.describe(index), self.document.block_details(index))
 
     def _event_chosen(self, index: int) -> None:
         """An event picked in the list: travel there (the list keeps its selection)."""
@@ -600,7 +559,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.timeline_view.set_event(index, emit=False)
 
     def _band_selected(self, kind: str, key: object, label: str) -> None:
-        self._show(self.document.set_spotlight(self.site_timeline.mask_of(kind, key), f"{label}: its blocks"))
+        self.show_frame(self.document.set_spotlight(self.site_timeline.mask_of(kind, key), f"{label}: its blocks"))
 
     def spotlight_site(self, site: str) -> None:
         """Light up the blocks of one allocation site on the map (picked in the breakdown or the explanation)."""
@@ -609,7 +568,7 @@ class SnapshotTab(QtWidgets.QWidget):
         def of_site(state: AllocatorState) -> npt.NDArray[np.bool_]:
             return site_block_mask(snapshot, state, site, document.nameless_reasons(state))
 
-        self._show(document.set_spotlight(of_site, f"site {site}"))
+        self.show_frame(document.set_spotlight(of_site, f"site {site}"))
 
     def explain(self, at: int | None = None) -> None:
         """Explain the device's OOM or peak (`at`: that event) in the panel beside the timeline."""
@@ -618,33 +577,10 @@ class SnapshotTab(QtWidgets.QWidget):
 
     def apply_search(self) -> None:
         frame = self.document.set_search(self.search.text())
-        self._show(frame)
+        self.show_frame(frame)
         if frame.search_mask is not None:
             self.side_tabs.setCurrentWidget(self.table)
             self._refresh_table()
-
-    def show_focus(self, focus: DemoFocus) -> None:
-        """A quiz demo's focus: its device and event with every pool and stream, its blocks in the spotlight, its
-        marks on the timeline, its bracket over the figures."""
-        if self.pending:
-            raise RuntimeError("the trace is still being indexed: show the focus once the timelines have arrived")
-        if self.device != focus.device:
-            self.set_device(focus.device)
-        for box in (self.pool_box, self.stream_box):  # the focus's mask is over all pools and streams of its device
-            box.blockSignals(True)
-            box.setCurrentIndex(0)
-            box.blockSignals(False)
-        self._show(self.document.focus_at(focus.event, focus.mask_for, focus.caption))
-        self.timeline_view.set_event(focus.event, emit=False)
-        self.timeline_view.set_focus_marks(focus.timeline_marks)
-        if focus.bracket is not None:
-            self.figures.set_bracket(focus.bracket.reserved_bytes, focus.bracket.allocated_bytes, focus.bracket.label)
-
-    def clear_focus(self) -> None:
-        """Take a focus off (the state shown stays)."""
-        self._show(self.document.clear_spotlight())
-        self.timeline_view.clear_focus_marks()
-        self.figures.clear_bracket()
 
     def shutdown(self) -> None:
         """The tab is closing: stop playing and explaining (the document goes with the widget)."""

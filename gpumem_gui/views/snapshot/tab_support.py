@@ -4,7 +4,7 @@ remembered sizes, a scroll area, and the device menu's words."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
@@ -60,6 +60,17 @@ def device_label(snapshot: Snapshot, device: int) -> str:
         return f"GPU {device}: nothing reserved"
     text = f"GPU {device}: peak {format_bytes(peak)}"
     return text + (f", {ooms} OOM{'s' if ooms > 1 else ''}" if ooms else "")
+
+
+T = TypeVar("T")
+
+
+def made_part(make: Callable[[int], None], parts: int, part: Callable[[], T | None]) -> T:
+    """A part of a tab made in turns (see SnapshotTab._make), made now with the parts before it where it is not yet."""
+    make(parts)
+    made = part()
+    assert made is not None
+    return made
 
 
 class SplitterMemory:

@@ -20,12 +20,32 @@ from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 def apply_focus(view: SnapshotTab, focus: DemoFocus, lang: str = "en") -> None:
     """Show `focus` in a SnapshotTab of the snapshot it was computed on, worded in `lang`."""
-    view.show_focus(focus.in_language(lang))
+    show_focus(view, focus.in_language(lang))
+
+
+def show_focus(view: SnapshotTab, focus: DemoFocus) -> None:
+    """A quiz demo's focus: its device and event with every pool and stream, its blocks in the spotlight, its marks
+    on the timeline, its bracket over the figures."""
+    if view.pending:
+        raise RuntimeError("the trace is still being indexed: show the focus once the timelines have arrived")
+    if view.device != focus.device:
+        view.set_device(focus.device)
+    for box in (view.pool_box, view.stream_box):  # the focus's mask is over all pools and streams of its device
+        box.blockSignals(True)
+        box.setCurrentIndex(0)
+        box.blockSignals(False)
+    view.show_frame(view.document.focus_at(focus.event, focus.mask_for, focus.caption))
+    view.timeline_view.set_event(focus.event, emit=False)
+    view.timeline_view.set_focus_marks(focus.timeline_marks)
+    if focus.bracket is not None:
+        view.figures.set_bracket(focus.bracket.reserved_bytes, focus.bracket.allocated_bytes, focus.bracket.label)
 
 
 def clear_focus(view: SnapshotTab) -> None:
     """Take a focus off a SnapshotTab (the state shown stays)."""
-    view.clear_focus()
+    view.show_frame(view.document.clear_spotlight())
+    view.timeline_view.clear_focus_marks()
+    view.figures.clear_bracket()
 
 
 def apply_compare_focus(view: WhatIfView, foci: Sequence[DemoFocus], lang: str = "en") -> None:
@@ -67,7 +87,7 @@ def recaption(widget: QtWidgets.QWidget, foci: Sequence[DemoFocus], lang: str) -
         local = focus.in_language(lang)
         frame = view.frame
         if frame.spotlight is not None and frame.event == focus.event:
-            view.show_focus(local)
+            show_focus(view, local)
             continue
         if view.timeline_view.focus_marks:
             view.timeline_view.set_focus_marks(local.timeline_marks)
