@@ -26,6 +26,10 @@ from gpumem_gui.json_documents import explain_document, replay_document, report_
 
 EXIT_BAD_INPUT = 2
 
+SPAN_HELP = (
+    "explain a span of the trace instead: I:J runs from right after event I (-1: before the first) to right after "
+    "event J; step:K is the K-th training step found; or a record_function range's name"
+)
 RENDER_LAYOUTS = ("address", "segment-size", "segment-free", "segment-scale")  # in the order of document.LAYOUTS
 
 
@@ -59,6 +63,7 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("file", help="a snapshot file (with a trace, for the OOM, the peak and the remedies)")
     exp.add_argument("--device", type=int, default=None, help="this CUDA device (default: one with an OOM)")
     exp.add_argument("--at", type=int, default=None, metavar="I", help="explain the state right after trace event I")
+    exp.add_argument("--span", default=None, metavar="I:J", help=SPAN_HELP)
     exp.add_argument("--json", action="store_true", help="print JSON instead of text")
     exp.add_argument(
         "--gpus",
@@ -434,6 +439,10 @@ def _explain(args: argparse.Namespace) -> int:
     from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
     from gpumem_gui.core.analysis.explain_output import explanation_text  # noqa: PLC0415
 
+    if args.span is not None:
+        from gpumem_gui import cli_span  # noqa: PLC0415 (it imports this module)
+
+        return cli_span.run(args)
     try:
         snapshot = load_snapshot(args.file)
         require_device(snapshot, args.device)
