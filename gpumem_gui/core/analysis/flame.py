@@ -107,6 +107,7 @@ class FlameFrame:
     search: str = ""
     matched: B8 | None = None  # per rectangle: its name holds the search text
     matched_cost: int = 0  # the cost of the stacks through any matched frame
+    parent: I64 | None = None  # per rectangle: the row of its parent's (-1 for the root)
 
     def __len__(self) -> int:
         return len(self.node)
@@ -199,7 +200,7 @@ class FlameSource:
         life = timeline.lifetimes
         n_stacks = len(snapshot.stacks)
         self.path_of_lifetime: I64 = np.where(
-            life.stack >= 0, life.stack.astype(np.int64), n_stacks + lifetime_reasons(snapshot, timeline)
+            life.stack >= 0, life.stack.astype(np.int64), n_stacks + lifetime_reasons(snapshot, timeline).astype(np.int64)
         )
         self._tries: dict[bool, StackTrie] = {}
 
@@ -257,13 +258,22 @@ class FlameSource:
             matched_cost = int(round(float(path_weight[paths].sum())))
         return FlameFrame(
             cost, unit, inverted, span, total, nodes, trie.depth[nodes], x[nodes], totals[nodes], own[nodes],
-            trie.name[nodes], trie.names, search.strip(), matched, matched_cost,
+            trie.name[nodes], trie.names, search.strip(), matched, matched_cost, _rows_of_parents(trie, nodes),
         )  # fmt: skip
 
     def lifetimes_through(self, inverted: bool, node: int) -> B8:
         """Per lifetime: whether its path passes through `node` (a clicked frame's band on the site timeline)."""
         through: B8 = self.trie(inverted).paths_through(node)[self.path_of_lifetime]
         return through
+
+
+def _rows_of_parents(trie: StackTrie, nodes: I64) -> I64:
+    """Each kept node's parent as a row of the frame (-1 for the root)."""
+    row = np.full(len(trie), -1, np.int64)
+    row[nodes] = np.arange(len(nodes), dtype=np.int64)
+    parent = trie.parent[nodes]
+    out: I64 = np.where(parent >= 0, row[np.maximum(parent, 0)], -1)
+    return out
 
 
 def _ends(trie: StackTrie) -> I64:
