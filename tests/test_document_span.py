@@ -93,7 +93,7 @@ def test_the_map_coloured_by_age(doc: SnapshotDocument, raw: list[dict[str, Any]
     frame = doc.set_colouring("age")
     assert frame.colouring == "age"
     legend = frame.age_legend
-    assert [b.code for b in legend] == list(range(AGE_BASE, AGE_BASE + len(legend) - 1)) + [AGE_BASE + AGE_BINS - 1]
+    assert [b.code for b in legend] == [*range(AGE_BASE, AGE_BASE + len(legend) - 1), AGE_BASE + AGE_BINS - 1]
     assert legend[0].low == 0 and legend[-2].high == event and legend[-1].label == "alive before recording began"
     codes = frame.codes
     assert not np.any((codes >= SITE_BASE) & (codes < SITE_BASE + SITE_COLOURS))  # no site hue is left

@@ -3,6 +3,7 @@ its raw frames, each cost's total against the timeline's series and the raw trac
 
 from __future__ import annotations
 
+import itertools
 import pickle
 from typing import Any
 
@@ -147,7 +148,7 @@ def _nested(frame: FlameFrame, whole: bool) -> None:
         kids.setdefault(p, []).append(i)
     for p, children in kids.items():
         edges = sorted((int(frame.x[c]), int(frame.width[c])) for c in children)
-        assert all(a + w <= b for (a, w), (b, _) in zip(edges, edges[1:], strict=False))
+        assert all(a + w <= b for (a, w), (b, _) in itertools.pairwise(edges))
         inside = sum(w for _, w in edges) + int(frame.self_cost[p])
         assert inside == int(frame.width[p]) if whole else inside <= int(frame.width[p])
 

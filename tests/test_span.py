@@ -3,6 +3,7 @@ record_function ranges, the span's figures against the timeline's series, and ex
 
 from __future__ import annotations
 
+import itertools
 import json
 import pickle
 from typing import Any
@@ -62,7 +63,7 @@ def test_each_step_of_the_leaking_loop_leaves_behind_only_the_kept_hidden_state(
     steps = step_spans(snap, tl)
     assert [s.name for s in steps] == [f"step {k}" for k in range(1, 7)]
     assert steps[0].start == -1 and steps[-1].end == tl.n_events - 1
-    assert all(a.end == b.start for a, b in zip(steps, steps[1:], strict=False))  # they tile the trace
+    assert all(a.end == b.start for a, b in itertools.pairwise(steps))  # they tile the trace
     for span in steps[1:]:  # the first also holds the weights, gradients' first use and optimizer state made once
         report = span_report(snap, tl, span)
         assert [(s.site, s.bytes, s.blocks) for s in report.left_behind.by_site] == [(LEAK_SITE, 32 * MiB, 1)]

@@ -41,7 +41,7 @@ class Scope:
 
     def span_report(self, snapshot: Snapshot, timeline: DeviceTimeline, span: Span) -> SpanReport:
         namer = self._once(timeline, "namer", lambda: SiteNamer(snapshot, timeline))
-        reports = self._once(timeline, "reports", dict)
+        reports: dict[Span, SpanReport] = self._once(timeline, "reports", dict)
         if span not in reports:
             reports.clear()  # one span at a time is looked at: keep the last only
             reports[span] = span_report(snapshot, timeline, span, namer)

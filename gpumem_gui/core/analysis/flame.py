@@ -200,7 +200,9 @@ class FlameSource:
         life = timeline.lifetimes
         n_stacks = len(snapshot.stacks)
         self.path_of_lifetime: I64 = np.where(
-            life.stack >= 0, life.stack.astype(np.int64), n_stacks + lifetime_reasons(snapshot, timeline).astype(np.int64)
+            life.stack >= 0,
+            life.stack.astype(np.int64),
+            n_stacks + lifetime_reasons(snapshot, timeline).astype(np.int64),
         )
         self._tries: dict[bool, StackTrie] = {}
 
@@ -242,7 +244,7 @@ class FlameSource:
         children: a view passes one pixel's share)."""
         trie = self.trie(inverted)
         weights, unit = self.lifetime_weights(cost, span, cursor)
-        path_weight = np.bincount(self.path_of_lifetime, weights=weights, minlength=trie.n_paths)
+        path_weight = np.bincount(self.path_of_lifetime, weights=weights, minlength=trie.n_paths).astype(np.float64)
         totals = trie.node_totals(path_weight)
         own = np.rint(np.bincount(_ends(trie), weights=path_weight, minlength=len(trie))).astype(np.int64)
         total = int(totals[0])
@@ -255,7 +257,7 @@ class FlameSource:
         if search.strip():
             node_hit, paths = trie.paths_matching(search.strip())
             matched = node_hit[nodes]
-            matched_cost = int(round(float(path_weight[paths].sum())))
+            matched_cost = round(float(path_weight[paths].sum()))
         return FlameFrame(
             cost, unit, inverted, span, total, nodes, trie.depth[nodes], x[nodes], totals[nodes], own[nodes],
             trie.name[nodes], trie.names, search.strip(), matched, matched_cost, _rows_of_parents(trie, nodes),

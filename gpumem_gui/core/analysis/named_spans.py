@@ -10,6 +10,7 @@ last ends at the last one.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 import numpy as np
@@ -29,17 +30,17 @@ def step_cuts(timeline: DeviceTimeline, steps: Steps) -> I64:
     up to the second, right after which allocated bytes are lowest."""
     allocated = timeline.series.allocated
     points = steps.points
-    cuts = [int(a) + 1 + int(np.argmin(allocated[a + 1 : b + 1])) for a, b in zip(points[:-1], points[1:], strict=True)]
+    cuts = [int(a) + 1 + int(np.argmin(allocated[a + 1 : b + 1])) for a, b in itertools.pairwise(points.tolist())]
     return np.asarray(cuts, np.int64)
 
 
 def step_spans(snapshot: Snapshot, timeline: DeviceTimeline, steps: Steps | None = None) -> list[Span]:
-    """"step 1" .. "step N": the steps found, cut where the loop holds least (none where no steps are found)."""
+    """The spans "step 1" .. "step N": the steps found, cut where the loop holds least (none without steps)."""
     steps = find_steps(snapshot, timeline) if steps is None else steps
     if not steps.found:
         return []
     bounds = [-1, *step_cuts(timeline, steps).tolist(), timeline.n_events - 1]
-    spans = [(a, b) for a, b in zip(bounds[:-1], bounds[1:], strict=True) if b > a]
+    spans = [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
     return [Span(a, b, f"step {k}") for k, (a, b) in enumerate(spans, 1)]
 
 

@@ -135,9 +135,7 @@ def freed_at(timeline: DeviceTimeline) -> I64:
 def figures_at(timeline: DeviceTimeline, event: int) -> dict[str, int]:
     """The timeline's figures right after `event` (-1: before the first)."""
     s = timeline.series
-    return {
-        key: int(s.initial[name]) if event < 0 else int(getattr(s, name)[event]) for key, name in _SERIES.items()
-    }
+    return {key: int(s.initial[name]) if event < 0 else int(getattr(s, name)[event]) for key, name in _SERIES.items()}
 
 
 def span_masks(timeline: DeviceTimeline, start: int, end: int) -> dict[str, npt.NDArray[np.bool_]]:
@@ -186,7 +184,7 @@ class SiteNamer:
         site_blocks = np.bincount(code, minlength=n) if len(ids) else np.zeros(n, np.int64)
         present = np.flatnonzero(site_blocks)
         shares = sorted(
-            (SiteShare(self.labels[i], int(round(site_bytes[i])), int(site_blocks[i])) for i in present.tolist()),
+            (SiteShare(self.labels[i], round(float(site_bytes[i])), int(site_blocks[i])) for i in present.tolist()),
             key=lambda s: (-s.bytes, s.site),
         )
         return BlockSet(ids, int(size.sum()), tuple(shares))
