@@ -427,6 +427,15 @@ def _replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def bad_input(error: Exception, file: str) -> int:
+    """One line on stderr for a file or an argument that cannot be used, and the exit status that says so."""
+    if isinstance(error, SnapshotError):
+        print(f"gpumem-gui: SnapshotError: {error}", file=sys.stderr)
+    else:
+        print(f"gpumem-gui: {error} ({file})", file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
 def require_device(snapshot: Snapshot, device: int | None) -> None:
     """A --device the file has (segments or a trace), else the one line that says which it has."""
     if device is not None and device not in snapshot.devices():
@@ -447,12 +456,8 @@ def _explain(args: argparse.Namespace) -> int:
         snapshot = load_snapshot(args.file)
         require_device(snapshot, args.device)
         found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus, **_rules_options(args))
-    except SnapshotError as e:
-        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (IndexError, ValueError) as e:
-        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (SnapshotError, IndexError, ValueError) as e:
+        return bad_input(e, args.file)
     if args.json:
         print(json.dumps(explain_document(found), indent=2))
     else:

@@ -6,7 +6,7 @@ import argparse
 import json
 import sys
 
-from gpumem_gui.cli import EXIT_BAD_INPUT, require_device
+from gpumem_gui.cli import EXIT_BAD_INPUT, bad_input, require_device
 from gpumem_gui.cli_diff import signed_bytes
 from gpumem_gui.core.analysis.named_spans import parse_span
 from gpumem_gui.core.analysis.span import FIGURES, BlockSet, SpanReport, span_report
@@ -32,12 +32,8 @@ def run(args: argparse.Namespace) -> int:
         config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
         timeline = build_timeline(snapshot, device, config)
         report = span_report(snapshot, timeline, parse_span(args.span, snapshot, timeline))
-    except SnapshotError as e:
-        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (IndexError, ValueError) as e:
-        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (SnapshotError, IndexError, ValueError) as e:
+        return bad_input(e, args.file)
     if args.json:
         print(json.dumps(span_document(snapshot.source, report), indent=2))
     else:
