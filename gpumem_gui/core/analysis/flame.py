@@ -18,7 +18,7 @@ pending free and its free, as the allocated series counts it):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -57,6 +57,7 @@ class StackTrie:
     element_node: I64  # ... and the node it reaches; the root's element is left out
     n_paths: int
     level_start: I64  # the first node id of each depth (ids are given level by level), then the node count
+    inverted: bool = False  # innermost frame first (bottom-up)
 
     def __len__(self) -> int:
         return len(self.parent)
@@ -128,10 +129,10 @@ class FlameFrame:
         return sorted(found, key=lambda p: (-p[1], p[0]))
 
 
-def build_trie(snapshot: Snapshot, inverted: bool = False) -> StackTrie:
-    """The trie of every stack's path of the snapshot's stack table (see the module docstring)."""
-    paths, names = _paths(snapshot.stacks, inverted)
-    return _trie(*paths, names)
+def build_trie(stacks: StackTable, inverted: bool = False) -> StackTrie:
+    """The trie of every stack's path of a stack table (see the module docstring)."""
+    paths, names = _paths(stacks, inverted)
+    return replace(_trie(*paths, names), inverted=inverted)
 
 
 def _paths(stacks: StackTable, inverted: bool) -> tuple[tuple[I64, I64, I64], list[str]]:
@@ -208,7 +209,7 @@ class FlameSource:
 
     def trie(self, inverted: bool) -> StackTrie:
         if inverted not in self._tries:
-            self._tries[inverted] = build_trie(self.snapshot, inverted)
+            self._tries[inverted] = build_trie(self.snapshot.stacks, inverted)
         return self._tries[inverted]
 
     def lifetime_weights(self, cost: str, span: Span | None, cursor: int) -> tuple[npt.NDArray[np.float64], str]:
@@ -245,28 +246,43 @@ class FlameSource:
         trie = self.trie(inverted)
         weights, unit = self.lifetime_weights(cost, span, cursor)
         path_weight = np.bincount(self.path_of_lifetime, weights=weights, minlength=trie.n_paths).astype(np.float64)
-        totals = trie.node_totals(path_weight)
-        own = np.rint(np.bincount(_ends(trie), weights=path_weight, minlength=len(trie))).astype(np.int64)
-        total = int(totals[0])
-        keep = totals > max(min_share * total, 0)
-        keep[0] = True
-        x = _layout(trie, totals, keep)
-        nodes = np.flatnonzero(keep)
-        nodes = nodes[np.lexsort((x[nodes], trie.depth[nodes]))]
-        matched, matched_cost = None, 0
-        if search.strip():
-            node_hit, paths = trie.paths_matching(search.strip())
-            matched = node_hit[nodes]
-            matched_cost = round(float(path_weight[paths].sum()))
-        return FlameFrame(
-            cost, unit, inverted, span, total, nodes, trie.depth[nodes], x[nodes], totals[nodes], own[nodes],
-            trie.name[nodes], trie.names, search.strip(), matched, matched_cost, _rows_of_parents(trie, nodes),
-        )  # fmt: skip
+        return flame_frame(trie, path_weight, cost, unit, span=span, search=search, min_share=min_share)
 
     def lifetimes_through(self, inverted: bool, node: int) -> B8:
         """Per lifetime: whether its path passes through `node` (a clicked frame's band on the site timeline)."""
         through: B8 = self.trie(inverted).paths_through(node)[self.path_of_lifetime]
         return through
+
+
+def flame_frame(
+    trie: StackTrie,
+    path_weight: npt.NDArray[np.float64],
+    cost: str,
+    unit: str,
+    *,
+    span: Span | None = None,
+    search: str = "",
+    min_share: float = 0.0,
+) -> FlameFrame:
+    """The rectangles of a trie weighted per path (`path_weight`, in `unit`), those under `min_share` of the total
+    left out with their children."""
+    totals = trie.node_totals(path_weight)
+    own = np.rint(np.bincount(_ends(trie), weights=path_weight, minlength=len(trie))).astype(np.int64)
+    total = int(totals[0])
+    keep = totals > max(min_share * total, 0)
+    keep[0] = True
+    x = _layout(trie, totals, keep)
+    nodes = np.flatnonzero(keep)
+    nodes = nodes[np.lexsort((x[nodes], trie.depth[nodes]))]
+    matched, matched_cost = None, 0
+    if search.strip():
+        node_hit, paths = trie.paths_matching(search.strip())
+        matched = node_hit[nodes]
+        matched_cost = round(float(path_weight[paths].sum()))
+    return FlameFrame(
+        cost, unit, trie.inverted, span, total, nodes, trie.depth[nodes], x[nodes], totals[nodes], own[nodes],
+        trie.name[nodes], trie.names, search.strip(), matched, matched_cost, _rows_of_parents(trie, nodes),
+    )  # fmt: skip
 
 
 def _rows_of_parents(trie: StackTrie, nodes: I64) -> I64:
