@@ -161,3 +161,8 @@ POPUP_BORDER = "#1f2933"
 
 # the cached-segment timeline: a segment's band takes a site hue in turn; the many small ones share a grey
 SEGMENT_BAND_OTHER = "#c3cad2"
+
+# the flame graph: warm hues per frame (by its name), the search's matches in the focus gold, the picked frame outlined
+FLAME_HUES = ("#e8743b", "#f0a04b", "#d9534f", "#f2c14e", "#e07a5f", "#c8553d", "#f4a259", "#dd6e42")
+FLAME_MATCH = "#7b2cbf"
+FLAME_TEXT = "#1f1f1f"
