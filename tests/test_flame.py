@@ -62,33 +62,34 @@ def test_a_hand_made_program_top_down_and_inverted() -> None:
     end = tl.n_events - 1
     top = source.frame("live", cursor=end)
     main, f, g, h, k = (f"app.py:{fr['line']}:{fr['name']}" for fr in (MAIN, F, G, H, K))
-    # children most cost first, each starting where the sibling before it ends
+    # children in alphabetical order (app.py:2:f before app.py:5:k), each starting where the sibling before it ends
     assert _tree(top) == {
         (ROOT,): (0, 7 * MiB),
         (ROOT, main): (0, 7 * MiB),
-        (ROOT, main, k): (0, 4 * MiB),
-        (ROOT, main, f): (4 * MiB, 3 * MiB),
-        (ROOT, main, f, h): (4 * MiB, 2 * MiB),
-        (ROOT, main, f, g): (6 * MiB, 1 * MiB),
+        (ROOT, main, f): (0, 3 * MiB),
+        (ROOT, main, f, g): (0, 1 * MiB),
+        (ROOT, main, f, h): (1 * MiB, 2 * MiB),
+        (ROOT, main, k): (3 * MiB, 4 * MiB),
     }
     assert top.leaves() == [(k, 4 * MiB), (h, 2 * MiB), (g, 1 * MiB)]
     inverted = source.frame("live", cursor=end, inverted=True)
     assert _tree(inverted) == {
         (ROOT,): (0, 7 * MiB),
-        (ROOT, k): (0, 4 * MiB),
-        (ROOT, k, main): (0, 4 * MiB),
-        (ROOT, h): (4 * MiB, 2 * MiB),
-        (ROOT, h, f): (4 * MiB, 2 * MiB),
-        (ROOT, h, f, main): (4 * MiB, 2 * MiB),
-        (ROOT, g): (6 * MiB, 1 * MiB),
-        (ROOT, g, f): (6 * MiB, 1 * MiB),
-        (ROOT, g, f, main): (6 * MiB, 1 * MiB),
+        (ROOT, g): (0, 1 * MiB),
+        (ROOT, g, f): (0, 1 * MiB),
+        (ROOT, g, f, main): (0, 1 * MiB),
+        (ROOT, h): (1 * MiB, 2 * MiB),
+        (ROOT, h, f): (1 * MiB, 2 * MiB),
+        (ROOT, h, f, main): (1 * MiB, 2 * MiB),
+        (ROOT, k): (3 * MiB, 4 * MiB),
+        (ROOT, k, main): (3 * MiB, 4 * MiB),
     }
     whole = Span(-1, end)
+    # a frame without cost takes no room: k's temporary is the whole row
     assert _tree(source.frame("temporaries", span=whole))[(ROOT, main, k)] == (0, 8 * MiB)
     assert source.frame("peak", span=whole).total == 15 * MiB  # the temporary on top of the kept 7
     count = source.frame("count", span=whole)
-    assert count.unit == "allocations" and _tree(count)[(ROOT, main, k)][1] == 2
+    assert count.unit == "allocations" and _tree(count)[(ROOT, main, k)] == (2, 2)
     found = source.frame("live", cursor=end, search=" F")  # case-insensitive, over the frames' labels
     assert found.matched is not None
     assert [found.label(i) for i in np.flatnonzero(found.matched)] == [f]
@@ -140,6 +141,7 @@ def _nested(frame: FlameFrame, whole: bool) -> None:
     """Every rectangle lies inside its parent one row up, siblings do not overlap, and (`whole`: none left out) a
     parent is its children plus its own cost."""
     assert frame.parent is not None and frame.parent[0] == -1
+    assert np.lexsort((frame.x, frame.depth)).tolist() == list(range(len(frame)))  # drawn by depth, left to right
     kids: dict[int, list[int]] = {}
     for i in range(1, len(frame)):
         p = int(frame.parent[i])

@@ -136,7 +136,7 @@ def build_trie(stacks: StackTable, inverted: bool = False) -> StackTrie:
 
 
 def _paths(stacks: StackTable, inverted: bool) -> tuple[tuple[I64, I64, I64], list[str]]:
-    """Every path as elements (path, level, name), sorted by path then level, and the names they index."""
+    """Every path as elements (path, level, name), each path's elements together in level order, and the names."""
     frames = stacks.frames
     keep = np.fromiter((frame_kind(f) in PYTHON_KINDS for f in frames), bool, len(frames))
     names = [site_label(f) for f in frames]
@@ -150,6 +150,10 @@ def _paths(stacks: StackTable, inverted: bool) -> tuple[tuple[I64, I64, I64], li
     first = np.concatenate([[0], np.cumsum(per_stack)[:-1]]) if n_stacks else np.zeros(0, np.int64)
     rank = np.arange(len(owner)) - first[owner]  # 0 for the innermost Python frame
     level = rank if inverted else per_stack[owner] - 1 - rank
+    if not inverted:  # each stack's frames reversed in place (a scatter: no sort of millions)
+        ordered = np.empty_like(fid)
+        ordered[first[owner] + level] = fid
+        fid, level = ordered, rank
     # a stack without Python frames: one frame, its site (backward work in words), else "no Python frame"
     sites, site_labels = stack_sites(stacks)
     bare = np.flatnonzero(per_stack == 0)
@@ -159,12 +163,16 @@ def _paths(stacks: StackTable, inverted: bool) -> tuple[tuple[I64, I64, I64], li
     path = np.concatenate([owner, bare, n_stacks + np.arange(len(NAMELESS_SITES), dtype=np.int64)])
     lev = np.concatenate([level, np.zeros(len(bare) + len(NAMELESS_SITES), np.int64)])
     name = np.concatenate([fid, bare_name.astype(np.int64), nameless])
-    order = np.lexsort((lev, path))
-    return (path[order], lev[order], name[order]), names
+    # names numbered in alphabetical order: the trie's ids then put siblings in that order (see _trie)
+    alphabetical = sorted(range(len(names)), key=names.__getitem__)
+    name_rank = np.empty(len(names), np.int64)
+    name_rank[alphabetical] = np.arange(len(names), dtype=np.int64)
+    return (path, lev, name_rank[name]), [names[i] for i in alphabetical]
 
 
 def _trie(path: I64, level: I64, name: I64, names: list[str]) -> StackTrie:
-    """Nodes made level by level: a node is a (parent node, name) pair, numbered in the order np.unique sorts them."""
+    """Nodes made level by level: a node is a (parent node, name) pair, numbered in the order np.unique sorts them,
+    by parent, then name: within a level, the children of an earlier parent come first, each parent's in name order."""
     n_paths = int(path.max()) + 1 if len(path) else 0
     node_of = np.zeros(len(path), np.int64)
     # each element's parent node: the node of the element before it on its path (the root at level 0)
@@ -273,7 +281,7 @@ def flame_frame(
     keep[0] = True
     x = _layout(trie, totals, keep)
     nodes = np.flatnonzero(keep)
-    nodes = nodes[np.lexsort((x[nodes], trie.depth[nodes]))]
+    # ids are the drawing order already: by depth, then left to right (a parent's rank among its level, then name)
     matched, matched_cost = None, 0
     if search.strip():
         node_hit, paths = trie.paths_matching(search.strip())
@@ -305,13 +313,14 @@ def _ends(trie: StackTrie) -> I64:
 
 
 def _layout(trie: StackTrie, totals: I64, keep: B8) -> I64:
-    """Each kept node's left edge: its parent's, plus the costs of its siblings before it (most cost first)."""
+    """Each kept node's left edge: its parent's, plus the costs of the kept siblings before it.
+
+    Siblings are in alphabetical order, as flame graphs draw them, so that a frame keeps its place while the cursor
+    or the cost changes; node ids are that order already (by parent, then name), so no sort is needed."""
     x = np.zeros(len(trie), np.int64)
     kids = np.flatnonzero(keep[1:]) + 1
     if not len(kids):
         return x
-    order = np.lexsort((trie.name[kids], -totals[kids], trie.parent[kids]))
-    kids = kids[order]
     parent = trie.parent[kids]
     heads = np.ones(len(kids), bool)
     heads[1:] = parent[1:] != parent[:-1]
