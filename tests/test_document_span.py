@@ -17,7 +17,7 @@ from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.document.event_list import EventFilter, EventTable
-from tests.conftest import load_raw
+from tests.conftest import fixture_path, load_raw
 from tests.site_oracle import raw_site
 
 LEAK_SITE = "model/transformer.py:160:forward"
@@ -110,3 +110,20 @@ def test_the_map_coloured_by_age(doc: SnapshotDocument, raw: list[dict[str, Any]
     assert legend[0].seconds_ago is not None and legend[0].seconds_ago[0] == 0.0
     with pytest.raises(ValueError, match="unknown colouring"):
         doc.set_colouring("heat")
+
+
+def test_a_file_without_a_trace_has_no_span_and_still_a_flame_graph() -> None:
+    snap = load_snapshot(fixture_path("felix_dump_a.pickle"))
+    doc = SnapshotDocument(snap)
+    assert doc.n_events == 0 and doc.named_spans() == []
+    with pytest.raises(ValueError, match="no trace"):
+        doc.set_span(Span(-1, 0))
+    flame = doc.flame_frame("live")
+    state = doc.frame().state
+    allocated = int(state.blocks.size[state.blocks.state == BlockState.ALLOCATED].sum())
+    assert flame is not None and flame.total == allocated > 0
+    leaked, count = doc.flame_frame("leaked"), doc.flame_frame("count")
+    assert leaked is not None and count is not None and leaked.total == count.total == 0
+    frame = doc.set_colouring("age")  # every block was alive before recording began
+    codes = set(frame.codes[frame.codes >= AGE_BASE].tolist())
+    assert codes == {AGE_BASE + AGE_BINS - 1}
