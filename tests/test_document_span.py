@@ -83,6 +83,12 @@ def test_a_clicked_flame_frame_lights_its_blocks_on_the_map(doc: SnapshotDocumen
     assert lit == by_hand and len(lit) == 3  # the hidden states of steps 1 to 3
     through = doc.flame_lifetimes(flame, row)
     assert int(through.sum()) == 6  # one per step over the whole trace
+    # its band on the site timeline: the leak's bytes after every event where they change, as walked by hand
+    events, values = doc.flame_band(flame, row)
+    for event, value in zip(events.tolist(), values.tolist(), strict=True):
+        held = sum(1 for _, site in _live_by_hand(raw, event).values() if site == LEAK_SITE)
+        assert value == held * 32 * MiB
+    assert values.tolist() == [32 * MiB * k for k in range(1, 7)]  # kept, never freed: one step each
 
 
 def test_the_map_coloured_by_age(doc: SnapshotDocument, raw: list[dict[str, Any]]) -> None:

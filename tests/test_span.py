@@ -70,6 +70,12 @@ def test_each_step_of_the_leaking_loop_leaves_behind_only_the_kept_hidden_state(
         by_hand = _raw_span(raw, span.start, span.end)
         for kind in ("left_behind", "temporaries", "released"):
             assert _by_site(getattr(report, kind)) == by_hand[kind], (span, kind)
+        freed = report.freed  # its temporaries and what it released, together by site
+        assert freed.bytes == report.temporaries.bytes + report.released.bytes
+        assert _by_site(freed) == {
+            site: by_hand["temporaries"].get(site, 0) + by_hand["released"].get(site, 0)
+            for site in {*by_hand["temporaries"], *by_hand["released"]}
+        }
         # what the span left behind less what it released is what allocated memory grew by, to the byte
         assert report.delta["allocated_bytes"] == report.left_behind.bytes - report.released.bytes == 32 * MiB
 
@@ -138,6 +144,10 @@ def test_a_real_fixture_s_spans_agree_with_its_series() -> None:
         assert report.delta["allocated_bytes"] == report.left_behind.bytes - report.released.bytes
         assert report.peak_bytes == int(tl.series.allocated[start + 1 : end + 1].max())
         assert sum(s.bytes for s in report.left_behind.by_site) == report.left_behind.bytes
+        freed = report.freed
+        assert freed.bytes == report.temporaries.bytes + report.released.bytes == sum(s.bytes for s in freed.by_site)
+        assert freed.blocks == report.temporaries.blocks + report.released.blocks
+    assert span_report(snap, tl, Span(n // 3, 2 * n // 3)).released.blocks > 0  # the union above was tried
 
 
 def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

@@ -24,7 +24,7 @@ from gpumem_gui.core.analysis.flame import FlameFrame
 from gpumem_gui.core.analysis.frameless import FRAMELESS_WORDS, frameless_causes
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
-from gpumem_gui.core.analysis.span import Span, SpanReport, check_span
+from gpumem_gui.core.analysis.span import Span, SpanReport, allocated_curve, check_span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
@@ -410,9 +410,14 @@ class SnapshotDocument:
         return self.set_spotlight(flame_block_mask(source, frame, row, self.event), f"{frame.label(row)}: its blocks")
 
     def flame_lifetimes(self, frame: FlameFrame, row: int) -> npt.NDArray[np.bool_]:
-        """Per lifetime of the timeline: whether its stack passes through rectangle `row` (the site timeline's band)."""
+        """Per lifetime of the timeline: whether its stack passes through rectangle `row`."""
         source = self._scope.flame_source(self.snapshot, self.timeline())
         return source.lifetimes_through(frame.inverted, int(frame.node[row]))
+
+    def flame_band(self, frame: FlameFrame, row: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Rectangle `row`'s band on the site timeline: the allocated bytes of its blocks over the trace, as the
+        events where they change and the bytes right after each (span.allocated_curve)."""
+        return allocated_curve(self.timeline(), self.flame_lifetimes(frame, row))
 
     def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
         """The first look at the frame's state: with the device's OOMs and the next allocations once indexed."""

@@ -20,7 +20,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.analysis.breakdown import lifetime_reasons
-from gpumem_gui.core.analysis.timetravel import DeviceTimeline
+from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
 from gpumem_gui.core.snapshot.model import I64, Snapshot
 from gpumem_gui.core.snapshot.stacks import block_sites
 
@@ -157,6 +157,23 @@ def alive_mask(timeline: DeviceTimeline, event: int) -> npt.NDArray[np.bool_]:
     """Per lifetime: allocated right after `event`, as the allocated series counts it."""
     mask: npt.NDArray[np.bool_] = (timeline.lifetimes.start <= event) & (freed_at(timeline) > event)
     return mask
+
+
+def allocated_curve(timeline: DeviceTimeline, mask: npt.NDArray[np.bool_]) -> tuple[I64, I64]:
+    """The allocated bytes of the masked lifetimes over the trace as change points: the events right after which
+    they change (-1: before the first), increasing, and the bytes right after each (a band of the site timeline)."""
+    life = timeline.lifetimes
+    ids = np.flatnonzero(mask)
+    size = life.size[ids]
+    gone = freed_at(timeline)[ids]
+    ends = gone < NEVER
+    event = np.concatenate([np.maximum(life.start[ids], -1), gone[ends]])
+    delta = np.concatenate([size, -size[ends]])
+    order = np.argsort(event, kind="stable")
+    event, running = event[order], np.cumsum(delta[order])
+    last = np.ones(len(event), bool)  # the value after all the changes of one event
+    last[:-1] = event[1:] != event[:-1]
+    return event[last].astype(np.int64), running[last].astype(np.int64)
 
 
 def peak_in(timeline: DeviceTimeline, start: int, end: int) -> tuple[int, int]:
