@@ -21,6 +21,9 @@ NARROW_NBSP = "\u202f"  # French puts it before : ; ? ! and groups thousands wit
 _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # a number as English writes it, with what follows it: "2,520", "1.5 GiB", "41.9%"
 _ENGLISH_NUMBER = re.compile(r"(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
+# French writes sizes in octets: "Kio", "Mio", "Gio" (the quiz texts do; "1,5 Gio", "512 o")
+_SIZE_UNIT = re.compile(r"(?<=\d )([KMGTP]i)?B\b")
+UNITS_IN_OCTETS = frozenset({"fr"})
 
 
 @functools.cache
@@ -43,7 +46,8 @@ def percent(value: float, lang: str, decimals: int = 0) -> str:
 
 
 def localize(text: str, lang: str) -> str:
-    """A number, size or percentage written in English ("1.5 GiB", "41.9%", "2,520") as `lang` writes it."""
+    """A number, size or percentage written in English ("1.5 GiB", "41.9%", "2,520") as `lang` writes it (French
+    sizes in octets: "1,5 Gio")."""
     if lang == "en":
         return text
 
@@ -56,7 +60,14 @@ def localize(text: str, lang: str) -> str:
     if text.endswith("%") and found:
         fraction = found.group(3) or ""
         return percent(float(text[:-1].replace(",", "")), lang, len(fraction))
-    return _ENGLISH_NUMBER.sub(one, text)
+    return size_units(_ENGLISH_NUMBER.sub(one, text), lang)
+
+
+def size_units(text: str, lang: str) -> str:
+    """The byte units of `text` as `lang` writes them: French counts octets ("1,5 GiB" -> "1,5 Gio")."""
+    if lang not in UNITS_IN_OCTETS:
+        return text
+    return _SIZE_UNIT.sub(lambda m: f"{m.group(1) or ''}o", text)
 
 
 def plural_form(n: int, forms: list[str], lang: str) -> str:
