@@ -261,7 +261,9 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
         assert panel.table.item(row, 5).text() == str(m.extra_forwards)
         xs, ys = panel.saved_plot.curves[policy].getData()
         np.testing.assert_array_equal(xs, sweep.curve(policy)[0])
-        np.testing.assert_allclose(ys * panel.saved_plot.divisor, [m.peak_bytes for m in sweep.points if m.policy == policy])
+        np.testing.assert_allclose(
+            ys * panel.saved_plot.divisor, [m.peak_bytes for m in sweep.points if m.policy == policy]
+        )
         xs, ys = panel.saved_plot.kept_curves[policy].getData()
         np.testing.assert_allclose(ys * panel.saved_plot.divisor, sweep.curve(policy, "kept")[1])
     assert len(panel.recompute_plot.bar_items()) == 2  # matmul FLOPs and pointwise ops: counted, not timed

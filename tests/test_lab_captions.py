@@ -103,7 +103,8 @@ def expected_figures(focus: str, sweep: lab.LabSweep, fsdp: lab.FsdpBreakdown, l
             f"{s.checkpoints} ", size(s.saved_bytes, lang), decimal(none.saved_bytes / s.saved_bytes, 1, lang),
             size(s.peak_bytes, lang), size(none.peak_bytes, lang), size(every.peak_bytes, lang),
             decimal(none.peak_bytes / s.peak_bytes, 1, lang),
-            "N^" + decimal(lab.fit_exponent(ns, peaks), 2, lang), "N^" + decimal(sweep.exponent("none", "peak"), 2, lang),
+            "N^" + decimal(lab.fit_exponent(ns, peaks), 2, lang),
+            "N^" + decimal(sweep.exponent("none", "peak"), 2, lang),
         ]  # fmt: skip
     if focus == "recompute":
         e, s = at("every"), at("sqrt")

@@ -101,10 +101,28 @@ def templates(demo: str) -> Templates:
 LAB_DEMO = "checkpointing_lab"
 LAB_SPEC: dict[str, frozenset[str]] = {
     "saved_bytes": _f(
-        "n", "none", "every", "sqrt", "selective", "activation", "none_peak", "every_peak", "sqrt_peak", "selective_peak"
+        "n",
+        "none",
+        "every",
+        "sqrt",
+        "selective",
+        "activation",
+        "none_peak",
+        "every_peak",
+        "sqrt_peak",
+        "selective_peak",
     ),
     "sqrt": _f(
-        "checkpoints", "segment", "kept", "kept_ratio", "n", "peak", "none_peak", "every_peak", "ratio", "exponent",
+        "checkpoints",
+        "segment",
+        "kept",
+        "kept_ratio",
+        "n",
+        "peak",
+        "none_peak",
+        "every_peak",
+        "ratio",
+        "exponent",
         "none_exponent",
     ),
     "recompute": _f(

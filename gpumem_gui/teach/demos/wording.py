@@ -8,6 +8,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from babel import Locale
 from babel.numbers import format_decimal
@@ -135,11 +136,20 @@ class Clause:
 Templates = Mapping[str, Text]
 
 
+class ByLanguage(Protocol):
+    """One template per language: a quiz file's Text, or a plain dict written in code (the panel's, the lab's)."""
+
+    def __getitem__(self, lang: str, /) -> str: ...
+
+
+AnyTemplates = Mapping[str, ByLanguage]
+
+
 def fields_of(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
-def fill(templates: Templates, key: str, lang: str, values: Mapping[str, object]) -> str:
+def fill(templates: AnyTemplates, key: str, lang: str, values: Mapping[str, object]) -> str:
     """Template `key` in `lang` with `values`: ints are counts, Figures are localized, Clauses filled in turn (a
     tuple of them: listed with commas; None leaves the placeholder empty)."""
     filled: dict[str, object] = {}
@@ -159,7 +169,7 @@ def fill(templates: Templates, key: str, lang: str, values: Mapping[str, object]
     return templates[key][lang].format_map(filled)
 
 
-def say(templates: Templates, key: str, **values: object) -> Localized:
+def say(templates: AnyTemplates, key: str, **values: object) -> Localized:
     """Template `key` filled with `values` in every quiz language."""
     return {lang: fill(templates, key, lang, values) for lang in LANGUAGES}
 

@@ -95,9 +95,7 @@ class LabSweep:
         if what not in ("peak", "kept"):
             raise ValueError(f"what must be 'peak' or 'kept', not {what!r}")
         pts = sorted(
-            (m.n_layers, m.saved_bytes if what == "kept" else m.peak)
-            for m in self.points
-            if m.policy == policy
+            (m.n_layers, m.saved_bytes if what == "kept" else m.peak) for m in self.points if m.policy == policy
         )
         return np.array([p[0] for p in pts], float), np.array([p[1] for p in pts], float)
 
