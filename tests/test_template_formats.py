@@ -106,3 +106,12 @@ def test_every_counted_noun_takes_its_cldr_plural_form(where: str, texts: dict[s
                 expected = fill({"t": {lang: by_hand}}, "t", lang, values)
                 filled = fill({"t": texts}, "t", lang, {**values, name: n})
                 assert filled == expected, f"{where}.{lang}: {name}={n} ({category})"
+
+
+def test_french_headings_keep_their_colon_on_the_line() -> None:
+    """The review's "Votre réponse (4): …": the heading the panel writes before a choice carries its own colon, after
+    a narrow no-break space in French so that the colon never wraps to a line of its own."""
+    texts = load_interface().texts
+    for key in ("explanation_chosen", "explanation_right"):
+        assert texts[key]["en"].endswith("):") and texts[key]["ro"].endswith("):"), key
+        assert texts[key]["fr"].endswith(")\u202f:"), key

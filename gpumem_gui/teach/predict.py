@@ -45,7 +45,7 @@ KIND_NAMES: dict[str, str] = {
     "option": "pick an option",
 }
 MAP_KINDS = ("block", "segment")  # answered by a click on the map
-INTERFACE_KEYS = ("title", "start", "loading", "click_map", "right", "wrong", "fits", "fails", "shown")
+INTERFACE_KEYS = ("title", "start", "loading", "click_map", "click_segment", "right", "wrong", "fits", "fails", "shown")
 _KEYS = ("kind", "example", "prompt", "reveal", "none", "figure", "options")
 LAB = "checkpointing_lab"  # the example of a prediction measured in the torch lab rather than on a snapshot
 
