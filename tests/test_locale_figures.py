@@ -18,7 +18,7 @@ PREDICTIONS = load_predictions()
 ALL = sorted(PREDICTIONS.items.values(), key=lambda p: (p.quiz, p.question))
 SETTING = re.compile(r"\w+:[\w.]+")  # allocator settings ("garbage_collection_threshold:0.6") read alike everywhere
 # Romanian puts "de" between a number and its noun from 20 on, except where the last two digits are 01-19
-RO_NOUNS = "straturi|activări|alocări|ponderi|înmulțiri|parametri|pagini|cereri|segmente|blocuri|spații|treceri"
+RO_NOUNS = "straturi|activări|alocări|ponderi|înmulțiri|parametri|pagini|cereri|segmente|blocuri|goluri|treceri"
 
 
 def _case(p: Prediction) -> Case:
