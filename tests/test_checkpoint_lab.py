@@ -271,6 +271,10 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
     assert {b.objectName() for b in panel.bf16_plot.bar_items()} == set(lab.PRECISION_LABELS.values())
     page = panel.fsdp_page
     assert page.table.item(1, 1).text() == format_bytes(fsdp.at(page.world_spin.value()).grad_bytes)
+    # review fact 15: besides the sharded state, the unit's unsharded gradient, FSDP2's sharding and AdamW's steps
+    note = page.note.text()
+    assert "until reduce-scatter" in note and "FSDP2's fully_shard splits each parameter on dim 0" in note
+    assert "step counters" in note
     assert "measured" in panel.status.text()
     picture = tmp_path / "lab.png"
     assert panel.grab().save(str(picture)) and picture.stat().st_size > 10_000
