@@ -107,7 +107,7 @@ def test_empty_cache_reveal_agrees_with_one_segment() -> None:
     }
     assert filled["en"].startswith("1 of 5 segments survives: the one holding")
     assert filled["ro"].startswith("Rămâne 1 segment din 5: cel care conține")
-    assert filled["fr"].startswith("1 segment sur 5 survit : celui qui contient")
+    assert filled["fr"].startswith("1 segment sur 5 survit\u202f: celui qui contient")
 
 
 def test_retry_label_says_it_counts_missed_predictions_too() -> None:

@@ -206,8 +206,8 @@ def test_fact2_the_sqrt_caption_names_both_figures_and_the_plot_shows_the_peak()
             r"which decides an OOM: \{peak\}.*\{ratio\}x less",
             "ro": r"Păstrat la sfârșitul trecerii înainte: \{kept\}.*Vârful din trecerile înainte și înapoi, care "
             r"decide un OOM: \{peak\}",
-            "fr": r"Gardé à la fin de la passe avant : \{kept\}.*Pic sur les passes avant et arrière, qui décide "
-            r"d'un OOM : \{peak\}",
+            "fr": r"Gardé à la fin de la passe avant\s: \{kept\}.*Pic sur les passes avant et arrière, qui décide "
+            r"d'un OOM\s: \{peak\}",
         },
         "map_caption.sqrt",
     )

@@ -115,3 +115,16 @@ def test_french_headings_keep_their_colon_on_the_line() -> None:
     for key in ("explanation_chosen", "explanation_right"):
         assert texts[key]["en"].endswith("):") and texts[key]["ro"].endswith("):"), key
         assert texts[key]["fr"].endswith(")\u202f:"), key
+
+
+def test_french_keeps_its_high_punctuation_on_the_line() -> None:
+    """French sets : ; ? ! and the closing » after a (narrow) no-break space, and the opening « before one, so that
+    none of them wraps to a line of its own: in every French text and template (193 plain spaces in the review)."""
+    from gpumem_gui.views.lab.captions import api_waiting  # noqa: PLC0415
+    from tests.conftest import quiz_texts  # noqa: PLC0415
+
+    texts = [(where, t["fr"]) for where, t in TEMPLATES]
+    texts += [(f"{quiz.id} {where}", text.fr) for quiz in load_quizzes() for where, text in quiz_texts(quiz)]
+    texts += [("lab api_waiting", api_waiting()["fr"])]
+    loose = [(where, m.group(0)) for where, t in texts for m in re.finditer(r".{0,12}(?: [:;?!»]|« ).{0,8}", t)]
+    assert not loose, loose

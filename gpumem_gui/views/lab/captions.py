@@ -183,7 +183,7 @@ def api_waiting() -> Localized:
         "a few seconds",
         "ro": "se încearcă fiecare caz cu use_reentrant=True și use_reentrant=False pe un bloc: tabelul se "
         "completează în câteva secunde",
-        "fr": "essai de chaque cas avec use_reentrant=True et use_reentrant=False sur un bloc : le tableau se "
+        "fr": "essai de chaque cas avec use_reentrant=True et use_reentrant=False sur un bloc\u202f: le tableau se "
         "remplit en quelques secondes",
     }
 
