@@ -131,3 +131,7 @@ def test_the_embedded_map_scrolls_instead_of_zooming_and_forgets_the_last_block(
     _go(panel, "reserved-vs-allocated")
     assert box.map.caption.text() == ""
     assert box.status.text() == "Click a block on the map."
+    # Q8 asks for the cached blocks: the legend's "cached free" colour would answer it, so it shows after the answer
+    assert not box.map.legend.isVisibleTo(panel)
+    box.pick_block(int(box.case.right_blocks.nonzero()[0][0]))
+    assert box.verdict is True and box.map.legend.isVisibleTo(panel)

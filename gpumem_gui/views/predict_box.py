@@ -160,6 +160,8 @@ class PredictBox(QtWidgets.QFrame):
         on_map = p.kind in MAP_KINDS
         self.status.setVisible(loading or (case is not None and on_map and self.verdict is None))
         self.map.setVisible(case is not None and on_map)
+        # the legend names the colours ("cached free: a hole"): shown before the answer it would give it away
+        self.map.legend.setVisible(self.verdict is not None)
         self.none_button.setVisible(case is not None and p.none is not None)
         self.none_button.setEnabled(self.verdict is None)
         if p.none is not None:
