@@ -176,6 +176,7 @@ def _fsdp_case(p: Prediction, check: Callable[[], None] | None) -> Case:
         "param": format_bytes(shard.param_bytes),
         "grad": format_bytes(shard.grad_bytes),
         "state": format_bytes(shard.optimizer_bytes),
+        "unit": format_bytes(shard.gathered_unit_bytes),
     }
     return _case(p, fields, options, right, per_gpu=shard.total_bytes, total=b.total_bytes)
 
