@@ -14,7 +14,7 @@ from gpumem_gui.teach.demos.wording import Count, Figure, fill
 from gpumem_gui.teach.predict import load_predictions
 from gpumem_gui.teach.quiz import LANGUAGES, load_quizzes
 from gpumem_gui.teach.quiz_interface import load_interface
-from gpumem_gui.views.lab.captions import API_TEMPLATES
+from gpumem_gui.views.teach.lab.captions import API_TEMPLATES
 
 # the expected writing of each sample, by hand from CLDR's number symbols (en: "," and "."; ro: "." and ","; fr:
 # U+202F and ",", a no-break space before "%") and the units the French texts use (Kio, Mio, Gio)
@@ -120,7 +120,7 @@ def test_french_headings_keep_their_colon_on_the_line() -> None:
 def test_french_keeps_its_high_punctuation_on_the_line() -> None:
     """French sets : ; ? ! and the closing » after a (narrow) no-break space, and the opening « before one, so that
     none of them wraps to a line of its own: in every French text and template (193 plain spaces in the review)."""
-    from gpumem_gui.views.lab.captions import api_waiting  # noqa: PLC0415
+    from gpumem_gui.views.teach.lab.captions import api_waiting  # noqa: PLC0415
     from tests.conftest import quiz_texts  # noqa: PLC0415
 
     texts = [(where, t["fr"]) for where, t in TEMPLATES]
