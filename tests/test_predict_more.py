@@ -13,7 +13,7 @@ from gpumem_gui import assets
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach.lab import measure_policy, torch_available
 from gpumem_gui.teach.predict import LAB, PredictionError, load_predictions, make_case
-from gpumem_gui.teach.predict_lab import FIGURES, FSDP_WORLD_SIZE, lab_case
+from gpumem_gui.teach.predict.lab_cases import FIGURES, FSDP_WORLD_SIZE, lab_case
 from gpumem_gui.teach.quiz import LANGUAGES, load_quizzes
 from tests.kv_pool import kv_pool
 
