@@ -30,6 +30,7 @@ from gpumem_gui.views.event_inspector import EventInspector
 from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
 from gpumem_gui.views.segment_map import SegmentMapView
+from gpumem_gui.views.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.settings_view import SettingsView
 from gpumem_gui.views.site_timeline import SiteTimelineView
@@ -145,10 +146,13 @@ class DocumentView(QtWidgets.QWidget):
             self._make_site_timeline,
             self._make_settings,
             self._make_segment_timeline,
+            self._make_pool_envelope,
         )
         self._settings_view: SettingsView | None = None
         self._segment_timeline: SegmentTimelineView | None = None
         self._segment_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
+        self._pool_envelope: PoolEnvelopeView | None = None
+        self._pool_envelope_for: tuple[int, object] | None = None  # (device, timeline) it shows
         self._timeline_plot: TimelineView  # made by a part, placed by the next
         self._made = 0  # how many of _parts are made
         self._queued = 0  # steps waiting for a later turn (_later)
@@ -411,6 +415,28 @@ class DocumentView(QtWidgets.QWidget):
             self._segment_timeline_for = (doc.device, tl)
             self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.current_event)
 
+    def _make_pool_envelope(self) -> None:
+        view = PoolEnvelopeView()  # filled when first shown
+        view.event_selected.connect(self._event_travelled)
+        self._pool_envelope = view
+        self.curve_tabs.addTab(view, "by pool")
+        self.curve_tabs.currentChanged.connect(lambda _i: self._pool_envelope_if_shown())
+
+    def _pool_envelope_if_shown(self) -> None:
+        """The pools' envelopes of the device shown, computed when their tab is first looked at."""
+        doc = self.document
+        if doc.pending or self._pool_envelope is None:
+            return
+        tl = doc.timeline()
+        if self._pool_envelope_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.pool_envelope:
+            self._pool_envelope_for = (doc.device, tl)
+            self.pool_envelope.set_timeline(tl, event=self.current_event)
+
+    def show_pools(self) -> None:
+        """Bring the by-pool view to the front (and fill it)."""
+        self.curve_tabs.setCurrentWidget(self.pool_envelope)
+        self._pool_envelope_if_shown()
+
     def show_settings(self) -> None:
         """Bring the allocator settings page to the front of the side panel."""
         self.side_tabs.setCurrentWidget(self.settings_view)
@@ -435,6 +461,12 @@ class DocumentView(QtWidgets.QWidget):
         self._make(9)
         assert self._segment_timeline is not None
         return self._segment_timeline
+
+    @property
+    def pool_envelope(self) -> PoolEnvelopeView:
+        self._make(10)
+        assert self._pool_envelope is not None
+        return self._pool_envelope
 
     @property
     def inspector(self) -> EventInspector:
@@ -569,6 +601,8 @@ class DocumentView(QtWidgets.QWidget):
                 self.site_timeline.set_event(frame.event, emit=False)
             if self._segment_timeline_for is not None:
                 self.segment_timeline.set_event(frame.event, emit=False)
+            if self._pool_envelope_for is not None:
+                self.pool_envelope.set_event(frame.event, emit=False)
         self.position.setText(frame.position)
         matches = -1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask))
         self.search_count.setText("" if matches < 0 else f"{matches:,} match{'es' if matches != 1 else ''}")
@@ -648,6 +682,7 @@ class DocumentView(QtWidgets.QWidget):
             self._list_events(self.document.timeline())
             self._site_timeline_if_shown()
             self._segment_timeline_if_shown()
+            self._pool_envelope_if_shown()
 
     def _frame_shown(self) -> None:
         doc = self.document
