@@ -29,8 +29,8 @@ def render(
     pin: str | None = None,
 ) -> None:
     """Render a snapshot's window, map, timeline, site timeline, allocator settings page, cached-segment timeline or
-    memory by pool to a PNG of `size` pixels without a screen; `pin`: the stack of the block at that address (0x... or decimal)
-    pinned over the map.
+    memory by pool to a PNG of `size` pixels without a screen; `pin`: the stack of the block at that address (0x...
+    or decimal) pinned over the map.
 
     The window keeps its choices in settings of its own that go with the render: the user's saved geometry, map
     layout and recent files stay as they were. ValueError for a size or view that cannot be drawn."""

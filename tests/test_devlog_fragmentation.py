@@ -74,7 +74,7 @@ def test_large_then_small_does_not(make: Any) -> None:
     large = _alloc(sim, 4, 32)
     assert _reserved_mib(sim) == 128
     _free(sim, large)
-    small = _alloc(sim, 8, 16)  # a 32 MiB block splits (16 MiB left > 1 MiB), its rest takes the next request
+    _alloc(sim, 8, 16)  # a 32 MiB block splits (16 MiB left > 1 MiB), its rest takes the next request
     assert _reserved_mib(sim) == 128  # "still 128 MiB reserved, each segment now split into two 16 MiB blocks"
     assert _layout(sim) == [[(16, "active_allocated"), (16, "active_allocated")]] * 4
 
@@ -129,3 +129,24 @@ def test_the_1_mib_loophole(make: Any) -> None:
     sim.free(sim.malloc(2 * MiB))
     sim.malloc(2 * MiB)  # reuses the large page
     assert _reserved_mib(sim) == 20  # "2M then 2M: 20 MiB"
+
+
+def test_the_quiz_demo_is_the_devlog_s_allocation_order_in_a_graph_pool() -> None:
+    """Question 4's what-if (expandable_whatif) shows the small-then-large case in a graph pool still in use: the
+    recorded run fails its fourth 32 MiB request with the eight freed 16 MiB segments cached in the pool; replayed
+    with expandable segments the pool maps the devlog's seven pages (140 MiB) and carves every 32 MiB request."""
+    from gpumem_gui.assets import example_path  # noqa: PLC0415
+    from gpumem_gui.core import load_snapshot  # noqa: PLC0415
+    from gpumem_gui.teach.quiz_demos import plan_for, run_whatif  # noqa: PLC0415
+
+    plan = plan_for("expandable_whatif")
+    snapshot = load_snapshot(example_path(plan.examples[0]))
+    assert plan.examples == ("graph_pool_order",)
+    state = snapshot.state
+    pooled = state.segments.pool == state.pool_ids.index(POOL)
+    assert int(pooled.sum()) == 8 + 3  # eight 16 MiB segments, three 32 MiB ones before the failed fourth
+    assert sorted(state.segments.total_size[pooled] // MiB) == [16] * 8 + [32] * 3
+    run = run_whatif(plan, snapshot)
+    assert run.result.original.oom_events == 1 and run.result.replayed.oom_events == 0
+    in_pool = [s for s in run.result.snapshot["segments"] if tuple(s["segment_pool_id"]) == POOL]
+    assert sum(s["total_size"] for s in in_pool) == 140 * MiB  # "7 large pages: 140 MiB"

@@ -33,7 +33,8 @@ def test_each_pool_s_reserved_and_allocated_bytes_over_the_graph_trace() -> None
     # columns: before the first event, then right after each row (see ROWS)
     assert (env.reserved[0] // MiB).tolist() == [0] + [40] * 11 + [60] * 4 + [40] * 8
     assert (env.reserved[1] // MiB).tolist() == [0, 0, 0] + [12] * 2 + [32] * 17 + [20, 0]
-    assert (env.allocated[1] // MiB).tolist() == [0] * 4 + [12, 12, 20, 8, 8, 12, 4, 4] + [4] * 5 + [20, 4, 4, 0] + [0] * 3
+    pooled = [0] * 4 + [12, 12, 20, 8, 8, 12, 4, 4] + [4] * 5 + [20, 4, 4, 0] + [0] * 3
+    assert (env.allocated[1] // MiB).tolist() == pooled
     assert env.at(11) == [("default pool", 60 * MiB, 40 * MiB), (f"private pool {POOL}", 32 * MiB, 4 * MiB)]
 
 

@@ -29,8 +29,8 @@ from gpumem_gui.views.diagnosis_pages import DiagnosisPages
 from gpumem_gui.views.event_inspector import EventInspector
 from gpumem_gui.views.event_list import EventListView
 from gpumem_gui.views.figures import FiguresPanel
-from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.pool_envelope import PoolEnvelopeView
+from gpumem_gui.views.segment_map import SegmentMapView
 from gpumem_gui.views.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.settings_view import SettingsView
 from gpumem_gui.views.site_timeline import SiteTimelineView

@@ -92,8 +92,7 @@ class PoolEnvelopeView(QtWidgets.QWidget):
                 self.plot.addItem(curve)
                 self.curves.append(curve)
         peaks = [
-            f"{env.name(k)}: peak {format_bytes(int(env.reserved[k].max()))} reserved"
-            for k in range(len(env.pools))
+            f"{env.name(k)}: peak {format_bytes(int(env.reserved[k].max()))} reserved" for k in range(len(env.pools))
         ]
         self.status.setText("; ".join(peaks) + ("" if env.private else " (no private pool in this trace)"))
         self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)

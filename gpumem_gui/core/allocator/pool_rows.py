@@ -1,4 +1,4 @@
-"""The private pool of each recorded event: the entry's own pool_id, else the pool of the recorded segment it lies in."""
+"""The private pool of each recorded event: the entry's pool_id, else the pool of the recorded segment it lies in."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.analysis.timetravel import Pieces
-from gpumem_gui.core.snapshot.model import DEFAULT_POOL, TraceTable
+from gpumem_gui.core.snapshot.model import DEFAULT_POOL, Action, TraceTable
 
 
 def row_pools(
@@ -19,8 +19,9 @@ def row_pools(
 
     torch 2.13 writes a `pool_id` on every entry; older traces do not, and then an event belongs to the pool of the
     recorded segment (one of the timeline's `pieces`) its address lies in while that segment lives: the final
-    snapshot's `segment_pool_id` names the pool of every segment still there at the end. `at`: per row, the
-    recorded row it stands at (a changed trace's `source`); the rows themselves when None.
+    snapshot's `segment_pool_id` names the pool of every segment still there at the end. An oom entry, which has
+    no address, takes the pool of the last allocation before it (a capture routes every request to its pool).
+    `at`: per row, the recorded row it stands at (a changed trace's `source`); the rows themselves when None.
     """
     n = len(trace)
     times = np.arange(n, dtype=np.int64) if at is None else np.asarray(at, np.int64)
@@ -37,5 +38,10 @@ def row_pools(
             rows = unknown[order[lo:hi]]
             alive = (times[rows] >= pieces.start[k]) & (times[rows] <= pieces.end[k])
             index[rows[alive]] = pieces.pool[k]
+    ooms = np.flatnonzero((trace.pool < 0) & (trace.action == Action.OOM))
+    if len(ooms):
+        allocs = np.flatnonzero(trace.action == Action.ALLOC)
+        before = np.searchsorted(allocs, ooms) - 1
+        index[ooms[before >= 0]] = index[allocs[before[before >= 0]]]
     named = [None if pool_ids[k] == DEFAULT_POOL else pool_ids[k] for k in range(len(pool_ids))]
     return [named[k] for k in index.tolist()]

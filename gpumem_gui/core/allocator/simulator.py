@@ -2,8 +2,9 @@
 
 One `DeviceAllocatorSim` per device: best fit per (stream, pool), front split, merging frees, record_stream,
 empty_cache, the OOM ladder, garbage collection under a memory fraction, expandable segments mapped page by
-page, and private pools (CUDA graph pools, torch.cuda.MemPool) whose blocks serve only their own requests. Rules are those of `c10/cuda/CUDACachingAllocator.cpp` (see ../shared/docs/snapshot-format.md section 3);
-names of the methods follow the C++ functions so the two can be read side by side. `snapshot()` returns the dict
+page, and private pools (CUDA graph pools, torch.cuda.MemPool) whose blocks serve only their own requests. Rules
+are those of `c10/cuda/CUDACachingAllocator.cpp` (see ../shared/docs/snapshot-format.md section 3); names of the
+methods follow the C++ functions so the two can be read side by side. `snapshot()` returns the dict
 `torch.cuda.memory._dump_snapshot` writes.
 """
 
@@ -225,8 +226,8 @@ class DeviceAllocatorSim:
         self._expandable = self.config.expandable_segments
         self._max_split_size = self.config.max_split_size
         self._gc_threshold = self.config.garbage_collection_threshold
-        # (action, addr, size, stream, frames, time_us, device_free); the ring buffer drops the oldest
-        self._trace: deque[tuple[str, int, int, int, Frames, int, int]] = deque(maxlen=max_entries)
+        # (action, addr, size, stream, frames, time_us, device_free, pool_id); the ring buffer drops the oldest
+        self._trace: deque[tuple[str, int, int, int, Frames, int, int, PoolId | None]] = deque(maxlen=max_entries)
         self.num_alloc_retries = 0
         self.num_ooms = 0
         self.num_device_alloc = 0
@@ -280,7 +281,7 @@ class DeviceAllocatorSim:
                 self.num_alloc_retries += 1
                 block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
             if block is None:
-                raise self._out_of_memory(rounded, alloc_size, stream, frames)
+                raise self._out_of_memory(rounded, alloc_size, stream, frames, pool.owner)
         return self.alloc_found_block(block, pool, size, rounded, frames)
 
     def free(self, block: Block, frames: Frames | None = None) -> None:
@@ -291,8 +292,9 @@ class DeviceAllocatorSim:
         context = frames or block.frames
         if self.record_history:  # _record, inline: it runs for every event
             self.clock_us += 1
+            owner = block.pool.owner
             self._trace.append(
-                ("free_requested", block.addr, block.requested, block.stream, context, self.clock_us, 0, block.pool.owner)
+                ("free_requested", block.addr, block.requested, block.stream, context, self.clock_us, 0, owner)
             )
         if block.stream_uses:
             block.event_count = len(block.stream_uses)  # one event per stream that used it
@@ -368,9 +370,7 @@ class DeviceAllocatorSim:
 
     def pool_reserved(self, pool_id: PoolId = DEFAULT_POOL_ID) -> int:
         """Bytes the segments of one pool hold (what the devlog's `reserved(pool)` sums from memory_snapshot)."""
-        return sum(
-            seg["total_size"] for seg in self.segment_dicts() if tuple(seg["segment_pool_id"]) == tuple(pool_id)
-        )
+        return sum(seg["total_size"] for seg in self.segment_dicts() if tuple(seg["segment_pool_id"]) == tuple(pool_id))
 
     # -- finding a block ---------------------------------------------------------------------------------------
 
@@ -758,13 +758,15 @@ class DeviceAllocatorSim:
 
     # -- out of memory ----------------------------------------------------------------------------------------
 
-    def _out_of_memory(self, rounded: int, alloc_size: int, stream: int, frames: Frames) -> OutOfMemoryError:
+    def _out_of_memory(
+        self, rounded: int, alloc_size: int, stream: int, frames: Frames, pool_id: PoolId | None = None
+    ) -> OutOfMemoryError:
         """Record the oom event and make PyTorch's exception."""
         device_free = max(self.capacity - self.reserved, 0)  # what this program could still get
         self.num_ooms += 1
         if self.record_history:
             self.clock_us += 1
-            self._trace.append(("oom", 0, rounded, stream, frames, self.clock_us, device_free, None))
+            self._trace.append(("oom", 0, rounded, stream, frames, self.clock_us, device_free, pool_id))
         unallocated = self.reserved - self.allocated
         allowed = f" {format_size(self.allowed_memory)} allowed;" if self.fraction > 0 else ""
         return OutOfMemoryError(
@@ -899,7 +901,7 @@ class DeviceAllocatorSim:
 
     # -- trace and snapshot ------------------------------------------------------------------------------------
 
-    def _record(
+    def _record(  # noqa: PLR0917 (the C++ record_trace's arguments, in its order)
         self, action: str, addr: int, size: int, stream: int, frames: Frames, pool_id: PoolId | None = None
     ) -> None:
         if self.record_history:

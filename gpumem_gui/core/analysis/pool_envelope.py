@@ -29,9 +29,8 @@ class PoolEnvelope:
     def at(self, event: int) -> list[tuple[str, int, int]]:
         """(pool name, reserved, allocated) right after `event` (-1: before the first)."""
         column = event + 1
-        return [
-            (self.name(k), int(self.reserved[k, column]), int(self.allocated[k, column])) for k in range(len(self.pools))
-        ]
+        rows = range(len(self.pools))
+        return [(self.name(k), int(self.reserved[k, column]), int(self.allocated[k, column])) for k in rows]
 
     @property
     def private(self) -> bool:
@@ -54,7 +53,7 @@ def pool_envelope(timeline: DeviceTimeline) -> PoolEnvelope:
     pieces, life = timeline.pieces, timeline.lifetimes
     used = sorted({int(p) for p in pieces.pool.tolist()} | {0})
     ids = [timeline.pool_ids[p] for p in used]
-    order = [0] + sorted(range(1, len(used)), key=lambda k: ids[k])
+    order = [0, *sorted(range(1, len(used)), key=lambda k: ids[k])]
     row_of = np.full(max(used) + 1, 0, np.int64)
     for row, k in enumerate(order):
         row_of[used[k]] = row
