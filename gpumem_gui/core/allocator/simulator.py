@@ -330,12 +330,12 @@ class DeviceAllocatorSim:
         """Route the requests of `stream` (every stream when None) to the private pool `pool_id` (a CUDA graph
         capture, or torch.cuda.use_mem_pool), making the pool if it is new; a capture into an existing pool
         shares it (its use count goes up)."""
+        if any(p == pool_id for p, _ in self._captures):
+            raise ValueError(f"beginAllocateToPool: already recording to mempool_id {pool_id}")
         if pool_id in self.private_pools:
             self.private_pools[pool_id].use_count += 1
         else:
             self.private_pools[pool_id] = _PrivatePool(pool_id)
-        if any(p == pool_id for p, _ in self._captures):
-            raise ValueError(f"beginAllocateToPool: already recording to mempool_id {pool_id}")
         self._captures.append((pool_id, stream))
 
     def end_allocate_to_pool(self, pool_id: PoolId) -> None:
