@@ -145,3 +145,20 @@ def test_explain_names_the_private_pools_share() -> None:
     explanation = explain(_snapshot(GRAPH_ALIVE, WHILE_ALIVE, pool_ids=True), parallel=False)
     note = next(n for n in explanation.notes if n.startswith("Private pools"))
     assert "hold 32.0 MiB of the 72.0 MiB reserved" in note and "32.0 MiB in pool (1, 0)" in note
+
+
+def test_explain_does_not_offer_a_pool_in_use_to_empty_cache() -> None:
+    """The devlog's graph pool at its OOM: the eight free 16 MiB segments are the pool's, which empty_cache() leaves
+    while the graphs use it, so they are not 'wholly free segments empty_cache() would give back', and the
+    empty_cache() change would return nothing."""
+    from gpumem_gui.assets import example_path  # noqa: PLC0415
+    from gpumem_gui.core import load_snapshot  # noqa: PLC0415
+    from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
+    from gpumem_gui.core.analysis.diagnosis import diagnose  # noqa: PLC0415
+
+    snapshot = load_snapshot(example_path("graph_pool_order"))
+    gap = diagnose(snapshot).gap
+    assert (gap.pool_bytes, gap.pool_segments, gap.whole_bytes, gap.split_bytes) == (128 * MiB, 8, 0, 0)
+    explanation = explain(snapshot, parallel=False)
+    assert "8 wholly free segment(s) of private pools" in " ".join(explanation.diagnosis.findings)
+    assert any("empty_cache() at this moment (it would return 0 B" in s for s in explanation.remedy_sentences)

@@ -104,6 +104,9 @@ class GapAnalysis:
     later_requests: int  # allocations after the moment
     later_larger: int  # of those, larger than the largest hole at the moment
     largest_hole_bytes: int
+    # free segments of private pools (CUDA graphs, MemPool): the pool's own until the program releases it
+    pool_bytes: int = 0
+    pool_segments: int = 0
 
 
 @dataclass(frozen=True)
@@ -302,10 +305,12 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
     seg, blk = report.state.segments, report.state.blocks
     n = len(seg)
     live = np.bincount(blk.segment, weights=blk.state != BlockState.INACTIVE, minlength=n) if n else np.zeros(0)
-    whole = (live == 0) & ~seg.is_expandable
+    unused = (live == 0) & ~seg.is_expandable
+    whole, pooled = unused & (seg.pool == 0), unused & (seg.pool != 0)
     free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0)
     seg_free = np.bincount(blk.segment, weights=free, minlength=n).astype(np.int64) if n else np.zeros(0, np.int64)
     whole_bytes = int(seg_free[whole].sum())
+    pool_bytes = int(seg_free[pooled].sum())
     expandable_bytes = int(seg_free[seg.is_expandable].sum())
     later = 0
     larger = 0
@@ -317,13 +322,15 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
     return GapAnalysis(
         gap_bytes=m.reserved_bytes - m.allocated_bytes,
         pending_bytes=m.pending_free_bytes,
-        split_bytes=m.free_bytes - whole_bytes - expandable_bytes,
+        split_bytes=m.free_bytes - whole_bytes - pool_bytes - expandable_bytes,
         whole_bytes=whole_bytes,
         whole_segments=int(whole.sum()),
         expandable_bytes=expandable_bytes,
         later_requests=later,
         later_larger=larger,
         largest_hole_bytes=m.largest_free_block_bytes,
+        pool_bytes=pool_bytes,
+        pool_segments=int(pooled.sum()),
     )
 
 
@@ -518,6 +525,12 @@ def _gap_sentences(g: GapAnalysis) -> list[str]:
         parts.append(
             f"{format_bytes(g.whole_bytes)} is {g.whole_segments} wholly free segment(s) the cache keeps for later"
             " requests (empty_cache() would give them back)"
+        )
+    if g.pool_bytes:
+        parts.append(
+            f"{format_bytes(g.pool_bytes)} is {g.pool_segments} wholly free segment(s) of private pools (CUDA graphs,"
+            " MemPool), kept for the pools' own requests (empty_cache() gives them back only once the pool is"
+            " released)"
         )
     if g.expandable_bytes:
         parts.append(f"{format_bytes(g.expandable_bytes)} is free pages of expandable segments")
