@@ -162,3 +162,24 @@ def test_explain_does_not_offer_a_pool_in_use_to_empty_cache() -> None:
     explanation = explain(snapshot, parallel=False)
     assert "8 wholly free segment(s) of private pools" in " ".join(explanation.diagnosis.findings)
     assert any("empty_cache() at this moment (it would return 0 B" in s for s in explanation.remedy_sentences)
+
+
+def test_the_oom_of_a_graph_pool_is_explained_in_its_pool() -> None:
+    """The failing request's pool is the oom entry's pool_id, or, for a trace without one, the pool of the segment
+    holding the allocation before it: the holes counted are that pool's, and the allocator's own release spares it."""
+    from gpumem_gui.assets import example_path  # noqa: PLC0415
+    from gpumem_gui.core import load_snapshot  # noqa: PLC0415
+    from gpumem_gui.core.analysis.diagnosis import diagnose  # noqa: PLC0415
+    from tests.conftest import load_raw  # noqa: PLC0415
+
+    named = load_snapshot(example_path("graph_pool_order"))
+    raw = load_raw(example_path("graph_pool_order"))
+    for entry in raw["device_traces"][0]:
+        entry.pop("pool_id", None)
+    for snapshot in (named, snapshot_from_object(raw, "no pool ids", "dump")):
+        oom = diagnose(snapshot).oom
+        assert oom is not None and oom.private_pool == POOL
+        assert (oom.pool_free_bytes, oom.largest_hole_bytes) == (128 * MiB, 16 * MiB)
+        findings = " ".join(diagnose(snapshot).findings)
+        assert "from the large pool of private pool (1, 0) on stream 0" in findings
+        assert "pool (1, 0) keeps its own until the program releases it" in findings
