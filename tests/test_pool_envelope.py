@@ -113,3 +113,26 @@ def test_render_draws_the_pools_view(tmp_path: Path, qapp: Any) -> None:
     assert (image.width(), image.height()) == (1000, 500)
     colours = {image.pixel(x, y) for x in range(0, 1000, 3) for y in range(0, 500, 3)}
     assert {QtGui.QColor(c).rgb() for c in (pool_colour(0), pool_colour(1), ENVELOPE)} <= colours
+
+
+def test_view_memory_by_pool_brings_the_tab_forward(qtbot: Any) -> None:
+    from gpumem_gui.app import MainWindow  # noqa: PLC0415
+    from gpumem_gui.assets import example_path  # noqa: PLC0415
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([str(example_path("graph_pool_order"))])
+    window.wait_for_loads()
+    doc = window.current_document()
+    assert doc is not None
+    (view_menu,) = [a.menu() for a in window.menuBar().actions() if a.text() == "&View"]
+    (action,) = [a for a in view_menu.actions() if a.text() == "Memory by &Pool"]
+    action.trigger()
+    assert doc.curve_tabs.currentWidget() is doc.pool_envelope
+    envelope = doc.pool_envelope.envelope
+    assert envelope is not None and envelope.pools == ((0, 0), POOL)
+    # at the OOM: the weights' 64 MiB in the default pool, the graph pool's 224 MiB (eight 16s, three 32s)
+    assert [(name, reserved // MiB) for name, reserved, _ in envelope.at(envelope.reserved.shape[1] - 2)] == [
+        ("default pool", 64),
+        (f"private pool {POOL}", 224),
+    ]
