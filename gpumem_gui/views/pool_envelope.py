@@ -41,8 +41,9 @@ class PoolEnvelopeView(QtWidgets.QWidget):
         self.status = QtWidgets.QLabel()
         self.status.setStyleSheet(f"color: {palette.TEXT_MUTED}")
         self.status.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
-        self.figures = QtWidgets.QLabel()
+        self.figures = QtWidgets.QLabel()  # each pool at the cursor
         self.figures.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.figures.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
@@ -63,14 +64,17 @@ class PoolEnvelopeView(QtWidgets.QWidget):
         self._redraw.timeout.connect(self._draw)
         self.view_box.sigXRangeChanged.connect(self._redraw.start)
         self.view_box.sigResized.connect(self._redraw.start)
+        # one line of text above the plot, as the segment timeline has: a taller tab would take room from the map
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel("Memory by pool: each pool's reserved envelope (grey), its allocated inside"))
-        top.addWidget(self.status, 1)
+        title = QtWidgets.QLabel("Memory by pool")
+        title.setToolTip("Each pool's reserved memory is a grey envelope with its allocated memory inside")
+        top.addWidget(title)
+        top.addWidget(self.figures, 3)
+        top.addWidget(self.status, 2)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.plot, 1)
-        layout.addWidget(self.figures)
 
     def set_timeline(self, timeline: DeviceTimeline, event: int | None = None) -> None:
         """Show `timeline` by pool; the cursor at `event` (default: the end)."""
@@ -147,4 +151,6 @@ class PoolEnvelopeView(QtWidgets.QWidget):
             f"{name}: {format_bytes(reserved)} reserved, {format_bytes(allocated)} allocated"
             for name, reserved, allocated in env.at(self.current_event)
         ]
-        self.figures.setText(f"{where}: " + "; ".join(parts))
+        text = f"{where}: " + "; ".join(parts)
+        self.figures.setText(text)
+        self.figures.setToolTip(text)  # the line is cut where the tab is narrow
