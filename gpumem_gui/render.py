@@ -14,7 +14,7 @@ from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 
-VIEWS = ("window", "map", "timeline", "sites", "settings", "segments")
+VIEWS = ("window", "map", "timeline", "sites", "settings", "segments", "pools")
 
 
 def render(
@@ -28,9 +28,9 @@ def render(
     layout: int = 0,
     pin: str | None = None,
 ) -> None:
-    """Render a snapshot's window, map, timeline, site timeline, allocator settings page or cached-segment timeline
-    to a PNG of `size` pixels without a screen; `pin`: the stack of the block at that address (0x... or decimal)
-    pinned over the map.
+    """Render a snapshot's window, map, timeline, site timeline, allocator settings page, cached-segment timeline or
+    memory by pool to a PNG of `size` pixels without a screen; `pin`: the stack of the block at that address (0x...
+    or decimal) pinned over the map.
 
     The window keeps its choices in settings of its own that go with the render: the user's saved geometry, map
     layout and recent files stay as they were. ValueError for a size or view that cannot be drawn."""
@@ -94,6 +94,9 @@ def _view_widget(doc: SnapshotTab, view: str) -> QtWidgets.QWidget:
     if view == "segments":
         doc.show_segments()
         return doc.segment_timeline
+    if view == "pools":
+        doc.show_pools()
+        return doc.pool_envelope
     return doc.timeline_view
 
 

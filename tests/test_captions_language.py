@@ -148,7 +148,7 @@ def _kv_cache(lang: str) -> list[list[str]]:
 
 
 def _expandable(lang: str) -> list[list[str]]:
-    data = raw("fragmented_oom")
+    data = raw("graph_pool_order")  # the devlog's small-then-large graph pool: its trace ends at its OOM
     trace = data["device_traces"][0]
     oom = trace[-1]
     free = holes(data)

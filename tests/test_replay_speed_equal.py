@@ -98,7 +98,7 @@ def test_best_fit_and_split_match_naive_references(settings: str, monkeypatch: p
 def _naive_trace(entries: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
     """The trace property as first written: one key at a time, in PyTorch's order."""
     out = []
-    for action, addr, size, stream, frames, time_us, device_free in entries:
+    for action, addr, size, stream, frames, time_us, device_free, pool_id in entries:
         entry: dict[str, Any] = {"action": action}
         if action == "oom":
             entry["device_free"] = device_free
@@ -109,6 +109,8 @@ def _naive_trace(entries: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
         entry["time_us"] = time_us
         if frames:
             entry["frames"] = frames
+        if pool_id is not None:
+            entry["pool_id"] = pool_id
         out.append(entry)
     return out
 

@@ -115,6 +115,7 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("Your &Code and Libraries...", self.edit_user_code)
         view.addAction("Allocator &Settings", lambda: self._on_current(lambda doc: doc.show_settings()))
         view.addAction("Cached Se&gments", lambda: self._on_current(lambda doc: doc.show_segments()))
+        view.addAction("Memory by &Pool", lambda: self._on_current(lambda doc: doc.show_pools()))
         view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.actions_on_tab.explain_current)
         view.addAction(
             "Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.actions_on_tab.explain_current(True)

@@ -24,15 +24,16 @@ cdef class Feed:
     cdef public dict handles, explicit, _frames
     cdef public bint hints
     cdef public set synced
-    cdef public list deferred, expected, marks
+    cdef public list deferred, expected, marks, pools
     cdef public Places places
 
     cpdef list frames(self, k)
+    cpdef pools_released(self, start, stop)
     cpdef diverge(self, row)
     @cython.locals(
         sim=DeviceAllocatorSim, handles=dict, actions=list, addrs=list, sizes=list, streams=list, stack_of=list,
         n=Py_ssize_t, i=Py_ssize_t, skip_until=Py_ssize_t, a=long, pending=set, cached_frames=dict, places=Places,
-        deferred=list, marks=list, frames=list, block=Block, freed=Block, done=Block, alloc=long, free_requested=long, free_completed=long,
+        deferred=list, marks=list, pools=list, frames=list, block=Block, freed=Block, done=Block, alloc=long, free_requested=long, free_completed=long,
         segment_free=long, segment_unmap=long, oom=long, segment_alloc=long, segment_map=long,
     )
     cpdef run(self)

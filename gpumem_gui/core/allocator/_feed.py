@@ -80,6 +80,10 @@ class Feed:
     through the ranges both runs got); an OOM where the recording had none, or none where it had one; or a
     block placed elsewhere within its segment. Addresses are compared through `Places`, so a replay without
     address hints is held to the same layout, only not to the same device addresses.
+
+    `pools`: per row, the private pool the recorded event belongs to (None: the default pool), see pool_rows.py.
+    A request goes to its pool; a recorded release of a pool's memory says the program had released the pool
+    (its graphs destroyed, its MemPool deleted), so the simulator may give that pool's memory back from then on.
     """
 
     def __init__(
@@ -91,8 +95,10 @@ class Feed:
         *,
         runs: list[ReleaseRun],
         hints: bool,
+        pools: list[Any] | None = None,
     ) -> None:
         self.sim, self.trace, self.stacks, self.handles, self.hints = sim, trace, stacks, handles, hints
+        self.pools = pools if pools is not None else [None] * len(trace)
         self.explicit = {r.start: r.stop for r in runs if r.explicit}
         # PyTorch's release first waits for every pending free (synchronize_and_free_events): the free_completed
         # rows right before the allocator's own release are its doing, so the replay lets that release (or, where
@@ -115,6 +121,13 @@ class Feed:
         if k not in self._frames:
             self._frames[k] = [{"name": f.name, "filename": f.filename, "line": f.line} for f in self.stacks.stack(k)]
         return self._frames[k]
+
+    def pools_released(self, start: int, stop: int) -> None:
+        """The private pools whose memory rows start..stop-1 give back: released by the program before then."""
+        for j in range(start, stop):
+            pool_id = self.pools[j]
+            if pool_id is not None and pool_id in self.sim.private_pools:
+                self.sim.private_pools[pool_id].use_count = 0
 
     def diverge(self, row: int) -> None:
         if self.divergence is None:
@@ -139,7 +152,7 @@ class Feed:
         segment_free, segment_unmap, oom = int(Action.SEGMENT_FREE), int(Action.SEGMENT_UNMAP), int(Action.OOM)
         segment_alloc, segment_map = int(Action.SEGMENT_ALLOC), int(Action.SEGMENT_MAP)
         cached_frames, places, history, deferred = self._frames, self.places, sim._trace, self.deferred
-        marks = self.marks
+        marks, pools = self.marks, self.pools
         for i in range(n):
             marks.append(len(history))  # what the replay does for row i are the entries from here on
             a = actions[i]
@@ -150,7 +163,7 @@ class Feed:
                 if frames is None:
                     frames = self.frames(k)
                 try:
-                    block = sim.malloc(sizes[i], streams[i], frames)
+                    block = sim.malloc(sizes[i], streams[i], frames, pools[i])
                 except OutOfMemoryError:
                     self.diverge(self.expected[0][0] if self.expected else i)
                     self.expected.clear()
@@ -186,11 +199,13 @@ class Feed:
             elif a in (segment_free, segment_unmap):
                 if i in self.explicit:  # the program's empty_cache(): replayed as such
                     skip_until = self.explicit[i]
+                    self.pools_released(i, skip_until)
                     mark = sim.trace_length
                     sim.empty_cache(self.frames(stack_of[i]))
                     self.expected = [(j, -1, addrs[j], sizes[j]) for j in range(i, skip_until)]
                     self.settle(i, mark)
                 elif i >= skip_until:  # the allocator's own: the simulator decides at the next request
+                    self.pools_released(i, i + 1)
                     self.expected.append((i, -1, addrs[i], sizes[i]))
             elif a in (segment_alloc, segment_map):
                 if self.hints and not _acquires(self.expected):
@@ -200,7 +215,7 @@ class Feed:
                 # the recorded request failed; under other settings it may fit (and is given back at once)
                 mark = sim.trace_length
                 try:
-                    sim.free(sim.malloc(sizes[i], streams[i], self.frames(stack_of[i])))
+                    sim.free(sim.malloc(sizes[i], streams[i], self.frames(stack_of[i]), pools[i]))
                     self.diverge(i)
                 except OutOfMemoryError:
                     pass

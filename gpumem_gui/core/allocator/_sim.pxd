@@ -11,7 +11,7 @@ cimport cython
 @cython.final
 cdef class Block:
     cdef public object addr, size, stream, requested, segment_head, frames, segment_frames, expandable
-    cdef public object stream_uses, gc_count_base, event_count, pool_key
+    cdef public object stream_uses, gc_count_base, event_count, pool_key, pool
     cdef public bint small, allocated, mapped
     cdef public Block prev, next
 
@@ -25,7 +25,7 @@ cdef class _Pool:
     cdef public bint small
     cdef public list keys, unmapped
     cdef public dict by_key, unmapped_blocks
-    cdef public object get_free_blocks_call_count
+    cdef public object get_free_blocks_call_count, owner
     cpdef insert(self, Block block)
     @cython.locals(keys=list)
     cpdef erase(self, Block block)
@@ -40,8 +40,8 @@ cdef class DeviceAllocatorSim:
     cdef public bint record_history, _plain_rounding, _expandable
     cdef public double _gc_threshold
     cdef public _Pool small_pool, large_pool
-    cdef public dict segments, expandable_heads, _va
-    cdef public list expandable_segments, _pending
+    cdef public dict segments, expandable_heads, _va, private_pools
+    cdef public list expandable_segments, _pending, _captures
     cdef public object _trace, _next_va, address_hint
     # C integers: one add per request each, where a Python int would be made anew (byte counts and microseconds
     # stay below 2**63)
@@ -49,7 +49,7 @@ cdef class DeviceAllocatorSim:
     cdef public Py_ssize_t num_alloc_retries, num_ooms, num_device_alloc, num_device_free
 
     @cython.locals(pool=_Pool, block=Block)
-    cpdef Block malloc(self, size, stream=*, frames=*)
+    cpdef Block malloc(self, size, stream=*, frames=*, pool_id=*)
     cpdef free(self, Block block, frames=*)
     cpdef record_stream(self, Block block, stream)
     cpdef synchronize(self, stream=*)
@@ -72,4 +72,4 @@ cdef class DeviceAllocatorSim:
     cpdef Block _find_expandable_block(self, _Pool pool, stream, size)
     cpdef bint _map_block(self, Block block, size, _Pool pool, frames)
     cpdef unmap_block(self, Block block, _Pool pool, frames=*)
-    cpdef _record(self, action, addr, size, stream, frames)
+    cpdef _record(self, action, addr, size, stream, frames, pool_id=*)

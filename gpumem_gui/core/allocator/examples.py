@@ -121,6 +121,27 @@ def reserved_vs_allocated() -> DeviceAllocatorSim:
     return sim
 
 
+GRAPH_POOL = (1, 0)  # the serving engine's one graph pool, shared by the graphs of every batch size
+SMALL_GRAPH = stack(("capture", "serving/cuda_graphs.py", 88), ("capture_batch", "serving/cuda_graphs.py", 61))
+LARGE_GRAPH = stack(("capture", "serving/cuda_graphs.py", 88), ("capture_batch", "serving/cuda_graphs.py", 63))
+
+
+def graph_pool_order() -> DeviceAllocatorSim:
+    """PyTorch's fragmentation devlog (2026-06-01), small then large, in a CUDA graph pool: the graph of the small
+    batch size is captured first (eight 16 MiB activations, each a cudaMalloc of its own, freed by the end of the
+    capture), then the large one (32 MiB activations) into the same pool. No 16 MiB block can serve 32 MiB, and
+    the pool, still in use, gives nothing back: the fourth 32 MiB request fails."""
+    sim = DeviceAllocatorSim(288 * MiB)
+    _weights(sim, 64 * MiB, 2)
+    sim.begin_allocate_to_pool(GRAPH_POOL)
+    with contextlib.suppress(OutOfMemoryError):  # the capture dies at the OOM; the snapshot is taken there
+        for size, count, frames in ((16 * MiB, 8, SMALL_GRAPH), (32 * MiB, 4, LARGE_GRAPH)):
+            blocks = [sim.malloc(size, frames=frames) for _ in range(count)]
+            for block in blocks:
+                sim.free(block)
+    return sim
+
+
 KV_PER_TOKEN = 2 * 32 * 8 * 128 * 2  # K and V, 32 layers, 8 heads, head dim 128, fp16
 KV_MAX_LEN, KV_PAGE_TOKENS, KV_LIVE = 4096, 16, 24
 KV_FRAMES = stack(("allocate", "serving/kv_cache.py", 58), ("add_request", "serving/engine.py", 140))
@@ -283,6 +304,16 @@ EXAMPLES = [
         "batch asks for 1.5 GiB, cudaMalloc fails and the cache cannot serve it either: 1.9 GiB is free in it, "
         "but no single hole is large enough and no free segment can be released, so the step dies with an OOM.",
         fragmented_oom,
+    ),
+    Example(
+        "graph_pool_order",
+        "The allocation-order case of PyTorch's devlog 'When does fragmentation occur in the CUDA caching "
+        "allocator?' (2026-06-01) in an LLM server's CUDA graph pool: the graph of the small batch size is "
+        "captured before the large one's, into the same private pool. The eight freed 16 MiB segments cannot serve "
+        "a 32 MiB request, and the pool, in use by the graphs, gives none of them back, so the fourth 32 MiB "
+        "request fails with 128 MiB free in the pool. With expandable_segments:True the pool is one range whose "
+        "freed blocks merge, and the 32 MiB requests are carved from them.",
+        graph_pool_order,
     ),
     Example(
         "fragmented_expandable",

@@ -274,10 +274,29 @@ def candidates_for(snapshot: Snapshot, diagnosis: Diagnosis) -> tuple[list[Candi
             "empty_cache() before the failing request was not replayed: the replay only repeats the program's own"
             " empty_cache() calls (and the allocator releases the same segments before any OOM)."
         )
+    pools = private_pool_note(diagnosis)
+    if pools:
+        notes.append(pools)
     if oom is not None and oom.event == diagnosis.timeline.ooms[0].index and oom.fits_up_to_bytes > 0:
         size = oom.fits_up_to_bytes
         out.append(Candidate(f"the request made {format_bytes(size)} ({size:,} bytes)", (), smaller_request=size))
     return out, notes
+
+
+def private_pool_note(diagnosis: Diagnosis) -> str:
+    """A sentence on the private pools' share of the moment's reserved memory ("" when there is none): the
+    replays keep their blocks for their own requests, and no setting or empty_cache() frees a pool still in use."""
+    pools = {k: m for k, m in diagnosis.report.groups.by_private_pool.items() if m.reserved_bytes}
+    if not pools:
+        return ""
+    held = sum(m.reserved_bytes for m in pools.values())
+    each = ", ".join(f"{format_bytes(m.reserved_bytes)} in pool {k}" for k, m in sorted(pools.items()))
+    return (
+        f"Private pools (CUDA graphs, torch.cuda.MemPool) hold {format_bytes(held)} of the"
+        f" {format_bytes(diagnosis.report.metrics.reserved_bytes)} reserved at this moment ({each}). The replays"
+        " keep those blocks for the pools' own requests, and empty_cache() gives a pool's memory back only once"
+        " the graphs using it are destroyed (or the MemPool deleted)."
+    )
 
 
 def _split_values(request: int) -> list[int]:

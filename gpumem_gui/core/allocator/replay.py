@@ -13,6 +13,7 @@ import numpy as np
 from gpumem_gui.core.allocator import simulator
 from gpumem_gui.core.allocator._feed import Feed
 from gpumem_gui.core.allocator.judged import unjudged_reason
+from gpumem_gui.core.allocator.pool_rows import row_pools
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
 from gpumem_gui.core.allocator.trace_transforms import ChangedTrace
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
@@ -185,6 +186,7 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
                 "total_size": int(seg.total_size[i]),
                 "stream": int(seg.stream[i]),
                 "segment_type": "small" if seg.is_small[i] else "large",
+                "segment_pool_id": state.pool_ids[int(seg.pool[i])],
                 "is_expandable": bool(seg.is_expandable[i]),
                 "frames": frames(int(seg.stack[i])),
                 "blocks": blocks,
@@ -322,9 +324,10 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     initial_reserved = int(sim.reserved)
     # the simulation makes a trace entry per event and a block per split, none of them in cycles: the cyclic
     # collector, walking every container made so far, would only cost time
+    pools = row_pools(trace, timeline.pool_ids, timeline.pieces, None if change is None else change.source)
     with gc_paused():
         started = time.process_time()
-        feed = feed_class(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints)
+        feed = feed_class(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints, pools=pools)
         for seg in segments:  # the state before the trace is restored at its own addresses
             feed.places.add(seg["address"], seg["total_size"], 0)
         divergence = feed.run()

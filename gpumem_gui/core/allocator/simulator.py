@@ -1,9 +1,10 @@
 """A CUDA caching-allocator simulator that follows PyTorch's rules, for snapshots without a GPU and what-if replay.
 
 One `DeviceAllocatorSim` per device: best fit per (stream, pool), front split, merging frees, record_stream,
-empty_cache, the OOM ladder, garbage collection under a memory fraction, and expandable segments mapped page by
-page. Rules are those of `c10/cuda/CUDACachingAllocator.cpp` (see ../shared/docs/snapshot-format.md section 3);
-names of the methods follow the C++ functions so the two can be read side by side. `snapshot()` returns the dict
+empty_cache, the OOM ladder, garbage collection under a memory fraction, expandable segments mapped page by
+page, and private pools (CUDA graph pools, torch.cuda.MemPool) whose blocks serve only their own requests. Rules
+are those of `c10/cuda/CUDACachingAllocator.cpp` (see ../shared/docs/snapshot-format.md section 3); names of the
+methods follow the C++ functions so the two can be read side by side. `snapshot()` returns the dict
 `torch.cuda.memory._dump_snapshot` writes.
 """
 
@@ -34,6 +35,9 @@ from gpumem_gui.core.rules.allocator_rules import (
 )
 from gpumem_gui.core.snapshot.snapshot_dicts import block_dict, segment_dict
 
+PoolId = tuple[int, int]  # MempoolId_t; (0, 0) is the default pool
+DEFAULT_POOL_ID: PoolId = (0, 0)
+
 Frames = list[dict[str, Any]]
 _bisect_left, _insort = bisect.bisect_left, bisect.insort  # module globals: one lookup less per call
 _VA_ALIGN = 2 * MiB  # fake device addresses: cudaMalloc results are 2 MiB aligned for these sizes in practice
@@ -48,6 +52,7 @@ class _ExpandableSegment:
     page: int
     stream: int
     small: bool
+    pool: Any = None  # the _Pool whose unmapped set holds its unmapped blocks
 
 
 def _key(stream: int, size: int, addr: int) -> int:
@@ -73,6 +78,7 @@ class Block:
         "gc_count_base",
         "mapped",
         "next",
+        "pool",
         "pool_key",
         "prev",
         "requested",
@@ -113,6 +119,7 @@ class Block:
         self.segment_frames = segment_frames
         self.gc_count_base = 0
         self.pool_key = 0  # its _key while it is in a pool: a pooled block's size and address stay as inserted
+        self.pool: Any = None  # the _Pool it belongs to (free or not): the small or large pool, default or private
 
     def key(self) -> int:
         return _key(self.stream, self.size, self.addr)
@@ -135,8 +142,9 @@ class _Pool:
     """A BlockPool: free blocks ordered by (stream, size, address) (their _key), and unmapped ones by (stream,
     address)."""
 
-    def __init__(self, small: bool) -> None:
+    def __init__(self, small: bool, owner: PoolId | None = None) -> None:
         self.small = small
+        self.owner = owner  # the private pool's id, None for the default pools
         self.keys: list[int] = []
         self.by_key: dict[int, Block] = {}
         self.unmapped: list[tuple[int, int]] = []
@@ -168,6 +176,18 @@ class _Pool:
 
     def free_blocks(self) -> list[Block]:
         return [self.by_key[k] for k in self.keys]
+
+
+class _PrivatePool:
+    """A PrivatePool: the small and large BlockPools of one CUDA graph pool or MemPool, and how many graphs or
+    pools still use it. Its cached memory goes back only once `use_count` is 0 (releasePool), at the next
+    release_cached_blocks (empty_cache or an allocation's last retry)."""
+
+    def __init__(self, pool_id: PoolId) -> None:
+        self.id = pool_id
+        self.small = _Pool(True, pool_id)
+        self.large = _Pool(False, pool_id)
+        self.use_count = 1
 
 
 class DeviceAllocatorSim:
@@ -206,8 +226,8 @@ class DeviceAllocatorSim:
         self._expandable = self.config.expandable_segments
         self._max_split_size = self.config.max_split_size
         self._gc_threshold = self.config.garbage_collection_threshold
-        # (action, addr, size, stream, frames, time_us, device_free); the ring buffer drops the oldest
-        self._trace: deque[tuple[str, int, int, int, Frames, int, int]] = deque(maxlen=max_entries)
+        # (action, addr, size, stream, frames, time_us, device_free, pool_id); the ring buffer drops the oldest
+        self._trace: deque[tuple[str, int, int, int, Frames, int, int, PoolId | None]] = deque(maxlen=max_entries)
         self.num_alloc_retries = 0
         self.num_ooms = 0
         self.num_device_alloc = 0
@@ -217,6 +237,8 @@ class DeviceAllocatorSim:
         self._pending: list[Block] = []  # freed while other streams still use them
         self._va: dict[int, int] = {}  # start -> end of every live segment and reservation
         self.address_hint: int | None = None  # where the next cudaMalloc or reservation should go, if free
+        self.private_pools: dict[PoolId, _PrivatePool] = {}  # graph_pools
+        self._captures: list[tuple[PoolId, int | None]] = []  # captures_underway: (pool, its stream; None: all)
 
     # -- public API ----------------------------------------------------------------------------------------
 
@@ -230,15 +252,20 @@ class DeviceAllocatorSim:
             raise ValueError(f"Invalid fraction value: {fraction}. Allowed range: 0~1")
         self.fraction = fraction
 
-    def malloc(self, size: int, stream: int = 0, frames: Frames | None = None) -> Block:
-        """Allocate `size` bytes on `stream`; raise OutOfMemoryError as PyTorch would."""
+    def malloc(self, size: int, stream: int = 0, frames: Frames | None = None, pool_id: PoolId | None = None) -> Block:
+        """Allocate `size` bytes on `stream`; raise OutOfMemoryError as PyTorch would. `pool_id` names the private
+        pool the request goes to (what a trace entry's pool_id says); without it, the pool of a capture under way
+        on `stream` (begin_allocate_to_pool), else the default pools."""
         frames = frames or _NO_FRAMES
         self.process_events()
         if self._plain_rounding:  # the common case, inline: 512-byte multiples
             rounded = MIN_BLOCK_SIZE if size < MIN_BLOCK_SIZE else -(-size // MIN_BLOCK_SIZE) * MIN_BLOCK_SIZE
         else:
             rounded = round_size(size, self.config)
-        pool = self.small_pool if rounded <= SMALL_SIZE else self.large_pool  # is_small_request, inline
+        if pool_id is None and not self._captures:
+            pool = self.small_pool if rounded <= SMALL_SIZE else self.large_pool  # is_small_request, inline
+        else:
+            pool = self.get_pool(rounded, stream, pool_id)
         block = self.get_free_block(pool, stream, rounded)
         if block is None:
             alloc_size = allocation_size(rounded, self.config)
@@ -254,7 +281,7 @@ class DeviceAllocatorSim:
                 self.num_alloc_retries += 1
                 block = self.alloc_block(pool, stream, rounded, alloc_size, frames)
             if block is None:
-                raise self._out_of_memory(rounded, alloc_size, stream, frames)
+                raise self._out_of_memory(rounded, alloc_size, stream, frames, pool.owner)
         return self.alloc_found_block(block, pool, size, rounded, frames)
 
     def free(self, block: Block, frames: Frames | None = None) -> None:
@@ -265,7 +292,10 @@ class DeviceAllocatorSim:
         context = frames or block.frames
         if self.record_history:  # _record, inline: it runs for every event
             self.clock_us += 1
-            self._trace.append(("free_requested", block.addr, block.requested, block.stream, context, self.clock_us, 0))
+            owner = block.pool.owner
+            self._trace.append(
+                ("free_requested", block.addr, block.requested, block.stream, context, self.clock_us, 0, owner)
+            )
         if block.stream_uses:
             block.event_count = len(block.stream_uses)  # one event per stream that used it
             self._pending.append(block)
@@ -290,8 +320,57 @@ class DeviceAllocatorSim:
         """Frees whose streams are done; in the simulator only synchronize() finishes a stream's work."""
 
     def empty_cache(self, frames: Frames | None = None) -> None:
-        """torch.cuda.empty_cache() called from `frames`; without them the frees show each segment's own stack."""
+        """torch.cuda.empty_cache() called from `frames`; without them the frees show each segment's own stack.
+        Private pools still in use keep their cached memory (release_pool first)."""
         self.release_cached_blocks(frames)
+
+    # -- private pools -------------------------------------------------------------------------------------------
+
+    def begin_allocate_to_pool(self, pool_id: PoolId, stream: int | None = None) -> None:
+        """Route the requests of `stream` (every stream when None) to the private pool `pool_id` (a CUDA graph
+        capture, or torch.cuda.use_mem_pool), making the pool if it is new; a capture into an existing pool
+        shares it (its use count goes up)."""
+        if any(p == pool_id for p, _ in self._captures):
+            raise ValueError(f"beginAllocateToPool: already recording to mempool_id {pool_id}")
+        if pool_id in self.private_pools:
+            self.private_pools[pool_id].use_count += 1
+        else:
+            self.private_pools[pool_id] = _PrivatePool(pool_id)
+        self._captures.append((pool_id, stream))
+
+    def end_allocate_to_pool(self, pool_id: PoolId) -> None:
+        for i, (p, _) in enumerate(self._captures):
+            if p == pool_id:
+                del self._captures[i]
+                return
+        raise ValueError(f"endAllocatePool: not currently recording to mempool_id {pool_id}")
+
+    def release_pool(self, pool_id: PoolId) -> None:
+        """A graph using the pool was destroyed (or the MemPool deleted): at a use count of 0 the next
+        release_cached_blocks may cudaFree the pool's unsplit cached segments."""
+        pool = self.private_pools[pool_id]
+        if pool.use_count <= 0:
+            raise ValueError(f"private pool {pool_id} is already released")
+        pool.use_count -= 1
+
+    def get_pool(self, size: int, stream: int, pool_id: PoolId | None = None) -> _Pool:
+        """The BlockPool a rounded request of `size` bytes goes to: the named private pool's, else a capture's on
+        `stream`, else the default small or large pool."""
+        if pool_id is None:
+            for captured, on in self._captures:
+                if on is None or on == stream:
+                    pool_id = captured
+                    break
+        if pool_id is None or pool_id == DEFAULT_POOL_ID:
+            return self.small_pool if size <= SMALL_SIZE else self.large_pool
+        private = self.private_pools.get(pool_id)
+        if private is None:  # a pool first met in a trace: made as a capture would make it
+            private = self.private_pools[pool_id] = _PrivatePool(pool_id)
+        return private.small if size <= SMALL_SIZE else private.large
+
+    def pool_reserved(self, pool_id: PoolId = DEFAULT_POOL_ID) -> int:
+        """Bytes the segments of one pool hold (what the devlog's `reserved(pool)` sums from memory_snapshot)."""
+        return sum(seg["total_size"] for seg in self.segment_dicts() if tuple(seg["segment_pool_id"]) == tuple(pool_id))
 
     # -- finding a block ---------------------------------------------------------------------------------------
 
@@ -346,10 +425,11 @@ class DeviceAllocatorSim:
             return None
         addr = self._take_va(alloc_size, _VA_ALIGN)
         block = Block(addr, alloc_size, stream, pool.small, addr, segment_frames=frames)
+        block.pool = pool
         self.segments[addr] = block
         self.reserved += alloc_size
         self.num_device_alloc += 1
-        self._record("segment_alloc", addr, alloc_size, stream, frames)
+        self._record("segment_alloc", addr, alloc_size, stream, frames, pool.owner)
         return block
 
     def _take_va(self, size: int, align: int) -> int:
@@ -376,7 +456,7 @@ class DeviceAllocatorSim:
                 tail = tail.next
             if tail.mapped or tail.addr > addr or tail.prev is None:
                 return  # mapped memory lies past addr (the hint is wrong, not the reservation), or nothing to keep
-            pool = self.small_pool if es.small else self.large_pool
+            pool = es.pool
             keep = (addr - tail.addr) // es.page * es.page
             pool.erase_unmapped(tail)
             if keep:
@@ -404,7 +484,7 @@ class DeviceAllocatorSim:
         ):
             # positional arguments, then the two fields set: a keyword call costs the compiled twin a dict per split
             rest = Block(block.addr + size, remaining, block.stream, pool.small, block.segment_head)
-            rest.expandable, rest.mapped = block.expandable, block.mapped
+            rest.expandable, rest.mapped, rest.pool = block.expandable, block.mapped, pool
             nxt = block.next
             rest.prev, rest.next, block.next = block, nxt, rest  # _splice(rest, block, nxt), inline
             if nxt is not None:
@@ -417,16 +497,18 @@ class DeviceAllocatorSim:
         self.allocated += block.size
         if self.record_history:  # _record, inline
             self.clock_us += 1
-            self._trace.append(("alloc", block.addr, requested, block.stream, frames, self.clock_us, 0))
+            self._trace.append(("alloc", block.addr, requested, block.stream, frames, self.clock_us, 0, pool.owner))
         return block
 
     # -- freeing -------------------------------------------------------------------------------------------------
 
     def free_block(self, block: Block, frames: Frames) -> None:
-        pool = self.small_pool if block.small else self.large_pool
+        pool = block.pool
         if self.record_history:  # _record, inline
             self.clock_us += 1
-            self._trace.append(("free_completed", block.addr, block.requested, block.stream, frames, self.clock_us, 0))
+            self._trace.append(
+                ("free_completed", block.addr, block.requested, block.stream, frames, self.clock_us, 0, pool.owner)
+            )
         block.frames = _NO_FRAMES
         # _try_merge's first test, inline: most neighbours are allocated or absent
         prev = block.prev
@@ -468,6 +550,18 @@ class DeviceAllocatorSim:
         self.synchronize()
         for pool in (self.large_pool, self.small_pool):
             self.release_blocks(pool, frames)
+        for pool_id in [p for p, private in self.private_pools.items() if private.use_count == 0]:
+            private = self.private_pools[pool_id]
+            self.release_blocks(private.small, frames)
+            self.release_blocks(private.large, frames)
+            if not self._holds_memory(private):  # nothing of it left: the pool itself goes (graph_pools.erase)
+                del self.private_pools[pool_id]
+
+    def _holds_memory(self, private: _PrivatePool) -> bool:
+        own = (private.small, private.large)
+        if any(head.pool in own for head in self.segments.values()):
+            return True
+        return any(es.pool in own for es in self.expandable_segments)
 
     def release_blocks(self, pool: _Pool, frames: Frames | None = None) -> None:
         for block in pool.free_blocks():
@@ -477,7 +571,7 @@ class DeviceAllocatorSim:
                 self.release_block(block, pool, frames)
         for es in list(self.expandable_segments):
             head = self.expandable_heads[es.ptr]
-            if (es.small == pool.small) and not head.mapped and head.next is None:
+            if es.pool is pool and not head.mapped and head.next is None:
                 pool.erase_unmapped(head)  # a wholly unmapped reservation goes back, without a trace event
                 self.expandable_segments.remove(es)
                 del self.expandable_heads[es.ptr]
@@ -491,7 +585,7 @@ class DeviceAllocatorSim:
         self._va.pop(block.addr, None)
         self.reserved -= block.size
         self.num_device_free += 1
-        self._record("segment_free", block.addr, block.size, block.stream, frames or block.segment_frames)
+        self._record("segment_free", block.addr, block.size, block.stream, frames or block.segment_frames, pool.owner)
 
     @staticmethod
     def _freeable(block: Block) -> bool:
@@ -591,9 +685,10 @@ class DeviceAllocatorSim:
         page = self._page(pool.small)
         va_size = self._reservation_size(page)
         ptr = self._take_va(va_size, _VA_ALIGN)  # reserved at the 2 MiB granularity; pages count from its start
-        es = _ExpandableSegment(ptr, va_size, page, stream, pool.small)
+        es = _ExpandableSegment(ptr, va_size, page, stream, pool.small, pool)
         self.expandable_segments.append(es)
         block = Block(ptr, va_size, stream, pool.small, ptr, mapped=False, expandable=es)
+        block.pool = pool
         self.expandable_heads[ptr] = block
         pool.insert_unmapped(block)
         return block
@@ -617,7 +712,7 @@ class DeviceAllocatorSim:
         block.mapped = True
         if mapped < block.size:
             rest = Block(block.addr + mapped, block.size - mapped, block.stream, pool.small, es.ptr, mapped=False)
-            rest.expandable = es
+            rest.expandable, rest.pool = es, pool
             _splice(rest, block, block.next)
             block.size = mapped
             pool.insert_unmapped(rest)
@@ -627,7 +722,7 @@ class DeviceAllocatorSim:
         pool.insert(block)
         self.reserved += mapped
         self.num_device_alloc += 1
-        self._record("segment_map", start, mapped, block.stream, frames)
+        self._record("segment_map", start, mapped, block.stream, frames, pool.owner)
         if block.prev is None or not block.prev.mapped:
             block.segment_frames = block.segment_frames or frames
         return True
@@ -643,10 +738,12 @@ class DeviceAllocatorSim:
         pool.erase(block)
         if lo > block.addr:
             before = Block(block.addr, lo - block.addr, block.stream, pool.small, es.ptr, expandable=es)
+            before.pool = pool
             _splice(before, block.prev, block)
             pool.insert(before)
         if hi < block.addr + block.size:
             after = Block(hi, block.addr + block.size - hi, block.stream, pool.small, es.ptr, expandable=es)
+            after.pool = pool
             _splice(after, block, block.next)
             pool.insert(after)
         if block.prev is None:
@@ -657,17 +754,19 @@ class DeviceAllocatorSim:
         pool.insert_unmapped(block)
         self.reserved -= hi - lo
         self.num_device_free += 1
-        self._record("segment_unmap", lo, hi - lo, block.stream, frames or block.segment_frames)
+        self._record("segment_unmap", lo, hi - lo, block.stream, frames or block.segment_frames, pool.owner)
 
     # -- out of memory ----------------------------------------------------------------------------------------
 
-    def _out_of_memory(self, rounded: int, alloc_size: int, stream: int, frames: Frames) -> OutOfMemoryError:
+    def _out_of_memory(
+        self, rounded: int, alloc_size: int, stream: int, frames: Frames, pool_id: PoolId | None = None
+    ) -> OutOfMemoryError:
         """Record the oom event and make PyTorch's exception."""
         device_free = max(self.capacity - self.reserved, 0)  # what this program could still get
         self.num_ooms += 1
         if self.record_history:
             self.clock_us += 1
-            self._trace.append(("oom", 0, rounded, stream, frames, self.clock_us, device_free))
+            self._trace.append(("oom", 0, rounded, stream, frames, self.clock_us, device_free, pool_id))
         unallocated = self.reserved - self.allocated
         allowed = f" {format_size(self.allowed_memory)} allowed;" if self.fraction > 0 else ""
         return OutOfMemoryError(
@@ -688,7 +787,8 @@ class DeviceAllocatorSim:
         Returns the live blocks. A pending-free block waits on a stream of its own (-its address), so that
         `synchronize(-addr)` completes just that one. Expandable runs become the reservations they were mapped in
         (see _reservations): unmapped gaps between the runs, and an unmapped tail after the last, so that a run
-        grows in place as it did in the program.
+        grows in place as it did in the program. A segment whose `segment_pool_id` names a private pool goes to
+        that pool (made in use, as by a capture that has not ended its graph's life).
         """
         live: list[Block] = []
         ordered = sorted(segments, key=lambda x: x["address"])
@@ -697,7 +797,7 @@ class DeviceAllocatorSim:
         for seg in ordered:
             start, size, stream = int(seg["address"]), int(seg["total_size"]), int(seg.get("stream", 0))
             small = seg.get("segment_type") == "small"
-            pool = self.small_pool if small else self.large_pool
+            pool = self._segment_pool(seg)
             es = reservation_of.get(id(seg))
             prev: Block | None = None
             if es is None:
@@ -707,6 +807,7 @@ class DeviceAllocatorSim:
                 if prev is not None and prev.addr + prev.size < start:  # the unmapped pages between two runs
                     gap_at = prev.addr + prev.size
                     gap = Block(gap_at, start - gap_at, stream, small, es.ptr, mapped=False, expandable=es)
+                    gap.pool = pool
                     _splice(gap, prev, None)
                     pool.insert_unmapped(gap)
                     prev = gap
@@ -714,6 +815,7 @@ class DeviceAllocatorSim:
             first = True
             for b in seg["blocks"]:
                 block = Block(int(b["address"]), int(b["size"]), stream, small, es.ptr if es else start, expandable=es)
+                block.pool = pool
                 block.prev = prev
                 if first:
                     block.segment_frames = list(seg.get("frames") or [])
@@ -744,14 +846,26 @@ class DeviceAllocatorSim:
         for es in self.expandable_segments:  # the unmapped tail of each restored reservation
             tail_at = last[es.ptr].addr + last[es.ptr].size
             if tail_at < es.ptr + es.size:
-                pool = self.small_pool if es.small else self.large_pool
+                pool = es.pool
                 tail = Block(tail_at, es.ptr + es.size - tail_at, es.stream, es.small, es.ptr, mapped=False)
-                tail.expandable = es
+                tail.expandable, tail.pool = es, pool
                 _splice(tail, last[es.ptr], None)
                 pool.insert_unmapped(tail)
             self._va[es.ptr] = es.ptr + es.size
             self._next_va = max(self._next_va, es.ptr + es.size)
         return live
+
+    def _segment_pool(self, seg: dict[str, Any]) -> _Pool:
+        """The BlockPool a snapshot segment belongs to, by its type and `segment_pool_id`."""
+        pool_id = seg.get("segment_pool_id")
+        small = seg.get("segment_type") == "small"
+        if pool_id is None or tuple(pool_id) == DEFAULT_POOL_ID:
+            return self.small_pool if small else self.large_pool
+        key = (int(pool_id[0]), int(pool_id[1]))
+        private = self.private_pools.get(key)
+        if private is None:
+            private = self.private_pools[key] = _PrivatePool(key)
+        return private.small if small else private.large
 
     def _reservations(self, ordered: list[dict[str, Any]]) -> dict[int, _ExpandableSegment]:
         """The reservation (by id of its segment dict) each expandable run of `ordered` (sorted by address) lies in.
@@ -768,16 +882,16 @@ class DeviceAllocatorSim:
             if not seg.get("is_expandable"):
                 current = None
                 continue
-            stream, small = int(seg.get("stream", 0)), seg.get("segment_type") == "small"
+            stream, small, pool = int(seg.get("stream", 0)), seg.get("segment_type") == "small", self._segment_pool(seg)
             page = self._page(small)
             full = self._reservation_size(page)
             if (
                 current is None
-                or (current.stream, current.small) != (stream, small)
+                or (current.stream, current.small, current.pool) != (stream, small, pool)
                 or (start - current.ptr) % page
                 or start + size - current.ptr > full
             ):
-                current = _ExpandableSegment(start, size, page, stream, small)
+                current = _ExpandableSegment(start, size, page, stream, small, pool)
                 self.expandable_segments.append(current)
             found[id(seg)] = current
             following = int(ordered[i + 1]["address"]) if i + 1 < len(ordered) else None
@@ -787,10 +901,12 @@ class DeviceAllocatorSim:
 
     # -- trace and snapshot ------------------------------------------------------------------------------------
 
-    def _record(self, action: str, addr: int, size: int, stream: int, frames: Frames) -> None:
+    def _record(  # noqa: PLR0917 (the C++ record_trace's arguments, in its order)
+        self, action: str, addr: int, size: int, stream: int, frames: Frames, pool_id: PoolId | None = None
+    ) -> None:
         if self.record_history:
             self.clock_us += 1
-            self._trace.append((action, addr, size, stream, frames, self.clock_us, 0))
+            self._trace.append((action, addr, size, stream, frames, self.clock_us, 0, pool_id))
 
     @property
     def trace_length(self) -> int:
@@ -804,10 +920,11 @@ class DeviceAllocatorSim:
 
     @property
     def trace(self) -> list[dict[str, Any]]:
-        """The recorded trace entries, oldest first, as _snapshot() gives them."""
+        """The recorded trace entries, oldest first, as _snapshot() gives them. Entries of a private pool carry its
+        `pool_id` (as torch 2.13's do); the default pool's leave it out, as older releases did."""
         out: list[dict[str, Any]] = []
         append = out.append
-        for action, addr, size, stream, frames, time_us, device_free in self._trace:
+        for action, addr, size, stream, frames, time_us, device_free, pool_id in self._trace:
             # dict displays, keys in the order PyTorch writes them
             entry: dict[str, Any] = (
                 {"action": action, "device_free": device_free, "size": size, "stream": stream, "time_us": time_us}
@@ -816,6 +933,8 @@ class DeviceAllocatorSim:
             )
             if frames:
                 entry["frames"] = frames
+            if pool_id is not None:
+                entry["pool_id"] = pool_id
             append(entry)
         return out
 
@@ -853,6 +972,7 @@ class DeviceAllocatorSim:
                     expandable=head.expandable is not None,
                     frames=head.segment_frames,
                     blocks=blocks,
+                    pool_id=head.pool.owner or DEFAULT_POOL_ID,
                 )
             )
         return out

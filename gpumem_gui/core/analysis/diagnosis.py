@@ -38,7 +38,7 @@ from gpumem_gui.core.rules.allocator_rules import (
     round_size,
 )
 from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind
-from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, TraceTable
 from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.stacks import block_sites, format_frame, stack_site_label
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
@@ -89,6 +89,7 @@ class OomAnalysis:
     expandable: ExpandableRoom | None = None
     site: str = ""  # the failing request's site (stacks.stack_site_label); "" for a request recorded without one
     user_frames: tuple[str, ...] = ()  # its stack's frames in the user's own code, innermost first
+    private_pool: tuple[int, int] | None = None  # the private pool the request went to (None: the default pools)
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,9 @@ class GapAnalysis:
     later_requests: int  # allocations after the moment
     later_larger: int  # of those, larger than the largest hole at the moment
     largest_hole_bytes: int
+    # free segments of private pools (CUDA graphs, MemPool): the pool's own until the program releases it
+    pool_bytes: int = 0
+    pool_segments: int = 0
 
 
 @dataclass(frozen=True)
@@ -186,7 +190,8 @@ def diagnose(
     actions = snapshot.trace(device).action
     if moment.event is not None and moment.event >= 0 and actions[moment.event] == Action.OOM:
         entry = next(o for o in timeline.ooms if o.index == moment.event)
-        oom = analyze_oom(report.state, entry, config, site_of)
+        pool = request_pool(snapshot.trace(device), report.state, moment.event)
+        oom = analyze_oom(report.state, entry, config, site_of, pool=pool)
         oom = replace(oom, **_request_site(snapshot, int(snapshot.trace(device).stack[moment.event])))
     gap = analyze_gap(report, timeline, actions, moment)
     findings = _moment_sentences(snapshot, device, moment, report, oom)
@@ -222,16 +227,39 @@ def new_segment_fits(device_free: int, small_pool: bool, config: AllocatorConfig
     return 0
 
 
+def request_pool(trace: TraceTable, state: AllocatorState, event: int) -> int:
+    """The pool (an index into state.pool_ids) a failed request went to, -1 when unknown: the oom entry's pool_id
+    (torch 2.13), else the pool of the segment holding the last allocation before it, still live in `state` (a
+    capture sends every request of its stream to its pool)."""
+    if trace.pool[event] >= 0:
+        return int(trace.pool[event])
+    before = np.flatnonzero(trace.action[:event] == Action.ALLOC)
+    if not len(before):
+        return -1
+    addr = int(trace.addr[before[-1]])
+    seg = state.segments
+    inside = np.flatnonzero((seg.address <= addr) & (addr < seg.address + seg.total_size))
+    return int(seg.pool[inside[0]]) if len(inside) else -1
+
+
 def analyze_oom(
-    state: AllocatorState, oom: OomEvent, config: AllocatorConfig, site_of: Callable[[int], str]
+    state: AllocatorState,
+    oom: OomEvent,
+    config: AllocatorConfig,
+    site_of: Callable[[int], str],
+    *,
+    pool: int = -1,
 ) -> OomAnalysis:
     """The request, the device's and the cache's free memory, the largest hole, and the live blocks in the way
-    (`site_of`: the site of a block of `state`, by its row)."""
+    (`site_of`: the site of a block of `state`, by its row), in the request's pool when `pool` (an index into
+    state.pool_ids) says which: a private pool's blocks serve only its requests."""
     request = round_size(oom.requested_bytes, config)  # the trace holds it rounded already: this changes nothing
     small = is_small_request(request)
     seg, blk = state.segments, state.blocks
     n = len(seg)
     mine = (seg.stream == oom.stream) & (seg.is_small == small)
+    if pool >= 0:
+        mine &= seg.pool == pool
     free = blk.state == BlockState.INACTIVE
     live = ~free
     free_size = np.where(free, blk.size, 0)
@@ -273,7 +301,9 @@ def analyze_oom(
         count += len(rows)
         for r in rows[: MAX_SPLITTERS - len(splitters)].tolist():
             splitters.append(Splitter(int(blk.address[r]), int(blk.size[r]), int(seg.address[s]), site_of(r)))
+    private = state.pool_ids[pool] if pool > 0 else None
     return OomAnalysis(
+        private_pool=private,
         event=oom.index,
         stream=oom.stream,
         small_pool=small,
@@ -302,10 +332,12 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
     seg, blk = report.state.segments, report.state.blocks
     n = len(seg)
     live = np.bincount(blk.segment, weights=blk.state != BlockState.INACTIVE, minlength=n) if n else np.zeros(0)
-    whole = (live == 0) & ~seg.is_expandable
+    unused = (live == 0) & ~seg.is_expandable
+    whole, pooled = unused & (seg.pool == 0), unused & (seg.pool != 0)
     free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0)
     seg_free = np.bincount(blk.segment, weights=free, minlength=n).astype(np.int64) if n else np.zeros(0, np.int64)
     whole_bytes = int(seg_free[whole].sum())
+    pool_bytes = int(seg_free[pooled].sum())
     expandable_bytes = int(seg_free[seg.is_expandable].sum())
     later = 0
     larger = 0
@@ -317,13 +349,15 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
     return GapAnalysis(
         gap_bytes=m.reserved_bytes - m.allocated_bytes,
         pending_bytes=m.pending_free_bytes,
-        split_bytes=m.free_bytes - whole_bytes - expandable_bytes,
+        split_bytes=m.free_bytes - whole_bytes - pool_bytes - expandable_bytes,
         whole_bytes=whole_bytes,
         whole_segments=int(whole.sum()),
         expandable_bytes=expandable_bytes,
         later_requests=later,
         later_larger=larger,
         largest_hole_bytes=m.largest_free_block_bytes,
+        pool_bytes=pool_bytes,
+        pool_segments=int(pooled.sum()),
     )
 
 
@@ -369,11 +403,13 @@ def _moment_sentences(
 
 
 def _oom_sentences(o: OomAnalysis) -> list[str]:
-    pool = "small" if o.small_pool else "large"
+    pool = ("small" if o.small_pool else "large") + " pool"
+    if o.private_pool is not None:
+        pool += f" of private pool {o.private_pool}"
     who = o.site or "The program"
     out = [
         f"{who} asked for {format_bytes_exact(o.request_bytes)}, rounded as the allocator rounds it, from the"
-        f" {pool} pool on stream {o.stream}.",
+        f" {pool} on stream {o.stream}.",
         f"A new segment for it needed {format_bytes(o.segment_bytes)} from cudaMalloc, but the device had only"
         f" {format_bytes_exact(o.device_free_bytes)} free (cudaMemGetInfo at the OOM).",
         f"The cache had {format_bytes(o.pool_free_bytes)} free in that pool, but its largest hole was"
@@ -381,6 +417,13 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
         "Before raising the OOM the allocator had already given back every cached segment without a live block (what"
         " empty_cache() does), so an empty_cache() before this request would not have helped.",
     ]
+    if o.private_pool is not None:
+        out[3] = (
+            "Before raising the OOM the allocator had already given back every cached segment without a live block"
+            f" (what empty_cache() does), except those of private pools still in use: pool {o.private_pool} keeps"
+            " its own until the program releases it (destroys its graphs, deletes its MemPool), so an empty_cache()"
+            " before this request would not have helped."
+        )
     if o.expandable is not None:
         out[1] = _pages_needed_sentence(o, o.expandable)
         out[3] = (
@@ -518,6 +561,12 @@ def _gap_sentences(g: GapAnalysis) -> list[str]:
         parts.append(
             f"{format_bytes(g.whole_bytes)} is {g.whole_segments} wholly free segment(s) the cache keeps for later"
             " requests (empty_cache() would give them back)"
+        )
+    if g.pool_bytes:
+        parts.append(
+            f"{format_bytes(g.pool_bytes)} is {g.pool_segments} wholly free segment(s) of private pools (CUDA graphs,"
+            " MemPool), kept for the pools' own requests (empty_cache() gives them back only once the pool is"
+            " released)"
         )
     if g.expandable_bytes:
         parts.append(f"{format_bytes(g.expandable_bytes)} is free pages of expandable segments")

@@ -194,6 +194,22 @@ def _series(values: dict[str, I64], trace: TraceTable, initial: dict[str, float]
     )
 
 
+def _surviving_pools(pieces: list[np.ndarray], final: AllocatorState) -> np.ndarray:
+    """The pool of each piece: a segment made during a trace whose entries name no pool_id (older than torch 2.13)
+    and still there at its end takes the pool its final snapshot segment names."""
+    addr, size, pool, end = pieces[0], pieces[1], np.array(pieces[4]), pieces[8]
+    seg = final.segments
+    if not len(seg) or not (seg.pool != 0).any():
+        return pool
+    order = np.argsort(seg.address, kind="stable")
+    starts, ends = seg.address[order], (seg.address + seg.total_size)[order]
+    for k in np.flatnonzero((end == NEVER) & (pool == 0)).tolist():
+        j = int(np.searchsorted(starts, addr[k], "right")) - 1
+        if j >= 0 and addr[k] + size[k] <= ends[j]:
+            pool[k] = seg.pool[order[j]]
+    return pool
+
+
 def _by_address(keyframes: list[np.ndarray], addr: I64) -> list[np.ndarray]:
     """Keyframes with their lifetimes in address order: a jump then sorts little more than the events since."""
     if not keyframes:
@@ -255,7 +271,7 @@ class _TimelineBuilder:
             final=self.final,
             pool_ids=self.snapshot.state.pool_ids,
             lifetimes=Lifetimes(*r["life"]),
-            pieces=Pieces(p[0], p[1], p[2], p[3] == 1, p[4], p[5] == 1, p[6], p[7], p[8]),
+            pieces=Pieces(p[0], p[1], p[2], p[3] == 1, _surviving_pools(p, self.final), p[5] == 1, p[6], p[7], p[8]),
             keyframes=_by_address(r["keyframes"], r["life"][0]),
             keyframe_interval=KEYFRAME_INTERVAL,
             series=_series(counters, self.trace, initial),

@@ -28,6 +28,7 @@ def segment_dict(
     expandable: bool,
     frames: Frames,
     blocks: list[dict[str, Any]],
+    pool_id: tuple[int, int] = (0, 0),
 ) -> dict[str, Any]:
     """A segment with the sums torch reports beside its blocks."""
     active = [b for b in blocks if b["state"] != "inactive"]
@@ -40,7 +41,7 @@ def segment_dict(
         "requested_size": sum(b["requested_size"] for b in active),
         "stream": stream,
         "segment_type": "small" if small else "large",
-        "segment_pool_id": (0, 0),
+        "segment_pool_id": pool_id,
         "is_expandable": expandable,
         "frames": frames,
         "blocks": blocks,

@@ -32,7 +32,7 @@ PLANS: dict[str, DemoPlan] = {
         DemoPlan(
             "expandable_whatif",
             "whatif",
-            ("fragmented_oom",),
+            ("graph_pool_order",),  # the allocation-order case of PyTorch's 2026-06-01 fragmentation devlog
             ("recorded", "replayed with expandable_segments:True"),
             ("expandable_segments:True",),
         ),

@@ -1,5 +1,5 @@
-"""CurvesPanel: what a tab shows under its map once the trace is read: the memory curves, the allocated memory by site
-and the cached segments (one tab each), beside the list of the trace's events."""
+"""CurvesPanel: what a tab shows under its map once the trace is read: the memory curves, the allocated memory by site,
+the cached segments and the memory by pool (one tab each), beside the list of the trace's events."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.event_list import EventFilter, EventTable, prepared_table
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.snapshot.event_list import EventListView
+from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 from gpumem_gui.views.snapshot.timeline import TimelineView
@@ -43,8 +44,10 @@ class CurvesPanel(QtWidgets.QSplitter):
         self.curve_tabs: QtWidgets.QTabWidget | None = None
         self.site_timeline: SiteTimelineView | None = None
         self.segment_timeline: SegmentTimelineView | None = None
+        self.pool_envelope: PoolEnvelopeView | None = None
         self.site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
         self._segment_timeline_for: tuple[int, object] | None = None
+        self._pool_envelope_for: tuple[int, object] | None = None
         # the loader's site bands of one device's timeline (device, groupings), for the site timeline
         self._site_bands: tuple[int, dict[str, BandSeries]] | None = None
         self._site_bands_for: int | None = None  # the loader is making this device's: the site timeline waits
@@ -93,6 +96,14 @@ class CurvesPanel(QtWidgets.QSplitter):
         self.curve_tabs.addTab(view, "cached segments")
         self.curve_tabs.currentChanged.connect(lambda _i: self.segment_timeline_if_shown())
 
+    def make_pool_envelope(self) -> None:
+        assert self.curve_tabs is not None
+        view = PoolEnvelopeView()  # filled when first shown
+        view.event_selected.connect(self.event_travelled)
+        self.pool_envelope = view
+        self.curve_tabs.addTab(view, "by pool")
+        self.curve_tabs.currentChanged.connect(lambda _i: self.pool_envelope_if_shown())
+
     # -- what arrives from the loader -----------------------------------------------------------------------------
 
     def expect(self, timelines: dict[int, DeviceTimeline], ticks: dict[int, np.ndarray], bands_for: int | None) -> None:
@@ -132,6 +143,7 @@ class CurvesPanel(QtWidgets.QSplitter):
             self.list_events(self.document.timeline())
             self.site_timeline_if_shown()
             self.segment_timeline_if_shown()
+            self.pool_envelope_if_shown()
 
     def follow(self, event: int) -> None:
         """The tab travelled to `event`: the list's row and the timelines' cursors follow (not the curves': the tab
@@ -142,6 +154,8 @@ class CurvesPanel(QtWidgets.QSplitter):
             self.site_timeline.set_event(event, emit=False)
         if self._segment_timeline_for is not None and self.segment_timeline is not None:
             self.segment_timeline.set_event(event, emit=False)
+        if self._pool_envelope_for is not None and self.pool_envelope is not None:
+            self.pool_envelope.set_event(event, emit=False)
 
     def list_events(self, timeline: DeviceTimeline) -> None:
         """The event list of the device shown: at once for a short trace, else made in a task and handed over."""
@@ -195,6 +209,16 @@ class CurvesPanel(QtWidgets.QSplitter):
         if self._segment_timeline_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.segment_timeline:
             self._segment_timeline_for = (doc.device, tl)
             self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.shown_event)
+
+    def pool_envelope_if_shown(self) -> None:
+        """The pools' envelopes of the device shown, computed when their tab is first looked at."""
+        doc = self.document
+        if doc.pending or self.pool_envelope is None or self.curve_tabs is None:
+            return
+        tl = doc.timeline()
+        if self._pool_envelope_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.pool_envelope:
+            self._pool_envelope_for = (doc.device, tl)
+            self.pool_envelope.set_timeline(tl, event=self.shown_event)
 
     def shutdown(self) -> None:
         if self.site_timeline is not None:

@@ -26,6 +26,7 @@ from gpumem_gui.views.snapshot.event_list import EventListView
 from gpumem_gui.views.snapshot.figures import FiguresPanel
 from gpumem_gui.views.snapshot.file_notes import FileNotes
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
+from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
@@ -81,9 +82,10 @@ class SnapshotTab(QtWidgets.QWidget):
             self._make_curves,
             self._make_timeline_plot,
             self._make_timeline,
-            self._make_site_timeline,
+            lambda: self.curves.make_site_timeline(),  # noqa: PLW0108 (the curves are made by a part above)
             self._make_settings,
-            self._make_segment_timeline,
+            lambda: self.curves.make_segment_timeline(),  # noqa: PLW0108
+            lambda: self.curves.make_pool_envelope(),  # noqa: PLW0108
         )
         self._settings_view: SettingsView | None = None
         self._made = 0  # how many of _parts are made
@@ -228,17 +230,11 @@ class SnapshotTab(QtWidgets.QWidget):
         self._main.addWidget(self.curves)
         self._main.setStretchFactor(2, 1)
 
-    def _make_site_timeline(self) -> None:
-        self.curves.make_site_timeline()
-
     def _make_settings(self) -> None:
         view = SettingsView()  # the allocator settings the file recorded, in words
         view.set_settings(self.snapshot.allocator_settings)
         self._settings_view = view
         self.side_tabs.addTab(view, "settings")
-
-    def _make_segment_timeline(self) -> None:
-        self.curves.make_segment_timeline()
 
     def show_settings(self) -> None:
         """Bring the allocator settings page to the front of the side panel."""
@@ -248,6 +244,11 @@ class SnapshotTab(QtWidgets.QWidget):
         """Bring the cached-segment timeline to the front (and fill it)."""
         self.curve_tabs.setCurrentWidget(self.segment_timeline)
         self.curves.segment_timeline_if_shown()
+
+    def show_pools(self) -> None:
+        """Bring the memory by pool to the front (and fill it)."""
+        self.curve_tabs.setCurrentWidget(self.pool_envelope)
+        self.curves.pool_envelope_if_shown()
 
     def show_what_if(self, overrides: list[str]) -> None:
         """A what-if replay of this tab ran under `overrides`: the settings page shows what it changed."""
@@ -260,6 +261,10 @@ class SnapshotTab(QtWidgets.QWidget):
     @property
     def segment_timeline(self) -> SegmentTimelineView:
         return made_part(self._make, 9, lambda: self.curves.segment_timeline)
+
+    @property
+    def pool_envelope(self) -> PoolEnvelopeView:
+        return made_part(self._make, 10, lambda: self.curves.pool_envelope)
 
     @property
     def inspector(self) -> EventInspector:
