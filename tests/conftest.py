@@ -56,11 +56,15 @@ def folder_entries(folders: list[Path]) -> dict[str, int]:
             continue
         for entry in top:
             out[str(entry)] = 0
-            if entry.name.lower().startswith("gpumem") and not entry.is_symlink():
-                below = entry.rglob("*") if entry.is_dir() else iter(())
-                for path in [entry, *below]:
-                    with contextlib.suppress(OSError):
-                        out[str(path)] = path.lstat().st_mtime_ns
+            if not entry.name.lower().startswith("gpumem"):
+                continue
+            paths = [str(entry)]
+            # os.walk passes over what goes while it walks (another run's folder, removed at its end)
+            for here, subfolders, files in os.walk(entry) if not entry.is_symlink() else ():
+                paths += [os.path.join(here, name) for name in (*subfolders, *files)]
+            for path in paths:
+                with contextlib.suppress(OSError):
+                    out[path] = os.lstat(path).st_mtime_ns
     return out
 
 
