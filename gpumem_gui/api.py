@@ -17,6 +17,7 @@ refuse, a trace to replay that is missing), each with a one-line message. Everyt
 
 from __future__ import annotations
 
+import html
 import os
 import sys
 import tempfile
@@ -106,6 +107,11 @@ def ranks(
         return Ranks(summarise_folder(name, cluster=cluster))
     finally:
         cluster.close()
+
+
+def _preformatted(text: str) -> str:
+    """A notebook's rendering of the command line's text: the same lines, in a fixed-width block."""
+    return f"<pre>{html.escape(text)}</pre>"
 
 
 class Snapshot:
@@ -233,6 +239,15 @@ class Report:
     def to_dict(self) -> dict[str, Any]:
         return report_document(self._snapshot, self.devices)
 
+    def __str__(self) -> str:
+        """What `gpumem-gui report FILE` prints."""
+        from gpumem_gui.core.analysis.report import report_text  # noqa: PLC0415
+
+        return report_text(self._snapshot, self.devices)
+
+    def _repr_html_(self) -> str:
+        return _preformatted(str(self))
+
 
 @dataclass(frozen=True)
 class Explanation:
@@ -263,6 +278,16 @@ class Explanation:
 
     def to_dict(self) -> dict[str, Any]:
         return explain_document(self._found)
+
+    def __str__(self) -> str:
+        """What `gpumem-gui explain FILE` prints."""
+        from gpumem_gui.core.analysis.explain_output import explanation_text  # noqa: PLC0415
+
+        found = self._found
+        return explanation_text(found.diagnosis, found.remedies, found.remedy_sentences)
+
+    def _repr_html_(self) -> str:
+        return _preformatted(str(self))
 
 
 @dataclass(frozen=True)

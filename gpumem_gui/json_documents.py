@@ -11,12 +11,22 @@ if TYPE_CHECKING:
     from gpumem_gui.core.analysis.diff import Diff
     from gpumem_gui.core.analysis.ranks import RanksTable
     from gpumem_gui.core.analysis.report import DeviceReport
+    from gpumem_gui.core.analysis.span import SpanReport
     from gpumem_gui.core.snapshot.model import Snapshot
 
 # the version of each document's shape, the `const` of its gpumem_gui/schemas/COMMAND.json; bump both together when
 # a key is added, removed or changes meaning (gpumem_gui/schemas/README.md says how). events and stack are the MCP
 # server's own (no command prints them).
-SCHEMA_VERSIONS = {"report": 1, "explain": 2, "diff": 1, "ranks": 1, "replay": 2, "events": 1, "stack": 1}
+SCHEMA_VERSIONS = {
+    "report": 1,
+    "explain": 2,
+    "diff": 1,
+    "ranks": 1,
+    "replay": 2,
+    "events": 1,
+    "stack": 1,
+    "span": 1,  # explain --span
+}
 
 
 def versioned(command: str, document: dict[str, Any]) -> dict[str, Any]:
@@ -34,6 +44,11 @@ def explain_document(found: Explanation) -> dict[str, Any]:
     from gpumem_gui.core.analysis.explain_output import explanation_json  # noqa: PLC0415
 
     return versioned("explain", explanation_json(found.diagnosis, found.remedies, found.findings))
+
+
+def span_document(file: str, report: SpanReport) -> dict[str, Any]:
+    """explain --span's document: the file, then the span's report (span.SpanReport.as_json)."""
+    return versioned("span", {"file": file, **report.as_json()})
 
 
 def diff_document(found: Diff, device_a: int, device_b: int, each_file_default: bool) -> dict[str, Any]:

@@ -3,6 +3,7 @@ CLI's --json gives; the notebook pictures are PNGs of the asked size; the public
 
 from __future__ import annotations
 
+import html
 import inspect
 import json
 import re
@@ -134,3 +135,16 @@ def test_the_public_surface_is_the_one_the_changelog_lists() -> None:
     assert listed == actual, "gpumem_gui.api changed: say so in CHANGELOG.md and list the new surface:\n" + "\n".join(
         actual
     )
+
+
+def test_printed_and_in_a_notebook_a_report_and_an_explanation_read_as_the_cli_prints_them(
+    snap: api.Snapshot, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for found, argv in ((snap.report(), ["report", OOM]), (snap.explain(), ["explain", OOM])):
+        assert main(argv) == 0
+        printed = capsys.readouterr().out
+        assert str(found) + "\n" == printed and "OOM" in printed
+        page = found._repr_html_()
+        # the same lines in a fixed-width block, escaped: a frame like <module> stays text
+        assert page.startswith("<pre>") and page.endswith("</pre>")
+        assert html.unescape(page[len("<pre>") : -len("</pre>")]) == str(found)

@@ -33,17 +33,38 @@ def sweep(staged: tuple[lab.LabSweep, list[lab.LabSweep]]) -> lab.LabSweep:
 
 
 def test_sqrt_checkpoints_grow_like_sqrt_n_and_no_checkpointing_like_n(sweep: lab.LabSweep) -> None:
-    ns, saved = sweep.curve("sqrt")
+    ns, saved = sweep.curve("sqrt", "kept")
     assert tuple(ns.astype(int)) == N_VALUES
     assert abs(lab.fit_exponent(ns, saved) - 0.5) <= 0.15
-    assert abs(sweep.exponent("none") - 1.0) <= 0.1
-    assert abs(sweep.exponent("every") - 1.0) <= 0.1
+    assert abs(sweep.exponent("none", "kept") - 1.0) <= 0.1
+    assert abs(sweep.exponent("every", "kept") - 1.0) <= 0.1
     # and not by an accident of scale: sqrt(N) checkpoints keep sqrt(N) activations, none keeps three per layer
     for n, s in zip(ns, saved, strict=True):
         act = sweep.at("none").activation_bytes
         assert s == pytest.approx(np.sqrt(n) * act, rel=0.05)
-    reference = sweep.sqrt_reference(ns)
+    reference = sweep.sqrt_reference(ns, "kept")
     np.testing.assert_allclose(reference, saved, rtol=0.05)
+
+
+def test_the_peak_is_what_sqrt_n_saves_less_of(sweep: lab.LabSweep) -> None:
+    """Review fact 2: the peak over forward and backward, not the bytes kept at the end of the forward, decides an
+    OOM. For this 3-activation layer (Linear -> GELU -> Linear) sqrt(N) keeps its sqrt(N) boundaries and backward
+    rebuilds one segment of sqrt(N) layers: about 4·sqrt(N) activations at the peak, against 3N (+ the input) with
+    no checkpointing, so at N=16 the ratio is about 3, not the kept bytes' 12."""
+    act = sweep.at("none").activation_bytes
+    ns, peaks = sweep.curve("sqrt", "peak")
+    for n, peak in zip(ns, peaks, strict=True):
+        assert peak == pytest.approx(4 * np.sqrt(n) * act, rel=0.05)
+    _, none_peaks = sweep.curve("none", "peak")
+    np.testing.assert_allclose(none_peaks, (3 * ns + 1) * act, rtol=0.05)
+    assert abs(sweep.exponent("sqrt", "peak") - 0.5) <= 0.1
+    at16 = {p: sweep.at(p) for p in lab.POLICIES}
+    kept_ratio = at16["none"].saved_bytes / at16["sqrt"].saved_bytes
+    peak_ratio = at16["none"].peak / at16["sqrt"].peak
+    assert kept_ratio == pytest.approx(12, rel=0.01) and peak_ratio == pytest.approx(3, rel=0.05)
+    assert at16["sqrt"].peak < at16["every"].peak < at16["selective"].peak < at16["none"].peak
+    # every point of the sweep carries its peak, never below what the forward kept
+    assert all(m.peak_bytes is not None and m.peak_bytes >= m.saved_bytes for m in sweep.points)
 
 
 def test_every_layer_saves_less_than_none_and_recomputes(sweep: lab.LabSweep) -> None:
@@ -240,12 +261,20 @@ def test_panel_measures_and_shows_the_figures(qtbot: Any, panel: Any, tmp_path: 
         assert panel.table.item(row, 5).text() == str(m.extra_forwards)
         xs, ys = panel.saved_plot.curves[policy].getData()
         np.testing.assert_array_equal(xs, sweep.curve(policy)[0])
-        np.testing.assert_allclose(ys * panel.saved_plot.divisor, sweep.curve(policy)[1])
+        np.testing.assert_allclose(
+            ys * panel.saved_plot.divisor, [m.peak_bytes for m in sweep.points if m.policy == policy]
+        )
+        xs, ys = panel.saved_plot.kept_curves[policy].getData()
+        np.testing.assert_allclose(ys * panel.saved_plot.divisor, sweep.curve(policy, "kept")[1])
     assert len(panel.recompute_plot.bar_items()) == 2  # matmul FLOPs and pointwise ops: counted, not timed
     assert len(panel.bf16_plot.bar_items()) == 3  # fp32, pure bf16, autocast bf16
     assert {b.objectName() for b in panel.bf16_plot.bar_items()} == set(lab.PRECISION_LABELS.values())
     page = panel.fsdp_page
     assert page.table.item(1, 1).text() == format_bytes(fsdp.at(page.world_spin.value()).grad_bytes)
+    # review fact 15: besides the sharded state, the unit's unsharded gradient, FSDP2's sharding and AdamW's steps
+    note = page.note.text()
+    assert "until reduce-scatter" in note and "FSDP2's fully_shard splits each parameter on dim 0" in note
+    assert "step counters" in note
     assert "measured" in panel.status.text()
     picture = tmp_path / "lab.png"
     assert panel.grab().save(str(picture)) and picture.stat().st_size > 10_000
@@ -264,14 +293,15 @@ def test_set_focus_brings_the_measured_part_to_the_front(qtbot: Any, panel: Any)
     curves = panel.saved_plot.curves
 
     sqrt = sweep.at("sqrt")
-    np.testing.assert_array_equal(panel.focus_points, [[n, sqrt.saved_bytes]])
+    np.testing.assert_array_equal(panel.focus_points, [[n, sqrt.peak_bytes]])
     assert curves["sqrt"].opts["pen"].width() > curves["none"].opts["pen"].width()
     assert format_bytes(sqrt.saved_bytes) in panel.caption.text() and "N^0.5" in panel.caption.text()
+    assert format_bytes(sqrt.peak) in panel.caption.text() and "which decides an OOM" in panel.caption.text()
     assert panel.table.item(lab.POLICIES.index("sqrt"), 1).background().style() != 0
 
     panel.set_focus("saved_bytes")
     assert curves["sqrt"].opts["pen"].width() == curves["none"].opts["pen"].width()
-    np.testing.assert_array_equal(panel.focus_points[:, 1], [sweep.at(p).saved_bytes for p in lab.POLICIES])
+    np.testing.assert_array_equal(panel.focus_points[:, 1], [sweep.at(p).peak_bytes for p in lab.POLICIES])
 
     panel.set_focus("recompute")
     assert panel.tabs.currentIndex() == TAB_RECOMPUTE

@@ -11,6 +11,7 @@ import pytest
 from gpumem_gui import assets
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.first_look import (
+    HIGH_FRAGMENTATION,
     Finding,
     OomFigures,
     first_look,
@@ -319,6 +320,29 @@ def test_fragmented_oom_example() -> None:
         f"OOM at event {oom_at}: a request of {request / GiB:.1f} GiB failed with {free / GiB:.1f} GiB free in the "
         f"cache (largest hole {largest / GiB:.1f} GiB): enough in total, but no hole that large."
     )
+
+
+def test_fragmentation_at_a_fragmentation_oom_is_not_called_normal() -> None:
+    """Review fact 7 (GPU Q1's show-me): 1 - largest hole / free is low at this OOM because one hole is large, yet
+    that hole is smaller than the request. At the OOM's own state the note says fragmentation caused it; elsewhere
+    (before the OOM, whose cache differs) the ratio keeps its usual word."""
+    path = EXAMPLES / "fragmented_oom.pickle"
+    raw = load_raw(path)
+    trace = raw["device_traces"][0]
+    (oom_at,) = [i for i, e in enumerate(trace) if e["action"] == "oom"]
+    _reserved, holes, _split = _raw_blocks(raw)
+    assert sum(holes) >= trace[oom_at]["size"] > max(holes)  # the raw frames: enough free, no hole that large
+    assert 1 - max(holes) / sum(holes) < HIGH_FRAGMENTATION  # so the ratio alone reads "normal"
+    snap = load_snapshot(path)
+    tl = build_timeline(snap, 0)
+    oom = oom_figures(tl, oom_at)
+    m = compute_metrics(tl.state_at(oom_at))
+    assert fragmentation_note(m) == "normal"
+    found = first_look(m, oom=oom)
+    assert found[0].subject == "external_fragmentation"
+    assert fragmentation_note(m, found) == "caused this OOM"
+    early = compute_metrics(tl.state_at(10))
+    assert fragmentation_note(early, first_look(early, oom=oom)) != "caused this OOM"
 
 
 def test_real_file_with_much_cached_free() -> None:

@@ -96,9 +96,12 @@ def _concept(lang: str, name: str) -> Concept:
         ("ro", "backward-pass", "în pasul backward", ["backward"]),
         ("ro", "register", "așa că trebuie măsurată pe modelul tău, ca să reduci memoria", ["tău"]),
         ("ro", "register", "Plătești cu FLOP-uri și recalculezi", ["Plătești", "recalculezi"]),
+        ("ro", "register", "apăsați „Arată-mi”", ["Arată-mi"]),
+        ("ro", "live-tensor", "Câte activări sunt vii la vârf?", ["sunt vii"]),
         # code and the right terms are left alone
         ("fr", "backward-pass", "torch.autograd.grad et Tensor.backward(inputs=...) pendant la passe arrière", []),
         ("ro", "register", "Acești tensori rămân; ca să eliberați tensorul, renunțați la referințe", []),
+        ("ro", "register", "apăsați „Arătați-mi”", []),
         ("ro", "backpropagation", "propagarea înapoi (backpropagation) are nevoie de ele", []),
     ],
 )
@@ -108,3 +111,31 @@ def test_the_check_catches_a_concept_named_two_ways(lang: str, name: str, text: 
     assert [re.search(r"named '(.*?)'", line).group(1) for line in lines] == flagged  # type: ignore[union-attr]
     if lines:
         assert lines[0].startswith(f"q.{lang}: {name} named ")
+
+
+def _prediction_texts() -> list[tuple[str, dict[str, str]]]:
+    """Every text of data/predictions.toml (prompts, reveals, options, the box's words) and of the quiz panel's
+    quiz_interface.toml, as language -> text."""
+    from gpumem_gui.teach.predict import load_predictions  # noqa: PLC0415
+    from gpumem_gui.teach.quiz_interface import load_interface  # noqa: PLC0415
+
+    predictions = load_predictions()
+    found = [(f"interface.{k}", {lang: t[lang] for lang in ("ro", "fr")}) for k, t in predictions.interface.items()]
+    found += [(f"quiz_interface.{k}", dict(t)) for k, t in load_interface().texts.items()]
+    for (quiz, question), p in predictions.items.items():
+        for name, text in (("prompt", p.prompt), ("reveal", p.reveal), ("none", p.none), *enumerate(p.options)):
+            if text is not None:
+                found.append((f"{quiz}.{question}.{name}", {lang: text[lang] for lang in ("ro", "fr")}))
+    return found
+
+
+@pytest.mark.parametrize("concept", GLOSSARY, ids=lambda c: f"{c.lang}.{c.name}")
+def test_the_predictions_and_the_panel_keep_the_glossary(concept: Concept) -> None:
+    """The review found "étape d'entraînement" and "sunt vii" in predictions.toml and the informal "Arată-mi" on the
+    panel's button, none of which the quiz check read."""
+    problems = [
+        line
+        for where, text in _prediction_texts()
+        for line in violations(concept, f"predictions.toml: {where}", text[concept.lang])
+    ]
+    assert not problems, "\n".join(problems)

@@ -32,6 +32,7 @@ RECORDED = {
     ("replay", 2): "55f0f83de15578145a477e59e6298e971b6b5d486482883c7fd10ec93702be8d",
     ("events", 1): "c97a0fd82e56f2707bacd389fbb647a03473f11819b8af7979e0d4210490d805",
     ("stack", 1): "29ebc2bd88d891f7e1a9eedeffd805e4821980a0c6eb62605e05d747ee386061",
+    ("span", 1): "68f457c8ad3d56940637f12d6f3c75fd2f4362482999f87cb18f9ccb17f11452",
 }
 
 
@@ -115,6 +116,21 @@ def test_replay_and_a_moment_validate(name: str, capsys: pytest.CaptureFixture[s
     validate("replay", _json(capsys, "replay", path, "--set", "expandable_segments:True", "--json"))
     validate("report", _json(capsys, "report", path, "--at", "0", "--json"))
     validate("diff", _json(capsys, "diff", path, path, "--at-a", "0", "--json"))
+
+
+@pytest.mark.parametrize("name", ["training_leak", *FIXTURES], ids=lambda n: Path(n).stem)
+def test_explain_span_validates(name: str, capsys: pytest.CaptureFixture[str]) -> None:
+    path = str(fixture_path(name) if name in FIXTURES else assets.example_path(name))
+    if "felix" in name:  # a file without a trace has no span: one line says so
+        assert main(["explain", path, "--span=-1:1", "--json"]) == 2
+        assert "the file has no trace: a span needs one" in capsys.readouterr().err
+        return
+    for span in ("--span=-1:1", "--span=step:2") if name == "training_leak" else ("--span=-1:1",):
+        document = _json(capsys, "explain", path, span, "--json")
+        assert document["schema_version"] == SCHEMA_VERSIONS["span"] and next(iter(document)) == "schema_version"
+        validate("span", document)
+    with pytest.raises(jsonschema.ValidationError):
+        validate("span", document | {"left_behind": {**document["left_behind"], "sites": []}})
 
 
 def test_ranks_validates(capsys: pytest.CaptureFixture[str]) -> None:

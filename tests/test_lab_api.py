@@ -81,6 +81,22 @@ def test_reentrant_ignores_tensors_in_a_tuple(table: api.ApiTable) -> None:
     assert table.outcome("nested", False).outcome == "works"
 
 
+def test_reentrant_fails_a_region_whose_output_is_detached(table: api.ApiTable) -> None:
+    """Review fact 8: the docs list detached tensors among what reentrant lacks, and the table now shows why. Tried
+    here: reentrant hands a detached output back requiring grad, and backward finds nothing to differentiate."""
+    x = torch.randn(3, 8, requires_grad=True)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = checkpoint(lambda h: h.detach() * 2, x, use_reentrant=True)
+        assert out.requires_grad
+        with pytest.raises(RuntimeError, match="none of output has requires_grad=True"):
+            (out * x).sum().backward()
+    assert not checkpoint(lambda h: h.detach() * 2, x, use_reentrant=False).requires_grad
+    assert table.outcome("detached", True).outcome == "error"
+    assert "none of output has requires_grad" in table.outcome("detached", True).detail
+    assert table.outcome("detached", False).outcome == "works"
+
+
 def test_every_case_is_measured_for_both_variants(table: api.ApiTable) -> None:
     assert len(table.rows) == 2 * len(api.API_CASES)
     assert {r.outcome for r in table.rows} <= set(api.OUTCOMES)

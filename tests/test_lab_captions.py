@@ -51,6 +51,7 @@ def _m(policy: str, n: int, dtype: str = "fp32", **kw: int) -> lab.PolicyMeasure
         "forward_matmuls": 2 * n, "forward_pointwise": n, "forward_flops": 3_000,
         "extra_flops": {"none": 0, "every": 1_437, "sqrt": 1_111, "selective": 0}[policy], "step_flops": 9_000,
     }  # fmt: skip
+    fields["peak_bytes"] = fields["saved_bytes"] + 3 * fields["activation_bytes"] * (policy != "none")  # + a segment
     fields.update(kw)
     return lab.PolicyMeasurement(**fields)
 
@@ -72,6 +73,8 @@ def fake_fsdp(world_sizes: list[int] | None = None) -> lab.FsdpBreakdown:
 
 def size(n: int, lang: str) -> str:
     text = format_bytes(n)
+    if lang == "fr":  # French counts octets: Kio, Mio, Gio
+        text = text.replace("iB", "io")
     return text if lang == "en" else text.replace(".", ",")
 
 
@@ -90,12 +93,18 @@ def expected_figures(focus: str, sweep: lab.LabSweep, fsdp: lab.FsdpBreakdown, l
     at = sweep.at
     if focus == "saved_bytes":
         sizes = [size(at(p).saved_bytes, lang) for p in lab.POLICIES]
-        return [f"N={N}", *sizes, size(at("none").activation_bytes, lang)]
+        peaks = ", ".join(size(at(p).peak_bytes or 0, lang) for p in lab.POLICIES)  # in the order of the kept ones
+        return [f"N={N}", *sizes, size(at("none").activation_bytes, lang), peaks]
     if focus == "sqrt":
-        s, none = at("sqrt"), at("none")
+        s, none, every = at("sqrt"), at("none"), at("every")
+        assert s.peak_bytes and none.peak_bytes and every.peak_bytes
+        ns, peaks = zip(*sorted((m.n_layers, m.peak_bytes) for m in sweep.points if m.policy == "sqrt"), strict=True)
         return [
             f"{s.checkpoints} ", size(s.saved_bytes, lang), decimal(none.saved_bytes / s.saved_bytes, 1, lang),
-            "N^" + decimal(sweep.exponent("sqrt"), 2, lang), "N^" + decimal(sweep.exponent("none"), 2, lang),
+            size(s.peak_bytes, lang), size(none.peak_bytes, lang), size(every.peak_bytes, lang),
+            decimal(none.peak_bytes / s.peak_bytes, 1, lang),
+            "N^" + decimal(lab.fit_exponent(ns, peaks), 2, lang),
+            "N^" + decimal(sweep.exponent("none", "peak"), 2, lang),
         ]  # fmt: skip
     if focus == "recompute":
         e, s = at("every"), at("sqrt")
@@ -113,12 +122,13 @@ def expected_figures(focus: str, sweep: lab.LabSweep, fsdp: lab.FsdpBreakdown, l
     if focus == "bf16":
         fp32, bf16, auto = (at("none", d).saved_bytes for d in lab.PRECISIONS)
         return [size(fp32, lang), size(bf16, lang), "x" + decimal(bf16 / fp32, 2, lang), size(auto, lang),
-                "x" + decimal(auto / fp32, 2, lang)]  # fmt: skip
+                "x" + decimal(auto / fp32, 2, lang), size(at("every", "autocast").saved_bytes, lang),
+                size(at("every").saved_bytes, lang)]  # fmt: skip
     shard = fsdp.at(8)
     return [
         "8 GPU", size(shard.param_bytes, lang), size(shard.grad_bytes, lang), size(shard.optimizer_bytes, lang),
         size(shard.total_bytes, lang), size(fsdp.total_bytes, lang),
-        "1/" + decimal(fsdp.total_bytes / shard.total_bytes, 2, lang),
+        "1/" + decimal(fsdp.total_bytes / shard.total_bytes, 2, lang), f"({size(shard.gathered_unit_bytes, lang)})",
     ]  # fmt: skip
 
 

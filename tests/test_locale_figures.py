@@ -18,7 +18,7 @@ PREDICTIONS = load_predictions()
 ALL = sorted(PREDICTIONS.items.values(), key=lambda p: (p.quiz, p.question))
 SETTING = re.compile(r"\w+:[\w.]+")  # allocator settings ("garbage_collection_threshold:0.6") read alike everywhere
 # Romanian puts "de" between a number and its noun from 20 on, except where the last two digits are 01-19
-RO_NOUNS = "straturi|activări|alocări|ponderi|înmulțiri|parametri|pagini|cereri|segmente|blocuri|spații|treceri"
+RO_NOUNS = "straturi|activări|alocări|ponderi|înmulțiri|parametri|pagini|cereri|segmente|blocuri|goluri|treceri"
 
 
 def _case(p: Prediction) -> Case:
@@ -107,7 +107,7 @@ def test_empty_cache_reveal_agrees_with_one_segment() -> None:
     }
     assert filled["en"].startswith("1 of 5 segments survives: the one holding")
     assert filled["ro"].startswith("Rămâne 1 segment din 5: cel care conține")
-    assert filled["fr"].startswith("1 segment sur 5 survit : celui qui contient")
+    assert filled["fr"].startswith("1 segment sur 5 survit\u202f: celui qui contient")
 
 
 def test_retry_label_says_it_counts_missed_predictions_too() -> None:

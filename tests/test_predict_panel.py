@@ -104,3 +104,33 @@ def test_a_question_without_a_prediction_hides_the_box(qtbot: Any, tmp_path: Pat
     assert quiz is not None
     panel.go_to([q.id for q in quiz.questions].index("paged-attention"))
     assert not panel.predict_box.isVisibleTo(panel)
+
+
+def test_the_embedded_map_scrolls_instead_of_zooming_and_forgets_the_last_block(qtbot: Any, tmp_path: Path) -> None:
+    """Review bugs 1, 2 and 4: the wheel over the predict map left it zoomed to "0 B"; the block line of Q1's map
+    stayed under Q7's; and a segment prediction asked for a block."""
+    from PySide6 import QtGui  # noqa: PLC0415
+
+    panel = _panel(qtbot, tmp_path)
+    _go(panel, "empty-cache")
+    box = panel.predict_box
+    assert box.status.text() == "Click a segment on the map."  # the empty_cache prediction is about segments
+    view = box.map.view
+    before = view.viewRange()
+    viewport = box.map.plot.viewport()
+    centre = QtCore.QPointF(viewport.rect().center())
+    wheel = QtGui.QWheelEvent(
+        centre, QtCore.QPointF(viewport.mapToGlobal(centre.toPoint())), QtCore.QPoint(0, 0), QtCore.QPoint(0, 480),
+        QtCore.Qt.MouseButton.NoButton, QtCore.Qt.KeyboardModifier.NoModifier, QtCore.Qt.ScrollPhase.NoScrollPhase,
+        False,
+    )  # fmt: skip
+    QtCore.QCoreApplication.sendEvent(viewport, wheel)
+    assert view.viewRange() == before
+    box.map.caption.setText("block 3: 20.0 MiB, allocated")  # what a hover over the map wrote
+    _go(panel, "reserved-vs-allocated")
+    assert box.map.caption.text() == ""
+    assert box.status.text() == "Click a block on the map."
+    # Q8 asks for the cached blocks: the legend's "cached free" colour would answer it, so it shows after the answer
+    assert not box.map.legend.isVisibleTo(panel)
+    box.pick_block(int(box.case.right_blocks.nonzero()[0][0]))
+    assert box.verdict is True and box.map.legend.isVisibleTo(panel)

@@ -99,7 +99,7 @@ def test_issue34_expandable_demo_fits_by_growing_not_by_unmapping() -> None:
         {
             "en": r"every batch of the demo fits: its one segment grows at its end.*unmaps none.*never gets there",
             "ro": r"încap toate loturile din\s+demonstrație: singurul ei segment crește la capăt.*nu demapează niciuna",
-            "fr": r"chaque lot de la démonstration : son unique segment grandit par sa fin.*n'en démappe aucune",
+            "fr": r"chaque lot de la démonstration\s: son unique segment grandit par sa fin.*n'en démappe aucune",
         },
         "expandable-segments",
     )

@@ -17,7 +17,9 @@ from gpumem_gui.json_documents import diff_document
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("a", metavar="A", help="the first snapshot file (the deltas are B minus A)")
-    parser.add_argument("b", metavar="B", help="the second snapshot file (may be A again, at another --at-b)")
+    parser.add_argument(
+        "b", metavar="B", nargs="?", default=None, help="the second snapshot file (default: A again, at --at-b)"
+    )
     parser.add_argument(
         "--device",
         type=int,
@@ -37,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     try:
         snap_a = load_snapshot(args.a)
-        snap_b = snap_a if args.b == args.a else load_snapshot(args.b)
+        snap_b = snap_a if args.b in (None, args.a) else load_snapshot(args.b)
         for snap, own in ((snap_a, args.device_a), (snap_b, args.device_b)):
             snap.require_device(args.device if own is None else own)
         dev_a, dev_b = diff_device(snap_a, snap_b, args.device, device_a=args.device_a, device_b=args.device_b)
@@ -70,7 +72,7 @@ def diff_text(found: Diff, top: int = 10, note: str = "") -> str:
     for label, key in byte_figures:
         lines.append(
             f"  {label:<16}{format_bytes(getattr(a, key)):>14}{format_bytes(getattr(b, key)):>14}"
-            f"{_signed_bytes(delta[key]):>14}"
+            f"{signed_bytes(delta[key]):>14}"
         )
     for label, key in (("segments", "segments"), ("blocks", "blocks")):
         lines.append(f"  {label:<16}{getattr(a, key):>14,}{getattr(b, key):>14,}{delta[key]:>+14,}")
@@ -88,7 +90,7 @@ def diff_text(found: Diff, top: int = 10, note: str = "") -> str:
     lines.append(f"  {'B - A':>12}{'added':>12}{'removed':>12}  site")
     for s in shown:
         lines.append(
-            f"  {_signed_bytes(s.bytes_delta):>12}{format_bytes(s.added_bytes):>12}"
+            f"  {signed_bytes(s.bytes_delta):>12}{format_bytes(s.added_bytes):>12}"
             f"{format_bytes(s.removed_bytes):>12}  {s.site}"
         )
     return "\n".join(lines)
@@ -104,7 +106,7 @@ def _moment(event: int, n_events: int) -> str:
     return f"right after event {event:,} of {n_events:,}"
 
 
-def _signed_bytes(value: int) -> str:
+def signed_bytes(value: int) -> str:
     if value == 0:
         return "0"
     return f"{'+' if value > 0 else '-'}{format_bytes(abs(value))}"

@@ -14,7 +14,7 @@ from typing import Any
 
 from gpumem_gui import __version__, blas_threads  # noqa: F401 (blas_threads: before numpy is imported)
 from gpumem_gui.cli import user_code
-from gpumem_gui.cli.common import EXIT_BAD_INPUT
+from gpumem_gui.cli.common import EXIT_BAD_INPUT, bad_input
 from gpumem_gui.cli.guard import run_guarded
 from gpumem_gui.core.allocator.replay import replay, rules_lines
 from gpumem_gui.core.analysis.report import build_report, report_text
@@ -25,6 +25,10 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent, parse_bytes
 from gpumem_gui.json_documents import explain_document, replay_document, report_document
 
+SPAN_HELP = (
+    "explain a span of the trace instead: I:J runs from right after event I (-1: before the first) to right after "
+    "event J; step:K is the K-th training step found; or a record_function range's name"
+)
 RENDER_LAYOUTS = ("address", "segment-size", "segment-free", "segment-scale")  # in the order of document.LAYOUTS
 
 
@@ -58,6 +62,7 @@ def _parser() -> argparse.ArgumentParser:
     exp.add_argument("file", help="a snapshot file (with a trace, for the OOM, the peak and the remedies)")
     exp.add_argument("--device", type=int, default=None, help="this CUDA device (default: one with an OOM)")
     exp.add_argument("--at", type=int, default=None, metavar="I", help="explain the state right after trace event I")
+    exp.add_argument("--span", default=None, metavar="I:J", help=SPAN_HELP)
     exp.add_argument("--json", action="store_true", help="print JSON instead of text")
     exp.add_argument(
         "--gpus",
@@ -428,16 +433,16 @@ def _explain(args: argparse.Namespace) -> int:
     from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
     from gpumem_gui.core.analysis.explain_output import explanation_text  # noqa: PLC0415
 
+    if args.span is not None:
+        from gpumem_gui.cli import span  # noqa: PLC0415
+
+        return span.run(args)
     try:
         snapshot = load_snapshot(args.file)
         snapshot.require_device(args.device)
         found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus, **_rules_options(args))
-    except SnapshotError as e:
-        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except (IndexError, ValueError) as e:
-        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (SnapshotError, IndexError, ValueError) as e:
+        return bad_input(e, args.file)
     if args.json:
         print(json.dumps(explain_document(found), indent=2))
     else:

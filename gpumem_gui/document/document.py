@@ -14,14 +14,17 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.block_age import AgeBin, age_codes
 from gpumem_gui.core.analysis.block_annotations import block_tags, tag_search
 from gpumem_gui.core.analysis.breakdown import block_categories, block_rules, nameless_reasons
 from gpumem_gui.core.analysis.categories import CATEGORIES, RULE_TEXTS
 from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
+from gpumem_gui.core.analysis.flame import FlameFrame
 from gpumem_gui.core.analysis.frameless import FRAMELESS_WORDS, frameless_causes
 from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
+from gpumem_gui.core.analysis.span import Span, SpanReport, allocated_curve, check_span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
@@ -33,6 +36,7 @@ from gpumem_gui.document.events import describe_event
 from gpumem_gui.document.filters import Filters, Pool
 from gpumem_gui.document.frame import BlockDetails, EventFrame, SegmentSummaries, Spotlight
 from gpumem_gui.document.opening import opening_moment
+from gpumem_gui.document.scope import Scope, flame_block_mask
 from gpumem_gui.document.search import search_blocks
 
 MAP_WIDTH = 1024  # image columns of the map: the bytes of a row are spread over this many codes
@@ -45,6 +49,7 @@ LAYOUTS: tuple[tuple[str, Sort], ...] = (
 )
 
 MaskOf = Callable[[AllocatorState], npt.NDArray[np.bool_]]
+COLOURINGS = ("site", "age")  # what the map's allocated blocks are coloured by
 
 
 def segment_summaries(state: AllocatorState) -> SegmentSummaries:
@@ -99,6 +104,9 @@ class SnapshotDocument:
         self._frame: EventFrame | None = None
         self.at_moment = at_moment
         self.opened_at: Moment | None = None  # the moment the device was first shown at (None: at its end)
+        self.colouring = "site"
+        self.span: Span | None = None  # the span every view is scoped to (None: the whole trace)
+        self._scope = Scope()
         self._move_to_start()
 
     # -- what there is ------------------------------------------------------------------------------------
@@ -162,6 +170,7 @@ class SnapshotDocument:
         self._spotlight = None  # a spotlight belongs to the blocks of one state
 
     def _move_to_end(self) -> None:
+        self.span = None  # another device or trace: the span was of the one before
         self.event = self.n_events - 1
         self.opened_at = None
         self._changed()
@@ -316,6 +325,7 @@ class SnapshotDocument:
             selection = np.zeros(len(state.blocks), bool)
             selection[self.selected] = True
         metrics = compute_metrics(state, self.config)
+        block_codes, legend = self._age_codes(state)
         return EventFrame(
             device=self.device,
             event=self.event,
@@ -327,7 +337,7 @@ class SnapshotDocument:
             findings=self._findings(state, metrics),
             segments=segment_summaries(state),
             layout=layout,
-            codes=rasterize(state, layout, stacks=self.snapshot.stacks),
+            codes=rasterize(state, layout, stacks=self.snapshot.stacks, block_codes=block_codes),
             search_mask=search,
             highlight=selection if selection is not None else search,
             table_rows=np.flatnonzero(search) if search is not None else np.arange(len(state.blocks)),
@@ -335,7 +345,79 @@ class SnapshotDocument:
             event_info=None
             if self.pending
             else describe_event(self.snapshot, self.device, self.event, timeline=self.timeline()),
+            colouring=self.colouring if block_codes is not None else "site",
+            age_legend=legend,
+            span=self.span,
         )
+
+    def _age_codes(self, state: AllocatorState) -> tuple[npt.NDArray[np.uint8] | None, tuple[AgeBin, ...]]:
+        """The age colouring's block codes and legend; none for the site colouring or while the trace is indexed."""
+        if self.colouring != "age" or self.pending:
+            return None, ()
+        return age_codes(self.timeline(), state, self.event, self.snapshot.trace(self.device))
+
+    # -- colouring, span and flame graphs ------------------------------------------------------------------
+
+    def set_colouring(self, colouring: str) -> EventFrame:
+        """Colour the map's allocated blocks by allocation site or by age (how long before the cursor)."""
+        if colouring not in COLOURINGS:
+            raise ValueError(f"unknown colouring {colouring!r} (one of {', '.join(COLOURINGS)})")
+        if colouring != self.colouring:
+            self.colouring = colouring
+            self._frame = None
+        return self.frame()
+
+    def named_spans(self) -> list[Span]:
+        """The spans to pick from: the steps found ("step 7"), then the record_function ranges (none while pending)."""
+        if self.pending or not self.has_trace():
+            return []
+        return self._scope.named_spans(self.snapshot, self.timeline())
+
+    def set_span(self, span: Span | None) -> EventFrame:
+        """Scope every view to `span` (None: the whole trace again); ValueError for one outside the trace."""
+        if span is not None:
+            check_span(self.timeline(), span.start, span.end)
+        if span != self.span:
+            self.span = span
+            self._frame = None
+        return self.frame()
+
+    def span_report(self) -> SpanReport | None:
+        """The span's report (None without a span, or while the trace is being indexed)."""
+        if self.span is None or self.pending:
+            return None
+        return self._scope.span_report(self.snapshot, self.timeline(), self.span)
+
+    def span_events(self) -> tuple[int, int] | None:
+        """The first and last event of the span (the event list's EventFilter.span), None without one."""
+        return None if self.span is None else (self.span.start + 1, self.span.end)
+
+    def flame_frame(
+        self, cost: str = "live", *, inverted: bool = False, search: str = "", min_share: float = 0.0
+    ) -> FlameFrame | None:
+        """The flame graph of `cost` (flame.COSTS) over the span (the whole trace without one), at the cursor for
+        "live"; None while the trace is being indexed. Pure numpy: call it off the GUI thread on large traces."""
+        if self.pending:
+            return None
+        source = self._scope.flame_source(self.snapshot, self.timeline())
+        return source.frame(
+            cost, span=self.span, cursor=self.event, inverted=inverted, search=search, min_share=min_share
+        )
+
+    def light_flame_frame(self, frame: FlameFrame, row: int) -> EventFrame:
+        """Light on the map the blocks whose stacks pass through the flame frame's rectangle `row`."""
+        source = self._scope.flame_source(self.snapshot, self.timeline())
+        return self.set_spotlight(flame_block_mask(source, frame, row, self.event), f"{frame.label(row)}: its blocks")
+
+    def flame_lifetimes(self, frame: FlameFrame, row: int) -> npt.NDArray[np.bool_]:
+        """Per lifetime of the timeline: whether its stack passes through rectangle `row`."""
+        source = self._scope.flame_source(self.snapshot, self.timeline())
+        return source.lifetimes_through(frame.inverted, int(frame.node[row]))
+
+    def flame_band(self, frame: FlameFrame, row: int) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Rectangle `row`'s band on the site timeline: the allocated bytes of its blocks over the trace, as the
+        events where they change and the bytes right after each (span.allocated_curve)."""
+        return allocated_curve(self.timeline(), self.flame_lifetimes(frame, row))
 
     def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
         """The first look at the frame's state: with the device's OOMs and the next allocations once indexed."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import PurePath
 from typing import Literal
 
@@ -45,6 +45,7 @@ class EventFilter:
     kind: EventKind = "all"
     min_size: int = 0
     stream: int | None = None
+    span: tuple[int, int] | None = None  # the first and last event kept (a span's events), None: the whole trace
 
 
 class EventTable:
@@ -77,6 +78,10 @@ class EventTable:
 
     def filter(self, flt: EventFilter) -> I64:
         """The ascending trace indices `flt` keeps."""
+        if flt.span is not None:
+            rows = self.filter(replace(flt, span=None))
+            first, last = flt.span
+            return rows[int(np.searchsorted(rows, first, "left")) : int(np.searchsorted(rows, last, "right"))]
         trace = self.trace
         n = len(trace)
         if flt.kind == "all" and flt.min_size <= 0 and flt.stream is None:

@@ -7,9 +7,11 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.block_age import AgeBin
 from gpumem_gui.core.analysis.first_look import Finding
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.analysis.rasterize import MapLayout
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.snapshot.fx_frames import FxNode
 from gpumem_gui.core.snapshot.model import AllocatorState, Frame, StackTable
 
@@ -103,6 +105,9 @@ class EventFrame:
     spotlight: Spotlight | None
     event_info: EventInfo | None  # the event the frame is right after (None before the first, or without a trace)
     findings: tuple[Finding, ...] = ()  # the first look at this state, most severe first
+    colouring: str = "site"  # what the map's allocated blocks are coloured by: "site" or "age" (block_age)
+    age_legend: tuple[AgeBin, ...] = ()  # the age colouring's scale (empty for "site")
+    span: Span | None = None  # the span every view is scoped to (None: the whole trace)
 
     @property
     def position(self) -> str:

@@ -2,7 +2,7 @@
 
 A learner who retries a missed question should not be able to answer from memory, so the scenario is rebuilt in the
 allocator simulator with new request, hole, segment and tensor sizes, and graded by the same builder as the bundled
-case (teach/predict.py). Only map predictions (click a block or a segment) have fresh scenarios; the others keep
+case (teach/predict/). Only map predictions (click a block or a segment) have fresh scenarios; the others keep
 their bundled case.
 
     case = fresh_case(prediction, seed)        # loads nothing from disk; run it off the GUI thread all the same

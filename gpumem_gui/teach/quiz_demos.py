@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.teach.demos.focus import Bracket, DemoFocus, Facts, TimelineMark, demo_data
-from gpumem_gui.teach.demos.paired import KV_CACHE_SITE, WhatIfRun, kv_cache_foci, recorded_oom, run_whatif, whatif_foci
+from gpumem_gui.teach.demos.paired import KV_CACHE_SITE, PairedRun, kv_cache_foci, recorded_oom, run_whatif, whatif_foci
 from gpumem_gui.teach.demos.plans import DEMO_NAMES, PLANS, DemoError, DemoKind, DemoPlan, plan_for
 from gpumem_gui.teach.demos.single import SINGLE
 
@@ -33,8 +33,8 @@ __all__ = [
     "DemoKind",
     "DemoPlan",
     "Facts",
+    "PairedRun",
     "TimelineMark",
-    "WhatIfRun",
     "foci_for",
     "focus_for",
     "kv_cache_foci",

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gpumem_gui.assets import RESOURCES
+from gpumem_gui.teach.demos.wording import fill
 from gpumem_gui.teach.quiz import LANGUAGES
 
 INTERFACE_PATH = RESOURCES / "quiz_interface.toml"
@@ -63,7 +64,9 @@ class Interface:
     texts: Mapping[str, Mapping[str, str]]
 
     def __call__(self, key: str, lang: str, **fields: object) -> str:
-        return self.texts[key][lang].format(**fields)
+        """Template `key` in `lang`: ints written as the language groups them (and `{n:one|other}` in the plural form
+        they take), Figures (a percentage) localized, by the formatter every teaching text uses."""
+        return fill(self.texts, key, lang, fields)
 
 
 def _fields(template: str) -> frozenset[str]:

@@ -307,7 +307,8 @@ EXAMPLES = [
     Example(
         "reserved_vs_allocated",
         "A step after the peak: the peak's 13 GiB of activations were freed, but the caching allocator keeps "
-        "them reserved. nvidia-smi shows the reserved figure; torch.cuda.memory_allocated shows far less.",
+        "them reserved. nvidia-smi shows more than the reserved figure (the CUDA context, NCCL's buffers and other "
+        "libraries' memory come on top); torch.cuda.memory_allocated shows far less.",
         reserved_vs_allocated,
     ),
     Example(
@@ -320,7 +321,9 @@ EXAMPLES = [
     Example(
         "kv_cache_paged",
         "The same requests with a paged KV cache, as vLLM's PagedAttention does: one pool of pages allocated at "
-        "startup (as gpu_memory_utilization sizes it; here as large as the contiguous run's peak), fixed pages of 16 "
+        "startup (vLLM gives it what gpu_memory_utilization, which caps all of its GPU memory, leaves after the "
+        "weights, a profiling run's activation peak and CUDA graphs; here as large as the contiguous run's peak), "
+        "fixed pages of 16 "
         "tokens taken from it as each sequence needs, tracked in block tables. Reserved memory stays flat; the "
         "pages saved serve 19 more requests at once in the same pool.",
         kv_cache_paged,

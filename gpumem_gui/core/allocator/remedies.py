@@ -35,7 +35,9 @@ from gpumem_gui.core.snapshot.units import format_bytes
 
 PARALLEL_EVENTS = 200_000  # from this many trace events on, replays run in parallel processes
 LONG_TRACE = 1_000_000  # from this many on, one max_split_size_mb value is replayed, not three
-GC_SETTINGS = "garbage_collection_threshold:0.6,per_process_memory_fraction:1.0"
+# The garbage collector runs only under a memory fraction below 1.0: PyTorch's newest allocator keeps no maximum (and
+# so never collects) at 1.0, older ones collect after any set_per_process_memory_fraction call; 0.99 is read alike
+GC_SETTINGS = "garbage_collection_threshold:0.6,per_process_memory_fraction:0.99"
 MIN_SPLIT_MB = 32  # max_split_size_mb must be above 20 (PyTorch refuses less); smaller values split little anyway
 
 

@@ -26,7 +26,7 @@ from gpumem_gui.core.snapshot.model import AllocatorState, BlockState
 
 
 @dataclass(frozen=True)
-class Growth:
+class PageGrowth:
     """Where a request grows: the run whose free tail it starts from, that tail, and the pages it maps."""
 
     segment: int  # the address of that run; -1 for a new reservation
@@ -40,8 +40,8 @@ class ExpandableRoom:
     page_bytes: int
     pages_free: int  # whole pages the device's free memory could still map
     limit_bytes: int  # the largest rounded request above `above` that would have been served, with all below it
-    limit: Growth  # how that request would have been served
-    request: Growth  # what the failing request needed: where it would grow, and the pages it maps
+    limit: PageGrowth  # how that request would have been served
+    request: PageGrowth  # what the failing request needed: where it would grow, and the pages it maps
 
 
 @dataclass(frozen=True)
@@ -97,7 +97,7 @@ def _ranges(state: AllocatorState, stream: int, small: bool, page: int, capacity
     return out
 
 
-def _grow(r: _Range, request: int, page: int) -> Growth:
+def _grow(r: _Range, request: int, page: int) -> PageGrowth:
     """The pages a request maps when it grows into range `r` (which has room for it)."""
     have, mapped = r.tail, 0
     for unmapped, size in r.steps:
@@ -109,10 +109,10 @@ def _grow(r: _Range, request: int, page: int) -> Growth:
             have += need
         else:
             have += size
-    return Growth(r.segment, r.tail, mapped, have)
+    return PageGrowth(r.segment, r.tail, mapped, have)
 
 
-def _limit(r: _Range, pages: int, page: int) -> Growth:
+def _limit(r: _Range, pages: int, page: int) -> PageGrowth:
     """The most a request can take in range `r` when the device can map `pages` more pages."""
     have, mapped = r.tail, 0
     for unmapped, size in r.steps:
@@ -124,7 +124,7 @@ def _limit(r: _Range, pages: int, page: int) -> Growth:
         have += take
         if take < size:
             break
-    return Growth(r.segment, r.tail, mapped, have)
+    return PageGrowth(r.segment, r.tail, mapped, have)
 
 
 def expandable_room(
@@ -137,10 +137,10 @@ def expandable_room(
     capacity = int(state.segments.total_size.sum()) + max(device_free, 0)
     ranges = _ranges(state, stream, small, page, capacity)
     whole = -(-request // page) * page
-    new = Growth(-1, 0, whole, whole)
+    new = PageGrowth(-1, 0, whole, whole)
     chosen = next((r for r in ranges if r.room >= request), None)
     needed = _grow(chosen, request, page) if chosen is not None else new
-    limit_bytes, limit = above, Growth(-1, 0, 0, 0)
+    limit_bytes, limit = above, PageGrowth(-1, 0, 0, 0)
     for r in ranges:
         if r.room <= limit_bytes:
             continue  # requests above the limit so far never stop at this range
@@ -151,5 +151,5 @@ def expandable_room(
             break  # the next request up stops at this range, and fails
     else:  # requests above every range's room get a new reservation
         if pages * page > limit_bytes:
-            limit_bytes, limit = pages * page, Growth(-1, 0, pages * page, pages * page)
+            limit_bytes, limit = pages * page, PageGrowth(-1, 0, pages * page, pages * page)
     return ExpandableRoom(page, pages, limit_bytes, limit, needed)

@@ -6,7 +6,7 @@ each giving a Finding: a severity, one sentence, and the figures behind it. No Q
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -106,8 +106,12 @@ def share(m: Metrics, key: str) -> tuple[float, str] | None:
     return (getattr(m, key) / whole, whole_name) if whole > 0 else None
 
 
-def fragmentation_note(m: Metrics) -> str:
-    """Fragmentation in three words: normal, high but harmless, or high."""
+def fragmentation_note(m: Metrics, findings: Sequence[Finding] = ()) -> str:
+    """Fragmentation in three words: normal, high but harmless, or high; and "caused this OOM" where `findings` say
+    the state is an OOM's whose request no hole could hold though the cache had enough free: there the ratio (low
+    when one hole is large) must not read "normal" beside a request larger than the largest hole."""
+    if any(f.subject == "external_fragmentation" and f.severity == "alert" for f in findings):
+        return "caused this OOM"
     if m.external_fragmentation < HIGH_FRAGMENTATION:
         return "normal" if m.free_bytes else ""
     return "high, little free" if _little(m.free_bytes, m.reserved_bytes) else "high"
@@ -183,7 +187,9 @@ def first_look(
     allocations' sizes) with `state` (whose holes they would meet) adds whether the holes can serve them."""
     found: list[Finding] = []
     if oom is not None:
-        found.append(_oom(oom))
+        # the state shown is the OOM's own cache when its figures are the ones the request met
+        at_oom = (m.free_bytes, m.largest_free_block_bytes) == (oom.cached_free_bytes, oom.largest_hole_bytes)
+        found.append(_oom(oom, at_oom))
     if m.reserved_bytes == 0:
         found.append(Finding("info", "Nothing is reserved here: no segments to look at.", {"reserved_bytes": 0}))
         return found
@@ -202,13 +208,16 @@ def first_look(
     return sorted(found, key=lambda f: -SEVERITIES.index(f.severity))
 
 
-def _oom(o: OomFigures) -> Finding:
+def _oom(o: OomFigures, at_oom: bool = False) -> Finding:
+    """The OOM's sentence; about the fragmentation figure (its row marked) when the state shown is the OOM's and no
+    hole held a request the free total could."""
     where = f"OOM at event {o.event:,}" + (f" (and {o.count - 1:,} more)" if o.count > 1 else "")
     text = (
         f"{where}: a request of {format_bytes(o.requested_bytes)} failed with {format_bytes(o.cached_free_bytes)} "
         f"free in the cache (largest hole {format_bytes(o.largest_hole_bytes)})"
     )
-    if o.cached_free_bytes >= o.requested_bytes > o.largest_hole_bytes:
+    fragmented = o.cached_free_bytes >= o.requested_bytes > o.largest_hole_bytes
+    if fragmented:
         text += ": enough in total, but no hole that large."
     else:
         text += f" and {format_bytes(o.device_free_bytes)} on the device: the memory was in use."
@@ -218,7 +227,8 @@ def _oom(o: OomFigures) -> Finding:
         "largest_free_block_bytes": o.largest_hole_bytes,
         "device_free_bytes": o.device_free_bytes,
     }
-    return Finding("alert", text, figures)  # about the trace, not a figure of the state shown
+    # about the trace, not a figure of the state shown, unless the state is the OOM's and fragmentation caused it
+    return Finding("alert", text, figures, "external_fragmentation" if fragmented and at_oom else "")
 
 
 def _cached_free(m: Metrics) -> Finding | None:

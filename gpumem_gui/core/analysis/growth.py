@@ -222,7 +222,7 @@ def _choose_points(points: I64) -> tuple[I64, int]:
 
 
 @dataclass(frozen=True)
-class SiteSeries:
+class SitesAtPoints:
     """Live bytes of every site live at any of the points: values[r, k] for site names[r] right after points[k]."""
 
     names: list[str]
@@ -231,7 +231,7 @@ class SiteSeries:
     live: npt.NDArray[np.bool_]  # the lifetimes live at one point or more
 
 
-def site_series(snapshot: Snapshot, timeline: DeviceTimeline, points: I64) -> SiteSeries:
+def site_series(snapshot: Snapshot, timeline: DeviceTimeline, points: I64) -> SitesAtPoints:
     """Live bytes by allocation site right after each of `points` (increasing event indices): one numpy pass over
     the lifetimes, each adding its size from the first point it is live at to the first it is not."""
     m = len(points)
@@ -251,7 +251,7 @@ def site_series(snapshot: Snapshot, timeline: DeviceTimeline, points: I64) -> Si
     change = np.bincount(row * width + first[live], size, cells) - np.bincount(row * width + gone[live], size, cells)
     values = np.rint(np.cumsum(change.reshape(len(present), width), axis=1)[:, :m]).astype(np.int64)
     names = [*labels, UNKNOWN_SITE]
-    return SiteSeries([names[int(c)] for c in present], values, row.reshape(-1), live)
+    return SitesAtPoints([names[int(c)] for c in present], values, row.reshape(-1), live)
 
 
 def find_growth(snapshot: Snapshot, timeline: DeviceTimeline, steps: Steps | None = None) -> Growth:

@@ -112,11 +112,16 @@ def site_codes(state: AllocatorState, stacks: StackTable | None = None) -> np.nd
 
 
 def rasterize(
-    state: AllocatorState, layout: MapLayout, only: np.ndarray | None = None, stacks: StackTable | None = None
+    state: AllocatorState,
+    layout: MapLayout,
+    only: np.ndarray | None = None,
+    stacks: StackTable | None = None,
+    block_codes: np.ndarray | None = None,
 ) -> np.ndarray:
     """The image (rows x width, uint8 state codes) of `state` in `layout`.
 
     With `only` (a block mask), just those blocks are painted, with code 1 (an overlay: search matches).
+    `block_codes`: the code of each allocated block (block_age's ages), instead of its site's hue.
     """
     rows, width = len(layout), layout.width
     image = np.zeros((rows, width), np.uint8)
@@ -128,7 +133,7 @@ def rasterize(
         rows_of = _RowsOfSegments(layout, blk.segment)
         _paint(image.reshape(-1), layout, rows_of, mask=only, lo=blk.address, hi=blk.address + blk.size, code=ones)
         return image
-    codes = site_codes(state, stacks)
+    codes = site_codes(state, stacks) if block_codes is None else np.asarray(block_codes, np.uint8)
     state_code = blk.state
     starts = blk.address
     ends = blk.address + blk.size

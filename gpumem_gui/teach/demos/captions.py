@@ -100,14 +100,39 @@ def templates(demo: str) -> Templates:
 # from SPEC because the lab is no snapshot demo
 LAB_DEMO = "checkpointing_lab"
 LAB_SPEC: dict[str, frozenset[str]] = {
-    "saved_bytes": _f("n", "none", "every", "sqrt", "selective", "activation"),
-    "sqrt": _f("checkpoints", "segment", "kept", "n", "ratio", "exponent", "none_exponent"),
+    "saved_bytes": _f(
+        "n",
+        "none",
+        "every",
+        "sqrt",
+        "selective",
+        "activation",
+        "none_peak",
+        "every_peak",
+        "sqrt_peak",
+        "selective_peak",
+    ),
+    "sqrt": _f(
+        "checkpoints",
+        "segment",
+        "kept",
+        "kept_ratio",
+        "n",
+        "peak",
+        "none_peak",
+        "every_peak",
+        "ratio",
+        "exponent",
+        "none_exponent",
+    ),
     "recompute": _f(
         "n", "forwards", "recomputed", "matmuls", "percent", "sqrt_recomputed", "sqrt_matmuls", "sqrt_percent"
     ),
     "selective": _f("kept", "n", "none", "every", "pointwise", "matmuls", "trap_matmuls", "every_matmuls"),
-    "bf16": _f("n", "fp32", "bf16", "bf16_ratio", "autocast", "autocast_ratio"),
-    "fsdp": _f("strategy", "world", "dtype", "optimizer", "params", "grads", "state", "total", "single", "fraction"),
+    "bf16": _f("n", "fp32", "bf16", "bf16_ratio", "autocast", "autocast_ratio", "autocast_every", "fp32_every"),
+    "fsdp": _f(
+        "strategy", "world", "dtype", "optimizer", "params", "grads", "state", "total", "single", "fraction", "unit"
+    ),
     "measuring": _f(),
     "measuring_bf16": _f(),
     "measuring_fsdp": _f("world"),

@@ -30,7 +30,7 @@ BLOCK_TABLE_SITE = "block_table"  # the paged run's block tables: int32 page num
 
 
 @dataclass(frozen=True)
-class WhatIfRun:
+class PairedRun:
     """A what-if replay, ready to show: the replay's figures, the replayed snapshot and its timeline."""
 
     result: ReplayResult
@@ -149,13 +149,13 @@ def kv_cache_foci(
 # -- Q4 expandable segments -----------------------------------------------------------------------------------
 
 
-def run_whatif(plan: DemoPlan, snapshot: Snapshot, *, capacity: int | None = None) -> WhatIfRun:
+def run_whatif(plan: DemoPlan, snapshot: Snapshot, *, capacity: int | None = None) -> PairedRun:
     """Replay `snapshot`'s trace under the plan's overrides (what the window's What if... does; blocking)."""
     if plan.kind != "whatif":
         raise DemoError(f"{plan.demo} is not a what-if demo")
     result = replay(snapshot, overrides=list(plan.overrides), capacity=capacity)
     replayed = snapshot_from_object(result.snapshot, f"{snapshot.source} ({result.settings})", "dump")
-    return WhatIfRun(result, replayed, build_timeline(replayed, result.device))
+    return PairedRun(result, replayed, build_timeline(replayed, result.device))
 
 
 def _requests(trace: TraceTable) -> I64:

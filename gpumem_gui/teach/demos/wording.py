@@ -8,6 +8,7 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Protocol
 
 from babel import Locale
 from babel.numbers import format_decimal
@@ -21,6 +22,9 @@ NARROW_NBSP = "\u202f"  # French puts it before : ; ? ! and groups thousands wit
 _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # a number as English writes it, with what follows it: "2,520", "1.5 GiB", "41.9%"
 _ENGLISH_NUMBER = re.compile(r"(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
+# French writes sizes in octets: "Kio", "Mio", "Gio" (the quiz texts do; "1,5 Gio", "512 o")
+_SIZE_UNIT = re.compile(r"(?<=\d )([KMGTP]i)?B\b")
+UNITS_IN_OCTETS = frozenset({"fr"})
 
 
 @functools.cache
@@ -43,7 +47,8 @@ def percent(value: float, lang: str, decimals: int = 0) -> str:
 
 
 def localize(text: str, lang: str) -> str:
-    """A number, size or percentage written in English ("1.5 GiB", "41.9%", "2,520") as `lang` writes it."""
+    """A number, size or percentage written in English ("1.5 GiB", "41.9%", "2,520") as `lang` writes it (French
+    sizes in octets: "1,5 Gio")."""
     if lang == "en":
         return text
 
@@ -56,7 +61,14 @@ def localize(text: str, lang: str) -> str:
     if text.endswith("%") and found:
         fraction = found.group(3) or ""
         return percent(float(text[:-1].replace(",", "")), lang, len(fraction))
-    return _ENGLISH_NUMBER.sub(one, text)
+    return size_units(_ENGLISH_NUMBER.sub(one, text), lang)
+
+
+def size_units(text: str, lang: str) -> str:
+    """The byte units of `text` as `lang` writes them: French counts octets ("1,5 GiB" -> "1,5 Gio")."""
+    if lang not in UNITS_IN_OCTETS:
+        return text
+    return _SIZE_UNIT.sub(lambda m: f"{m.group(1) or ''}o", text)
 
 
 def plural_form(n: int, forms: list[str], lang: str) -> str:
@@ -124,11 +136,20 @@ class Clause:
 Templates = Mapping[str, Text]
 
 
+class ByLanguage(Protocol):
+    """One template per language: a quiz file's Text, or a plain dict written in code (the panel's, the lab's)."""
+
+    def __getitem__(self, lang: str, /) -> str: ...
+
+
+AnyTemplates = Mapping[str, ByLanguage]
+
+
 def fields_of(template: str) -> frozenset[str]:
     return frozenset(name for _, name, _, _ in string.Formatter().parse(template) if name)
 
 
-def fill(templates: Templates, key: str, lang: str, values: Mapping[str, object]) -> str:
+def fill(templates: AnyTemplates, key: str, lang: str, values: Mapping[str, object]) -> str:
     """Template `key` in `lang` with `values`: ints are counts, Figures are localized, Clauses filled in turn (a
     tuple of them: listed with commas; None leaves the placeholder empty)."""
     filled: dict[str, object] = {}
@@ -148,7 +169,7 @@ def fill(templates: Templates, key: str, lang: str, values: Mapping[str, object]
     return templates[key][lang].format_map(filled)
 
 
-def say(templates: Templates, key: str, **values: object) -> Localized:
+def say(templates: AnyTemplates, key: str, **values: object) -> Localized:
     """Template `key` filled with `values` in every quiz language."""
     return {lang: fill(templates, key, lang, values) for lang in LANGUAGES}
 

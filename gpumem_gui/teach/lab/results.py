@@ -35,6 +35,11 @@ class PolicyMeasurement:
     peak_bytes: int | None = None  # live activation bytes at their highest over forward + backward
 
     @property
+    def peak(self) -> int:
+        """The peak over forward and backward; where it was not measured, the bytes kept (a lower bound of it)."""
+        return self.peak_bytes if self.peak_bytes is not None else self.saved_bytes
+
+    @property
     def extra_flops_fraction(self) -> float:
         return self.extra_flops / self.forward_flops if self.forward_flops else 0.0
 
@@ -65,7 +70,7 @@ class StepTimings:
 
 @dataclass(frozen=True)
 class LabSweep:
-    """Every policy over a range of chain lengths, and in detail (peak, three precisions) at the chosen N.
+    """Every policy over a range of chain lengths (kept bytes and peak), and in all three precisions at the chosen N.
 
     The lab shows a quick sweep first (`complete` False: short chains, no timings), then the whole one.
     """
@@ -84,18 +89,23 @@ class LabSweep:
     complete: bool = True
     timings: StepTimings | None = None
 
-    def curve(self, policy: str) -> tuple[np.ndarray, np.ndarray]:
-        """(N, saved bytes) of one policy over the sweep, N ascending."""
-        pts = sorted((m.n_layers, m.saved_bytes) for m in self.points if m.policy == policy)
+    def curve(self, policy: str, what: str = "peak") -> tuple[np.ndarray, np.ndarray]:
+        """(N, bytes) of one policy over the sweep, N ascending: `what` is "peak" (live bytes at their highest over
+        forward and backward: what decides an OOM) or "kept" (alive at the end of the forward, kept for backward)."""
+        if what not in ("peak", "kept"):
+            raise ValueError(f"what must be 'peak' or 'kept', not {what!r}")
+        pts = sorted(
+            (m.n_layers, m.saved_bytes if what == "kept" else m.peak) for m in self.points if m.policy == policy
+        )
         return np.array([p[0] for p in pts], float), np.array([p[1] for p in pts], float)
 
-    def exponent(self, policy: str) -> float:
-        """The measured growth law: the slope of log(saved bytes) against log(N)."""
-        return fit_exponent(*self.curve(policy))
+    def exponent(self, policy: str, what: str = "peak") -> float:
+        """The measured growth law: the slope of log(bytes) against log(N)."""
+        return fit_exponent(*self.curve(policy, what))
 
-    def sqrt_reference(self, n: np.ndarray) -> np.ndarray:
+    def sqrt_reference(self, n: np.ndarray, what: str = "peak") -> np.ndarray:
         """c * sqrt(N) with c fitted (least squares) to the measured sqrt-policy points."""
-        ns, saved = self.curve("sqrt")
+        ns, saved = self.curve("sqrt", what)
         c = float(np.sum(saved * np.sqrt(ns)) / np.sum(ns))
         reference: np.ndarray = c * np.sqrt(np.asarray(n, float))
         return reference

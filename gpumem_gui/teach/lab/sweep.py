@@ -33,7 +33,7 @@ def run_sweep(
     progress: Callable[[float], None] | None = None,
     partial: Callable[[LabSweep], None] | None = None,
 ) -> LabSweep:
-    """Every policy at every N of `n_values` (and N itself) in `dtype`; at N also the peak and all three precisions.
+    """Every policy at every N of `n_values` (and N itself) in `dtype`, with its peak; at N all three precisions.
 
     In stages, each handed to `partial` as an incomplete LabSweep so that a view can draw it at once: `dtype` at N
     and the chains up to QUICK_N_MAX layers (well under a second); the other precisions at N; the longer chains;
@@ -98,7 +98,7 @@ def run_sweep(
         at_n += [measure(policy, n_layers, dtype, True) for policy in POLICIES]
         trap = measure(TRAP_POLICY, n_layers, dtype, True)
         points += at_n
-        points += [measure(policy, n, dtype, False) for n in quick for policy in POLICIES]
+        points += [measure(policy, n, dtype, True) for n in quick for policy in POLICIES]
         if partial is not None:
             partial(result(False))
         for d in others:
@@ -106,7 +106,7 @@ def run_sweep(
         if partial is not None:
             partial(result(False))
         for n in rest:
-            points += [measure(policy, n, dtype, False) for policy in POLICIES]
+            points += [measure(policy, n, dtype, True) for policy in POLICIES]
             if partial is not None:
                 partial(result(False))
         timings = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpumem_gui.core.analysis import rasterize as r
+from gpumem_gui.core.analysis.block_age import AGE_BASE
 
 BACKGROUND = "#eceff3"
 HOLE = "#e8112d"  # cached free blocks: the colour that must jump out
@@ -99,7 +100,13 @@ def map_lut() -> np.ndarray:
     for i, (dark, light) in enumerate(SITE_HUES):
         lut[r.SITE_BASE + 2 * i, :3] = _rgb(dark)
         lut[r.SITE_BASE + 2 * i + 1, :3] = _rgb(light)
+    for i, colour in enumerate(AGE_HUES):  # the map coloured by age (block_age): youngest first
+        lut[AGE_BASE + i, :3] = _rgb(colour)
     return lut
+
+
+# the age colouring's ramp: churn in warm, light colours; older blocks darker and bluer; alive before recording grey
+AGE_HUES = ("#fde725", "#a0da39", "#4ac16d", "#1fa187", "#277f8e", "#365c8d", "#46327e", "#8c8c8c")
 
 
 # the map's legend: each entry's swatches (allocated blocks take any of the site hues: all of them are shown)
@@ -154,3 +161,8 @@ POPUP_BORDER = "#1f2933"
 
 # the cached-segment timeline: a segment's band takes a site hue in turn; the many small ones share a grey
 SEGMENT_BAND_OTHER = "#c3cad2"
+
+# the flame graph: warm hues per frame (by its name), the search's matches in the focus gold, the picked frame outlined
+FLAME_HUES = ("#e8743b", "#f0a04b", "#d9534f", "#f2c14e", "#e07a5f", "#c8553d", "#f4a259", "#dd6e42")
+FLAME_MATCH = "#7b2cbf"
+FLAME_TEXT = "#1f1f1f"

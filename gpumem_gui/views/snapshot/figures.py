@@ -238,7 +238,7 @@ class FiguresPanel(QtWidgets.QWidget):
             tip = self._tips[key]
             if key == "external_fragmentation":
                 label.setText(format_percent(value))
-                self.shares[key].setText(fragmentation_note(m))
+                self.shares[key].setText(fragmentation_note(m, findings or ()))
             elif key in ("segments", "blocks"):
                 label.setText(f"{value:,}")
             else:

@@ -53,6 +53,8 @@ class PredictBox(QtWidgets.QFrame):
         self.status = wrapped_label("muted")
         self.map = SegmentMapView()
         self.map.setMinimumHeight(180)
+        # the wheel scrolls the quiz, never zooms this small map (a zoom left it at "0 B"); clicks still pick blocks
+        self.map.view.setMouseEnabled(x=False, y=False)
         self.map.block_clicked.connect(self.pick_block)
         self.none_button = push_button(self.pick_none)
         self.options = QtWidgets.QVBoxLayout()
@@ -75,6 +77,8 @@ class PredictBox(QtWidgets.QFrame):
         if prediction is not self.prediction or seed != self.seed:
             self.tasks.cancel_all()
             self.prediction, self.case, self.document, self.seed = prediction, None, None, seed
+            self.map.caption.clear()  # the block line of an earlier question's map is not this one's
+            self.map.popup.unpin()
         self.verdict = verdict
         self.lang = lang
         self.setVisible(prediction is not None)
@@ -151,10 +155,13 @@ class PredictBox(QtWidgets.QFrame):
         self.prompt.setVisible(case is not None)
         # the task still counts as busy while its result is handed over: a case that is there is no longer loading
         loading = self.tasks.busy() and case is None
-        self.status.setText(text("loading", lang) if loading else text("click_map", lang))
+        click = "click_segment" if p.kind == "segment" else "click_map"
+        self.status.setText(text("loading", lang) if loading else text(click, lang))
         on_map = p.kind in MAP_KINDS
         self.status.setVisible(loading or (case is not None and on_map and self.verdict is None))
         self.map.setVisible(case is not None and on_map)
+        # the legend names the colours ("cached free: a hole"): shown before the answer it would give it away
+        self.map.legend.setVisible(self.verdict is not None)
         self.none_button.setVisible(case is not None and p.none is not None)
         self.none_button.setEnabled(self.verdict is None)
         if p.none is not None:

@@ -6,6 +6,7 @@ from functools import partial
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.teach.demos.wording import Figure
 from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
@@ -518,7 +519,9 @@ class QuizPanel(QtWidgets.QWidget):
         assert quiz is not None
         total = len(session.questions)
         self.review_title.setText(self.t("review_title", title=quiz.title[session.language]))
-        self.review_score.setText(self.t("review_score", right=session.score(), total=total, percent=session.percent()))
+        self.review_score.setText(
+            self.t("review_score", right=session.score(), total=total, percent=Figure(f"{session.percent()}%"))
+        )
         missing = session.unanswered()
         self.review_unanswered.setText(self.t("review_unanswered", count=missing))
         self.review_unanswered.setVisible(missing > 0)

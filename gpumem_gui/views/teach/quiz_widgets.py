@@ -131,9 +131,9 @@ class ExplanationBox(QtWidgets.QFrame):
 
     def show_text(self, kind: str, heading: str, choice: str, body: str) -> None:
         set_style_state(self, "kind", kind)
-        self.heading.setText(f"{heading}: {breakable(plain(choice))}")
+        self.heading.setText(f"{heading} {breakable(plain(choice))}")  # the heading ends with its colon
         self.body.setText(rich(body))
-        self.plain = f"{heading}: {plain(choice)}\n{plain(body)}"
+        self.plain = f"{heading} {plain(choice)}\n{plain(body)}"
         self.show()
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.demos.captions import lab_templates
-from gpumem_gui.teach.demos.wording import Count, Figure, Localized, localize, say
+from gpumem_gui.teach.demos.wording import Figure, Localized, say
 from gpumem_gui.teach.lab import api as lab_api
 
 NOTE = (
@@ -62,23 +62,31 @@ def waiting(key: str, **values: object) -> Localized:
 
 
 def saved_bytes(sweep: lab.LabSweep) -> Localized:
+    """The bytes kept at the end of the forward and, apart, the peak over forward and backward, per policy."""
     sizes = {p: _size(sweep.at(p).saved_bytes) for p in lab.POLICIES}
+    peaks = {f"{p}_peak": _size(sweep.at(p).peak) for p in lab.POLICIES}
     activation = _size(sweep.at("none").activation_bytes)
-    return say(lab_templates(), "saved_bytes", n=sweep.n_layers, activation=activation, **sizes)
+    return say(lab_templates(), "saved_bytes", n=sweep.n_layers, activation=activation, **sizes, **peaks)
 
 
 def sqrt(sweep: lab.LabSweep) -> Localized:
-    n, m, none = sweep.n_layers, sweep.at("sqrt"), sweep.at("none")
+    """sqrt(N)'s kept bytes against none's, then its peak against none's and every layer's: the peak, which decides
+    an OOM, is the boundaries plus one recomputed segment, so its ratio is far smaller than the kept bytes' one."""
+    n, m, none, every = sweep.n_layers, sweep.at("sqrt"), sweep.at("none"), sweep.at("every")
     return say(
         lab_templates(),
         "sqrt",
         checkpoints=m.checkpoints,
         segment=lab.sqrt_segment(n),
         kept=_size(m.saved_bytes),
+        kept_ratio=_ratio(none.saved_bytes / m.saved_bytes, 1),
         n=n,
-        ratio=_ratio(none.saved_bytes / m.saved_bytes, 1),
-        exponent=_ratio(sweep.exponent("sqrt"), 2),
-        none_exponent=_ratio(sweep.exponent("none"), 2),
+        peak=_size(m.peak),
+        none_peak=_size(none.peak),
+        every_peak=_size(every.peak),
+        ratio=_ratio(none.peak / m.peak, 1),
+        exponent=_ratio(sweep.exponent("sqrt", "peak"), 2),
+        none_exponent=_ratio(sweep.exponent("none", "peak"), 2),
     )
 
 
@@ -118,6 +126,7 @@ def bf16(sweep: lab.LabSweep) -> Localized:
     if not all(sweep.has(d) for d in lab.PRECISIONS):
         return waiting("measuring_bf16")
     fp32, pure, auto = (sweep.at("none", d) for d in lab.PRECISIONS)
+    fp32_every, auto_every = (sweep.at("every", d) for d in ("fp32", "autocast"))
     return say(
         lab_templates(),
         "bf16",
@@ -127,6 +136,8 @@ def bf16(sweep: lab.LabSweep) -> Localized:
         bf16_ratio=_ratio(pure.saved_bytes / fp32.saved_bytes, 2),
         autocast=_size(auto.saved_bytes),
         autocast_ratio=_ratio(auto.saved_bytes / fp32.saved_bytes, 2),
+        autocast_every=_size(auto_every.saved_bytes),
+        fp32_every=_size(fp32_every.saved_bytes),
     )
 
 
@@ -149,6 +160,7 @@ def fsdp(breakdown: lab.FsdpBreakdown, world: int) -> Localized:
         total=_size(shard.total_bytes),
         single=_size(breakdown.total_bytes),
         fraction=_ratio(breakdown.total_bytes / shard.total_bytes, 2),
+        unit=_size(shard.gathered_unit_bytes),
     )
 
 
@@ -161,8 +173,8 @@ SWEEP_CAPTIONS = {
 }
 
 
-# the api focus's caption: written here in every language (its figures are counts, written alike in all three);
-# moving it to the quiz file's map_caption needs an "api" entry in teach/demos/captions.py's LAB_SPEC
+# the api focus's caption: written here in every language; moving it to the quiz file's map_caption needs an "api"
+# entry in teach/demos/captions.py's LAB_SPEC
 
 
 def api_waiting() -> Localized:
@@ -171,48 +183,57 @@ def api_waiting() -> Localized:
         "a few seconds",
         "ro": "se încearcă fiecare caz cu use_reentrant=True și use_reentrant=False pe un bloc: tabelul se "
         "completează în câteva secunde",
-        "fr": "essai de chaque cas avec use_reentrant=True et use_reentrant=False sur un bloc : le tableau se "
+        "fr": "essai de chaque cas avec use_reentrant=True et use_reentrant=False sur un bloc\u202f: le tableau se "
         "remplit en quelques secondes",
     }
 
 
+# the api caption's templates, filled by the one formatter (teach/demos/wording.py): counts grouped and with their
+# plural forms, sizes and their units as each language writes them
+API_TEMPLATES: dict[str, dict[str, str]] = {
+    "cases": {
+        "en": "Measured on one block: use_reentrant=True gets {reentrant} of {total} {total:case|cases} right, "
+        "use_reentrant=False {plain} of {total} (hover a cell for torch's answer).",
+        "ro": "Măsurat pe un bloc: use_reentrant=True rezolvă corect {reentrant} din {total} "
+        "{total:caz|cazuri|de cazuri}, use_reentrant=False {plain} din {total} (țineți cursorul pe o celulă pentru "
+        "răspunsul lui torch).",
+        "fr": "Mesuré sur un bloc\u202f: use_reentrant=True réussit {reentrant} {total:cas|cas} sur {total}, "
+        "use_reentrant=False {plain} sur {total} (survolez une cellule pour la réponse de torch).",
+    },
+    "policy": {
+        "en": " Your policy saves {outputs} {outputs:op output|op outputs} ({held} held) and recomputes {recomputed} "
+        "of {matmuls} {matmuls:matmul|matmuls}",
+        "ro": " Politica dumneavoastră salvează {outputs} "
+        "{outputs:ieșire de operație|ieșiri de operații|de ieșiri de operații} ({held} păstrați) și recalculează "
+        "{recomputed} din {matmuls} {matmuls:înmulțire de matrice|înmulțiri de matrice|de înmulțiri de matrice}",
+        "fr": " Votre politique sauvegarde {outputs} {outputs:sortie d'opération|sorties d'opérations} ({held} "
+        "{outputs:gardé|gardés}) et recalcule {recomputed} {recomputed:produit matriciel|produits matriciels} "
+        "sur {matmuls}",
+    },
+    "trap": {
+        "en": ": nn.Linear with a bias runs aten.addmm, so naming only aten.mm saves nothing from it.",
+        "ro": ": nn.Linear cu bias rulează aten.addmm, așa că o politică ce numește doar aten.mm nu salvează nimic "
+        "din el.",
+        "fr": "\u202f: nn.Linear avec biais exécute aten.addmm, donc ne nommer qu'aten.mm n'en sauvegarde rien.",
+    },
+    "end": {"en": ".", "ro": ".", "fr": "."},
+}
+
+
 def api_caption(table: lab_api.ApiTable, m: lab_api.SelectionMeasurement | None) -> Localized:
     """Cases each variant gets right, and what the edited selective policy saved; `m` None: not measured yet."""
-    total = len(lab_api.API_CASES)
     ok = {r: sum(table.outcome(c, r).outcome == "works" for c, _ in lab_api.API_CASES) for r in (True, False)}
-    text = {
-        "en": f"Measured on one block: use_reentrant=True gets {ok[True]} of {total} cases right, "
-        f"use_reentrant=False {ok[False]} of {total} (hover a cell for torch's answer).",
-        "ro": f"Măsurat pe un bloc: use_reentrant=True rezolvă corect {ok[True]} din {total} cazuri, "
-        f"use_reentrant=False {ok[False]} din {total} (țineți cursorul pe o celulă pentru răspunsul lui torch).",
-        "fr": f"Mesuré sur un bloc : use_reentrant=True réussit {ok[True]} cas sur {total}, "
-        f"use_reentrant=False {ok[False]} sur {total} (survolez une cellule pour la réponse de torch).",
-    }
+    text = say(API_TEMPLATES, "cases", reentrant=ok[True], plain=ok[False], total=len(lab_api.API_CASES))
     if m is None:
         return text
     trap = "mm.default" in m.names and "addmm.default" not in m.names
-    held = {lang: localize(format_bytes(m.saved_bytes), lang) for lang in text}
-    outputs = {lang: Count(m.saved_outputs, lang) for lang in text}
-    more = {
-        "en": f" Your policy saves {outputs['en']} {outputs['en']:op output|op outputs} ({held['en']} held) and "
-        f"recomputes {m.recomputed_matmuls} of {m.forward_matmuls} matmuls"
-        + (": nn.Linear with a bias runs aten.addmm, so naming only aten.mm saves nothing from it." if trap else "."),
-        "ro": f" Politica dumneavoastră salvează {outputs['ro']} "
-        f"{outputs['ro']:ieșire de operație|ieșiri de operații|de ieșiri de operații} ({held['ro']} păstrați) și "
-        f"recalculează {m.recomputed_matmuls} din {m.forward_matmuls} înmulțiri de matrice"
-        + (
-            ": nn.Linear cu "
-            "bias rulează aten.addmm, așa că o politică ce numește doar aten.mm nu salvează nimic din el."
-            if trap
-            else "."
-        ),
-        "fr": f" Votre politique sauvegarde {outputs['fr']} {outputs['fr']:sortie d'opération|sorties d'opérations} "
-        f"({held['fr']} {outputs['fr']:gardé|gardés}) et recalcule "
-        f"{m.recomputed_matmuls} des {m.forward_matmuls} produits matriciels"
-        + (
-            " : nn.Linear avec biais exécute aten.addmm, donc ne nommer qu'aten.mm n'en sauvegarde rien."
-            if trap
-            else "."
-        ),
-    }
-    return {lang: text[lang] + more[lang] for lang in text}
+    policy = say(
+        API_TEMPLATES,
+        "policy",
+        outputs=m.saved_outputs,
+        held=Figure(format_bytes(m.saved_bytes)),
+        recomputed=m.recomputed_matmuls,
+        matmuls=m.forward_matmuls,
+    )
+    end = say(API_TEMPLATES, "trap" if trap else "end")
+    return {lang: text[lang] + policy[lang] + end[lang] for lang in text}

@@ -131,7 +131,11 @@ class FsdpPage(QtWidgets.QWidget):
             f"{fsdp.dtype} parameters; optimizer state: {state}). {fsdp.strategy}: one flat parameter per layer, "
             f"padded to a multiple of {world} ({shard.padding_elements} elements of padding) and split evenly; "
             f"each rank keeps its slice of parameters, gradients and optimizer state, and all-gathers one layer "
-            f"({format_bytes(shard.gathered_unit_bytes)}) at a time for its forward and backward."
+            f"({format_bytes(shard.gathered_unit_bytes)}) at a time for its forward and backward, holding that "
+            "layer's unsharded gradient too until reduce-scatter (prefetching can hold two layers). This is FSDP1's "
+            "flat parameter; FSDP2's fully_shard splits each parameter on dim 0 instead. The optimizer state "
+            "includes AdamW's step counters, which on a GPU stay CPU tensors unless the optimizer is fused or "
+            "capturable."
         )
 
     def clear_highlights(self) -> None:

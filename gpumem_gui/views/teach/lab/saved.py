@@ -1,4 +1,5 @@
-"""The lab's main plot: bytes held for backward against the chain length N, one curve per policy, and c·√N."""
+"""The lab's main plot: the peak over forward + backward against N, one curve per policy (dashed: the bytes kept at
+the end of the forward), and c·√N fitted to the sqrt peaks."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from gpumem_gui.views.teach.lab.common import POLICY_COLOURS, byte_unit, focus_r
 
 
 class SavedBytesPlot:
-    """Saved bytes against N per policy; the focus thickens a curve, rings its points at N and zooms to it.
+    """Peak bytes against N per policy, kept bytes dashed beside them; the focus thickens a curve, rings its points
+    at N and zooms to it. The peak is what decides an OOM; the kept bytes are what the forward leaves for backward.
 
     Holds its PlotWidget (`plot`) rather than being one: pyqtgraph is untyped, and a typed class cannot extend it.
     """
@@ -25,20 +27,25 @@ class SavedBytesPlot:
         self.sweep: lab.LabSweep | None = None
         self.divisor = 1.0  # bytes per unit of the y axis
         self.log = False
-        self.plot.setTitle("held for backward against N")
+        self.plot.setTitle("peak over forward + backward (solid) and kept at the end of forward (dashed) against N")
         self.plot.setLabel("bottom", "layers N")
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # the unit is in the label already: no "(x0.001)"
         self.plot.addLegend(offset=(10, 10), brush=palette.LEGEND_FILL)
         self.curves: dict[str, pg.PlotDataItem] = {}
+        self.kept_curves: dict[str, pg.PlotDataItem] = {}
         for policy in lab.POLICIES:
             colour = POLICY_COLOURS[policy]
+            self.kept_curves[policy] = self.plot.plot(
+                [], [], pen=pg.mkPen(colour, width=1, style=QtCore.Qt.PenStyle.DashLine), symbol="x", symbolSize=5,
+                symbolBrush=colour, symbolPen=colour,
+            )  # fmt: skip
             self.curves[policy] = self.plot.plot(
                 [], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
                 symbolPen=colour, name=lab.POLICY_LABELS[policy],
             )  # fmt: skip
         self.sqrt_reference = self.plot.plot(
-            [], [], pen=self._reference_pen(1), name="c·√N fitted to the sqrt points",
+            [], [], pen=self._reference_pen(1), name="c·√N fitted to the sqrt peaks",
         )  # fmt: skip
         self.n_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(palette.REFERENCE_LINE, style=QtCore.Qt.PenStyle.DotLine))
         self.plot.addItem(self.n_line)
@@ -53,12 +60,14 @@ class SavedBytesPlot:
 
     def show_sweep(self, sweep: lab.LabSweep) -> None:
         self.sweep = sweep
-        top = max(m.saved_bytes for m in sweep.points)
+        top = max(m.peak for m in sweep.points)
         divisor, unit = byte_unit(top)
-        self.plot.setLabel("left", f"held for backward ({unit})")
+        self.plot.setLabel("left", f"activation bytes ({unit})")
         for policy, curve in self.curves.items():
-            ns, saved = sweep.curve(policy)
-            curve.setData(ns, saved / divisor)
+            ns, peak = sweep.curve(policy, "peak")
+            curve.setData(ns, peak / divisor)
+            ns, kept = sweep.curve(policy, "kept")
+            self.kept_curves[policy].setData(ns, kept / divisor)
         dense = np.linspace(min(sweep.n_values), max(sweep.n_values), 200)
         self.sqrt_reference.setData(dense, sweep.sqrt_reference(dense) / divisor)
         self.divisor = divisor
@@ -90,8 +99,8 @@ class SavedBytesPlot:
         if policy is None or self.sweep is None or self.log:
             plot.enableAutoRange()
             return
-        _, saved = self.sweep.curve(policy)
-        plot.setYRange(0, 2.5 * float(saved.max()) / self.divisor, padding=0)
+        _, peak = self.sweep.curve(policy, "peak")
+        plot.setYRange(0, 2.5 * float(peak.max()) / self.divisor, padding=0)
 
     def thicken(self, policy: str) -> None:
         self.curves[policy].setPen(pg.mkPen(POLICY_COLOURS[policy], width=5))
@@ -100,12 +109,12 @@ class SavedBytesPlot:
         self.sqrt_reference.setPen(self._reference_pen(3))
 
     def mark(self, policies: list[str]) -> np.ndarray:
-        """Ring the measured points at the chosen N and write the value beside the first; (N, bytes) of each."""
+        """Ring the measured peaks at the chosen N and write the highest beside it; (N, peak bytes) of each."""
         sweep = self.sweep
         assert sweep is not None
-        points = np.array([(sweep.n_layers, sweep.at(p).saved_bytes) for p in policies], float)
+        points = np.array([(sweep.n_layers, sweep.at(p).peak) for p in policies], float)
         self.marks.setData(points[:, 0], points[:, 1] / self.divisor)
         top = int(points[:, 1].argmax())
-        self.label.setText(f"  {format_bytes(points[top, 1])}")
+        self.label.setText(f"  peak {format_bytes(points[top, 1])}")
         self.label.setPos(*self._pos(points[top, 0], points[top, 1] / self.divisor))
         return points

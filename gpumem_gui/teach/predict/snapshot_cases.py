@@ -1,25 +1,10 @@
-"""Predict, then reveal: what the learner predicts on a quiz question's data before "Show me", graded from that data.
-
-Each prediction (data/predictions.toml) is one of five kinds: pick a block or a segment on the map (graded by the
-demo's own mask: the holes that fit the request, the cached blocks, the segments empty_cache keeps), pick a setting
-(graded by replaying the trace under each: the ones with no OOM are right), pick a number (counted in the data) or
-pick an option (worded in the TOML, the right one chosen by a measured figure). Lab predictions (example =
-"checkpointing_lab", `figure` naming what is measured) are graded from the torch lab's own runs (predict_lab.py).
-
-    predictions = load_predictions()
-    prediction = predictions.find(quiz.id, question.id)      # None: the question has no predict step
-    case = make_case(prediction)                             # loads, indexes, replays: off the GUI thread
-    case.grade_address(address) / case.grade_none() / case.grade_option(i)
-"""
+"""The cases made on a bundled snapshot: the demo's own masks grade a click on the map (holes that fit, cached blocks,
+the segments empty_cache keeps), replays grade a setting, counts in the data grade a number."""
 
 from __future__ import annotations
 
 import math
-import tomllib
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Literal, cast
 
 import numpy as np
 
@@ -32,169 +17,8 @@ from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import B8, AllocatorState, BlockState, Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.teach.demos.wording import NARROW_NBSP, fill_text, worded
-from gpumem_gui.teach.quiz import LANGUAGES, Text
+from gpumem_gui.teach.predict.model import LAB, Case, Prediction, PredictionError
 from gpumem_gui.teach.quiz_demos import foci_for, focus_for
-
-Kind = Literal["block", "segment", "setting", "number", "option"]
-KIND_NAMES: dict[str, str] = {
-    "block": "pick a block",
-    "segment": "pick a segment",
-    "setting": "pick a setting",
-    "number": "pick a number",
-    "option": "pick an option",
-}
-MAP_KINDS = ("block", "segment")  # answered by a click on the map
-INTERFACE_KEYS = ("title", "start", "loading", "click_map", "right", "wrong", "fits", "fails", "shown")
-_KEYS = ("kind", "example", "prompt", "reveal", "none", "figure", "options")
-LAB = "checkpointing_lab"  # the example of a prediction measured in the torch lab rather than on a snapshot
-GC_LABEL = "garbage_collection_threshold:0.6"
-
-
-class PredictionError(ValueError):
-    """predictions.toml breaks its schema; the message names the entry and the field."""
-
-
-@dataclass(frozen=True)
-class Prediction:
-    quiz: str
-    question: str
-    kind: Kind
-    example: str  # the bundled snapshot the case is computed on
-    prompt: Text  # a template: {fields} come from the case
-    reveal: Text
-    none: Text | None = None  # block kinds: the label of "no block is right"
-    figure: str = ""  # lab predictions: which measured figure grades it (predict_lab.LAB_BUILDERS)
-    options: tuple[Text, ...] = ()  # option kinds: the choices' templates, {fields} filled from the case
-
-
-@dataclass(frozen=True)
-class Predictions:
-    items: dict[tuple[str, str], Prediction]
-    interface: dict[str, Text]
-
-    def find(self, quiz_id: str, question_id: str) -> Prediction | None:
-        return self.items.get((quiz_id, question_id))
-
-    def text(self, key: str, lang: str) -> str:
-        return self.interface[key][lang]
-
-
-def _text(raw: object, where: str) -> Text:
-    if not isinstance(raw, dict) or set(raw) != set(LANGUAGES):
-        raise PredictionError(f"{where} must be a table with exactly {', '.join(LANGUAGES)}")
-    values = {lang: raw[lang] for lang in LANGUAGES}
-    if not all(isinstance(v, str) and v.strip() for v in values.values()):
-        raise PredictionError(f"{where}: every language needs a non-empty string")
-    return Text(**values)
-
-
-def load_predictions(path: Path = assets.PREDICTIONS) -> Predictions:
-    raw = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    interface_raw = raw.pop("interface", {})
-    interface = {key: _text(interface_raw.get(key), f"interface.{key}") for key in INTERFACE_KEYS}
-    items: dict[tuple[str, str], Prediction] = {}
-    for quiz_id, questions in raw.items():
-        for question_id, entry in questions.items():
-            where = f"{quiz_id}.{question_id}"
-            unknown = set(entry) - set(_KEYS)
-            if unknown:
-                raise PredictionError(f"{where}: unknown keys {sorted(unknown)}")
-            kind = entry.get("kind")
-            if kind not in KIND_NAMES:
-                raise PredictionError(f"{where}.kind {kind!r} is not one of {', '.join(KIND_NAMES)}")
-            example = entry.get("example")
-            if example != LAB and example not in assets.example_names():
-                raise PredictionError(f"{where}.example {example!r} is not a bundled example")
-            none = _text(entry["none"], f"{where}.none") if "none" in entry else None
-            figure = entry.get("figure", "")
-            if (example == LAB) != bool(figure) or not isinstance(figure, str):
-                raise PredictionError(f"{where}: a figure is named exactly when the example is {LAB}")
-            raw_options = entry.get("options", [])
-            if (kind == "option") != bool(raw_options) or not isinstance(raw_options, list):
-                raise PredictionError(f"{where}: options are listed exactly when the kind is option")
-            options = tuple(_text(o, f"{where}.options[{i}]") for i, o in enumerate(raw_options))
-            items[(quiz_id, question_id)] = Prediction(
-                quiz_id,
-                question_id,
-                cast(Kind, kind),
-                str(example),
-                _text(entry.get("prompt"), f"{where}.prompt"),
-                _text(entry.get("reveal"), f"{where}.reveal"),
-                none,
-                figure,
-                options,
-            )
-    return Predictions(items, interface)
-
-
-@dataclass(frozen=True, eq=False)
-class Case:
-    """One prediction made ready on its data: the state shown, what is right, the figures of its texts.
-
-    Map kinds: `right_blocks` is over `state`'s blocks (what the map shows for `event`, every pool and stream);
-    a segment kind marks every block of each right segment. Option kinds: `options`, and `right_options` of them.
-    A lab case has no snapshot (snapshot, timeline and state None, right_blocks empty)."""
-
-    prediction: Prediction
-    snapshot: Snapshot | None
-    timeline: DeviceTimeline | None
-    event: int
-    state: AllocatorState | None
-    right_blocks: B8
-    fields: dict[str, str]
-    options: tuple[str, ...] = ()
-    right_options: frozenset[int] = frozenset()
-    remedies: tuple[Remedy, ...] = ()  # setting kinds: each option's replay, in order
-    extra: dict[str, int] = field(default_factory=dict)  # the raw figures, for tests and the reveal
-
-    @property
-    def device(self) -> int:
-        if self.timeline is None:
-            raise PredictionError(f"{self.prediction.question}: a lab case has no device")
-        return self.timeline.device
-
-    @property
-    def right_addresses(self) -> np.ndarray:
-        if self.state is None:
-            return np.zeros(0, np.int64)
-        return self.state.blocks.address[self.right_blocks]
-
-    def grade_address(self, address: int) -> bool:
-        """A click on the block at `address` (matched by address, so any view of the same state grades alike)."""
-        return bool(np.isin(address, self.right_addresses))
-
-    def grade_block(self, index: int) -> bool:
-        return self.state is not None and self.grade_address(int(self.state.blocks.address[index]))
-
-    def grade_none(self) -> bool:
-        """ "No block is right": right exactly when the mask is empty."""
-        return not bool(self.right_blocks.any())
-
-    def grade_option(self, index: int) -> bool:
-        return index in self.right_options
-
-    def option_labels(self, lang: str) -> tuple[str, ...]:
-        """The choices as shown: an option kind's worded templates in `lang`, else the case's own labels."""
-        if self.prediction.options:
-            return tuple(fill_text(o[lang], lang, self.fields) for o in self.prediction.options)
-        if self.prediction.kind == "setting":  # allocator settings are written alike in every language
-            return self.options
-        return tuple(str(worded(o, lang)) for o in self.options)
-
-    def prompt(self, lang: str) -> str:
-        return fill_text(self.prediction.prompt[lang], lang, self.fields)
-
-    def reveal(self, lang: str, predictions: Predictions) -> str:
-        fields = dict(self.fields)
-        if self.remedies:
-            colon, semicolon = (f"{NARROW_NBSP}:", f"{NARROW_NBSP};") if lang == "fr" else (":", ";")
-            fields["results"] = f"{semicolon} ".join(
-                f"{label}{colon} {predictions.text('fits' if r.fits else 'fails', lang)}"
-                for label, r in zip(self.options, self.remedies, strict=True)
-            )
-        return fill_text(self.prediction.reveal[lang], lang, fields)
-
 
 Builder = Callable[[Prediction, Snapshot, DeviceTimeline], Case]
 
@@ -345,8 +169,8 @@ def setting_candidates(request: int) -> list[Candidate]:
     return [
         Candidate("expandable_segments:True", ("expandable_segments:True",)),
         Candidate(f"max_split_size_mb:{mb}", (f"max_split_size_mb:{mb}",)),
-        # the threshold acts against a memory fraction, so the replay sets one (as the remedies do)
-        Candidate(GC_LABEL, tuple(GC_SETTINGS.split(","))),
+        # the threshold acts only under a memory fraction below 1.0, so the replay sets one and the label shows it
+        Candidate(GC_SETTINGS, tuple(GC_SETTINGS.split(","))),
     ]
 
 
@@ -399,16 +223,3 @@ def case_on(prediction: Prediction, snapshot: Snapshot) -> Case:
     """The prediction's case on `snapshot` (its default device)."""
     tl = build_timeline(snapshot, snapshot.default_device())
     return builder_for(prediction)(prediction, snapshot, tl)
-
-
-def make_case(prediction: Prediction, check: Callable[[], None] | None = None) -> Case:
-    """Load the prediction's bundled example and make its case (replays included), or measure a lab prediction's
-    figures with torch: run it off the GUI thread."""
-    if prediction.example == LAB:
-        from gpumem_gui.teach.predict_lab import lab_case  # noqa: PLC0415 (it imports this module)
-
-        return lab_case(prediction, check)
-    snapshot = load_snapshot(assets.example_path(prediction.example))
-    if check is not None:
-        check()
-    return case_on(prediction, snapshot)

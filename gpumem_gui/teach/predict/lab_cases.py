@@ -1,6 +1,6 @@
 """Predictions graded from the checkpointing lab's own measurements: a torch chain run on the CPU, no snapshot.
 
-Each lab prediction names a `figure` (data/predictions.toml); its builder runs the few policies it needs on the
+Each lab prediction names a `figure` (resources/predictions.toml); its builder runs the few policies it needs on the
 lab's default chain (the sweep's quick stage: well under a second once torch is imported) or the FSDP calculator,
 and makes a Case whose options are graded by the measured figure. Run it off the GUI thread.
 
@@ -25,7 +25,7 @@ from gpumem_gui.teach.lab import (
     sqrt_segment,
     torch_available,
 )
-from gpumem_gui.teach.predict import Case, Prediction, PredictionError
+from gpumem_gui.teach.predict.model import Case, Prediction, PredictionError
 
 FSDP_WORLD_SIZE = 8
 FSDP_OPTIMIZER = "AdamW"
@@ -176,6 +176,7 @@ def _fsdp_case(p: Prediction, check: Callable[[], None] | None) -> Case:
         "param": format_bytes(shard.param_bytes),
         "grad": format_bytes(shard.grad_bytes),
         "state": format_bytes(shard.optimizer_bytes),
+        "unit": format_bytes(shard.gathered_unit_bytes),
     }
     return _case(p, fields, options, right, per_gpu=shard.total_bytes, total=b.total_bytes)
 
