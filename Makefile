@@ -41,6 +41,7 @@ bench: $(STAMP_RUN)
 	$(BIN)/python benchmarks/bench_load.py --quick --shape real
 	$(BIN)/python benchmarks/bench_scale.py
 	$(BIN)/python benchmarks/bench_replay.py
+	$(BIN)/python benchmarks/bench_budgets.py
 
 RENDER := QT_QPA_PLATFORM=offscreen $(BIN)/gpumem-gui render
 

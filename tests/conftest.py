@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pickle
 import re
@@ -19,39 +20,124 @@ if TYPE_CHECKING:  # only named in annotations: the package loads after the envi
     from gpumem_gui.teach.quiz import Quiz, Text
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-# folders of the whole run, removed at its end (pytest_sessionfinish) with what the tests and their probes left in
-# them: stale sockets, OOM pickles, settings files
+
+# Everything a run writes outside pytest's own tmp_path goes into one folder of the run, removed at its end
+# (pytest_sessionfinish) with what the tests, their probes and their subprocesses left there: stale sockets, OOM
+# pickles, settings files, temporary files (TMPDIR points into it). At the end, the temporary folder and the user's
+# config and cache folders must hold nothing they did not hold at the start, or the run fails naming what is new.
 # pytest imports this file as `conftest`, and test modules import it again as `tests.conftest`: the second import
-# must reuse the run's folders (made once per process, named in the environment), not make three more nobody removes
-_DIRS_KEY = "GPUMEM_GUI_TEST_SESSION_DIRS"
+# must reuse the run's folder (made once per process, named in the environment), not make another nobody removes.
+_ROOT_KEY = "GPUMEM_GUI_TEST_SESSION_ROOT"
+ROOT_PREFIX = "gpumem-gui-tests-"
+# where the user's /tmp is shared with other programs writing to it during the run (a shared machine), new entries
+# there are reported without failing the run; never in CI
+SHARED_TMP_ENV = "GPUMEM_GUI_TESTS_SHARED_TMP"
+# the run's subfolders: XDG_CONFIG_HOME, XDG_CACHE_HOME, the probes' sockets, TMPDIR
+_SUBFOLDERS = {"XDG_CONFIG_HOME": "config", "XDG_CACHE_HOME": "cache", "GPUMEM_GUI_SOCKET_DIR": "sockets",
+               "TMPDIR": "tmp"}  # fmt: skip
 
 
-def _session_dirs() -> list[Path]:
-    pid, _, made = os.environ.get(_DIRS_KEY, "").partition(os.pathsep)
+def _watched_folders() -> list[Path]:
+    """The folders a run must leave as it found them: the temporary folder and the user's config and cache homes."""
+    home = Path.home()
+    config = os.environ.get("XDG_CONFIG_HOME") or str(home / ".config")
+    cache = os.environ.get("XDG_CACHE_HOME") or str(home / ".cache")
+    return [Path(tempfile.gettempdir()), Path(config), Path(cache)]
+
+
+def folder_entries(folders: list[Path]) -> dict[str, int]:
+    """Each folder's entries, and everything below an entry of ours (named gpumem...), with its modification time:
+    a new name anywhere, or a file of ours written to, is what a run left."""
+    out: dict[str, int] = {}
+    for folder in folders:
+        try:
+            top = list(folder.iterdir())
+        except OSError:
+            continue
+        for entry in top:
+            out[str(entry)] = 0
+            if not entry.name.lower().startswith("gpumem"):
+                continue
+            paths = [str(entry)]
+            # os.walk passes over what goes while it walks (another run's folder, removed at its end)
+            for here, subfolders, files in os.walk(entry) if not entry.is_symlink() else ():
+                paths += [os.path.join(here, name) for name in (*subfolders, *files)]
+            for path in paths:
+                with contextlib.suppress(OSError):
+                    out[path] = os.lstat(path).st_mtime_ns
+    return out
+
+
+def left_behind(before: dict[str, int], after: dict[str, int], own_pid: int) -> list[str]:
+    """What appeared or changed between the snapshots, less pytest's own folder and other test runs still going; of a
+    new folder, the folder alone."""
+    others = tuple(
+        f"{path}{os.sep}"
+        for path in after
+        if Path(path).name.startswith(ROOT_PREFIX) and _run_alive(Path(path), own_pid)
+    )
+    new = [
+        path
+        for path, mtime in sorted(after.items())
+        if before.get(path) != mtime
+        and not Path(path).name.startswith("pytest-of-")
+        and not f"{path}{os.sep}".startswith(others)
+    ]
+    made = {path for path in new if path not in before}
+    return [path for path in new if str(Path(path).parent) not in made]
+
+
+def _run_alive(root: Path, own_pid: int) -> bool:
+    """Whether `root` is the folder of another test run whose process is still going (a run beside this one)."""
+    try:
+        pid = int((root / "pid").read_text())
+        os.kill(pid, 0)
+    except (OSError, ValueError):
+        return False
+    return pid != own_pid
+
+
+def _session_root(watched: list[Path]) -> tuple[Path, dict[str, int] | None]:
+    """The run's folder, and the watched folders' entries from before it was made (None on the second import)."""
+    pid, _, made = os.environ.get(_ROOT_KEY, "").partition(os.pathsep)
     if pid == str(os.getpid()):
-        return [Path(p) for p in made.split(os.pathsep)]
-    prefixes = ("gpumem-gui-tests-", "gpumem-gui-tests-cache-", "gpumem-gui-tests-sockets-")
-    folders = [Path(tempfile.mkdtemp(prefix=prefix)) for prefix in prefixes]
-    os.environ[_DIRS_KEY] = os.pathsep.join([str(os.getpid()), *map(str, folders)])
-    return folders
+        return Path(made), None
+    # pytest's own folder stays where pytest would put it, not in the run's folder removed at the end
+    os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
+    before = folder_entries(watched)
+    root = Path(tempfile.mkdtemp(prefix=ROOT_PREFIX))
+    (root / "pid").write_text(str(os.getpid()))
+    os.environ[_ROOT_KEY] = os.pathsep.join([str(os.getpid()), str(root)])
+    return root, before
 
 
-SESSION_DIRS: list[Path] = _session_dirs()
+_WATCHED = _watched_folders()  # read before the environment below points them into the run's folder
+SESSION_ROOT, _BEFORE = _session_root(_WATCHED)
 # the window keeps choices in QSettings: tests keep theirs away from the user's own; probes started by the tests
-# write their OOM snapshots and sockets in the others, not in the user's own folders
-for _name, _folder in zip(("XDG_CONFIG_HOME", "XDG_CACHE_HOME", "GPUMEM_GUI_SOCKET_DIR"), SESSION_DIRS, strict=True):
-    os.environ[_name] = str(_folder)
+# write their OOM snapshots and sockets there, not in the user's own folders (mode 0700: the probe's socket folder
+# must be closed to others); the tests' and their subprocesses' temporary files go there too
+for _name, _sub in _SUBFOLDERS.items():
+    (SESSION_ROOT / _sub).mkdir(mode=0o700, exist_ok=True)
+    os.environ[_name] = str(SESSION_ROOT / _sub)
+tempfile.tempdir = os.environ["TMPDIR"]
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """The run's folders go with it; one that cannot be removed fails the run, naming what is left in it."""
-    left = []
-    for folder in SESSION_DIRS:
-        shutil.rmtree(folder, ignore_errors=True)
-        if folder.exists():
-            left.append(f"{folder} ({', '.join(sorted(p.name for p in folder.iterdir())[:5])})")
-    if left:
-        print(f"\nthe test run could not remove its folders: {'; '.join(left)}", file=sys.stderr)
+    """The run's folder goes with it; one that cannot be removed fails the run, naming what is left in it, and so
+    does anything new in the temporary folder or the user's config and cache folders."""
+    shutil.rmtree(SESSION_ROOT, ignore_errors=True)
+    failed = False
+    if SESSION_ROOT.exists():
+        left = sorted(str(p.relative_to(SESSION_ROOT)) for p in SESSION_ROOT.rglob("*"))[:5]
+        print(f"\nthe test run could not remove its folder {SESSION_ROOT} ({', '.join(left)})", file=sys.stderr)
+        failed = True
+    new = left_behind(_BEFORE, folder_entries(_WATCHED), os.getpid()) if _BEFORE is not None else []
+    if new:
+        named = ", ".join(new[:10]) + (f" and {len(new) - 10} more" if len(new) > 10 else "")
+        print(f"\nthe test run left {len(new)} new file(s) outside pytest's tmp_path: {named}", file=sys.stderr)
+        shared = os.environ.get(SHARED_TMP_ENV, "").strip().lower() in ("1", "true", "yes") and not in_ci()
+        failed = failed or not shared
+    if failed:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 

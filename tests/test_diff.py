@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import json
 import pickle
-import time
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from benchmarks.bench_budgets import big_state
 from gpumem_gui import cli
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.analysis.diff import Moment, Side, diff_of, diff_states
@@ -19,11 +19,8 @@ from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import (
-    AllocatorState,
     BlockState,
-    BlockTable,
     Frame,
-    SegmentTable,
     Snapshot,
     StackTable,
 )
@@ -215,52 +212,17 @@ def test_two_moments_against_a_set_difference_of_time_travel() -> None:
     assert {s.site: s.bytes_delta for s in found.by_site} == by_site
 
 
-def _big_state(n_segments: int, per: int, seed: int) -> AllocatorState:
-    rng = np.random.default_rng(seed)
-    n = n_segments * per
-    size = np.full(n, 2 * MiB // per, np.int64)
-    address = (np.repeat(np.arange(n_segments, dtype=np.int64), per) << 24) + np.tile(np.arange(per), n_segments) * (
-        2 * MiB // per
-    )
-    state = rng.choice(np.array([0, 1, 1, 1, 2], np.int8), n)
-    segs = SegmentTable(
-        np.zeros(n_segments, np.int32),
-        np.arange(n_segments, dtype=np.int64) << 24,
-        np.full(n_segments, 2 * MiB, np.int64),
-        np.zeros(n_segments, np.int64),
-        np.zeros(n_segments, bool),
-        np.zeros(n_segments, np.int32),
-        np.zeros(n_segments, bool),
-        np.full(n_segments, -1, np.int32),
-        np.arange(n_segments, dtype=np.int64) * per,
-        np.full(n_segments, per, np.int64),
-    )
-    blocks = BlockTable(
-        np.repeat(np.arange(n_segments, dtype=np.int32), per),
-        address,
-        size,
-        size,
-        state,
-        rng.integers(-1, 50, n).astype(np.int32),
-    )
-    return AllocatorState(segs, blocks, [(0, 0)])
-
-
-def test_a_hundred_thousand_blocks_a_side_under_200_ms() -> None:
+def test_many_blocks_a_side_kept_and_added_by_address_size_and_stack() -> None:
+    # its speed at 100k blocks a side: benchmarks/bench_budgets.py (diff)
     frames = [Frame(f"f{i}", f"/work/model/m{i}.py", i) for i in range(50)]
     stacks = StackTable(frames, np.arange(51, dtype=np.int64), np.arange(50, dtype=np.int32))
-    state_a, state_b = _big_state(1000, 100, 1), _big_state(1000, 100, 2)
+    state_a, state_b = big_state(100, 100, 1), big_state(100, 100, 2)
     side = Side("x", 0, -1, 0, 0, 0, 0, 0, 0)
-    best = float("inf")
-    for _ in range(3):
-        start = time.perf_counter()
-        found = diff_of(Moment(side, state_a, stacks), Moment(side, state_b, stacks))
-        best = min(best, time.perf_counter() - start)
+    found = diff_of(Moment(side, state_a, stacks), Moment(side, state_b, stacks))
     alloc_a = state_a.blocks.state == BlockState.ALLOCATED
     alloc_b = state_b.blocks.state == BlockState.ALLOCATED
     both = alloc_a & alloc_b & (state_a.blocks.stack == state_b.blocks.stack)  # same address and size by design
     assert len(found.kept_a) == int(both.sum()) and len(found.added) == int(alloc_b.sum() - both.sum())
-    assert best < 0.2, f"{best * 1000:.0f} ms"
 
 
 def test_bad_input_is_one_line_and_exit_2(capsys: Any, tmp_path: Path) -> None:

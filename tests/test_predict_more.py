@@ -173,4 +173,3 @@ def test_the_box_shows_a_lab_option_case_and_grades_it(qtbot: Any, tmp_path: Pat
     assert signal.args == ["pytorch-api", True]
     assert "Mesuré" in box.reveal.text()
     box.grab().save(str(tmp_path / "predict_lab.png"))
-    box.grab().save("/tmp/predict_lab.png")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pickle
-import time
 from typing import Any
 
 import numpy as np
@@ -107,18 +106,14 @@ def test_the_tree_holds_every_allocated_byte_of_real_files(name: str) -> None:
         assert sum(before) == b.by_category["before_recording"]
 
 
-def test_a_hundred_thousand_blocks_take_under_100_ms() -> None:
+def test_many_blocks_make_one_tree_of_all_their_bytes() -> None:
+    # its speed at 100k blocks: benchmarks/bench_budgets.py (site_tree)
     snapshot = load_snapshot(fixture_path("cranberrii_memory_snapshot.pickle"))
     rng = np.random.default_rng(0)
-    n = 100_000
+    n = 10_000
     stack = rng.integers(-1, len(snapshot.stacks), n).astype(np.int64)
     size = rng.integers(1, 1 << 20, n).astype(np.int64) * 512
     before = rng.random(n) < 0.1
-    tree_of_blocks(snapshot, stack[:10], size[:10], before[:10])  # the stacks' sites are computed once per table
-    best = float("inf")
-    for _ in range(3):
-        t = time.perf_counter()
-        tree = tree_of_blocks(snapshot, stack, size, before)
-        best = min(best, time.perf_counter() - t)
+    tree = tree_of_blocks(snapshot, stack, size, before)
     assert tree.bytes == int(size.sum()) and tree.blocks == n
-    assert best < 0.1, f"{best * 1000:.0f} ms"
+    assert sum(c.bytes for c in tree.children if c.kind == "before") == int(size[before].sum())

@@ -12,6 +12,8 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from gpumem_gui.sources.rank_folder import _summarise, find_snapshot_files
+
 INSTALL_HINT = "--scheduler needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')"
 CONNECT_TIMEOUT_S = 20
 
@@ -29,8 +31,6 @@ def _distributed() -> Any:
 
 
 def _list(folder: str) -> list[str]:
-    from gpumem_gui.sources.rank_folder import find_snapshot_files  # noqa: PLC0415 (on the worker)
-
     return find_snapshot_files(folder)
 
 
@@ -74,8 +74,6 @@ class ClusterReader:
         cancelled: threading.Event,
     ) -> None:
         """Each (path, relative) a task; `record(path, summary or error)` as each comes back, in any order."""
-        from gpumem_gui.sources.rank_folder import _summarise  # noqa: PLC0415 (a cycle: rank_folder imports us)
-
         distributed = _distributed()
         paths = [p for p, _ in files]
         futures = self.client.map(_summarise, paths, [r for _, r in files], pure=False)

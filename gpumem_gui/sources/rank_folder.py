@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from multiprocessing.connection import wait as connection_wait
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import psutil
 
@@ -29,10 +29,21 @@ from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, r
 from gpumem_gui.sources.rank_shards import SUMMARY_SUFFIX, find_summary_files, read_summary
 from gpumem_gui.sources.summary_cache import SummaryCache
 
-if TYPE_CHECKING:
-    from gpumem_gui.sources.rank_cluster import ClusterReader
-
 Result = dict[str, Any] | str  # a file's summary (rank_summary), or the one line why it has none
+
+
+class ClusterReading(Protocol):
+    """What a job asks of a cluster (rank_cluster.ClusterReader, which imports this module for what its workers
+    run: named here by what it does, not imported, so the two modules do not import each other)."""
+
+    def list_folder(self, folder: str) -> list[str]: ...
+
+    def read(
+        self, files: list[tuple[str, str]], record: Callable[[str, Result], None], cancelled: threading.Event
+    ) -> None: ...
+
+    def cancel(self) -> None: ...
+
 
 # what one worker holds while it loads a file: the interpreter with numpy, plus the unpickled objects and their
 # columns, measured at about 5x the pickle's size on simulator files; 10x leaves room for deep distinct stacks
@@ -131,7 +142,7 @@ class RankFolderJob:
         folder: str,
         workers: int | None = None,
         *,
-        cluster: ClusterReader | None = None,
+        cluster: ClusterReading | None = None,
         cache: SummaryCache | None = None,
         use_cache: bool = True,
         files: list[str] | None = None,
@@ -326,7 +337,7 @@ def summarise_folder(
     workers: int | None = None,
     on_file: Callable[[FileDone], None] | None = None,
     *,
-    cluster: ClusterReader | None = None,
+    cluster: ClusterReading | None = None,
     use_cache: bool = True,
 ) -> RanksTable:
     """Read every snapshot in `folder` (and below) in parallel; raises SnapshotError if it is not a folder."""
