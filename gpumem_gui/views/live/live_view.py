@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
-from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSample
+from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
 from gpumem_gui.sources.probe_socket import is_local, local_rank
 from gpumem_gui.views.common import palette
@@ -137,7 +138,7 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
         }
         self.t0: float | None = None
 
-    def set_samples(self, samples: list[StatsSample], device: int) -> None:
+    def set_samples(self, samples: Iterable[StatsSample], device: int) -> None:
         rows = [s for s in samples if s.device == device]
         if not rows:
             return
@@ -169,7 +170,9 @@ class LiveView(QtWidgets.QWidget):
         self.session = session
         self.document: SnapshotTab | None = None
         self.frames = 0
-        self.samples: list[StatsSample] = []
+        # the newest stats (four hours at 2 Hz, as the session keeps): a job watched for days stays bounded
+        self.samples: deque[StatsSample] = deque(maxlen=MAX_SAMPLES)
+        self.samples_received = 0  # ever: an overview takes what came after the count it has seen
         self.state = "live"  # then "ended" (the job exited or the session failed) or "detached"
         hello = session.hello
         what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
@@ -271,6 +274,7 @@ class LiveView(QtWidgets.QWidget):
         try:
             if update.samples:
                 self.samples.extend(update.samples)
+                self.samples_received += len(update.samples)
                 device = self.document.device if self.document is not None else update.samples[-1].device
                 mine = [s for s in update.samples if s.device == device] or update.samples
                 self.bar.set_figures(mine[-1].figures)
