@@ -15,7 +15,6 @@ from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
-from gpumem_gui.sources.probe_socket import is_local, local_rank
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
@@ -176,13 +175,11 @@ class LiveView(QtWidgets.QWidget):
         self.state = "live"  # then "ended" (the job exited or the session failed) or "detached"
         hello = session.hello
         what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
-        # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: its pid means
-        # nothing here, so this machine's NVML must not be asked about it (it could name a local process)
-        self.local = is_local(session.client, session.pid)
+        # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: this machine's
+        # NVML must not be asked about it (it could name a local process)
+        self.local, self.rank = session.local, session.rank
         if not self.local:
             session.nvml_used = None
-        rank = local_rank(session.pid) if self.local else hello.get("rank")
-        self.rank: int | None = rank if isinstance(rank, int) and not isinstance(rank, bool) else None
         self.title = (f"rank {self.rank} " if self.rank is not None else "") + f"pid {session.pid}"
         where = "" if self.local else f" on another machine, via {session.path}"
         self.header = QtWidgets.QLabel(
