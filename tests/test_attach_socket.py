@@ -141,7 +141,8 @@ def test_the_window_attaches_to_a_socket_path(job, tmp_path: Path, qtbot) -> Non
     window = MainWindow()
     qtbot.addWidget(window)
     try:
-        views = [window.attach(path), window.attach(relay.path)]
+        attaching = [window.attach(path), window.attach(relay.path)]  # each in a task of its own
+        views = [a.wait_view() if a is not None else None for a in attaching]
         assert all(isinstance(v, LiveView) for v in views)
         direct, forwarded = views
         assert direct is not None and forwarded is not None

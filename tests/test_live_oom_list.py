@@ -54,7 +54,8 @@ def _attached(qtbot, window: MainWindow, server: ProbeServer) -> LiveView:
     window.activateWindow()
     qtbot.waitUntil(lambda: QtWidgets.QApplication.activeWindow() is window, timeout=5000)
     assert server.path is not None
-    view = window.attach(server.path)
+    attaching = window.attach(server.path)
+    view = attaching.wait_view() if attaching is not None else None
     assert isinstance(view, LiveView)
     # OOMs before the view has subscribed are not replayed to it: wait until its event stream is open
     qtbot.waitUntil(lambda: view.session._stream is not None and view.frames >= 1, timeout=10_000)

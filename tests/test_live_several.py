@@ -3,6 +3,7 @@ detached while the other goes on, and the overview of all of them fed by their t
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -50,7 +51,8 @@ def test_a_tab_per_job_each_updating_detach_one_the_other_goes_on(ranks, qtbot) 
     views: list[LiveView] = []
     try:
         for job in ranks:
-            view = window.attach(job.socket)
+            attaching = window.attach(job.socket)
+            view = attaching.wait_view() if attaching is not None else None
             assert view is not None
             views.append(view)
         a, b = views
@@ -119,13 +121,19 @@ def test_the_overview_sums_a_jobs_gpus_and_starts_empty(qtbot) -> None:
 
     samples = [sample(100.0, 0, 4 * MiB, 2 * MiB, 0), sample(100.0, 1, 6 * MiB, 1 * MiB, 0),
                sample(100.5, 0, 5 * MiB, 2 * MiB, 1), sample(100.5, 1, 6 * MiB, 3 * MiB, 1)]  # fmt: skip
-    fake = SimpleNamespace(title="pid 7", state="live", frames=3, samples=samples)  # what the grid reads of a view
+    fake = SimpleNamespace(title="pid 7", state="live", frames=3, samples=samples, samples_received=4)  # a view
     job = JobRow("pid 7", "#000000", fake)  # type: ignore[arg-type]
     grid._take(job)
     assert job.times == [100.0, 100.5] and job.reserved == [10 * MiB, 11 * MiB]
     assert job.figure("reserved") == 11 * MiB and job.figure("allocated") == 5 * MiB and job.ooms == 1
     assert job.figure("peak_reserved") == 13 * MiB and job.frames == 3
     assert format_bytes(job.figure("reserved") or 0) == "11.0 MiB"
+    # a view keeps only its newest samples: what the grid has not seen is taken by the count received, not by index
+    later = [sample(101.0, 0, 7 * MiB, 2 * MiB, 1), sample(101.0, 1, 1 * MiB, 1 * MiB, 1)]
+    fake.samples = deque([*samples, *later][-3:], maxlen=3)
+    fake.samples_received = 6
+    grid._take(job)
+    assert job.times == [100.0, 100.5, 101.0] and job.reserved == [10 * MiB, 11 * MiB, 8 * MiB]
 
 
 def test_attach_to_all_opens_a_tab_per_job_and_the_overview_once(ranks, qtbot, monkeypatch) -> None:
@@ -136,11 +144,11 @@ def test_attach_to_all_opens_a_tab_per_job_and_the_overview_once(ranks, qtbot, m
     window = MainWindow()
     qtbot.addWidget(window)
     try:
-        views = window.live.attach_all()  # Live > Attach to All
+        views = window.live.attach_all().wait()  # Live > Attach to All: listed and attached in tasks
         assert [v.rank for v in views] == [0, 1]
         grid = window.live.grid
         assert grid is not None and window.tabs.currentWidget() is grid and grid.views() == views
-        assert window.live.attach_all() == []  # every job already watched: nothing attached twice
+        assert window.live.attach_all().wait() == []  # every job already watched: nothing attached twice
         assert window.tabs.count() == 3
         window.close_tab(window.tabs.indexOf(grid))
         assert window.live.grid is None

@@ -34,7 +34,8 @@ def window(qtbot):
 def test_attach_updates_the_map_saves_and_sees_the_end(qtbot, window: MainWindow, tmp_path: Path) -> None:
     proc, _path = start_demo_job("--seconds", "60", "--spike-every", "4")
     try:
-        view = window.attach(proc.pid)
+        attaching = window.attach(proc.pid)
+        view = attaching.wait_view() if attaching is not None else None
         assert isinstance(view, LiveView)
         qtbot.waitUntil(lambda: view.document is not None and view.document.state is not None, timeout=20_000)
         doc = view.document
@@ -81,7 +82,8 @@ def test_attach_updates_the_map_saves_and_sees_the_end(qtbot, window: MainWindow
 def test_pause_record_and_detach(qtbot, window: MainWindow, tmp_path: Path) -> None:
     proc, _path = start_demo_job("--seconds", "60", "--spike-every", "0")
     try:
-        view = window.attach(proc.pid)
+        attaching = window.attach(proc.pid)
+        view = attaching.wait_view() if attaching is not None else None
         assert view is not None
         qtbot.waitUntil(lambda: view.frames >= 1, timeout=20_000)
         view.record_into(tmp_path / "rec")
@@ -107,7 +109,9 @@ def test_pause_record_and_detach(qtbot, window: MainWindow, tmp_path: Path) -> N
 def test_attach_to_nothing_says_why(qtbot, window: MainWindow, monkeypatch) -> None:
     shown = []
     monkeypatch.setattr("PySide6.QtWidgets.QMessageBox.warning", lambda *a: shown.append(a[2]))
-    assert window.attach(os.getpid()) is None
+    attaching = window.attach(os.getpid())
+    assert attaching is not None and attaching.wait_view() is None
+    assert shown == attaching.errors and window.statusBar().currentMessage().endswith(shown[0])
     assert shown and "runs no gpumem-gui probe" in shown[0]
 
 
@@ -117,6 +121,7 @@ def test_attach_dialog_lists_and_explains(qtbot, tmp_path: Path) -> None:
     jobs = LocalJobs((plain, probed), "NVIDIA driver not found")
     dialog = AttachDialog(lambda: jobs)
     qtbot.addWidget(dialog)
+    qtbot.waitUntil(lambda: dialog.table.rowCount() == 2, timeout=5000)  # listed in a task
     assert dialog.table.rowCount() == 2
     assert dialog.selected is not None and dialog.selected.pid == 202 and dialog.attach_button.isEnabled()
     dialog.table.selectRow(0)

@@ -115,7 +115,7 @@ def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
         assert tabs == ["event", "block", "blocks", "explain", "by site", "grows", "settings"]
         doc.curve_tabs.setCurrentWidget(doc.site_timeline)
         # the loader's bands: shown at once, no thread of the GUI process computing them
-        assert doc.site_timeline.is_ready() and doc.site_timeline._task is None
+        assert doc.site_timeline.is_ready() and not doc.site_timeline.tasks.tasks
         assert len(doc.site_timeline.curves) == len(doc.site_timeline.bands.bands) > 0  # type: ignore[union-attr]
         assert doc.event_list.model.row_count() == len(doc.snapshot.trace(doc.device))
         image = doc.grab().toImage()

@@ -16,7 +16,7 @@ import pytest
 
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.sources import nvml as nv
-from gpumem_gui.sources.nvml import GpuDevice, GpuProcess, NvmlReading, NvmlSource, gpu_processes
+from gpumem_gui.sources.nvml import GpuDevice, GpuProcess, NvmlReading, NvmlSource
 
 GiB = 1 << 30
 MiB = 1 << 20
@@ -222,7 +222,7 @@ def test_nvml_missing_is_reported() -> None:
     assert "\n" not in reading.error and "NVML" in reading.error
     assert not reading.available and reading.driver_version is None
     assert source.read().error == nv.NO_DRIVER  # asked again within retry_s: the same answer, still no exception
-    assert gpu_processes() == {}
+    assert source.read().pid_memory() == {}  # what the attach dialog and a live session read: nothing
     source.close()
 
 
@@ -423,11 +423,13 @@ def test_describe_a_real_and_a_vanished_process() -> None:
     assert nv.describe_process(_vanished_pid()) == (None, None)
 
 
-def test_gpu_processes_sums_over_gpus() -> None:
+def test_pid_memory_sums_over_gpus() -> None:
     me, gone = os.getpid(), _vanished_pid()
     fake = FakeNvml(three_gpus(me, gone))
-    assert gpu_processes(NvmlSource(fake)) == {me: 22 * GiB, gone: 9 * GiB}
-    assert fake.live == 1  # a source given is left open for its owner
+    source = NvmlSource(fake)
+    assert source.read().pid_memory() == {me: 22 * GiB, gone: 9 * GiB}  # a live session's nvml_used
+    assert fake.live == 1
+    source.close()
 
 
 def test_format_reading() -> None:

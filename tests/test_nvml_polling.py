@@ -32,6 +32,13 @@ class CountingSource:
         self.closed.set()
 
 
+def _running(poller: NvmlPoller) -> NvmlPoller:
+    """`poller` polling in a daemon thread of its own, as a script runs it."""
+    threading.Thread(target=poller.run, daemon=True).start()
+    _wait(poller.is_alive)
+    return poller
+
+
 def _wait(condition: Any, timeout: float = 5.0) -> None:
     deadline = time.monotonic() + timeout
     while not condition():
@@ -42,7 +49,7 @@ def _wait(condition: Any, timeout: float = 5.0) -> None:
 def test_poller_keeps_only_the_newest_and_never_piles_up() -> None:
     source = CountingSource()
     notified = []
-    poller = NvmlPoller(source, 0.01, lambda: notified.append(1), own_source=True).start()
+    poller = _running(NvmlPoller(source, 0.01, lambda: notified.append(1), own_source=True))
     _wait(lambda: source.reads >= 5)
     assert len(notified) == 1  # nobody took the first reading: no more notifications, only newer values
     newest = poller.take()
@@ -55,7 +62,7 @@ def test_poller_keeps_only_the_newest_and_never_piles_up() -> None:
 
 def test_poller_interval_change_applies_to_the_wait_in_progress() -> None:
     source = CountingSource()
-    poller = NvmlPoller(source, 30.0).start()
+    poller = _running(NvmlPoller(source, 30.0))
     _wait(lambda: source.reads == 1)
     poller.interval_s = 0.01
     _wait(lambda: source.reads >= 3)
@@ -86,7 +93,7 @@ def test_poller_turns_a_raising_source_into_a_reading() -> None:
         def read(self) -> NvmlReading:
             raise OSError("gone")
 
-    poller = NvmlPoller(Raising(), 0.01).start()
+    poller = _running(NvmlPoller(Raising(), 0.01))
     _wait(lambda: poller.reads >= 1)
     reading = poller.take()
     assert reading is not None and reading.error == "reading failed: OSError: gone"

@@ -400,7 +400,9 @@ def test_the_attach_dialog_says_why_no_probe_is_listed(qtbot, untrusted_dir: tup
     folder, reason = untrusted_dir
     dialog = AttachDialog(lambda: local_jobs(folder))
     qtbot.addWidget(dialog)
-    assert f"socket folder {folder} {reason}" in dialog.nvml_note.text()  # not an empty list without a word
+    qtbot.waitUntil(
+        lambda: f"socket folder {folder} {reason}" in dialog.nvml_note.text(), timeout=10_000
+    )  # not an empty list without a word
 
 
 def test_the_demo_job_with_an_untrusted_socket_folder(untrusted_dir: tuple[Path, str]) -> None:

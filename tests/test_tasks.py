@@ -9,7 +9,7 @@ from typing import Any
 import shiboken6
 from PySide6 import QtCore
 
-from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, failures
 
 
 def test_result_and_progress_arrive_in_the_gui_thread(qtbot: Any) -> None:
@@ -33,17 +33,64 @@ def test_result_and_progress_arrive_in_the_gui_thread(qtbot: Any) -> None:
     assert seen == [("progress", 0, True), ("progress", 1, True), ("progress", 2, True), ("result", 42, True)]
 
 
-def test_an_unexpected_exception_reaches_the_group_as_one_line(qtbot: Any) -> None:
+def test_an_unexpected_exception_reaches_failures_as_one_line_with_or_without_on_error(qtbot: Any) -> None:
     group = TaskGroup()
     errors: list[tuple[str, str]] = []
-    group.failed.connect(lambda name, message: errors.append((name, message)))
+    own: list[str] = []
+    failures().failed.connect(lambda name, message: errors.append((name, message)))
 
     def broken(_ctx: TaskContext) -> None:
         raise ValueError("segments\nsecond line")
 
     group.start("load x", broken)
+    group.start("load y", broken, on_error=own.append)  # the task's own handler, and the window's line too
     assert group.wait(5000)
-    assert errors == [("load x", "ValueError: segments second line")]
+    assert sorted(errors) == [
+        ("load x", "ValueError: segments second line"),
+        ("load y", "ValueError: segments second line"),
+    ]
+    assert own == ["ValueError: segments second line"]
+
+
+def test_the_newest_request_wins_one_thread_per_key(qtbot: Any) -> None:
+    """Three requests under one key while the first still runs: the first is cancelled (its result never arrives),
+    the second never starts, the third starts once the first's thread has ended and is the only one delivered."""
+    group = TaskGroup()
+    release = threading.Event()
+    started: list[int] = []
+    delivered: list[int] = []
+    running = threading.Lock()
+    overlaps: list[int] = []
+
+    def work(k: int) -> Any:
+        def run(_ctx: TaskContext) -> int:
+            if not running.acquire(blocking=False):
+                overlaps.append(k)  # two of one key at once: what start_latest exists to prevent
+                return k
+            try:
+                started.append(k)
+                if k == 1:
+                    release.wait(5)  # a computation that does not look at ctx.cancelled
+                return k
+            finally:
+                running.release()
+
+        return run
+
+    group.start_latest("breakdown", work(1), on_result=delivered.append)
+    qtbot.waitUntil(lambda: started == [1], timeout=5000)
+    second = group.start_latest("breakdown", work(2), on_result=delivered.append)
+    third = group.start_latest("breakdown", work(3), on_result=delivered.append)
+    assert second.cancelled and not third.cancelled
+    release.set()
+    assert group.wait(5000)
+    assert started == [1, 3] and delivered == [3] and overlaps == [] and second.done and third.done
+    # a request answered without a task (a short list, made at once): nothing of the older one arrives
+    release.clear()
+    group.start_latest("breakdown", work(1), on_result=delivered.append)
+    group.cancel_latest("breakdown")
+    release.set()
+    assert group.wait(5000) and delivered == [3]
 
 
 def test_cancel_wakes_the_task_runs_its_hooks_and_delivers_nothing(qtbot: Any) -> None:

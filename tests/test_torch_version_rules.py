@@ -344,7 +344,9 @@ def test_every_version_rule_names_its_source() -> None:
     }
     for rule in VERSION_RULES:
         assert "PR #" in rule.source and "::" in rule.source and rule.before and rule.after
-    assert TorchRules((2, 9)).differences()[0].startswith("`>:N` in roundup_power2_divisions also overwrites")
+    first = VERSION_RULES[0]
+    assert TorchRules((2, 10)).holds(first) and not TorchRules((2, 9)).holds(first)
+    assert first.before.startswith("`>:N` in roundup_power2_divisions also overwrites")
 
 
 def test_versions_given_recorded_and_assumed() -> None:

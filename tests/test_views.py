@@ -229,6 +229,7 @@ def test_blocks_csv_and_report_export(qtbot: Any, tmp_path: Path, monkeypatch: p
     report = tmp_path / "report.json"
     monkeypatch.setattr(QtWidgets.QFileDialog, "getSaveFileName", lambda *a, **k: (str(report), ""))
     window.actions_on_tab.save_report()
+    assert window.tasks.wait(20_000)  # written in a task
     [device] = json.loads(report.read_text())["devices"]
     assert device["oom_events"] == sum(e["action"] == "oom" for e in raw["device_traces"][0]) == 1
     assert device["reserved_bytes"] == sum(s["total_size"] for s in raw["segments"])

@@ -9,6 +9,7 @@ from PySide6 import QtWidgets
 
 if TYPE_CHECKING:
     from gpumem_gui.views.common.tasks import Task, TaskGroup
+    from gpumem_gui.views.live.attaching import Attaching
     from gpumem_gui.views.live.live_view import LiveView
     from gpumem_gui.views.snapshot.tab import SnapshotTab
 
@@ -40,4 +41,4 @@ class WindowHost(Protocol):
 
     def close_tab(self, index: int) -> None: ...
 
-    def attach(self, target: int | Path | None) -> LiveView | None: ...
+    def attach(self, target: int | Path | None) -> Attaching | None: ...

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.app.errors import install_error_reporting
 from gpumem_gui.app.window import APP, ORG, MainWindow
 from gpumem_gui.qt_start import no_display_problem, qt_message
 
@@ -33,6 +34,7 @@ def run_window(paths: Sequence[str], *, attach: int | Path | None = None, quiz: 
         print(problem, file=sys.stderr)
         return 2
     app = application()
+    install_error_reporting()  # tracebacks to the log file, one line to the status bar and stderr
     window = MainWindow()
     window.show()
     if attach is not None:

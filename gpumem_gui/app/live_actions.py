@@ -1,5 +1,6 @@
 """The window's live jobs: attach to one (a pid, a socket, the dialog's pick) or to every local probe at once, and
-one overview tab of all the jobs."""
+one overview tab of all the jobs. Everything that waits on a socket or the driver runs in a task: a probe that never
+answers costs a thread its handshake time, never the window a frame."""
 
 from __future__ import annotations
 
@@ -8,11 +9,38 @@ from typing import TYPE_CHECKING
 
 from PySide6 import QtWidgets
 
+# imported with the window, not by the first attach's task: compiling a module holds the GIL, and the GUI thread
+# would wait for it (tens of ms where no bytecode is cached)
+from gpumem_gui.probe import wire
+from gpumem_gui.sources.live import LiveSession
+from gpumem_gui.sources.nvml import NvmlSource
+from gpumem_gui.sources.probe_client import ProbeError, probe_hint
+from gpumem_gui.sources.probe_socket import connect
+from gpumem_gui.views.common.tasks import TaskContext
+from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
 
 if TYPE_CHECKING:
     from gpumem_gui.app.host import WindowHost
+    from gpumem_gui.sources.probe_client import ProbeEntry
     from gpumem_gui.views.live.live_grid import LiveGrid
+
+
+def open_session(target: int | Path, ctx: TaskContext) -> LiveSession:
+    """A task's work: the probe of `target` (a pid or a socket's path) reached, its handshake bounded, and a session
+    with it; ProbeError (one line) when there is none."""
+    path = wire.socket_path(target) if isinstance(target, int) else target
+    if not path.exists():
+        raise ProbeError(probe_hint(target) if isinstance(target, int) else f"no probe at {path}")
+    client, _probe = connect(path)  # any path, perhaps forwarded: a silent peer fails in seconds, here
+    client.close()
+    ctx.check()
+    nvml = NvmlSource()
+    session = LiveSession(path, nvml_used=lambda pid: nvml.read().pid_memory().get(pid))
+    if ctx.cancelled:  # the window closed meanwhile: nobody will watch it
+        session.client.close()
+        ctx.check()
+    return session
 
 
 class LiveActions:
@@ -22,23 +50,40 @@ class LiveActions:
         self.host = host
         self.parent = host.host_widget()  # the dialogs' parent
         self.grid: LiveGrid | None = None
+        self.pending: set[int | Path] = set()  # targets being attached: Attach to All does not attach them twice
 
-    def attach_all(self) -> list[LiveView]:
-        """A tab per local job that runs a probe (one per rank of a torchrun job), then the overview of them."""
-        from gpumem_gui.sources.probe_client import ProbeError, list_probes  # noqa: PLC0415
+    def attach_all(self) -> Attaching:
+        """A tab per local job that runs a probe (one per rank of a torchrun job), then the overview of them; the
+        probes are looked for, and each attached, in tasks."""
+        attaching = Attaching()
 
-        try:
-            probes = list_probes()
-        except ProbeError as e:
-            self.host.statusBar().showMessage(f"Attach to All: {e}", 10_000)
-            return []
-        watched = {v.session.path for v in self.host.live_views if v.state == "live"}
-        views = [v for entry in probes if entry.path not in watched and (v := self.host.attach(entry.path)) is not None]
-        if not probes:
-            self.host.statusBar().showMessage("No local job runs a gpumem-gui probe.", 10_000)
-        elif len(self.host.live_views) > 1:
-            self.show_grid()
-        return views
+        def listed(probes: list[Path]) -> None:
+            if not probes:
+                self.host.statusBar().showMessage("No local job runs a gpumem-gui probe.", 10_000)
+                return
+            watched = {v.session.path for v in self.host.live_views if v.state == "live"} | set(self.pending)
+            for path in probes:
+                if path not in watched:
+                    self._start(path, attaching, warn=False)
+            self._grid_when_done(attaching)
+
+        attaching.tasks.append(
+            self.host.tasks.start(
+                "Attach to All",
+                lambda _ctx: [entry.path for entry in _list_probes()],
+                on_result=listed,
+                on_error=attaching.errors.append,
+            )
+        )
+        return attaching
+
+    def _grid_when_done(self, attaching: Attaching) -> None:
+        def one_done() -> None:
+            if attaching.done() and len(self.host.live_views) > 1:
+                self.show_grid()
+
+        for task in attaching.tasks:
+            task.finished.connect(one_done)
 
     def show_grid(self) -> LiveGrid:
         """The overview: a row per live job and their reserved memory on one time axis."""
@@ -73,39 +118,46 @@ class LiveActions:
         from gpumem_gui.sources.local_jobs import local_jobs  # noqa: PLC0415
         from gpumem_gui.views.live.attach import AttachDialog  # noqa: PLC0415
 
-        dialog = AttachDialog(local_jobs, self.parent)
+        dialog = AttachDialog(local_jobs, self.parent)  # it lists the jobs in a task of its own
         if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted and dialog.selected_probe() is not None:
             self.attach(dialog.selected_probe())
 
-    def attach(self, target: int | Path | None) -> LiveView | None:
-        """Watch the job with probe socket `target` (or pid) in a new tab; None, with a message, if it cannot."""
-        from gpumem_gui.probe import wire  # noqa: PLC0415
-        from gpumem_gui.sources.live import LiveSession  # noqa: PLC0415
-        from gpumem_gui.sources.nvml import NvmlSource  # noqa: PLC0415
-        from gpumem_gui.sources.probe_client import ProbeError, probe_hint  # noqa: PLC0415
-
+    def attach(self, target: int | Path | None) -> Attaching | None:
+        """Watch the job with probe socket `target` (or pid) in a new tab, opened once its probe has answered (in a
+        task); where it cannot, a message says why. None for no target."""
         if target is None:
             return None
-        try:
-            path = wire.socket_path(target) if isinstance(target, int) else target
-            if not path.exists():
-                raise ProbeError(probe_hint(target) if isinstance(target, int) else f"no probe at {path}")
-            if isinstance(target, Path):  # any path, perhaps forwarded: a silent peer must fail in seconds, here
-                from gpumem_gui.sources.probe_socket import connect  # noqa: PLC0415
+        attaching = Attaching()
+        self._start(target, attaching, warn=True)
+        return attaching
 
-                client, _probe = connect(path)
-                client.close()
-            nvml = NvmlSource()
-            session = LiveSession(path, nvml_used=lambda pid: nvml.read().pid_memory().get(pid))
-        except (ProbeError, PermissionError) as e:
-            QtWidgets.QMessageBox.warning(self.parent, "Attach", str(e))
-            return None
+    def _start(self, target: int | Path, attaching: Attaching, *, warn: bool) -> None:
+        def failed(message: str) -> None:
+            attaching.errors.append(message)
+            if warn:
+                QtWidgets.QMessageBox.warning(self.parent, "Attach", message)
+
+        def ended() -> None:
+            self.pending.discard(target)
+
+        self.pending.add(target)
+        attaching.tasks.append(
+            self.host.tasks.start(
+                f"attach {target}",
+                lambda ctx: open_session(target, ctx),
+                on_result=lambda session: attaching.views.append(self._opened(session)),
+                on_error=failed,
+                on_finished=ended,
+            )
+        )
+
+    def _opened(self, session: LiveSession) -> LiveView:
         view = LiveView(session)
         view.open_requested.connect(lambda p: self.host.open_files([p]))  # an OOM the user chose from the view's list
         self.host.live_views.append(view)
         self.view_added(view)
         index = self.host.tabs.addTab(view, f"live: {view.title}" + ("" if view.local else " (remote)"))
-        self.host.tabs.setTabToolTip(index, str(path))
+        self.host.tabs.setTabToolTip(index, str(session.path))
         self.host.tabs.setCurrentIndex(index)
         return view
 
@@ -113,3 +165,9 @@ class LiveActions:
         view = self.host.tabs.currentWidget()
         if isinstance(view, LiveView):
             view.detach()
+
+
+def _list_probes() -> list[ProbeEntry]:
+    from gpumem_gui.sources import probe_client  # noqa: PLC0415
+
+    return probe_client.list_probes()

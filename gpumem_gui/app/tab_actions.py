@@ -13,7 +13,7 @@ from gpumem_gui.core.allocator.remedies import Explanation
 from gpumem_gui.core.analysis.export import blocks_csv
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.document.staging import WhatIfRun, remedy_document, replay_document
-from gpumem_gui.views.common.tasks import Task
+from gpumem_gui.views.common.tasks import Task, TaskContext
 from gpumem_gui.views.compare.whatif_view import WhatIfDialog, WhatIfView
 
 if TYPE_CHECKING:
@@ -115,12 +115,26 @@ class TabActions:
             self.parent, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
         )
         if path:
-            reports = build_report(doc.snapshot, device=doc.device, at=doc.current_event)
-            if path.endswith(".json"):
-                text = json.dumps(report_json(doc.snapshot, reports), indent=2)
+            self.write_report(doc, Path(path))
+
+    def write_report(self, doc: SnapshotTab, path: Path) -> Task:
+        """The report of what `doc` shows (its device, at its cursor) written to `path` (.json: as JSON) in a task,
+        with the timeline the tab has already; a failure is one line in the status bar, as every task's."""
+        snapshot, device, at = doc.snapshot, doc.device, doc.current_event
+        timelines = dict(doc.document.timelines)  # built already, or by the report in the task
+
+        def write(_ctx: TaskContext) -> Path:
+            reports = build_report(snapshot, device=device, at=at, timelines=timelines)
+            if path.suffix == ".json":
+                text = json.dumps(report_json(snapshot, reports), indent=2)
             else:
-                text = report_text(doc.snapshot, reports)
-            Path(path).write_text(text, encoding="utf-8")
+                text = report_text(snapshot, reports)
+            path.write_text(text, encoding="utf-8")
+            return path
+
+        return self.host.tasks.start(
+            "save report", write, on_result=lambda p: self.host.statusBar().showMessage(f"saved {p}", 10_000)
+        )
 
     def export_image(self) -> None:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, "Export image", "gpumem.png", "PNG (*.png)")

@@ -81,9 +81,7 @@ class TeachActions:
         plan = plan_for(question.demo)
         if plan.kind == "lab":
             return self.show_lab(question.focus or "saved_bytes")
-        if self.demo_task is not None:
-            self.demo_task.cancel()
-        task = self.host.tasks.start(
+        task = self.host.tasks.start_latest(
             "show me",
             lambda ctx: stage_demo(question.demo, ctx.check),
             on_result=self._stage_demo,

@@ -25,7 +25,8 @@ from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
-from gpumem_gui.views.common.tasks import Task, TaskGroup, thread_pool
+from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
+from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
@@ -73,7 +74,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().addPermanentWidget(self.cancel_button)
         # every slow thing runs on the one task mechanism; a tab's own tasks end with the tab
         self.tasks = TaskGroup(self)
-        self.tasks.failed.connect(self.report_error)
+        failures().failed.connect(self.report_error)  # every task's failure, every uncaught exception (app/errors)
         self._progress_message = ""
         self.jobs: list[Task] = []  # file loads still running
         self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
@@ -299,8 +300,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.statusBar().showMessage(message, 30_000)
 
     def report_error(self, name: str, message: str) -> None:
-        """A task failed: one line in the status bar (and the log), the window goes on."""
-        log.warning("%s: %s", name, message)
+        """A task failed (or an exception went uncaught): one line in the status bar, the window goes on (where it
+        failed has logged the traceback already)."""
+        log.info("%s: %s", name, message)
         self.statusBar().showMessage(f"{name}: {message}", 30_000)
 
     def cancel_loads(self) -> None:
@@ -441,7 +443,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.tabs.setCurrentIndex(index)
         return index
 
-    def attach(self, target: int | Path | None) -> LiveView | None:
+    def attach(self, target: int | Path | None) -> Attaching | None:
+        """Attach to a job's probe in a task; its tab opens when the probe has answered (`.wait_view()` waits)."""
         return self.live.attach(target)
 
     def quiz_panel(self) -> QuizPanel:

@@ -22,13 +22,13 @@ from gpumem_gui.core.analysis.diagnosis import Moment
 from gpumem_gui.core.analysis.first_look import Finding, first_look, oom_figures, upcoming_requests
 from gpumem_gui.core.analysis.flame import FlameFrame
 from gpumem_gui.core.analysis.frameless import FRAMELESS_WORDS, frameless_causes
-from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics
+from gpumem_gui.core.analysis.metrics import Metrics, compute_metrics, segment_free
 from gpumem_gui.core.analysis.rasterize import MapLayout, Sort, layout_by_address, layout_by_segment, rasterize
 from gpumem_gui.core.analysis.span import Span, SpanReport, allocated_curve, check_span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
-from gpumem_gui.core.snapshot.model import AllocatorState, BlockState, Snapshot
+from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.document.curves import Envelope, series_envelopes
@@ -53,17 +53,9 @@ COLOURINGS = ("site", "age")  # what the map's allocated blocks are coloured by
 
 
 def segment_summaries(state: AllocatorState) -> SegmentSummaries:
-    """Each segment's block count, free bytes and largest hole, from the block columns in one pass."""
-    seg, blk = state.segments, state.blocks
-    free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0).astype(np.int64)
-    free_bytes = np.zeros(len(seg), np.int64)
-    largest = np.zeros(len(seg), np.int64)
-    has_blocks = seg.block_count > 0
-    if len(free) and has_blocks.any():
-        starts = seg.block_start[has_blocks]
-        free_bytes[has_blocks] = np.add.reduceat(free, starts)
-        largest[has_blocks] = np.maximum.reduceat(free, starts)
-    return SegmentSummaries(seg.block_count.astype(np.int64), free_bytes, largest)
+    """Each segment's block count, free bytes and largest hole."""
+    free_bytes, largest = segment_free(state)
+    return SegmentSummaries(state.segments.block_count.astype(np.int64), free_bytes, largest)
 
 
 def map_layout(state: AllocatorState, mode: str, sort: Sort, width: int = MAP_WIDTH) -> MapLayout:

@@ -34,6 +34,7 @@ from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.sources.array_file import new_private_file
 from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, ProbeGone
+from gpumem_gui.sources.probe_socket import is_local, local_rank
 
 MAX_SAMPLES = 4 * 3600 * 2  # four hours of 2 Hz stats
 PAUSED_WAIT_S = 0.5
@@ -96,6 +97,11 @@ class LiveSession:
             self.client.close()
             raise
         self.pid = int(self.hello.get("pid") or self.client.pid or 0)
+        # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: its pid means
+        # nothing here; a local one's RANK is in its environment (read here, where blocking is allowed)
+        self.local = is_local(self.client, self.pid)
+        rank = local_rank(self.pid) if self.local else self.hello.get("rank")
+        self.rank: int | None = rank if isinstance(rank, int) and not isinstance(rank, bool) else None
         self.stats_interval = stats_interval
         self.snapshot_interval = snapshot_interval
         self.include_traces = include_traces

@@ -345,23 +345,11 @@ class NvmlSource:
         return tuple(result), ("; ".join(notes) or None)
 
 
-def gpu_processes(source: NvmlSource | None = None) -> dict[int, int]:
-    """pid -> GPU memory in bytes summed over every GPU; {} without a driver. Opens and closes its own source
-    unless one is given."""
-    own = source is None
-    src = NvmlSource() if source is None else source
-    try:
-        return src.read().pid_memory()
-    finally:
-        if own:
-            src.close()
-
-
 class NvmlPoller:
     """Reads a source every `interval_s` and keeps only the newest reading.
 
-    `run()` is the blocking loop: the device view runs it as a task of the one task mechanism, `start()` runs it in
-    a daemon thread of its own (scripts, tests). `on_reading` runs in the polling thread when a reading arrives and
+    `run()` is the blocking loop: the device view runs it as a task of the one task mechanism (a script runs it in a
+    thread of its own). `on_reading` runs in the polling thread when a reading arrives and
     none is waiting; the consumer calls take() (in its own thread) to get it. Until it does, newer readings replace
     the waiting one and no further notification is sent, so a stalled consumer never gets a backlog."""
 
@@ -400,14 +388,8 @@ class NvmlPoller:
         self._interval = float(value)
         self._wake.set()  # a shorter interval applies to the wait in progress
 
-    def start(self) -> NvmlPoller:
-        self._started = True
-        self._thread = threading.Thread(target=self.run, name="nvml-poller", daemon=True)
-        self._thread.start()
-        return self
-
     def is_alive(self) -> bool:
-        """True while the loop runs (in start()'s thread or in whoever called run())."""
+        """True while the loop runs (in whichever thread called run())."""
         return self._started and not self._ended.is_set()
 
     def take(self) -> NvmlReading | None:
@@ -435,6 +417,7 @@ class NvmlPoller:
         """Poll until stop(); `on_reading` (default: the constructor's) is told of each reading as above."""
         notify_cb = on_reading or self._on_reading
         self._started = True
+        self._thread = threading.current_thread()  # stop() from inside a notification must not wait for itself
         try:
             while not self._stopping:
                 began = time.monotonic()

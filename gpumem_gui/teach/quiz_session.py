@@ -174,9 +174,6 @@ class QuizSession:
             if (q.id in answers and answers[q.id] != q.answer) or self.prediction(q.id) is False
         ]
 
-    def predictions_of(self, quiz_id: str) -> dict[str, bool]:
-        return dict(self._predictions[quiz_id])
-
     def quiz(self, quiz_id: str) -> Quiz:
         quiz = self._by_id.get(quiz_id)
         if quiz is None:

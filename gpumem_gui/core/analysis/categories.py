@@ -89,7 +89,6 @@ CATEGORIES: tuple[str, ...] = (
     AUTOCAST_WEIGHT_COPIES,
     INPUTS,
 ) = range(len(CATEGORIES))
-CATEGORY_CODES: dict[str, int] = {name: code for code, name in enumerate(CATEGORIES)}
 # each category as a sentence or a list names it
 CATEGORY_LABELS: dict[str, str] = {
     **{name: name.replace("_", " ") for name in CATEGORIES},

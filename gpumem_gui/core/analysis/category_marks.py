@@ -15,15 +15,6 @@ from gpumem_gui.core.snapshot.model import Frame
 
 # bits 16 and up: categories.frame_flags keeps the phases in the bits below
 WORKSPACE, AUTOCAST, TO_COPY, REPLICA, SCATTER, DATA_MOVE, DEVICE_MOVE = (1 << (16 + i) for i in range(7))
-MARK_NAMES = {
-    WORKSPACE: "workspace",
-    AUTOCAST: "autocast",
-    TO_COPY: "to_copy",
-    REPLICA: "replica",
-    SCATTER: "scatter",
-    DATA_MOVE: "data_move",
-    DEVICE_MOVE: "device_move",
-}
 
 # cuBLAS: at::cuda::getNewWorkspace <- getCurrentCUDABlasHandle (silmont; constructor shows the handle alone, the
 # workspace getter inlined); cuBLASLt: its shared workspace (getCUDABlasLtWorkspace) and older torch's per-call

@@ -26,7 +26,7 @@ from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at, nameless
 from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.analysis.expandable_room import ExpandableRoom, expandable_room
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
-from gpumem_gui.core.analysis.metrics import metrics_by_group
+from gpumem_gui.core.analysis.metrics import metrics_by_group, segment_free
 from gpumem_gui.core.analysis.report import DeviceReport
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent, build_timeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, MIN_LARGE_ALLOC, ROUND_LARGE, SMALL_SIZE
@@ -262,10 +262,7 @@ def analyze_oom(
         mine &= seg.pool == pool
     free = blk.state == BlockState.INACTIVE
     live = ~free
-    free_size = np.where(free, blk.size, 0)
-    seg_free = np.bincount(blk.segment, weights=free_size, minlength=n).astype(np.int64)
-    seg_largest = np.zeros(n, np.int64)
-    np.maximum.at(seg_largest, blk.segment, free_size)
+    seg_free, seg_largest = segment_free(state)
     seg_live = np.bincount(blk.segment, weights=live, minlength=n).astype(np.int64)
     largest = int(seg_largest[mine].max(initial=0))
     segment_bytes = allocation_size(request, config)
@@ -334,8 +331,7 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
     live = np.bincount(blk.segment, weights=blk.state != BlockState.INACTIVE, minlength=n) if n else np.zeros(0)
     unused = (live == 0) & ~seg.is_expandable
     whole, pooled = unused & (seg.pool == 0), unused & (seg.pool != 0)
-    free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0)
-    seg_free = np.bincount(blk.segment, weights=free, minlength=n).astype(np.int64) if n else np.zeros(0, np.int64)
+    seg_free, _largest = segment_free(report.state)
     whole_bytes = int(seg_free[whole].sum())
     pool_bytes = int(seg_free[pooled].sum())
     expandable_bytes = int(seg_free[seg.is_expandable].sum())

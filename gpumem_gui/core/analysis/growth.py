@@ -322,10 +322,3 @@ def growth_sentences(growth: Growth) -> list[str]:
     rule = f"{format_bytes(MIN_GROWTH)} or more a step, holding more after {MIN_INCREASING:.0%} of the steps"
     out.append(f"Steps measured at {growth.steps.how}; a site counts as growing at {rule}.")
     return out
-
-
-def growth_findings(snapshot: Snapshot, timeline: DeviceTimeline) -> list[str]:
-    """What explain's findings say about growth from step to step (nothing for a file without a trace)."""
-    if timeline.n_events == 0:
-        return []
-    return growth_sentences(find_growth(snapshot, timeline))

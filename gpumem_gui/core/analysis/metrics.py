@@ -140,15 +140,25 @@ def metrics_by_group(state: AllocatorState, config: AllocatorConfig = DEFAULT_CO
     return GroupedMetrics(compute_metrics(state, config), by_device, by_pool, by_stream, by_private)
 
 
+def segment_free(state: AllocatorState) -> tuple[np.ndarray, np.ndarray]:
+    """Per segment of `state`: its free bytes and its largest hole (free block), in one pass over the blocks (a
+    segment's blocks are the rows block_start .. block_start + block_count); 0 and 0 for a segment without blocks."""
+    seg, blk = state.segments, state.blocks
+    free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0).astype(np.int64)
+    free_bytes = np.zeros(len(seg), np.int64)
+    largest = np.zeros(len(seg), np.int64)
+    has_blocks = seg.block_count > 0
+    if len(free) and has_blocks.any():
+        starts = seg.block_start[has_blocks]
+        free_bytes[has_blocks] = np.add.reduceat(free, starts)
+        largest[has_blocks] = np.maximum.reduceat(free, starts)
+    return free_bytes, largest
+
+
 def segment_free_summary(state: AllocatorState) -> list[dict[str, int]]:
     """Per segment: address, size, free bytes and largest free block, most free first."""
-    seg, blk = state.segments, state.blocks
-    free = np.where(blk.state == BlockState.INACTIVE, blk.size, 0)
-    n = len(seg)
-    free_per = np.bincount(blk.segment, weights=free, minlength=n).astype(np.int64) if n else np.zeros(0, np.int64)
-    largest = np.zeros(n, np.int64)
-    if len(blk):
-        np.maximum.at(largest, blk.segment, free)
+    seg = state.segments
+    free_per, largest = segment_free(state)
     order = np.lexsort((seg.address, -free_per))
     return [
         {

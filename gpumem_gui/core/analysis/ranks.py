@@ -15,7 +15,6 @@ from gpumem_gui.core.analysis.metrics import compute_metrics
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.errors import printable
-from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent
 
@@ -141,11 +140,6 @@ def summarise_snapshot(snapshot: Snapshot, file: str, relative_path: str | None 
         span_us=span,
         oom_devices=tuple(d for d in devices if snapshot.oom_count(d)),
     )
-
-
-def summarise_file(path: str, relative_path: str | None = None) -> FileSummary:
-    """Load one file and summarise it (raises SnapshotError for a file that is not a snapshot)."""
-    return summarise_snapshot(load_snapshot(path), path, relative_path)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -89,15 +90,21 @@ def _group(m: Metrics) -> dict[str, Any]:
     return {key: figures[key] for key in _GROUP_KEYS}
 
 
-def build_report(snapshot: Snapshot, device: int | None = None, at: int | None = None) -> list[DeviceReport]:
-    """Reports for every device (or just `device`); with `at`, the state right after that event of one device."""
+def build_report(
+    snapshot: Snapshot,
+    device: int | None = None,
+    at: int | None = None,
+    timelines: Mapping[int, DeviceTimeline] | None = None,
+) -> list[DeviceReport]:
+    """Reports for every device (or just `device`); with `at`, the state right after that event of one device.
+    `timelines`: those built already (a window's tab has them), used instead of building them again."""
     config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
     if at is not None and device is None:
         device = snapshot.default_device()
     devices = [device] if device is not None else snapshot.devices()
     reports = []
     for d in devices:
-        timeline = build_timeline(snapshot, d, config)
+        timeline = timelines[d] if timelines is not None and d in timelines else build_timeline(snapshot, d, config)
         state = timeline.state_at(at) if at is not None else timeline.final
         reports.append(DeviceReport(d, metrics_by_group(state, config), state, timeline, at))
     return reports

@@ -59,11 +59,6 @@ class SegmentLife:
         """How many times it shrank without being released (pages unmapped)."""
         return int(np.count_nonzero(np.diff(self.sizes[self.sizes > 0]) < 0))
 
-    def size_at(self, event: int) -> int:
-        """Its size right after `event` (0 before its creation and after its release)."""
-        at = int(np.searchsorted(self.events, event, "right")) - 1
-        return int(self.sizes[at]) if at >= 0 else 0
-
 
 def segment_lives(pieces: Pieces) -> list[SegmentLife]:
     """Every segment's life, in order of creation (then address)."""

@@ -128,8 +128,3 @@ def tree_of_blocks(
             path += [("module", NATIVE_MODULE), ("function", label)]
         root.add(path, nbytes, nblocks, label)
     return root.freeze("root", ROOT_LABEL)
-
-
-def site_path(node_path: list[SiteNode]) -> str:
-    """A node's place in the tree as one line: `module > function > line`."""
-    return " > ".join(n.label for n in node_path if n.kind != "root")

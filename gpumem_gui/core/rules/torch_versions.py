@@ -72,19 +72,16 @@ VERSION_RULES: tuple[VersionRule, ...] = (
     LARGE_SEGMENT_SIZE_KEY,
 )
 
-# Rules the simulator applies to every modelled release (not in the table, since no release differs), kept here
-# with their source so the README and the tests name them in one place.
-SAME_IN_EVERY_RELEASE = (
-    "alloc_block rejects first when a memory fraction is set and reserved + the allocation size exceeds "
-    "fraction x the device's total memory (cudaMemGetInfo's total), expandable segments or not "
-    "(c10/cuda/CUDACachingAllocator.cpp DeviceCachingAllocator::alloc_block, set_fraction && "
-    "total_allocated_memory + size > allowed_memory_maximum)",
-    "an expandable segment reserves 9/8 of the device's total memory, in whole pages (ExpandableSegment, "
-    "max_handles_ = numSegments(totalGlobalMem + totalGlobalMem / 8))",
-    "per_process_memory_fraction as a settings key came with pytorch PR #161035; the simulator accepts it in "
-    "every release as the stand-in for torch.cuda.set_per_process_memory_fraction (pytorch PR #48172), which sets "
-    "the same limit",
-)
+# Rules the simulator applies to every modelled release (not in the table, since no release differs), with their
+# source:
+# - alloc_block rejects first when a memory fraction is set and reserved + the allocation size exceeds fraction x the
+#   device's total memory (cudaMemGetInfo's total), expandable segments or not (c10/cuda/CUDACachingAllocator.cpp
+#   DeviceCachingAllocator::alloc_block, set_fraction && total_allocated_memory + size > allowed_memory_maximum)
+# - an expandable segment reserves 9/8 of the device's total memory, in whole pages (ExpandableSegment, max_handles_ =
+#   numSegments(totalGlobalMem + totalGlobalMem / 8))
+# - per_process_memory_fraction as a settings key came with pytorch PR #161035; the simulator accepts it in every
+#   release as the stand-in for torch.cuda.set_per_process_memory_fraction (pytorch PR #48172), which sets the same
+#   limit
 
 
 def parse_version(text: str) -> Release:
@@ -131,10 +128,6 @@ class TorchRules:
     @property
     def name(self) -> str:
         return f"torch {format_release(self.release)}"
-
-    def differences(self) -> list[str]:
-        """Each rule of the table as this release has it, with its source."""
-        return [f"{r.after if self.holds(r) else r.before} [{r.source}]" for r in VERSION_RULES]
 
 
 DEFAULT_RULES = TorchRules()

@@ -17,7 +17,6 @@ from gpumem_gui.core.snapshot.backward_nodes import NOT_RECORDED, backward_words
 from gpumem_gui.core.snapshot.checks import MAX_VALUE, shown
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.frame_kinds import (
-    HIDDEN_KINDS,
     LIBRARY_KINDS,
     PYTHON_KINDS,
     FrameKind,
@@ -46,22 +45,12 @@ BACKWARD_NO_FRAMES_SITE = "backward, node and forward line not recorded"
 NAMELESS_SITES = (UNKNOWN_SITE, BEFORE_RECORDING_SITE, BACKWARD_NO_FRAMES_SITE)  # by reason: 0, 1, 2
 
 
-def is_interesting_frame(frame: Frame) -> bool:
-    """False for allocator, dispatcher and interpreter frames that say nothing about the user's code."""
-    return frame_kind(frame) not in HIDDEN_KINDS
-
-
 def filter_frames(frames: Sequence[Frame]) -> list[Frame]:
     """The frames worth showing: Python frames first (innermost first), then the C++ frames that name an
     operation; the allocator, dispatcher, autograd engine and CPython frames are left out."""
     kinds = [frame_kind(f) for f in frames]
     python = [f for f, k in zip(frames, kinds, strict=True) if k in PYTHON_KINDS]
     return python + [f for f, k in zip(frames, kinds, strict=True) if k == FrameKind.NATIVE]
-
-
-def shown_frames(frames: Sequence[Frame], show_all: bool = False) -> list[Frame]:
-    """filter_frames, or with `show_all` every frame in the order the file recorded them."""
-    return list(frames) if show_all else filter_frames(frames)
 
 
 def site_frame(frames: Sequence[Frame]) -> Frame | None:

@@ -49,7 +49,6 @@ TEXT_MUTED = "#555"
 LABEL_FILL = (255, 255, 255, 200)  # RGBA behind a label over a plot, so that curves under it do not hide it
 LEGEND_FILL = (255, 255, 255, 210)
 TRANSPARENT = (0, 0, 0, 0)
-SEARCH_WASH = (255, 230, 0, 150)  # RGBA over the blocks that match a search
 
 # record_function ranges on the timeline: the pending-free hue, faint, so that the curves stay on top
 ANNOTATION = "#c9a6e0"  # the legend's swatch: the span's look over white

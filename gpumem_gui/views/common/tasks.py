@@ -5,8 +5,10 @@ A task is a plain function `fn(ctx) -> result` that runs off the GUI thread. It 
 `ctx.on_cancel(hook)` to interrupt what it blocks on (kill a worker process, close a socket). Progress, the result
 and the error reach the GUI thread as queued signals; after `cancel()` nothing more is delivered.
 
-Any exception a task raises reaches its group's `failed` signal as one line (and the log, with its traceback):
-no task dies silently. A TaskGroup belongs to one owner (a tab, the window) and cancels all its tasks together.
+Any exception a task raises reaches the log (with its traceback) and, as one line, the task's `on_error` where it
+has one and always `failures()`, which the window shows in its status line: no task dies silently. A TaskGroup
+belongs to one owner (a tab, the window) and cancels all its tasks together; `start_latest(key, ...)` is the one way
+for "the newest request wins".
 """
 
 from __future__ import annotations
@@ -157,6 +159,7 @@ class Task(QtCore.QObject):
     def _on_error(self, message: str) -> None:
         if not self.cancelled:
             self.failed.emit(message)
+            failures().failed.emit(self.name, message)
 
     @QtCore.Slot()
     def _on_end(self) -> None:
@@ -182,15 +185,30 @@ def one_line(error: BaseException) -> str:
     return text if type(error).__name__ in expected else f"{type(error).__name__}: {text}"
 
 
-class TaskGroup(QtCore.QObject):
-    """The tasks of one owner: started, tracked, cancelled together. `failed(name, message)` reports each error
-    that the task's own `on_error` did not take."""
+class Failures(QtCore.QObject):
+    """Every task's failure and every uncaught exception of the process, as (what failed, one line)."""
 
     failed = QtCore.Signal(str, str)
+
+
+_FAILURES: Failures | None = None
+
+
+def failures() -> Failures:
+    """The process's one Failures: the window shows what it reports in its status line."""
+    global _FAILURES  # noqa: PLW0603 (one per process, made on first use, in the GUI thread)
+    if _FAILURES is None:
+        _FAILURES = Failures()
+    return _FAILURES
+
+
+class TaskGroup(QtCore.QObject):
+    """The tasks of one owner: started, tracked, cancelled together."""
 
     def __init__(self, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
         self.tasks: list[Task] = []
+        self._latest: dict[str, Task] = {}  # the newest task of each key of start_latest
 
     def start(
         self,
@@ -202,20 +220,50 @@ class TaskGroup(QtCore.QObject):
         on_error: Callable[[str], object] | None = None,
         on_finished: Callable[[], object] | None = None,
     ) -> Task:
+        """Run `fn` on the pool; a failure reaches `on_error` (where given) and `failures()`, always."""
+        return self._made(
+            name, fn, on_result=on_result, on_progress=on_progress, on_error=on_error, on_finished=on_finished
+        ).start()
+
+    def start_latest(
+        self,
+        key: str,
+        fn: Callable[[TaskContext], Any],
+        *,
+        on_result: Callable[[Any], object] | None = None,
+        on_progress: Callable[[Any], object] | None = None,
+        on_error: Callable[[str], object] | None = None,
+        on_finished: Callable[[], object] | None = None,
+    ) -> Task:
+        """The newest request wins: the task started under `key` before is cancelled (nothing of it arrives after
+        this call), and this one starts when that one's thread is free: one thread per key, so a cursor dragged
+        over a slow computation leaves one running and the newest waiting, never a pile of threads."""
+        task = self._made(
+            key, fn, on_result=on_result, on_progress=on_progress, on_error=on_error, on_finished=on_finished
+        )
+        older, self._latest[key] = self._latest.get(key), task
+        task.finished.connect(lambda: self._latest.pop(key) if self._latest.get(key) is task else None)
+        if older is None or older.done:
+            return task.start()
+        older.cancel()
+        older.finished.connect(lambda: task._on_end() if task.cancelled else task.start())
+        return task
+
+    def cancel_latest(self, key: str) -> None:
+        """Cancel the task of `key` (a request answered without one: nothing of the older one may arrive)."""
+        task = self._latest.get(key)
+        if task is not None:
+            task.cancel()
+
+    def _made(self, name: str, fn: Callable[[TaskContext], Any], **slots: Callable[..., object] | None) -> Task:
         task = Task(name, fn)
-        if on_result is not None:
-            task.succeeded.connect(on_result)
-        if on_progress is not None:
-            task.progressed.connect(on_progress)
-        if on_error is not None:
-            task.failed.connect(on_error)
-        else:
-            task.failed.connect(lambda message: self.failed.emit(name, message))
-        if on_finished is not None:
-            task.finished.connect(on_finished)
+        signals = {"on_result": task.succeeded, "on_progress": task.progressed, "on_error": task.failed,
+                   "on_finished": task.finished}  # fmt: skip
+        for key, slot in slots.items():
+            if slot is not None:
+                signals[key].connect(slot)
         task.finished.connect(lambda: self._forget(task))
         self.tasks.append(task)
-        task.start()
         return task
 
     def _forget(self, task: Task) -> None:

@@ -234,17 +234,16 @@ class DiffView(QtWidgets.QWidget):
         self.show_events(*self.compare.aligned(event_a))
 
     def show_events(self, event_a: int, event_b: int, realign: bool = False) -> None:
-        """Both sides at these events: the diff is computed off the GUI thread, then drawn (a newer move cancels an
-        older one); `realign` makes these events the new alignment."""
+        """Both sides at these events: the diff is computed off the GUI thread, then drawn (the newest move wins: an
+        older one is cancelled); `realign` makes these events the new alignment."""
         n_a, n_b = self.compare.n_events
         event_a, event_b = min(max(event_a, -1), n_a - 1), min(max(event_b, -1), n_b - 1)
         diff = self.compare.diff
         if (event_a, event_b) == (diff.a.event, diff.b.event) and self.pending is None:
             return
-        self.tasks.cancel_all()
         self.pending = (event_a, event_b)
         self.status.setText(f"comparing A at {event_a:,} with B at {event_b:,}...")
-        self.tasks.start(
+        self.tasks.start_latest(
             "compare",
             lambda _ctx: self.compare.diff_at(event_a, event_b),
             on_result=lambda found: self._arrived(found, realign),

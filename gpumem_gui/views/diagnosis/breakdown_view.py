@@ -218,6 +218,14 @@ class BreakdownView(QtWidgets.QWidget):
         )
         self.summary.setHtml(summary_html(breakdown))
 
+    def show_error(self, message: str) -> None:
+        """The breakdown's task failed: the page says so (what it showed before is of another moment)."""
+        self.tree_root = None
+        self.tree.setModel(None)
+        self.model = None
+        self.title.setText(f"<b>Could not find what holds the memory:</b> {html.escape(message)}")
+        self.summary.clear()
+
     def _picked(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:
         if self.model is None or not current.isValid():
             return

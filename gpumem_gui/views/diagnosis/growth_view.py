@@ -108,6 +108,11 @@ class GrowthView(QtWidgets.QWidget):
         if self.proxy.rowCount():
             self.table.selectRow(0)
 
+    def show_error(self, message: str) -> None:
+        """Finding the growth failed: the page says so, not "not computed yet"."""
+        self.set_growth(None)
+        self.summary.setText(f"Growth from step to step could not be found: {message}")
+
     def selected_site(self) -> GrowingSite | None:
         index = self.table.currentIndex()
         if not index.isValid():

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.breakdown import breakdown_at
 from gpumem_gui.core.analysis.growth import find_growth
 from gpumem_gui.core.analysis.site_tree import site_tree
-from gpumem_gui.views.common.tasks import Task, TaskGroup
+from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import BreakdownView
 from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel, explain_job
 from gpumem_gui.views.diagnosis.growth_view import GrowthView
@@ -44,9 +44,7 @@ class DiagnosisPages(QtCore.QObject):
         tabs.currentChanged.connect(lambda _i: self._growth_if_shown())
         self._growth_for: int | None = None  # the device whose growth is shown or being found
         self.document: SnapshotDocument | None = None
-        self._breakdown_busy = False
         self._breakdown_for: tuple[int, int] | None = None  # (device, event) shown or being computed
-        self._explaining: Task | None = None
 
     def set_document(self, document: SnapshotDocument) -> None:
         self.document = document
@@ -59,12 +57,10 @@ class DiagnosisPages(QtCore.QObject):
         doc = self.document
         if doc is None or doc.pending:
             return
-        if self._explaining is not None:
-            self._explaining.cancel()
         snapshot, device, timeline = doc.snapshot, doc.device, doc.timeline()
         self.tabs.setCurrentWidget(self.explain_panel)
         self.explain_panel.show_running("" if at is None else f"event {at:,}")
-        self._explaining = self.tasks.start(
+        self.tasks.start_latest(
             "explain",
             lambda ctx: explain_job(snapshot, device, at, timeline, ctx.check),
             on_result=self.explain_panel.show_explanation,
@@ -75,24 +71,19 @@ class DiagnosisPages(QtCore.QObject):
 
     def _breakdown_if_shown(self) -> None:
         doc = self.document
-        if doc is None or doc.pending or self.tabs.currentWidget() is not self.breakdown or self._breakdown_busy:
+        if doc is None or doc.pending or self.tabs.currentWidget() is not self.breakdown:
             return
         wanted = (doc.device, doc.event)
         if wanted == self._breakdown_for:
             return
         self._breakdown_for = wanted
-        self._breakdown_busy = True
         snapshot, timeline, event = doc.snapshot, doc.timeline(), doc.event
-        self.tasks.start(
+        self.tasks.start_latest(
             "what holds memory",
             lambda _ctx: (site_tree(snapshot, timeline, event), breakdown_at(snapshot, timeline, event)),
             on_result=lambda found: self.breakdown.show_breakdown(*found),
-            on_finished=self._breakdown_done,
+            on_error=self.breakdown.show_error,
         )
-
-    def _breakdown_done(self) -> None:
-        self._breakdown_busy = False
-        self._breakdown_if_shown()  # the cursor moved meanwhile: once more, for where it is now
 
     # -- what grows step after step ------------------------------------------------------------------------------
 
@@ -104,10 +95,11 @@ class DiagnosisPages(QtCore.QObject):
         self._growth_for = doc.device
         snapshot, timeline = doc.snapshot, doc.timeline()
         self.growth.set_growth(None)
-        self.tasks.start(
+        self.tasks.start_latest(
             "what grows",
             lambda _ctx: find_growth(snapshot, timeline),
             on_result=self.growth.set_growth,
+            on_error=self.growth.show_error,
         )
 
     def follow(self) -> None:

@@ -11,6 +11,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.tasks import TaskGroup
 
 HOW_TO_PROBE = (
     "To watch a job's allocator, start it with the probe:\n"
@@ -62,10 +63,26 @@ class AttachDialog(QtWidgets.QDialog):
         layout.addWidget(self.table, 1)
         layout.addWidget(self.hint)
         layout.addLayout(buttons)
+        # no Qt parent: a listing that ends after the dialog is gone still finds its group alive
+        self.tasks = TaskGroup()
+        self.finished.connect(lambda _result: self.tasks.cancel_all())
         self.refresh()
 
     def refresh(self) -> None:
-        found = self.list_jobs()
+        """List the jobs in a task (NVML and every probe's socket are asked: a silent one takes seconds)."""
+        self.nvml_note.setText("looking for GPU processes and probes...")
+        self.refresh_button.setEnabled(False)
+        self.tasks.start_latest(
+            "list local jobs", lambda _ctx: self.list_jobs(), on_result=self.show_jobs, on_error=self._not_listed
+        )
+
+    def _not_listed(self, message: str) -> None:
+        self.refresh_button.setEnabled(True)
+        self.nvml_note.setText(f"The local jobs could not be listed: {message}")
+        self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};")
+
+    def show_jobs(self, found: LocalJobs) -> None:
+        self.refresh_button.setEnabled(True)
         self.jobs = list(found.jobs)
         note = "; ".join(filter(None, (found.probe_error, found.nvml_error)))  # e.g. an untrusted socket folder
         self.nvml_note.setText(note or "GPU processes from NVML, and every local job that runs a probe.")

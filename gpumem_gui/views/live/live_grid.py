@@ -7,6 +7,7 @@ timer, so eight jobs at 2 Hz repaint the overview a few times a second, not sixt
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -15,7 +16,7 @@ import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
-from gpumem_gui.sources.live import StatsSample
+from gpumem_gui.sources.live import MAX_SAMPLES, StatsSample
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.live.live_view import LiveView
 
@@ -32,7 +33,7 @@ class JobRow:
     colour: str
     view: LiveView | None  # None once its tab is closed: the row and the curve stay, greyed
     state: str = "live"
-    consumed: int = 0  # how many of the view's samples are in the series
+    consumed: int = 0  # how many of the samples the view received are in the series
     times: list[float] = field(default_factory=list)  # the probe's clock, one entry per stats reply
     reserved: list[int] = field(default_factory=list)
     latest: dict[int, StatsSample] = field(default_factory=dict)  # by device
@@ -182,8 +183,9 @@ class LiveGrid(QtWidgets.QWidget):
         view = job.view
         if view is None:
             return
-        fresh = view.samples[job.consumed :]
-        job.consumed = len(view.samples)
+        new = min(view.samples_received - job.consumed, len(view.samples))  # those it has not seen, still kept
+        fresh = list(itertools.islice(view.samples, len(view.samples) - new, None)) if new > 0 else []
+        job.consumed = view.samples_received
         for sample in fresh:
             job.latest[sample.device] = sample
             # the devices of one stats reply share its time: their reserved add up into one point
@@ -192,6 +194,8 @@ class LiveGrid(QtWidgets.QWidget):
             else:
                 job.times.append(sample.time)
                 job.reserved.append(sample.figures.reserved)
+        if len(job.times) > MAX_SAMPLES:  # bounded as the view's samples are: the oldest go
+            del job.times[:-MAX_SAMPLES], job.reserved[:-MAX_SAMPLES]
         job.frames = view.frames
         job.state = view.state
 

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -12,9 +13,8 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
-from gpumem_gui.sources.live import LiveFrame, LiveSession, LiveUpdate, StatsSample
+from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
-from gpumem_gui.sources.probe_socket import is_local, local_rank
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
@@ -137,7 +137,7 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
         }
         self.t0: float | None = None
 
-    def set_samples(self, samples: list[StatsSample], device: int) -> None:
+    def set_samples(self, samples: Iterable[StatsSample], device: int) -> None:
         rows = [s for s in samples if s.device == device]
         if not rows:
             return
@@ -169,17 +169,17 @@ class LiveView(QtWidgets.QWidget):
         self.session = session
         self.document: SnapshotTab | None = None
         self.frames = 0
-        self.samples: list[StatsSample] = []
+        # the newest stats (four hours at 2 Hz, as the session keeps): a job watched for days stays bounded
+        self.samples: deque[StatsSample] = deque(maxlen=MAX_SAMPLES)
+        self.samples_received = 0  # ever: an overview takes what came after the count it has seen
         self.state = "live"  # then "ended" (the job exited or the session failed) or "detached"
         hello = session.hello
         what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
-        # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: its pid means
-        # nothing here, so this machine's NVML must not be asked about it (it could name a local process)
-        self.local = is_local(session.client, session.pid)
+        # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: this machine's
+        # NVML must not be asked about it (it could name a local process)
+        self.local, self.rank = session.local, session.rank
         if not self.local:
             session.nvml_used = None
-        rank = local_rank(session.pid) if self.local else hello.get("rank")
-        self.rank: int | None = rank if isinstance(rank, int) and not isinstance(rank, bool) else None
         self.title = (f"rank {self.rank} " if self.rank is not None else "") + f"pid {session.pid}"
         where = "" if self.local else f" on another machine, via {session.path}"
         self.header = QtWidgets.QLabel(
@@ -271,6 +271,7 @@ class LiveView(QtWidgets.QWidget):
         try:
             if update.samples:
                 self.samples.extend(update.samples)
+                self.samples_received += len(update.samples)
                 device = self.document.device if self.document is not None else update.samples[-1].device
                 mine = [s for s in update.samples if s.device == device] or update.samples
                 self.bar.set_figures(mine[-1].figures)

@@ -54,7 +54,6 @@ class CurvesPanel(QtWidgets.QSplitter):
         # the loader's segment allocations (the timeline's ticks) per device, of the timeline they were found for
         self._segment_ticks: dict[int, np.ndarray] = {}
         self._ticks_of: dict[int, DeviceTimeline] = {}
-        self._list_token = 0
         self.setVisible(False)
 
     # -- its parts ------------------------------------------------------------------------------------------------
@@ -158,24 +157,24 @@ class CurvesPanel(QtWidgets.QSplitter):
             self.pool_envelope.set_event(event, emit=False)
 
     def list_events(self, timeline: DeviceTimeline) -> None:
-        """The event list of the device shown: at once for a short trace, else made in a task and handed over."""
+        """The event list of the device shown: at once for a short trace, else made in a task and handed over (the
+        newest request winning: a list of another device or snapshot never arrives late)."""
         doc = self.document
-        self._list_token += 1
         if len(doc.snapshot.trace(doc.device)) <= LIST_AT_ONCE:
+            self.tasks.cancel_latest("event list")
             self.event_list.set_document(doc.snapshot, doc.device, timeline)
             self.event_list.show_event(self.shown_event)  # the row of the event shown: the OOM a file opens at
             return
         self.event_list.clear("listing the events...")
-        token, snapshot, device, flt = self._list_token, doc.snapshot, doc.device, self.event_list.filter
-        self.tasks.start(
+        snapshot, device, flt = doc.snapshot, doc.device, self.event_list.filter
+        self.tasks.start_latest(
             "event list",
             lambda _ctx: prepared_table(snapshot, device, timeline, flt),
-            on_result=lambda made: self._events_listed(token, flt, made),
+            on_result=lambda made: self._events_listed(flt, made),
+            on_error=lambda message: self.event_list.clear(f"The events could not be listed: {message}"),
         )
 
-    def _events_listed(self, token: int, flt: EventFilter, made: tuple[EventTable, np.ndarray]) -> None:
-        if token != self._list_token:
-            return  # another device or snapshot is shown now
+    def _events_listed(self, flt: EventFilter, made: tuple[EventTable, np.ndarray]) -> None:
         table, indices = made
         self.event_list.set_table(table, indices if flt == self.event_list.filter else None)
         self.event_list.show_event(self.shown_event)

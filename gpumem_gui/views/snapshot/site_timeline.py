@@ -28,7 +28,7 @@ from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.band_side_panel import BandSidePanel
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
-from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {
@@ -85,10 +85,8 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.kind = "site"
         self.current_event = -1
         self.selected: int | None = None  # the band picked, an index into the shown grouping's bands
-        self._token = 0
         self._gate = threading.Event()  # set while the task may compute: see _compute
         self.tasks = TaskGroup(self)  # the groupings are computed on the one task mechanism
-        self._task: Task | None = None
         self._drawn_events = np.zeros(0, np.float64)  # x of the drawn points: events, then the right edge
         self._drawn_tops = np.zeros((0, 0))  # the stacked tops of the bands at the drawn events, in axis units
         self._seams = True
@@ -183,8 +181,7 @@ class SiteTimelineView(QtWidgets.QWidget):
     ) -> None:
         """Show `timeline`'s bands: those of `series` where given, else computed on a worker thread (the grouping
         shown first), drawn as each arrives; with `compute` False, none are computed (another process is making them:
-        set_series or set_document hands them over). The cursor goes to `event` (default: the last event)."""
-        self._token += 1
+        set_document hands them over). The cursor goes to `event` (default: the last event)."""
         self.snapshot, self.timeline = snapshot, timeline
         self.groupings = dict(series.groupings) if series is not None else {}
         self.selected = None
@@ -194,24 +191,18 @@ class SiteTimelineView(QtWidgets.QWidget):
         self._clear_details()
         self.set_event(self.current_event, emit=False)
         missing = [k for k in (self.kind, *GROUPINGS) if k not in self.groupings]
-        if self._task is not None:
-            self._task.cancel()  # another document (or device) replaces this one: its work is wasted
-            self._task = None
+        # another document (or device) replaces this one: the work of the older is wasted, and none of it arrives
+        self.tasks.cancel_latest("timeline by site")
         if missing and compute:
             self._gate = threading.Event()
-            token, gate, kinds = self._token, self._gate, list(dict.fromkeys(missing))
-            self._task = self.tasks.start(
+            gate, kinds = self._gate, list(dict.fromkeys(missing))
+            self.tasks.start_latest(
                 "timeline by site",
                 lambda ctx: self._compute(ctx, gate, snapshot, timeline, kinds),
-                on_progress=lambda bands: self._arrived(token, bands),
+                on_progress=self._arrived,
+                on_error=self._failed,
             )
         self._show_kind(fit=True)
-
-    def set_series(self, series: SiteSeries) -> None:
-        """Groupings computed elsewhere (off the GUI thread) for the timeline shown."""
-        if series.timeline is self.timeline:
-            self.groupings.update(series.groupings)
-            self._show_kind(fit=False)
 
     def _compute(
         self,
@@ -224,6 +215,7 @@ class SiteTimelineView(QtWidgets.QWidget):
         """A task: each grouping in turn, handed to the GUI thread as progress. The task waits while the GUI thread
         draws what it handed over: both wanting the GIL at once, every Qt call of the GUI thread would wait for it,
         and a 10 ms drawing would become a stall of 50."""
+        ctx.on_cancel(gate.set)  # a cancelled task waits for no drawing
         index = total_index(timeline)
         for kind in kinds:
             ctx.check()
@@ -232,9 +224,10 @@ class SiteTimelineView(QtWidgets.QWidget):
             ctx.progress(bands)
             gate.wait(timeout=1.0)
 
-    def _arrived(self, token: int, bands: BandSeries) -> None:
-        if token != self._token:
-            return
+    def _failed(self, message: str) -> None:
+        self.status.setText(f"The bands could not be computed: {message}")
+
+    def _arrived(self, bands: BandSeries) -> None:
         self.groupings[bands.kind] = bands
         if bands.kind == self.kind:
             self._show_kind(fit=False)
