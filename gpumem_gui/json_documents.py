@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 # the version of each document's shape, the `const` of its gpumem_gui/schemas/COMMAND.json; bump both together when
 # a key is added, removed or changes meaning (gpumem_gui/schemas/README.md says how). events and stack are the MCP
 # server's own (no command prints them).
-SCHEMA_VERSIONS = {"report": 1, "explain": 2, "diff": 1, "ranks": 1, "replay": 2, "events": 1, "stack": 1}
+SCHEMA_VERSIONS = {"report": 1, "explain": 2, "diff": 1, "ranks": 2, "replay": 2, "events": 1, "stack": 1}
 
 
 def versioned(command: str, document: dict[str, Any]) -> dict[str, Any]:
