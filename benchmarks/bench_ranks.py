@@ -1,9 +1,12 @@
-"""Ranks benchmark: a folder of 64 rank files of 100k trace events each, made with the allocator simulator, and the
-wall time and peak memory (the command and all its worker processes together) of `gpumem-gui ranks DIR --json`.
+"""Ranks benchmark: a folder of rank files made with the allocator simulator (1,000 small ones, or 64 of 100k trace
+events), and `gpumem-gui ranks DIR --json` timed three ways: the local process pool, a local Dask cluster
+(`--scheduler`), and the summary cache on a second run; with the peak RSS of the merging process (the command's own)
+and of the command with all its worker processes.
 
 Rank 13 runs out of memory once; rank 42 keeps 30 % more activations (an outlier); the others differ by a few %.
-The folder is made once and reused: $GPUMEM_GUI_BENCH_DIR, else the user's cache folder (bench_data.data_dir()).
-Run: python benchmarks/bench_ranks.py [--ranks 64] [--events 100000] [--out DIR]
+The folder is made once and reused: $GPUMEM_GUI_BENCH_DIR, else a folder in the temporary directory (never the
+user's home); the summary cache of each run is a fresh temporary folder.
+Run: python benchmarks/bench_ranks.py [--ranks 1000] [--events 2000] [--out DIR] [--no-dask]
 """
 
 from __future__ import annotations
@@ -14,8 +17,9 @@ import json
 import os
 import pickle
 import random
-import subprocess
+import shutil
 import sys
+import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -87,63 +91,95 @@ def make_folder(folder: Path, ranks: int, events: int) -> list[Path]:
     return paths
 
 
-def _tree_rss(proc: psutil.Process) -> int:
-    total = 0
+def _rss(proc: psutil.Process) -> tuple[int, int]:
+    """The RSS of `proc` alone and of it with all its children."""
+    own = total = 0
     for p in [proc, *proc.children(recursive=True)]:
         with contextlib.suppress(psutil.Error):  # a worker that just left
-            total += p.memory_info().rss
-    return total
+            rss = p.memory_info().rss
+            total += rss
+            own = rss if p.pid == proc.pid else own
+    return own, total
 
 
-def measure(folder: Path) -> dict[str, Any]:
+def measure(folder: Path, cache: Path, *args: str) -> dict[str, Any]:
     """Run the command once, sampling the RSS of it and all its children every 20 ms."""
-    cmd = [sys.executable, "-m", "gpumem_gui", "ranks", str(folder), "--json"]
-    t0 = time.perf_counter()
-    proc = psutil.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    peak = peak_procs = 0
-    while proc.poll() is None:
-        peak = max(peak, _tree_rss(proc))
-        peak_procs = max(peak_procs, 1 + len(proc.children(recursive=True)))
-        time.sleep(0.02)
-    seconds = time.perf_counter() - t0
-    out, err = proc.communicate()
+    cmd = [sys.executable, "-m", "gpumem_gui", "ranks", str(folder), "--json", *args]
+    env = dict(os.environ, GPUMEM_GUI_CACHE_DIR=str(cache))
+    # the JSON of 1,000 ranks is more than a pipe holds: into files, so the command never waits on this sampler
+    with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+        t0 = time.perf_counter()
+        proc = psutil.Popen(cmd, stdout=stdout, stderr=stderr, env=env)
+        peak_own = peak_all = peak_procs = 0
+        while proc.poll() is None:
+            with contextlib.suppress(psutil.Error):
+                own, total = _rss(proc)
+                peak_own, peak_all = max(peak_own, own), max(peak_all, total)
+                peak_procs = max(peak_procs, 1 + len(proc.children(recursive=True)))
+            time.sleep(0.02)
+        seconds = time.perf_counter() - t0
+        stdout.seek(0)
+        stderr.seek(0)
+        out, err = stdout.read(), stderr.read()
     result = json.loads(out) if proc.returncode == 0 else {}
     return {
         "returncode": proc.returncode,
         "seconds": round(seconds, 2),
-        "peak_rss_all_processes_bytes": peak,
+        "peak_rss_merging_process_bytes": peak_own,
+        "peak_rss_all_processes_bytes": peak_all,
         "peak_processes": peak_procs,
         "ranks": len(result.get("ranks", [])),
         "oom_ranks": result.get("oom_ranks"),
-        "outliers": result.get("outliers"),
+        "outliers": sorted({o["rank"] for o in result.get("outliers", [])}),
         "stderr": err.decode()[-500:],
     }
 
 
+def _dask(folder: Path, cache: Path) -> dict[str, Any]:
+    """The command against a local Dask cluster of one single-threaded worker process per core."""
+    try:
+        import distributed
+    except ImportError:
+        return {"skipped": "Dask is not installed (pip install 'gpumem-gui[cluster]')"}
+    workers = os.cpu_count() or 1
+    with distributed.LocalCluster(
+        n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0"
+    ) as cluster:
+        return {"workers": workers} | measure(folder, cache, "--no-cache", "--scheduler", cluster.scheduler_address)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ranks", type=int, default=64)
-    parser.add_argument("--events", type=int, default=100_000)
+    parser.add_argument("--ranks", type=int, default=1000)
+    parser.add_argument("--events", type=int, default=2000)
     parser.add_argument("--out", type=Path, default=None, help="where the rank folder goes")
+    parser.add_argument("--no-dask", action="store_true", help="leave the Dask cluster out")
     args = parser.parse_args()
     if args.out is None:
-        sys.path.insert(0, str(Path(__file__).parent))
-        from bench_data import data_dir
-
-        args.out = data_dir() / f"ranks-{args.ranks}x{args.events}"
+        base = Path(os.environ.get("GPUMEM_GUI_BENCH_DIR") or tempfile.gettempdir())
+        args.out = base / f"gpumem-gui-bench-ranks-{args.ranks}x{args.events}"
     t0 = time.perf_counter()
     paths = make_folder(args.out, args.ranks, args.events)
     made = time.perf_counter() - t0
     size = sum(p.stat().st_size for p in paths)
-    report = {
-        "folder": str(args.out),
-        "files": len(paths),
-        "events_per_file": args.events,
-        "folder_bytes": size,
-        "make_seconds": round(made, 1),
-        "cpus": os.cpu_count(),
-        "ranks_command": measure(args.out),
-    }
+    cache = Path(tempfile.mkdtemp(prefix="gpumem-gui-bench-cache-"))
+    try:
+        report: dict[str, Any] = {
+            "folder": str(args.out),
+            "files": len(paths),
+            "events_per_file": args.events,
+            "folder_bytes": size,
+            "make_seconds": round(made, 1),
+            "cpus": os.cpu_count(),
+            "load_average": [round(x, 2) for x in os.getloadavg()],
+            "local_pool": measure(args.out, cache, "--no-cache"),
+        }
+        if not args.no_dask:
+            report["dask_local_cluster"] = _dask(args.out, cache)
+        report["cache_first_run"] = measure(args.out, cache)
+        report["cache_second_run"] = measure(args.out, cache)
+    finally:
+        shutil.rmtree(cache, ignore_errors=True)
     print(json.dumps(report, indent=2))
 
 

@@ -21,7 +21,7 @@ SCHEMA_VERSIONS = {
     "report": 1,
     "explain": 2,
     "diff": 1,
-    "ranks": 1,
+    "ranks": 2,
     "replay": 2,
     "events": 1,
     "stack": 1,

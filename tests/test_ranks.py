@@ -103,10 +103,12 @@ def test_hand_made_folder(folder: Path) -> None:
         assert e.oom_events == ooms
         assert e.external_fragmentation == 0.0  # at the peak every segment is one allocated block
     assert table.oom_ranks == [3]
-    # group "no step": 100, 100, 140, 100 MiB -> median 100 MiB; step 20: three at 100 MiB; step 10: one file
+    # group "no step": 100, 100, 140, 100 MiB -> median 100 MiB, MAD 0 floored to 1 % of the median (1 MiB):
+    # 0.6745 * 40 MiB / 1 MiB = 26.98; step 20: three at 100 MiB (score 0); step 10: one file
+    expected = {"rank": 4, "step": None, "pipeline_stage": None, "value": 7 * BLOCK, "median": 5 * BLOCK, "mad": 0}
     assert [o.as_json() for o in table.outliers] == [
-        {"rank": 4, "metric": "peak_reserved_bytes", "value": 7 * BLOCK, "median": 5 * BLOCK},
-        {"rank": 4, "metric": "peak_allocated_bytes", "value": 7 * BLOCK, "median": 5 * BLOCK},
+        expected | {"metric": "peak_reserved_bytes", "score": 26.98},
+        expected | {"metric": "peak_allocated_bytes", "score": 26.98},
     ]
     assert len(table.errors) == 1 and "rank9.pickle" in table.errors[0]
     assert not _workers_left()
@@ -125,11 +127,12 @@ def test_json_output_against_report(folder: Path, capsys: pytest.CaptureFixture[
     assert cli.main(["ranks", str(folder), "--json"]) == 0
     out, err = capsys.readouterr()
     data = json.loads(out)
-    assert list(data) == ["schema_version", "ranks", "oom_ranks", "outliers"]
+    assert list(data) == ["schema_version", "ranks", "oom_ranks", "outliers", "outlier_rule", "imbalance"]
     assert "rank9.pickle" in err and len(err.strip().splitlines()) == 1  # the unreadable file: stderr, not counted
     assert len(data["ranks"]) == len(EXPECTED)
     keys = ["rank", "step", "file", "device", "peak_reserved_bytes", "peak_allocated_bytes", "reserved_bytes",
-            "allocated_bytes", "oom_events", "external_fragmentation", "oom_devices"]  # fmt: skip
+            "allocated_bytes", "oom_events", "external_fragmentation", "oom_devices", "parallel",
+            "categories_at_peak"]  # fmt: skip
     for entry in data["ranks"]:
         assert list(entry) == keys
         assert cli.main(["report", entry["file"], "--device", str(entry["device"]), "--json"]) == 0
@@ -152,7 +155,7 @@ def test_text_output(folder: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ]
     assert "OOM ranks: 3" in out
     assert "rank 5  10: 80.0 MiB, 20: 100.0 MiB" in out  # one rank's peak over its steps
-    assert "rank 4: peak reserved 140.0 MiB (median 100.0 MiB)" in out
+    assert "rank 4: peak reserved 140.0 MiB (median 100.0 MiB, MAD 0 B, score 27.0)" in out
 
 
 @pytest.mark.skipif(not FIXTURES.is_dir(), reason="real fixtures absent")

@@ -3,11 +3,16 @@ figures against the raw trace."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
+import re
+import signal
 import socket
+import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,6 +29,7 @@ from gpumem_gui.sources import rank_cluster, rank_folder
 from gpumem_gui.sources.rank_folder import RankFolderJob
 from gpumem_gui.sources.rank_shards import parse_shard, shard_of
 from gpumem_gui.sources.summary_cache import SummaryCache
+from tests.conftest import wait_until
 
 distributed = pytest.importorskip("distributed")
 dask = pytest.importorskip("dask")
@@ -57,8 +63,10 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
-    """Two worker processes, one thread each: the files are read in other processes, as on a real cluster."""
+    """Two worker processes, one thread each: the files are read in other processes, as on a real cluster. A task
+    whose worker dies is tried once more, then KilledWorker (the default is 3 more: the test would kill 4 workers)."""
     with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 1}),
         distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0") as local,
         distributed.Client(local) as client,
     ):
@@ -225,3 +233,88 @@ def test_no_scheduler_there_is_one_line(folder: Path, capsys: pytest.CaptureFixt
     assert len(err) == 1 and err[0].startswith(
         f"gpumem-gui ranks: cannot reach the Dask scheduler tcp://127.0.0.1:{port}"
     )
+
+
+def _reading(reader: rank_cluster.ClusterReader, files: list[Path]) -> tuple[threading.Thread, dict[str, Any]]:
+    """ClusterReader.read of `files` in a thread; the results fill the returned dict as they come."""
+    results: dict[str, Any] = {}
+
+    def record(path: str, result: dict[str, Any] | str) -> None:
+        results[Path(path).name] = result
+
+    thread = threading.Thread(
+        target=reader.read, args=([(str(f), f.name) for f in files], record, threading.Event()), daemon=True
+    )
+    thread.start()
+    return thread, results
+
+
+def _blocking_file(path: Path) -> Path:
+    """A named pipe: opening it to read waits until a writer comes, so the task that reads it is stuck mid-task."""
+    os.mkfifo(path)
+    return path
+
+
+def _release(fifo: Path) -> None:
+    """Let a reader still stuck on `fifo` go (nobody reading: nothing to do)."""
+    with contextlib.suppress(OSError):
+        os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+
+
+def test_a_worker_that_dies_mid_task_costs_only_its_file(cluster: Any, tmp_path: Path) -> None:
+    for rank in range(2):
+        _write(tmp_path / f"rank{rank}.pickle", 3)
+    fifo = _blocking_file(tmp_path / "rank2.pickle")
+    thread, results = _reading(rank_cluster.ClusterReader(cluster), sorted(tmp_path.iterdir()))
+    try:
+        for _ in range(2):  # the scheduler tries it again on another worker; the second death is the file's doing
+            wait_until(lambda: len(results) == 2 and any(cluster.processing().values()), timeout=60)
+            ((address, _keys),) = [(a, k) for a, k in cluster.processing().items() if k]
+            os.kill(cluster.run(os.getpid, workers=[address])[address], signal.SIGKILL)
+            wait_until(lambda gone=address: not cluster.processing().get(gone), timeout=60)
+        thread.join(timeout=60)
+        assert not thread.is_alive()
+    finally:
+        _release(fifo)
+    assert isinstance(results["rank0.pickle"], dict) and isinstance(results["rank1.pickle"], dict)
+    assert results["rank2.pickle"] == f"every Dask worker that read it died (KilledWorker) ({fifo})"
+
+
+def test_a_scheduler_that_goes_away_ends_the_reading(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A scheduler (and its worker) in a process of its own, killed while a file is being read: the files not yet
+    back get one line each, those read are kept, nothing waits; then the command says in one line it is gone."""
+    _write(tmp_path / "rank0.pickle", 3)
+    fifo = _blocking_file(tmp_path / "rank1.pickle")
+    script = (
+        "import distributed, time\n"
+        "if __name__ == '__main__':\n"
+        "    c = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, protocol='tcp',\n"
+        "        dashboard_address=':0')\n"
+        "    print(c.scheduler_address, flush=True)\n"
+        "    time.sleep(300)\n"
+    )
+    head = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert head.stdout is not None
+        address = head.stdout.readline().strip()
+        monkeypatch.setattr(rank_cluster, "CONNECT_TIMEOUT_S", 2)
+        reader = rank_cluster.ClusterReader.connect(address)
+        thread, results = _reading(reader, [tmp_path / "rank0.pickle", fifo])
+        wait_until(lambda: "rank0.pickle" in results, timeout=60)
+        head.kill()
+        thread.join(timeout=30)
+        assert not thread.is_alive()
+        reader.close()
+    finally:
+        head.kill()
+        head.wait()
+        if head.stdout is not None:
+            head.stdout.close()
+        _release(fifo)
+    assert isinstance(results["rank0.pickle"], dict)
+    assert re.fullmatch(rf"the Dask scheduler went away before it was read \(\w+\) \({fifo}\)", results["rank1.pickle"])
+    assert cli.main(["ranks", str(tmp_path), "--scheduler", address]) == 2  # a scheduler no longer there
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith(f"gpumem-gui ranks: cannot reach the Dask scheduler {address}")

@@ -141,6 +141,12 @@ def _parser() -> argparse.ArgumentParser:
     )
     att.add_argument("--list", action="store_true", help="list local GPU processes and the ones that run a probe")
     att.add_argument("--save", metavar="OUT", help="write the job's snapshot here (a normal snapshot pickle)")
+    att.add_argument(
+        "--save-ranks",
+        metavar="DIR",
+        help="save a snapshot of every local probe (with PID: of that process and the ones below it, e.g. torchrun's)"
+        " into DIR, each named rankR.pickle, for `gpumem-gui ranks DIR`",
+    )
     att.add_argument("--once", action="store_true", help="take one snapshot and exit (with --save)")
     att.add_argument("--no-trace", action="store_true", help="leave the recorded trace out of the snapshot")
     # its options are the demo job's own (gpumem_gui.demo_job): `gpumem-gui demo-job --help` lists them
@@ -277,6 +283,13 @@ def _attach(args: argparse.Namespace) -> int:
 
     if args.timeout is not None and not args.timeout > 0:
         return bad("--timeout must be a positive number of seconds")
+    if args.save_ranks:
+        if args.socket or args.save or args.list:
+            return bad("--save-ranks takes no --socket, --save or --list")
+        from gpumem_gui.cli.attach_ranks import save_ranks  # noqa: PLC0415
+
+        timeout = REPLY_TIMEOUT_S if args.timeout is None else args.timeout
+        return save_ranks(args.save_ranks, args.pid, timeout=timeout, include_traces=not args.no_trace)
     if args.list:
         if args.socket or args.pid is not None:
             return bad("--list takes no PID and no --socket")

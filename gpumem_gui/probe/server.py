@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from gpumem_gui.probe import wire
+from gpumem_gui.probe.job_place import RECORDED_WITH, job_place, oom_file_name
 from gpumem_gui.probe.shared_builds import BUILD_SHARE, SharedBuilds
 
 MAX_CONNECTIONS = 8  # viewers' connections that have made a request
@@ -335,6 +336,8 @@ class ProbeServer:
                 started_at=self.started_at,
                 oom_count=self.oom_count,
             )
+            place = job_place()
+            hello.update(job=place, rank=place.get("RANK"))  # a viewer behind an SSH forward cannot read our env
             return hello
         if op == "stats":
             stats = self.backend.stats()
@@ -370,6 +373,11 @@ class ProbeServer:
         if self._marks:
             snap = dict(snap)
             snap["external_annotations"] = list(snap.get("external_annotations") or []) + list(self._marks)
+        place = job_place()
+        if place:  # the rank travels inside the file: `ranks` places it whatever the file is named
+            snap = dict(snap)
+            recorded = snap.get(RECORDED_WITH)
+            snap[RECORDED_WITH] = {**(recorded if isinstance(recorded, dict) else {}), "job": place}
         return snap
 
     def _snapshot_bytes(self, include_traces: bool) -> bytes:
@@ -443,7 +451,7 @@ class ProbeServer:
         assert self.oom_dir is not None
         self.oom_dir.mkdir(parents=True, exist_ok=True)
         stamp = time.strftime("%Y%m%d-%H%M%S")
-        path = self.oom_dir / f"oom-{os.getpid()}-{stamp}-{self.oom_count}.pickle"
+        path = self.oom_dir / oom_file_name(os.getpid(), stamp, self.oom_count, job_place())
         snap = self.snapshot_dict(True)
         tmp = path.with_suffix(".part")
         with tmp.open("wb") as f:

@@ -11,11 +11,11 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from gpumem_gui.probe.job_place import RECORDED_WITH
 from gpumem_gui.probe.server import RequestError
 from gpumem_gui.probe.wire import MAX_HISTORY_ENTRIES as MAX_ENTRIES
 
 STACK_CHOICES = ("python", "all", "none")
-RECORDED_WITH = "recorded_with"  # the snapshot key core/snapshot/recorded_with.py reads (torch does not write it)
 
 
 class TorchBackend:

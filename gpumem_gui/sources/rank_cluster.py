@@ -8,8 +8,10 @@ reason; the others' summaries are kept.
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from collections.abc import Callable
+from concurrent.futures import CancelledError
 from typing import Any
 
 from gpumem_gui.sources.rank_folder import _summarise, find_snapshot_files
@@ -38,7 +40,7 @@ def _why(error: BaseException, path: str) -> str:
     name = type(error).__name__
     if name == "KilledWorker":
         return f"every Dask worker that read it died (KilledWorker) ({path})"
-    if name == "CancelledError" or isinstance(error, TimeoutError | OSError):
+    if isinstance(error, CancelledError | asyncio.CancelledError | TimeoutError | OSError):  # the client's are these
         return f"the Dask scheduler went away before it was read ({name}) ({path})"
     return f"the Dask task reading it failed ({name}: {error}) ({path})"
 

@@ -245,11 +245,12 @@ class RankFolderJob:
             while pending and not self._cancelled.is_set():
                 finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
                 for future in finished:
-                    path = submitted[future][0]
+                    # dropped once read: a done future keeps its summary (tens of KB), 1,000 of them tens of MB
+                    path, relative = submitted.pop(future)
                     try:
                         record(path, future.result())
                     except BrokenProcessPool:  # a worker died: this file may be the cause, or only its neighbour
-                        broken.append(submitted[future])
+                        broken.append((path, relative))
                     except Exception as e:
                         record(path, f"the process reading it stopped ({type(e).__name__}: {e}) ({path})")
         finally:

@@ -72,6 +72,7 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "external_annotations": snapshot.external_annotations,
         "torch_version": snapshot.torch_version,
         "device_memory": {str(d): n for d, n in snapshot.device_memory.items()},
+        "job": dict(snapshot.job),
         "traces": [],
         # each device's peak, made here: in the GUI process it is a pass over the trace (the device menu reads it)
         "peaks": {str(d): snapshot.peak_reserved(d) for d in snapshot.devices()} if snapshot.has_traces else {},
@@ -151,6 +152,7 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             warnings=list(meta.get("warnings", [])),
             torch_version=meta.get("torch_version"),
             device_memory={int(d): int(n) for d, n in meta.get("device_memory", {}).items()},
+            job={str(k): int(v) for k, v in meta.get("job", {}).items()},
         )
         # the worker's peaks fill the snapshot's own cache of them (Snapshot.peak_reserved)
         snapshot.seed_peaks({int(d): float(p) for d, p in meta.get("peaks", {}).items()})

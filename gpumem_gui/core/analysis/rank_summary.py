@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.analysis.breakdown import breakdown_at
+from gpumem_gui.core.analysis.rank_groups import parallel_coordinates
 from gpumem_gui.core.analysis.ranks import FileSummary, summarise_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
@@ -26,7 +27,7 @@ from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Action, Snapshot
 
-SUMMARY_VERSION = 1  # raise when a key changes: cached summaries of another version are read again
+SUMMARY_VERSION = 2  # raise when a key changes: cached summaries of another version are read again
 CURVE_POINTS = 512
 TOP_SITES = 20
 # the keys of the snapshot's user metadata (torch.cuda.memory._set_memory_metadata) that tell where a rank runs
@@ -62,17 +63,21 @@ def _curves(reserved: npt.NDArray[np.int64], allocated: npt.NDArray[np.int64]) -
 
 def user_metadata(snapshot: Snapshot) -> dict[str, Any]:
     """The METADATA_KEYS found in the trace entries' user metadata: a JSON object, or `KEY=VALUE` pairs split by
-    commas or spaces; the last entry that names a key wins."""
-    found: dict[str, Any] = {}
+    commas or spaces; the last entry that names a key wins. RANK, LOCAL_RANK and WORLD_SIZE the probe recorded
+    (Snapshot.job) come first: the job's own metadata, when it names them, is what the job meant."""
+    found: dict[str, Any] = dict(snapshot.job)
     codes: set[int] = set()
     for trace in snapshot.traces:
         codes.update(int(c) for c in np.unique(trace.user_metadata) if c >= 0)
     for code in sorted(codes):
         text = snapshot.strings[code] if code < len(snapshot.strings) else ""
-        try:
-            parsed = json.loads(text)
-        except ValueError:
-            parsed = dict(p.split("=", 1) for p in text.replace(",", " ").split() if "=" in p)
+        if code in snapshot.metadata:  # given as a dict: its pairs, each value's text JSON unless a plain string
+            parsed = {key: _json_or_text(value) for key, value in snapshot.metadata[code]}
+        else:
+            try:
+                parsed = json.loads(text)
+            except ValueError:
+                parsed = dict(p.split("=", 1) for p in text.replace(",", " ").split() if "=" in p)
         if isinstance(parsed, dict):
             found.update({k: v for k, v in parsed.items() if k in METADATA_KEYS})
     for key in ("RANK", "LOCAL_RANK", "WORLD_SIZE"):
@@ -82,6 +87,13 @@ def user_metadata(snapshot: Snapshot) -> dict[str, Any]:
             except (TypeError, ValueError):
                 del found[key]
     return found
+
+
+def _json_or_text(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text
 
 
 def _ooms(snapshot: Snapshot) -> list[dict[str, int]]:
@@ -107,18 +119,37 @@ def summarise_loaded(snapshot: Snapshot, file: str, relative: str, stat: dict[st
     config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
     timeline = build_timeline(snapshot, device, config)
     series = timeline.series
-    peaks = {}
+    peaks: dict[str, dict[str, Any]] = {}
     for name in ("reserved", "allocated", "requested"):
         values = getattr(series, name)
         at = -1 if not len(values) or series.initial[name] >= int(values.max()) else int(np.argmax(values))
         when = int(series.time_us[at]) if series.time_us is not None and at >= 0 else None
         peaks[name] = {"bytes": series.peak(name), "event": at, "time_us": when}
-    peak_event = table_entry.peak_event if table_entry.peak_event >= 0 else timeline.n_events - 1
+    # the sites and categories hold allocated memory: taken at its peak (reserved peaks one event earlier, at the
+    # segment's allocation, before the block that asked for it exists)
+    peak_event = int(peaks["allocated"]["event"])
+    if peak_event < 0:
+        peak_event = table_entry.peak_event if table_entry.peak_event >= 0 else timeline.n_events - 1
     at_peak = breakdown_at(snapshot, timeline, peak_event) if timeline.n_events or len(snapshot.state.blocks) else None
     metadata = user_metadata(snapshot)
+    rank = table_entry.rank
+    if not table_entry.rank_from_name and "RANK" in metadata:  # the name tells none: the job's RANK
+        rank = metadata["RANK"]
+    table_entry = dataclasses.replace(
+        table_entry,
+        rank=rank,
+        rank_from_name=table_entry.rank_from_name or "RANK" in metadata,
+        parallel=parallel_coordinates(metadata, relative),
+        categories_at_peak={k: v for k, v in (at_peak.by_category if at_peak else {}).items() if v},
+    )
     return {
         "summary_version": SUMMARY_VERSION,
-        **{key: getattr(table_entry, key) for key in _FIELDS} | {"oom_devices": list(table_entry.oom_devices)},
+        **{key: getattr(table_entry, key) for key in _FIELDS}
+        | {
+            "oom_devices": list(table_entry.oom_devices),
+            "parallel": dict(table_entry.parallel),
+            "categories_at_peak": dict(table_entry.categories_at_peak),
+        },
         "relative": relative,
         "host": metadata.get("host", metadata.get("hostname")),
         "devices": snapshot.devices(),
@@ -130,7 +161,6 @@ def summarise_loaded(snapshot: Snapshot, file: str, relative: str, stat: dict[st
         "top_sites": [
             {"site": s.site, "bytes": s.bytes, "blocks": s.blocks} for s in (at_peak.by_site if at_peak else [])
         ][:TOP_SITES],
-        "categories_at_peak": dict(at_peak.by_category) if at_peak else {},
         "curves": _curves(series.reserved, series.allocated),
         "file_stat": stat,
     }

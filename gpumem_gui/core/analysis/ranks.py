@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 import re
-import statistics
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any
@@ -12,6 +11,15 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.analysis.metrics import compute_metrics
+from gpumem_gui.core.analysis.rank_groups import (
+    MIN_GROUP_FOR_OUTLIERS,
+    Z_THRESHOLD,
+    Imbalance,
+    find_imbalance,
+    outlier_group,
+    parallel_coordinates,
+    robust_scores,
+)
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.errors import printable
@@ -28,8 +36,6 @@ _STEP = re.compile(r"(?<![a-z])(?:global_)?(?:step|steps|iter|iteration)[-_]?(\d
 # the files a folder's snapshots may be (what load_snapshot reads); others (README, logs) are not looked at
 SNAPSHOT_SUFFIXES = (".pickle", ".pkl", ".pck", ".json", ".gz")
 
-OUTLIER_RATIO = 1.10  # an entry more than 10 % above its step's median
-MIN_GROUP_FOR_OUTLIERS = 3  # of two ranks neither is "the odd one"
 OUTLIER_METRICS = ("peak_reserved_bytes", "peak_allocated_bytes")
 
 
@@ -77,6 +83,10 @@ class FileSummary:
     trace_events: int
     span_us: int | None  # first to last event's time; None without time stamps
     oom_devices: tuple[int, ...] = ()  # the devices with an OOM in their trace
+    # its place in the parallelism (rank_groups.DIMENSIONS: index), from the snapshot's metadata or the file's name
+    parallel: Mapping[str, int] = field(default_factory=dict)
+    # bytes of each category at the peak of allocated (rank_summary; empty where the entry was made without it)
+    categories_at_peak: Mapping[str, int] = field(default_factory=dict)
 
     def as_json(self) -> dict[str, Any]:
         keys = (
@@ -91,7 +101,11 @@ class FileSummary:
             "oom_events",
             "external_fragmentation",
         )
-        return {key: getattr(self, key) for key in keys} | {"oom_devices": list(self.oom_devices)}
+        return {key: getattr(self, key) for key in keys} | {
+            "oom_devices": list(self.oom_devices),
+            "parallel": dict(self.parallel),
+            "categories_at_peak": dict(self.categories_at_peak),
+        }
 
 
 def oom_flag(entry: FileSummary) -> str:
@@ -139,20 +153,35 @@ def summarise_snapshot(snapshot: Snapshot, file: str, relative_path: str | None 
         trace_events=timeline.n_events,
         span_us=span,
         oom_devices=tuple(d for d in devices if snapshot.oom_count(d)),
+        parallel=parallel_coordinates({}, relative_path if relative_path is not None else PurePath(file).name),
     )
 
 
 @dataclass(frozen=True)
 class Outlier:
+    """A rank whose peak scores above Z_THRESHOLD among the ranks of its step and pipeline stage."""
+
     rank: int
     metric: str
     value: int
     median: int
     file: str = ""
     step: int | None = None
+    mad: int = 0  # the median absolute deviation of the group (before the floor of rank_groups)
+    score: float = 0.0  # the modified z-score
+    pipeline_stage: int | None = None  # the group's stage, when known
 
     def as_json(self) -> dict[str, Any]:
-        return {"rank": self.rank, "metric": self.metric, "value": self.value, "median": self.median}
+        return {
+            "rank": self.rank,
+            "step": self.step,
+            "pipeline_stage": self.pipeline_stage,
+            "metric": self.metric,
+            "value": self.value,
+            "median": self.median,
+            "mad": self.mad,
+            "score": round(self.score, 2),
+        }
 
 
 @dataclass(frozen=True)
@@ -163,12 +192,15 @@ class RanksTable:
     oom_ranks: list[int]
     outliers: list[Outlier]
     errors: list[str] = field(default_factory=list)  # one line per file that could not be read
+    imbalance: list[Imbalance] = field(default_factory=list)
 
     def as_json(self) -> dict[str, Any]:
         return {
             "ranks": [e.as_json() for e in self.entries],
             "oom_ranks": self.oom_ranks,
             "outliers": [o.as_json() for o in self.outliers],
+            "outlier_rule": {"score": "modified z-score (Iglewicz-Hoaglin)", "threshold": Z_THRESHOLD},
+            "imbalance": [i.as_json() for i in self.imbalance],
         }
 
     def flags(self, entry: FileSummary) -> list[str]:
@@ -180,22 +212,23 @@ def _order(entry: FileSummary) -> tuple[int, int, str]:
     return (entry.rank, -1 if entry.step is None else entry.step, entry.file)
 
 
-def find_outliers(entries: Sequence[FileSummary], ratio: float = OUTLIER_RATIO) -> list[Outlier]:
-    """Entries more than `ratio` times the median of the entries of the same step (ranks compared at one moment of
-    training; files without a step form a group of their own), for the peak reserved and the peak allocated."""
-    groups: dict[int | None, list[FileSummary]] = {}
+def find_outliers(entries: Sequence[FileSummary], threshold: float = Z_THRESHOLD) -> list[Outlier]:
+    """Entries whose peak reserved or peak allocated has a modified z-score above `threshold` among the entries of
+    the same step and pipeline stage (rank_groups: median and MAD, the MAD floored at 1 % of the median); files
+    without a step, or without a stage, form a group of their own. Only peaks above the group are outliers: a rank
+    that holds less is no memory problem."""
+    groups: dict[tuple[int | None, int | None], list[FileSummary]] = {}
     for e in entries:
-        groups.setdefault(e.step, []).append(e)
+        groups.setdefault(outlier_group(e), []).append(e)
     found = []
-    for group in groups.values():
+    for (step, stage), group in groups.items():
         if len(group) < MIN_GROUP_FOR_OUTLIERS:
             continue
         for metric in OUTLIER_METRICS:
-            median = round(statistics.median(getattr(e, metric) for e in group))
-            for e in group:
-                value = int(getattr(e, metric))
-                if value > ratio * median:
-                    found.append(Outlier(e.rank, metric, value, median, e.file, e.step))
+            scored = robust_scores([int(getattr(e, metric)) for e in group])
+            for e, d in zip(group, scored, strict=True):
+                if d.score > threshold:
+                    found.append(Outlier(e.rank, metric, d.value, d.median, e.file, step, d.mad, d.score, stage))
     return sorted(
         found, key=lambda o: (o.rank, -1 if o.step is None else o.step, o.file, OUTLIER_METRICS.index(o.metric))
     )
@@ -204,7 +237,7 @@ def find_outliers(entries: Sequence[FileSummary], ratio: float = OUTLIER_RATIO) 
 def ranks_table(entries: Iterable[FileSummary], errors: Iterable[str] = ()) -> RanksTable:
     ordered = sorted(entries, key=_order)
     oom_ranks = sorted({e.rank for e in ordered if e.oom_events})
-    return RanksTable(ordered, oom_ranks, find_outliers(ordered), list(errors))
+    return RanksTable(ordered, oom_ranks, find_outliers(ordered), list(errors), find_imbalance(ordered))
 
 
 def _span(us: int | None) -> str:
@@ -253,16 +286,21 @@ def ranks_text(table: RanksTable, folder: str) -> str:
             lines.append(f"  rank {e.rank}: {flag} ({shown})")
     lines.append(f"OOM ranks: {', '.join(map(str, table.oom_ranks)) or 'none'}")
     if table.outliers:
-        lines.append(f"outliers (more than {OUTLIER_RATIO - 1:.0%} above the median of their step):")
+        lines.append(
+            f"outliers (modified z-score above {Z_THRESHOLD} against the median and MAD of their step and stage):"
+        )
         for o in table.outliers:
             step = "" if o.step is None else f" step {o.step}"
+            stage = "" if o.pipeline_stage is None else f" stage {o.pipeline_stage}"
             name = o.metric.removesuffix("_bytes").replace("_", " ")
             lines.append(
-                f"  rank {o.rank}{step}: {name} {format_bytes(o.value)} (median {format_bytes(o.median)})"
-                f"  {_relative(o.file, folder)}"
+                f"  rank {o.rank}{step}{stage}: {name} {format_bytes(o.value)} (median {format_bytes(o.median)},"
+                f" MAD {format_bytes(o.mad)}, score {o.score:.1f})  {_relative(o.file, folder)}"
             )
     else:
         lines.append("outliers: none")
+    for imbalance in table.imbalance:
+        lines.append(f"imbalance: {imbalance.text}")
     by_rank: dict[int, list[FileSummary]] = {}
     for e in table.entries:
         if e.step is not None:

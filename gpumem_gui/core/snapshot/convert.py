@@ -40,7 +40,7 @@ from gpumem_gui.core.snapshot.model import (
     Snapshot,
     TraceTable,
 )
-from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_with
+from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_job, read_recorded_with
 from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
@@ -234,6 +234,7 @@ def snapshot_from_object(
         warnings=warnings,
         torch_version=torch_version,
         device_memory=device_memory,
+        job=read_recorded_job(root.get(RECORDED_WITH_KEY)),
     )
 
 

@@ -233,6 +233,7 @@ class Snapshot:
     # recorded by the gpumem-gui probe only (recorded_with.py): torch's snapshots carry neither
     torch_version: str | None = None
     device_memory: dict[int, int] = field(default_factory=dict)  # device -> cudaMemGetInfo's total, bytes
+    job: dict[str, int] = field(default_factory=dict)  # RANK, LOCAL_RANK, WORLD_SIZE where the probe knew them
     # peak_reserved per device, made once: a pass over a 3M-event trace costs ~30 ms, and the window asks for every
     # device's on each device shown (not an init field, so dataclasses.replace with other traces starts afresh)
     _peaks: dict[int, float] = field(default_factory=dict, init=False, repr=False, compare=False)

@@ -12,6 +12,7 @@ from gpumem_gui.core.snapshot.checks import MAX_DEVICE, count, shown
 from gpumem_gui.core.snapshot.errors import SnapshotError
 
 RECORDED_WITH_KEY = "recorded_with"  # top-level key; PyTorch's viewer ignores keys it does not know
+RANK_KEYS = ("RANK", "LOCAL_RANK", "WORLD_SIZE")  # what the probe knew of the job's place (its "job" dict)
 
 
 def read_recorded_with(value: Any) -> tuple[str | None, dict[int, int]]:
@@ -34,3 +35,15 @@ def read_recorded_with(value: Any) -> tuple[str | None, dict[int, int]]:
         )
         memory[index] = count(total, f"'{where}' total memory of device {index}")
     return version, memory
+
+
+def read_recorded_job(value: Any) -> dict[str, int]:
+    """RANK, LOCAL_RANK and WORLD_SIZE from the `recorded_with` dict's "job" dict; a value that is not a count is
+    left out (a hint of where the file comes from: never a reason to refuse the file)."""
+    job = value.get("job") if isinstance(value, dict) else None
+    if not isinstance(job, dict):
+        return {}
+    return {key: job[key] for key in RANK_KEYS if type(job.get(key)) is int and 0 <= job[key] <= MAX_DEVICE_RANK}
+
+
+MAX_DEVICE_RANK = 2**24  # more ranks than any job has had, by far
