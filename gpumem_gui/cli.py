@@ -14,7 +14,6 @@ from typing import Any
 
 from gpumem_gui import __version__, blas_threads, cli_user_code  # noqa: F401 (blas_threads: before numpy is imported)
 from gpumem_gui.cli_guard import run_guarded
-from gpumem_gui.core.allocator.replay import replay, rules_lines
 from gpumem_gui.core.analysis.report import build_report, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from gpumem_gui.core.rules.torch_versions import DEFAULT_VERSION, format_release, modelled_range, modelled_release
@@ -40,7 +39,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only`, the command about to run, the other module commands' options are
+    left out."""
     parser = argparse.ArgumentParser(
         prog="gpumem-gui",
         description="See, measure and teach PyTorch CUDA caching-allocator memory.",
@@ -143,7 +144,9 @@ def _parser() -> argparse.ArgumentParser:
     quiz = sub.add_parser("quiz", help="open the guided quiz")
     quiz.add_argument("quiz_id", nargs="?", help="the quiz to open (default: the chooser)")
     for name, (module, summary) in MODULE_COMMANDS.items():
-        importlib.import_module(module).add_arguments(sub.add_parser(name, help=summary))
+        command = sub.add_parser(name, help=summary)
+        if only in (None, name):  # the module's imports (diff, ranks, MCP) only for its own command or for --help
+            importlib.import_module(module).add_arguments(command)
     return parser
 
 
@@ -224,7 +227,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from gpumem_gui import demo_job  # noqa: PLC0415
 
         return demo_job.main(argv[1:])
-    args = _parser().parse_args(argv)
+    args = _parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
     if args.command == "report":
         return _report(args)
     if args.command == "explain":
@@ -369,6 +372,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from gpumem_gui.core.allocator.replay import replay, rules_lines  # noqa: PLC0415 (not for the other commands)
+
     try:
         snapshot = load_snapshot(args.file)
         capacity = parse_bytes(args.capacity) if args.capacity else None
