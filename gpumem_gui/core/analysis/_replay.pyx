@@ -52,6 +52,7 @@ cdef class ForwardReplay:
     cdef FlatMap gap_count  # free gap size -> how many
     cdef priority_queue[int64_t] gap_sizes  # max-heap of sizes, stale entries dropped lazily
     cdef int64_t largest  # the largest free gap, or -1 when the heap must be consulted
+    cdef bint sizes_kept  # gap_count and gap_sizes kept up (not in run_peaks, which never asks for the largest)
     cdef cmap[int64_t, int64_t] live_pieces  # mapped range address -> piece id
     cdef vector[int64_t] l_addr, l_size, l_req, l_start, l_pend, l_end
     cdef vector[int32_t] l_stack
@@ -78,6 +79,7 @@ cdef class ForwardReplay:
         self.reserved = self.allocated = self.requested = self.active_bytes = 0
         self.rule_mismatches = 0
         self.largest = -1
+        self.sizes_kept = True
 
     # -- free gaps -------------------------------------------------------------------------------------
 
@@ -86,6 +88,8 @@ cdef class ForwardReplay:
             return
         self.gap_end.set(start, end)
         self.gap_start.set(end, start)
+        if not self.sizes_kept:
+            return
         cdef int64_t* count = &self.gap_count.at(end - start, 0)
         if count[0] == 0:
             self.gap_sizes.push(end - start)
@@ -97,6 +101,8 @@ cdef class ForwardReplay:
         cdef int64_t end = self.gap_end.get(start, start)
         self.gap_end.erase(start)
         self.gap_start.erase(end)
+        if not self.sizes_kept:
+            return end
         cdef int64_t* count = &self.gap_count.at(end - start, 0)
         dec(count[0])
         if count[0] == 0 and end - start == self.largest:
@@ -372,6 +378,7 @@ cdef class ForwardReplay:
         cdef int64_t i
         cdef int64_t peak_reserved = self.reserved, peak_allocated = self.allocated
         self.block_sizes = NULL
+        self.sizes_kept = False  # the largest gap is never asked for: its heap is not kept (run() may not follow)
         for i in range(n):
             self.step(i)
             if self.reserved > peak_reserved:
