@@ -64,7 +64,6 @@ class OptionalBuildExt(build_ext):
             self.parallel = JOBS
         self._lock = threading.Lock()
         self._done = 0
-        self._started = time.monotonic()
 
     def run(self) -> None:
         if os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
@@ -77,14 +76,14 @@ class OptionalBuildExt(build_ext):
         _progress(f"compiling {len(self.extensions)} kernels, {jobs} at a time (a minute or two on 2 cores)")
         self._started = time.monotonic()
         super().build_extensions()
-        _progress(f"kernels ready in {time.monotonic() - self._started:.0f} s")
+        _progress(f"kernels done in {time.monotonic() - self._started:.0f} s")
 
     def build_extension(self, ext: Extension) -> None:
         try:
             super().build_extension(ext)
         except Exception as exc:  # a missing g++ is an OSError, a failing one a DistutilsExecError or CompileError
             compiler = (getattr(self.compiler, "compiler_so", None) or ["the C++ compiler"])[0]
-            print(NOTICE.format(what=f"{ext.name} not compiled ({_reason(exc, compiler)})"), file=sys.stderr)
+            _say(NOTICE.format(what=f"{ext.name} not compiled ({_reason(exc, compiler)})"), sys.stderr)
             return
         with self._lock:
             self._done += 1
@@ -92,9 +91,19 @@ class OptionalBuildExt(build_ext):
         _progress(f"[{done}/{len(self.extensions)}] {ext.name} ({time.monotonic() - self._started:.0f} s)")
 
 
+_SAYING = threading.Lock()
+
+
+def _say(line: str, stream: Any) -> None:
+    """One whole line, flushed: the jobs' threads would otherwise interleave a line and its newline."""
+    with _SAYING:
+        stream.write(line + "\n")
+        stream.flush()
+
+
 def _progress(line: str) -> None:
-    # stdout, flushed: pip -v (and `make run`, which picks these lines) shows them as they come
-    print(f"gpumem_gui: {line}", flush=True)
+    # stdout: pip -v (and `make run`, which picks these lines) shows them as they come
+    _say(f"gpumem_gui: {line}", sys.stdout)
 
 
 def kernels() -> list[Extension]:
@@ -127,7 +136,9 @@ def kernels() -> list[Extension]:
     # annotations stay Python's in the pure-mode kernels: the .pxd alone decides the C types, so both twins take the
     # same arguments
     built = cythonize(pure_mode, compiler_directives={"language_level": "3", "annotation_typing": False}, nthreads=JOBS)
-    return list(built) + cythonize(pyx, compiler_directives={"language_level": "3"}, nthreads=JOBS)
+    built += cythonize(pyx, compiler_directives={"language_level": "3"}, nthreads=JOBS)
+    order = list(KERNELS)
+    return sorted(built, key=lambda ext: order.index(ext.name))
 
 
 def _drop_stale_cpp(pure_mode: list[Extension]) -> None:
