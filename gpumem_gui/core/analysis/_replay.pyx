@@ -66,13 +66,14 @@ cdef class ForwardReplay:
     cdef int64_t max_split
     cdef int64_t divisions[16]
     cdef const int8_t[:] action
-    cdef const int64_t[:] addr, size, stream, known
+    cdef const int64_t[:] addr, size, stream
+    cdef const int64_t[:] known  # history() makes it: the final size of each alloc still live at the end, else -1
     cdef const int32_t[:] stack, pool
     cdef int64_t* block_sizes  # the output column, set for the duration of run() (NULL in run_peaks: none)
 
-    def __init__(self, action, addr, size, stream, stack, pool, known, int64_t max_split, divisions):
+    def __init__(self, action, addr, size, stream, stack, pool, int64_t max_split, divisions):
         self.action, self.addr, self.size, self.stream = action, addr, size, stream
-        self.stack, self.pool, self.known = stack, pool, known
+        self.stack, self.pool = stack, pool
         self.max_split = max_split
         for k in range(16):
             self.divisions[k] = divisions[k]
@@ -279,6 +280,7 @@ cdef class ForwardReplay:
         cols = [arr64(h_addr), arr64(h_size), arr64(h_req), arr64(h_stack), arr64(h_pending)]
         cols = [c[alive] for c in cols]
         order = np.argsort(cols[0], kind="stable")
+        self.known = known_arr  # one column, kept here rather than copied into one of the caller's
         return [c[order] for c in cols], known_arr
 
     # -- setup: the state before the first event ----------------------------------------------------------

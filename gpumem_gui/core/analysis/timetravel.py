@@ -332,14 +332,13 @@ class _TimelineBuilder:
             self._warn(message)
         segs = list(segs_map)
         cfg = self.config
-        known = np.full(len(t), -1, np.int64)
         kernel = _replay.ForwardReplay(
-            t.action, t.addr, t.size, t.stream, t.stack, t.pool, known,
+            t.action, t.addr, t.size, t.stream, t.stack, t.pool,
             min(cfg.max_split_size, NEVER), list(cfg.roundup_power2_divisions),
         )  # fmt: skip
         fb = self.final.blocks
         live = np.flatnonzero(fb.state != BlockState.INACTIVE)
-        blocks, known[:] = kernel.history(
+        blocks, _ = kernel.history(
             fb.address[live], fb.size[live], fb.requested_size[live], fb.stack[live].astype(np.int64),
             (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64), keep_free_stack,
         )  # fmt: skip
