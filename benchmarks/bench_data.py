@@ -90,9 +90,9 @@ def watch_process(command: list[str]) -> dict[str, Any]:
     """Run `command`: wall time to its exit, CPU time (user and system) of its process tree, the peak of the tree's
     summed RSS (polled every 10 ms) and its standard output; a failure raises with the end of its standard error.
     On a shared machine the CPU time is the steadier figure: waiting for a core is not in it."""
-    import psutil
-
     import resource
+
+    import psutil
 
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
