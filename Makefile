@@ -14,15 +14,25 @@ $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
+# pip shows a build's output only with -v: the install keeps all of it in INSTALL_LOG (its end is printed if the
+# install fails) and prints the kernels' progress from it as it comes (Cython's "[1/2] Cythonizing ..." and
+# setup.py's "gpumem_gui: ..." lines: the jobs side by side, each kernel as it is ready, the notice of one not built)
+SHELL := /bin/bash
+INSTALL_LOG := $(VENV)/install.log
+PROGRESS := awk '/^ *(gpumem_gui: |\[[0-9]+\/[0-9]+\] Cythonizing )/ { sub(/^ +/, ""); print; fflush() }'
+PIP_INSTALL = set -o pipefail; $(BIN)/python -m pip install -v $(1) 2>&1 | tee $(INSTALL_LOG) | $(PROGRESS) \
+	|| { tail -n 30 $(INSTALL_LOG); exit 1; }
+
 $(STAMP_RUN): pyproject.toml setup.py $(KERNEL_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -e .
+	@echo "gpumem-gui: installing into $(VENV); the compiled kernels build on every core (log: $(INSTALL_LOG))"
+	@$(call PIP_INSTALL,-e .)
 	touch $@
 
 # the versions the suite is run against (torch 2.13.0 exactly); pyproject.toml's extras give users floors only
 CONSTRAINTS := tests/constraints.txt
 
 $(STAMP_TEST): pyproject.toml setup.py $(CONSTRAINTS) $(KERNEL_SOURCES) | $(BIN)/python
-	$(BIN)/python -m pip install --quiet -c $(CONSTRAINTS) -e '.[test]'
+	@$(call PIP_INSTALL,-c $(CONSTRAINTS) -e '.[test]')
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)

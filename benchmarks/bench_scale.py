@@ -4,7 +4,8 @@
 Files: the real-file shape (design.md, "Benchmark data") at --events, its edge cases "unshared" (no frame dict
 shared between two stacks, as rewritten pickles) and "json" (the unshared dump as JSON, gzip too with --gzip).
 Each process is timed from its start to its exit (interpreter, imports and all), so a ratio is what a user waits
-for. Prints JSON: each round's seconds and peak RSS, the medians and their ratios.
+for; the CPU time of each process tree is the steadier figure on a shared machine. Prints JSON: each round's
+seconds, CPU seconds and peak RSS, the medians, their ratios, issue 35's targets and whether they are met.
 Run: python benchmarks/bench_scale.py [--events N] [--shape real|unshared|json] [--rounds R]
 """
 
@@ -28,6 +29,10 @@ YARDSTICK = (
     "    {module}.load(f)\n"
     "import os; os._exit(0)\n"  # as the report leaves: nobody waits for the objects to be freed
 )
+
+# issue 35's targets, as ratios to the yardstick: report --json at 0.7x pickle.load's time (target 3); a JSON
+# snapshot at 1.0x json.load's time and 0.5x its peak RSS (target 4)
+TARGETS = {"pickle": {"time": 0.7, "rss": 0.5}, "json": {"time": 1.0, "rss": 0.5}}
 
 
 def json_path(events: int) -> Path:
@@ -53,21 +58,28 @@ def measure(path: Path, rounds: int) -> dict[str, Any]:
             watched = watch_process(command)
             stdout = watched.pop("stdout")
             runs[name].append(watched | {"stdout_bytes": len(stdout)})
-    medians = {
-        name: {key: statistics.median(r[key] for r in rows) for key in ("seconds", "peak_rss_tree_bytes")}
-        for name, rows in runs.items()
-    }
+    keys = ("seconds", "cpu_seconds", "peak_rss_tree_bytes")
+    medians = {name: {key: statistics.median(r[key] for r in rows) for key in keys} for name, rows in runs.items()}
     base, ours = medians[f"{module}_load"], medians["report"]
+    ratios = {
+        "report_seconds_over_load": ours["seconds"] / base["seconds"],
+        "report_cpu_seconds_over_load": ours["cpu_seconds"] / base["cpu_seconds"],
+        "report_peak_rss_over_load": ours["peak_rss_tree_bytes"] / base["peak_rss_tree_bytes"],
+    }
+    targets = TARGETS[module]
+    met = {
+        "time": ratios["report_seconds_over_load"] <= targets["time"],
+        "rss": ratios["report_peak_rss_over_load"] <= targets["rss"],
+    }
     return {
         "file": str(path),
         "file_bytes": path.stat().st_size,
         "yardstick": f"gc-paused {module}.load, whole process",
         "runs": runs,
         "medians": medians,
-        "ratios": {
-            "report_seconds_over_load": ours["seconds"] / base["seconds"],
-            "report_peak_rss_over_load": ours["peak_rss_tree_bytes"] / base["peak_rss_tree_bytes"],
-        },
+        "ratios": ratios,
+        "targets": targets,
+        "met": met,
     }
 
 

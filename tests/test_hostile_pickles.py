@@ -14,13 +14,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import psutil
 import pytest
 
 from gpumem_gui.core import SnapshotError, load_snapshot
-from gpumem_gui.core.snapshot import (
-    _columns,  # type: ignore[attr-defined]
-    loader,
-)
+from gpumem_gui.core.snapshot import _columns  # type: ignore[attr-defined]
 from gpumem_gui.core.snapshot.convert import _Tables
 
 DEEP = 100_000
@@ -191,7 +189,7 @@ def test_gzip_bound_follows_the_memory_available(monkeypatch: pytest.MonkeyPatch
     class Memory:
         available = 8 << 20
 
-    monkeypatch.setattr(loader.psutil, "virtual_memory", Memory)
+    monkeypatch.setattr(psutil, "virtual_memory", Memory)  # the loader imports psutil when a gzip file asks
     with pytest.raises(SnapshotError, match=r"expands beyond 4\.0 MB \(half the memory available\)"):
         load_snapshot(gzip.compress(b"\x00" * (16 << 20)))
     real = pickle.dumps({"segments": []})

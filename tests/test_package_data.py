@@ -98,6 +98,7 @@ def test_the_kernels_build_is_optional(tmp_path: Path, case: str, notices: int) 
         env["PATH"] = str(tmp_path / "empty-bin")
     elif case == "CC and CXX fail":
         env["CC"] = env["CXX"] = "/bin/false"
+        env["GPUMEM_GUI_BUILD_JOBS"] = "3"
     else:
         env["GPUMEM_GUI_PURE_PYTHON"] = "1"
     done = subprocess.run(
@@ -114,3 +115,8 @@ def test_the_kernels_build_is_optional(tmp_path: Path, case: str, notices: int) 
     assert len(lines) == notices, done.stderr
     assert all("the pure-Python twin runs instead" in line for line in lines)
     assert not list(tmp_path.rglob("*.so"))
+    # the jobs side by side (every core, or GPUMEM_GUI_BUILD_JOBS), said on stdout where pip -v and make show it
+    jobs = "3" if case == "CC and CXX fail" else str(min(os.cpu_count() or 1, 4))
+    said = done.stdout.splitlines()
+    assert (f"gpumem_gui: compiling 4 kernels, {jobs} at a time" in done.stdout) == (notices == 4), said
+    assert not [line for line in said if line.startswith("gpumem_gui: [")]  # no kernel was built

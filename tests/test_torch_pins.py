@@ -39,7 +39,10 @@ def test_the_extras_ask_for_a_floor_not_a_version() -> None:
 def test_make_test_installs_the_tested_torch_through_a_constraints_file() -> None:
     makefile = (ROOT / "Makefile").read_text()
     (path,) = re.findall(r"^CONSTRAINTS := (\S+)$", makefile, re.M)
-    (install,) = [line for line in makefile.splitlines() if "pip install" in line and "[test]" in line]
+    # the install goes through PIP_INSTALL (pip install -v, its progress lines picked out of the output)
+    (macro,) = [line for line in makefile.splitlines() if line.startswith("PIP_INSTALL = ")]
+    assert "pip install -v $(1)" in macro
+    (install,) = [line for line in makefile.splitlines() if "PIP_INSTALL," in line and "[test]" in line]
     assert "-c $(CONSTRAINTS)" in install.split("-e")[0]  # before: no constraints file, the pin sat in the extra
     pins = [Requirement(line) for line in (ROOT / path).read_text().splitlines() if line and not line.startswith("#")]
     assert [(r.name, str(r.specifier)) for r in pins] == [("torch", f"=={TESTED}")]

@@ -16,7 +16,6 @@ from gpumem_gui import __version__, blas_threads  # noqa: F401 (blas_threads: be
 from gpumem_gui.cli import user_code
 from gpumem_gui.cli.common import EXIT_BAD_INPUT, bad_input
 from gpumem_gui.cli.guard import run_guarded
-from gpumem_gui.core.allocator.replay import replay, rules_lines
 from gpumem_gui.core.analysis.report import build_report, report_text
 from gpumem_gui.core.rules.alloc_conf import AllocConfError
 from gpumem_gui.core.rules.torch_versions import DEFAULT_VERSION, format_release, modelled_range, modelled_release
@@ -43,7 +42,9 @@ def _positive(text: str) -> int:
     return value
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The command line's parser; with `only`, the command about to run, the other module commands' options are
+    left out."""
     parser = argparse.ArgumentParser(
         prog="gpumem-gui",
         description="See, measure and teach PyTorch CUDA caching-allocator memory.",
@@ -154,7 +155,9 @@ def _parser() -> argparse.ArgumentParser:
     quiz = sub.add_parser("quiz", help="open the guided quiz")
     quiz.add_argument("quiz_id", nargs="?", help="the quiz to open (default: the chooser)")
     for name, (module, summary) in MODULE_COMMANDS.items():
-        importlib.import_module(module).add_arguments(sub.add_parser(name, help=summary))
+        command = sub.add_parser(name, help=summary)
+        if only in (None, name):  # the module's imports (diff, ranks, MCP) only for its own command or for --help
+            importlib.import_module(module).add_arguments(command)
     return parser
 
 
@@ -238,7 +241,7 @@ def _main(argv: Sequence[str] | None = None) -> int:
         from gpumem_gui import demo_job  # noqa: PLC0415
 
         return demo_job.main(argv[1:])
-    args = _parser().parse_args(argv)
+    args = _parser(argv[0] if argv[0] in COMMANDS else None).parse_args(argv)
     if args.command == "report":
         return _report(args)
     if args.command == "explain":
@@ -390,6 +393,8 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
+    from gpumem_gui.core.allocator.replay import replay, rules_lines  # noqa: PLC0415 (not for the other commands)
+
     try:
         snapshot = load_snapshot(args.file)
         capacity = parse_bytes(args.capacity) if args.capacity else None

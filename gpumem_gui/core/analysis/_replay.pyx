@@ -52,6 +52,7 @@ cdef class ForwardReplay:
     cdef FlatMap gap_count  # free gap size -> how many
     cdef priority_queue[int64_t] gap_sizes  # max-heap of sizes, stale entries dropped lazily
     cdef int64_t largest  # the largest free gap, or -1 when the heap must be consulted
+    cdef bint sizes_kept  # gap_count and gap_sizes kept up (not in run_peaks, which never asks for the largest)
     cdef cmap[int64_t, int64_t] live_pieces  # mapped range address -> piece id
     cdef vector[int64_t] l_addr, l_size, l_req, l_start, l_pend, l_end
     cdef vector[int32_t] l_stack
@@ -65,19 +66,21 @@ cdef class ForwardReplay:
     cdef int64_t max_split
     cdef int64_t divisions[16]
     cdef const int8_t[:] action
-    cdef const int64_t[:] addr, size, stream, known
+    cdef const int64_t[:] addr, size, stream
+    cdef const int64_t[:] known  # history() makes it: the final size of each alloc still live at the end, else -1
     cdef const int32_t[:] stack, pool
-    cdef int64_t* block_sizes  # the output column, set for the duration of run()
+    cdef int64_t* block_sizes  # the output column, set for the duration of run() (NULL in run_peaks: none)
 
-    def __init__(self, action, addr, size, stream, stack, pool, known, int64_t max_split, divisions):
+    def __init__(self, action, addr, size, stream, stack, pool, int64_t max_split, divisions):
         self.action, self.addr, self.size, self.stream = action, addr, size, stream
-        self.stack, self.pool, self.known = stack, pool, known
+        self.stack, self.pool = stack, pool
         self.max_split = max_split
         for k in range(16):
             self.divisions[k] = divisions[k]
         self.reserved = self.allocated = self.requested = self.active_bytes = 0
         self.rule_mismatches = 0
         self.largest = -1
+        self.sizes_kept = True
 
     # -- free gaps -------------------------------------------------------------------------------------
 
@@ -86,6 +89,8 @@ cdef class ForwardReplay:
             return
         self.gap_end.set(start, end)
         self.gap_start.set(end, start)
+        if not self.sizes_kept:
+            return
         cdef int64_t* count = &self.gap_count.at(end - start, 0)
         if count[0] == 0:
             self.gap_sizes.push(end - start)
@@ -97,6 +102,8 @@ cdef class ForwardReplay:
         cdef int64_t end = self.gap_end.get(start, start)
         self.gap_end.erase(start)
         self.gap_start.erase(end)
+        if not self.sizes_kept:
+            return end
         cdef int64_t* count = &self.gap_count.at(end - start, 0)
         dec(count[0])
         if count[0] == 0 and end - start == self.largest:
@@ -273,6 +280,7 @@ cdef class ForwardReplay:
         cols = [arr64(h_addr), arr64(h_size), arr64(h_req), arr64(h_stack), arr64(h_pending)]
         cols = [c[alive] for c in cols]
         order = np.argsort(cols[0], kind="stable")
+        self.known = known_arr  # one column, kept here rather than copied into one of the caller's
         return [c[order] for c in cols], known_arr
 
     # -- setup: the state before the first event ----------------------------------------------------------
@@ -350,28 +358,11 @@ cdef class ForwardReplay:
             int64_t[:] block_sizes):
         cdef int64_t n = self.action.shape[0]
         cdef int64_t i
-        cdef int8_t a
         self.block_sizes = &block_sizes[0] if n else NULL
         for i in range(n):
             if i % keyframe_interval == 0:
                 self.keyframe()
-            a = self.action[i]
-            if a == ALLOC:
-                self.do_alloc(i)
-            elif a == FREE_REQUESTED:
-                self.do_free_requested(i)
-            elif a == FREE_COMPLETED:
-                self.do_free_completed(i)
-            elif a == SEGMENT_ALLOC:
-                self.do_segment_alloc(i)
-            elif a == SEGMENT_FREE:
-                self.do_segment_free(i)
-            elif a == SEGMENT_MAP:
-                self.do_segment_map(i)
-            elif a == SEGMENT_UNMAP:
-                self.do_segment_unmap(i)
-            elif a == OOM:
-                self.ooms.push_back(i)
+            self.step(i)
             out_reserved[i] = self.reserved
             out_allocated[i] = self.allocated
             out_requested[i] = self.requested
@@ -380,6 +371,56 @@ cdef class ForwardReplay:
             out_segments[i] = self.segs.size()
         if n % keyframe_interval == 0:
             self.keyframe()
+
+    def run_peaks(self):
+        """The replay of run() without its outputs (no counters, block sizes or keyframes): the peaks of reserved
+        and of allocated memory, the state before the first event included. A report needs no more of the trace,
+        and the per-event columns are most of the replay's cost (each new page of memory is written once)."""
+        cdef int64_t n = self.action.shape[0]
+        cdef int64_t i
+        cdef int64_t peak_reserved = self.reserved, peak_allocated = self.allocated
+        self.block_sizes = NULL
+        self.sizes_kept = False  # the largest gap is never asked for: its heap is not kept (run() may not follow)
+        for i in range(n):
+            self.step(i)
+            if self.reserved > peak_reserved:
+                peak_reserved = self.reserved
+            if self.allocated > peak_allocated:
+                peak_allocated = self.allocated
+        return peak_reserved, peak_allocated
+
+    def warnings(self):
+        """(code, event, address) of each warning so far, history's first (replay_warnings words them)."""
+        return list(zip(self.w_code, self.w_event, self.w_addr))
+
+    def alive(self):
+        """Address and size of each block live after the last event (those whose lifetime never ends)."""
+        cdef vector[int64_t] addrs, sizes
+        cdef size_t slot
+        for slot in range(self.active.capacity()):
+            if self.active.slot_used(slot):
+                addrs.push_back(self.active.slot_key(slot))
+                sizes.push_back(self.l_size[self.active.slot_value(slot)])
+        return arr64(addrs), arr64(sizes)
+
+    cdef inline void step(self, int64_t i):
+        cdef int8_t a = self.action[i]
+        if a == ALLOC:
+            self.do_alloc(i)
+        elif a == FREE_REQUESTED:
+            self.do_free_requested(i)
+        elif a == FREE_COMPLETED:
+            self.do_free_completed(i)
+        elif a == SEGMENT_ALLOC:
+            self.do_segment_alloc(i)
+        elif a == SEGMENT_FREE:
+            self.do_segment_free(i)
+        elif a == SEGMENT_MAP:
+            self.do_segment_map(i)
+        elif a == SEGMENT_UNMAP:
+            self.do_segment_unmap(i)
+        elif a == OOM:
+            self.ooms.push_back(i)
 
     cdef void keyframe(self):
         cdef size_t slot
@@ -414,7 +455,8 @@ cdef class ForwardReplay:
         self.allocated += sz
         self.requested += req
         self.active_bytes += sz
-        self.block_sizes[i] = sz
+        if self.block_sizes != NULL:
+            self.block_sizes[i] = sz
 
     cdef void do_free_requested(self, int64_t i):
         cdef int64_t* found = self.active.find(self.addr[i])
@@ -426,7 +468,8 @@ cdef class ForwardReplay:
             self.l_pend[lid] = i
             self.allocated -= self.l_size[lid]
             self.requested -= self.l_req[lid]
-        self.block_sizes[i] = self.l_size[lid]
+        if self.block_sizes != NULL:
+            self.block_sizes[i] = self.l_size[lid]
 
     cdef void do_free_completed(self, int64_t i):
         cdef int64_t a = self.addr[i]
@@ -443,7 +486,8 @@ cdef class ForwardReplay:
             self.requested -= self.l_req[lid]
         self.l_end[lid] = i
         self.active_bytes -= sz
-        self.block_sizes[i] = sz
+        if self.block_sizes != NULL:
+            self.block_sizes[i] = sz
         cdef cmap[int64_t, Seg].iterator seg_it = self.containing(a)
         cdef int64_t lo = a, hi = a + sz
         cdef int64_t* g = self.gap_start.find(lo)
@@ -585,6 +629,6 @@ cdef class ForwardReplay:
                        arr64(self.p_end)],
             "keyframes": [kf_ids[offsets[k]:offsets[k + 1]] for k in range(len(offsets) - 1)],
             "ooms": list(self.ooms),
-            "warnings": list(zip(self.w_code, self.w_event, self.w_addr)),
+            "warnings": self.warnings(),
             "rule_mismatches": self.rule_mismatches,
         }

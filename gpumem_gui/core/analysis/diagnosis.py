@@ -146,10 +146,7 @@ class Diagnosis:
     oom: OomAnalysis | None
     gap: GapAnalysis
     findings: list[str]  # sentences about the moment; remedy_findings() adds those about the remedies
-
-    @property
-    def timeline(self) -> DeviceTimeline:
-        return self.report.timeline
+    timeline: DeviceTimeline
 
 
 def pick_moment(timeline: DeviceTimeline, at: int | None = None) -> Moment:
@@ -177,7 +174,7 @@ def diagnose(
     moment = pick_moment(timeline, at)
     # the figures as report.build_report makes them, so they are those of `report --at` for the same event
     state = timeline.state_at(moment.event) if moment.event is not None else timeline.final
-    report = DeviceReport(device, metrics_by_group(state, config), state, timeline, moment.event)
+    report = DeviceReport(device, metrics_by_group(state, config), state, timeline.figures(), moment.event)
     event = timeline.n_events - 1 if moment.event is None else moment.event
     breakdown = breakdown_at(snapshot, timeline, event)
     reasons = nameless_reasons(snapshot, timeline, report.state, event)
@@ -205,7 +202,7 @@ def diagnose(
     growth = find_growth(snapshot, timeline)  # memory kept step after step: a leak, whatever the moment
     if growth.sites:
         findings += growth_sentences(growth)
-    return Diagnosis(str(snapshot.source), device, moment, report, breakdown, oom, gap, findings)
+    return Diagnosis(str(snapshot.source), device, moment, report, breakdown, oom, gap, findings, timeline)
 
 
 def _request_site(snapshot: Snapshot, stack: int) -> dict[str, Any]:
@@ -380,7 +377,7 @@ def _moment_sentences(
     snapshot: Snapshot, device: int, moment: Moment, report: DeviceReport, oom: OomAnalysis | None
 ) -> list[str]:
     m = report.metrics
-    n = report.timeline.n_events
+    n = report.trace.n_events
     held = f"{format_bytes(m.allocated_bytes)} allocated in {format_bytes(m.reserved_bytes)} reserved"
     if moment.kind == "oom":
         head = f"Device {device} ran out of memory at event {moment.event} of {n} (its first OOM)."

@@ -32,7 +32,7 @@ def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[st
     """Sentences about the replayed remedies: how the recorded run replays (`baseline`), each setting's verdict,
     each change to the program's (what it frees and whether the request then fits), and the candidates that could
     not be replayed (`notes`)."""
-    peak = diagnosis.report.timeline.series.peak("reserved")
+    peak = diagnosis.report.trace.peak_reserved
     settings = [r for r in remedies if r.kind == "setting"]
     programs = [r for r in remedies if r.kind != "setting"]
     out = [REPLAY_NOTE] if settings else []

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpumem_gui.core.analysis.metrics import GroupedMetrics, Metrics, metrics_by_group, segment_free_summary
-from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, TraceFigures, build_timeline, trace_figures
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
@@ -48,7 +48,7 @@ class DeviceReport:
     device: int
     groups: GroupedMetrics
     state: AllocatorState
-    timeline: DeviceTimeline
+    trace: TraceFigures
     at_event: int | None
 
     @property
@@ -57,7 +57,7 @@ class DeviceReport:
 
     def as_dict(self) -> dict[str, Any]:
         m = self.metrics
-        s = self.timeline.series
+        t = self.trace
         return {
             "device": self.device,
             "at_event": self.at_event,
@@ -74,10 +74,10 @@ class DeviceReport:
             "external_fragmentation": m.external_fragmentation,
             "inactive_split_bytes": m.inactive_split_bytes,
             "largest_allocation_that_fits": m.largest_allocation_that_fits,
-            "trace_events": self.timeline.n_events,
-            "peak_reserved_bytes": s.peak("reserved"),
-            "peak_allocated_bytes": s.peak("allocated"),
-            "oom_events": len(self.timeline.ooms),
+            "trace_events": t.n_events,
+            "peak_reserved_bytes": t.peak_reserved,
+            "peak_allocated_bytes": t.peak_allocated,
+            "oom_events": len(t.ooms),
             "free_block_histogram": [vars(b) for b in m.free_block_histogram],
             "by_pool": {name: _group(g) for name, g in self.groups.by_pool.items() if g.segments},
             "by_stream": {str(stream): _group(g) for stream, g in self.groups.by_stream.items()},
@@ -104,9 +104,13 @@ def build_report(
     devices = [device] if device is not None else snapshot.devices()
     reports = []
     for d in devices:
-        timeline = timelines[d] if timelines is not None and d in timelines else build_timeline(snapshot, d, config)
-        state = timeline.state_at(at) if at is not None else timeline.final
-        reports.append(DeviceReport(d, metrics_by_group(state, config), state, timeline, at))
+        known = timelines.get(d) if timelines is not None else None
+        if at is None and known is None:  # the final state is the file's, and the trace's figures need no time travel
+            state, trace = snapshot.state.for_device(d), trace_figures(snapshot, d, config)
+        else:  # the caller's timeline (a tab's), or one made to travel to `at`
+            timeline = known if known is not None else build_timeline(snapshot, d, config)
+            state, trace = (timeline.state_at(at) if at is not None else timeline.final), timeline.figures()
+        reports.append(DeviceReport(d, metrics_by_group(state, config), state, trace, at))
     return reports
 
 
@@ -132,7 +136,7 @@ def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) 
         lines.append("no segments and no trace: the allocator held nothing when this snapshot was taken")
     for r in reports:
         m = r.metrics
-        tl = r.timeline
+        tl = r.trace
         when = f"right after event {r.at_event} of {tl.n_events}" if r.at_event is not None else "at the snapshot"
         lines += [
             "",
@@ -187,14 +191,13 @@ def report_text(snapshot: Snapshot, reports: list[DeviceReport], top: int = 10) 
     return "\n".join(lines)
 
 
-def _trace_lines(tl: DeviceTimeline) -> list[str]:
+def _trace_lines(tl: TraceFigures) -> list[str]:
     if not tl.n_events:
         return ["  trace               none recorded"]
-    s = tl.series
     lines = [
         f"  trace               {tl.n_events:,} events, {len(tl.ooms)} OOM",
-        f"  peak reserved       {format_bytes_exact(s.peak('reserved'))}",
-        f"  peak allocated      {format_bytes_exact(s.peak('allocated'))}",
+        f"  peak reserved       {format_bytes_exact(tl.peak_reserved)}",
+        f"  peak allocated      {format_bytes_exact(tl.peak_allocated)}",
     ]
     for oom in tl.ooms[:5]:
         lines.append(

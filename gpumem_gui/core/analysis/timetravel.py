@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -26,6 +27,7 @@ from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import (
     I64,
     NO_STACK,
+    Action,
     AllocatorState,
     BlockState,
     BlockTable,
@@ -50,9 +52,11 @@ __all__ = [
     "OomEvent",
     "Pieces",
     "Series",
+    "TraceFigures",
     "block_history",
     "build_timeline",
     "compiled_replay_available",
+    "trace_figures",
 ]
 
 KEYFRAME_INTERVAL = 4096
@@ -78,6 +82,18 @@ class OomEvent:
     device_free_bytes: int
     stream: int
     time_us: int | None
+
+
+@dataclass(frozen=True)
+class TraceFigures:
+    """What a report says of one device's trace: its length, its OOMs, the peaks of reserved and allocated memory
+    (the state before the first event included) and the replay's warnings."""
+
+    n_events: int
+    peak_reserved: int
+    peak_allocated: int
+    ooms: list[OomEvent]
+    warnings: list[str]
 
 
 @dataclass(frozen=True)
@@ -163,6 +179,10 @@ class DeviceTimeline:
             return self.final
         return self.derive_state(index)
 
+    def figures(self) -> TraceFigures:
+        s = self.series
+        return TraceFigures(self.n_events, s.peak("reserved"), s.peak("allocated"), self.ooms, self.warnings)
+
     def derive_state(self, index: int) -> AllocatorState:
         """The state after `index` rebuilt from lifetimes (for the last event, equal to the final snapshot)."""
         life = self.lifetimes
@@ -234,12 +254,31 @@ def build_timeline(
     `compiled` picks the C++ replay kernel (default: whenever it was built) or the pure-Python one; both give the
     same result, which a test checks.
     """
+    config, compiled = _choices(snapshot, config, compiled)
+    with gc_paused():
+        return _TimelineBuilder(snapshot, device, config).build(compiled)
+
+
+def trace_figures(
+    snapshot: Snapshot, device: int, config: AllocatorConfig | None = None, *, compiled: bool | None = None
+) -> TraceFigures:
+    """The figures of `device`'s trace that a report prints, equal to build_timeline(...).figures(): the compiled
+    kernel replays without writing a column per event (no time travel is asked for); the pure twin builds the
+    timeline."""
+    config, compiled = _choices(snapshot, config, compiled)
+    if not compiled:
+        return build_timeline(snapshot, device, config, compiled=False).figures()
+    with gc_paused():
+        return _TimelineBuilder(snapshot, device, config).figures()
+
+
+def _choices(snapshot: Snapshot, config: AllocatorConfig | None, compiled: bool | None) -> tuple[AllocatorConfig, bool]:
+    """The file's allocator settings unless given, and the compiled kernel unless told or unbuilt."""
     if config is None:
         config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
     if compiled is None:
         compiled = _replay is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
-    with gc_paused():
-        return _TimelineBuilder(snapshot, device, config).build(compiled)
+    return config, compiled
 
 
 class _TimelineBuilder:
@@ -295,6 +334,13 @@ class _TimelineBuilder:
         return initial, replay.result()
 
     def _replay_compiled(self, counters: dict[str, I64], block_sizes: I64) -> tuple[dict[str, float], ReplayResult]:
+        kernel, initial = self._compiled_kernel(keep_free_stack=frees_carry_alloc_stacks(self.trace))
+        kernel.run(KEYFRAME_INTERVAL, *(counters[name] for name in _COUNTERS), block_sizes)
+        result: ReplayResult = kernel.result()
+        return initial, result
+
+    def _compiled_kernel(self, keep_free_stack: bool) -> tuple[Any, dict[str, float]]:
+        """The compiled kernel set up at the state before the first event, and the counters there."""
         assert _replay is not None
         t = self.trace
         segs_map, seg_warnings = backward_segments(t, self.final)
@@ -302,35 +348,51 @@ class _TimelineBuilder:
             self._warn(message)
         segs = list(segs_map)
         cfg = self.config
-        known = np.full(len(t), -1, np.int64)
         kernel = _replay.ForwardReplay(
-            t.action, t.addr, t.size, t.stream, t.stack, t.pool, known,
+            t.action, t.addr, t.size, t.stream, t.stack, t.pool,
             min(cfg.max_split_size, NEVER), list(cfg.roundup_power2_divisions),
         )  # fmt: skip
         fb = self.final.blocks
         live = np.flatnonzero(fb.state != BlockState.INACTIVE)
-        blocks, known[:] = kernel.history(
+        blocks, _ = kernel.history(
             fb.address[live], fb.size[live], fb.requested_size[live], fb.stack[live].astype(np.int64),
-            (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64), frees_carry_alloc_stacks(t),
+            (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64), keep_free_stack,
         )  # fmt: skip
         initial: dict[str, float] = kernel.setup(
             [s.start for s in segs], [s.end for s in segs], [s.stream for s in segs],
             [-1 if s.small is None else int(s.small) for s in segs], [s.pool for s in segs],
             [int(s.expandable) for s in segs], [s.stack for s in segs], *(b.tolist() for b in blocks),
         )  # fmt: skip
-        kernel.run(KEYFRAME_INTERVAL, *(counters[name] for name in _COUNTERS), block_sizes)
-        result: ReplayResult = kernel.result()
-        return initial, result
+        return kernel, initial
+
+    def figures(self) -> TraceFigures:
+        """What a report says of the trace, from the compiled kernel's replay without per-event columns: the same
+        peaks, OOMs and warnings as the timeline's, for a fraction of the memory written."""
+        n = len(self.trace)
+        kernel, _ = self._compiled_kernel(keep_free_stack=False)  # stacks are no figure: that check is skipped
+        peak_reserved, peak_allocated = kernel.run_peaks()
+        for code, event, addr in kernel.warnings():
+            self._warn(warning_text(code, event, addr))
+        if n:
+            self._check_alive(*kernel.alive())
+        ooms = np.flatnonzero(self.trace.action == Action.OOM)
+        return TraceFigures(
+            n, int(peak_reserved), int(peak_allocated), [_oom_event(self.trace, int(i)) for i in ooms], self.warnings
+        )
 
     def _check_final(self, timeline: DeviceTimeline) -> None:
         if timeline.n_events == 0:
             return
+        life = timeline.lifetimes
+        alive = np.flatnonzero(life.end == NEVER)
+        self._check_alive(life.addr[alive], life.size[alive])
+
+    def _check_alive(self, alive_addr: I64, alive_size: I64) -> None:
+        """A warning when the blocks live after the replay are not those of the final snapshot."""
         b = self.final.blocks
         live = np.flatnonzero(b.state != BlockState.INACTIVE)
         expected = dict(zip(b.address[live].tolist(), b.size[live].tolist(), strict=True))
-        life = timeline.lifetimes
-        alive = np.flatnonzero(life.end == NEVER)
-        got = dict(zip(life.addr[alive].tolist(), life.size[alive].tolist(), strict=True))
+        got = dict(zip(alive_addr.tolist(), alive_size.tolist(), strict=True))
         mismatched = [a for a in expected if got.get(a) != expected[a]]
         extra = [a for a in got if a not in expected]
         if mismatched or extra:

@@ -16,8 +16,6 @@ from contextlib import ExitStack, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-import psutil
-
 from gpumem_gui.core.snapshot.budget import check_distinct_entries, check_expansion
 from gpumem_gui.core.snapshot.convert import snapshot_from_object, snapshot_from_pickle_fast
 from gpumem_gui.core.snapshot.errors import SnapshotError
@@ -144,6 +142,8 @@ def _size(n: int) -> str:
 def _gzip_limit(compressed: int) -> tuple[int, str]:
     # Decompressed data may be GZIP_RATIO times the compressed size (at least GZIP_FLOOR) and half the memory
     # available, whichever is less: a few MB of gzipped zeros would otherwise become gigabytes
+    import psutil  # noqa: PLC0415 (only a gzip file asks: its import is a tenth of a report's fixed cost)
+
     memory = psutil.virtual_memory().available // 2
     limit = min(max(GZIP_RATIO * compressed, GZIP_FLOOR), memory)
     why = "half the memory available" if limit == memory else f"from {_size(compressed)}"

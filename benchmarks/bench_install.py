@@ -1,0 +1,132 @@
+"""First install (issue 35, target 5): how long a newcomer waits before the program answers.
+
+Kernels: setup.py's build of the four compiled kernels from a scratch copy of their sources, its jobs side by side
+(GPUMEM_GUI_BUILD_JOBS unset: every core) against one at a time, alternated in one run. With --pip: a clean
+`pip install` of a copy of the tracked tree into a throwaway venv (pip's cache kept, as a user's would be), then the
+headless first line (`gpumem-gui report` of a bundled example), timed from the venv's creation; and the same with
+GPUMEM_GUI_PURE_PYTHON=1, which compiles nothing: what a user of a binary wheel waits (the dependencies alone).
+Everything is made under one temporary folder, removed at the end. Prints JSON: each run's wall and CPU seconds,
+the medians, and the target (60 s from a clean clone to the first line).
+
+Run: python benchmarks/bench_install.py [--rounds R] [--pip]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_SECONDS = 60.0
+KERNEL_SOURCES = ("*.pyx", "*.pxi", "*.pxd", "*.h", "allocator/simulator.py", "allocator/_feed.py")
+
+
+def _timed(command: list[str], cwd: Path, env: dict[str, str]) -> dict[str, Any]:
+    """Wall and CPU seconds (the process tree's, user and system) of `command`; a failure raises with its output."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(command, cwd=cwd, env=env, capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{command[:4]} failed ({done.returncode}): {(done.stdout + done.stderr)[-3000:]}")
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return {"seconds": seconds, "cpu_seconds": cpu, "stdout": done.stdout}
+
+
+def _kernel_tree(dest: Path) -> None:
+    shutil.copy2(ROOT / "setup.py", dest / "setup.py")
+    for pattern in KERNEL_SOURCES:
+        for source in (ROOT / "gpumem_gui" / "core").glob(pattern if "/" in pattern else f"*/{pattern}"):
+            target = dest / source.relative_to(ROOT)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+
+
+def kernels(scratch: Path, rounds: int) -> dict[str, Any]:
+    """The kernels' build, one job at a time and all jobs at once, alternated; fresh sources each time."""
+    runs: dict[str, list[dict[str, Any]]] = {"one_job": [], "parallel": []}
+    for r in range(rounds):
+        for name, rows in runs.items():
+            tree = scratch / f"kernels-{name}-{r}"
+            tree.mkdir()
+            _kernel_tree(tree)
+            env = {k: v for k, v in os.environ.items() if k not in {"GPUMEM_GUI_PURE_PYTHON", "GPUMEM_GUI_BUILD_JOBS"}}
+            if name == "one_job":
+                env["GPUMEM_GUI_BUILD_JOBS"] = "1"
+            command = [sys.executable, "setup.py", "build_ext", "--build-lib", "lib", "--build-temp", "tmp"]
+            run = _timed(command, tree, env)
+            progress = [line for line in run.pop("stdout").splitlines() if line.startswith("gpumem_gui: ")]
+            built = sorted(p.name for p in (tree / "lib").rglob("*.so"))
+            rows.append(run | {"progress_lines": progress, "built": built})
+    medians = {name: statistics.median(r["seconds"] for r in rows) for name, rows in runs.items()}
+    return {"runs": runs, "median_seconds": medians, "parallel_over_one_job": medians["parallel"] / medians["one_job"]}
+
+
+def _tracked_copy(dest: Path) -> Path:
+    """The tracked files (and untracked ones git does not ignore) copied: what a clean clone holds."""
+    listed = subprocess.run(
+        ["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split("\n")
+    for name in filter(None, listed):
+        source = ROOT / name
+        if source.is_file():
+            (dest / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, dest / name)
+    return dest
+
+
+def first_line(scratch: Path, pure: bool) -> dict[str, Any]:
+    """A venv made, the package installed into it, and `gpumem-gui report` of a bundled example: each step timed."""
+    tree = _tracked_copy(scratch / f"clone-{'pure' if pure else 'compiled'}")
+    venv = scratch / f"venv-{'pure' if pure else 'compiled'}"
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "GPUMEM_GUI_PURE_PYTHON", "VIRTUAL_ENV"}}
+    if pure:
+        env["GPUMEM_GUI_PURE_PYTHON"] = "1"
+    steps = {"venv": _timed([sys.executable, "-m", "venv", str(venv)], scratch, env)}
+    steps["pip_install"] = _timed([str(venv / "bin" / "python"), "-m", "pip", "install", "-q", str(tree)], scratch, env)
+    find = [
+        str(venv / "bin" / "python"),
+        "-c",
+        "from gpumem_gui import assets; print(assets.example_path('fragmented_oom'))",
+    ]
+    example = subprocess.run(find, cwd=scratch, env=env, capture_output=True, text=True, check=True).stdout.strip()
+    steps["first_line"] = _timed([str(venv / "bin" / "gpumem-gui"), "report", example], scratch, env)
+    line = steps["first_line"].pop("stdout").splitlines()[0]
+    for step in steps.values():
+        step.pop("stdout", None)
+    total = sum(s["seconds"] for s in steps.values())
+    return {"steps": steps, "total_seconds": total, "first_line": line, "met": total <= TARGET_SECONDS}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", type=int, default=1)
+    parser.add_argument("--pip", action="store_true", help="also time a clean pip install and the first line")
+    args = parser.parse_args()
+    out: dict[str, Any] = {"cores": os.cpu_count(), "target_seconds": TARGET_SECONDS}
+    with tempfile.TemporaryDirectory(prefix="gpumem-gui-install-") as folder:
+        scratch = Path(folder)
+        out["kernels"] = kernels(scratch, args.rounds)
+        if args.pip:
+            out["pip_compiled"] = first_line(scratch, pure=False)
+            out["pip_no_compile"] = first_line(scratch, pure=True)
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()
