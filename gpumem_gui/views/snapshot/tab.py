@@ -30,6 +30,7 @@ from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 from gpumem_gui.views.snapshot.tab_controls import TabControls
+from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
     TURN_MS,
     UNSHOWN_MS,
@@ -84,8 +85,10 @@ class SnapshotTab(QtWidgets.QWidget):
             self._make_site_timeline,
             self._make_settings,
             self._make_segment_timeline,
+            self._make_scope,
         )
         self._settings_view: SettingsView | None = None
+        self.scope: TabScope | None = None  # the span, the flame graph, the colouring: the last part made
         self._made = 0  # how many of _parts are made
         self._queued = 0  # steps waiting for a later turn (_later)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
@@ -239,6 +242,9 @@ class SnapshotTab(QtWidgets.QWidget):
 
     def _make_segment_timeline(self) -> None:
         self.curves.make_segment_timeline()
+
+    def _make_scope(self) -> None:
+        self.scope = TabScope(self)
 
     def show_settings(self) -> None:
         """Bring the allocator settings page to the front of the side panel."""
