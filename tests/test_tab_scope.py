@@ -49,7 +49,8 @@ def test_a_step_picked_from_the_list_names_the_one_site_it_left_memory_behind(qt
     scope = _scope(tab)
     panel = scope.span_panel
     qtbot.waitUntil(lambda: panel.span_named("step 3") is not None, timeout=10_000)
-    assert [panel.span_box.itemText(i) for i in range(panel.span_box.count())][:2] == ["whole trace", panel._spans[0].label]
+    listed = [panel.span_box.itemText(i) for i in range(panel.span_box.count())]
+    assert listed[:2] == ["whole trace", panel._spans[0].label]
     step = panel.span_named("step 3")
     assert step is not None
     panel.span_box.setCurrentIndex(panel._spans.index(step) + 1)
@@ -134,7 +135,7 @@ def test_a_clicked_flame_rectangle_lights_its_blocks_and_draws_its_band(qtbot: A
     at_end = blocks.state[lit.mask]
     assert len(at_end) == 6 and set(at_end.tolist()) == {BlockState.ALLOCATED}
     assert set(blocks.size[lit.mask].tolist()) == {32 * MiB}
-    x, y = scope.band.getData()
+    _x, y = scope.band.getData()
     assert y is not None and float(np.max(y)) * tab.site_timeline.unit_scale == 6 * 32 * MiB
 
 
