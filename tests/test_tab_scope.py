@@ -62,6 +62,16 @@ def test_a_step_picked_from_the_list_names_the_one_site_it_left_memory_behind(qt
     left = text[text.index("Left behind") : text.index("Held the peak")]
     assert "Left behind: 32.0 MiB in 1 block" in left
     assert [line for line in left.splitlines() if ".py:" in line] == [LEAK_SITE]  # the only site
+    # the map travelled to the step's end and lights the one block it left behind: the raw trace's last alloc at
+    # the leaking line inside the step, still at its address
+    assert tab.current_event == step.end
+    qtbot.waitUntil(lambda: tab.frame.spotlight is not None, timeout=10_000)
+    lit = tab.frame.spotlight
+    assert lit is not None and int(lit.mask.sum()) == 1
+    leak_allocs = [i for i, site in _steps_by_hand() if step.start < i <= step.end and site == LEAK_SITE]
+    assert len(leak_allocs) == 1
+    raw = list(load_raw(example_path("training_leak"))["device_traces"][0])
+    assert int(tab.frame.state.blocks.address[lit.mask][0]) == raw[leak_allocs[0]]["addr"]
     # the event list holds the step's events only, in order, as the raw trace numbers them
     events = tab.event_list.indices.tolist()
     assert events == [i for i, _site in _steps_by_hand() if step.start < i <= step.end]

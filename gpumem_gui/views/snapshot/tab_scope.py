@@ -5,15 +5,19 @@ clicked flame rectangle lights its blocks on the map and draws its band on the s
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
+import numpy.typing as npt
 import pyqtgraph as pg
 from PySide6 import QtCore
 
+from gpumem_gui.core.analysis.breakdown import block_lifetimes
 from gpumem_gui.core.analysis.flame import FlameFrame
 from gpumem_gui.core.analysis.span import Span, SpanReport
+from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.document.curves import steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.flame_page import FlamePage
@@ -81,7 +85,11 @@ class TabScope(QtCore.QObject):
             self.flame_page.cost_box.blockSignals(True)
             self.flame_page.set_cost(SPAN_COST)
             self.flame_page.cost_box.blockSignals(False)
-        self.tab.show_frame(frame)
+        if span is not None:  # the map at the span's end, where what it left behind is lit once the report is in
+            self.tab.travel_to(span.end)
+            self.tab.timeline_view.set_event(span.end, emit=False)
+        else:
+            self.tab.show_frame(frame)
         self.sync()
         self.tab.side_tabs.setCurrentWidget(self.span_panel)
 
@@ -134,6 +142,24 @@ class TabScope(QtCore.QObject):
     def _reported(self, token: int, report: SpanReport | None) -> None:
         if token == self._report_token and report is not None and report.span == self.document.span:
             self.span_panel.show_report(report)
+            if self.document.event == report.span.end:  # still at its end: its blocks left behind lit on the map
+                self.tab.show_frame(
+                    self.document.set_spotlight(
+                        self._left_behind(report),
+                        f"{report.span.label}: allocated in the span and still alive at its end",
+                    )
+                )
+
+    def _left_behind(self, report: SpanReport) -> Callable[[AllocatorState], npt.NDArray[np.bool_]]:
+        timeline, event = self.document.timeline(), report.span.end
+        kept = np.zeros(len(timeline.lifetimes.start), bool)
+        kept[report.left_behind.lifetimes] = True
+
+        def mask_of(state: AllocatorState) -> npt.NDArray[np.bool_]:
+            ids = block_lifetimes(timeline, state, event)
+            return np.where(ids >= 0, kept[np.maximum(ids, 0)], False)
+
+        return mask_of
 
     # -- the flame graph ----------------------------------------------------------------------------------------
 
