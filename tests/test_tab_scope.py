@@ -145,8 +145,13 @@ def test_a_clicked_flame_rectangle_lights_its_blocks_and_draws_its_band(qtbot: A
     at_end = blocks.state[lit.mask]
     assert len(at_end) == 6 and set(at_end.tolist()) == {BlockState.ALLOCATED}
     assert set(blocks.size[lit.mask].tolist()) == {32 * MiB}
+    # its band on the site timeline, in that timeline's unit: six steps' 32 MiB at the most; looking at another tab
+    # keeps the map's light where the click put it
+    tab.curve_tabs.setCurrentWidget(tab.site_timeline)
+    assert tab.frame.spotlight is not None and tab.frame.spotlight.caption.startswith(LEAK_SITE)
+    assert tab.site_timeline.unit == "GiB"
     _x, y = scope.band.getData()
-    assert y is not None and float(np.max(y)) * tab.site_timeline.unit_scale == 6 * 32 * MiB
+    assert y is not None and float(np.max(y)) * tab.site_timeline.unit_scale == pytest.approx(6 * 32 * MiB)
 
 
 def test_the_map_coloured_by_age_shows_its_scale(qtbot: Any, tab: SnapshotTab) -> None:

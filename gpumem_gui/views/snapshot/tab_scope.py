@@ -18,7 +18,7 @@ from gpumem_gui.core.analysis.breakdown import block_lifetimes
 from gpumem_gui.core.analysis.flame import FlameFrame
 from gpumem_gui.core.analysis.span import Span, SpanReport
 from gpumem_gui.core.snapshot.model import AllocatorState
-from gpumem_gui.document.curves import steps
+from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
@@ -45,6 +45,7 @@ class TabScope(QtCore.QObject):
         self._flame_key: tuple[object, ...] | None = None  # what it was computed for
         self._spans_for: tuple[int, object] | None = None  # (device, timeline) whose named spans are listed
         self._report_token = self._flame_token = 0
+        self._report_for: tuple[object, ...] | None = None  # the (device, timeline, span) reported
         site = tab.site_timeline
         self.site_drag = SpanDrag(site.plot, round, lambda e: e.astype(np.float64), self.choose_events)
         self.band = pg.PlotCurveItem(pen=pg.mkPen(palette.FOCUS, width=3, style=QtCore.Qt.PenStyle.DashLine))
@@ -128,7 +129,12 @@ class TabScope(QtCore.QObject):
             self.span_panel.set_spans(spans, self.document.span)
 
     def refresh_report(self) -> None:
+        """The span's report, computed in a task once per span (looking at another tab keeps what the map shows)."""
         doc = self.document
+        key = None if doc.pending else (doc.device, doc.timeline(), doc.span)
+        if key == self._report_for:
+            return
+        self._report_for = key
         self._report_token += 1
         if doc.span is None or doc.pending:
             self.span_panel.show_report(None)
@@ -194,12 +200,12 @@ class TabScope(QtCore.QObject):
         tab = self.tab
         tab.show_frame(self.document.light_flame_frame(frame, row))
         events, values = self.document.flame_band(frame, row)
-        site = tab.site_timeline
         if not len(events):
             self.band.setData([], [])
             return
         end = max(self.document.timeline().n_events - 1, 0)
         # from before the first change (none of its bytes yet) to the trace's end, where its last value holds
         x = np.concatenate([[-1.0], events.astype(np.float64), [float(end)]])
-        y = np.concatenate([[0.0], values.astype(np.float64), values[-1:].astype(np.float64)]) / site.unit_scale
+        _unit, scale = memory_unit(self.document.timeline().series.peak("allocated"))  # the site timeline's axis
+        y = np.concatenate([[0.0], values.astype(np.float64), values[-1:].astype(np.float64)]) / scale
         self.band.setData(*steps(x, y))
