@@ -17,6 +17,7 @@ from gpumem_gui.core.analysis.block_age import AGE_BASE
 from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import BlockState
+from gpumem_gui.views.snapshot.age_legend import duration
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_scope import TabScope
 from tests.conftest import load_raw
@@ -167,3 +168,14 @@ def test_the_map_coloured_by_age_shows_its_scale(qtbot: Any, tab: SnapshotTab) -
     assert allocated.any() and any(c >= AGE_BASE for c in codes)
     box.setCurrentIndex(box.findData("site"))
     assert tab.frame.colouring == "site" and "by age" not in tab.map.legend.text()
+
+
+def test_the_age_scale_reads_its_times_in_a_person_s_units() -> None:
+    assert [duration(s) for s in (2e-6, 4.5e-3, 12.0, 192.0, 5400.0, 9000.0)] == [
+        "2 µs",
+        "4.5 ms",
+        "12 s",
+        "3.2 min",
+        "90 min",
+        "2.5 h",
+    ]

@@ -14,11 +14,22 @@ def site_legend() -> str:
     return "  ".join(f"{_swatches(colours)} {name}" for name, colours in palette.LEGEND)
 
 
+def duration(seconds: float) -> str:
+    """A time ago as a person reads it: 3 µs, 4.5 ms, 12 s, 3.2 min, 1.5 h."""
+    if seconds < 1e-3:
+        return f"{seconds * 1e6:.3g} µs"
+    if seconds < 1:
+        return f"{seconds * 1e3:.3g} ms"
+    if seconds < 120:
+        return f"{seconds:.3g} s"
+    return f"{seconds / 60:.3g} min" if seconds < 7200 else f"{seconds / 3600:.3g} h"
+
+
 def _seconds(bin_: AgeBin) -> str:
-    if bin_.seconds_ago is None:
+    if bin_.seconds_ago is None or bin_.high <= 0:  # the cursor's own event: no time to tell
         return ""
     newest, oldest = bin_.seconds_ago
-    return f" ({newest:.3g} s)" if newest == oldest else f" ({newest:.3g} to {oldest:.3g} s)"
+    return f" ({duration(newest)})" if newest == oldest else f" ({duration(newest)} to {duration(oldest)})"
 
 
 def age_legend(bins: tuple[AgeBin, ...]) -> str:
