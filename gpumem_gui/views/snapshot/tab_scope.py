@@ -1,7 +1,8 @@
 """TabScope: a snapshot tab's span, flame graph and map colouring. A span picked from the list or shift-dragged on a
 timeline re-scopes every view (the map's frame, the event list, the span page, the flame graph, the shaded region of
 the timelines); the span's report and the flame frames are computed on the tab's TaskGroup, off the GUI thread; a
-clicked flame rectangle lights its blocks on the map and draws its band on the site timeline."""
+clicked flame rectangle lights its blocks on the map and draws its band on the site timeline. Its TabPins keep the
+pinned tracks."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
 from gpumem_gui.views.snapshot.span_panel import SpanPanel
+from gpumem_gui.views.snapshot.tab_pins import TabPins
 
 if TYPE_CHECKING:
     from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -53,6 +55,7 @@ class TabScope(QtCore.QObject):
         site.plot.addItem(self.band, ignoreBounds=True)
         site.view_box.span_dragged.connect(self.site_drag.dragged)
         tab.timeline_view.span_selected.connect(self.choose_events)
+        self.pins = TabPins(tab)  # the pinned tracks under the curves
         self.span_panel.span_chosen.connect(self.choose)
         self.flame_page.options_changed.connect(lambda: self.refresh_flame(force=True))
         self.flame_page.picked.connect(self.light)
@@ -107,6 +110,7 @@ class TabScope(QtCore.QObject):
         if event_list.filter.span != doc.span_events():
             event_list.set_filter(replace(event_list.filter, span=doc.span_events()))
         self._list_spans()
+        self.pins.sync()
         self.refresh_report()
         self.refresh_flame()
 
