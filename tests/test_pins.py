@@ -80,7 +80,8 @@ def test_a_band_pinned_in_the_tab_draws_its_track_and_is_kept_for_the_file(qtbot
     qtbot.waitUntil(lambda: pin in pins.curves, timeout=10_000)
     track = pins.tracks.tracks[pin]
     _x, y = track.curve.getData()
-    assert y is not None and float(np.max(y)) * (1 << 30) == pytest.approx(6 * 32 * MiB)  # the curves' GiB axis
+    assert y is not None and float(np.max(y)) * MiB == pytest.approx(6 * 32 * MiB)  # in the MiB of its own peak
+    assert track.plot.getAxis("left").labelText == "MiB"
     assert "peak 192.0 MiB" in track.title.text()
     # the next tab of the same file pins it again
     again = opened()

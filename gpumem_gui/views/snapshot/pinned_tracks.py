@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import I64
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.document.curves import steps
+from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.document.pins import Pin
 from gpumem_gui.views.common import palette
 
@@ -38,6 +38,7 @@ class Track(QtWidgets.QWidget):
         self.plot.hideButtons()
         self.plot.getAxis("bottom").setStyle(showValues=False)
         self.plot.getAxis("left").setWidth(48)
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # the unit is in the label
         self.plot.setXLink(link)
         self.plot.setFixedHeight(TRACK_HEIGHT)
         colour = palette.FOCUS
@@ -49,10 +50,12 @@ class Track(QtWidgets.QWidget):
         row.addWidget(self.title)
         row.addWidget(self.plot, 1)
 
-    def set_curve(self, x: np.ndarray, values: I64, scale: float, unit: str) -> None:
-        """The bytes right after each change point at plot x `x` (the last held to the trace's end)."""
-        self.curve.setData(*steps(x.astype(np.float64), values.astype(np.float64) / scale))
+    def set_curve(self, x: np.ndarray, values: I64) -> None:
+        """The bytes right after each change point at plot x `x` (the last held to the trace's end), on an axis in
+        the unit of the track's own peak."""
         peak = int(values.max()) if len(values) else 0
+        unit, scale = memory_unit(peak)
+        self.curve.setData(*steps(x.astype(np.float64), values.astype(np.float64) / scale))
         self.title.setText(f"{self.pin.kind}: {self.pin.label}\npeak {format_bytes(peak)}")
         self.plot.setYRange(0, max(peak / scale, 1e-9), padding=0.05)
         self.plot.setLabel("left", unit)

@@ -11,7 +11,6 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import I64
-from gpumem_gui.document.curves import memory_unit
 from gpumem_gui.document.pins import BAND_KINDS, Pin, pin_curve, pins_from_text, pins_to_text
 from gpumem_gui.views.snapshot.pinned_tracks import PinnedTracks
 
@@ -113,7 +112,6 @@ class TabPins(QtCore.QObject):
         if doc.pending:
             return
         timeline = doc.timeline()
-        unit, scale = memory_unit(timeline.series.peak("allocated"))
         view = self.tab.timeline_view
         end = max(timeline.n_events - 1, 0)
         for pin, (events, values) in self.curves.items():
@@ -123,4 +121,4 @@ class TabPins(QtCore.QObject):
             # from before the first change (nothing yet) to the trace's end, where the last value holds
             at = np.concatenate([[0], np.maximum(events, 0), [end]]).astype(np.int64)
             held = np.concatenate([[0], values, values[-1:] if len(values) else [0]]).astype(np.int64)
-            track.set_curve(view.event_x(at), held, scale, unit)
+            track.set_curve(view.event_x(at), held)
