@@ -21,13 +21,11 @@ TRACK_HEIGHT = 64
 class Track(QtWidgets.QWidget):
     """One pinned track: its name, its peak, an unpin button, and its bytes as a filled step curve."""
 
-    def __init__(self, pin: Pin, link: pg.ViewBox, unpin: Callable[[Pin], None]) -> None:
+    def __init__(self, pin: Pin, link: pg.PlotWidget, unpin: Callable[[Pin], None]) -> None:
         super().__init__()
         self.pin = pin
         self.title = QtWidgets.QLabel(f"{pin.kind}: {pin.label}")
         self.title.setToolTip(pin.label)
-        self.title.setFixedWidth(220)
-        self.title.setWordWrap(True)
         close = QtWidgets.QToolButton(autoRaise=True)
         close.setText("✕")
         close.setToolTip("unpin this track")
@@ -37,18 +35,32 @@ class Track(QtWidgets.QWidget):
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.getAxis("bottom").setStyle(showValues=False)
-        self.plot.getAxis("left").setWidth(48)
+        self.plot.showAxis("right")
+        self.plot.getAxis("right").setStyle(showValues=False)
+        # its axes as wide as the curves' own: the same event sits at the same pixel column in every track
+        self._link = link
+        for side in ("left", "right"):
+            link.getAxis(side).geometryChanged.connect(self._match_axes)
+        self._match_axes()
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # the unit is in the label
-        self.plot.setXLink(link)
+        self.plot.setXLink(link.getViewBox())
         self.plot.setFixedHeight(TRACK_HEIGHT)
         colour = palette.FOCUS
         self.curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=1), fillLevel=0, brush=pg.mkBrush(colour + "80"))
         self.plot.addItem(self.curve)
-        row = QtWidgets.QHBoxLayout(self)
-        row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(close)
-        row.addWidget(self.title)
-        row.addWidget(self.plot, 1)
+        head = QtWidgets.QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(close)
+        head.addWidget(self.title, 1)
+        column = QtWidgets.QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addLayout(head)
+        column.addWidget(self.plot)
+
+    def _match_axes(self) -> None:
+        for side in ("left", "right"):
+            self.plot.getAxis(side).setWidth(max(int(self._link.getAxis(side).width()), 1))
 
     def set_curve(self, x: np.ndarray, values: I64) -> None:
         """The bytes right after each change point at plot x `x` (the last held to the trace's end), on an axis in
@@ -56,7 +68,7 @@ class Track(QtWidgets.QWidget):
         peak = int(values.max()) if len(values) else 0
         unit, scale = memory_unit(peak)
         self.curve.setData(*steps(x.astype(np.float64), values.astype(np.float64) / scale))
-        self.title.setText(f"{self.pin.kind}: {self.pin.label}\npeak {format_bytes(peak)}")
+        self.title.setText(f"{self.pin.kind}: {self.pin.label}, peak {format_bytes(peak)}")
         self.plot.setYRange(0, max(peak / scale, 1e-9), padding=0.05)
         self.plot.setLabel("left", unit)
 
@@ -67,7 +79,7 @@ class PinnedTracks(QtWidgets.QWidget):
 
     unpinned = QtCore.Signal(object)
 
-    def __init__(self, link: pg.ViewBox, parent: QtWidgets.QWidget | None = None) -> None:
+    def __init__(self, link: pg.PlotWidget, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.link = link
         self.tracks: dict[Pin, Track] = {}

@@ -30,7 +30,7 @@ class TabPins(QtCore.QObject):
         self.document = tab.document
         self.settings = settings if settings is not None else QtCore.QSettings()
         view = tab.timeline_view
-        self.tracks = PinnedTracks(view.plot.getViewBox())
+        self.tracks = PinnedTracks(view.plot)
         column = view.layout()
         assert isinstance(column, QtWidgets.QVBoxLayout)
         column.insertWidget(1, self.tracks)  # under the curves, over their legend
