@@ -20,8 +20,13 @@ class FlamePage(QtWidgets.QWidget):
         self.cost_box = QtWidgets.QComboBox()
         for cost in COSTS:
             self.cost_box.addItem(COST_LABELS[cost], cost)
-        self.inverted_box = QtWidgets.QCheckBox("inverted (allocating line first)")
-        self.flame_box = QtWidgets.QCheckBox("root at the bottom")
+        # a few characters wide, the full texts in the popup: the tab must not widen the curves' least width
+        self.cost_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.cost_box.setMinimumContentsLength(14)
+        self.inverted_box = QtWidgets.QCheckBox("inverted")
+        self.inverted_box.setToolTip("the allocating line at the root, its callers above it")
+        self.flame_box = QtWidgets.QCheckBox("root below")
+        self.flame_box.setToolTip("a flame graph (the root at the bottom) rather than an icicle")
         self.search = QtWidgets.QLineEdit(placeholderText="search frames")
         self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)

@@ -83,32 +83,33 @@ class PinnedTracks(QtWidgets.QWidget):
         super().__init__(parent)
         self.link = link
         self.tracks: dict[Pin, Track] = {}
-        self.pin_band = QtWidgets.QPushButton("Pin the picked band")
+        self.pin_band = QtWidgets.QPushButton("Pin band")
         self.pin_band.setToolTip("pin the site, category, stream or pool last picked on 'allocated by site'")
         self.pin_band.setEnabled(False)
-        self.pin_search = QtWidgets.QPushButton("Pin a stack search")
+        self.pin_search = QtWidgets.QPushButton("Pin search")
         self.pin_search.setToolTip("pin the blocks whose stack holds the text typed here")
-        self.search = QtWidgets.QLineEdit(placeholderText="text in a frame, e.g. transformer.py:160")
-        bar = QtWidgets.QHBoxLayout()
+        self.search = QtWidgets.QLineEdit(placeholderText="text in a frame, e.g. x.py:160")
+        self.search.setMinimumWidth(self.search.fontMetrics().horizontalAdvance("text in a frame, e.g. x.py:160"))
+        # the buttons that pin live in `bar`, placed by the tab in the corner of the curves' tabs: no room is taken
+        # from the curves (or the map over them) until a track is pinned
+        self.bar = QtWidgets.QWidget()
+        bar = QtWidgets.QHBoxLayout(self.bar)
         bar.setContentsMargins(0, 0, 0, 0)
-        bar.addWidget(QtWidgets.QLabel("Pinned tracks:"))
         bar.addWidget(self.pin_band)
         bar.addWidget(self.search, 1)
         bar.addWidget(self.pin_search)
-        self.column = QtWidgets.QVBoxLayout()
+        self.column = QtWidgets.QVBoxLayout(self)
         self.column.setContentsMargins(0, 0, 0, 0)
         self.column.setSpacing(1)
-        layout = QtWidgets.QVBoxLayout(self)
-        layout.setContentsMargins(0, 0, 0, 0)
-        layout.addLayout(bar)
-        layout.addLayout(self.column)
         self.search.returnPressed.connect(self.pin_search.click)
+        self.setVisible(False)
 
     def add(self, pin: Pin) -> Track:
         if pin not in self.tracks:
             track = Track(pin, self.link, self.unpinned.emit)
             self.tracks[pin] = track
             self.column.addWidget(track)
+            self.setVisible(True)
         return self.tracks[pin]
 
     def remove(self, pin: Pin) -> None:
@@ -116,6 +117,7 @@ class PinnedTracks(QtWidgets.QWidget):
         if track is not None:
             self.column.removeWidget(track)
             track.deleteLater()
+        self.setVisible(bool(self.tracks))  # hidden, no room (nor the layout's spacing) is taken from the curves
 
     def pins(self) -> list[Pin]:
         return list(self.tracks)

@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import I64
 from gpumem_gui.document.pins import BAND_KINDS, Pin, pin_curve, pins_from_text, pins_to_text
+from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.pinned_tracks import PinnedTracks
 
 if TYPE_CHECKING:
@@ -34,6 +35,9 @@ class TabPins(QtCore.QObject):
         column = view.layout()
         assert isinstance(column, QtWidgets.QVBoxLayout)
         column.insertWidget(1, self.tracks)  # under the curves, over their legend
+        # beside the curves' tabs, no taller than they are: the curves and the map keep their room
+        self.tracks.bar.setMaximumHeight(tab.curve_tabs.tabBar().sizeHint().height())
+        tab.curve_tabs.setCornerWidget(self.tracks.bar)
         self.picked: Pin | None = None  # the band last picked on the site timeline
         self.curves: dict[Pin, tuple[I64, I64]] = {}
         self._for: tuple[int, object] | None = None  # the (device, timeline) the tracks were computed for
@@ -97,7 +101,8 @@ class TabPins(QtCore.QObject):
         def curves(_ctx: object) -> dict[Pin, tuple[I64, I64]]:
             return {pin: pin_curve(snapshot, timeline, pin, made.get(pin.kind)) for pin in pins}
 
-        self.tab.tasks.start("pinned tracks", curves, on_result=lambda got: self._computed(timeline, got))
+        shown = while_alive(self, lambda got: self._computed(timeline, got))
+        self.tab.tasks.start("pinned tracks", curves, on_result=shown)
 
     def _computed(self, timeline: object, got: dict[Pin, tuple[I64, I64]]) -> None:
         if self.document.pending or timeline is not self.document.timeline():

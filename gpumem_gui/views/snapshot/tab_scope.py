@@ -22,6 +22,7 @@ from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.flame_page import FlamePage
+from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
 from gpumem_gui.views.snapshot.span_panel import SpanPanel
 from gpumem_gui.views.snapshot.tab_pins import TabPins
@@ -122,9 +123,8 @@ class TabScope(QtCore.QObject):
         if self._spans_for != key:
             self._spans_for = key
             self.span_panel.set_spans([], None)
-            self.tab.tasks.start(
-                "spans", lambda _ctx: doc.named_spans(), on_result=lambda spans: self._spans_listed(key, spans)
-            )
+            listed = while_alive(self, lambda spans: self._spans_listed(key, spans))
+            self.tab.tasks.start("spans", lambda _ctx: doc.named_spans(), on_result=listed)
         else:
             self.span_panel.set_spans(self.span_panel._spans, doc.span)
 
@@ -145,9 +145,8 @@ class TabScope(QtCore.QObject):
             return
         token = self._report_token
         self.span_panel.show_report(None, waiting=True)
-        self.tab.tasks.start(
-            "span report", lambda _ctx: doc.span_report(), on_result=lambda r: self._reported(token, r)
-        )
+        reported = while_alive(self, lambda r: self._reported(token, r))
+        self.tab.tasks.start("span report", lambda _ctx: doc.span_report(), on_result=reported)
 
     def _reported(self, token: int, report: SpanReport | None) -> None:
         if token == self._report_token and report is not None and report.span == self.document.span:
@@ -190,7 +189,7 @@ class TabScope(QtCore.QObject):
         self.tab.tasks.start(
             "flame graph",
             lambda _ctx: doc.flame_frame(cost, inverted=inverted, search=search),
-            on_result=lambda frame: self._flamed(token, frame),
+            on_result=while_alive(self, lambda frame: self._flamed(token, frame)),
         )
 
     def _flamed(self, token: int, frame: FlameFrame | None) -> None:
