@@ -14,10 +14,10 @@ from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.document.pins import Pin, pin_curve, pins_from_text, pins_to_text
-from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_pins import settings_key
 from tests.conftest import load_raw
 from tests.site_oracle import raw_site
+from tests.test_tab_scope import leak_tab
 
 LEAK_SITE = "model/transformer.py:160:forward"
 
@@ -59,15 +59,7 @@ def test_pins_kept_as_text_and_junk_dropped() -> None:
 
 
 def test_a_band_pinned_in_the_tab_draws_its_track_and_is_kept_for_the_file(qtbot: Any) -> None:
-    def opened() -> SnapshotTab:
-        tab = SnapshotTab(load_snapshot(example_path("training_leak")))
-        qtbot.addWidget(tab)
-        tab.resize(1400, 900)
-        tab.show()
-        qtbot.waitUntil(lambda: not tab.settling() and tab.scope is not None, timeout=20_000)
-        return tab
-
-    tab = opened()
+    tab = leak_tab(qtbot)
     assert tab.scope is not None
     pins = tab.scope.pins
     pins.settings.remove(settings_key(tab.snapshot.source))
@@ -84,7 +76,7 @@ def test_a_band_pinned_in_the_tab_draws_its_track_and_is_kept_for_the_file(qtbot
     assert track.plot.getAxis("left").labelText == "MiB"
     assert "peak 192.0 MiB" in track.title.text()
     # the next tab of the same file pins it again
-    again = opened()
+    again = leak_tab(qtbot)
     assert again.scope is not None
     qtbot.waitUntil(lambda: pin in again.scope.pins.curves, timeout=10_000)  # type: ignore[union-attr]
     # unpinned with its ✕: gone from the settings too

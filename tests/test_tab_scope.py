@@ -26,14 +26,19 @@ from tests.site_oracle import raw_site
 LEAK_SITE = "model/transformer.py:160:forward"
 
 
-@pytest.fixture
-def tab(qtbot: Any) -> SnapshotTab:
+def leak_tab(qtbot: Any) -> SnapshotTab:
+    """A shown tab of the training_leak example, every part made (its scope too)."""
     widget = SnapshotTab(load_snapshot(example_path("training_leak")))
     qtbot.addWidget(widget)
     widget.resize(1400, 900)
     widget.show()
     qtbot.waitUntil(lambda: not widget.settling() and widget.scope is not None, timeout=20_000)
     return widget
+
+
+@pytest.fixture
+def tab(qtbot: Any) -> SnapshotTab:
+    return leak_tab(qtbot)
 
 
 def _scope(tab: SnapshotTab) -> TabScope:
