@@ -63,6 +63,7 @@ def test_a_band_pinned_in_the_tab_draws_its_track_and_is_kept_for_the_file(qtbot
     assert tab.scope is not None
     pins = tab.scope.pins
     pins.settings.remove(settings_key(tab.snapshot.source))
+    assert pins.tracks.bar.isVisible() and not pins.tracks.isVisible()  # the buttons shown, no track yet
     tab.curve_tabs.setCurrentWidget(tab.site_timeline)
     qtbot.waitUntil(tab.site_timeline.is_ready, timeout=10_000)
     tab.site_timeline.select_band(tab.site_timeline.bands.band_index(LEAK_SITE))  # type: ignore[union-attr]
@@ -71,6 +72,8 @@ def test_a_band_pinned_in_the_tab_draws_its_track_and_is_kept_for_the_file(qtbot
     pin = Pin("site", LEAK_SITE, LEAK_SITE)
     qtbot.waitUntil(lambda: pin in pins.curves, timeout=10_000)
     track = pins.tracks.tracks[pin]
+    tab.curve_tabs.setCurrentIndex(0)  # the memory curves, the track under them
+    assert track.isVisible()
     _x, y = track.curve.getData()
     assert y is not None and float(np.max(y)) * MiB == pytest.approx(6 * 32 * MiB)  # in the MiB of its own peak
     assert track.plot.getAxis("left").labelText == "MiB"

@@ -38,6 +38,7 @@ class TabPins(QtCore.QObject):
         # beside the curves' tabs, no taller than they are: the curves and the map keep their room
         self.tracks.bar.setMaximumHeight(tab.curve_tabs.tabBar().sizeHint().height())
         tab.curve_tabs.setCornerWidget(self.tracks.bar)
+        self.tracks.bar.show()  # a corner widget set once its tabs are shown is not shown with them
         self.picked: Pin | None = None  # the band last picked on the site timeline
         self.curves: dict[Pin, tuple[I64, I64]] = {}
         self._for: tuple[int, object] | None = None  # the (device, timeline) the tracks were computed for
