@@ -98,9 +98,10 @@ def _parser() -> argparse.ArgumentParser:
     ren.add_argument("-o", "--output", required=True, help="the PNG to write")
     ren.add_argument(
         "--view",
-        choices=("window", "map", "timeline", "sites", "settings", "segments"),
+        choices=("window", "map", "timeline", "sites", "settings", "segments", "flame"),
         default="window",
-        help="sites: the site timeline; settings: the allocator settings page; segments: the cached-segment timeline",
+        help="sites: the site timeline; settings: the allocator settings page; segments: the cached-segment timeline; "
+        "flame: the flame graph of the bytes live at the event shown",
     )
     ren.add_argument(
         "--pin",
