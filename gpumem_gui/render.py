@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow, application
 from gpumem_gui.core.analysis.site_series import build_site_series
@@ -14,7 +14,7 @@ from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 
-VIEWS = ("window", "map", "timeline", "sites", "settings", "segments", "pools")
+VIEWS = ("window", "map", "timeline", "sites", "settings", "segments", "pools", "flame")
 
 
 def render(
@@ -97,6 +97,15 @@ def _view_widget(doc: SnapshotTab, view: str) -> QtWidgets.QWidget:
     if view == "pools":
         doc.show_pools()
         return doc.pool_envelope
+    if view == "flame":  # the flame graph of the bytes live at the event shown, computed on the tab's tasks
+        deadline = QtCore.QDeadlineTimer(60_000)
+        while (doc.settling() or doc.scope is None) and not deadline.hasExpired():  # the tab's last part: its scope
+            QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)
+        if doc.scope is None:
+            raise RuntimeError("the tab's flame graph was not made within a minute")
+        doc.curve_tabs.setCurrentWidget(doc.scope.flame_page)  # shown, it computes its frame
+        doc.tasks.wait()
+        return doc.scope.flame_page
     return doc.timeline_view
 
 

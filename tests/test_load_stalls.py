@@ -112,7 +112,7 @@ def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
         assert doc is not None and not doc.pending and not doc.settling()
         assert made == [0]  # a file's tab: nothing but the map, the figures and the bar at first
         tabs = [doc.side_tabs.tabText(i) for i in range(doc.side_tabs.count())]
-        assert tabs == ["event", "block", "blocks", "explain", "by site", "grows", "settings"]
+        assert tabs == ["event", "block", "blocks", "explain", "by site", "grows", "settings", "span"]
         doc.curve_tabs.setCurrentWidget(doc.site_timeline)
         # the loader's bands: shown at once, no thread of the GUI process computing them
         assert doc.site_timeline.is_ready() and not doc.site_timeline.tasks.tasks

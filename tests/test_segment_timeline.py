@@ -128,7 +128,7 @@ def test_the_tab_shows_the_segments_of_the_device_and_follows_the_cursor(qtbot: 
     doc.show()
     qtbot.waitUntil(lambda: not doc.settling())
     tabs = [doc.curve_tabs.tabText(i) for i in range(doc.curve_tabs.count())]
-    assert tabs == ["memory", "allocated by site", "cached segments", "by pool"]
+    assert tabs == ["memory", "allocated by site", "cached segments", "by pool", "flame"]
     doc.show_segments()
     segments = doc.segment_timeline
     assert segments.series is not None and len(segments.series.lives) == 215

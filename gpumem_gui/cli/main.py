@@ -99,10 +99,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     ren.add_argument("-o", "--output", required=True, help="the PNG to write")
     ren.add_argument(
         "--view",
-        choices=("window", "map", "timeline", "sites", "settings", "segments", "pools"),
+        choices=("window", "map", "timeline", "sites", "settings", "segments", "pools", "flame"),
         default="window",
         help="sites: the site timeline; settings: the allocator settings page; segments: the cached-segment timeline;"
-        " pools: memory by pool, each private pool (CUDA graphs, MemPool) an envelope at its reserved size",
+        " pools: memory by pool, each private pool (CUDA graphs, MemPool) an envelope at its reserved size;"
+        " flame: the flame graph of the bytes live at the event shown",
     )
     ren.add_argument(
         "--pin",

@@ -4,6 +4,7 @@ The model holds only the filter's index array: rows are made when drawn, so thre
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
@@ -150,7 +151,7 @@ class EventListView(QtWidgets.QWidget):
         self.table = table
         streams = self.table.streams()
         if self.filter.stream is not None and self.filter.stream not in streams:
-            self.filter = EventFilter(self.filter.kind, self.filter.min_size, None)
+            self.filter = replace(self.filter, stream=None)
         self._fill_streams(streams)
         self.view.setColumnHidden(1, not self.table.trace.has_time)  # a trace without times: no empty column
         self._shown = -1
@@ -219,7 +220,7 @@ class EventListView(QtWidgets.QWidget):
             self.count.setText("size? try 64MiB, 1.5 GiB, 1000000")
             return
         kind: EventKind = self.kind_box.currentData()
-        flt = EventFilter(kind, min_size, self.stream_box.currentData())
+        flt = EventFilter(kind, min_size, self.stream_box.currentData(), self.filter.span)  # the span stays
         if flt != self.filter:
             self.filter = flt
             self._refilter()

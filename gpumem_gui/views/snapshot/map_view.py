@@ -15,6 +15,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
+from gpumem_gui.views.snapshot.age_legend import map_legend, site_legend
 from gpumem_gui.views.snapshot.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
@@ -65,12 +66,7 @@ class SegmentMapView(QtWidgets.QWidget):
         # shrink the map and move its rows under the pointer, so that a click would pick another block than named
         self.caption.setFixedHeight(3 * self.caption.fontMetrics().lineSpacing() + 4)
         self.caption.setAlignment(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignTop)
-        self.legend = QtWidgets.QLabel(
-            "  ".join(
-                "".join(f'<span style="color:{c}">&#9632;</span>' for c in colours) + f" {name}"
-                for name, colours in palette.LEGEND
-            )
-        )
+        self.legend = QtWidgets.QLabel(site_legend())
         self.legend.setWordWrap(True)
         self.focus_caption = QtWidgets.QLabel()  # a demo's one-line caption, over the map while its focus is shown
         self.focus_caption.setTextFormat(QtCore.Qt.TextFormat.PlainText)
@@ -122,6 +118,7 @@ class SegmentMapView(QtWidgets.QWidget):
         picked = frame.highlight is not None and frame.highlight is not frame.search_mask
         self.selection = frame.highlight if picked and spotlight is None else None
         self.set_focus_caption(spotlight.caption if spotlight is not None else None)
+        self.legend.setText(map_legend(frame.colouring, frame.age_legend))  # by age: its scale moves with the cursor
         self._draw(frame.layout, frame.codes, keep_range)
 
     def _draw(self, layout: MapLayout, rows: np.ndarray, keep_range: bool) -> None:

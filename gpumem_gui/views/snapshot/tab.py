@@ -31,6 +31,7 @@ from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 from gpumem_gui.views.snapshot.tab_controls import TabControls
+from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
     TURN_MS,
     UNSHOWN_MS,
@@ -80,14 +81,16 @@ class SnapshotTab(QtWidgets.QWidget):
             self._make_block_pages,
             self._make_diagnosis,
             self._make_curves,
-            self._make_timeline_plot,
+            lambda: self.curves.make_plot(),  # noqa: PLW0108 (a turn's work; placed by the next part)
             self._make_timeline,
             lambda: self.curves.make_site_timeline(),  # noqa: PLW0108 (the curves are made by a part above)
             self._make_settings,
             lambda: self.curves.make_segment_timeline(),  # noqa: PLW0108
             lambda: self.curves.make_pool_envelope(),  # noqa: PLW0108
+            self._make_scope,
         )
         self._settings_view: SettingsView | None = None
+        self.scope: TabScope | None = None  # the span, the flame graph, the colouring: the last part made
         self._made = 0  # how many of _parts are made
         self._queued = 0  # steps waiting for a later turn (_later)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
@@ -221,9 +224,6 @@ class SnapshotTab(QtWidgets.QWidget):
         curves.band_selected.connect(self._band_selected)
         self._curves = curves
 
-    def _make_timeline_plot(self) -> None:
-        self.curves.make_plot()  # a turn's worth of work; placed in the next part
-
     def _make_timeline(self) -> None:
         self.curves.place_plot()
         self._add_splitter("timeline_events", self.curves)
@@ -235,6 +235,9 @@ class SnapshotTab(QtWidgets.QWidget):
         view.set_settings(self.snapshot.allocator_settings)
         self._settings_view = view
         self.side_tabs.addTab(view, "settings")
+
+    def _make_scope(self) -> None:
+        self.scope = TabScope(self, self)
 
     def show_settings(self) -> None:
         """Bring the allocator settings page to the front of the side panel."""

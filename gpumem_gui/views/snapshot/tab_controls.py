@@ -1,5 +1,6 @@
-"""TabControls: the row over a snapshot tab's map: device, pool, stream and layout menus, the search, the curves'
-axis, Play, and where the cursor is. It holds the widgets and fills the menus; the tab acts on their choices."""
+"""TabControls: the row over a snapshot tab's map: device, pool, stream, layout and colouring menus, the search,
+the curves' axis, Play, and where the cursor is. It holds the widgets and fills the menus; the tab acts on their
+choices."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.document.document import LAYOUTS
 
 POOLS = (("all pools", "all"), ("small pool", "small"), ("large pool", "large"), ("private pools", "private"))
+COLOURING_LABELS = (("by site", "site"), ("by age", "age"))
 LAYOUT_LABELS = ("by address", "by segment, largest first", "by segment, most free first", "by segment, to scale")
 
 
@@ -36,6 +38,10 @@ class TabControls(QtWidgets.QWidget):
         for layout_label, layout_data in zip(LAYOUT_LABELS, LAYOUTS, strict=True):
             self.layout_box.addItem(layout_label, layout_data)
         self.layout_box.setCurrentIndex(layout_index)
+        self.colouring_box = QtWidgets.QComboBox()  # the map's allocated blocks: a hue per site, or by age
+        for label, colouring in COLOURING_LABELS:
+            self.colouring_box.addItem(label, colouring)
+        self.colouring_box.setToolTip("colour allocated blocks by allocation site, or by how long ago they were made")
         self.search = QtWidgets.QLineEdit(
             placeholderText="search: stack text, 0x or decimal address, or size range like 1MiB-20MiB"
         )
@@ -55,7 +61,7 @@ class TabControls(QtWidgets.QWidget):
 
         bar = QtWidgets.QHBoxLayout(self)
         bar.setContentsMargins(0, 0, 0, 0)
-        for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box):
+        for w in (self.device_box, self.pool_box, self.stream_box, self.layout_box, self.colouring_box):
             # sized by a few characters, not their longest entry: a tab must fit beside the quiz dock, and two of
             # them side by side in a demo, without pushing the window past the screen (full texts in the popup)
             w.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -13,6 +13,7 @@ from gpumem_gui.core.snapshot.model import Action, TraceTable
 from gpumem_gui.document.curves import Envelope, memory_unit, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.snapshot.span_drag import SpanDrag
 
 # the plot's least height: below it the curves are a smear and the axes' labels are clipped
 MIN_PLOT_HEIGHT = 180
@@ -30,6 +31,7 @@ class ScrubViewBox(pg.ViewBox):
     zooms, the middle button pans and the right button scales, as in any pyqtgraph plot)."""
 
     scrubbed = QtCore.Signal(float)
+    span_dragged = QtCore.Signal(float, float, bool)  # a shift-drag: the x it began at, the x now, whether it ended
     context_requested = QtCore.Signal(float, QtCore.QPoint)  # a right click: the x under it, the screen position
 
     def mouseClickEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseClickEvent) -> None:
@@ -45,7 +47,11 @@ class ScrubViewBox(pg.ViewBox):
     def mouseDragEvent(self, ev: pg.GraphicsScene.mouseEvents.MouseDragEvent, axis: int | None = None) -> None:
         if ev.button() == QtCore.Qt.MouseButton.LeftButton:
             ev.accept()
-            self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
+            x = self.mapSceneToView(ev.scenePos()).x()
+            if ev.modifiers() & QtCore.Qt.KeyboardModifier.ShiftModifier:  # a span, not a travel
+                self.span_dragged.emit(self.mapSceneToView(ev.buttonDownScenePos()).x(), x, ev.isFinish())
+            else:
+                self.scrubbed.emit(x)
         else:
             super().mouseDragEvent(ev, axis)
 
@@ -56,6 +62,7 @@ class TimelineView(QtWidgets.QWidget):
 
     event_selected = QtCore.Signal(int)
     explain_requested = QtCore.Signal(int)  # an event to explain; -1: the device's first OOM, else its peak
+    span_selected = QtCore.Signal(int, int)  # a shift-drag's span: right after event I to right after event J
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -121,6 +128,8 @@ class TimelineView(QtWidgets.QWidget):
         # a click or a left-drag anywhere on the plot travels there (the wheel zooms, the middle button pans)
         self.plot.getViewBox().scrubbed.connect(self.cursor_line.setValue)
         self.plot.getViewBox().context_requested.connect(self._context_menu)
+        self.span_drag = SpanDrag(self.plot, self.event_at, self.event_x, self.span_selected.emit)
+        self.plot.getViewBox().span_dragged.connect(self.span_drag.dragged)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.plot)
@@ -249,6 +258,7 @@ class TimelineView(QtWidgets.QWidget):
         self._refresh.start()  # the envelopes, in the next turn of the event loop (once, whatever moved)
         self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
         self._draw_focus_marks()
+        self.span_drag.limit(timeline.n_events)
         self.set_event(len(s) - 1, emit=False)
 
     def set_focus_marks(self, marks: tuple[TimelineMark, ...] | list[TimelineMark]) -> None:

@@ -1,0 +1,123 @@
+"""PinnedTracks: the tracks pinned under the memory curves (a site, a category, a stream, a pool or a stack search,
+each its allocated bytes over the trace on an axis of its own), their x linked to the curves' plot."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.core.snapshot.model import I64
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.document.curves import memory_unit, steps
+from gpumem_gui.document.pins import Pin
+from gpumem_gui.views.common import palette
+
+TRACK_HEIGHT = 64
+
+
+class Track(QtWidgets.QWidget):
+    """One pinned track: its name, its peak, an unpin button, and its bytes as a filled step curve."""
+
+    def __init__(self, pin: Pin, link: pg.PlotWidget, unpin: Callable[[Pin], None]) -> None:
+        super().__init__()
+        self.pin = pin
+        self.title = QtWidgets.QLabel(f"{pin.kind}: {pin.label}")
+        self.title.setToolTip(pin.label)
+        close = QtWidgets.QToolButton(autoRaise=True)
+        close.setText("✕")
+        close.setToolTip("unpin this track")
+        close.clicked.connect(lambda: unpin(pin))
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, enableMenu=False)
+        self.plot.setMenuEnabled(False)
+        self.plot.setMouseEnabled(x=False, y=False)
+        self.plot.hideButtons()
+        self.plot.getAxis("bottom").setStyle(showValues=False)
+        self.plot.showAxis("right")
+        self.plot.getAxis("right").setStyle(showValues=False)
+        # its axes as wide as the curves' own: the same event sits at the same pixel column in every track
+        self._link = link
+        for side in ("left", "right"):
+            link.getAxis(side).geometryChanged.connect(self._match_axes)
+        self._match_axes()
+        self.plot.getAxis("left").enableAutoSIPrefix(False)  # the unit is in the label
+        self.plot.setXLink(link.getViewBox())
+        self.plot.setFixedHeight(TRACK_HEIGHT)
+        colour = palette.FOCUS
+        self.curve = pg.PlotCurveItem(pen=pg.mkPen(colour, width=1), fillLevel=0, brush=pg.mkBrush(colour + "80"))
+        self.plot.addItem(self.curve)
+        head = QtWidgets.QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(close)
+        head.addWidget(self.title, 1)
+        column = QtWidgets.QVBoxLayout(self)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addLayout(head)
+        column.addWidget(self.plot)
+
+    def _match_axes(self) -> None:
+        for side in ("left", "right"):
+            self.plot.getAxis(side).setWidth(max(int(self._link.getAxis(side).width()), 1))
+
+    def set_curve(self, x: np.ndarray, values: I64) -> None:
+        """The bytes right after each change point at plot x `x` (the last held to the trace's end), on an axis in
+        the unit of the track's own peak."""
+        peak = int(values.max()) if len(values) else 0
+        unit, scale = memory_unit(peak)
+        self.curve.setData(*steps(x.astype(np.float64), values.astype(np.float64) / scale))
+        self.title.setText(f"{self.pin.kind}: {self.pin.label}, peak {format_bytes(peak)}")
+        self.plot.setYRange(0, max(peak / scale, 1e-9), padding=0.05)
+        self.plot.setLabel("left", unit)
+
+
+class PinnedTracks(QtWidgets.QWidget):
+    """The pinned tracks and the buttons that pin: `pin_band` (the band last picked on the site timeline) and
+    `pin_search` (the search's text); `unpinned(pin)` says which track's ✕ was clicked."""
+
+    unpinned = QtCore.Signal(object)
+
+    def __init__(self, link: pg.PlotWidget, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.link = link
+        self.tracks: dict[Pin, Track] = {}
+        self.pin_band = QtWidgets.QPushButton("Pin band")
+        self.pin_band.setToolTip("pin the site, category, stream or pool last picked on 'allocated by site'")
+        self.pin_band.setEnabled(False)
+        self.pin_search = QtWidgets.QPushButton("Pin search")
+        self.pin_search.setToolTip("pin the blocks whose stack holds the text typed here")
+        self.search = QtWidgets.QLineEdit(placeholderText="text in a frame, e.g. x.py:160")
+        self.search.setMinimumWidth(self.search.fontMetrics().horizontalAdvance("text in a frame, e.g. x.py:160"))
+        # the buttons that pin live in `bar`, placed by the tab in the corner of the curves' tabs: no room is taken
+        # from the curves (or the map over them) until a track is pinned
+        self.bar = QtWidgets.QWidget()
+        bar = QtWidgets.QHBoxLayout(self.bar)
+        bar.setContentsMargins(0, 0, 0, 0)
+        bar.addWidget(self.pin_band)
+        bar.addWidget(self.search, 1)
+        bar.addWidget(self.pin_search)
+        self.column = QtWidgets.QVBoxLayout(self)
+        self.column.setContentsMargins(0, 0, 0, 0)
+        self.column.setSpacing(1)
+        self.search.returnPressed.connect(self.pin_search.click)
+        self.setVisible(False)
+
+    def add(self, pin: Pin) -> Track:
+        if pin not in self.tracks:
+            track = Track(pin, self.link, self.unpinned.emit)
+            self.tracks[pin] = track
+            self.column.addWidget(track)
+            self.setVisible(True)
+        return self.tracks[pin]
+
+    def remove(self, pin: Pin) -> None:
+        track = self.tracks.pop(pin, None)
+        if track is not None:
+            self.column.removeWidget(track)
+            track.deleteLater()
+        self.setVisible(bool(self.tracks))  # hidden, no room (nor the layout's spacing) is taken from the curves
+
+    def pins(self) -> list[Pin]:
+        return list(self.tracks)
