@@ -149,3 +149,15 @@ def test_robust_scores_by_hand() -> None:
     assert [d.score for d in scores] == pytest.approx([-1.349, -0.6745, 0.0, 0.6745, 18.886])
     # a spread below 1 % of the median counts as 1 %: 1000 against 1002, 1000, 1000 is 0.6745 * 2 / 10 = 0.135
     assert robust_scores([1000, 1000, 1002, 1000])[2].score == pytest.approx(0.1349)
+
+
+def test_the_window_says_the_rule_and_the_imbalance(qtbot: Any, pipeline: Path) -> None:
+    """The ranks tab's line names the outlier rule it applied (not "10 % above the median") and the imbalance."""
+    from gpumem_gui.views.compare.ranks_view import RanksView  # noqa: PLC0415 (Qt only here)
+
+    view = RanksView()
+    qtbot.addWidget(view)
+    view.set_table(summarise_folder(str(pipeline)), str(pipeline))
+    line = view.status.text()
+    assert "modified z-score" in line and "10 %" not in line and "rank 2 (orange)" in line
+    assert "stage 0's ranks peak 29% above the others" in line

@@ -9,6 +9,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.analysis.rank_groups import Z_THRESHOLD
 from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
 from gpumem_gui.core.snapshot.errors import printable
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
@@ -36,6 +37,7 @@ _RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCent
 # short, so that the file column keeps the width: the tooltip and the status line say what they mean
 _FLAG_NAMES = {"peak_reserved_bytes": "high res.", "peak_allocated_bytes": "high alloc."}
 MAX_ERRORS_SHOWN = 4
+OUTLIER_WORDS = f"a peak whose modified z-score among its step and stage is above {Z_THRESHOLD}"
 
 
 def _span(us: int | None) -> str:
@@ -113,7 +115,7 @@ class RanksModel(ColumnsModel):
         if role == QtCore.Qt.ItemDataRole.BackgroundRole and flags:
             return QtGui.QColor(palette.FINDING_BACK["alert" if e.oom_events else "warn"])
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            rank = "from the file's name" if e.rank_from_name else "the device index (the name gives none)"
+            rank = "from the file's name or its metadata" if e.rank_from_name else "the device index (nothing names it)"
             return (
                 f"{printable(e.file)}\nrank {e.rank}: {rank}\n"
                 f"device {e.device}: the one that reserved the most at its peak\n"
@@ -121,7 +123,7 @@ class RanksModel(ColumnsModel):
                 f" (at {'the start' if e.peak_event < 0 else f'event {e.peak_event:,}'} of {e.trace_events:,})\n"
                 f"peak allocated {format_bytes_exact(e.peak_allocated_bytes)}\n"
                 f"trace: {e.trace_events:,} events{_span(e.span_us)}\n"
-                + (f"flags: {', '.join(flags)} (high: more than 10 % above the median of its step)\n" if flags else "")
+                + (f"flags: {', '.join(flags)} (high: {OUTLIER_WORDS})\n" if flags else "")
                 + "double-click to open it"
             )
         return None
@@ -411,7 +413,9 @@ def _summary(table: RanksTable, folder: str) -> str:
         text += f" Out of memory on rank {', '.join(map(str, table.oom_ranks))} (red)."
     outliers = sorted({o.rank for o in table.outliers})
     if outliers:
-        text += f" Outliers, more than 10 % above their step's median: rank {', '.join(map(str, outliers))} (orange)."
+        text += f" Outliers ({OUTLIER_WORDS}): rank {', '.join(map(str, outliers))} (orange)."
+    for imbalance in table.imbalance:
+        text += f" {imbalance.text}."
     if table.errors:
         text += f" {len(table.errors)} file{'s' if len(table.errors) != 1 else ''} could not be read."
     return text
