@@ -413,6 +413,7 @@ class MainWindow(QtWidgets.QMainWindow):
         if widget is self.device_view:
             self.device_view = None
         self.live.closed(widget)
+        self.compare.closed(widget)
         widget.setParent(None)
         widget.deleteLater()
 
