@@ -1,5 +1,5 @@
 """The window as a person drives it: the travel keys in the main view, Ctrl+W, several files' tabs in the order
-asked, Recent Files without the files deleted since."""
+asked, Recent Files without the files deleted since, a window that a long live message neither grows nor pins."""
 
 from __future__ import annotations
 
@@ -10,10 +10,13 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
+from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
+from tests.probe_helpers import serve_simulated
 
 Key = QtCore.Qt.Key
+MiB = 1 << 20
 
 
 def _opened(qtbot: Any, *paths: Path, settings: QtCore.QSettings | None = None) -> MainWindow:
@@ -78,3 +81,49 @@ def test_recent_files_leave_out_a_file_deleted_since(qtbot: Any, tmp_path: Path)
     assert window.recent_files() == [str(kept)]
     window.recent_menu.aboutToShow.emit()  # the menu as it opens
     assert [a.text() for a in window.recent_menu.actions()] == [str(kept)]
+
+
+def test_a_long_live_message_neither_grows_the_window_nor_stops_a_laptop_size(qtbot: Any, tmp_path: Path) -> None:
+    server, backend = serve_simulated(tmp_path)
+    try:
+        backend.malloc(100 * MiB, [])
+        window = MainWindow(QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat))
+        qtbot.addWidget(window)
+        window.show()
+        window.resize(1400, 900)
+        view = window.attach(server.path)
+        assert isinstance(view, LiveView)
+        qtbot.waitUntil(lambda: view.document is not None and view.document.state is not None, timeout=20_000)
+        long = "The live session stopped: OSError: " + "a reason that goes on and on " * 60
+        view.status.setText(long)
+        view._show_notice(long)
+        QtWidgets.QApplication.processEvents()
+        assert window.size() == QtCore.QSize(1400, 900)  # not grown by the message
+        assert view.status.text() == " ".join(long.split())  # the whole line, elided on screen, in its tooltip
+        assert view.status.toolTip() == view.status.text() and view.status.width() < 1400
+        window.resize(1280, 800)  # a laptop's screen
+        QtWidgets.QApplication.processEvents()
+        assert window.size() == QtCore.QSize(1280, 800)
+        view.close_session()
+    finally:
+        server.stop()
+
+
+def test_the_side_panel_takes_a_share_of_a_wide_window(qtbot: Any, tmp_path: Path) -> None:
+    window = MainWindow(QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.resize(1920, 1080)
+    window.show()
+    window.open_files([str(example_path("fragmented_oom"))])
+    window.wait_for_loads()
+    tab = window.current_document()
+    assert tab is not None
+    splitter = tab._splitters.splitter("map_side")
+    qtbot.waitUntil(lambda: sum(splitter.sizes()) > 1800)
+    # at 1920 px the map kept every extra pixel and the side panel 400 px, cutting its lines
+    map_width, side_width = splitter.sizes()
+    assert side_width > 420 and side_width > 0.25 * (map_width + side_width)
+    window.resize(1280, 800)  # a laptop: the map keeps the most
+    qtbot.waitUntil(lambda: sum(splitter.sizes()) < 1300)
+    map_width, side_width = splitter.sizes()
+    assert 280 <= side_width < map_width / 2
