@@ -44,7 +44,9 @@ class MainWindow(QtWidgets.QMainWindow):
         self.setWindowTitle("gpumem-gui")
         # what a tab holds never sets the window's minimum: a long live message or a tall live view would grow it
         # past the screen, and it would then refuse a laptop's 1280x800; the tabs fit what they are given
-        self.layout().setSizeConstraint(QtWidgets.QLayout.SizeConstraint.SetNoConstraint)
+        layout = self.layout()
+        assert layout is not None  # a QMainWindow always has its own
+        layout.setSizeConstraint(QtWidgets.QLayout.SizeConstraint.SetNoConstraint)
         self.setMinimumSize(640, 480)
         self.resize(1400, 900)
         self.settings = settings if settings is not None else QtCore.QSettings(ORG, APP)
