@@ -94,6 +94,8 @@ def test_a_long_live_message_neither_grows_the_window_nor_stops_a_laptop_size(qt
         view = window.attach(server.path)
         assert isinstance(view, LiveView)
         qtbot.waitUntil(lambda: view.document is not None and view.document.state is not None, timeout=20_000)
+        view.close_session()  # the session's loop says no more in the status line meanwhile
+        assert view.tasks.wait(5000)
         long = "The live session stopped: OSError: " + "a reason that goes on and on " * 60
         view.status.setText(long)
         view._show_notice(long)
@@ -104,7 +106,6 @@ def test_a_long_live_message_neither_grows_the_window_nor_stops_a_laptop_size(qt
         window.resize(1280, 800)  # a laptop's screen
         QtWidgets.QApplication.processEvents()
         assert window.size() == QtCore.QSize(1280, 800)
-        view.close_session()
     finally:
         server.stop()
 
@@ -127,3 +128,21 @@ def test_the_side_panel_takes_a_share_of_a_wide_window(qtbot: Any, tmp_path: Pat
     qtbot.waitUntil(lambda: sum(splitter.sizes()) < 1300)
     map_width, side_width = splitter.sizes()
     assert 280 <= side_width < map_width / 2
+
+
+def test_an_error_tab_shows_its_whole_line(qtbot: Any, tmp_path: Path) -> None:
+    window = MainWindow(QtCore.QSettings(str(tmp_path / "settings.ini"), QtCore.QSettings.Format.IniFormat))
+    qtbot.addWidget(window)
+    window.resize(1280, 800)
+    window.show()
+    path = "/data/" + "a-folder-with-a-long-name/" * 8 + "broken.pickle"
+    message = f"could not read the loaded data: UnpicklingError: invalid load key, 'n'. ({path})"
+    page = window.show_load_error(path, message)
+    qtbot.waitUntil(lambda: page.reason.width() > 0)
+    QtWidgets.QApplication.processEvents()
+    for label, text in ((page.reason, message), (page.where, path)):
+        assert label.text().replace("\u200b", "") == text and label.toolTip() in ("", text)
+        # every character on screen: no word wider than the label, and the lines it wraps to within its height
+        assert label.minimumSizeHint().width() <= label.width(), text
+        assert label.heightForWidth(label.width()) <= label.height()
+    assert page.reason.width() > 600  # the box as wide as it may be, not squeezed to its shortest line

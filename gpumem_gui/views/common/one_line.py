@@ -1,9 +1,21 @@
-"""OneLineLabel: a line of plain text that never widens its window: too long for its width, it is elided, and
-the whole text is its tooltip."""
+"""Text that never widens its window: OneLineLabel, a line elided to its width with the whole text in its tooltip,
+and breakable(), a wrapped label's long paths allowed to break after their separators."""
 
 from __future__ import annotations
 
+import re
+
 from PySide6 import QtCore, QtGui, QtWidgets
+
+ZERO_WIDTH_SPACE = "\u200b"
+_LONG_RUN = re.compile(r"\S{30,}")  # a path or a name longer than this may not fit a line
+_SEPARATORS = re.compile(r"([/\\_.,:=-])")
+
+
+def breakable(text: str) -> str:
+    """`text` with a zero-width space after each separator of its long runs (paths, dotted names): a word-wrapped
+    QLabel breaks only at spaces, so one long path set its minimum width, and a box of fixed width cut the line."""
+    return _LONG_RUN.sub(lambda m: _SEPARATORS.sub(rf"\1{ZERO_WIDTH_SPACE}", m.group(0)), text)
 
 
 class OneLineLabel(QtWidgets.QLabel):
