@@ -146,3 +146,31 @@ def test_an_error_tab_shows_its_whole_line(qtbot: Any, tmp_path: Path) -> None:
         assert label.minimumSizeHint().width() <= label.width(), text
         assert label.heightForWidth(label.width()) <= label.height()
     assert page.reason.width() > 600  # the box as wide as it may be, not squeezed to its shortest line
+
+
+def test_the_hover_line_under_the_map_follows_travel(qtbot: Any) -> None:
+    window = _opened(qtbot, example_path("fragmented_oom"))
+    tab = window.current_document()
+    assert tab is not None
+    view = tab.map
+    qtbot.waitUntil(lambda: view.plot.width() > 100)
+    # the pointer over row 30 of the OOM's map (42 segments of 64 MiB rows and more): a block is named
+    row = 30
+    scene = view.view.mapViewToScene(QtCore.QPointF(view.layout_info.width / 3, row + 0.5))
+    where = view.plot.mapFromScene(scene)
+    qtbot.mouseMove(view.plot.viewport(), where)
+    qtbot.waitUntil(lambda: view.caption.text() != "")
+    named = view.caption.text()
+    # Home: before the trace's first events only a segment or two exist; the map is drawn anew under the pointer
+    qtbot.keyClick(tab, Key.Key_Home)
+    state = tab.state
+    assert tab.current_event == 0 and state is not None and len(state.segments) < 3
+    shown = view.caption.text()
+    assert shown != named  # the block named before is not in this state
+    index = view.block_at_scene(scene)
+    assert shown == (view.describe(index) if index >= 0 else "")
+    if index >= 0:  # the block named is one of this state's, at the address it says
+        assert f"<b>{int(state.blocks.address[index]):#x}</b>" in shown
+    qtbot.keyClick(tab, Key.Key_End)  # back at the OOM (its view range anew): the block under the pointer is named
+    index = view.block_at_scene(scene)
+    assert index >= 0 and view.caption.text() == view.describe(index)
