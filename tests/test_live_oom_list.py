@@ -86,10 +86,10 @@ def test_ooms_are_listed_and_open_no_tab_and_take_no_focus(qtbot, window: MainWi
     assert QtWidgets.QApplication.activeWindow() is window
     left, right = view.bottom.sizes()  # the list, hidden until the first OOM, got its share of the width
     assert right >= 0.4 * (left + right) > 0
-    # newest first: the ordinal, the request, the GPU and the file of each
+    # oldest first, a new one below (the rows on screen stay put): the ordinal, the request, the GPU and the file
     table = view.ooms.table
-    assert [table.item(r, 0).text() for r in range(5)] == ["5", "4", "3", "2", "1"]
-    assert [table.item(r, 2).text() for r in range(5)] == ["9.0 GiB", "8.0 GiB", "7.0 GiB", "6.0 GiB", "5.0 GiB"]
+    assert [table.item(r, 0).text() for r in range(5)] == ["1", "2", "3", "4", "5"]
+    assert [table.item(r, 2).text() for r in range(5)] == ["5.0 GiB", "6.0 GiB", "7.0 GiB", "8.0 GiB", "9.0 GiB"]
     assert all(table.item(r, 3).text() == "0" for r in range(5))
     paths = [view.ooms.capture_at(r).path for r in range(5)]  # type: ignore[union-attr]
     assert all(p is not None and Path(p).exists() and Path(p).parent == server.oom_dir for p in paths)
@@ -105,7 +105,7 @@ def test_opening_a_row_opens_exactly_one_tab(qtbot, window: MainWindow, served) 
         _oom(backend, size)
     qtbot.waitUntil(lambda: _listed(view) == 3, timeout=10_000)
     table = view.ooms.table
-    # a double-click on the second row (the second-newest OOM)
+    # a double-click on the second row (the second OOM)
     rect = table.visualRect(table.model().index(1, 1))
     qtbot.mouseClick(table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
     qtbot.mouseDClick(table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
@@ -119,9 +119,9 @@ def test_opening_a_row_opens_exactly_one_tab(qtbot, window: MainWindow, served) 
     assert view.ooms.open_button.isEnabled()
     view.ooms.open_button.click()
     window.wait_for_loads(20_000)
-    oldest = view.ooms.capture_at(2)
-    assert oldest is not None and oldest.path is not None
-    assert window.tabs.count() == 3 and window.tabs.tabText(2) == Path(oldest.path).name
+    newest = view.ooms.capture_at(2)
+    assert newest is not None and newest.ordinal == 3 and newest.path is not None
+    assert window.tabs.count() == 3 and window.tabs.tabText(2) == Path(newest.path).name
     assert _listed(view) == 3  # opening takes nothing out of the list
 
 
@@ -171,9 +171,9 @@ def test_the_list_keeps_the_latest_and_says_how_many_were_dropped(qtbot, tmp_pat
         files.append(path)
         ooms.add(OomCapture(ordinal=i, time=1_700_000_000.0 + i, requested=i * MiB, device=0, path=str(path)))
         if i == 5:
-            ooms.table.selectRow(0)  # the user selects OOM 5; newer rows must not move the selection off it
+            ooms.table.selectRow(2)  # the user selects OOM 5, the last row; newer rows must not move the selection
     assert ooms.table.rowCount() == 3 and len(ooms.captures) == 3
-    assert [ooms.table.item(r, 0).text() for r in range(3)] == ["7", "6", "5"]
+    assert [ooms.table.item(r, 0).text() for r in range(3)] == ["5", "6", "7"]
     assert ooms.received == 7 and ooms.dropped == 4
     summary = ooms.summary.text()
     assert "7 out-of-memory errors" in summary and "latest 3 listed, 4 earlier dropped" in summary
@@ -182,6 +182,33 @@ def test_the_list_keeps_the_latest_and_says_how_many_were_dropped(qtbot, tmp_pat
     ooms.open_selected()
     assert opened == [str(files[4])]
     assert ooms.open_row(3) == "no such OOM in the list" and opened == [str(files[4])]
+
+
+def test_new_ooms_leave_the_rows_on_screen_where_they_are(qtbot) -> None:
+    ooms = OomList(max_rows=20)
+    qtbot.addWidget(ooms)
+    ooms.resize(500, 260)
+    ooms.show()
+    for i in range(1, 16):
+        ooms.add(OomCapture(ordinal=i, time=1_700_000_000.0 + i, requested=i * MiB, device=0, path=None))
+    table = ooms.table
+    QtWidgets.QApplication.processEvents()  # laid out, as on screen
+    # the user scrolled down to OOM 5 and points at the top row on screen
+    table.scrollTo(table.model().index(4, 0), QtWidgets.QAbstractItemView.ScrollHint.PositionAtTop)
+    QtWidgets.QApplication.processEvents()
+
+    def under_pointer() -> int:
+        capture = ooms.capture_at(table.rowAt(5))
+        assert capture is not None
+        return capture.ordinal
+
+    assert under_pointer() == 5
+    for i in range(16, 31):  # new OOMs, past max_rows: the oldest rows go from the top
+        ooms.add(OomCapture(ordinal=i, time=1_700_000_000.0 + i, requested=i * MiB, device=0, path=None))
+        QtWidgets.QApplication.processEvents()
+        if i <= 24:  # OOM 5 is listed until 25 OOMs are in and max_rows 20 drop the first 5
+            assert under_pointer() == 5, i
+    assert table.rowCount() == 20 and ooms.capture_at(0).ordinal == 11  # type: ignore[union-attr]
 
 
 def test_an_oom_without_a_snapshot_is_listed_and_cannot_be_opened(qtbot) -> None:
@@ -199,9 +226,9 @@ def test_an_oom_without_a_snapshot_is_listed_and_cannot_be_opened(qtbot) -> None
     inf = float("inf")
     odd = {"count": inf, "time": 1e300, "requested": -5, "device": float("nan"), "path": ""}
     ooms.add(OomCapture.from_event(odd, fallback_ordinal=10))
-    capture = ooms.capture_at(0)
+    capture = ooms.capture_at(1)
     assert capture is not None and (capture.ordinal, capture.requested, capture.device) == (10, 0, 0)
-    assert ooms.table.rowCount() == 2 and ooms.table.item(0, 1).text().count(":") == 2
+    assert ooms.table.rowCount() == 2 and ooms.table.item(1, 1).text().count(":") == 2
 
 
 # -- the demo job's OOM folder ---------------------------------------------------------------------------------

@@ -29,6 +29,11 @@ class CompareActions:
         self.parent = host.host_widget()  # the dialogs' parent
         self.marked: tuple[SnapshotTab, int] | None = None  # moment A: a tab and its event
 
+    def closed(self, widget: QtWidgets.QWidget) -> None:
+        """A tab was closed: a moment marked in it goes (it would keep the closed tab's snapshot alive)."""
+        if self.marked is not None and self.marked[0] is widget:
+            self.marked = None
+
     def _loaded_tabs(self) -> list[SnapshotTab]:
         tabs = self.host.tabs
         found = [tabs.widget(i) for i in range(tabs.count())]

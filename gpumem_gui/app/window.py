@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import logging
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -42,6 +43,12 @@ class MainWindow(QtWidgets.QMainWindow):
         a render, a benchmark or a script passes `throwaway_settings()` so as to leave those as they were)."""
         super().__init__()
         self.setWindowTitle("gpumem-gui")
+        # what a tab holds never sets the window's minimum: a long live message or a tall live view would grow it
+        # past the screen, and it would then refuse a laptop's 1280x800; the tabs fit what they are given
+        layout = self.layout()
+        assert layout is not None  # a QMainWindow always has its own
+        layout.setSizeConstraint(QtWidgets.QLayout.SizeConstraint.SetNoConstraint)
+        self.setMinimumSize(640, 480)
         self.resize(1400, 900)
         self.settings = settings if settings is not None else QtCore.QSettings(ORG, APP)
         user_code.apply_saved(self.settings)  # the folders of your code, unless the command line chose
@@ -83,6 +90,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.live_views: list[LiveView] = []
         self.device_view: QtWidgets.QWidget | None = None
         self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
+        self._asked = itertools.count()  # the order files were asked for: their tabs keep it, whichever loads first
         self.setAcceptDrops(True)
         self._menus()
         geometry = self.settings.value("geometry")
@@ -98,6 +106,7 @@ class MainWindow(QtWidgets.QMainWindow):
         file_menu.addAction("Open &Folder...", QtGui.QKeySequence("Ctrl+Shift+O"), self.compare.open_folder_dialog)
         file_menu.addAction("&Compare...", QtGui.QKeySequence("Ctrl+D"), self.compare.compare_dialog)
         self.recent_menu = file_menu.addMenu("Open &Recent")
+        self.recent_menu.aboutToShow.connect(self._refresh_recent)  # a file deleted meanwhile is left out
         examples = file_menu.addMenu("Open &Example")
         for path in sorted(EXAMPLES.glob("*.pickle")):
             examples.addAction(path.stem, functools.partial(self.open_files, [str(path)]))
@@ -106,6 +115,7 @@ class MainWindow(QtWidgets.QMainWindow):
         file_menu.addAction("Export &Blocks CSV...", self.actions_on_tab.export_csv)
         file_menu.addAction("&Save Report...", self.actions_on_tab.save_report)
         file_menu.addSeparator()
+        file_menu.addAction("Close &Tab", QtGui.QKeySequence("Ctrl+W"), self.close_current_tab)
         file_menu.addAction("&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close)
         view = bar.addMenu("&View")
         view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
@@ -149,8 +159,10 @@ class MainWindow(QtWidgets.QMainWindow):
         self.start_page.set_recent(self.recent_files())
 
     def recent_files(self) -> list[str]:
+        """The files opened last, newest first; a file deleted or moved since is left out (it cannot be opened)."""
         value = self.settings.value("recent", [])
-        return [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+        paths = [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
+        return [p for p in paths if Path(p).is_file()]
 
     def about(self) -> None:
         QtWidgets.QMessageBox.about(
@@ -182,6 +194,7 @@ class MainWindow(QtWidgets.QMainWindow):
             )
             task.finished.connect(functools.partial(self.job_done, task))
             task.setProperty("path", path)
+            task.setProperty("asked", next(self._asked))
             self.load_tabs[task] = holder
             self.jobs.append(task)
         self.show_progress()
@@ -211,6 +224,7 @@ class MainWindow(QtWidgets.QMainWindow):
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
+        self._in_asked_order(holder["doc"], holder)
         device = self.pending_devices.pop(partial.path, None)
         if device is not None and device in holder["doc"].document.devices():
             holder["doc"].set_device(device)
@@ -250,12 +264,26 @@ class MainWindow(QtWidgets.QMainWindow):
             whole = holder.get("whole")
             if whole is None:
                 assert result.snapshot is not None
-                self.add_document(result.snapshot, result.path, result.timelines)
+                self._in_asked_order(self.add_document(result.snapshot, result.path, result.timelines), holder)
         if whole is not None and self.tabs.indexOf(whole) >= 0:
             whole.site_bands_arrived(result.site_bands)
         recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
         self.settings.setValue("recent", recent)
         self._refresh_recent()
+
+    def _in_asked_order(self, widget: QtWidgets.QWidget, holder: dict[str, SnapshotTab]) -> None:
+        """Move a file's new tab among the other files' tabs to where it was asked for (File > Open of several
+        files, a drop): loads finish in any order, the tabs read in the order chosen."""
+        asked = next((t.property("asked") for t, h in self.load_tabs.items() if h is holder), None)
+        if asked is None:
+            return
+        widget.setProperty("asked", asked)
+        bar, here = self.tabs.tabBar(), self.tabs.indexOf(widget)
+        orders = [w.property("asked") if (w := self.tabs.widget(i)) is not None else None for i in range(here)]
+        later = [i for i, o in enumerate(orders) if o is not None and o > asked]
+        if later:
+            bar.moveTab(here, later[0])
+            self.tabs.setCurrentWidget(widget)
 
     def show_load_error(self, path: str, message: str) -> LoadErrorPage:
         """A file that cannot be opened gets a tab saying why (not a dialog that would hold up the other loads)."""
@@ -416,8 +444,14 @@ class MainWindow(QtWidgets.QMainWindow):
         if widget is self.device_view:
             self.device_view = None
         self.live.closed(widget)
+        self.compare.closed(widget)
         widget.setParent(None)
         widget.deleteLater()
+
+    def close_current_tab(self) -> None:
+        """File > Close Tab (Ctrl+W)."""
+        if self.tabs.count():
+            self.close_tab(self.tabs.currentIndex())
 
     def _on_current(self, action: Callable[[SnapshotTab], None]) -> None:
         doc = self.current_document()

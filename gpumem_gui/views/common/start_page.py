@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.one_line import breakable
 
 
 class StartPage(QtWidgets.QWidget):
@@ -80,10 +81,13 @@ class LoadErrorPage(QtWidgets.QWidget):
         self.path = path
         self.message = message
         heading = QtWidgets.QLabel("<h3>Cannot open this file</h3>")
-        where = QtWidgets.QLabel(path)
+        # a long path or message wraps after its separators instead of being cut at the box's edge
+        self.where = where = QtWidgets.QLabel(breakable(path), wordWrap=True)
+        where.setToolTip(path)
         where.setStyleSheet(f"color: {palette.TEXT_MUTED};")
         where.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.reason = QtWidgets.QLabel(message)
+        self.reason = QtWidgets.QLabel(breakable(message))
+        self.reason.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.reason.setStyleSheet(
@@ -103,7 +107,12 @@ class LoadErrorPage(QtWidgets.QWidget):
         for w in (heading, where, self.reason):
             inner.addWidget(w)
         inner.addLayout(buttons)
+        self.box = box
+        row = QtWidgets.QHBoxLayout()  # the box as wide as it may be (its wrapped lines then as few as they can be)
+        row.addStretch(1)
+        row.addWidget(box, 10)
+        row.addStretch(1)
         outer = QtWidgets.QVBoxLayout(self)
         outer.addStretch(1)
-        outer.addWidget(box, 0, QtCore.Qt.AlignmentFlag.AlignHCenter)
+        outer.addLayout(row)
         outer.addStretch(2)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import warnings
 from collections.abc import Callable
 from typing import Any
 
@@ -166,6 +167,22 @@ class Task(QtCore.QObject):
         self.running = False
         self.done = True
         self.finished.emit()
+        self._let_go()
+
+    def _let_go(self) -> None:
+        """Drop what an ended task holds: its function's closure and the listeners of the signals it will never
+        emit again would otherwise keep a closed tab's snapshot alive for as long as the task object lives (a
+        listener of `finished` that names the task makes a cycle through Qt that the collector cannot see)."""
+        self.fn = _ended
+        self.context._hooks.clear()
+        for signal in (self.progressed, self.succeeded, self.failed):
+            with warnings.catch_warnings():  # a signal nobody listened to says so
+                warnings.simplefilter("ignore", RuntimeWarning)
+                signal.disconnect()
+
+
+def _ended(ctx: TaskContext) -> None:
+    """An ended task's function: it has run, and its closure is let go."""
 
 
 def _emit(signal: QtCore.SignalInstance, *args: object) -> None:

@@ -14,13 +14,13 @@ from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.travel_keys import page_step, travel_delta
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
 
-Key = QtCore.Qt.Key
 # the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
 # so that where the runs agree both stay visible (the replayed line inside the recorded band)
 RUNS = (("recorded", palette.CURVES["reserved"], 6, 140), ("replayed", palette.LARGEST_HOLE, 2, 255))
@@ -196,7 +196,7 @@ class WhatIfView(QtWidgets.QWidget):
 
     def page(self) -> int:
         """The PageUp/PageDown step: a hundredth of the trace, at least ten events."""
-        return max(10, self.n_events // 100)
+        return page_step(self.n_events)
 
     def _name_events(self) -> None:
         """Each map's title says which run it is and which event it shows."""
@@ -204,19 +204,11 @@ class WhatIfView(QtWidgets.QWidget):
             title.setText(f'<b style="color:{colour}">{name}</b>: {event_text(doc.frame())}')
 
     def handle_key(self, key: int) -> bool:
-        """Travel by a key; False for a key that does not travel."""
-        moves = {
-            Key.Key_Left: lambda: self.step(-1),
-            Key.Key_Right: lambda: self.step(1),
-            Key.Key_PageUp: lambda: self.step(-self.page()),
-            Key.Key_PageDown: lambda: self.step(self.page()),
-            Key.Key_Home: lambda: self.travel_to(0),
-            Key.Key_End: lambda: self.travel_to(self.n_events - 1),
-        }
-        move = moves.get(Key(key))
-        if move is None:
+        """Travel by a key (the shared travel keys); False for a key that does not travel."""
+        delta = travel_delta(key, self.current_event, self.n_events)
+        if delta is None:
             return False
-        move()
+        self.step(delta)
         return True
 
     def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:

@@ -48,7 +48,7 @@ class OomCapture:
 
 
 class OomList(QtWidgets.QWidget):
-    """The OOMs of the session, newest first, at most `max_rows` of them. Nothing here takes the focus or opens
+    """The OOMs of the session, oldest first, at most `max_rows` of them. Nothing here takes the focus or opens
     a tab by itself: a row opens (double-click, Enter, or Open) only when the user asks, via `open_requested`."""
 
     open_requested = QtCore.Signal(str)  # the path of a captured OOM snapshot the user chose to open
@@ -56,7 +56,7 @@ class OomList(QtWidgets.QWidget):
     def __init__(self, max_rows: int = MAX_ROWS, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.max_rows = max_rows
-        self.captures: deque[OomCapture] = deque(maxlen=max_rows)  # oldest first, as the table's rows reversed
+        self.captures: deque[OomCapture] = deque(maxlen=max_rows)  # oldest first, as the table's rows
         self.received = 0
         self.summary = QtWidgets.QLabel(wordWrap=True)  # wraps rather than widening the pane as counts grow
         self.summary.setStyleSheet(f"color:{palette.TEXT_STRONG};")
@@ -91,27 +91,33 @@ class OomList(QtWidgets.QWidget):
     # -- rows ------------------------------------------------------------------------------------------------
 
     def add(self, capture: OomCapture) -> None:
-        """A row for `capture` at the top; the oldest row goes when there are `max_rows`. The selection stays on
-        the OOM it was on, and neither the focus nor the scroll position moves."""
+        """A row for `capture` at the bottom; the oldest row, at the top, goes when there are `max_rows`. The rows
+        on screen stay where they are (a new OOM at the top moved every row under the pointer, so that a click
+        opened another OOM than aimed at), the selection stays on the OOM it was on, and the focus does not move."""
         self.received += 1
         self.captures.append(capture)
-        self.table.insertRow(0)
+        row = self.table.rowCount()
+        self.table.insertRow(row)
         for column, (text, tip) in enumerate(self._cells(capture)):
             item = QtWidgets.QTableWidgetItem(text)
             item.setToolTip(tip)
             if column in (0, 2, 3):
                 item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
-            self.table.setItem(0, column, item)
+            self.table.setItem(row, column, item)
+        bar = self.table.verticalScrollBar()
+        per_item = self.table.verticalScrollMode() == QtWidgets.QAbstractItemView.ScrollMode.ScrollPerItem
         while self.table.rowCount() > self.max_rows:
-            self.table.removeRow(self.table.rowCount() - 1)
+            scrolled, height = bar.value(), 1 if per_item else self.table.rowHeight(0)
+            self.table.removeRow(0)
+            bar.setValue(scrolled - height)  # the rows below the one gone keep their place on screen, where they can
         self._update_summary()
         self._selection_changed()
 
     def capture_at(self, row: int) -> OomCapture | None:
-        """The capture shown in table row `row` (row 0 is the newest)."""
+        """The capture shown in table row `row` (row 0 is the oldest listed)."""
         if not 0 <= row < len(self.captures):
             return None
-        return self.captures[len(self.captures) - 1 - row]
+        return self.captures[row]
 
     @property
     def dropped(self) -> int:

@@ -16,6 +16,7 @@ from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.one_line import OneLineLabel
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -210,7 +211,7 @@ class LiveView(QtWidgets.QWidget):
         self.record_button.toggled.connect(self._record_toggled)
         self.detach_button = QtWidgets.QPushButton("Detach")
         self.detach_button.clicked.connect(self.detach)
-        self.status = QtWidgets.QLabel("waiting for the first snapshot...")
+        self.status = OneLineLabel("waiting for the first snapshot...")  # a long path or error never widens the window
         self.bar = ReconcileBar()
         self.plot = LiveStatsPlot()
         self.ooms = OomList()

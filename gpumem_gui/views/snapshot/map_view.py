@@ -60,6 +60,7 @@ class SegmentMapView(QtWidgets.QWidget):
         self.search_rings = Rings(self.plot, palette.SEARCH_RING, 1.5)
         self.selection_rings = Rings(self.plot, palette.SELECTION_RING, 2.5)
         self.caption = QtWidgets.QLabel()
+        self._hover_pos: QtCore.QPointF | None = None  # where the pointer is over the map (scene coordinates)
         self.caption.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.caption.setWordWrap(True)
         # the hover's readout keeps three lines of room whether it shows anything or not: a readout that grew would
@@ -124,9 +125,9 @@ class SegmentMapView(QtWidgets.QWidget):
     def _draw(self, layout: MapLayout, rows: np.ndarray, keep_range: bool) -> None:
         self.layout_info = layout
         width = layout.width
-        if not len(rows):  # nothing to show (a filter left no segment): one empty row keeps the view sane
+        empty = not len(rows)
+        if empty:  # nothing to show (a filter left no segment): one empty row keeps the view sane
             rows = np.zeros((1, width), np.uint8)
-            self.caption.setText("no segment here")
         image = np.repeat(rows, ROW_PIXELS, axis=0)
         image[ROW_PIXELS - 1 :: ROW_PIXELS] = 0
         self.image_data = image
@@ -140,6 +141,10 @@ class SegmentMapView(QtWidgets.QWidget):
         self._draw_rings()
         if not keep_range:
             self.view.setRange(QtCore.QRectF(0, 0, width, max(len(rows), 1)), padding=0.01)
+        if empty:
+            self.caption.setText("no segment here")
+        else:
+            self._rehover()  # in the range just set
 
     def _draw_boundaries(self, *_args: object) -> None:
         """Lines between the segments of the address layout, as many as the zoom leaves room for: all of them where
@@ -198,6 +203,7 @@ class SegmentMapView(QtWidgets.QWidget):
         return block_at(self.state, self.layout_info, row, point.x())
 
     def _on_move(self, pos: QtCore.QPointF) -> None:
+        self._hover_pos = pos
         index = self.block_at_scene(pos)
         self.caption.setText(self.describe(index) if index >= 0 else "")
         if index >= 0:
@@ -215,7 +221,15 @@ class SegmentMapView(QtWidgets.QWidget):
         else:
             self.popup.unpin()
 
+    def _rehover(self) -> None:
+        """A new state drawn (travel, a device, a filter): the readout names the block now under the pointer, or
+        nothing, never the block of the state before, which may be gone or elsewhere."""
+        pos = self._hover_pos
+        index = self.block_at_scene(pos) if pos is not None else -1
+        self.caption.setText(self.describe(index) if index >= 0 else "")
+
     def leaveEvent(self, event: QtCore.QEvent) -> None:
+        self._hover_pos = None
         self.popup.leave()
         super().leaveEvent(event)
 

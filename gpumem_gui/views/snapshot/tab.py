@@ -17,6 +17,7 @@ from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
 from gpumem_gui.views.common.tasks import TaskGroup
+from gpumem_gui.views.common.travel_keys import travel_delta
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
 from gpumem_gui.views.snapshot.block_details import BlockPage
 from gpumem_gui.views.snapshot.block_table import BlockTableView
@@ -531,15 +532,11 @@ class SnapshotTab(QtWidgets.QWidget):
         self.step(max(1, n // 250))
 
     def keyPressEvent(self, event: QtGui.QKeyEvent) -> None:
-        key = event.key()
-        if key == QtCore.Qt.Key.Key_Left:
-            self.step(-1)
-        elif key == QtCore.Qt.Key.Key_Right:
-            self.step(1)
-        elif key == QtCore.Qt.Key.Key_End:
-            self.travel_to_end()
-        else:
+        delta = travel_delta(event.key(), self.current_event, self.document.n_events)  # the what-if view's keys too
+        if delta is None:
             super().keyPressEvent(event)
+        else:
+            self.step(delta)
 
     # -- details, search, focus ----------------------------------------------------------------------------------
 

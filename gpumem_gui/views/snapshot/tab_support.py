@@ -128,9 +128,11 @@ def map_and_side(map_view: QtWidgets.QWidget, figures: QtWidgets.QWidget, side_t
     top = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
     top.addWidget(map_view)
     top.addWidget(side)
-    top.setStretchFactor(0, 1)
-    top.setStretchFactor(1, 0)
-    top.setSizes([1000, 400])  # the side panel wide enough for a full address and a stack line
+    # the side panel wide enough for a full address and a stack line, and a share of a wider window (2 of 7) as it
+    # grows: at 1920 px the map alone taking the rest left it 400 px, cutting its lines beside an emptier map
+    top.setStretchFactor(0, 5)
+    top.setStretchFactor(1, 2)
+    top.setSizes([1000, 400])
     main = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
     main.addWidget(top)
     main.setStretchFactor(0, 3)
