@@ -139,8 +139,11 @@ def test_a_live_tab_is_freed(qtbot: Any, window: MainWindow, tmp_path: Path) -> 
     server, backend = serve_simulated(tmp_path)
     try:
         backend.malloc(100 * MiB, [])
-        view = window.attach(server.path)
-        assert isinstance(view, LiveView)
+        attaching = window.attach(server.path)  # the tab opens once the probe has answered (a task)
+        assert attaching is not None
+        view = attaching.wait_view()
+        assert isinstance(view, LiveView), attaching.errors
+        del attaching
         qtbot.waitUntil(lambda v=view: v.document is not None and v.document.state is not None, timeout=20_000)
         assert window.live_views == [view]
         del view

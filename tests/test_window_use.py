@@ -91,8 +91,10 @@ def test_a_long_live_message_neither_grows_the_window_nor_stops_a_laptop_size(qt
         qtbot.addWidget(window)
         window.show()
         window.resize(1400, 900)
-        view = window.attach(server.path)
-        assert isinstance(view, LiveView)
+        attaching = window.attach(server.path)  # the tab opens once the probe has answered (a task)
+        assert attaching is not None
+        view = attaching.wait_view()
+        assert isinstance(view, LiveView), attaching.errors
         qtbot.waitUntil(lambda: view.document is not None and view.document.state is not None, timeout=20_000)
         view.close_session()  # the session's loop says no more in the status line meanwhile
         assert view.tasks.wait(5000)

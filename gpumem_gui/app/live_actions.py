@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 # imported with the window, not by the first attach's task: compiling a module holds the GIL, and the GUI thread
 # would wait for it (tens of ms where no bytecode is cached)
@@ -134,8 +134,10 @@ class LiveActions:
     def _start(self, target: int | Path, attaching: Attaching, *, warn: bool) -> None:
         def failed(message: str) -> None:
             attaching.errors.append(message)
-            if warn:
-                QtWidgets.QMessageBox.warning(self.parent, "Attach", message)
+            if warn:  # not modal: a task's failure must not hold the event loop in a dialog of its own
+                box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, "Attach", message, parent=self.parent)
+                box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
+                box.open()
 
         def ended() -> None:
             self.pending.discard(target)
