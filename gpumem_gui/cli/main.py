@@ -475,12 +475,8 @@ def _report(args: argparse.Namespace) -> int:
         snapshot = load_snapshot(args.file)
         snapshot.require_device(args.device)
         reports = build_report(snapshot, device=args.device, at=args.at)
-    except SnapshotError as e:
-        print(f"gpumem-gui: SnapshotError: {e}", file=sys.stderr)
-        return EXIT_BAD_INPUT
-    except IndexError as e:
-        print(f"gpumem-gui: {e} ({args.file})", file=sys.stderr)
-        return EXIT_BAD_INPUT
+    except (SnapshotError, IndexError) as e:
+        return bad_input(e, args.file)
     if args.json:
         print(json.dumps(report_document(snapshot, reports), indent=2))
     else:
