@@ -96,6 +96,7 @@ class FileLoadJob:
         self.site_bands = site_bands
         self.snapshot: Snapshot | None = None
         self._cancelled = threading.Event()
+        self._closing = threading.Lock()  # run()'s end and cancel() from another thread may clean up at once
         self._folder = tempfile.mkdtemp(prefix="gpumem-gui-")
         self._out = os.path.join(self._folder, WHOLE_FILE)
         ctx = multiprocessing.get_context("spawn")
@@ -224,7 +225,9 @@ class FileLoadJob:
         # run() ends with it and cancel() may call it from another thread at the same moment: both must find the
         # files gone without an error
         self._proc.join(timeout=5)
-        self._conn.close()
+        with self._closing:  # a second close of the pipe would close a descriptor number that may be reused
+            if not self._conn.closed:
+                self._conn.close()
         shutil.rmtree(self._folder, ignore_errors=True)
 
     def wait(self, timeout: float = 120.0) -> LoadResult:
