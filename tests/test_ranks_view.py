@@ -77,14 +77,14 @@ def test_double_click_and_bar_click_open(qtbot: Any, folder: Path) -> None:
     qtbot.mouseClick(view.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())  # Qt's double
     with qtbot.waitSignal(view.open_requested) as blocker:  # click starts with a press on the same row
         qtbot.mouseDClick(view.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
-    assert blocker.args == [str(folder / "rank1.pickle"), 1]
+    assert blocker.args == [str(folder / "rank1.pickle"), 1, 8]  # its fifth segment (a malloc is two events): its peak
     # the middle of the fourth bar, through the plot's own coordinates
     vb = view.bars.plotItem.vb
     scene = vb.mapViewToScene(QtCore.QPointF(3, 80))
     pos = view.bars.mapFromScene(scene)
     with qtbot.waitSignal(view.open_requested) as blocker:
         qtbot.mouseClick(view.bars.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
-    assert blocker.args == [str(folder / "rank3.pickle"), 3]
+    assert blocker.args == [str(folder / "rank3.pickle"), 3, 14]
     assert [i.row() for i in view.table.selectionModel().selectedRows()] == [3]
     # above a bar: nothing
     assert view.bars.bar_at(vb.mapViewToScene(QtCore.QPointF(0, 150))) is None
@@ -101,7 +101,7 @@ def test_compare_two_selected(qtbot: Any, folder: Path) -> None:
     assert view.compare_button.isEnabled() and not view.open_button.isEnabled()
     with qtbot.waitSignal(view.compare_requested) as blocker:
         qtbot.mouseClick(view.compare_button, QtCore.Qt.MouseButton.LeftButton)
-    assert blocker.args == [str(folder / "rank0.pickle"), 0, str(folder / "oom_rank2.pickle"), 2]
+    assert blocker.args == [str(folder / "rank0.pickle"), 0, 8, str(folder / "oom_rank2.pickle"), 2, 8]
 
 
 def test_empty_table_and_cancel(qtbot: Any, folder: Path, tmp_path: Path) -> None:

@@ -106,17 +106,21 @@ class CompareActions:
             on_error=lambda message: self._say(f"Compare: {message}"),
         )
 
-    def compare_files(self, path_a: str, device_a: int, path_b: str, device_b: int) -> Task:
-        """Two files (two ranks picked in a folder's table), each at its snapshot, on the given devices."""
+    def compare_files(  # noqa: PLR0917 (each side's file, device and event, as the ranks table gives them)
+        self, path_a: str, device_a: int, event_a: int | None, path_b: str, device_b: int, event_b: int | None
+    ) -> Task:
+        """Two files (two ranks picked in a folder's table) on the given devices, each right after its event (a rank's
+        peak; None: its snapshot's own end state)."""
 
         def run(_ctx: TaskContext) -> tuple[Any, SnapshotDocument, SnapshotDocument]:
             a = SnapshotDocument(*load_in_worker(path_a), device=device_a)
             b = SnapshotDocument(*load_in_worker(path_b), device=device_b)
-            return CompareDocument.open(a, b).diff, a, b
+            return CompareDocument.open(a, b, event_a, event_b).diff, a, b
 
         def done(result: tuple[Any, SnapshotDocument, SnapshotDocument]) -> None:
             diff, a, b = result
-            index = self.host.tabs.addTab(DiffView(diff, a, b), f"compare: {Path(path_a).name} / {Path(path_b).name}")
+            title = f"compare: {Path(path_a).name} @{diff.a.event} / {Path(path_b).name} @{diff.b.event}"
+            index = self.host.tabs.addTab(DiffView(diff, a, b), title)
             self.host.tabs.setCurrentIndex(index)
 
         return self.host.tasks.start(

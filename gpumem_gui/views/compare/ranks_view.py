@@ -124,7 +124,7 @@ class RanksModel(ColumnsModel):
                 f"peak allocated {format_bytes_exact(e.peak_allocated_bytes)}\n"
                 f"trace: {e.trace_events:,} events{_span(e.span_us)}\n"
                 + (f"flags: {', '.join(flags)} (high: {OUTLIER_WORDS})\n" if flags else "")
-                + "double-click to open it"
+                + "double-click to open it at its peak"
             )
         return None
 
@@ -224,12 +224,13 @@ def _bar_label(e: FileSummary, steps: bool) -> str:
 class RanksView(QtWidgets.QWidget):
     """A folder of rank files: read off the GUI thread (rows arrive as files finish), then flagged.
 
-    Double-click a row or click a bar: `open_requested(path, device)`; select two rows and press Compare:
-    `compare_requested(path_a, device_a, path_b, device_b)`.
+    Double-click a row or click a bar: `open_requested(path, device, peak_event)`; select two rows and press Compare:
+    `compare_requested(path_a, device_a, peak_event_a, path_b, device_b, peak_event_b)`: each rank at its peak of
+    reserved (its end state may hide the difference: both ranks free down to the same figures).
     """
 
-    open_requested = QtCore.Signal(str, int)
-    compare_requested = QtCore.Signal(str, int, str, int)
+    open_requested = QtCore.Signal(str, int, int)
+    compare_requested = QtCore.Signal(str, int, int, str, int, int)
     loaded = QtCore.Signal(object)  # the RanksTable once every file is read
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -269,7 +270,7 @@ class RanksView(QtWidgets.QWidget):
         self.open_button.setToolTip("Open the selected file (or double-click its row, or click its bar)")
         self.open_button.clicked.connect(self._open_selected)
         self.compare_button = QtWidgets.QPushButton("Compare")
-        self.compare_button.setToolTip("Compare the two selected files block by block")
+        self.compare_button.setToolTip("Compare the two selected files block by block, each at its peak of reserved")
         self.compare_button.clicked.connect(self._compare_selected)
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.errors, 1)
@@ -382,24 +383,24 @@ class RanksView(QtWidgets.QWidget):
 
     def _bar_clicked(self, row: int) -> None:
         self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
-        e = self.model.entries[row]
-        self.open_requested.emit(e.file, e.device)
+        self._open(self.model.entries[row])
 
     def _double_clicked(self, index: QtCore.QModelIndex) -> None:
-        e = self.model.entries[self.proxy.mapToSource(index).row()]
-        self.open_requested.emit(e.file, e.device)
+        self._open(self.model.entries[self.proxy.mapToSource(index).row()])
 
     def _open_selected(self) -> None:
         picked = self._picked_rows()
         if len(picked) == 1:
-            e = self.model.entries[picked[0]]
-            self.open_requested.emit(e.file, e.device)
+            self._open(self.model.entries[picked[0]])
+
+    def _open(self, e: FileSummary) -> None:
+        self.open_requested.emit(e.file, e.device, e.peak_event)
 
     def _compare_selected(self) -> None:
         picked = self._picked_rows()
         if len(picked) == 2:
             a, b = (self.model.entries[r] for r in picked)
-            self.compare_requested.emit(a.file, a.device, b.file, b.device)
+            self.compare_requested.emit(a.file, a.device, a.peak_event, b.file, b.device, b.peak_event)
 
 
 def _summary(table: RanksTable, folder: str) -> str:
