@@ -244,6 +244,7 @@ class RanksView(QtWidgets.QWidget):
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
         self.status.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.progress = QtWidgets.QProgressBar()
+        self.progress.setFormat("%v of %m files")  # n of N: rows fill in as each file's summary arrives
         self.progress.setVisible(False)
         self.bars = RankBars()
         self.bars.bar_clicked.connect(self._bar_clicked)
