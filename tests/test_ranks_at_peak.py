@@ -52,7 +52,9 @@ def test_compare_two_ranks_at_their_peaks(qtbot: Any, folder: Path) -> None:
         selection.select(view.proxy.index(row, 0), selection.SelectionFlag.Select | selection.SelectionFlag.Rows)
     view.compare_button.click()
     qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), DiffView), timeout=60_000)
-    diff = window.tabs.currentWidget().compare.diff
+    compared = window.tabs.currentWidget()
+    assert isinstance(compared, DiffView)
+    diff = compared.compare.diff
     # at their peaks (not their end states, 60 vs 60 MiB: no difference): 5 against 8 blocks of 20 MiB
     assert (diff.a.event, diff.b.event) == (8, 14)
     assert (diff.a.reserved_bytes, diff.b.reserved_bytes) == (100 * MiB, 160 * MiB)

@@ -17,6 +17,7 @@ from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+from gpumem_gui.views.compare.rank_curves import RankCurves, rank_colour
 
 COLUMNS = (
     "rank",
@@ -166,14 +167,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
         top = float(peaks.max()) if len(peaks) else 0.0
         unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
         self.heights = peaks / unit
-        self.brushes = [
-            palette.RANK_BAR_OOM
-            if any(x.startswith("OOM") for x in f)
-            else palette.RANK_BAR_OUTLIER
-            if any(x.startswith("high") for x in f)
-            else palette.RANK_BAR
-            for f in flags
-        ]
+        self.brushes = [rank_colour(f) for f in flags]
         pens = [
             pg.mkPen(palette.RANK_BAR_PICKED, width=2) if i in picked else pg.mkPen(None) for i in range(len(entries))
         ]
@@ -239,6 +233,8 @@ class RanksView(QtWidgets.QWidget):
         self.result: RanksTable | None = None
         self._arrived: list[FileSummary] = []
         self._errors: list[str] = []
+        self.curves: dict[str, dict[str, Any]] = {}  # each file's summary curves by its path (the small multiples)
+        self._curves_for: list[FileSummary] | None = None  # the model's entries the small multiples show
         self.tasks = TaskGroup(self)
         self.status = QtWidgets.QLabel("Open a folder of per-rank snapshots.", wordWrap=True)
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
@@ -278,8 +274,14 @@ class RanksView(QtWidgets.QWidget):
         buttons.addStretch(0)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.compare_button)
+        self.rank_curves = RankCurves()
+        self.charts = QtWidgets.QTabWidget()
+        self.charts.addTab(self.bars, "Peaks")
+        self.charts.addTab(self.rank_curves, "Curves")
+        self.charts.setTabToolTip(1, "Every rank's reserved memory over its events, small plots on one scale")
+        self.charts.currentChanged.connect(lambda _i: self._redraw())
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        splitter.addWidget(self.bars)
+        splitter.addWidget(self.charts)
         splitter.addWidget(self.table)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
@@ -300,17 +302,23 @@ class RanksView(QtWidgets.QWidget):
         self.folder = folder
         self.result = None
         self._arrived, self._errors = [], []
+        curves: dict[str, dict[str, Any]] = {}  # filled in the task's thread, each before its file's FileDone is sent
+        self.curves = curves
         self._show(None)
         self.status.setText(f"Reading the snapshots in {printable(folder)} ...")
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
+
+        def keep_curves(path: str, _relative: str, result: dict[str, Any] | str) -> None:
+            if isinstance(result, dict) and "curves" in result:
+                curves[path] = result["curves"]
 
         def work(ctx: TaskContext) -> RanksTable:
             job = RankFolderJob(folder)
             ctx.on_cancel(job.cancel)
             ctx.check()
             ctx.progress(FileDone(0, len(job.paths), None, None))
-            return job.run(ctx.progress)
+            return job.run(ctx.progress, keep_curves)
 
         self.tasks.start(
             f"ranks {folder}", work, on_result=self.set_table, on_progress=self._file_done, on_error=self._failed
@@ -375,6 +383,10 @@ class RanksView(QtWidgets.QWidget):
 
     def _redraw(self) -> None:
         self.bars.set_entries(self.model.entries, self.model.entry_flags, set(self._picked_rows()))
+        # drawn when shown, once per new set of rows (not at each click): a plot per rank is slower than the bars
+        if self.charts.currentWidget() is self.rank_curves and self._curves_for is not self.model.entries:
+            self._curves_for = self.model.entries
+            self.rank_curves.set_entries(self.model.entries, self.model.entry_flags, self.curves)
 
     def _selection_changed(self, *_args: object) -> None:
         picked = self._picked_rows()
