@@ -106,6 +106,7 @@ class MainWindow(QtWidgets.QMainWindow):
         file_menu = bar.addMenu("&File")
         file_menu.addAction("&Open...", QtGui.QKeySequence.StandardKey.Open, self.open_dialog)
         file_menu.addAction("Open &Folder...", QtGui.QKeySequence("Ctrl+Shift+O"), self.compare.open_folder_dialog)
+        file_menu.addAction("Open C&luster Folder...", self.compare.open_cluster_dialog)
         file_menu.addAction("&Compare...", QtGui.QKeySequence("Ctrl+D"), self.compare.compare_dialog)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._refresh_recent)  # a file deleted meanwhile is left out

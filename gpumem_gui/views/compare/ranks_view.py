@@ -13,10 +13,11 @@ from gpumem_gui.core.analysis.rank_groups import Z_THRESHOLD
 from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
 from gpumem_gui.core.snapshot.errors import printable
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
-from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
 from gpumem_gui.views.compare.rank_curves import RankCurves, rank_colour
 
 COLUMNS = (
@@ -296,8 +297,9 @@ class RanksView(QtWidgets.QWidget):
 
     # -- loading -----------------------------------------------------------------------------------------------
 
-    def load_folder(self, folder: str) -> None:
-        """Read every snapshot in `folder` in worker processes; rows appear as files finish."""
+    def load_folder(self, folder: str, scheduler: str | None = None) -> None:
+        """Read every snapshot in `folder` in worker processes, or on the Dask cluster whose scheduler is at
+        `scheduler` (tcp://HOST:PORT); rows appear as files finish."""
         self.tasks.cancel_all()
         self.folder = folder
         self.result = None
@@ -313,16 +315,27 @@ class RanksView(QtWidgets.QWidget):
             if isinstance(result, dict) and "curves" in result:
                 curves[path] = result["curves"]
 
-        def work(ctx: TaskContext) -> RanksTable:
-            job = RankFolderJob(folder)
-            ctx.on_cancel(job.cancel)
-            ctx.check()
-            ctx.progress(FileDone(0, len(job.paths), None, None))
-            return job.run(ctx.progress, keep_curves)
+        def work(ctx: TaskContext) -> RanksTable | str:
+            cluster = connect_cluster(scheduler) if scheduler is not None else None
+            if isinstance(cluster, str):
+                return cluster  # why not, in one line
+            try:
+                job = RankFolderJob(folder, cluster=cluster)
+                ctx.on_cancel(job.cancel)
+                ctx.check()
+                ctx.progress(FileDone(0, job.total, None, None))
+                return job.run(ctx.progress, keep_curves)
+            finally:
+                if cluster is not None:
+                    cluster.close()
 
-        self.tasks.start(
-            f"ranks {folder}", work, on_result=self.set_table, on_progress=self._file_done, on_error=self._failed
-        )
+        def done(result: RanksTable | str) -> None:
+            if isinstance(result, str):
+                self._failed(result)
+            else:
+                self.set_table(result)
+
+        self.tasks.start(f"ranks {folder}", work, on_result=done, on_progress=self._file_done, on_error=self._failed)
 
     def cancel(self) -> None:
         self.tasks.cancel_all()
@@ -414,6 +427,18 @@ class RanksView(QtWidgets.QWidget):
         if len(picked) == 2:
             a, b = (self.model.entries[r] for r in picked)
             self.compare_requested.emit(a.file, a.device, a.peak_event, b.file, b.device, b.peak_event)
+
+
+def connect_cluster(scheduler: str) -> ClusterReader | str:
+    """A client of the Dask scheduler at `scheduler`, or the one line why not (Dask missing, nothing answering)."""
+    try:
+        return ClusterReader.connect(scheduler)
+    except DaskMissing:
+        return (
+            "reading on a cluster needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')"
+        )
+    except (OSError, TimeoutError, ValueError) as e:  # refused, timed out, an address Dask cannot parse
+        return f"cannot reach the Dask scheduler {printable(scheduler)}: {one_line(e)}"
 
 
 def _summary(table: RanksTable, folder: str) -> str:
