@@ -280,7 +280,7 @@ class RanksView(QtWidgets.QWidget):
         self.charts.addTab(self.bars, "Peaks")
         self.charts.addTab(self.rank_curves, "Curves")
         self.charts.setTabToolTip(1, "Every rank's reserved memory over its events, small plots on one scale")
-        self.charts.currentChanged.connect(lambda _i: self._redraw())
+        self.charts.currentChanged.connect(self._chart_shown)  # a method, not a lambda: the closed tab is freed
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         splitter.addWidget(self.charts)
         splitter.addWidget(self.table)
@@ -400,6 +400,9 @@ class RanksView(QtWidgets.QWidget):
         if self.charts.currentWidget() is self.rank_curves and self._curves_for is not self.model.entries:
             self._curves_for = self.model.entries
             self.rank_curves.set_entries(self.model.entries, self.model.entry_flags, self.curves)
+
+    def _chart_shown(self, _index: int) -> None:
+        self._redraw()
 
     def _selection_changed(self, *_args: object) -> None:
         picked = self._picked_rows()
