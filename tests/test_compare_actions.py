@@ -61,12 +61,12 @@ def test_a_folder_of_ranks_opens_a_rank_on_its_device_and_compares_two(qtbot: An
     with qtbot.waitSignal(view.loaded, timeout=120_000):
         pass
     constructor = str(fixture_path("constructor_memory_snapshot.pickle"))
-    view.open_requested.emit(constructor, 2)  # a rank's row: its file on its device
+    view.open_requested.emit(constructor, 2, -1)  # a rank's row: its file on its device
     window.wait_for_loads()
     doc = window.current_document()
     assert doc is not None and doc.device == 2
     magma = str(fixture_path("magma27_memory_snapshot.pickle"))
-    view.compare_requested.emit(constructor, 0, magma, 0)  # two rows selected, Compare
+    view.compare_requested.emit(constructor, 0, -1, magma, 0, -1)  # two rows selected, Compare
     qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), DiffView), timeout=60_000)
     diff = window.tabs.currentWidget().compare.diff
     assert (diff.a.device, diff.b.device) == (0, 0) and diff.a.file.endswith("constructor_memory_snapshot.pickle")
@@ -86,7 +86,7 @@ def test_the_window_never_reads_a_file_to_compare_in_its_own_process(qtbot: Any,
     qtbot.addWidget(window)
     constructor = str(fixture_path("constructor_memory_snapshot.pickle"))
     magma = str(fixture_path("magma27_memory_snapshot.pickle"))
-    window.compare.compare_files(constructor, 1, magma, 0)  # the rank table's Compare
+    window.compare.compare_files(constructor, 1, None, magma, 0, None)  # the rank table's Compare
     qtbot.waitUntil(lambda: isinstance(window.tabs.currentWidget(), DiffView), timeout=60_000)
     diff = window.tabs.currentWidget().compare.diff
     assert (diff.a.device, diff.b.device) == (1, 0)

@@ -41,20 +41,22 @@ def folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def _loaded(qtbot: Any, folder: Path) -> tuple[RanksView, list[int]]:
+def _loaded(qtbot: Any, folder: Path) -> tuple[RanksView, list[int], list[tuple[str, bool]]]:
     view = RanksView()
     qtbot.addWidget(view)
     view.resize(1100, 700)
     view.show()
     values: list[int] = []
     view.progress.valueChanged.connect(values.append)
+    texts: list[tuple[str, bool]] = []  # the bar's words and whether it showed, at each file
+    view.progress.valueChanged.connect(lambda _v: texts.append((view.progress.text(), view.progress.isVisible())))
     with qtbot.waitSignal(view.loaded, timeout=60_000):
         view.load_folder(str(folder))
-    return view, values
+    return view, values, texts
 
 
 def test_rows_bars_and_flags(qtbot: Any, folder: Path) -> None:
-    view, progress = _loaded(qtbot, folder)
+    view, progress, texts = _loaded(qtbot, folder)
     model = view.proxy
     assert model.rowCount() == 4 and model.columnCount() == len(COLUMNS)
     cells = [[model.index(r, c).data() for c in range(model.columnCount())] for r in range(4)]
@@ -65,33 +67,35 @@ def test_rows_bars_and_flags(qtbot: Any, folder: Path) -> None:
     # the bars: the peaks in MiB in the table's order, the OOM rank red, the outlier orange
     np.testing.assert_array_equal(view.bars.heights, [100, 100, 100, 160])
     assert view.bars.brushes == [palette.RANK_BAR, palette.RANK_BAR, palette.RANK_BAR_OOM, palette.RANK_BAR_OUTLIER]
-    # progress came file by file, up to all five (the unreadable one counts as done)
+    # progress came file by file, up to all five (the unreadable one counts as done), shown while they came
     assert progress[-1] == 5 and len(set(progress)) >= 3
+    assert texts[-1] == ("5 of 5 files", True)
+    assert not view.progress.isVisible()  # hidden once the table is done
     assert view.errors.isVisibleTo(view) and "rank4.pickle" in view.errors.text()
     assert "rank 2" in view.status.text() and "rank 3" in view.status.text()
 
 
 def test_double_click_and_bar_click_open(qtbot: Any, folder: Path) -> None:
-    view, _ = _loaded(qtbot, folder)
+    view, _, _ = _loaded(qtbot, folder)
     rect = view.table.visualRect(view.proxy.index(1, 2))
     qtbot.mouseClick(view.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())  # Qt's double
     with qtbot.waitSignal(view.open_requested) as blocker:  # click starts with a press on the same row
         qtbot.mouseDClick(view.table.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=rect.center())
-    assert blocker.args == [str(folder / "rank1.pickle"), 1]
+    assert blocker.args == [str(folder / "rank1.pickle"), 1, 8]  # its fifth segment (a malloc is two events): its peak
     # the middle of the fourth bar, through the plot's own coordinates
     vb = view.bars.plotItem.vb
     scene = vb.mapViewToScene(QtCore.QPointF(3, 80))
     pos = view.bars.mapFromScene(scene)
     with qtbot.waitSignal(view.open_requested) as blocker:
         qtbot.mouseClick(view.bars.viewport(), QtCore.Qt.MouseButton.LeftButton, pos=pos)
-    assert blocker.args == [str(folder / "rank3.pickle"), 3]
+    assert blocker.args == [str(folder / "rank3.pickle"), 3, 14]
     assert [i.row() for i in view.table.selectionModel().selectedRows()] == [3]
     # above a bar: nothing
     assert view.bars.bar_at(vb.mapViewToScene(QtCore.QPointF(0, 150))) is None
 
 
 def test_compare_two_selected(qtbot: Any, folder: Path) -> None:
-    view, _ = _loaded(qtbot, folder)
+    view, _, _ = _loaded(qtbot, folder)
     assert not view.compare_button.isEnabled()
     selection = view.table.selectionModel()
     flags = QtCore.QItemSelectionModel.SelectionFlag.Select | QtCore.QItemSelectionModel.SelectionFlag.Rows
@@ -101,7 +105,7 @@ def test_compare_two_selected(qtbot: Any, folder: Path) -> None:
     assert view.compare_button.isEnabled() and not view.open_button.isEnabled()
     with qtbot.waitSignal(view.compare_requested) as blocker:
         qtbot.mouseClick(view.compare_button, QtCore.Qt.MouseButton.LeftButton)
-    assert blocker.args == [str(folder / "rank0.pickle"), 0, str(folder / "oom_rank2.pickle"), 2]
+    assert blocker.args == [str(folder / "rank0.pickle"), 0, 8, str(folder / "oom_rank2.pickle"), 2, 8]
 
 
 def test_empty_table_and_cancel(qtbot: Any, folder: Path, tmp_path: Path) -> None:

@@ -11,6 +11,7 @@ from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.sources.file_loader import load_in_worker
 from gpumem_gui.views.common.tasks import Task, TaskContext
+from gpumem_gui.views.compare.cluster_dialog import ClusterFolderDialog
 from gpumem_gui.views.compare.diff_view import DiffView
 from gpumem_gui.views.compare.ranks_view import RanksView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -22,7 +23,8 @@ SNAPSHOT_FILTER = "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
 
 
 class CompareActions:
-    """File > Compare..., File > Open Folder..., View > Mark This Moment as A and Compare With Moment A."""
+    """File > Compare..., File > Open Folder..., File > Open Cluster Folder..., View > Mark This Moment as A and
+    Compare With Moment A."""
 
     def __init__(self, host: WindowHost) -> None:
         self.host = host
@@ -106,17 +108,21 @@ class CompareActions:
             on_error=lambda message: self._say(f"Compare: {message}"),
         )
 
-    def compare_files(self, path_a: str, device_a: int, path_b: str, device_b: int) -> Task:
-        """Two files (two ranks picked in a folder's table), each at its snapshot, on the given devices."""
+    def compare_files(  # noqa: PLR0917 (each side's file, device and event, as the ranks table gives them)
+        self, path_a: str, device_a: int, event_a: int | None, path_b: str, device_b: int, event_b: int | None
+    ) -> Task:
+        """Two files (two ranks picked in a folder's table) on the given devices, each right after its event (a rank's
+        peak; None: its snapshot's own end state)."""
 
         def run(_ctx: TaskContext) -> tuple[Any, SnapshotDocument, SnapshotDocument]:
             a = SnapshotDocument(*load_in_worker(path_a), device=device_a)
             b = SnapshotDocument(*load_in_worker(path_b), device=device_b)
-            return CompareDocument.open(a, b).diff, a, b
+            return CompareDocument.open(a, b, event_a, event_b).diff, a, b
 
         def done(result: tuple[Any, SnapshotDocument, SnapshotDocument]) -> None:
             diff, a, b = result
-            index = self.host.tabs.addTab(DiffView(diff, a, b), f"compare: {Path(path_a).name} / {Path(path_b).name}")
+            title = f"compare: {Path(path_a).name} @{diff.a.event} / {Path(path_b).name} @{diff.b.event}"
+            index = self.host.tabs.addTab(DiffView(diff, a, b), title)
             self.host.tabs.setCurrentIndex(index)
 
         return self.host.tasks.start(
@@ -130,11 +136,19 @@ class CompareActions:
         if folder:
             self.open_folder(folder)
 
-    def open_folder(self, folder: str) -> RanksView:
-        """A tab summarising every snapshot in `folder` (read in worker processes): open a rank, compare two."""
+    def open_cluster_dialog(self) -> None:
+        """File > Open Cluster Folder...: the folder and the scheduler (remembered), read on the cluster's workers."""
+        dialog = ClusterFolderDialog(self.host.settings, self.parent)
+        if dialog.exec() == QtWidgets.QDialog.DialogCode.Accepted:
+            self.open_folder(dialog.folder(), dialog.scheduler())
+
+    def open_folder(self, folder: str, scheduler: str | None = None) -> RanksView:
+        """A tab summarising every snapshot in `folder` (read in worker processes, or on the Dask cluster whose
+        scheduler is at `scheduler`): open a rank, compare two."""
         view = RanksView()
         view.open_requested.connect(self.host.open_file_at_device)
         view.compare_requested.connect(self.compare_files)
-        self.host.tabs.setCurrentIndex(self.host.tabs.addTab(view, f"ranks: {Path(folder).name}"))
-        view.load_folder(folder)
+        where = f" on {scheduler}" if scheduler else ""
+        self.host.tabs.setCurrentIndex(self.host.tabs.addTab(view, f"ranks: {Path(folder).name}{where}"))
+        view.load_folder(folder, scheduler)
         return view

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 if TYPE_CHECKING:
     from gpumem_gui.views.common.tasks import Task, TaskGroup
@@ -18,6 +18,7 @@ class WindowHost(Protocol):
     """The main window as its menus' actions see it: its tabs, its tasks, its status line and a parent for dialogs."""
 
     tabs: QtWidgets.QTabWidget
+    settings: QtCore.QSettings
     tasks: TaskGroup
     tab_tasks: dict[QtWidgets.QWidget, TaskGroup]
     replays: list[Task]
@@ -35,7 +36,7 @@ class WindowHost(Protocol):
 
     def open_files(self, paths: list[str]) -> None: ...
 
-    def open_file_at_device(self, path: str, device: int) -> None: ...
+    def open_file_at_device(self, path: str, device: int, event: int | None = None) -> None: ...
 
     def add_tab(self, widget: QtWidgets.QWidget, title: str, tooltip: str = "") -> int: ...
 

@@ -90,6 +90,8 @@ class MainWindow(QtWidgets.QMainWindow):
         self.live_views: list[LiveView] = []
         self.device_view: QtWidgets.QWidget | None = None
         self.pending_devices: dict[str, int] = {}  # files being opened on a chosen device
+        self.pending_events: dict[str, int] = {}  # ... and at a chosen event (a rank at its peak), once loaded
+        self.travels: set[SnapshotTab] = set()  # tabs waiting to travel there
         self._asked = itertools.count()  # the order files were asked for: their tabs keep it, whichever loads first
         self.setAcceptDrops(True)
         self._menus()
@@ -104,6 +106,7 @@ class MainWindow(QtWidgets.QMainWindow):
         file_menu = bar.addMenu("&File")
         file_menu.addAction("&Open...", QtGui.QKeySequence.StandardKey.Open, self.open_dialog)
         file_menu.addAction("Open &Folder...", QtGui.QKeySequence("Ctrl+Shift+O"), self.compare.open_folder_dialog)
+        file_menu.addAction("Open C&luster Folder...", self.compare.open_cluster_dialog)
         file_menu.addAction("&Compare...", QtGui.QKeySequence("Ctrl+D"), self.compare.compare_dialog)
         self.recent_menu = file_menu.addMenu("Open &Recent")
         self.recent_menu.aboutToShow.connect(self._refresh_recent)  # a file deleted meanwhile is left out
@@ -230,10 +233,23 @@ class MainWindow(QtWidgets.QMainWindow):
             holder["doc"].set_device(device)
         self.show_progress()  # reading -> indexing the trace
 
-    def open_file_at_device(self, path: str, device: int) -> None:
-        """Open `path` on `device` (a rank picked in a folder's table: its device, not the default one)."""
+    def open_file_at_device(self, path: str, device: int, event: int | None = None) -> None:
+        """Open `path` on `device` (a rank picked in a folder's table: its device, not the default one), at `event`
+        once its trace is loaded (the rank's peak; None: where a file opens)."""
         self.pending_devices[path] = device
+        if event is not None:
+            self.pending_events[path] = event
         self.open_files([path])
+
+    def _travel_when_settled(self, tab: SnapshotTab, event: int) -> None:
+        """Travel to `event` once the tab's timelines are in place (they arrive over a few turns after the load)."""
+        self.travels.add(tab)
+        if tab.settling():
+            QtCore.QTimer.singleShot(20, self, lambda: self._travel_when_settled(tab, event))
+            return
+        self.travels.discard(tab)
+        if self.tabs.indexOf(tab) >= 0 and not tab.document.pending:
+            tab.travel_to(event)
 
     def _whole_arrived(self, loaded: Loaded, holder: dict[str, SnapshotTab]) -> None:
         """The whole snapshot with its timelines: the tab's trace can be travelled (its site bands follow)."""
@@ -267,6 +283,9 @@ class MainWindow(QtWidgets.QMainWindow):
                 self._in_asked_order(self.add_document(result.snapshot, result.path, result.timelines), holder)
         if whole is not None and self.tabs.indexOf(whole) >= 0:
             whole.site_bands_arrived(result.site_bands)
+        event = self.pending_events.pop(result.path, None)
+        if event is not None and whole is not None:
+            self._travel_when_settled(whole, event)
         recent = [result.path, *[p for p in self.recent_files() if p != result.path]][:10]
         self.settings.setValue("recent", recent)
         self._refresh_recent()
@@ -414,7 +433,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
         def busy() -> bool:
             tabs = (self.tabs.widget(i) for i in range(self.tabs.count()))
-            return bool(self.jobs) or any(isinstance(w, SnapshotTab) and (w.pending or w.settling()) for w in tabs)
+            return bool(self.jobs or self.travels) or any(
+                isinstance(w, SnapshotTab) and (w.pending or w.settling()) for w in tabs
+            )
 
         while busy() and not deadline.hasExpired():
             QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 20)

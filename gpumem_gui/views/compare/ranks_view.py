@@ -13,10 +13,12 @@ from gpumem_gui.core.analysis.rank_groups import Z_THRESHOLD
 from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
 from gpumem_gui.core.snapshot.errors import printable
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
+from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
-from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
+from gpumem_gui.views.compare.rank_curves import RankCurves, rank_colour
 
 COLUMNS = (
     "rank",
@@ -124,7 +126,7 @@ class RanksModel(ColumnsModel):
                 f"peak allocated {format_bytes_exact(e.peak_allocated_bytes)}\n"
                 f"trace: {e.trace_events:,} events{_span(e.span_us)}\n"
                 + (f"flags: {', '.join(flags)} (high: {OUTLIER_WORDS})\n" if flags else "")
-                + "double-click to open it"
+                + "double-click to open it at its peak"
             )
         return None
 
@@ -166,14 +168,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
         top = float(peaks.max()) if len(peaks) else 0.0
         unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
         self.heights = peaks / unit
-        self.brushes = [
-            palette.RANK_BAR_OOM
-            if any(x.startswith("OOM") for x in f)
-            else palette.RANK_BAR_OUTLIER
-            if any(x.startswith("high") for x in f)
-            else palette.RANK_BAR
-            for f in flags
-        ]
+        self.brushes = [rank_colour(f) for f in flags]
         pens = [
             pg.mkPen(palette.RANK_BAR_PICKED, width=2) if i in picked else pg.mkPen(None) for i in range(len(entries))
         ]
@@ -224,12 +219,13 @@ def _bar_label(e: FileSummary, steps: bool) -> str:
 class RanksView(QtWidgets.QWidget):
     """A folder of rank files: read off the GUI thread (rows arrive as files finish), then flagged.
 
-    Double-click a row or click a bar: `open_requested(path, device)`; select two rows and press Compare:
-    `compare_requested(path_a, device_a, path_b, device_b)`.
+    Double-click a row or click a bar: `open_requested(path, device, peak_event)`; select two rows and press Compare:
+    `compare_requested(path_a, device_a, peak_event_a, path_b, device_b, peak_event_b)`: each rank at its peak of
+    reserved (its end state may hide the difference: both ranks free down to the same figures).
     """
 
-    open_requested = QtCore.Signal(str, int)
-    compare_requested = QtCore.Signal(str, int, str, int)
+    open_requested = QtCore.Signal(str, int, int)
+    compare_requested = QtCore.Signal(str, int, int, str, int, int)
     loaded = QtCore.Signal(object)  # the RanksTable once every file is read
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -238,11 +234,14 @@ class RanksView(QtWidgets.QWidget):
         self.result: RanksTable | None = None
         self._arrived: list[FileSummary] = []
         self._errors: list[str] = []
+        self.curves: dict[str, dict[str, Any]] = {}  # each file's summary curves by its path (the small multiples)
+        self._curves_for: list[FileSummary] | None = None  # the model's entries the small multiples show
         self.tasks = TaskGroup(self)
         self.status = QtWidgets.QLabel("Open a folder of per-rank snapshots.", wordWrap=True)
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
         self.status.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.progress = QtWidgets.QProgressBar()
+        self.progress.setFormat("%v of %m files")  # n of N: rows fill in as each file's summary arrives
         self.progress.setVisible(False)
         self.bars = RankBars()
         self.bars.bar_clicked.connect(self._bar_clicked)
@@ -269,15 +268,21 @@ class RanksView(QtWidgets.QWidget):
         self.open_button.setToolTip("Open the selected file (or double-click its row, or click its bar)")
         self.open_button.clicked.connect(self._open_selected)
         self.compare_button = QtWidgets.QPushButton("Compare")
-        self.compare_button.setToolTip("Compare the two selected files block by block")
+        self.compare_button.setToolTip("Compare the two selected files block by block, each at its peak of reserved")
         self.compare_button.clicked.connect(self._compare_selected)
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.errors, 1)
         buttons.addStretch(0)
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.compare_button)
+        self.rank_curves = RankCurves()
+        self.charts = QtWidgets.QTabWidget()
+        self.charts.addTab(self.bars, "Peaks")
+        self.charts.addTab(self.rank_curves, "Curves")
+        self.charts.setTabToolTip(1, "Every rank's reserved memory over its events, small plots on one scale")
+        self.charts.currentChanged.connect(self._chart_shown)  # a method, not a lambda: the closed tab is freed
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
-        splitter.addWidget(self.bars)
+        splitter.addWidget(self.charts)
         splitter.addWidget(self.table)
         splitter.setStretchFactor(0, 2)
         splitter.setStretchFactor(1, 3)
@@ -292,27 +297,45 @@ class RanksView(QtWidgets.QWidget):
 
     # -- loading -----------------------------------------------------------------------------------------------
 
-    def load_folder(self, folder: str) -> None:
-        """Read every snapshot in `folder` in worker processes; rows appear as files finish."""
+    def load_folder(self, folder: str, scheduler: str | None = None) -> None:
+        """Read every snapshot in `folder` in worker processes, or on the Dask cluster whose scheduler is at
+        `scheduler` (tcp://HOST:PORT); rows appear as files finish."""
         self.tasks.cancel_all()
         self.folder = folder
         self.result = None
         self._arrived, self._errors = [], []
+        curves: dict[str, dict[str, Any]] = {}  # filled in the task's thread, each before its file's FileDone is sent
+        self.curves = curves
         self._show(None)
         self.status.setText(f"Reading the snapshots in {printable(folder)} ...")
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
 
-        def work(ctx: TaskContext) -> RanksTable:
-            job = RankFolderJob(folder)
-            ctx.on_cancel(job.cancel)
-            ctx.check()
-            ctx.progress(FileDone(0, len(job.paths), None, None))
-            return job.run(ctx.progress)
+        def keep_curves(path: str, _relative: str, result: dict[str, Any] | str) -> None:
+            if isinstance(result, dict) and "curves" in result:
+                curves[path] = result["curves"]
 
-        self.tasks.start(
-            f"ranks {folder}", work, on_result=self.set_table, on_progress=self._file_done, on_error=self._failed
-        )
+        def work(ctx: TaskContext) -> RanksTable | str:
+            cluster = connect_cluster(scheduler) if scheduler is not None else None
+            if isinstance(cluster, str):
+                return cluster  # why not, in one line
+            try:
+                job = RankFolderJob(folder, cluster=cluster)
+                ctx.on_cancel(job.cancel)
+                ctx.check()
+                ctx.progress(FileDone(0, job.total, None, None))
+                return job.run(ctx.progress, keep_curves)
+            finally:
+                if cluster is not None:
+                    cluster.close()
+
+        def done(result: RanksTable | str) -> None:
+            if isinstance(result, str):
+                self._failed(result)
+            else:
+                self.set_table(result)
+
+        self.tasks.start(f"ranks {folder}", work, on_result=done, on_progress=self._file_done, on_error=self._failed)
 
     def cancel(self) -> None:
         self.tasks.cancel_all()
@@ -373,6 +396,13 @@ class RanksView(QtWidgets.QWidget):
 
     def _redraw(self) -> None:
         self.bars.set_entries(self.model.entries, self.model.entry_flags, set(self._picked_rows()))
+        # drawn when shown, once per new set of rows (not at each click): a plot per rank is slower than the bars
+        if self.charts.currentWidget() is self.rank_curves and self._curves_for is not self.model.entries:
+            self._curves_for = self.model.entries
+            self.rank_curves.set_entries(self.model.entries, self.model.entry_flags, self.curves)
+
+    def _chart_shown(self, _index: int) -> None:
+        self._redraw()
 
     def _selection_changed(self, *_args: object) -> None:
         picked = self._picked_rows()
@@ -382,24 +412,36 @@ class RanksView(QtWidgets.QWidget):
 
     def _bar_clicked(self, row: int) -> None:
         self.table.selectRow(self.proxy.mapFromSource(self.model.index(row, 0)).row())
-        e = self.model.entries[row]
-        self.open_requested.emit(e.file, e.device)
+        self._open(self.model.entries[row])
 
     def _double_clicked(self, index: QtCore.QModelIndex) -> None:
-        e = self.model.entries[self.proxy.mapToSource(index).row()]
-        self.open_requested.emit(e.file, e.device)
+        self._open(self.model.entries[self.proxy.mapToSource(index).row()])
 
     def _open_selected(self) -> None:
         picked = self._picked_rows()
         if len(picked) == 1:
-            e = self.model.entries[picked[0]]
-            self.open_requested.emit(e.file, e.device)
+            self._open(self.model.entries[picked[0]])
+
+    def _open(self, e: FileSummary) -> None:
+        self.open_requested.emit(e.file, e.device, e.peak_event)
 
     def _compare_selected(self) -> None:
         picked = self._picked_rows()
         if len(picked) == 2:
             a, b = (self.model.entries[r] for r in picked)
-            self.compare_requested.emit(a.file, a.device, b.file, b.device)
+            self.compare_requested.emit(a.file, a.device, a.peak_event, b.file, b.device, b.peak_event)
+
+
+def connect_cluster(scheduler: str) -> ClusterReader | str:
+    """A client of the Dask scheduler at `scheduler`, or the one line why not (Dask missing, nothing answering)."""
+    try:
+        return ClusterReader.connect(scheduler)
+    except DaskMissing:
+        return (
+            "reading on a cluster needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')"
+        )
+    except (OSError, TimeoutError, ValueError) as e:  # refused, timed out, an address Dask cannot parse
+        return f"cannot reach the Dask scheduler {printable(scheduler)}: {one_line(e)}"
 
 
 def _summary(table: RanksTable, folder: str) -> str:

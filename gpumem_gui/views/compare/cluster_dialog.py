@@ -1,0 +1,61 @@
+"""ClusterFolderDialog: File > Open Cluster Folder...: a folder of rank snapshots and the Dask scheduler to read it."""
+
+from __future__ import annotations
+
+from PySide6 import QtCore, QtWidgets
+
+SCHEDULER_KEY = "ranks/scheduler"  # the last scheduler's address, offered the next time
+FOLDER_KEY = "ranks/cluster_folder"
+
+
+class ClusterFolderDialog(QtWidgets.QDialog):
+    """The folder as the cluster's workers see it (it may not be on this machine) and the scheduler's address, both
+    remembered in `settings` once accepted."""
+
+    def __init__(self, settings: QtCore.QSettings, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Open Cluster Folder")
+        self.settings = settings
+        self.folder_edit = QtWidgets.QLineEdit(str(settings.value(FOLDER_KEY, "") or ""))
+        self.folder_edit.setPlaceholderText("/shared/run42/snapshots (as the workers see it)")
+        browse = QtWidgets.QPushButton("Browse...")
+        browse.clicked.connect(self._browse)
+        folder_row = QtWidgets.QHBoxLayout()
+        folder_row.addWidget(self.folder_edit, 1)
+        folder_row.addWidget(browse)
+        self.scheduler_edit = QtWidgets.QLineEdit(str(settings.value(SCHEDULER_KEY, "") or ""))
+        self.scheduler_edit.setPlaceholderText("tcp://HOST:PORT")
+        form = QtWidgets.QFormLayout()
+        form.addRow("Folder:", folder_row)
+        form.addRow("Dask scheduler:", self.scheduler_edit)
+        self.buttons = QtWidgets.QDialogButtonBox(
+            QtWidgets.QDialogButtonBox.StandardButton.Open | QtWidgets.QDialogButtonBox.StandardButton.Cancel
+        )
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.addLayout(form)
+        layout.addWidget(self.buttons)
+        self.folder_edit.textChanged.connect(self._filled)
+        self.scheduler_edit.textChanged.connect(self._filled)
+        self._filled()
+
+    def folder(self) -> str:
+        return self.folder_edit.text().strip()
+
+    def scheduler(self) -> str:
+        return self.scheduler_edit.text().strip()
+
+    def _filled(self) -> None:
+        button = self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Open)
+        button.setEnabled(bool(self.folder() and self.scheduler()))
+
+    def _browse(self) -> None:
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self, "A folder of rank snapshots", self.folder())
+        if folder:
+            self.folder_edit.setText(folder)
+
+    def accept(self) -> None:
+        self.settings.setValue(SCHEDULER_KEY, self.scheduler())
+        self.settings.setValue(FOLDER_KEY, self.folder())
+        super().accept()

@@ -1,0 +1,94 @@
+"""RankCurves: every rank's reserved curve (its summary's min/max envelope) in a grid of small plots on one y scale."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pyqtgraph as pg
+from PySide6 import QtWidgets
+
+from gpumem_gui.core.analysis.ranks import FileSummary
+from gpumem_gui.views.common import palette
+
+MAX_PLOTS = 256  # beyond that each plot is a few pixels wide: the first ones, and a line says how many are left out
+PLOT_HEIGHT = 90
+
+
+def rank_colour(flags: Sequence[str]) -> str:
+    """The bars' colours: red for an OOM, orange for an outlier, blue otherwise."""
+    if any(f.startswith("OOM") for f in flags):
+        return palette.RANK_BAR_OOM
+    if any(f.startswith("high") for f in flags):
+        return palette.RANK_BAR_OUTLIER
+    return palette.RANK_BAR
+
+
+class RankCurves(QtWidgets.QWidget):
+    """One small plot per file, in the table's order, its title the rank (and step); the envelope of reserved between
+    its minimum and maximum over each run of events, on the y range of the highest peak of all, so that the plots
+    compare at a glance. An OOM rank's plot red, an outlier's orange (the bars' colours)."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.note = QtWidgets.QLabel()
+        self.note.setStyleSheet(f"color:{palette.TEXT_MUTED};")
+        self.grid = pg.GraphicsLayoutWidget()
+        self.grid.setBackground(palette.PLOT_BACKGROUND)
+        self.area = QtWidgets.QScrollArea()
+        self.area.setWidgetResizable(True)
+        self.area.setWidget(self.grid)
+        layout = QtWidgets.QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.note)
+        layout.addWidget(self.area, 1)
+        self.plots: list[Any] = []  # pyqtgraph's PlotItems, in the table's order
+        self.colours: list[str] = []
+        self.y_top = 0.0  # the shared y range's top, in the unit the plots are drawn in
+
+    def set_entries(
+        self, entries: Sequence[FileSummary], flags: Sequence[Sequence[str]], curves: Mapping[str, Mapping[str, Any]]
+    ) -> None:
+        """`curves`: each file's summary curves (rank_summary: event, reserved_min, reserved_max), by its path; a file
+        without (a summary file merged as it was) gets an empty plot."""
+        self.grid.clear()
+        self.plots, self.colours = [], []
+        shown = list(zip(entries, flags, strict=True))[:MAX_PLOTS]
+        top = max((e.peak_reserved_bytes for e in entries), default=0)
+        unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
+        self.y_top = max(top / unit, 1e-9) * 1.05
+        columns = max(1, math.ceil(math.sqrt(len(shown))))
+        for i, (entry, entry_flags) in enumerate(shown):
+            colour = rank_colour(entry_flags)
+            label = f"rank {entry.rank}" + ("" if entry.step is None else f" step {entry.step}")
+            if entry_flags:
+                label += f" ({', '.join(entry_flags)})"
+            plot = self.grid.addPlot(row=i // columns, col=i % columns, title=label)
+            plot.titleLabel.setText(label, color=colour, size="8pt")
+            plot.setMenuEnabled(False)
+            plot.setMouseEnabled(x=False, y=False)
+            plot.hideButtons()
+            for side in ("left", "bottom"):
+                plot.getAxis(side).setPen(palette.TEXT_MUTED)
+                plot.getAxis(side).setTextPen(palette.TEXT_MUTED)
+                plot.getAxis(side).setStyle(tickFont=self.font(), showValues=i % columns == 0 or side == "bottom")
+            plot.getAxis("left").enableAutoSIPrefix(False)
+            curve = curves.get(entry.file)
+            if curve and curve.get("event"):
+                x = np.asarray(curve["event"], dtype=np.float64)
+                low = pg.PlotDataItem(x, np.asarray(curve["reserved_min"], dtype=np.float64) / unit, pen=colour)
+                high = pg.PlotDataItem(x, np.asarray(curve["reserved_max"], dtype=np.float64) / unit, pen=colour)
+                plot.addItem(low)
+                plot.addItem(high)
+                plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(colour)))
+            plot.setYRange(0, self.y_top, padding=0)
+            self.plots.append(plot)
+            self.colours.append(colour)
+        self.grid.setMinimumHeight(PLOT_HEIGHT * math.ceil(len(shown) / columns))
+        left_out = len(entries) - len(shown)
+        self.note.setText(
+            f"reserved ({name}) over each rank's events, on one scale"
+            + (f"; the first {len(shown)} of {len(entries)} files (the table lists them all)" if left_out else "")
+        )
