@@ -2,30 +2,16 @@
 
 from __future__ import annotations
 
-import pickle
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
-from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
-from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.compare.rank_curves import RankCurves
 from gpumem_gui.views.compare.ranks_view import RanksView
-
-BLOCK = 20 * MiB  # one 20 MiB request, one 20 MiB segment
-
-
-def _write(path: Path, blocks: int, device: int, oom: bool = False) -> None:
-    sim = DeviceAllocatorSim(blocks * BLOCK + 10 * MiB, device=device)
-    for _ in range(blocks):
-        sim.malloc(BLOCK)
-    if oom:
-        with pytest.raises(OutOfMemoryError):
-            sim.malloc(1024 * MiB)
-    path.write_bytes(pickle.dumps(sim.snapshot(), protocol=4))
+from tests.test_ranks_view import _write
 
 
 @pytest.fixture(scope="module")
