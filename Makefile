@@ -44,8 +44,9 @@ lint: $(STAMP_TEST)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
+# one worker process per core (pytest-xdist), a test module to a worker: module fixtures are built once
 test: lint
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: $(STAMP_RUN)
 	$(BIN)/python benchmarks/bench_load.py --quick --shape real

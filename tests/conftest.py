@@ -37,8 +37,15 @@ _SUBFOLDERS = {"XDG_CONFIG_HOME": "config", "XDG_CACHE_HOME": "cache", "GPUMEM_G
                "TMPDIR": "tmp"}  # fmt: skip
 
 
+# pytest-xdist's workers are processes started by the run, with the environment below already pointing into its
+# folder: they watch (and make their own folders in) the folders the run found, named here, not the run's own
+WATCHED_KEY = "GPUMEM_GUI_TEST_WATCHED"
+
+
 def _watched_folders() -> list[Path]:
     """The folders a run must leave as it found them: the temporary folder and the user's config and cache homes."""
+    if os.environ.get(WATCHED_KEY):
+        return [Path(p) for p in os.environ[WATCHED_KEY].split(os.pathsep)]
     home = Path.home()
     config = os.environ.get("XDG_CONFIG_HOME") or str(home / ".config")
     cache = os.environ.get("XDG_CACHE_HOME") or str(home / ".cache")
@@ -105,13 +112,14 @@ def _session_root(watched: list[Path]) -> tuple[Path, dict[str, int] | None]:
     # pytest's own folder stays where pytest would put it, not in the run's folder removed at the end
     os.environ.setdefault("PYTEST_DEBUG_TEMPROOT", tempfile.gettempdir())
     before = folder_entries(watched)
-    root = Path(tempfile.mkdtemp(prefix=ROOT_PREFIX))
+    root = Path(tempfile.mkdtemp(prefix=ROOT_PREFIX, dir=watched[0]))
     (root / "pid").write_text(str(os.getpid()))
     os.environ[_ROOT_KEY] = os.pathsep.join([str(os.getpid()), str(root)])
     return root, before
 
 
 _WATCHED = _watched_folders()  # read before the environment below points them into the run's folder
+os.environ[WATCHED_KEY] = os.pathsep.join(map(str, _WATCHED))
 SESSION_ROOT, _BEFORE = _session_root(_WATCHED)
 # the window keeps choices in QSettings: tests keep theirs away from the user's own; probes started by the tests
 # write their OOM snapshots and sockets there, not in the user's own folders (mode 0700: the probe's socket folder

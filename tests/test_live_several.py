@@ -139,13 +139,15 @@ def test_the_overview_sums_a_jobs_gpus_and_starts_empty(qtbot) -> None:
 def test_attach_to_all_opens_a_tab_per_job_and_the_overview_once(ranks, qtbot, monkeypatch) -> None:
     from gpumem_gui.sources import probe_client  # noqa: PLC0415
 
-    found = [SimpleNamespace(path=job.socket) for job in ranks]  # what list_probes finds on this machine
+    # what list_probes finds on this machine, rank 1 first: the tabs still come in rank order
+    found = [SimpleNamespace(path=job.socket) for job in reversed(ranks)]
     monkeypatch.setattr(probe_client, "list_probes", lambda: found)
     window = MainWindow()
     qtbot.addWidget(window)
     try:
         views = window.live.attach_all().wait()  # Live > Attach to All: listed and attached in tasks
         assert [v.rank for v in views] == [0, 1]
+        assert [window.tabs.tabText(i) for i in range(2)] == [f"live: {v.title}" for v in views]
         grid = window.live.grid
         assert grid is not None and window.tabs.currentWidget() is grid and grid.views() == views
         assert window.live.attach_all().wait() == []  # every job already watched: nothing attached twice

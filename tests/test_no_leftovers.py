@@ -53,13 +53,15 @@ def test_the_users_settings_written_to():
 """
 
 
-def _inner_run(tmp_path: Path, tmp: Path, code: str, **env: str) -> subprocess.CompletedProcess[str]:
+def _inner_run(
+    tmp_path: Path, tmp: Path, code: str, *options: str, **env: str
+) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_inner.py").write_text(code, encoding="utf-8")
-    environ = {k: v for k, v in os.environ.items() if k not in ("CI", conftest.SHARED_TMP_ENV)}
+    environ = {k: v for k, v in os.environ.items() if k not in ("CI", conftest.SHARED_TMP_ENV, conftest.WATCHED_KEY)}
     environ.update(TMPDIR=str(tmp), PYTHONPATH=str(TESTS), **env)
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "conftest",
-         "--rootdir", str(tmp_path), str(tmp_path / "test_inner.py")],
+         "--rootdir", str(tmp_path), *options, str(tmp_path / "test_inner.py")],
         env=environ, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
     )  # fmt: skip
 
@@ -72,9 +74,12 @@ def tmp() -> Iterator[Path]:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def test_the_suites_temp_folder_goes_at_the_end(tmp_path: Path, tmp: Path) -> None:
+# `make test` runs the suite in two processes (pytest-xdist): each worker's folder sits beside the run's, in the
+# temporary folder the run found, not inside the run's own (where a socket's path grew past its limit)
+@pytest.mark.parametrize("workers", [(), ("-n", "2")], ids=["one process", "xdist"])
+def test_the_suites_temp_folder_goes_at_the_end(tmp_path: Path, tmp: Path, workers: tuple[str, ...]) -> None:
     record = tmp_path / "record.json"
-    result = _inner_run(tmp_path, tmp, INNER_TEST, RECORD=str(record))
+    result = _inner_run(tmp_path, tmp, INNER_TEST, *workers, RECORD=str(record))
     assert result.returncode == 0, result.stdout + result.stderr
     folders = [Path(f) for f in json.loads(record.read_text())]
     assert folders[4] == folders[3]  # tempfile's folder is TMPDIR's, for this process and its subprocesses alike

@@ -17,7 +17,7 @@ from gpumem_gui.sources.nvml import NvmlSource
 from gpumem_gui.sources.probe_client import ProbeError, probe_hint
 from gpumem_gui.sources.probe_socket import connect
 from gpumem_gui.views.common.tasks import TaskContext
-from gpumem_gui.views.live.attaching import Attaching
+from gpumem_gui.views.live.attaching import Attaching, rank_order
 from gpumem_gui.views.live.live_view import LiveView
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class LiveActions:
             self.grid = LiveGrid()
             self.grid.job_activated.connect(self.host.tabs.setCurrentWidget)
             self.host.tabs.addTab(self.grid, "live: all jobs")
-        for view in self.host.live_views:
+        for view in sorted(self.host.live_views, key=rank_order):
             self.grid.add_view(view)
         self.host.tabs.setCurrentWidget(self.grid)
         return self.grid
@@ -147,7 +147,7 @@ class LiveActions:
             self.host.tasks.start(
                 f"attach {target}",
                 lambda ctx: open_session(target, ctx),
-                on_result=lambda session: attaching.views.append(self._opened(session)),
+                on_result=lambda session: attaching.add(self._opened(session)),
                 on_error=failed,
                 on_finished=ended,
             )
@@ -158,9 +158,16 @@ class LiveActions:
         view.open_requested.connect(lambda p: self.host.open_files([p]))  # an OOM the user chose from the view's list
         self.host.live_views.append(view)
         self.view_added(view)
-        index = self.host.tabs.addTab(view, f"live: {view.title}" + ("" if view.local else " (remote)"))
-        self.host.tabs.setTabToolTip(index, str(session.path))
-        self.host.tabs.setCurrentIndex(index)
+        tabs = self.host.tabs
+        # a job's tab goes before the first live tab of a later rank: tabs in rank order however the probes answer
+        later = (
+            i for i in range(tabs.count())
+            if isinstance(other := tabs.widget(i), LiveView) and rank_order(other) > rank_order(view)
+        )  # fmt: skip
+        title = f"live: {view.title}" + ("" if view.local else " (remote)")
+        index = tabs.insertTab(next(later, tabs.count()), view, title)
+        tabs.setTabToolTip(index, str(session.path))
+        tabs.setCurrentIndex(index)
         return view
 
     def detach_current(self) -> None:

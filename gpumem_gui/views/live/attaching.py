@@ -16,6 +16,12 @@ class Attaching:
         self.views: list[LiveView] = []
         self.errors: list[str] = []
 
+    def add(self, view: LiveView) -> LiveView:
+        """A view opened, kept in rank order (a torchrun job's ranks answer in any order), jobs without one last."""
+        self.views.append(view)
+        self.views.sort(key=rank_order)
+        return view
+
     def done(self) -> bool:
         return all(task.done for task in self.tasks)
 
@@ -31,3 +37,8 @@ class Attaching:
         """The one job's view once attached; None when the attach failed (`errors` says why)."""
         views = self.wait(timeout_ms)
         return views[0] if views else None
+
+
+def rank_order(view: LiveView) -> tuple[bool, int]:
+    """Where a job's view goes among others: by its rank, a job that has none after the ranks."""
+    return (view.rank is None, view.rank or 0)
