@@ -2,7 +2,7 @@
 timeline re-scopes every view (the map's frame, the event list, the span page, the flame graph, the shaded region of
 the timelines); the span's report and the flame frames are computed on the tab's TaskGroup, off the GUI thread; a
 clicked flame rectangle lights its blocks on the map and draws its band on the site timeline. Its TabPins keep the
-pinned tracks."""
+pinned tracks, its SpanMarks the two marks that make a span from the keyboard."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
+from gpumem_gui.views.snapshot.span_marks import SpanMarks
 from gpumem_gui.views.snapshot.span_panel import SpanPanel
 from gpumem_gui.views.snapshot.tab_pins import TabPins
 
@@ -57,6 +58,7 @@ class TabScope(QtCore.QObject):
         site.view_box.span_dragged.connect(self.site_drag.dragged)
         tab.timeline_view.span_selected.connect(self.choose_events)
         self.pins = TabPins(tab, parent=self)  # the pinned tracks under the curves
+        self.marks = SpanMarks(tab, self.choose_events, lambda: self.choose(None), parent=self)  # M, M: a span
         self.span_panel.span_chosen.connect(self.choose)
         self.flame_page.options_changed.connect(lambda: self.refresh_flame(force=True))
         self.flame_page.picked.connect(self.light)
@@ -111,6 +113,7 @@ class TabScope(QtCore.QObject):
         if event_list.filter.span != doc.span_events():
             event_list.set_filter(replace(event_list.filter, span=doc.span_events()))
         self._list_spans()
+        self.marks.sync()
         self.pins.sync()
         self.refresh_report()
         self.refresh_flame()
