@@ -20,6 +20,7 @@ from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.rank_summary import SUMMARY_VERSION, summarise_path
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.document.pins import Pin, pins_from_text
+from gpumem_gui.sources.rank_cluster import ClusterReader
 from gpumem_gui.sources.rank_folder import RankFolderJob
 from gpumem_gui.sources.rank_shards import read_summary
 from gpumem_gui.sources.summary_cache import SummaryCache
@@ -106,6 +107,18 @@ def test_a_pin_added_later_reads_the_cached_summaries_again(folder: Path, tmp_pa
     for path, summary in got.items():
         assert summary["pinned"][pin_id(*PINS[0])]["max"] == _site(Path(path))
     assert all(pin_id(*PINS[0]) in (cache.get(p) or {}).get("pinned", {}) for p in got)  # the cache has it now
+
+
+def test_a_dask_cluster_s_summaries_carry_the_pins(folder: Path) -> None:
+    distributed = pytest.importorskip("distributed")
+    got: dict[str, Any] = {}
+    with distributed.Client(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=":0") as client:
+        job = RankFolderJob(str(folder), cluster=ClusterReader(client), use_cache=False, pins=PINS)
+        job.run(on_result=lambda path, _relative, result: got.__setitem__(path, result))
+    assert len(got) == 4
+    for path, summary in got.items():
+        assert summary["pinned"][pin_id(*PINS[0])]["max"] == _site(Path(path))
+        assert summary["pinned"][pin_id(*PINS[1])]["max"] == _search(Path(path))
 
 
 def test_a_summary_file_of_version_2_is_still_merged(tmp_path: Path) -> None:
