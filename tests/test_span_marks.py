@@ -97,7 +97,7 @@ def test_two_marks_make_the_span_a_shift_drag_and_the_command_line_make(
     assert len(lit) == cli["left_behind"]["blocks"]
 
     qtbot.keyClick(tab.timeline_view.plot, Key.Key_Escape)  # cleared: no marks, the whole trace
-    assert marks.marks == [] and tab.document.span is None
+    assert marks.marks == [] and tab.document.span is None and tab.frame.spotlight is None  # the light goes too
     assert not any(line.isVisible() for _p, _x, lines in marks._plots for line in lines)
 
     _mark_at(qtbot, tab, j)  # the other order: the same span

@@ -155,7 +155,12 @@ class SpanMarks(QtCore.QObject):
                 if shown:
                     event = self.marks[k]
                     x = float(x_of(np.array([max(event, 0)]))[0])
+                    # the earlier mark's name left of its line, the later one's right of it: two marks close
+                    # together keep their names apart
+                    left = len(self.marks) == 2 and event == min(self.marks) and self.marks[0] != self.marks[1]
+                    line.label.anchors = [(1.0, 0.0), (1.0, 0.0)] if left else [(0.0, 0.0), (0.0, 0.0)]
                     line.setValue(x if event >= 0 else x - 0.5)  # before the first event: where a span would begin
+                    line.label.updatePosition()
 
     def _site_menu(self, x: float, at: QtCore.QPoint) -> None:
         menu = QtWidgets.QMenu(self.tab.site_timeline)

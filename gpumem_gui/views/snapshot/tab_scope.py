@@ -31,6 +31,7 @@ from gpumem_gui.views.snapshot.tab_pins import TabPins
 if TYPE_CHECKING:
     from gpumem_gui.views.snapshot.tab_host import TabHost
 
+LEFT_BEHIND = ": allocated in the span and still alive at its end"  # the map's caption, after the span's name
 SPAN_COST = "leaked"  # what the flame graph asks first of a span: what it left behind
 
 
@@ -95,8 +96,9 @@ class TabScope(QtCore.QObject):
         if span is not None:  # the map at the span's end, where what it left behind is lit once the report is in
             self.tab.travel_to(span.end)
             self.tab.timeline_view.set_event(span.end, emit=False)
-        else:
-            self.tab.show_frame(frame)
+        else:  # the whole trace: the light on what the span left behind goes with it
+            lit = frame.spotlight
+            self.tab.show_frame(doc.clear_spotlight() if lit and lit.caption.endswith(LEFT_BEHIND) else frame)
         self.sync()
         self.tab.side_tabs.setCurrentWidget(self.span_panel)
 
@@ -158,7 +160,7 @@ class TabScope(QtCore.QObject):
                 self.tab.show_frame(
                     self.document.set_spotlight(
                         self._left_behind(report),
-                        f"{report.span.label}: allocated in the span and still alive at its end",
+                        f"{report.span.label}{LEFT_BEHIND}",
                     )
                 )
 
