@@ -125,6 +125,14 @@ class RankPins(QtWidgets.QWidget):
         elif kind == "category":
             self.key_box.addItems([c.replace("_", " ") for c in CATEGORIES])
         self.key_box.setCurrentText("")
+        placeholder = {
+            "site": self.tr("pick a site the ranks name at their peaks, or type one"),
+            "category": self.tr("pick a category"),
+            "search": self.tr("text in a frame of the stack, e.g. loss.py"),
+        }
+        line = self.key_box.lineEdit()
+        if line is not None:
+            line.setPlaceholderText(placeholder.get(str(kind), ""))
 
     def _show_chips(self) -> None:
         while self.chips.count():
