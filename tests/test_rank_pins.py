@@ -14,12 +14,13 @@ import numpy as np
 import pytest
 from PySide6 import QtCore
 
+from gpumem_gui import cli
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.rank_summary import SUMMARY_VERSION, summarise_path
 from gpumem_gui.core.rules.allocator_constants import MiB
-from gpumem_gui.document.pins import Pin, pins_from_text
+from gpumem_gui.document.pins import Pin, pins_from_text, pins_to_text
 from gpumem_gui.sources.rank_cluster import ClusterReader
 from gpumem_gui.sources.rank_folder import RankFolderJob
 from gpumem_gui.sources.rank_shards import read_summary
@@ -127,6 +128,36 @@ def test_a_summary_file_of_version_2_is_still_merged(tmp_path: Path) -> None:
     assert isinstance(read_summary(str(path)), dict)
     path.write_text(json.dumps({"summary_version": 1}), encoding="utf-8")
     assert "summarize it again" in str(read_summary(str(path)))
+
+
+def test_summaries_written_for_a_cluster_carry_the_pins_and_the_tab_draws_them(
+    qtbot: Any, folder: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "summaries"  # what travels from the cluster's machines: summaries, not files
+    for shard in ("0/2", "1/2"):
+        code = cli.main(
+            ["ranks", "summarize", str(folder), "--shard", shard, "--out", str(out), "--pin", f"site:{LAYER}"]
+        )
+        assert code == 0
+    capsys.readouterr()
+    pin = Pin("site", LAYER, LAYER)
+    settings = QtCore.QSettings()
+    settings.setValue(folder_key(str(out)), pins_to_text([pin]))
+    view = RanksView()
+    qtbot.addWidget(view)
+    view.charts.setCurrentWidget(view.rank_curves)
+    with qtbot.waitSignal(view.loaded, timeout=60_000):
+        view.load_folder(str(out))
+    assert [e.rank for e in view.model.entries] == [0, 1, 2, 3]
+    for row, entry in enumerate(view.model.entries):  # each rank's series from its summary file alone
+        assert _drawn_max(view, row, pin) == _site(folder / Path(entry.file).name)
+    settings.remove(folder_key(str(out)))
+    for bad in ("stream:0", "site:", "nothing"):
+        code = cli.main(["ranks", "summarize", str(folder), "--out", str(out), "--pin", bad])
+        err = capsys.readouterr().err
+        assert code == 2 and "give KIND:KEY" in err and err.count("\n") == 1
+    assert cli.main(["ranks", str(folder), "--pin", "site:x"]) == 2
+    assert "--pin go with `ranks summarize" in capsys.readouterr().err
 
 
 def _drawn_max(view: RanksView, row: int, pin: Pin) -> list[float]:

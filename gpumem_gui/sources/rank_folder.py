@@ -191,17 +191,19 @@ class RankFolderJob:
         on_result: Callable[[str, str, Result], None] | None = None,
     ) -> RanksTable:
         """Read every file; `on_file` hears of each as it finishes, `on_result` gets (path, relative path, summary
-        or error) of each snapshot file. After cancel(): what was read so far. Only the table's small entries are
-        kept: a summary's curves and sites go to the cache and `on_result`, then are dropped."""
+        or error) of each snapshot file and each summary file merged (its relative path: its name). After cancel():
+        what was read so far. Only the table's small entries are kept: a summary's curves and sites go to the cache
+        and `on_result`, then are dropped."""
         from gpumem_gui.core.analysis.rank_summary import carries_pins, file_summary  # noqa: PLC0415 (numpy, on use)
 
         summaries: list[FileSummary] = []
         errors: list[str] = []
         relative_of = dict(zip(self.paths, self.relative, strict=True))
+        merged = set(self.summary_files)
 
         def record(path: str, result: Result, fresh: bool = True) -> None:
-            if on_result is not None and path in relative_of:
-                on_result(path, relative_of[path], result)
+            if on_result is not None and (path in relative_of or path in merged):
+                on_result(path, relative_of.get(path, os.path.basename(path)), result)
             if isinstance(result, dict):
                 if fresh and self.cache is not None:
                     self.cache.put(path, result)

@@ -25,6 +25,15 @@ def pin_id(kind: str, key: str | int) -> str:
     return json.dumps([kind, key])
 
 
+def parse_pin(text: str) -> tuple[str, str]:
+    """`KIND:KEY` (site:model.py:12:forward, category:activation, search:lm_head) as (kind, key); ValueError, in
+    one line, for anything else. Streams and pools are not offered: their numbers differ from rank to rank."""
+    kind, _colon, key = text.partition(":")
+    if kind not in ("site", "category", "search") or not key.strip():
+        raise ValueError(f"--pin {text!r}: give KIND:KEY, KIND one of site, category, search")
+    return kind, key.strip()
+
+
 def pinned_lifetimes(
     snapshot: Snapshot, timeline: DeviceTimeline, kind: str, key: str | int, bands: BandSeries | None = None
 ) -> npt.NDArray[np.bool_]:

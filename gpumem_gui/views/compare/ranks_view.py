@@ -327,8 +327,9 @@ class RanksView(QtWidgets.QWidget):
 
         def keep_curves(path: str, _relative: str, result: dict[str, Any] | str) -> None:
             if isinstance(result, dict) and "curves" in result:
-                curves[path] = result["curves"]
-                pinned[path] = result.get("pinned") or {}
+                file = str(result.get("file", path))  # a merged summary file's rank file, as the table names it
+                curves[file] = result["curves"]
+                pinned[file] = result.get("pinned") or {}
                 for site in result.get("top_sites") or []:
                     sites[site["site"]] = sites.get(site["site"], 0) + 1
 
