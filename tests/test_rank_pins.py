@@ -17,6 +17,7 @@ from PySide6 import QtCore
 from gpumem_gui import cli
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
+from gpumem_gui.core.analysis.categories import CATEGORIES
 from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.rank_summary import SUMMARY_VERSION, summarise_path
 from gpumem_gui.core.rules.allocator_constants import MiB
@@ -93,6 +94,13 @@ def test_each_rank_s_summary_carries_the_pinned_series_of_its_raw_trace(folder: 
         assert max(search["max"]) == 4 * MiB and search["max"][-1] == 0  # temporaries, each freed
 
 
+def test_the_categories_pinned_add_up_to_the_allocated_bytes(folder: Path) -> None:
+    path = folder / "rank2.pickle"
+    summary = summarise_path(str(path), path.name, [("category", c) for c in CATEGORIES])
+    series = [summary["pinned"][pin_id("category", c)]["max"] for c in CATEGORIES]
+    assert np.sum(series, axis=0).tolist() == _held_by_hand(path, lambda _frames: True)  # every block in one
+
+
 def test_a_pin_added_later_reads_the_cached_summaries_again(folder: Path, tmp_path: Path) -> None:
     cache = SummaryCache(tmp_path / "cache")
     got: dict[str, Any] = {}
@@ -142,7 +150,8 @@ def test_summaries_written_for_a_cluster_carry_the_pins_and_the_tab_draws_them(
     capsys.readouterr()
     pin = Pin("site", LAYER, LAYER)
     settings = QtCore.QSettings()
-    settings.setValue(folder_key(str(out)), pins_to_text([pin]))
+    unsummarized = Pin("search", "loss.py", "stack holds 'loss.py'")  # not asked of the summaries
+    settings.setValue(folder_key(str(out)), pins_to_text([pin, unsummarized]))
     view = RanksView()
     qtbot.addWidget(view)
     view.charts.setCurrentWidget(view.rank_curves)
@@ -151,6 +160,8 @@ def test_summaries_written_for_a_cluster_carry_the_pins_and_the_tab_draws_them(
     assert [e.rank for e in view.model.entries] == [0, 1, 2, 3]
     for row, entry in enumerate(view.model.entries):  # each rank's series from its summary file alone
         assert _drawn_max(view, row, pin) == _site(folder / Path(entry.file).name)
+    assert "(none in 4 rank summaries: summarize them with --pin)" in view.rank_curves.note.text()
+    assert view.rank_curves.note.text().count("none in") == 1  # the site's series are there
     settings.remove(folder_key(str(out)))
     for bad in ("stream:0", "site:", "nothing"):
         code = cli.main(["ranks", "summarize", str(folder), "--out", str(out), "--pin", bad])

@@ -107,10 +107,18 @@ class RankCurves(QtWidgets.QWidget):
             f"reserved ({name}) over each rank's events, on one scale"
             + (f"; the first {len(shown)} of {len(entries)} files (the table lists them all)" if left_out else "")
             + "".join(
-                f"; <span style='color:{pin_colour(i)}'>{p.kind} {html.escape(p.label)}</span>"
-                for i, p in enumerate(pins)
+                f"; <span style='color:{pin_colour(i)}'>{pin.kind} {html.escape(pin.label)}</span>"
+                + self._unpinned_ranks(sum(pin not in drawn for drawn in self.pinned_items))
+                for i, pin in enumerate(pins)
             )
         )
+
+    def _unpinned_ranks(self, missing: int) -> str:
+        """What a pin's name adds when some ranks' summaries have no series of it (summary files written without
+        it, or of version 2)."""
+        if not missing:
+            return ""
+        return " " + self.tr("(none in {0} rank summaries: summarize them with --pin)").format(missing)
 
 
 def _draw_pinned(
