@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.app import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.cli import main
 from gpumem_gui.core.analysis.span import Span
@@ -143,3 +144,24 @@ def test_span_from_the_mark_to_the_cursor_and_the_right_click(qtbot: Any, tab: S
     _mark_at(qtbot, tab, a)
     assert marks.marks == [a] and tab.document.span is None
     assert np.count_nonzero([line.isVisible() for line in marks._plots[1][2]]) == 1
+
+
+def test_the_view_menu_s_span_marks(qtbot: Any) -> None:
+    window = MainWindow()
+    qtbot.addWidget(window)
+    window.open_files([str(example_path("training_leak"))])
+    window.wait_for_loads()
+    tab = window.current_document()
+    assert tab is not None
+    qtbot.waitUntil(lambda: not tab.settling() and tab.scope is not None, timeout=20_000)
+    view_menu = next(a.menu() for a in window.menuBar().actions() if a.text() == "&View")
+    marks_menu = next(a.menu() for a in view_menu.actions() if a.text() == "Span Mar&ks")
+    actions = {a.text().split("\t")[0]: a for a in marks_menu.actions()}
+    assert [a.text().split("\t")[1] for a in marks_menu.actions()] == ["M", "Shift+M", "Esc"]  # the tab's keys
+    tab.travel_to(100)
+    actions["Set Mark at Cursor"].trigger()
+    tab.travel_to(300)
+    actions["Span From Mark to Cursor"].trigger()
+    assert tab.document.span == Span(100, 300)
+    actions["Clear Marks and Span"].trigger()
+    assert tab.document.span is None and _marks(tab).marks == []
