@@ -29,6 +29,7 @@ from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
+from gpumem_gui.views.snapshot.span_marks import add_marks_menu
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
@@ -126,6 +127,7 @@ class MainWindow(QtWidgets.QMainWindow):
         view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.actions_on_tab.what_if)
         view.addAction("&Mark This Moment as A", QtGui.QKeySequence("Ctrl+M"), self.compare.mark_moment)
         view.addAction("&Compare With Moment A", QtGui.QKeySequence("Ctrl+Shift+M"), self.compare.compare_with_mark)
+        add_marks_menu(view, lambda: d.scope.marks if (d := self.current_document()) and d.scope else None)
         view.addAction("Your &Code and Libraries...", self.edit_user_code)
         view.addAction("Allocator &Settings", lambda: self._on_current(lambda doc: doc.show_settings()))
         view.addAction("Cached Se&gments", lambda: self._on_current(lambda doc: doc.show_segments()))

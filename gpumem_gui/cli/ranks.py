@@ -40,6 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "files unchanged since they were read come from the user's cache folder)")  # fmt: skip
     parser.add_argument("--shard", metavar="I/N", help="with summarize: the files I, I+N, I+2N, ... (0 <= I < N)")
     parser.add_argument("--out", metavar="DIR2", help="with summarize: the folder the summaries are written into")
+    parser.add_argument(
+        "--pin",
+        action="append",
+        default=[],
+        metavar="KIND:KEY",
+        help="with summarize: each summary carries the bytes this site, category or search held over the rank's trace "
+        "(site:model.py:12:forward, category:activation, search:lm_head; repeatable), for the window's pinned series",
+    )
 
 
 def _fail(message: str) -> int:
@@ -52,8 +60,8 @@ def run(args: argparse.Namespace) -> int:
         return _fail("--workers must be at least 1")
     if args.folder == SUMMARIZE and args.shard_folder is not None:
         return _summarize(args)
-    if args.shard_folder is not None or args.shard or args.out:
-        return _fail("--shard and --out go with `ranks summarize DIR --shard I/N --out DIR2`")
+    if args.shard_folder is not None or args.shard or args.out or args.pin:
+        return _fail("--shard, --out and --pin go with `ranks summarize DIR --shard I/N --out DIR2`")
     cluster = None
     try:
         if args.scheduler or args.scheduler_file:
@@ -90,8 +98,11 @@ def _summarize(args: argparse.Namespace) -> int:
     folder = args.shard_folder
     if not args.out:
         return _fail("summarize needs --out DIR2, the folder its summaries go to")
+    from gpumem_gui.core.analysis.pinned_series import parse_pin  # noqa: PLC0415 (numpy's import, on use)
+
     try:
         index, count = parse_shard(args.shard or "0/1")
+        pins: list[tuple[str, str | int]] = [parse_pin(text) for text in args.pin]
         files = shard_of(find_snapshot_files(folder), index, count)
         os.makedirs(args.out, exist_ok=True)
     except (ValueError, SnapshotError, OSError) as e:
@@ -100,7 +111,8 @@ def _summarize(args: argparse.Namespace) -> int:
     def write(path: str, relative: str, result: dict[str, object] | str) -> None:
         write_summary(args.out, relative, path, result)
 
-    table = RankFolderJob(folder, workers=args.workers, use_cache=not args.no_cache, files=files).run(on_result=write)
+    job = RankFolderJob(folder, workers=args.workers, use_cache=not args.no_cache, files=files, pins=pins)
+    table = job.run(on_result=write)
     print(f"{len(table.entries)} summaries, {len(table.errors)} unreadable: {printable(args.out)}")
     for error in table.errors:
         print(f"gpumem-gui: unreadable: {printable(error)}", file=sys.stderr)

@@ -9,14 +9,13 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from gpumem_gui.core.analysis.flame import FlameSource
-from gpumem_gui.core.analysis.site_series import BandSeries, build_bands
+from gpumem_gui.core.analysis.pinned_series import BAND_KINDS, PIN_KINDS, pinned_lifetimes
+from gpumem_gui.core.analysis.site_series import BandSeries
 from gpumem_gui.core.analysis.span import allocated_curve
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import I64, Snapshot
 
-BAND_KINDS = ("site", "category", "stream", "pool")  # the site timeline's groupings a band can be pinned from
-PIN_KINDS = (*BAND_KINDS, "search")
+__all__ = ["BAND_KINDS", "PIN_KINDS", "Pin", "pin_curve", "pin_mask", "pins_from_text", "pins_to_text"]
 
 
 @dataclass(frozen=True)
@@ -35,22 +34,8 @@ def pin_mask(
     snapshot: Snapshot, timeline: DeviceTimeline, pin: Pin, bands: BandSeries | None = None
 ) -> npt.NDArray[np.bool_]:
     """Per lifetime of the timeline: whether it belongs to the pin (`bands`: the pin's grouping, where it is made
-    already). A search matches the frames of a block's stack, case-insensitive, as the flame graph's search does."""
-    if pin.kind == "search":
-        source = FlameSource(snapshot, timeline)
-        _nodes, paths = source.trie(False).paths_matching(str(pin.key))
-        found: npt.NDArray[np.bool_] = paths[source.path_of_lifetime]
-        return found
-    if pin.kind not in BAND_KINDS:
-        raise ValueError(f"unknown pin kind {pin.kind!r} (one of {', '.join(PIN_KINDS)})")
-    if bands is None or bands.kind != pin.kind:
-        bands = build_bands(snapshot, timeline, pin.kind)
-    try:
-        band = bands.band_index(pin.key)
-    except KeyError:  # not in this device's grouping: a track of nothing
-        return np.zeros(len(bands.lifetime_band), bool)
-    mask: npt.NDArray[np.bool_] = bands.lifetime_band == band
-    return mask
+    already); see pinned_series.pinned_lifetimes."""
+    return pinned_lifetimes(snapshot, timeline, pin.kind, pin.key, bands)
 
 
 def pin_curve(

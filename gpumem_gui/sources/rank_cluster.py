@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import CancelledError
 from typing import Any
 
@@ -74,11 +74,13 @@ class ClusterReader:
         files: list[tuple[str, str]],
         record: Callable[[str, dict[str, Any] | str], None],
         cancelled: threading.Event,
+        pins: Sequence[tuple[str, str | int]] = (),
     ) -> None:
-        """Each (path, relative) a task; `record(path, summary or error)` as each comes back, in any order."""
+        """Each (path, relative) a task; `record(path, summary or error)` as each comes back, in any order; each
+        summary with the series of `pins`."""
         distributed = _distributed()
         paths = [p for p, _ in files]
-        futures = self.client.map(_summarise, paths, [r for _, r in files], pure=False)
+        futures = self.client.map(_summarise, paths, [r for _, r in files], [list(pins)] * len(paths), pure=False)
         path_of = {future.key: path for future, path in zip(futures, paths, strict=True)}
         with self._lock:
             self._futures = list(futures)

@@ -13,7 +13,7 @@ import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -30,6 +30,7 @@ from gpumem_gui.sources.rank_shards import SUMMARY_SUFFIX, find_summary_files, r
 from gpumem_gui.sources.summary_cache import SummaryCache
 
 Result = dict[str, Any] | str  # a file's summary (rank_summary), or the one line why it has none
+PinKey = tuple[str, str | int]  # a pin's (kind, key), as rank_summary.PinKey (not imported: numpy, on use)
 
 
 class ClusterReading(Protocol):
@@ -39,7 +40,11 @@ class ClusterReading(Protocol):
     def list_folder(self, folder: str) -> list[str]: ...
 
     def read(
-        self, files: list[tuple[str, str]], record: Callable[[str, Result], None], cancelled: threading.Event
+        self,
+        files: list[tuple[str, str]],
+        record: Callable[[str, Result], None],
+        cancelled: threading.Event,
+        pins: Sequence[PinKey] = (),
     ) -> None: ...
 
     def cancel(self) -> None: ...
@@ -81,12 +86,12 @@ def worker_count(file_sizes: list[int], cpus: int | None = None, available: int 
     return max(1, min(cpus, len(file_sizes), by_memory))
 
 
-def _summarise(path: str, relative: str) -> Result:
-    """In a worker: the file's summary, or one line saying why it could not be read."""
+def _summarise(path: str, relative: str, pins: Sequence[PinKey] = ()) -> Result:
+    """In a worker: the file's summary (with the series of `pins`), or one line saying why it could not be read."""
     from gpumem_gui.core.analysis.rank_summary import summarise_path  # noqa: PLC0415 (the worker imports what it runs)
 
     try:
-        return summarise_path(path, relative)
+        return summarise_path(path, relative, pins)
     except SnapshotError as e:
         return str(e)
     except MemoryError:
@@ -135,7 +140,8 @@ class RankFolderJob:
 
     `cluster` (a rank_cluster.ClusterReader) reads them on a Dask cluster instead. `cache` (default: the user's)
     answers the files read before at once; None with `use_cache=False`. The `*.gpumem-summary.json` files of the
-    folder (`ranks summarize --out`) are merged as they are."""
+    folder (`ranks summarize --out`) are merged as they are. `pins`: the (kind, key) of each pin whose series every
+    summary carries (a cached summary without one of them is read again)."""
 
     def __init__(
         self,
@@ -146,8 +152,10 @@ class RankFolderJob:
         cache: SummaryCache | None = None,
         use_cache: bool = True,
         files: list[str] | None = None,
+        pins: Sequence[PinKey] = (),
     ) -> None:
         self.folder = folder
+        self.pins = [(str(kind), key) for kind, key in pins]
         self.cluster = cluster
         local = cluster is None or os.path.isdir(folder)
         if files is not None:
@@ -183,17 +191,19 @@ class RankFolderJob:
         on_result: Callable[[str, str, Result], None] | None = None,
     ) -> RanksTable:
         """Read every file; `on_file` hears of each as it finishes, `on_result` gets (path, relative path, summary
-        or error) of each snapshot file. After cancel(): what was read so far. Only the table's small entries are
-        kept: a summary's curves and sites go to the cache and `on_result`, then are dropped."""
-        from gpumem_gui.core.analysis.rank_summary import file_summary  # noqa: PLC0415 (numpy's import, on use)
+        or error) of each snapshot file and each summary file merged (its relative path: its name). After cancel():
+        what was read so far. Only the table's small entries are kept: a summary's curves and sites go to the cache
+        and `on_result`, then are dropped."""
+        from gpumem_gui.core.analysis.rank_summary import carries_pins, file_summary  # noqa: PLC0415 (numpy, on use)
 
         summaries: list[FileSummary] = []
         errors: list[str] = []
         relative_of = dict(zip(self.paths, self.relative, strict=True))
+        merged = set(self.summary_files)
 
         def record(path: str, result: Result, fresh: bool = True) -> None:
-            if on_result is not None and path in relative_of:
-                on_result(path, relative_of[path], result)
+            if on_result is not None and (path in relative_of or path in merged):
+                on_result(path, relative_of.get(path, os.path.basename(path)), result)
             if isinstance(result, dict):
                 if fresh and self.cache is not None:
                     self.cache.put(path, result)
@@ -213,6 +223,8 @@ class RankFolderJob:
         for path, relative in zip(self.paths, self.relative, strict=True):
             why = unreachable(path) if self.local else None
             cached = self.cache.get(path) if why is None and self.cache is not None else None
+            if cached is not None and not carries_pins(cached, self.pins):
+                cached = None  # read again for the pins added since
             if why is not None:
                 record(path, why)
             elif cached is not None:
@@ -221,7 +233,7 @@ class RankFolderJob:
                 readable.append((path, relative))
         if self.cluster is not None:
             if readable:
-                self.cluster.read(readable, record, self._cancelled)
+                self.cluster.read(readable, record, self._cancelled, self.pins)
             return ranks_table(summaries, sorted(errors))
         broken = self._read_in_pool(readable, record) if readable else []
         if broken and not self._cancelled.is_set():
@@ -240,7 +252,7 @@ class RankFolderJob:
             if self._cancelled.is_set():
                 self._kill()
         try:
-            submitted = {pool.submit(_summarise, p, r): (p, r) for p, r in files}
+            submitted = {pool.submit(_summarise, p, r, self.pins): (p, r) for p, r in files}
             pending: set[Future[Result]] = set(submitted)
             while pending and not self._cancelled.is_set():
                 finished, pending = wait(pending, timeout=0.2, return_when=FIRST_COMPLETED)
@@ -271,7 +283,9 @@ class RankFolderJob:
                 while waiting and len(running) < self.workers:
                     path, relative = waiting.pop()
                     receiver, sender = context.Pipe(duplex=False)
-                    reader = context.Process(target=_summarise_into, args=(sender, path, relative), daemon=True)
+                    reader = context.Process(
+                        target=_summarise_into, args=(sender, path, relative, self.pins), daemon=True
+                    )
                     running[receiver] = (reader, path)
                     with self._lock:  # cancel() kills what is started, and nothing starts after it
                         if not self._cancelled.is_set():
@@ -318,9 +332,9 @@ class RankFolderJob:
         return processes
 
 
-def _summarise_into(sender: Connection, path: str, relative: str) -> None:
+def _summarise_into(sender: Connection, path: str, relative: str, pins: Sequence[PinKey] = ()) -> None:
     """In a process of its own: the file's summary, or why not, sent back."""
-    sender.send(_summarise(path, relative))
+    sender.send(_summarise(path, relative, pins))
     sender.close()
 
 

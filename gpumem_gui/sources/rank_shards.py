@@ -73,9 +73,9 @@ def read_summary(path: str) -> dict[str, Any] | str:
         return str(SnapshotError("not a summary file (not a JSON object)", path))
     if "error" in document:
         return str(document["error"])
-    from gpumem_gui.core.analysis.rank_summary import SUMMARY_VERSION  # noqa: PLC0415
+    from gpumem_gui.core.analysis.rank_summary import READABLE_VERSIONS, SUMMARY_VERSION  # noqa: PLC0415
 
-    if document.get("summary_version") != SUMMARY_VERSION:
+    if document.get("summary_version") not in READABLE_VERSIONS:
         found = document.get("summary_version")
         return str(SnapshotError(f"a summary of version {found}, not {SUMMARY_VERSION}: summarize it again", path))
     return document

@@ -4,7 +4,9 @@ A few KB however long the trace: the figures of the `ranks` table (FileSummary's
 OOMs of every device with their request and the device's free memory, the top sites and the categories at the peak,
 the reserved and allocated curves reduced to min/max envelopes of about CURVE_POINTS points, the metadata the
 snapshot carries (host, torch version, RANK, LOCAL_RANK, WORLD_SIZE, `parallel`), and the file's size, mtime and
-content hash, so a cached summary is known to be the file's.
+content hash, so a cached summary is known to be the file's. `pinned`: the envelopes, over the same runs of
+events as the curves, of the bytes each pin asked for (a site, a category, a stream, a pool or a search, the same
+over every rank of a folder) held, by pinned_series.pin_id.
 """
 
 from __future__ import annotations
@@ -13,12 +15,14 @@ import dataclasses
 import hashlib
 import json
 import os
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.analysis.breakdown import breakdown_at
+from gpumem_gui.core.analysis.pinned_series import pin_id, pinned_bytes
 from gpumem_gui.core.analysis.rank_groups import parallel_coordinates
 from gpumem_gui.core.analysis.ranks import FileSummary, summarise_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
@@ -27,7 +31,9 @@ from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Action, Snapshot
 
-SUMMARY_VERSION = 2  # raise when a key changes: cached summaries of another version are read again
+SUMMARY_VERSION = 3  # raise when a key changes: cached summaries of another version are read again
+# the versions a summary file (ranks summarize --out) may have and be merged: 3 added `pinned` (a 2 has no pins)
+READABLE_VERSIONS = (2, 3)
 CURVE_POINTS = 512
 TOP_SITES = 20
 # the keys of the snapshot's user metadata (torch.cuda.memory._set_memory_metadata) that tell where a rank runs
@@ -112,8 +118,14 @@ def _ooms(snapshot: Snapshot) -> list[dict[str, int]]:
     return out
 
 
-def summarise_loaded(snapshot: Snapshot, file: str, relative: str, stat: dict[str, Any]) -> dict[str, Any]:
-    """The summary of a loaded snapshot; `stat` is the file's {size, mtime_ns, blake2b}."""
+PinKey = tuple[str, str | int]  # a pin's (kind, key): what a rank's pinned series holds
+
+
+def summarise_loaded(
+    snapshot: Snapshot, file: str, relative: str, stat: dict[str, Any], pins: Sequence[PinKey] = ()
+) -> dict[str, Any]:
+    """The summary of a loaded snapshot; `stat` is the file's {size, mtime_ns, blake2b}; `pins`: the (kind, key)
+    of each pin whose series the summary carries."""
     table_entry = summarise_snapshot(snapshot, file, relative)
     device = table_entry.device
     config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
@@ -162,6 +174,7 @@ def summarise_loaded(snapshot: Snapshot, file: str, relative: str, stat: dict[st
             {"site": s.site, "bytes": s.bytes, "blocks": s.blocks} for s in (at_peak.by_site if at_peak else [])
         ][:TOP_SITES],
         "curves": _curves(series.reserved, series.allocated),
+        "pinned": {pin_id(kind, key): envelope(pinned_bytes(snapshot, timeline, kind, key)) for kind, key in pins},
         "file_stat": stat,
     }
 
@@ -176,11 +189,11 @@ def file_stat(path: str) -> dict[str, Any]:
     return {"size": before.st_size, "mtime_ns": before.st_mtime_ns, "blake2b": digest.hexdigest()}
 
 
-def summarise_path(path: str, relative: str) -> dict[str, Any]:
-    """Read one file and summarise it; SnapshotError for a file that is not a snapshot, or that changed while it was
-    read (its size or mtime after the reading differ from before)."""
+def summarise_path(path: str, relative: str, pins: Sequence[PinKey] = ()) -> dict[str, Any]:
+    """Read one file and summarise it (with the series of `pins`); SnapshotError for a file that is not a snapshot,
+    or that changed while it was read (its size or mtime after the reading differ from before)."""
     stat = file_stat(path)
-    summary = summarise_loaded(load_snapshot(path), path, relative, stat)
+    summary = summarise_loaded(load_snapshot(path), path, relative, stat, pins)
     after = os.stat(path)
     if (after.st_size, after.st_mtime_ns) != (stat["size"], stat["mtime_ns"]):
         raise SnapshotError("the file changed while it was read; read it again when it is written", path)
@@ -192,3 +205,9 @@ def file_summary(summary: dict[str, Any]) -> FileSummary:
     values = {key: summary[key] for key in _FIELDS}
     values["oom_devices"] = tuple(values["oom_devices"])
     return FileSummary(**values)
+
+
+def carries_pins(summary: dict[str, Any], pins: Sequence[PinKey]) -> bool:
+    """Whether `summary` has the series of every one of `pins` (else its file is read again for them)."""
+    pinned = summary.get("pinned") or {}
+    return all(pin_id(kind, key) in pinned for kind, key in pins)

@@ -1,7 +1,9 @@
-"""RankCurves: every rank's reserved curve (its summary's min/max envelope) in a grid of small plots on one y scale."""
+"""RankCurves: every rank's reserved curve (its summary's min/max envelope) in a grid of small plots on one y scale,
+with the bytes each of the folder's pins held on that rank over it (the summary's pinned series)."""
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -10,8 +12,11 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtWidgets
 
+from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.ranks import FileSummary
+from gpumem_gui.document.pins import Pin
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.compare.rank_pins import pin_colour
 
 MAX_PLOTS = 256  # beyond that each plot is a few pixels wide: the first ones, and a line says how many are left out
 PLOT_HEIGHT = 90
@@ -47,17 +52,26 @@ class RankCurves(QtWidgets.QWidget):
         self.plots: list[Any] = []  # pyqtgraph's PlotItems, in the table's order
         self.colours: list[str] = []
         self.y_top = 0.0  # the shared y range's top, in the unit the plots are drawn in
+        self.unit = 1  # bytes per unit of the y axis
+        self.pinned_items: list[dict[Pin, Any]] = []  # per plot, each pin's drawn maximum (a PlotDataItem)
 
     def set_entries(
-        self, entries: Sequence[FileSummary], flags: Sequence[Sequence[str]], curves: Mapping[str, Mapping[str, Any]]
+        self,
+        entries: Sequence[FileSummary],
+        flags: Sequence[Sequence[str]],
+        curves: Mapping[str, Mapping[str, Any]],
+        pinned: Mapping[str, Mapping[str, Mapping[str, list[int]]]] | None = None,
+        pins: Sequence[Pin] = (),
     ) -> None:
         """`curves`: each file's summary curves (rank_summary: event, reserved_min, reserved_max), by its path; a file
-        without (a summary file merged as it was) gets an empty plot."""
+        without (a summary file merged as it was) gets an empty plot. `pinned`: each file's pinned series (by
+        pin_id: event, min, max), drawn for each of `pins` that the file's summary has."""
         self.grid.clear()
-        self.plots, self.colours = [], []
+        self.plots, self.colours, self.pinned_items = [], [], []
         shown = list(zip(entries, flags, strict=True))[:MAX_PLOTS]
         top = max((e.peak_reserved_bytes for e in entries), default=0)
         unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
+        self.unit = unit
         self.y_top = max(top / unit, 1e-9) * 1.05
         columns = max(1, math.ceil(math.sqrt(len(shown))))
         for i, (entry, entry_flags) in enumerate(shown):
@@ -83,6 +97,7 @@ class RankCurves(QtWidgets.QWidget):
                 plot.addItem(low)
                 plot.addItem(high)
                 plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(colour)))
+            self.pinned_items.append(_draw_pinned(plot, (pinned or {}).get(entry.file, {}), pins, unit))
             plot.setYRange(0, self.y_top, padding=0)
             self.plots.append(plot)
             self.colours.append(colour)
@@ -91,4 +106,36 @@ class RankCurves(QtWidgets.QWidget):
         self.note.setText(
             f"reserved ({name}) over each rank's events, on one scale"
             + (f"; the first {len(shown)} of {len(entries)} files (the table lists them all)" if left_out else "")
+            + "".join(
+                f"; <span style='color:{pin_colour(i)}'>{pin.kind} {html.escape(pin.label)}</span>"
+                + self._unpinned_ranks(sum(pin not in drawn for drawn in self.pinned_items))
+                for i, pin in enumerate(pins)
+            )
         )
+
+    def _unpinned_ranks(self, missing: int) -> str:
+        """What a pin's name adds when some ranks' summaries have no series of it (summary files written without
+        it, or of version 2)."""
+        if not missing:
+            return ""
+        return " " + self.tr("(none in {0} rank summaries: summarize them with --pin)").format(missing)
+
+
+def _draw_pinned(
+    plot: Any, series: Mapping[str, Mapping[str, list[int]]], pins: Sequence[Pin], unit: int
+) -> dict[Pin, Any]:
+    """Each pin's envelope on one rank's plot, a line at its maximum over a lighter band down to its minimum."""
+    drawn: dict[Pin, Any] = {}
+    for i, pin in enumerate(pins):
+        found = series.get(pin_id(pin.kind, pin.key))
+        if not found or not found.get("event"):
+            continue
+        colour = pin_colour(i)
+        x = np.asarray(found["event"], dtype=np.float64)
+        low = pg.PlotDataItem(x, np.asarray(found["min"], dtype=np.float64) / unit, pen=pg.mkPen(colour, width=1))
+        high = pg.PlotDataItem(x, np.asarray(found["max"], dtype=np.float64) / unit, pen=pg.mkPen(colour, width=2))
+        plot.addItem(low)
+        plot.addItem(high)
+        plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(colour + "60")))
+        drawn[pin] = high
+    return drawn

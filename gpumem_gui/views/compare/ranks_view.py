@@ -19,6 +19,7 @@ from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
 from gpumem_gui.views.compare.rank_curves import RankCurves, rank_colour
+from gpumem_gui.views.compare.rank_pins import RankPins
 
 COLUMNS = (
     "rank",
@@ -228,14 +229,19 @@ class RanksView(QtWidgets.QWidget):
     compare_requested = QtCore.Signal(str, int, int, str, int, int)
     loaded = QtCore.Signal(object)  # the RanksTable once every file is read
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+    def __init__(self, parent: QtWidgets.QWidget | None = None, settings: QtCore.QSettings | None = None) -> None:
         super().__init__(parent)
         self.folder = ""
+        self.scheduler: str | None = None  # where the folder was read (a pin added reads it there again)
         self.result: RanksTable | None = None
         self._arrived: list[FileSummary] = []
         self._errors: list[str] = []
         self.curves: dict[str, dict[str, Any]] = {}  # each file's summary curves by its path (the small multiples)
         self._curves_for: list[FileSummary] | None = None  # the model's entries the small multiples show
+        self.pinned: dict[str, dict[str, Any]] = {}  # each file's pinned series (rank_summary's `pinned`) by its path
+        self.rank_pins = RankPins(settings)  # the folder's pins, above the small multiples
+        self.rank_pins.added.connect(self._pin_added)
+        self.rank_pins.removed.connect(self._pins_redrawn)
         self.tasks = TaskGroup(self)
         self.status = QtWidgets.QLabel("Open a folder of per-rank snapshots.", wordWrap=True)
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
@@ -276,6 +282,9 @@ class RanksView(QtWidgets.QWidget):
         buttons.addWidget(self.open_button)
         buttons.addWidget(self.compare_button)
         self.rank_curves = RankCurves()
+        curves_column = self.rank_curves.layout()
+        assert isinstance(curves_column, QtWidgets.QVBoxLayout)
+        curves_column.insertWidget(0, self.rank_pins)
         self.charts = QtWidgets.QTabWidget()
         self.charts.addTab(self.bars, "Peaks")
         self.charts.addTab(self.rank_curves, "Curves")
@@ -301,11 +310,16 @@ class RanksView(QtWidgets.QWidget):
         """Read every snapshot in `folder` in worker processes, or on the Dask cluster whose scheduler is at
         `scheduler` (tcp://HOST:PORT); rows appear as files finish."""
         self.tasks.cancel_all()
-        self.folder = folder
+        self.folder, self.scheduler = folder, scheduler
+        if self.rank_pins.folder != folder:
+            self.rank_pins.set_folder(folder)
+        pins = self.rank_pins.keys()
         self.result = None
         self._arrived, self._errors = [], []
         curves: dict[str, dict[str, Any]] = {}  # filled in the task's thread, each before its file's FileDone is sent
-        self.curves = curves
+        pinned: dict[str, dict[str, Any]] = {}
+        sites: dict[str, int] = {}  # the sites the summaries name at their peaks: how many ranks name each
+        self.curves, self.pinned = curves, pinned
         self._show(None)
         self.status.setText(f"Reading the snapshots in {printable(folder)} ...")
         self.progress.setRange(0, 0)
@@ -313,14 +327,18 @@ class RanksView(QtWidgets.QWidget):
 
         def keep_curves(path: str, _relative: str, result: dict[str, Any] | str) -> None:
             if isinstance(result, dict) and "curves" in result:
-                curves[path] = result["curves"]
+                file = str(result.get("file", path))  # a merged summary file's rank file, as the table names it
+                curves[file] = result["curves"]
+                pinned[file] = result.get("pinned") or {}
+                for site in result.get("top_sites") or []:
+                    sites[site["site"]] = sites.get(site["site"], 0) + 1
 
         def work(ctx: TaskContext) -> RanksTable | str:
             cluster = connect_cluster(scheduler) if scheduler is not None else None
             if isinstance(cluster, str):
                 return cluster  # why not, in one line
             try:
-                job = RankFolderJob(folder, cluster=cluster)
+                job = RankFolderJob(folder, cluster=cluster, pins=pins)
                 ctx.on_cancel(job.cancel)
                 ctx.check()
                 ctx.progress(FileDone(0, job.total, None, None))
@@ -333,6 +351,7 @@ class RanksView(QtWidgets.QWidget):
             if isinstance(result, str):
                 self._failed(result)
             else:
+                self.rank_pins.offer_sites(sorted(sites, key=lambda site: (-sites[site], site)))
                 self.set_table(result)
 
         self.tasks.start(f"ranks {folder}", work, on_result=done, on_progress=self._file_done, on_error=self._failed)
@@ -399,9 +418,21 @@ class RanksView(QtWidgets.QWidget):
         # drawn when shown, once per new set of rows (not at each click): a plot per rank is slower than the bars
         if self.charts.currentWidget() is self.rank_curves and self._curves_for is not self.model.entries:
             self._curves_for = self.model.entries
-            self.rank_curves.set_entries(self.model.entries, self.model.entry_flags, self.curves)
+            self.rank_curves.set_entries(
+                self.model.entries, self.model.entry_flags, self.curves, self.pinned, self.rank_pins.pins
+            )
 
     def _chart_shown(self, _index: int) -> None:
+        self._redraw()
+
+    def _pin_added(self, _pin: object) -> None:
+        """A pin the summaries have not: they are made again with its series, in the background (the cached
+        summaries that have every pin's series answer at once)."""
+        if self.folder:
+            self.load_folder(self.folder, self.scheduler)
+
+    def _pins_redrawn(self, _pin: object = None) -> None:
+        self._curves_for = None
         self._redraw()
 
     def _selection_changed(self, *_args: object) -> None:
@@ -423,6 +454,7 @@ class RanksView(QtWidgets.QWidget):
             self._open(self.model.entries[picked[0]])
 
     def _open(self, e: FileSummary) -> None:
+        self.rank_pins.carry_to(e.file)  # its tab pins what the folder pins
         self.open_requested.emit(e.file, e.device, e.peak_event)
 
     def _compare_selected(self) -> None:

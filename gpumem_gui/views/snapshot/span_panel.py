@@ -91,6 +91,7 @@ class SpanPanel(QtWidgets.QWidget):
         self.text.setOpenLinks(False)
         self.text.setPlainText(HINT)
         self._spans: list[Span] = []
+        self.report: SpanReport | None = None  # the report shown
         row = QtWidgets.QHBoxLayout()
         row.addWidget(self.span_box, 1)
         row.addWidget(self.whole_button)
@@ -124,6 +125,7 @@ class SpanPanel(QtWidgets.QWidget):
 
     def show_report(self, report: SpanReport | None, waiting: bool = False) -> None:
         """The span's report (None: no span; `waiting`: being computed)."""
+        self.report = report
         if waiting:
             self.text.setPlainText("computing the span's report...")
         elif report is None:

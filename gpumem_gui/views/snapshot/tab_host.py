@@ -27,6 +27,9 @@ class TabHost(Protocol):
     axis_box: QtWidgets.QComboBox
 
     @property
+    def current_event(self) -> int: ...
+
+    @property
     def curves(self) -> CurvesPanel: ...
 
     @property

@@ -2,7 +2,7 @@
 timeline re-scopes every view (the map's frame, the event list, the span page, the flame graph, the shaded region of
 the timelines); the span's report and the flame frames are computed on the tab's TaskGroup, off the GUI thread; a
 clicked flame rectangle lights its blocks on the map and draws its band on the site timeline. Its TabPins keep the
-pinned tracks."""
+pinned tracks, its SpanMarks the two marks that make a span from the keyboard."""
 
 from __future__ import annotations
 
@@ -24,12 +24,14 @@ from gpumem_gui.views.common import palette
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
+from gpumem_gui.views.snapshot.span_marks import SpanMarks
 from gpumem_gui.views.snapshot.span_panel import SpanPanel
 from gpumem_gui.views.snapshot.tab_pins import TabPins
 
 if TYPE_CHECKING:
     from gpumem_gui.views.snapshot.tab_host import TabHost
 
+LEFT_BEHIND = ": allocated in the span and still alive at its end"  # the map's caption, after the span's name
 SPAN_COST = "leaked"  # what the flame graph asks first of a span: what it left behind
 
 
@@ -57,6 +59,7 @@ class TabScope(QtCore.QObject):
         site.view_box.span_dragged.connect(self.site_drag.dragged)
         tab.timeline_view.span_selected.connect(self.choose_events)
         self.pins = TabPins(tab, parent=self)  # the pinned tracks under the curves
+        self.marks = SpanMarks(tab, self.choose_events, lambda: self.choose(None), parent=self)  # M, M: a span
         self.span_panel.span_chosen.connect(self.choose)
         self.flame_page.options_changed.connect(lambda: self.refresh_flame(force=True))
         self.flame_page.picked.connect(self.light)
@@ -93,8 +96,9 @@ class TabScope(QtCore.QObject):
         if span is not None:  # the map at the span's end, where what it left behind is lit once the report is in
             self.tab.travel_to(span.end)
             self.tab.timeline_view.set_event(span.end, emit=False)
-        else:
-            self.tab.show_frame(frame)
+        else:  # the whole trace: the light on what the span left behind goes with it
+            lit = frame.spotlight
+            self.tab.show_frame(doc.clear_spotlight() if lit and lit.caption.endswith(LEFT_BEHIND) else frame)
         self.sync()
         self.tab.side_tabs.setCurrentWidget(self.span_panel)
 
@@ -111,6 +115,7 @@ class TabScope(QtCore.QObject):
         if event_list.filter.span != doc.span_events():
             event_list.set_filter(replace(event_list.filter, span=doc.span_events()))
         self._list_spans()
+        self.marks.sync()
         self.pins.sync()
         self.refresh_report()
         self.refresh_flame()
@@ -155,7 +160,7 @@ class TabScope(QtCore.QObject):
                 self.tab.show_frame(
                     self.document.set_spotlight(
                         self._left_behind(report),
-                        f"{report.span.label}: allocated in the span and still alive at its end",
+                        f"{report.span.label}{LEFT_BEHIND}",
                     )
                 )
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -125,6 +126,8 @@ class TimelineView(QtWidgets.QWidget):
         self.marks: list[pg.GraphicsObject] = []
         self.focus_marks: tuple[TimelineMark, ...] = ()  # a demo's events and spans, kept across axis changes
         self.focus_items: list[pg.GraphicsObject] = []
+        # more of a right click's actions (the span marks'): each gives (text, what it does) for the x clicked
+        self.more_actions: list[Callable[[float], list[tuple[str, Callable[[], None]]]]] = []
         # a click or a left-drag anywhere on the plot travels there (the wheel zooms, the middle button pans)
         self.plot.getViewBox().scrubbed.connect(self.cursor_line.setValue)
         self.plot.getViewBox().context_requested.connect(self._context_menu)
@@ -358,6 +361,10 @@ class TimelineView(QtWidgets.QWidget):
         menu = QtWidgets.QMenu(self)
         for text, event in self.explain_actions(x):
             menu.addAction(text, functools.partial(self.explain_requested.emit, event))
+        for more in self.more_actions:
+            menu.addSeparator()
+            for text, act in more(x):
+                menu.addAction(text, act)
         if not menu.isEmpty():
             menu.popup(at)
 
