@@ -53,9 +53,7 @@ def test_the_users_settings_written_to():
 """
 
 
-def _inner_run(
-    tmp_path: Path, tmp: Path, code: str, *options: str, **env: str
-) -> subprocess.CompletedProcess[str]:
+def _inner_run(tmp_path: Path, tmp: Path, code: str, *options: str, **env: str) -> subprocess.CompletedProcess[str]:
     (tmp_path / "test_inner.py").write_text(code, encoding="utf-8")
     environ = {k: v for k, v in os.environ.items() if k not in ("CI", conftest.SHARED_TMP_ENV, conftest.WATCHED_KEY)}
     environ.update(TMPDIR=str(tmp), PYTHONPATH=str(TESTS), **env)
