@@ -141,14 +141,18 @@ def _part(name: str, value: str, lang: str) -> object:
 
 
 def fix_verdict(fix: Fix, lang: str) -> str:
-    """"OOM gone, peak X" or "still OOM at event N: why", from the fix's replay."""
+    """ "OOM gone, peak X" or "still OOM at event N: why", from the fix's replay."""
     g = fix.grade
     if g.fits:
         return text("fix_fits", lang, peak=size(g.peak_reserved_bytes))
     if g.first_oom is None or not g.request_bytes:
         return text("fix_fails_unknown", lang, count=g.oom_events)
     why = text(
-        "why", lang, request=size(g.request_bytes), hole=size(g.largest_hole_bytes), device_free=size(g.device_free_bytes)
+        "why",
+        lang,
+        request=size(g.request_bytes),
+        hole=size(g.largest_hole_bytes),
+        device_free=size(g.device_free_bytes),
     )
     return text("fix_fails", lang, event=g.first_oom, why=why)
 
