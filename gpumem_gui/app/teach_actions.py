@@ -16,6 +16,7 @@ from gpumem_gui.views.compare.whatif_view import WhatIfView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.teach.challenge_panel import ChallengePanel, challenge_tab
 from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci
+from gpumem_gui.views.teach.paired_demo import compact_halves, paired_views
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 if TYPE_CHECKING:
@@ -164,16 +165,14 @@ class TeachActions:
         if staged.run is not None:
             widget = WhatIfView(staged.run)
         elif len(staged.documents) > 1:
-            widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-            for document in staged.documents:
-                widget.addWidget(SnapshotTab(document))
+            widget = paired_views(staged.documents)
         else:
             widget = SnapshotTab(staged.documents[0])
         # the foci in the learner's language; switching it later re-words them (_recaption_demo)
         show_demo_foci(widget, staged.foci, self.quiz_panel().language)
         self.demo_foci = staged.foci
         if isinstance(widget, QtWidgets.QSplitter):
-            # two whole tabs side by side are wider than a laptop screen: they scroll instead of growing the window
+            compact_halves(widget)  # both halves whole in the pane; a smaller window scrolls rather than grows
             area = QtWidgets.QScrollArea(widgetResizable=True)
             area.setWidget(widget)
             widget = area
