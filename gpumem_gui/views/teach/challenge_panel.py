@@ -13,6 +13,7 @@ from functools import partial
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.analysis.metrics import segment_free
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.teach import challenge_texts as texts
 from gpumem_gui.teach.challenge import CHALLENGES, Challenge, build_challenge
@@ -20,7 +21,14 @@ from gpumem_gui.teach.quiz import LANGUAGES
 from gpumem_gui.views.common.palette import CARD, INK, PAGE
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.snapshot.tab import SnapshotTab
-from gpumem_gui.views.teach.quiz_markup import push_button, rich, scroll_area, set_style_state, wrapped_label
+from gpumem_gui.views.teach.quiz_markup import (
+    breakable,
+    push_button,
+    rich,
+    scroll_area,
+    set_style_state,
+    wrapped_label,
+)
 from gpumem_gui.views.teach.quiz_widgets import STYLE, ChoiceCard
 
 
@@ -34,7 +42,21 @@ def challenge_tab(challenge: Challenge) -> SnapshotTab:
     document = SnapshotDocument(challenge.snapshot, {diagnosis.device: diagnosis.timeline}, device=diagnosis.device)
     tab = SnapshotTab(document)
     tab.travel_to(challenge.event)
+    zoom_to_holes(tab)
     return tab
+
+
+def zoom_to_holes(tab: SnapshotTab) -> None:
+    """The map's rows from the first to the last segment with a hole: where the request looked for room (every
+    such segment, not only those the pinning blocks keep), drawn tall enough to click a small block in."""
+    state, layout = tab.map.state, tab.map.layout_info
+    if state is None or layout is None or not len(layout):
+        return
+    free, _largest = segment_free(state)
+    rows = np.flatnonzero(free[layout.row_segment] > 0)
+    if not len(rows):
+        return
+    tab.map.view.setYRange(int(rows[0]), int(rows[-1]) + 1, padding=0.02)  # the view counts layout rows
 
 
 class ChallengePanel(QtWidgets.QWidget):
@@ -55,7 +77,8 @@ class ChallengePanel(QtWidgets.QWidget):
         self.shown_fix: int | None = None  # the last fix picked: whose grade shows
         self.tasks = TaskGroup(self)
         self.setMinimumWidth(320)
-        self.setStyleSheet(STYLE)
+        # the quiz's sheet; a verdict here is a paragraph, not a line: normal weight
+        self.setStyleSheet(STYLE + "QLabel#verdict { font-size: 10pt; font-weight: 400; }")
         palette = self.palette()  # light colours whatever the desktop theme, as the quiz's
         for role, colour in (
             (QtGui.QPalette.ColorRole.Window, PAGE),
@@ -72,13 +95,14 @@ class ChallengePanel(QtWidgets.QWidget):
         box.setSpacing(8)
         self.heading = wrapped_label("heading")
         row = QtWidgets.QHBoxLayout()
-        self.choose_label = QtWidgets.QLabel()
-        self.choose_label.setObjectName("muted")
+        self.choose_label = wrapped_label("muted")
         self.combo = QtWidgets.QComboBox()
+        # a title's length must not widen the dock past its pane (the labels below would be cut off at the right)
+        self.combo.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.combo.setMinimumContentsLength(12)
         for name in CHALLENGES:
             self.combo.addItem(name, name)
         self.start_button = push_button(self.start, primary=True)
-        row.addWidget(self.choose_label)
         row.addWidget(self.combo, 1)
         row.addWidget(self.start_button)
         self.story = wrapped_label()
@@ -98,6 +122,7 @@ class ChallengePanel(QtWidgets.QWidget):
         self.score = wrapped_label("card_title")
         self.next_button = push_button(self.next_challenge)
         box.addWidget(self.heading)
+        box.addWidget(self.choose_label)
         box.addLayout(row)
         for w in (self.story, self.status, self.oom, self.step_block, self.block_verdict, self.step_site):
             box.addWidget(w)
@@ -110,7 +135,8 @@ class ChallengePanel(QtWidgets.QWidget):
         box.addStretch(1)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(10, 10, 10, 10)
-        outer.addWidget(scroll_area(content))
+        self.area = scroll_area(content)
+        outer.addWidget(self.area)
         self.combo.currentIndexChanged.connect(lambda _i: self._render())
         self._render()
 
@@ -182,11 +208,13 @@ class ChallengePanel(QtWidgets.QWidget):
             self.block = address
             self._spotlight()
         self._render()
+        self._bring(self.step_site if self.block is not None else self.block_verdict)
 
     def pick_site(self, index: int) -> None:
         if self.challenge is not None and self.block is not None and self.site is None:
             self.site = index
             self._render()
+            self._bring(self.step_fix)
 
     def pick_fix(self, index: int) -> None:
         """Step 3: a fix; the first one picked is scored, any other one picked after shows its grade too."""
@@ -196,6 +224,20 @@ class ChallengePanel(QtWidgets.QWidget):
             self.fix = index
         self.shown_fix = index
         self._render()
+        self._bring(self.fix_verdict)
+
+    def _bring(self, widget: QtWidgets.QWidget) -> None:
+        """Scroll the panel so that what a step just opened is at its top, once the layout has placed it."""
+
+        def scroll() -> None:
+            content = self.area.widget()
+            layout = content.layout()
+            if layout is not None:  # the cards a step added are placed and the content grown before it scrolls
+                layout.activate()
+            content.resize(content.width(), max(content.heightForWidth(content.width()), content.height()))
+            self.area.verticalScrollBar().setValue(widget.mapTo(content, QtCore.QPoint(0, 0)).y() - 8)
+
+        QtCore.QTimer.singleShot(0, self, scroll)
 
     def _spotlight(self) -> None:
         """After step 1, the blocks that pin the failure outlined on the map, the verdict over it."""
@@ -243,7 +285,7 @@ class ChallengePanel(QtWidgets.QWidget):
             self._cards(self.site_cards, self.sites, [], self.pick_site)
             self._cards(self.fix_cards, self.fixes, [], self.pick_fix)
             return
-        self.oom.setText(texts.oom_text(c, lang))
+        self.oom.setText(breakable(texts.oom_text(c, lang)))
         self.step_block.setText(texts.text("step_block", lang))
         self._verdict(self.block_verdict, self.last_click, self.block is not None and c.grade_block(self.block).right)
         self.block_verdict.setVisible(bool(self.last_click))
@@ -251,7 +293,8 @@ class ChallengePanel(QtWidgets.QWidget):
         self._render_fixes(c)
         done = self.fix is not None
         self.answers.setVisible(done)
-        self.answers.setText("\n".join(texts.answer_lines(c, lang)) if done else "")
+        # a setting's name is one long word: it must wrap, or the dock grows past its pane
+        self.answers.setText(breakable("\n".join(texts.answer_lines(c, lang))) if done else "")
         self.score.setVisible(done)
         self.score.setText(texts.text("score", lang, right=self.right_count))
         self.next_button.setVisible(done)
@@ -292,7 +335,7 @@ class ChallengePanel(QtWidgets.QWidget):
 
     @staticmethod
     def _verdict(label: QtWidgets.QLabel, text: str, right: bool) -> None:
-        label.setText(text)
+        label.setText(breakable(text))
         set_style_state(label, "verdict", "right" if right else "wrong")
 
     @staticmethod
