@@ -231,6 +231,8 @@ class ChallengePanel(QtWidgets.QWidget):
 
         def scroll() -> None:
             content = self.area.widget()
+            if content is None:
+                return
             layout = content.layout()
             if layout is not None:  # the cards a step added are placed and the content grown before it scrolls
                 layout.activate()
