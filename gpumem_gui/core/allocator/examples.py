@@ -197,11 +197,10 @@ def kv_cache_paged() -> DeviceAllocatorSim:
     return _kv_cache(paged=True)
 
 
-def _checkpointing(every: int) -> DeviceAllocatorSim:
+def _checkpointing(every: int, layers: int = 36, activation: int = 180 * MiB) -> DeviceAllocatorSim:
+    """A chain of `layers` layers (one weight each) keeping every `every`-th activation (0: all of them)."""
     sim = DeviceAllocatorSim(24 * GiB)
-    layers = 36
-    activation = 180 * MiB
-    _weights(sim, 3 * GiB, 36)
+    _weights(sim, layers * (3 * GiB // 36), layers)
     held: list[Block] = []
     for layer in range(layers):
         out = sim.malloc(activation, frames=_module_call("block", "model/transformer.py", 120 + layer % 7))
