@@ -11,7 +11,8 @@ made it, and (iii) picks a fix. Nothing is keyed by hand:
   failed, the line holding the most memory, then the next largest.
 - The fixes are every candidate the remedies engine replays (core/allocator/remedies.py): allocator settings and
   program changes, each replayed up to the request that failed. The right fixes are those whose replay has no OOM;
-  one that still fails is replayed in full, and its first OOM diagnosed, to say where and why.
+  one that still fails is replayed in full, and its first OOM diagnosed, to say where and why. A simulated program
+  (the leak) is also run to its end under each setting whose replay fits: a leak outgrows it a few steps later.
 
     challenge = build_challenge("fragmented_oom")     # loads and replays: off the GUI thread
 """
@@ -48,23 +49,44 @@ class ChallengeError(ValueError):
     """A snapshot that cannot make a challenge (no OOM, or no block the diagnosis names), in one line."""
 
 
+def _leak_run(settings: str = "") -> DeviceAllocatorSim:
+    sim = DeviceAllocatorSim(LEAK_DEVICE, settings)
+    with contextlib.suppress(OutOfMemoryError):  # the program dies at its OOM; the snapshot is taken there
+        training_loop(sim, leak=True, steps=LEAK_STEPS)
+    return sim
+
+
 def leak_until_oom() -> Snapshot:
     """The bundled training_leak's program (a 32 MiB hidden state kept every step) run on a 4 GiB device for 40 steps:
     it dies when a request no longer fits, and the snapshot is taken there."""
-    sim = DeviceAllocatorSim(LEAK_DEVICE)
-    with contextlib.suppress(OutOfMemoryError):
-        training_loop(sim, leak=True, steps=LEAK_STEPS)
-    return load_snapshot(pickle.dumps(sim.snapshot(), protocol=4), name="training_leak_oom (simulated)")
+    return load_snapshot(pickle.dumps(_leak_run().snapshot(), protocol=4), name="training_leak_oom (simulated)")
 
 
-def _bundled(name: str) -> Callable[[], Snapshot]:
-    return lambda: load_snapshot(example_path(name))
+def leak_rerun(settings: str) -> int | None:
+    """The leak's whole program run again under `settings`: the event of its OOM, None when it runs its 40 steps.
+    A recorded trace ends at the OOM, so its replay says only whether that request fits; the program itself goes on
+    leaking, and a setting that made room for one request only moves the OOM a few steps on."""
+    trace = _leak_run(settings).snapshot()["device_traces"][0]
+    return next((i for i, e in enumerate(trace) if e["action"] == "oom"), None)
 
 
-CHALLENGES: dict[str, Callable[[], Snapshot]] = {
+@dataclass(frozen=True)
+class Source:
+    """Where a challenge's snapshot comes from, and (a simulated program) how to run the whole program again under
+    an allocator setting."""
+
+    make: Callable[[], Snapshot]
+    rerun: Callable[[str], int | None] | None = None
+
+
+def _bundled(name: str) -> Source:
+    return Source(lambda: load_snapshot(example_path(name)))
+
+
+CHALLENGES: dict[str, Source] = {
     "fragmented_oom": _bundled("fragmented_oom"),
     "split_blocks_oom": _bundled("split_blocks_oom"),
-    "training_leak_oom": leak_until_oom,
+    "training_leak_oom": Source(leak_until_oom, leak_rerun),
 }
 
 
@@ -85,6 +107,7 @@ class FixGrade:
     request_bytes: int = 0  # that OOM's request, its largest hole and the device's free memory (0: unknown)
     largest_hole_bytes: int = 0
     device_free_bytes: int = 0
+    rerun_oom: int | None = None  # a setting whose replay fits, the whole program rerun under it: its OOM's event
 
 
 @dataclass(frozen=True)
@@ -231,8 +254,14 @@ def _first_oom(explanation: Explanation, snapshot: Snapshot, index: int) -> FixG
     )
 
 
-def grade_fixes(explanation: Explanation, snapshot: Snapshot, check: Check | None = None) -> tuple[Fix, ...]:
-    """Every remedy the engine replayed, graded by its replay (a remedy the trace cannot judge is left out)."""
+def grade_fixes(
+    explanation: Explanation,
+    snapshot: Snapshot,
+    check: Check | None = None,
+    rerun: Callable[[str], int | None] | None = None,
+) -> tuple[Fix, ...]:
+    """Every remedy the engine replayed, graded by its replay (a remedy the trace cannot judge is left out). With
+    `rerun` (a simulated program), a setting whose replay fits is graded by the whole program run under it too."""
     fixes = []
     for i, r in enumerate(explanation.remedies):
         if r.unjudged:
@@ -240,6 +269,10 @@ def grade_fixes(explanation: Explanation, snapshot: Snapshot, check: Check | Non
         if check is not None:
             check()
         grade = FixGrade(True, 0, r.peak_reserved_bytes) if r.fits else _first_oom(explanation, snapshot, i)
+        if grade.fits and rerun is not None and r.kind == "setting":
+            later = rerun(r.settings)
+            if later is not None:
+                grade = FixGrade(False, r.oom_events, r.peak_reserved_bytes, rerun_oom=later)
         fixes.append(Fix(r.kind, r.settings, _change(r), grade))
     return tuple(fixes)
 
@@ -248,8 +281,11 @@ def _change(r: Remedy) -> str:
     return r.change if r.kind == "program" else r.settings
 
 
-def challenge_on(snapshot: Snapshot, name: str, check: Check | None = None) -> Challenge:
-    """The challenge of `snapshot`'s first OOM; ChallengeError when it has none, or no block pins it."""
+def challenge_on(
+    snapshot: Snapshot, name: str, check: Check | None = None, rerun: Callable[[str], int | None] | None = None
+) -> Challenge:
+    """The challenge of `snapshot`'s first OOM; ChallengeError when it has none, or no block pins it. `rerun`: the
+    whole program run under a setting (see grade_fixes)."""
     explanation = explain(snapshot, parallel=False, check=check)
     diagnosis = explanation.diagnosis
     if diagnosis.oom is None:
@@ -257,16 +293,16 @@ def challenge_on(snapshot: Snapshot, name: str, check: Check | None = None) -> C
     pinning = pinning_blocks(diagnosis)
     if not pinning:
         raise ChallengeError(f"{name}: no live block pins this OOM (it needs more memory than the device has)")
-    fixes = grade_fixes(explanation, snapshot, check)
+    fixes = grade_fixes(explanation, snapshot, check, rerun)
     return Challenge(name, snapshot, diagnosis, pinning, site_choices(diagnosis, name), fixes)
 
 
 def build_challenge(name: str, check: Check | None = None) -> Challenge:
     """Challenge `name` (one of CHALLENGES), loaded or simulated, diagnosed and its fixes replayed."""
-    make = CHALLENGES.get(name)
-    if make is None:
+    source = CHALLENGES.get(name)
+    if source is None:
         raise ChallengeError(f"unknown challenge '{name}' (known: {', '.join(CHALLENGES)})")
-    snapshot = make()
+    snapshot = source.make()
     if check is not None:
         check()
-    return challenge_on(snapshot, name, check)
+    return challenge_on(snapshot, name, check, source.rerun)
