@@ -143,6 +143,8 @@ def test_the_window_opens_a_challenge_from_the_quiz_chooser(qtbot, window: MainW
     assert window.tabs.indexOf(tab) < 0 and panel.challenge.name == "split_blocks_oom"
     quiz.set_language("fr")  # the challenge follows the quiz's language
     assert _text(panel.heading) == "Défi de débogage"
+    panel.language_combo.setCurrentIndex(1)  # and the quiz follows the challenge's
+    assert quiz.language == "ro" and _text(panel.heading) == "Provocare de depanare"
 
 
 def test_challenge_command_refuses_an_unknown_name() -> None:

@@ -63,6 +63,7 @@ class ChallengePanel(QtWidgets.QWidget):
     """The three steps of one challenge at a time; `ready(challenge)` once one is prepared."""
 
     ready = QtCore.Signal(object)
+    language_changed = QtCore.Signal(str)  # the learner picked another language in this panel
 
     def __init__(self, lang: str = "en", parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
@@ -94,6 +95,17 @@ class ChallengePanel(QtWidgets.QWidget):
         box.setContentsMargins(0, 0, 4, 0)
         box.setSpacing(8)
         self.heading = wrapped_label("heading")
+        top = QtWidgets.QHBoxLayout()
+        self.language_label = QtWidgets.QLabel()
+        self.language_label.setObjectName("muted")
+        self.language_combo = QtWidgets.QComboBox()
+        for code in LANGUAGES:
+            self.language_combo.addItem(texts.text("language_name", code), code)
+        self.language_combo.setCurrentIndex(LANGUAGES.index(self.lang))
+        self.language_combo.currentIndexChanged.connect(self._language_picked)
+        top.addStretch(1)
+        top.addWidget(self.language_label)
+        top.addWidget(self.language_combo)
         row = QtWidgets.QHBoxLayout()
         self.choose_label = wrapped_label("muted")
         self.combo = QtWidgets.QComboBox()
@@ -121,6 +133,7 @@ class ChallengePanel(QtWidgets.QWidget):
         self.answers = wrapped_label()
         self.score = wrapped_label("card_title")
         self.next_button = push_button(self.next_challenge)
+        box.addLayout(top)
         box.addWidget(self.heading)
         box.addWidget(self.choose_label)
         box.addLayout(row)
@@ -183,9 +196,19 @@ class ChallengePanel(QtWidgets.QWidget):
         self.tab = tab
         tab.map.block_clicked.connect(self._map_clicked)
 
+    def _language_picked(self, index: int) -> None:
+        lang = LANGUAGES[index]
+        if lang != self.lang:
+            self.set_language(lang)
+            self.language_changed.emit(lang)
+
     def set_language(self, lang: str) -> None:
         if lang in LANGUAGES:
             self.lang = lang
+            if self.language_combo.currentIndex() != LANGUAGES.index(lang):
+                self.language_combo.blockSignals(True)
+                self.language_combo.setCurrentIndex(LANGUAGES.index(lang))
+                self.language_combo.blockSignals(False)
             if self.block is not None:
                 self.last_click = texts.block_verdict(self.challenge, self.block, lang) if self.challenge else ""
             self._render()
@@ -268,6 +291,7 @@ class ChallengePanel(QtWidgets.QWidget):
         lang, c = self.lang, self.challenge
         name = str(self.combo.currentData())
         self.heading.setText(texts.text("title", lang))
+        self.language_label.setText(texts.text("language", lang))
         self.choose_label.setText(texts.text("choose", lang))
         for i, key in enumerate(CHALLENGES):
             self.combo.setItemText(i, texts.title(key, lang))
