@@ -109,7 +109,7 @@ def test_wrong_answers_are_scored_wrong(qtbot) -> None:
     assert _text(panel.block_verdict).startswith("✗ Pas celui-ci")
     failed = next(i for i, s in enumerate(c.sites) if s.role != "pins")
     qtbot.mouseClick(panel.site_cards[failed], QtCore.Qt.MouseButton.LeftButton)
-    assert _text(panel.site_verdict).startswith("✗ Pas tout à fait : le bloc qui bloque la demande vient de model/")
+    assert _text(panel.site_verdict).startswith("✗ Pas tout à fait\u202f: le bloc qui bloque la demande vient de ")
     card = _card_of(panel.fix_cards, "expandable_segments:True")
     qtbot.mouseClick(card, QtCore.Qt.MouseButton.LeftButton)
     assert "Toujours un OOM à l'événement" in _text(panel.fix_verdict)
@@ -141,6 +141,8 @@ def test_the_window_opens_a_challenge_from_the_quiz_chooser(qtbot, window: MainW
     assert panel.wait()
     qtbot.waitUntil(lambda: window.teach.challenge_tab is not tab, timeout=30_000)
     assert window.tabs.indexOf(tab) < 0 and panel.challenge.name == "split_blocks_oom"
+    window.close_tab(window.tabs.indexOf(window.teach.challenge_tab))  # the panel lets a closed tab go
+    assert panel.tab is None and window.teach.challenge_tab is None
     quiz.set_language("fr")  # the challenge follows the quiz's language
     assert _text(panel.heading) == "Défi de débogage"
     panel.language_combo.setCurrentIndex(1)  # and the quiz follows the challenge's

@@ -46,6 +46,10 @@ class TeachActions:
             self.lab = None
         if widget is self.challenge_tab:
             self.challenge_tab = None
+            if self.challenge_dock is not None:  # the panel lets the closed tab go
+                panel = self.challenge_dock.widget()
+                if isinstance(panel, ChallengePanel):
+                    panel.detach()
 
     def quiz_panel(self) -> QuizPanel:
         """The guided quiz, in a dock beside the map (made once, then shown again)."""

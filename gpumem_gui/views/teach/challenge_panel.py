@@ -202,6 +202,12 @@ class ChallengePanel(QtWidgets.QWidget):
             self.set_language(lang)
             self.language_changed.emit(lang)
 
+    def detach(self) -> None:
+        """The tab was closed: let it go (a click can no longer answer step 1 until the next challenge's tab)."""
+        if self.tab is not None:
+            self.tab.map.block_clicked.disconnect(self._map_clicked)
+            self.tab = None
+
     def set_language(self, lang: str) -> None:
         if lang in LANGUAGES:
             self.lang = lang
