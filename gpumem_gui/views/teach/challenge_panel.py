@@ -164,14 +164,9 @@ class ChallengePanel(QtWidgets.QWidget):
         """Prepare the chosen challenge (load, diagnose, replay every fix) in a task."""
         name = str(self.combo.currentData())
         self.tasks.cancel_all()
-        self.challenge, self.block, self.site, self.fix, self.shown_fix, self.last_click = (
-            None,
-            None,
-            None,
-            None,
-            None,
-            "",
-        )
+        self.challenge = None
+        self.block = self.site = self.fix = self.shown_fix = None
+        self.last_click = ""
         self.tasks.start("challenge", partial(_prepare, name), on_result=self._prepared, on_error=self._failed)
         self._render()
 
