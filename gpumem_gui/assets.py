@@ -42,6 +42,7 @@ EXAMPLES = RESOURCES / "examples"
 GLOSSARY = RESOURCES / "glossary.toml"  # one name per concept and language: the quizzes are held to it
 QUIZZES = real_path(_package_data("quizzes"))
 PREDICTIONS = RESOURCES / "predictions.toml"  # the predict-then-reveal step of each quiz question
+CHALLENGES = RESOURCES / "challenges.toml"  # the debugging challenge's words
 
 
 def example_path(name: str) -> Path:

@@ -84,6 +84,6 @@ def test_seeds_give_different_cases(predictions) -> None:  # type: ignore[no-unt
 
 
 def test_other_predictions_keep_their_bundled_case(predictions) -> None:  # type: ignore[no-untyped-def]
-    p = predictions.find("gpu-memory", "caching-allocator")
+    p = predictions.find("gpu-memory", "paged-attention")  # two runs of one scenario: not simulated afresh
     assert not can_refresh(p)
     assert fresh_case(p, 3).fields == make_case(p).fields

@@ -24,10 +24,13 @@ def application() -> QtWidgets.QApplication:
     return app
 
 
-def run_window(paths: Sequence[str], *, attach: int | Path | None = None, quiz: str | None = None) -> int:
+def run_window(
+    paths: Sequence[str], *, attach: int | Path | None = None, quiz: str | None = None, challenge: str | None = None
+) -> int:
     """`gpumem-gui [FILE ...]`: the window, with the files opening in tabs (none: the start page says what to do).
 
-    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens.
+    With `attach`, the job of that pid is watched live; with `quiz` ("" for the chooser), the guided quiz opens; with
+    `challenge` ("" for the first), the debugging challenge starts.
     Exit code 2, with one line on what to do instead, where there is no display to open a window on."""
     problem = no_display_problem()
     if problem is not None:
@@ -41,6 +44,8 @@ def run_window(paths: Sequence[str], *, attach: int | Path | None = None, quiz: 
         window.attach(attach)
     elif quiz is not None:
         window.open_quiz(quiz)
+    elif challenge is not None:
+        window.open_challenge(challenge)
     if paths:
         window.open_files(list(paths))  # without files the start page offers a file, an example, a job, the quiz
     status = app.exec()

@@ -8,12 +8,15 @@ from typing import TYPE_CHECKING
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.document.staging import StagedDemo, stage_demo
+from gpumem_gui.teach.challenge import Challenge
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus
 from gpumem_gui.views.common.tasks import Task
 from gpumem_gui.views.compare.whatif_view import WhatIfView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
+from gpumem_gui.views.teach.challenge_panel import ChallengePanel, challenge_tab
 from gpumem_gui.views.teach.demo_focus import recaption, show_demo_foci
+from gpumem_gui.views.teach.paired_demo import compact_halves, paired_views
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 if TYPE_CHECKING:
@@ -32,6 +35,8 @@ class TeachActions:
         self.demo_tab: QtWidgets.QWidget | None = None  # the last "Show me": replaced by the next one
         self.demo_task: Task | None = None
         self.demo_foci: Sequence[DemoFocus] = ()  # the demo tab's foci, re-worded when the language changes
+        self.challenge_dock: QtWidgets.QDockWidget | None = None
+        self.challenge_tab: QtWidgets.QWidget | None = None  # the challenge's snapshot: replaced by the next one
 
     def closed(self, widget: QtWidgets.QWidget) -> None:
         """A tab was closed: forget it if it was the demo or the lab."""
@@ -39,6 +44,12 @@ class TeachActions:
             self.demo_tab = None
         if widget is self.lab:
             self.lab = None
+        if widget is self.challenge_tab:
+            self.challenge_tab = None
+            if self.challenge_dock is not None:  # the panel lets the closed tab go
+                panel = self.challenge_dock.widget()
+                if isinstance(panel, ChallengePanel):
+                    panel.detach()
 
     def quiz_panel(self) -> QuizPanel:
         """The guided quiz, in a dock beside the map (made once, then shown again)."""
@@ -46,6 +57,8 @@ class TeachActions:
             panel = QuizPanel(load_quizzes(), self.settings)
             panel.show_demo.connect(self.show_demo)
             panel.language_changed.connect(self._recaption_demo)
+            panel.language_changed.connect(self._challenge_language)
+            panel.challenge_requested.connect(lambda: self.open_challenge(""))
             dock = QtWidgets.QDockWidget("Guided quiz", self.parent)
             dock.setObjectName("guided-quiz")
             dock.setWidget(panel)
@@ -67,6 +80,61 @@ class TeachActions:
             except QuizError as e:
                 QtWidgets.QMessageBox.warning(self.parent, "Guided quiz", str(e))
         return panel
+
+    def challenge_panel(self) -> ChallengePanel:
+        """The debugging challenge, in a dock beside the map (made once, then shown again), in the quiz's language."""
+        if self.challenge_dock is None:
+            panel = ChallengePanel(str(self.settings.value("quiz/language", "en")))
+            panel.ready.connect(self._challenge_ready)
+            panel.language_changed.connect(self._language_from_challenge)
+            title = QtCore.QCoreApplication.translate("TeachActions", "Debugging challenge")
+            dock = QtWidgets.QDockWidget(title, self.parent)
+            dock.setObjectName("debugging-challenge")
+            dock.setWidget(panel)
+            self.parent.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
+            if self.quiz_dock is not None:  # one dock at a time on the right: the challenge over the quiz
+                self.parent.tabifyDockWidget(self.quiz_dock, dock)
+            dock.resize(430, dock.height())
+            self.challenge_dock = dock
+        self.challenge_dock.show()
+        self.challenge_dock.raise_()
+        shown = self.challenge_dock.widget()
+        assert isinstance(shown, ChallengePanel)
+        return shown
+
+    def open_challenge(self, name: str) -> ChallengePanel:
+        """Show the challenge's dock and start challenge `name` ("": the one chosen there)."""
+        panel = self.challenge_panel()
+        if name:
+            panel.choose(name)
+        panel.start()
+        return panel
+
+    def _challenge_ready(self, challenge: object) -> None:
+        """A challenge is prepared: its snapshot opens in a tab at the OOM, whose map answers the first step."""
+        panel = self.challenge_panel()
+        assert isinstance(challenge, Challenge)
+        tab = challenge_tab(challenge)
+        if self.challenge_tab is not None and self.host.tabs.indexOf(self.challenge_tab) >= 0:
+            self.host.close_tab(self.host.tabs.indexOf(self.challenge_tab))
+        self.challenge_tab = tab
+        title = QtCore.QCoreApplication.translate("TeachActions", "challenge: {name}").format(name=challenge.name)
+        self.host.tabs.setCurrentIndex(self.host.tabs.addTab(tab, title))
+        panel.attach(tab)
+
+    def _language_from_challenge(self, lang: str) -> None:
+        """The learner switched language in the challenge: the quiz (and its demos, the lab) follow, or remember it."""
+        quiz = self.quiz_dock.widget() if self.quiz_dock is not None else None
+        if isinstance(quiz, QuizPanel):  # not quiz_panel(): that would raise the quiz's dock over the challenge's
+            quiz.set_language(lang)
+        else:
+            self.settings.setValue("quiz/language", lang)
+
+    def _challenge_language(self, lang: str) -> None:
+        if self.challenge_dock is not None:
+            panel = self.challenge_dock.widget()
+            assert isinstance(panel, ChallengePanel)
+            panel.set_language(lang)
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
         """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
@@ -110,16 +178,14 @@ class TeachActions:
         if staged.run is not None:
             widget = WhatIfView(staged.run)
         elif len(staged.documents) > 1:
-            widget = QtWidgets.QSplitter(QtCore.Qt.Orientation.Horizontal)
-            for document in staged.documents:
-                widget.addWidget(SnapshotTab(document))
+            widget = paired_views(staged.documents)
         else:
             widget = SnapshotTab(staged.documents[0])
         # the foci in the learner's language; switching it later re-words them (_recaption_demo)
         show_demo_foci(widget, staged.foci, self.quiz_panel().language)
         self.demo_foci = staged.foci
         if isinstance(widget, QtWidgets.QSplitter):
-            # two whole tabs side by side are wider than a laptop screen: they scroll instead of growing the window
+            compact_halves(widget)  # both halves whole in the pane; a smaller window scrolls rather than grows
             area = QtWidgets.QScrollArea(widgetResizable=True)
             area.setWidget(widget)
             widget = area

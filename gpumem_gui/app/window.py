@@ -32,6 +32,7 @@ from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.span_marks import add_marks_menu
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
+from gpumem_gui.views.teach.challenge_panel import ChallengePanel
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
 ORG, APP = "gpumem_gui", "gpumem-gui"
@@ -147,6 +148,7 @@ class MainWindow(QtWidgets.QMainWindow):
         help_menu = bar.addMenu("&Help")
         help_menu.addAction("Guided &Quiz", QtGui.QKeySequence("F2"), lambda: self.open_quiz(""))
         help_menu.addAction("&Checkpointing Lab", self.teach.show_lab)
+        help_menu.addAction(self.tr("&Debugging Challenge"), lambda: self.open_challenge(""))
         help_menu.addSeparator()
         help_menu.addAction("&About", self.about)
         self._refresh_recent()
@@ -512,6 +514,9 @@ class MainWindow(QtWidgets.QMainWindow):
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
         return self.teach.show_demo(question)
+
+    def open_challenge(self, name: str) -> ChallengePanel:
+        return self.teach.open_challenge(name)
 
     def wait_for_demo(self, timeout_ms: int = 60_000) -> QtWidgets.QWidget | None:
         return self.teach.wait_for_demo(timeout_ms)

@@ -155,6 +155,8 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
     sub.add_parser("demo-job", help="a simulated training job with the probe: live mode without a GPU", add_help=False)
     quiz = sub.add_parser("quiz", help="open the guided quiz")
     quiz.add_argument("quiz_id", nargs="?", help="the quiz to open (default: the chooser)")
+    challenge = sub.add_parser("challenge", help="open the debugging challenge: find what pins an OOM, fix it")
+    challenge.add_argument("name", nargs="?", help="the challenge to start (default: the first)")
     for name, (module, summary) in MODULE_COMMANDS.items():
         command = sub.add_parser(name, help=summary)
         if only in (None, name):  # the module's imports (diff, ranks, MCP) only for its own command or for --help
@@ -196,7 +198,7 @@ MODULE_COMMANDS = {
         "serve report, explain, diff, ranks, replay, events and stack to AI agents (MCP)",
     ),
 }
-COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz", *MODULE_COMMANDS)
+COMMANDS = ("report", "explain", "replay", "render", "attach", "demo-job", "quiz", "challenge", *MODULE_COMMANDS)
 
 
 # the commands that read snapshot files: run in a forked child (cli/guard.py), so that a file cut short while it is
@@ -255,6 +257,8 @@ def _main(argv: Sequence[str] | None = None) -> int:
         return _attach(args)
     if args.command == "quiz":
         return _quiz(args)
+    if args.command == "challenge":
+        return _challenge(args)
     if args.command in MODULE_COMMANDS:
         return int(importlib.import_module(MODULE_COMMANDS[args.command][0]).run(args))
     return _window([])
@@ -272,6 +276,17 @@ def _quiz(args: argparse.Namespace) -> int:
     from gpumem_gui.app import run_window  # noqa: PLC0415
 
     return run_window([], quiz=args.quiz_id or "")
+
+
+def _challenge(args: argparse.Namespace) -> int:
+    from gpumem_gui.teach.challenge import CHALLENGES  # noqa: PLC0415
+
+    if args.name and args.name not in CHALLENGES:
+        print(f"gpumem-gui: unknown challenge '{args.name}' (known: {', '.join(CHALLENGES)})", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    from gpumem_gui.app import run_window  # noqa: PLC0415
+
+    return run_window([], challenge=args.name or "")
 
 
 def _attach(args: argparse.Namespace) -> int:

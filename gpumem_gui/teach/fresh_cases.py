@@ -2,7 +2,8 @@
 
 A learner who retries a missed question should not be able to answer from memory, so the scenario is rebuilt in the
 allocator simulator with new request, hole, segment and tensor sizes, and graded by the same builder as the bundled
-case (teach/predict/). Only map predictions (click a block or a segment) have fresh scenarios; the others keep
+case (teach/predict/): a map prediction by the demo's own mask, a setting by replaying the fresh trace under each
+setting, a number by counting in the fresh data. Option and lab predictions, and the paired KV-cache one, keep
 their bundled case.
 
     case = fresh_case(prediction, seed)        # loads nothing from disk; run it off the GUI thread all the same
@@ -11,6 +12,7 @@ their bundled case.
 from __future__ import annotations
 
 import contextlib
+import math
 import pickle
 import random
 import tomllib
@@ -18,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpumem_gui import assets
-from gpumem_gui.core.allocator.examples import ATTENTION, LOGITS, MLP, WEIGHT
+from gpumem_gui.core.allocator.examples import ATTENTION, LOGITS, MLP, WEIGHT, _checkpointing
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -71,15 +73,65 @@ def empty_cache_live_tensor(rng: random.Random) -> DeviceAllocatorSim:
     return sim
 
 
+def split_blocks_oom(rng: random.Random) -> DeviceAllocatorSim:
+    """Weights; a larger batch's segments, freed and kept in the cache; smaller chunks carved from them, every other
+    one freed: holes of one chunk between live ones. A request of several chunks then finds no hole that large,
+    and the device, nearly full, cannot give it a new segment: OOM with more than the request free in the cache."""
+    chunk = rng.randrange(64, 256, 2) * MiB  # whole 2 MiB pages: no rounding slivers
+    per, segments = rng.choice((4, 6, 8)), rng.randint(2, 5)  # an even count: each segment ends with a live chunk
+    weights = [rng.randrange(128, 768, 2) * MiB for _ in range(rng.randint(4, 12))]
+    holes = per // 2 * segments
+    request = rng.randint(2, max(2, holes - 1)) * chunk + rng.randrange(1, 512) * 4096  # above a hole, below them all
+    room = rng.randrange(32, max(34, request // MiB - 32), 2) * MiB  # what the device has left: less than the request
+    sim = DeviceAllocatorSim(sum(weights) + segments * per * chunk + room)
+    for size in weights:
+        sim.malloc(size, frames=WEIGHT)
+    for block in [sim.malloc(per * chunk, frames=ATTENTION) for _ in range(segments)]:
+        sim.free(block)
+    chunks = [sim.malloc(chunk, frames=MLP) for _ in range(segments * per)]  # best fit fills one segment after another
+    for block in chunks[::2]:
+        sim.free(block)
+    with contextlib.suppress(OutOfMemoryError):  # the program dies here; the snapshot is taken at the OOM
+        sim.malloc(request, frames=LOGITS)
+    return sim
+
+
+def cache_reuse(rng: random.Random) -> DeviceAllocatorSim:
+    """Weights, then training steps that allocate and free the same activation sizes: after the first step the
+    cache serves every request."""
+    sim = DeviceAllocatorSim(24 * GiB)
+    for _ in range(rng.randint(8, 30)):
+        sim.malloc(rng.randrange(32, 160, 2) * MiB, frames=WEIGHT)
+    menu = (rng.randrange(16, 96, 2) * MiB, rng.randrange(2, 12) * MiB, rng.randrange(64, 900) * 1024, 8192, 512)
+    sizes = rng.sample(menu, rng.randint(3, len(menu)))
+    for _step in range(rng.randint(100, 400)):
+        for block in [sim.malloc(size, frames=MLP) for size in sizes]:
+            sim.free(block)
+    return sim
+
+
+def _chain(rng: random.Random, checkpointed: bool) -> DeviceAllocatorSim:
+    """A chain of a square number of layers, checkpointed every sqrt(N) layers or not at all."""
+    layers = rng.choice((16, 25, 49, 64, 81))
+    # every activation alive at once (no checkpointing) next to the weights must fit the simulated 24 GiB device
+    activation = rng.randrange(32, min(256, 16 * 1024 // (layers + 2)), 2) * MiB
+    return _checkpointing(math.isqrt(layers) if checkpointed else 0, layers, activation)
+
+
 SCENARIOS: dict[str, Callable[[random.Random], DeviceAllocatorSim]] = {
     "fragmented_oom": fragmented_oom,
     "empty_cache_live_tensor": empty_cache_live_tensor,
+    "split_blocks_oom": split_blocks_oom,
+    "cache_reuse": cache_reuse,
+    "checkpointing_off": lambda rng: _chain(rng, checkpointed=False),
+    "checkpointing_sqrt": lambda rng: _chain(rng, checkpointed=True),
 }
+FRESH_KINDS = (*MAP_KINDS, "setting", "number")  # an option's words and the lab's runs are not simulated
 
 
 def can_refresh(prediction: Prediction) -> bool:
     """Has this prediction a fresh scenario (else a retry shows its bundled case)?"""
-    return prediction.kind in MAP_KINDS and prediction.example in SCENARIOS
+    return prediction.kind in FRESH_KINDS and prediction.example in SCENARIOS
 
 
 def fresh_raw(example: str, seed: int) -> dict[str, Any]:

@@ -197,11 +197,10 @@ def kv_cache_paged() -> DeviceAllocatorSim:
     return _kv_cache(paged=True)
 
 
-def _checkpointing(every: int) -> DeviceAllocatorSim:
+def _checkpointing(every: int, layers: int = 36, activation: int = 180 * MiB) -> DeviceAllocatorSim:
+    """A chain of `layers` layers (one weight each) keeping every `every`-th activation (0: all of them)."""
     sim = DeviceAllocatorSim(24 * GiB)
-    layers = 36
-    activation = 180 * MiB
-    _weights(sim, 3 * GiB, 36)
+    _weights(sim, layers * (3 * GiB // 36), layers)
     held: list[Block] = []
     for layer in range(layers):
         out = sim.malloc(activation, frames=_module_call("block", "model/transformer.py", 120 + layer % 7))
@@ -261,10 +260,15 @@ HIDDEN_HISTORY = _module_call("forward", "model/transformer.py", 160)  # self.hi
 
 def _training(leak: bool) -> DeviceAllocatorSim:
     """Six steps of forward, backward, AdamW step and zero_grad(set_to_none=True) on a 12-tensor model."""
-    sim = DeviceAllocatorSim(24 * GiB)
+    return training_loop(DeviceAllocatorSim(24 * GiB), leak=leak)
+
+
+def training_loop(sim: DeviceAllocatorSim, *, leak: bool, steps: int = 6) -> DeviceAllocatorSim:
+    """`steps` steps of _training's program on `sim` (a request that does not fit raises OutOfMemoryError: the
+    debugging challenge runs the leak on a small device until it does)."""
     params = [sim.malloc(64 * MiB, frames=MOVE_TO_GPU) for _ in range(12)]  # model.to("cuda")
     state: list[Block] = []
-    for _step in range(6):
+    for _step in range(steps):
         saved = []
         for layer in range(12):  # forward: each layer saves its output for backward and frees a scratch buffer
             saved.append(sim.malloc(48 * MiB, frames=_module_call("block", "model/transformer.py", 120 + layer % 4)))

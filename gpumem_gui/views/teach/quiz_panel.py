@@ -12,6 +12,7 @@ from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
 from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession
 from gpumem_gui.views.common.palette import CARD, INK, PAGE
+from gpumem_gui.views.teach.challenge_panel import ChallengeCard
 from gpumem_gui.views.teach.predict_box import PredictBox
 from gpumem_gui.views.teach.quiz_markup import plain, push_button, rich, scroll_area, set_style_state, wrapped_label
 from gpumem_gui.views.teach.quiz_widgets import (
@@ -35,6 +36,7 @@ class QuizPanel(QtWidgets.QWidget):
     """
 
     show_demo = QtCore.Signal(object)
+    challenge_requested = QtCore.Signal()  # the chooser's debugging-challenge card was opened
     language_changed = QtCore.Signal(str)
 
     def __init__(
@@ -310,6 +312,8 @@ class QuizPanel(QtWidgets.QWidget):
             self.quiz_cards[quiz.id] = card
             self.quiz_buttons[quiz.id] = button
             self._quiz_labels[quiz.id] = (title, intro, progress)
+        self.challenge_card = ChallengeCard(self.challenge_requested.emit)
+        box.addWidget(self.challenge_card)
         box.addStretch(1)
         self.chooser_page = scroll_area(content)
         self.stack.addWidget(self.chooser_page)
@@ -426,6 +430,7 @@ class QuizPanel(QtWidgets.QWidget):
         lang = self.session.language
         self.chooser_title.setText(self.t("chooser_title"))
         self.chooser_hint.setText(self.t("chooser_hint"))
+        self.challenge_card.refresh(lang)
         for quiz in self.quizzes:
             title, intro, progress = self._quiz_labels[quiz.id]
             answered, total = len(self.session.answers_of(quiz.id)), len(quiz.questions)
