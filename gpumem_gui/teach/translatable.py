@@ -4,6 +4,6 @@ Python file, so Qt-free code can name its labels here and the views translate th
 from __future__ import annotations
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # noqa: N802 (the name lupdate looks for)
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name lupdate looks for
     """`text` itself: the view shows `QCoreApplication.translate(context, text)`."""
     return text

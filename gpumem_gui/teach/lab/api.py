@@ -19,11 +19,19 @@ from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 
 # (key, what the row tries): the documented differences between the two variants, each tried on the same block
 API_CASES: tuple[tuple[str, str], ...] = (
-    ("no_requires_grad", QT_TRANSLATE_NOOP("lab", "input without requires_grad (the block's parameters still need gradients)")),
+    (
+        "no_requires_grad",
+        QT_TRANSLATE_NOOP("lab", "input without requires_grad (the block's parameters still need gradients)"),
+    ),
     ("autograd_grad", "torch.autograd.grad(loss, parameters)"),
     ("backward_inputs", "loss.backward(inputs=parameters)"),
     ("kwargs", QT_TRANSLATE_NOOP("lab", "a keyword argument: checkpoint(block, x, scale=s)")),
-    ("nested", QT_TRANSLATE_NOOP("lab", "tensors inside a tuple, the only ones needing gradients: checkpoint(block, x, (a, b))")),
+    (
+        "nested",
+        QT_TRANSLATE_NOOP(
+            "lab", "tensors inside a tuple, the only ones needing gradients: checkpoint(block, x, (a, b))"
+        ),
+    ),
     ("detached", QT_TRANSLATE_NOOP("lab", "the region's only output is detached inside it")),
 )
 OUTCOMES = ("works", "wrong", "error")

@@ -351,9 +351,10 @@ def figures_html(diff: Diff) -> str:
             f"<tr><td>{_tr(_LABELS[key])}</td>" + "".join(f'<td align="right">&nbsp;{c}</td>' for c in cells) + "</tr>"
         )
     head = "<tr><th></th><th align='right'>A</th><th align='right'>B</th><th align='right'>B − A</th></tr>"
-    blocks = _tr(
+    blocks = QtCore.QCoreApplication.translate(
+        "DiffView",
         "allocated blocks: <b>{added}</b> added ({added_bytes}), <b>{removed}</b> removed ({removed_bytes}), {kept} "
-        "kept"
+        "kept",
     ).format(
         added=num(len(diff.added)),
         added_bytes=size(diff.added_bytes),

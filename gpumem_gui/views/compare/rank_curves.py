@@ -18,6 +18,7 @@ from gpumem_gui.views.common.localized import num, unit_name
 def _tr(text: str) -> str:
     return QtCore.QCoreApplication.translate("RanksView", text)
 
+
 MAX_PLOTS = 256  # beyond that each plot is a few pixels wide: the first ones, and a line says how many are left out
 PLOT_HEIGHT = 90
 
@@ -33,9 +34,14 @@ def rank_colour(flags: Sequence[str]) -> str:
 
 def flag_text(flag: str) -> str:
     """A flag as the table shows it, translated ("high res.", "OOM on device 1")."""
-    shown = {"high res.": _tr("high res."), "high alloc.": _tr("high alloc.")}
+    shown = {
+        "high res.": QtCore.QCoreApplication.translate("RanksView", "high res."),
+        "high alloc.": QtCore.QCoreApplication.translate("RanksView", "high alloc."),
+    }
     if flag.startswith("OOM on device "):
-        return _tr("OOM on device {devices}").format(devices=flag.removeprefix("OOM on device "))
+        return QtCore.QCoreApplication.translate("RanksView", "OOM on device {devices}").format(
+            devices=flag.removeprefix("OOM on device ")
+        )
     return shown.get(flag, flag)
 
 
@@ -76,9 +82,11 @@ class RankCurves(QtWidgets.QWidget):
         for i, (entry, entry_flags) in enumerate(shown):
             colour = rank_colour(entry_flags)
             if entry.step is None:
-                label = _tr("rank {rank}").format(rank=entry.rank)
+                label = QtCore.QCoreApplication.translate("RanksView", "rank {rank}").format(rank=entry.rank)
             else:
-                label = _tr("rank {rank} step {step}").format(rank=entry.rank, step=entry.step)
+                label = QtCore.QCoreApplication.translate("RanksView", "rank {rank} step {step}").format(
+                    rank=entry.rank, step=entry.step
+                )
             if entry_flags:
                 label += f" ({', '.join(map(flag_text, entry_flags))})"
             plot = self.grid.addPlot(row=i // columns, col=i % columns, title=label)
@@ -104,9 +112,11 @@ class RankCurves(QtWidgets.QWidget):
             self.colours.append(colour)
         self.grid.setMinimumHeight(PLOT_HEIGHT * math.ceil(len(shown) / columns))
         left_out = len(entries) - len(shown)
-        text = _tr("reserved ({unit}) over each rank's events, on one scale").format(unit=unit_name(name))
+        text = QtCore.QCoreApplication.translate(
+            "RanksView", "reserved ({unit}) over each rank's events, on one scale"
+        ).format(unit=unit_name(name))
         if left_out:
-            text += _tr("; the first {shown} of {files} files (the table lists them all)").format(
-                shown=num(len(shown)), files=num(len(entries))
-            )
+            text += QtCore.QCoreApplication.translate(
+                "RanksView", "; the first {shown} of {files} files (the table lists them all)"
+            ).format(shown=num(len(shown)), files=num(len(entries)))
         self.note.setText(text)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -47,19 +48,21 @@ def _tr(text: str) -> str:
 
 
 def outlier_words() -> str:
-    return _tr("a peak whose modified z-score among its step and stage is above {z}").format(z=num(Z_THRESHOLD, 1))
+    return QtCore.QCoreApplication.translate(
+        "RanksView", "a peak whose modified z-score among its step and stage is above {z}"
+    ).format(z=num(Z_THRESHOLD, 1))
 
 
 def _span(us: int | None) -> str:
     if us is None:
         return ""
     if us >= 100_000:
-        return _tr(" over {seconds} s").format(seconds=num(us / 1e6, 1))
-    return _tr(" over {ms} ms").format(ms=num(us / 1e3, 1))
+        return QtCore.QCoreApplication.translate("RanksView", " over {seconds} s").format(seconds=num(us / 1e6, 1))
+    return QtCore.QCoreApplication.translate("RanksView", " over {ms} ms").format(ms=num(us / 1e3, 1))
 
 
 def _exact(n: int) -> str:
-    return _tr("{size} ({bytes} bytes)").format(size=size(n), bytes=num(n))
+    return QtCore.QCoreApplication.translate("RanksView", "{size} ({bytes} bytes)").format(size=size(n), bytes=num(n))
 
 
 def _relative(path: str, folder: str) -> str:
@@ -136,29 +139,43 @@ class RanksModel(ColumnsModel):
             return QtGui.QColor(palette.FINDING_BACK["alert" if e.oom_events else "warn"])
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
             if e.rank_from_name:
-                rank = _tr("rank {rank}: from the file's name or its metadata")
+                rank = QtCore.QCoreApplication.translate(
+                    "RanksView", "rank {rank}: from the file's name or its metadata"
+                )
             else:
-                rank = _tr("rank {rank}: the device index (nothing names it)")
-            at = _tr("the start") if e.peak_event < 0 else _tr("event {event}").format(event=num(e.peak_event))
+                rank = QtCore.QCoreApplication.translate(
+                    "RanksView", "rank {rank}: the device index (nothing names it)"
+                )
+            at = (
+                QtCore.QCoreApplication.translate("RanksView", "the start")
+                if e.peak_event < 0
+                else QtCore.QCoreApplication.translate("RanksView", "event {event}").format(event=num(e.peak_event))
+            )
             lines = [
                 printable(e.file),
                 rank.format(rank=e.rank),
-                _tr("device {device}: the one that reserved the most at its peak").format(device=e.device),
-                _tr("peak reserved {size} (at {at} of {events})").format(
+                QtCore.QCoreApplication.translate(
+                    "RanksView", "device {device}: the one that reserved the most at its peak"
+                ).format(device=e.device),
+                QtCore.QCoreApplication.translate("RanksView", "peak reserved {size} (at {at} of {events})").format(
                     size=_exact(e.peak_reserved_bytes), at=at, events=num(e.trace_events)
                 ),
-                _tr("peak allocated {size}").format(size=_exact(e.peak_allocated_bytes)),
-                _tr("trace: {events} {events:event|events}{span}").format(
+                QtCore.QCoreApplication.translate("RanksView", "peak allocated {size}").format(
+                    size=_exact(e.peak_allocated_bytes)
+                ),
+                QtCore.QCoreApplication.translate("RanksView", "trace: {events} {events:event|events}{span}").format(
                     events=count(e.trace_events), span=_span(e.span_us)
                 ),
             ]
             if flags:
                 lines.append(
-                    _tr("flags: {flags} (high: {words})").format(
+                    QtCore.QCoreApplication.translate("RanksView", "flags: {flags} (high: {words})").format(
                         flags=", ".join(map(flag_text, flags)), words=outlier_words()
                     )
                 )
-            return "\n".join([*lines, _tr("double-click to open it at its peak")])
+            return "\n".join(
+                [*lines, QtCore.QCoreApplication.translate("RanksView", "double-click to open it at its peak")]
+            )
         return None
 
 
@@ -186,7 +203,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
             angle=0,
             movable=False,
             pen=pg.mkPen(palette.REFERENCE_LINE, width=1, style=QtCore.Qt.PenStyle.DashLine),
-            label=_tr("median"),
+            label=QtCore.QCoreApplication.translate("RanksView", "median"),
             labelOpts={"position": 0.02, "color": palette.TEXT_MUTED, "anchors": [(0, 1), (0, 1)]},
         )
         self.median_line.setVisible(False)
@@ -199,7 +216,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
         top = float(peaks.max()) if len(peaks) else 0.0
         unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
         self.heights = peaks / unit
-        self.median_line.label.setFormat(_tr("median"))
+        self.median_line.label.setFormat(QtCore.QCoreApplication.translate("RanksView", "median"))
         self.brushes = [rank_colour(f) for f in flags]
         pens = [
             pg.mkPen(palette.RANK_BAR_PICKED, width=2) if i in picked else pg.mkPen(None) for i in range(len(entries))
@@ -212,13 +229,20 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
             brushes=self.brushes or None,
             pens=pens or None,
         )
-        self.getAxis("left").setLabel(_tr("peak reserved ({unit})").format(unit=unit_name(name)), color=palette.TEXT)
+        self.getAxis("left").setLabel(
+            QtCore.QCoreApplication.translate("RanksView", "peak reserved ({unit})").format(unit=unit_name(name)),
+            color=palette.TEXT,
+        )
         steps = len({e.step for e in entries}) > 1  # one step for all: it goes without saying on every bar
         width = max((len(_bar_label(e, steps)) for e in entries), default=1)
         every = max(1, int(np.ceil(len(entries) * (width + 1) / 160)))  # labels that do not run into each other
         labels = [(i, _bar_label(e, steps)) for i, e in enumerate(entries) if i % every == 0]
         self.getAxis("bottom").setTicks([labels, []])
-        self.getAxis("bottom").setLabel(_tr("rank:step") if steps else _tr("rank"))
+        self.getAxis("bottom").setLabel(
+            QtCore.QCoreApplication.translate("RanksView", "rank:step")
+            if steps
+            else QtCore.QCoreApplication.translate("RanksView", "rank")
+        )
         if len(peaks) >= 2 and not steps:  # outliers are measured against their own step's median, not this one
             self.median_line.setPos(statistics.median(self.heights.tolist()))
             self.median_line.setVisible(True)
@@ -270,7 +294,7 @@ class RanksView(QtWidgets.QWidget):
         self._curves_for: list[FileSummary] | None = None  # the model's entries the small multiples show
         self.tasks = TaskGroup(self)
         self.status = QtWidgets.QLabel(wordWrap=True)
-        self.status_text = lambda: self.tr("Open a folder of per-rank snapshots.")
+        self.status_text: Callable[[], str] = lambda: self.tr("Open a folder of per-rank snapshots.")
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
         self.status.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.progress = QtWidgets.QProgressBar()
@@ -339,7 +363,9 @@ class RanksView(QtWidgets.QWidget):
         self.charts.setTabToolTip(1, self.tr("Every rank's reserved memory over its events, small plots on one scale"))
         self.status.setText(self.status_text())
         self.model.headerDataChanged.emit(QtCore.Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
-        self.model.dataChanged.emit(self.model.index(0, 0), self.model.index(self.model.rowCount() - 1, len(COLUMNS) - 1))
+        self.model.dataChanged.emit(
+            self.model.index(0, 0), self.model.index(self.model.rowCount() - 1, len(COLUMNS) - 1)
+        )
         self._show_errors(self._errors if self.result is None else self.result.errors)
         self._curves_for = None
         self._redraw()
@@ -349,10 +375,11 @@ class RanksView(QtWidgets.QWidget):
             self.retranslate()
         super().changeEvent(event)
 
-    def _set_status(self, text: Any) -> None:
+    def _set_status(self, text: Callable[[], str]) -> None:
         """The status line `text()` words, worded again after a language switch."""
         self.status_text = text
         self.status.setText(text())
+
     # -- loading -----------------------------------------------------------------------------------------------
 
     def load_folder(self, folder: str, scheduler: str | None = None) -> None:
@@ -499,33 +526,38 @@ def connect_cluster(scheduler: str) -> ClusterReader | str:
     try:
         return ClusterReader.connect(scheduler)
     except DaskMissing:
-        return _tr(
-            "reading on a cluster needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')"
+        return QtCore.QCoreApplication.translate(
+            "RanksView",
+            "reading on a cluster needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')",
         )
     except (OSError, TimeoutError, ValueError) as e:  # refused, timed out, an address Dask cannot parse
-        return _tr("cannot reach the Dask scheduler {scheduler}: {error}").format(
-            scheduler=printable(scheduler), error=one_line(e)
-        )
+        return QtCore.QCoreApplication.translate(
+            "RanksView", "cannot reach the Dask scheduler {scheduler}: {error}"
+        ).format(scheduler=printable(scheduler), error=one_line(e))
 
 
 def _summary(table: RanksTable, folder: str) -> str:
     folder = printable(folder)
     n = len(table.entries)
     if not n and not table.errors:
-        return _tr("No snapshot files in {folder}.").format(folder=folder)
+        return QtCore.QCoreApplication.translate("RanksView", "No snapshot files in {folder}.").format(folder=folder)
     ranks = len({e.rank for e in table.entries})
-    text = _tr("{folder}: {files} {files:file|files}, {ranks} {ranks:rank|ranks}.").format(
-        folder=folder, files=count(n), ranks=count(ranks)
-    )
+    text = QtCore.QCoreApplication.translate(
+        "RanksView", "{folder}: {files} {files:file|files}, {ranks} {ranks:rank|ranks}."
+    ).format(folder=folder, files=count(n), ranks=count(ranks))
     if table.oom_ranks:
-        text += " " + _tr("Out of memory on rank {ranks} (red).").format(ranks=", ".join(map(str, table.oom_ranks)))
+        text += " " + QtCore.QCoreApplication.translate("RanksView", "Out of memory on rank {ranks} (red).").format(
+            ranks=", ".join(map(str, table.oom_ranks))
+        )
     outliers = sorted({o.rank for o in table.outliers})
     if outliers:
-        text += " " + _tr("Outliers ({words}): rank {ranks} (orange).").format(
-            words=outlier_words(), ranks=", ".join(map(str, outliers))
-        )
+        text += " " + QtCore.QCoreApplication.translate(
+            "RanksView", "Outliers ({words}): rank {ranks} (orange)."
+        ).format(words=outlier_words(), ranks=", ".join(map(str, outliers)))
     for imbalance in table.imbalance:
         text += f" {imbalance.text}."  # core's sentence, in English: the command line prints the same
     if table.errors:
-        text += " " + _tr("{files} {files:file|files} could not be read.").format(files=count(len(table.errors)))
+        text += " " + QtCore.QCoreApplication.translate(
+            "RanksView", "{files} {files:file|files} could not be read."
+        ).format(files=count(len(table.errors)))
     return text

@@ -33,13 +33,21 @@ def _tr(text: str) -> str:
 
 def run_name(name: str) -> str:
     """A run's name (recorded, replayed) in the window's language."""
-    names = {"recorded": _tr("recorded"), "replayed": _tr("replayed")}
+    names = {
+        "recorded": QtCore.QCoreApplication.translate("WhatIfView", "recorded"),
+        "replayed": QtCore.QCoreApplication.translate("WhatIfView", "replayed"),
+    }
     return names[name]
 
 
 def kind_name(kind: str) -> str:
-    names = {"reserved": _tr("reserved"), "allocated": _tr("allocated")}
+    names = {
+        "reserved": QtCore.QCoreApplication.translate("WhatIfView", "reserved"),
+        "allocated": QtCore.QCoreApplication.translate("WhatIfView", "allocated"),
+    }
     return names[kind]
+
+
 KINDS = (("reserved", QtCore.Qt.PenStyle.SolidLine), ("allocated", QtCore.Qt.PenStyle.DashLine))
 
 
@@ -297,8 +305,10 @@ class WhatIfView(QtWidgets.QWidget):
 def event_text(frame: EventFrame) -> str:
     """Which event a map shows, as its title says it: the number, and what the event did."""
     if frame.event < 0:
-        return _tr("before the first event")
-    text = _tr("after event {event} of {events}").format(event=num(frame.event), events=num(frame.n_events))
+        return QtCore.QCoreApplication.translate("WhatIfView", "before the first event")
+    text = QtCore.QCoreApplication.translate("WhatIfView", "after event {event} of {events}").format(
+        event=num(frame.event), events=num(frame.n_events)
+    )
     info = frame.event_info
     if info is not None and info.label:
         text += f" ({info.label}{f', {size(info.size)}' if info.size else ''})"
@@ -310,12 +320,19 @@ def legend_html() -> str:
     swatches = {QtCore.Qt.PenStyle.SolidLine: "&#9473;&#9473;", QtCore.Qt.PenStyle.DashLine: "&#9477;&#9477;"}
     items = [
         f'<span style="color:{shown_colour(colour, alpha)}">{swatches[style]}</span> '
-        + _tr("{run} {kind}").format(run=run_name(name), kind=kind_name(kind))
+        + QtCore.QCoreApplication.translate("WhatIfView", "{run} {kind}").format(
+            run=run_name(name), kind=kind_name(kind)
+        )
         for name, colour, _w, alpha in RUNS
         for kind, style in KINDS
     ]
-    items.append(f'<span style="color:{palette.CURSOR}">&#9474;</span> ' + _tr("the event both maps show"))
-    hint = _tr("click or drag the timeline, or use Left/Right, PageUp/PageDown, Home/End, to travel both runs")
+    items.append(
+        f'<span style="color:{palette.CURSOR}">&#9474;</span> '
+        + QtCore.QCoreApplication.translate("WhatIfView", "the event both maps show")
+    )
+    hint = QtCore.QCoreApplication.translate(
+        "WhatIfView", "click or drag the timeline, or use Left/Right, PageUp/PageDown, Home/End, to travel both runs"
+    )
     return " &nbsp; ".join(items) + f' &nbsp; <span style="color:{palette.TEXT_MUTED}">{hint}</span>'
 
 

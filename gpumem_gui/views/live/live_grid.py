@@ -38,8 +38,15 @@ def _tr(text: str) -> str:
 
 def state_text(state: str) -> str:
     """A job's state (live, ended, detached, closed) in the window's language."""
-    states = {"live": _tr("live"), "ended": _tr("ended"), "detached": _tr("detached"), "closed": _tr("closed")}
+    states = {
+        "live": QtCore.QCoreApplication.translate("LiveGrid", "live"),
+        "ended": QtCore.QCoreApplication.translate("LiveGrid", "ended"),
+        "detached": QtCore.QCoreApplication.translate("LiveGrid", "detached"),
+        "closed": QtCore.QCoreApplication.translate("LiveGrid", "closed"),
+    }
     return states.get(state, state)
+
+
 REFRESH_MS = 250  # updates that arrive meanwhile are folded into one repaint
 GIB = float(1 << 30)
 
@@ -292,4 +299,10 @@ def _size(value: int | None) -> str:
 
 
 def _exact(value: int | None) -> str:
-    return "" if value is None else _tr("{size} ({bytes} bytes)").format(size=size(value), bytes=num(value))
+    return (
+        ""
+        if value is None
+        else QtCore.QCoreApplication.translate("LiveGrid", "{size} ({bytes} bytes)").format(
+            size=size(value), bytes=num(value)
+        )
+    )

@@ -175,7 +175,7 @@ class OomList(QtWidgets.QWidget):
         """Ask for row `row`'s snapshot to be opened; returns why it cannot be (one line), None when asked."""
         capture = self.capture_at(row)
         if capture is None:
-            return _tr("no such OOM in the list")
+            return QtCore.QCoreApplication.translate("OomList", "no such OOM in the list")
         problem = _unopenable(capture)
         self.problem.setText(f"OOM #{capture.ordinal}: {problem}" if problem else "")
         self.problem.setVisible(problem is not None)
@@ -192,7 +192,10 @@ class OomList(QtWidgets.QWidget):
         clock = time.strftime("%H:%M:%S", time.localtime(capture.time))
         day = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(capture.time))
         if capture.path is None:
-            snapshot = (self.tr("none written"), self.tr("the probe writes a snapshot for the first OOMs of a job only"))
+            snapshot = (
+                self.tr("none written"),
+                self.tr("the probe writes a snapshot for the first OOMs of a job only"),
+            )
         elif not Path(capture.path).exists():
             name = Path(capture.path).name
             snapshot = (self.tr("{name} (gone)").format(name=name), self.tr("{path} no longer exists").format(
@@ -229,9 +232,11 @@ class OomList(QtWidgets.QWidget):
 
 def _unopenable(capture: OomCapture) -> str | None:
     if capture.path is None:
-        return _tr("the probe wrote no snapshot for this OOM (it writes one for the first OOMs of a job only)")
-    if not Path(capture.path).exists():
-        return _tr("its snapshot {path} no longer exists (a demo job removes its OOM folder when it exits)").format(
-            path=capture.path
+        return QtCore.QCoreApplication.translate(
+            "OomList", "the probe wrote no snapshot for this OOM (it writes one for the first OOMs of a job only)"
         )
+    if not Path(capture.path).exists():
+        return QtCore.QCoreApplication.translate(
+            "OomList", "its snapshot {path} no longer exists (a demo job removes its OOM folder when it exits)"
+        ).format(path=capture.path)
     return None

@@ -52,7 +52,7 @@ def _tr(text: str) -> str:
 
 
 def _exact(n: int) -> str:
-    return _tr("{size} ({bytes} bytes)").format(size=size(n), bytes=num(n))
+    return QtCore.QCoreApplication.translate("LiveView", "{size} ({bytes} bytes)").format(size=size(n), bytes=num(n))
 
 
 class ReconcileBar(QtWidgets.QWidget):
@@ -83,20 +83,40 @@ class ReconcileBar(QtWidgets.QWidget):
     def describe(self) -> str:
         f = self.figures
         if f is None:
-            return _tr("waiting for the first figures")
-        used = _exact(f.nvml_used) if f.nvml_used is not None else _tr("n/a (no NVML)")
-        lines = [_tr("NVML used by the process: {size}").format(size=used)]
+            return QtCore.QCoreApplication.translate("LiveView", "waiting for the first figures")
+        used = (
+            _exact(f.nvml_used)
+            if f.nvml_used is not None
+            else QtCore.QCoreApplication.translate("LiveView", "n/a (no NVML)")
+        )
+        lines = [QtCore.QCoreApplication.translate("LiveView", "NVML used by the process: {size}").format(size=used)]
         if f.outside_pytorch is not None:
-            line = _tr("  of which outside PyTorch (context, libraries): {size}")
+            line = QtCore.QCoreApplication.translate(
+                "LiveView", "  of which outside PyTorch (context, libraries): {size}"
+            )
             lines.append(line.format(size=_exact(f.outside_pytorch)))
-        lines.append(_tr("  PyTorch reserved: {size}").format(size=_exact(f.reserved)))
-        lines.append(_tr("    of which allocated: {size}").format(size=_exact(f.allocated)))
+        lines.append(
+            QtCore.QCoreApplication.translate("LiveView", "  PyTorch reserved: {size}").format(size=_exact(f.reserved))
+        )
+        lines.append(
+            QtCore.QCoreApplication.translate("LiveView", "    of which allocated: {size}").format(
+                size=_exact(f.allocated)
+            )
+        )
         if f.requested is not None:
-            lines.append(_tr("      of which requested: {size}").format(size=_exact(f.requested)))
+            lines.append(
+                QtCore.QCoreApplication.translate("LiveView", "      of which requested: {size}").format(
+                    size=_exact(f.requested)
+                )
+            )
         if f.peak_allocated is not None:
-            lines.append(_tr("peak allocated (allocator counter): {size}").format(size=_exact(f.peak_allocated)))
+            lines.append(
+                QtCore.QCoreApplication.translate("LiveView", "peak allocated (allocator counter): {size}").format(
+                    size=_exact(f.peak_allocated)
+                )
+            )
         if f.device_used is not None and f.device_total:
-            line = _tr("device: {used} used of {total} (all processes)")
+            line = QtCore.QCoreApplication.translate("LiveView", "device: {used} used of {total} (all processes)")
             lines.append(line.format(used=size(f.device_used), total=size(f.device_total)))
         return "\n".join(lines)
 
@@ -114,7 +134,11 @@ class ReconcileBar(QtWidgets.QWidget):
         parts = self.parts()
         f = self.figures
         if f is None:
-            painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, _tr("waiting for the first figures..."))
+            painter.drawText(
+                self.rect(),
+                QtCore.Qt.AlignmentFlag.AlignCenter,
+                QtCore.QCoreApplication.translate("LiveView", "waiting for the first figures..."),
+            )
             return
         scale_total = max(sum(n_bytes for _n, n_bytes, _c, _t in parts), f.peak_reserved or 0, 1)
         x = float(rect.left())
@@ -132,14 +156,18 @@ class ReconcileBar(QtWidgets.QWidget):
         metrics = painter.fontMetrics()
         for name, n_bytes, colour, _tip in parts:
             if name == OUTSIDE and f.nvml_used is None:
-                text = _tr("{name}: n/a").format(name=_tr(name))
+                text = QtCore.QCoreApplication.translate("LiveView", "{name}: n/a").format(name=_tr(name))
             else:
-                text = _tr("{name}: {size}").format(name=_tr(name), size=size(n_bytes))
+                text = QtCore.QCoreApplication.translate("LiveView", "{name}: {size}").format(
+                    name=_tr(name), size=size(n_bytes)
+                )
             painter.fillRect(QtCore.QRectF(x, legend_y - 10, 10, 10), QtGui.QColor(colour))
             painter.drawText(QtCore.QPointF(x + 14, legend_y), text)
             x += 14 + metrics.horizontalAdvance(text) + 18
         if f.peak_allocated:
-            text = _tr("- - peak allocated {size}").format(size=size(f.peak_allocated))
+            text = QtCore.QCoreApplication.translate("LiveView", "- - peak allocated {size}").format(
+                size=size(f.peak_allocated)
+            )
             painter.drawText(QtCore.QPointF(x, legend_y), text)
 
 
@@ -169,8 +197,12 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
     def retranslate(self) -> None:
         item = self.getPlotItem()
         item.setLabel("left", unit_name("GiB"))
-        item.setLabel("bottom", _tr("seconds since attach"))
-        names = {"reserved": _tr("reserved"), "allocated": _tr("allocated"), "peak": _tr("peak allocated (counter)")}
+        item.setLabel("bottom", QtCore.QCoreApplication.translate("LiveView", "seconds since attach"))
+        names = {
+            "reserved": QtCore.QCoreApplication.translate("LiveView", "reserved"),
+            "allocated": QtCore.QCoreApplication.translate("LiveView", "allocated"),
+            "peak": QtCore.QCoreApplication.translate("LiveView", "peak allocated (counter)"),
+        }
         if item.legend is not None:
             item.legend.clear()
             for key, curve in self.curves.items():
@@ -357,8 +389,9 @@ class LiveView(QtWidgets.QWidget):
                 self.show_frame(update.frame)
             for event in update.events:
                 self._on_event(event)
-            for message in update.messages:
-                self._set_status(lambda message=message: message)  # the session's own words
+            if update.messages:
+                said = update.messages[-1]
+                self._set_status(lambda: said)  # the session's own words
             if update.ended is not None:
                 ended = update.ended
                 self._finish(lambda: f"{ended[0].upper()}{ended[1:]}")
@@ -403,9 +436,12 @@ class LiveView(QtWidgets.QWidget):
 
         def notice() -> str:
             listed = self.tr("; its snapshot is in the list below (double-click to open)") if capture.path else ""
-            return self.tr(
-                "Out of memory in the job at {time} (OOM #{ordinal}): a request of {size} on GPU {device} failed"
-            ).format(time=when, ordinal=capture.ordinal, size=size(capture.requested), device=capture.device) + listed
+            return (
+                self.tr(
+                    "Out of memory in the job at {time} (OOM #{ordinal}): a request of {size} on GPU {device} failed"
+                ).format(time=when, ordinal=capture.ordinal, size=size(capture.requested), device=capture.device)
+                + listed
+            )
 
         self._show_notice(notice)
 

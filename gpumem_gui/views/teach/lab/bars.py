@@ -112,8 +112,10 @@ class RecomputePlot(PolicyBarPlot):
             ),
         ]
         self.draw(series, lambda v: pct(v / 100))
-        self.plot.setTitle(_tr("recomputed in backward at N={n}").format(n=num(sweep.n_layers)))
-        self.plot.setLabel("left", _tr("% of the forward's own"))
+        self.plot.setTitle(
+            QtCore.QCoreApplication.translate("lab", "recomputed in backward at N={n}").format(n=num(sweep.n_layers))
+        )
+        self.plot.setLabel("left", QtCore.QCoreApplication.translate("lab", "% of the forward's own"))
 
 
 PRECISION_COLOURS = {"fp32": SERIES_COLOURS[0], "bf16": palette.CURVES["requested"], "autocast": SERIES_COLOURS[1]}
@@ -136,5 +138,9 @@ class Bf16Plot(PolicyBarPlot):
             [(lab.PRECISION_LABELS[d], PRECISION_COLOURS[d], [b / divisor for b in values[d]]) for d in measured],
             lambda v: num(v) if v >= 10 else num(v, 1),
         )
-        self.plot.setLabel("left", _tr("held for backward ({unit})").format(unit=unit))
-        self.plot.setTitle(_tr("held for backward at N={n}").format(n=num(sweep.n_layers)))
+        self.plot.setLabel(
+            "left", QtCore.QCoreApplication.translate("lab", "held for backward ({unit})").format(unit=unit)
+        )
+        self.plot.setTitle(
+            QtCore.QCoreApplication.translate("lab", "held for backward at N={n}").format(n=num(sweep.n_layers))
+        )

@@ -51,7 +51,8 @@ def timing_text(sweep: lab.LabSweep | None) -> str:
     if t is None:
         return QCoreApplication.translate(
             "lab",
-            "Times: one step per policy is timed at the end, at {width} wide x {tokens} tokens, where matmuls dominate.",
+            "Times: one step per policy is timed at the end, at {width} wide x {tokens} tokens, where matmuls "
+            "dominate.",
         ).format(width=num(lab.TIMING_SIZE["width"]), tokens=num(lab.TIMING_SIZE["tokens"]))
     base, flops = t.time("none"), t.step_flops("none")
     part = QCoreApplication.translate("lab", "{policy} {ms} ms ({time}; matmul FLOPs {flops})")

@@ -40,7 +40,6 @@ def byte_unit(max_bytes: float) -> tuple[float, str]:
     return 1.0, unit_name("B")
 
 
-
 def focus_rings(plot: pg.PlotWidget, size: int) -> pg.PlotDataItem:
     """Rings around measured points: a symbol-only item, so that it follows the plot's log mode."""
     return plot.plot([], [], pen=None, symbol="o", symbolSize=size, symbolPen=pg.mkPen(palette.FOCUS, width=3),

@@ -93,7 +93,9 @@ class FsdpPage(QtWidgets.QWidget):
 
     def retranslate(self) -> None:
         """Every text of the page in the window's language: the lab's panel calls it on a language switch."""
-        for label, text in zip(self.labels, (self.tr("world size"), self.tr("dtype"), self.tr("optimizer")), strict=True):
+        for label, text in zip(
+            self.labels, (self.tr("world size"), self.tr("dtype"), self.tr("optimizer")), strict=True
+        ):
             label.setText(text)
         self.plot.setTitle(self.tr("per GPU against world size (FULL_SHARD)"))
         self.plot.setLabel("bottom", self.tr("GPUs"))

@@ -167,8 +167,8 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.width_spin.setToolTip(self.tr("features of each Linear layer"))
         self.tokens_spin.setToolTip(self.tr("rows of the input (batch x sequence): one activation is tokens x width"))
         for i, key in enumerate(lab.PRECISIONS):
-            label = QtCore.QCoreApplication.translate("lab", lab.PRECISION_LABELS[key])
-            self.dtype_combo.setItemData(i, label, QtCore.Qt.ItemDataRole.ToolTipRole)
+            tip = QtCore.QCoreApplication.translate("lab", lab.PRECISION_LABELS[key])
+            self.dtype_combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
         self.dtype_combo.setToolTip(
             self.tr(
                 "precision of the sweep against N: fp32, pure bf16 (a bf16 model), or autocast (an fp32 model under "
@@ -178,9 +178,9 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.log_axes.setText(self.tr("log axes"))
         self.log_axes.setToolTip(self.tr("log-log: N grows as a line of slope 1, sqrt(N) as a line of slope 1/2"))
         self.run_button.setText(self.tr("Run"))
-        texts = (self.tr("layers N"), self.tr("width"), self.tr("tokens"), self.tr("dtype"))
-        for label, text in zip(self.control_labels, texts, strict=True):
-            label.setText(text)
+        words = (self.tr("layers N"), self.tr("width"), self.tr("tokens"), self.tr("dtype"))
+        for label, word in zip(self.control_labels, words, strict=True):
+            label.setText(word)
         self.tabs.setTabText(TAB_RECOMPUTE, self.tr("recompute"))
         self.tabs.setTabText(TAB_BF16, self.tr("bf16 / autocast"))
         self.tabs.setTabText(TAB_API, self.tr("checkpoint API"))
@@ -395,14 +395,18 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             ": {seconds} s (+{warmup} s warm-up) with torch {version}, {width} wide, {tokens} tokens, {precision}; "
             "one activation = {activation}"
         )
-        return first + state.format(passes=count(passes)) + rest.format(
-            seconds=num(sweep.seconds, 1),
-            warmup=num(sweep.warmup_seconds, 1),
-            version=sweep.torch_version,
-            width=count(sweep.width),
-            tokens=count(sweep.tokens),
-            precision=QtCore.QCoreApplication.translate("lab", lab.PRECISION_LABELS[sweep.dtype]),
-            activation=size(sweep.at("none").activation_bytes),
+        return (
+            first
+            + state.format(passes=count(passes))
+            + rest.format(
+                seconds=num(sweep.seconds, 1),
+                warmup=num(sweep.warmup_seconds, 1),
+                version=sweep.torch_version,
+                width=count(sweep.width),
+                tokens=count(sweep.tokens),
+                precision=QtCore.QCoreApplication.translate("lab", lab.PRECISION_LABELS[sweep.dtype]),
+                activation=size(sweep.at("none").activation_bytes),
+            )
         )
 
     def show_api(self, table: api.ApiTable) -> None:

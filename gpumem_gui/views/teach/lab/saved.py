@@ -64,12 +64,19 @@ class SavedBytesPlot:
 
     def retranslate(self) -> None:
         self.plot.setTitle(
-            _tr("peak over forward + backward (solid) and kept at the end of forward (dashed) against N")
+            QtCore.QCoreApplication.translate(
+                "lab", "peak over forward + backward (solid) and kept at the end of forward (dashed) against N"
+            )
         )
-        self.plot.setLabel("bottom", _tr("layers N"))
-        self.plot.setLabel("left", _tr("activation bytes ({unit})").format(unit=self.unit))
+        self.plot.setLabel("bottom", QtCore.QCoreApplication.translate("lab", "layers N"))
+        self.plot.setLabel(
+            "left", QtCore.QCoreApplication.translate("lab", "activation bytes ({unit})").format(unit=self.unit)
+        )
         named = [(self.curves[p], _tr(lab.POLICY_LABELS[p])) for p in lab.POLICIES]
-        relabel_legend(self.plot, [*named, (self.sqrt_reference, _tr("c·√N fitted to the sqrt peaks"))])
+        relabel_legend(
+            self.plot,
+            [*named, (self.sqrt_reference, QtCore.QCoreApplication.translate("lab", "c·√N fitted to the sqrt peaks"))],
+        )
         if self.marked:
             self.mark(self.marked)
 
@@ -87,7 +94,9 @@ class SavedBytesPlot:
         top = max(m.peak for m in sweep.points)
         divisor, self.unit = byte_unit(top)
         self.waiting.setText("")
-        self.plot.setLabel("left", _tr("activation bytes ({unit})").format(unit=self.unit))
+        self.plot.setLabel(
+            "left", QtCore.QCoreApplication.translate("lab", "activation bytes ({unit})").format(unit=self.unit)
+        )
         for policy, curve in self.curves.items():
             ns, peak = sweep.curve(policy, "peak")
             curve.setData(ns, peak / divisor)
@@ -141,7 +150,9 @@ class SavedBytesPlot:
         points = np.array([(sweep.n_layers, sweep.at(p).peak) for p in policies], float)
         self.marks.setData(points[:, 0], points[:, 1] / self.divisor)
         top = int(points[:, 1].argmax())
-        self.label.setText("  " + _tr("peak {size}").format(size=size(points[top, 1])))
+        self.label.setText(
+            "  " + QtCore.QCoreApplication.translate("lab", "peak {size}").format(size=size(points[top, 1]))
+        )
         self.marked = policies
         self.label.setPos(*self._pos(points[top, 0], points[top, 1] / self.divisor))
         return points

@@ -49,9 +49,7 @@ class PolicyTable(QtWidgets.QTableWidget):
                 "live activation bytes at their highest over forward and backward (parameter gradients excluded)"
             ),
             5: self.tr("layer forwards started again during backward"),
-            6: self.tr(
-                "ops run during backward under grad mode (checkpoint recomputation), of the forward's matmuls"
-            ),
+            6: self.tr("ops run during backward under grad mode (checkpoint recomputation), of the forward's matmuls"),
             7: self.tr("matmul FLOPs recomputed, and their share of the forward's"),
         }
         return tips.get(column, "")
@@ -68,7 +66,9 @@ class PolicyTable(QtWidgets.QTableWidget):
             peak = "" if m.peak_bytes is None else size(m.peak_bytes)
             cells = (
                 QtCore.QCoreApplication.translate("lab", label),
-                self.tr("{size} ({n} act.)").format(size=size(m.saved_bytes), n=num(m.saved_bytes / m.activation_bytes)),
+                self.tr("{size} ({n} act.)").format(
+                    size=size(m.saved_bytes), n=num(m.saved_bytes / m.activation_bytes)
+                ),
                 size(m.hooked_bytes),
                 peak,
                 num(m.checkpoints),
