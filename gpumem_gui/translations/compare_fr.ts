@@ -119,11 +119,11 @@
     <name>RanksView</name>
     <message>
         <source>high res.</source>
-        <translation>rés. élevé</translation>
+        <translation>rés. élevée</translation>
     </message>
     <message>
         <source>high alloc.</source>
-        <translation>all. élevé</translation>
+        <translation>alloc. élevée</translation>
     </message>
     <message>
         <source>OOM on device {devices}</source>
@@ -302,8 +302,8 @@
         <translation>Impossible de lire le dossier&#x202f;: {message}</translation>
     </message>
     <message>
-        <source>unreadable: {error}</source>
-        <translation>illisible&#x202f;: {error}</translation>
+        <source>unreadable: “{error}”</source>
+        <translation>illisible&#x202f;: «&#x202f;{error}&#x202f;»</translation>
     </message>
     <message>
         <source>and {n} more (see the tooltip)</source>

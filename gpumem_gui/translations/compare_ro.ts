@@ -302,8 +302,8 @@
         <translation>Dosarul nu a putut fi citit: {message}</translation>
     </message>
     <message>
-        <source>unreadable: {error}</source>
-        <translation>ilizibil: {error}</translation>
+        <source>unreadable: “{error}”</source>
+        <translation>ilizibil: „{error}”</translation>
     </message>
     <message>
         <source>and {n} more (see the tooltip)</source>

@@ -27,9 +27,10 @@ class ClusterFolderDialog(QtWidgets.QDialog):
         self.folder_label, self.scheduler_label = QtWidgets.QLabel(), QtWidgets.QLabel()
         form.addRow(self.folder_label, folder_row)
         form.addRow(self.scheduler_label, self.scheduler_edit)
-        self.buttons = QtWidgets.QDialogButtonBox(
-            QtWidgets.QDialogButtonBox.StandardButton.Open | QtWidgets.QDialogButtonBox.StandardButton.Cancel
-        )
+        # buttons of its own: a button box words its standard ones again itself on a language switch, over ours
+        self.buttons = QtWidgets.QDialogButtonBox()
+        self.open_button = self.buttons.addButton("", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.buttons.addButton("", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         layout = QtWidgets.QVBoxLayout(self)
@@ -46,8 +47,8 @@ class ClusterFolderDialog(QtWidgets.QDialog):
         self.browse.setText(self.tr("Browse..."))
         self.folder_label.setText(self.tr("Folder:"))
         self.scheduler_label.setText(self.tr("Dask scheduler:"))
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Open).setText(self.tr("Open"))
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
+        self.open_button.setText(self.tr("Open"))
+        self.cancel_button.setText(self.tr("Cancel"))
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
@@ -61,8 +62,7 @@ class ClusterFolderDialog(QtWidgets.QDialog):
         return self.scheduler_edit.text().strip()
 
     def _filled(self) -> None:
-        button = self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Open)
-        button.setEnabled(bool(self.folder() and self.scheduler()))
+        self.open_button.setEnabled(bool(self.folder() and self.scheduler()))
 
     def _browse(self) -> None:
         folder = QtWidgets.QFileDialog.getExistingDirectory(self, self.tr("A folder of rank snapshots"), self.folder())

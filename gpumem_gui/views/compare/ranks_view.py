@@ -470,11 +470,13 @@ class RanksView(QtWidgets.QWidget):
 
     def _show_errors(self, errors: list[str]) -> None:
         self.errors.setVisible(bool(errors))
-        shown = [self.tr("unreadable: {error}").format(error=printable(e)) for e in errors[:MAX_ERRORS_SHOWN]]
+        # the reader's own words quoted as they are (the command line prints the same)
+        lines = [self.tr("unreadable: “{error}”").format(error=printable(e)) for e in errors]
+        shown = lines[:MAX_ERRORS_SHOWN]
         if len(errors) > MAX_ERRORS_SHOWN:
             shown.append(self.tr("and {n} more (see the tooltip)").format(n=num(len(errors) - MAX_ERRORS_SHOWN)))
         self.errors.setText("\n".join(shown))
-        self.errors.setToolTip("\n".join(map(printable, errors)))
+        self.errors.setToolTip("\n".join(lines))
 
     # -- the chart and the selection -------------------------------------------------------------------------
 

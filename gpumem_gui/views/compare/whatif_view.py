@@ -71,9 +71,11 @@ class WhatIfDialog(QtWidgets.QDialog):
         form.addRow("per_process_memory_fraction", self.fraction)
         self.capacity_label = QtWidgets.QLabel()
         form.addRow(self.capacity_label, self.capacity)
-        self.buttons = QtWidgets.QDialogButtonBox(
-            QtWidgets.QDialogButtonBox.StandardButton.Ok | QtWidgets.QDialogButtonBox.StandardButton.Cancel
-        )
+        # buttons of its own, not standard ones: a button box words those again itself on a language switch, in
+        # Qt's words ("OK"), over ours
+        self.buttons = QtWidgets.QDialogButtonBox()
+        self.replay_button = self.buttons.addButton("", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.buttons.addButton("", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         form.addRow(self.buttons)
@@ -93,8 +95,8 @@ class WhatIfDialog(QtWidgets.QDialog):
             hint = field.placeholderText()
             field.setMinimumWidth(field.fontMetrics().horizontalAdvance(hint) + 24)
             field.setToolTip(hint)
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText(self.tr("Replay"))
-        self.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Cancel).setText(self.tr("Cancel"))
+        self.replay_button.setText(self.tr("Replay"))
+        self.cancel_button.setText(self.tr("Cancel"))
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:

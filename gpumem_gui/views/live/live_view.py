@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -344,8 +345,8 @@ class LiveView(QtWidgets.QWidget):
             self.title = self.tr("pid {pid}").format(pid=self.session.pid)
         where = "" if self.local else self.tr(" on another machine, via {path}").format(path=self.session.path)
         self.header.setText(
-            f"<b>{self.title}</b>{where} &nbsp; {what} &nbsp; <span style='color:{palette.TEXT_MUTED}'>"
-            f"{' '.join(hello.get('argv') or [])[:120]}</span>"
+            f"<b>{self.title}</b>{where} &nbsp; {what} &nbsp; <code style='color:{palette.TEXT_MUTED}'>"
+            f"{html.escape(' '.join(hello.get('argv') or [])[:120])}</code>"  # the job's command line, as it is
         )
         self.pause_button.setText(self.tr("Resume") if self.pause_button.isChecked() else self.tr("Pause"))
         self.refresh_button.setText(self.tr("Snapshot now"))
