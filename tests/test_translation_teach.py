@@ -49,7 +49,7 @@ AREA_FILES = {
 # English words a translated interface must not show: words of this UI that neither Romanian nor French spells the
 # same (so not "total", "trace", "gradient", "activation", "machine", "final", "pause"), and no code names (fp32, aten.mm)
 ENGLISH = frozenset(
-    """the of and with for to from is are be by at it its this that which what when where only also than more less
+    """the of and with for to from is be by at it its this that which what when where only also than more less
  each every none nothing one two all both not yes no in open save show hide run rerun refresh browse cancel replay
  detach resume record recording mark marked attach reading read could cannot waiting measuring measured
  measurement failed first figures peak peaks reserved allocated requested cached free layer layers selective
@@ -58,9 +58,9 @@ ENGLISH = frozenset(
  never click drag timeline travel maps curves folder state live ended closed used outside time request gone since
  listed seconds bytes calls worst high median flags added removed changed kept blocks
  parameters optimizer refining chains longer timing times timed counted clock shared inside
- without keyword tensors detached output outputs ops bias storages alive returns
+ without keyword tensors detached output outputs ops storages alive returns
  excluded packed outer during highest started again under grad share same names saves early stop
- busy importing warming precision mixed model rows input sequence features slope line unsharded
+ busy importing warming precision mixed rows input sequence features slope line unsharded
  flat padding split evenly slice prefetching instead counters shown there so process processes probe command
  user kind name red scheduler pointwise flops units wide""".split()
 )
@@ -163,6 +163,8 @@ def shown_texts(root: QtWidgets.QWidget) -> list[tuple[str, str]]:
     """(where, text) of every text of the widgets under `root` owned by this test's areas."""
     found = []
     for widget in [root, *root.findChildren(QtWidgets.QWidget)]:
+        if widget is not root and not widget.isVisibleTo(root):
+            continue  # a page not shown (a tab behind, the quiz's chooser): worded when it shows
         if _area(widget) not in AREAS:
             continue  # a map or figures panel inside a demo: views/snapshot's, translated with the window
         where = f"{type(widget).__name__} {widget.objectName()}".strip()

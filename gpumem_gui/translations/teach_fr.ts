@@ -195,7 +195,7 @@
     </message>
     <message>
         <source>Measured after one real {optimizer} step on the {layers}-layer chain ({params} {dtype} {params:parameter|parameters}; optimizer state: {state}). {strategy}: one flat parameter per layer, padded to a multiple of {world} ({padding} {padding:element|elements} of padding) and split evenly; each rank keeps its slice of parameters, gradients and optimizer state, and all-gathers one layer ({unit}) at a time for its forward and backward, holding that layer&apos;s unsharded gradient too until reduce-scatter (prefetching can hold two layers). This is FSDP1&apos;s flat parameter; FSDP2&apos;s fully_shard splits each parameter on dim 0 instead. The optimizer state includes AdamW&apos;s step counters, which on a GPU stay CPU tensors unless the optimizer is fused or capturable.</source>
-        <translation>Mesuré après un vrai pas {optimizer} sur la chaîne de {layers} couches ({params} {params:paramètre|paramètres} {dtype}&#x202f;; état de l&apos;optimiseur&#x202f;: {state}). {strategy}&#x202f;: un paramètre plat par couche, complété jusqu&apos;à un multiple de {world} ({padding} {padding:élément|éléments} de remplissage) et réparti à parts égales&#x202f;; chaque rang garde sa part des paramètres, des gradients et de l&apos;état de l&apos;optimiseur, et rassemble (all-gather) une couche ({unit}) à la fois pour sa passe avant et sa passe arrière, en gardant aussi le gradient non partitionné de cette couche jusqu&apos;au reduce-scatter (le préchargement peut garder deux couches). C&apos;est le paramètre plat de FSDP1&#x202f;; fully_shard de FSDP2 découpe plutôt chaque paramètre selon la dimension 0. L&apos;état de l&apos;optimiseur comprend les compteurs de pas d&apos;AdamW, qui sur un GPU restent des tenseurs CPU sauf si l&apos;optimiseur est fused ou capturable.</translation>
+        <translation>Mesuré après un vrai pas {optimizer} sur la chaîne de {layers} couches ({params} {params:paramètre|paramètres} {dtype}&#x202f;; état de l&apos;optimiseur&#x202f;: {state}). {strategy}&#x202f;: un paramètre plat par couche, complété jusqu&apos;à un multiple de {world} ({padding} {padding:élément|éléments} de remplissage) et réparti à parts égales&#x202f;; chaque rang garde sa part des paramètres, des gradients et de l&apos;état de l&apos;optimiseur, et rassemble (all_gather) une couche ({unit}) à la fois pour sa passe avant et sa passe arrière, en gardant aussi le gradient non partitionné de cette couche jusqu&apos;au reduce-scatter (le préchargement peut garder deux couches). C&apos;est le paramètre plat de FSDP1&#x202f;; fully_shard de FSDP2 découpe plutôt chaque paramètre selon la dimension 0. L&apos;état de l&apos;optimiseur comprend les compteurs de pas d&apos;AdamW, qui sur un GPU restent des tenseurs CPU sauf si l&apos;optimiseur est fused ou capturable.</translation>
     </message>
 </context>
 <context>
@@ -216,8 +216,8 @@
         <translation>gardé pour la passe arrière</translation>
     </message>
     <message>
-        <source>via saved-tensor hooks</source>
-        <translation>via les hooks saved-tensor</translation>
+        <source>via saved_tensors_hooks</source>
+        <translation>via saved_tensors_hooks</translation>
     </message>
     <message>
         <source>peak fwd+bwd</source>

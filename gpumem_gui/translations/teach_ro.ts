@@ -195,7 +195,7 @@
     </message>
     <message>
         <source>Measured after one real {optimizer} step on the {layers}-layer chain ({params} {dtype} {params:parameter|parameters}; optimizer state: {state}). {strategy}: one flat parameter per layer, padded to a multiple of {world} ({padding} {padding:element|elements} of padding) and split evenly; each rank keeps its slice of parameters, gradients and optimizer state, and all-gathers one layer ({unit}) at a time for its forward and backward, holding that layer&apos;s unsharded gradient too until reduce-scatter (prefetching can hold two layers). This is FSDP1&apos;s flat parameter; FSDP2&apos;s fully_shard splits each parameter on dim 0 instead. The optimizer state includes AdamW&apos;s step counters, which on a GPU stay CPU tensors unless the optimizer is fused or capturable.</source>
-        <translation>Măsurat după un pas real {optimizer} pe lanțul de {layers} straturi ({params} {params:parametru|parametri|de parametri} {dtype}; starea optimizatorului: {state}). {strategy}: un parametru plat pe strat, completat până la un multiplu de {world} ({padding} {padding:element|elemente|de elemente} de completare) și împărțit în mod egal; fiecare rang își păstrează partea sa de parametri, gradienți și stare a optimizatorului și adună (all-gather) câte un strat ({unit}) pe rând pentru trecerea înainte și trecerea înapoi, păstrând și gradientul neîmpărțit al acelui strat până la reduce-scatter (preîncărcarea poate ține două straturi). Acesta este parametrul plat din FSDP1; fully_shard din FSDP2 împarte în schimb fiecare parametru pe dimensiunea 0. Starea optimizatorului include contoarele de pași ale lui AdamW, care pe un GPU rămân tensori CPU, cu excepția cazului în care optimizatorul este fused sau capturable.</translation>
+        <translation>Măsurat după un pas real {optimizer} pe lanțul de {layers} straturi ({params} {params:parametru|parametri|de parametri} {dtype}; starea optimizatorului: {state}). {strategy}: un parametru plat pe strat, completat până la un multiplu de {world} ({padding} {padding:element|elemente|de elemente} de completare) și împărțit în mod egal; fiecare rang își păstrează partea sa de parametri, gradienți și stare a optimizatorului și adună (all_gather) câte un strat ({unit}) pe rând pentru trecerea înainte și trecerea înapoi, păstrând și gradientul neîmpărțit al acelui strat până la reduce-scatter (preîncărcarea poate ține două straturi). Acesta este parametrul plat din FSDP1; fully_shard din FSDP2 împarte în schimb fiecare parametru pe dimensiunea 0. Starea optimizatorului include contoarele de pași ale lui AdamW, care pe un GPU rămân tensori CPU, cu excepția cazului în care optimizatorul este fused sau capturable.</translation>
     </message>
 </context>
 <context>
@@ -216,8 +216,8 @@
         <translation>păstrat pentru trecerea înapoi</translation>
     </message>
     <message>
-        <source>via saved-tensor hooks</source>
-        <translation>prin hook-urile saved-tensor</translation>
+        <source>via saved_tensors_hooks</source>
+        <translation>prin saved_tensors_hooks</translation>
     </message>
     <message>
         <source>peak fwd+bwd</source>

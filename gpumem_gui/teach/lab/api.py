@@ -23,8 +23,8 @@ API_CASES: tuple[tuple[str, str], ...] = (
         "no_requires_grad",
         QT_TRANSLATE_NOOP("lab", "input without requires_grad (the block's parameters still need gradients)"),
     ),
-    ("autograd_grad", "torch.autograd.grad(loss, parameters)"),
-    ("backward_inputs", "loss.backward(inputs=parameters)"),
+    ("autograd_grad", "torch.autograd.grad(loss, params)"),
+    ("backward_inputs", "loss.backward(inputs=params)"),
     ("kwargs", QT_TRANSLATE_NOOP("lab", "a keyword argument: checkpoint(block, x, scale=s)")),
     (
         "nested",

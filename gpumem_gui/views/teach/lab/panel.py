@@ -13,7 +13,7 @@ from gpumem_gui.teach import lab
 from gpumem_gui.teach.lab import api
 from gpumem_gui.teach.quiz import LANGUAGES
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import count, num, size
+from gpumem_gui.views.common.localized import count, num, size, ui_language
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.teach.lab import captions
 from gpumem_gui.views.teach.lab.api import ApiPage
@@ -198,7 +198,11 @@ class CheckpointLabPanel(QtWidgets.QWidget):
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
+            if ui_language() in LANGUAGES:  # the window's language is the learner's: the caption follows it too
+                self.language = ui_language()
             self.retranslate()
+            if self.captions:
+                self._caption(self.captions)
         super().changeEvent(event)
 
     @property
@@ -437,9 +441,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if name not in lab.FOCUSES:
             raise ValueError(f"unknown focus {name!r}; one of {', '.join(lab.FOCUSES)}")
         self.focus = name
+        # asked before the tab changes: opening the api tab queues the api table, and the sweep must still start
+        needs_sweep = self.sweep is None and not self.busy() and self.check_torch()
         if name in FOCUS_TABS:
             self.tabs.setCurrentIndex(FOCUS_TABS[name])
-        needs_sweep = self.sweep is None and not self.busy() and self.check_torch()
         if name == "api" and self.api_page.table_result is None and not self.api_queued:
             self.queue_api()  # first: the api page does not wait for the sweep
         if needs_sweep:

@@ -30,7 +30,7 @@ class PolicyTable(QtWidgets.QTableWidget):
             [
                 self.tr("policy"),
                 self.tr("held for backward"),
-                self.tr("via saved-tensor hooks"),
+                self.tr("via saved_tensors_hooks"),
                 self.tr("peak fwd+bwd"),
                 self.tr("checkpoints"),
                 self.tr("extra layer forwards"),
