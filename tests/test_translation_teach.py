@@ -47,11 +47,10 @@ AREA_FILES = {
 }  # fmt: skip
 
 # English words a translated interface must not show: words of this UI that neither Romanian nor French spells the
-# same (so not "total", "trace", "gradient", "activation", "machine", "final", "pause"), and no code names (fp32, aten.mm)
-ENGLISH = frozenset(
-    """the of and with for to from is be by at it its this that which what when where only also than more less
- each every none nothing one two all both not yes no in open save show hide run rerun refresh browse cancel replay
- detach resume record recording mark marked attach reading read could cannot waiting measuring measured
+# same (not "total", "trace", "gradient", "activation", "machine", "final", "pause"), and no code names (fp32, aten.mm)
+ENGLISH_WORDS = """the of and with for to from is be by at it its this that which what when where only also than
+ more less each every none nothing one two all both not yes no in open save show hide run rerun refresh browse
+ cancel replay detach resume record recording mark marked attach reading read could cannot waiting measuring measured
  measurement failed first figures peak peaks reserved allocated requested cached free layer layers selective
  policy held backward forward recompute recomputed width tokens works wrong error errors saving saved over matmul
  matmuls world size per sum ranks rank file files device memory event events before after recorded replayed
@@ -62,8 +61,8 @@ ENGLISH = frozenset(
  excluded packed outer during highest started again under grad share same names saves early stop
  busy importing warming precision mixed rows input sequence features slope line unsharded
  flat padding split evenly slice prefetching instead counters shown there so process processes probe command
- user kind name red scheduler pointwise flops units wide""".split()
-)
+ user kind name red scheduler pointwise flops units wide"""
+ENGLISH = frozenset(ENGLISH_WORDS.split())
 # data, not words: quoted text (torch's own error) “…”, „…”, «…»; paths; settings in brackets ([256:1,>:4])
 QUOTED = re.compile(r"“[^”]*”|„[^”]*”|«[^»]*»|\S*/\S*|\[[^\]]*\]")
 ENGLISH_SIZE = re.compile(r"\d\.\d+ [KMGT]iB|\d,\d{3}\b")  # "1.5 MiB", "2,520": English decimals and grouping
@@ -135,9 +134,7 @@ def widget_texts(widget: QtWidgets.QWidget) -> Iterator[str]:
     yield widget.toolTip()
     if widget.isWindow() or isinstance(widget, QtWidgets.QDockWidget):
         yield widget.windowTitle()
-    if isinstance(widget, QtWidgets.QLabel):
-        yield widget.text()
-    elif isinstance(widget, QtWidgets.QAbstractButton):
+    if isinstance(widget, QtWidgets.QLabel | QtWidgets.QAbstractButton):
         yield widget.text()
     elif isinstance(widget, QtWidgets.QLineEdit):
         yield widget.placeholderText()
@@ -297,7 +294,7 @@ def test_the_lab_every_tab_in_ro_and_fr(qtbot: Any) -> None:
         assert panel.run_button.text() == "Rulați" and panel.tabs.tabText(TAB_API) == "API-ul checkpoint"
         cells = [panel.table.item(r, 1).text() for r in range(panel.table.rowCount())]
         assert all(re.fullmatch(r"\d+(,\d)? [KM]iB \(\d+ act\.\)", c) for c in cells), cells
-        assert "Rulați din nou politica" == panel.api_page.rerun.text()
+        assert panel.api_page.rerun.text() == "Rulați din nou politica"
     with language("fr"):
         assert panel.run_button.text() == "Lancer" and panel.fsdp_page.table.horizontalHeaderItem(0).text() == (
             "un GPU (non partitionné)"
@@ -334,9 +331,8 @@ def test_the_whatif_view_and_its_dialog_in_ro_and_fr(qtbot: Any, whatif_run: Wha
 
 
 def test_the_ranks_view_in_ro_and_fr(qtbot: Any, tmp_path: Path) -> None:
-    from tests.test_ranks_view import _write  # noqa: PLC0415
-
     from gpumem_gui.views.compare.ranks_view import RanksView  # noqa: PLC0415
+    from tests.test_ranks_view import _write  # noqa: PLC0415
 
     _write(tmp_path / "rank0.pickle", 5, 0)
     _write(tmp_path / "rank1.pickle", 5, 1)
@@ -357,12 +353,11 @@ def test_the_ranks_view_in_ro_and_fr(qtbot: Any, tmp_path: Path) -> None:
 
 
 def test_the_live_view_in_ro_and_fr(qtbot: Any, tmp_path: Path) -> None:
-    from tests.probe_helpers import serve_simulated  # noqa: PLC0415
-
     from gpumem_gui.core.rules.allocator_constants import MiB  # noqa: PLC0415
     from gpumem_gui.sources.live import LiveSession  # noqa: PLC0415
     from gpumem_gui.views.live.live_ooms import OomCapture  # noqa: PLC0415
     from gpumem_gui.views.live.live_view import LiveView  # noqa: PLC0415
+    from tests.probe_helpers import serve_simulated  # noqa: PLC0415
 
     server, backend = serve_simulated(tmp_path)
     backend.malloc(100 * MiB, [])

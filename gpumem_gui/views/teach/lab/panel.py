@@ -220,6 +220,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             name, ns = self.stage
             elapsed = self.tr("{seconds} s").format(seconds=num(time.perf_counter() - self.run_started))
             text = f"{stage_text(name, ns)} ({elapsed})" + (f"; {text}" if text else "")
+            self.saved_plot.set_waiting(stage_text(name, ns))  # until the first figures, the plot says it too
         self.status.setText(text)
         self.status.setToolTip(text)
 
