@@ -39,7 +39,7 @@ def test_the_status_says_what_is_measured_and_counts_the_seconds(qtbot: Any) -> 
 
     def look() -> None:
         said.append(panel.status.text())
-        waiting.append(panel.saved_plot.waiting.textItem.toPlainText())
+        waiting.append(panel.saved_plot.waiting.text)
         busy.append(not panel.progress.isHidden() and panel.progress.maximum() == 0)
 
     watch = QtCore.QTimer(interval=20)
@@ -56,7 +56,7 @@ def test_the_status_says_what_is_measured_and_counts_the_seconds(qtbot: Any) -> 
     assert any(s.startswith("measuring a longer chain: N = 25") for s in said)
     # the status ends on the figures, with no stage left, and the plot's line is gone with the first figures
     assert panel.status.text().startswith("first figures after ") and "measuring" not in panel.status.text()
-    assert panel.saved_plot.waiting.textItem.toPlainText() == ""
+    assert panel.saved_plot.waiting.text == ""
     assert not panel.clock.isActive()
 
 

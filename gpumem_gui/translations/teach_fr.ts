@@ -332,7 +332,7 @@
     </message>
     <message>
         <source>every sqrt(N) layers</source>
-        <translation>toutes les sqrt(N) couches</translation>
+        <translation>toutes les √N couches</translation>
     </message>
     <message>
         <source>selective (keep mm + addmm)</source>

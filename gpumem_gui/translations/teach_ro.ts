@@ -332,7 +332,7 @@
     </message>
     <message>
         <source>every sqrt(N) layers</source>
-        <translation>la fiecare sqrt(N) straturi</translation>
+        <translation>la fiecare √N straturi</translation>
     </message>
     <message>
         <source>selective (keep mm + addmm)</source>

@@ -54,10 +54,11 @@ class SavedBytesPlot:
         self.marks = focus_rings(self.plot, 16)
         self.label = pg.TextItem(color=palette.FOCUS, anchor=(0, 1))
         self.plot.addItem(self.label)
-        # an empty plot says what is being measured: a cold start waits on torch's import for seconds
-        self.waiting = pg.TextItem(color=palette.TEXT_MUTED, anchor=(0.5, 0.5))
-        self.waiting.setPos(0.5, 0.5)
-        self.plot.addItem(self.waiting)
+        # an empty plot says what is being measured (a cold start waits on torch's import for seconds): in the middle
+        # of the view box whatever its range, not at a data point
+        self.waiting = pg.LabelItem("", color=palette.TEXT_MUTED)
+        self.waiting.setParentItem(self.plot.getPlotItem().vb)
+        self.waiting.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
         self.unit = "B"
         self.marked: list[str] = []
         self.retranslate()

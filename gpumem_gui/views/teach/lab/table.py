@@ -22,7 +22,10 @@ class PolicyTable(QtWidgets.QTableWidget):
         self.horizontalHeader().setStretchLastSection(True)
         self.retranslate()
         rows_height = self.verticalHeader().defaultSectionSize() * self.rowCount()
-        self.setFixedHeight(rows_height + self.horizontalHeader().sizeHint().height() + 4)
+        # room for a horizontal scroll bar too: the columns' words are longer in some languages, and a scroll bar
+        # taken from the rows' height would hide the last row
+        scroll_bar = self.horizontalScrollBar().sizeHint().height()
+        self.setFixedHeight(rows_height + self.horizontalHeader().sizeHint().height() + scroll_bar + 4)
 
     def retranslate(self) -> None:
         """Headers and cells in the window's language: the lab's panel calls it on a language switch."""
