@@ -403,3 +403,21 @@ def test_the_quiz_dock_show_me_and_the_lab_in_ro_and_fr(qtbot: Any) -> None:
         panel.set_language("en")
     finally:
         window.shutdown()
+
+
+def test_the_diff_view_in_ro_and_fr(qtbot: Any, tmp_path: Path) -> None:
+    from tests.test_diff import _hand_made_pair  # noqa: PLC0415
+
+    from gpumem_gui.document.compare import CompareDocument  # noqa: PLC0415
+    from gpumem_gui.views.compare.diff_view import DiffView  # noqa: PLC0415
+
+    path_a, path_b, _blocks = _hand_made_pair(tmp_path)
+    doc_a, doc_b = SnapshotDocument(load_snapshot(path_a)), SnapshotDocument(load_snapshot(path_b))
+    view = DiffView(CompareDocument.open(doc_a, doc_b, None, None).diff, doc_a, doc_b)
+    qtbot.addWidget(view)
+    view.resize(1400, 900)
+    view.show()
+    check_switches(view)
+    with language("fr"):
+        assert "blocs alloués\u202f: <b>2</b> ajoutés" in view.figures.text() and "−2,0 Mio" in view.figures.text()
+        assert view.sites.headerData(0, QtCore.Qt.Orientation.Horizontal, QtCore.Qt.ItemDataRole.DisplayRole) == "site"
