@@ -406,10 +406,9 @@ def test_the_quiz_dock_show_me_and_the_lab_in_ro_and_fr(qtbot: Any) -> None:
 
 
 def test_the_diff_view_in_ro_and_fr(qtbot: Any, tmp_path: Path) -> None:
-    from tests.test_diff import _hand_made_pair  # noqa: PLC0415
-
     from gpumem_gui.document.compare import CompareDocument  # noqa: PLC0415
     from gpumem_gui.views.compare.diff_view import DiffView  # noqa: PLC0415
+    from tests.test_diff import _hand_made_pair  # noqa: PLC0415
 
     path_a, path_b, _blocks = _hand_made_pair(tmp_path)
     doc_a, doc_b = SnapshotDocument(load_snapshot(path_a)), SnapshotDocument(load_snapshot(path_b))
