@@ -115,6 +115,14 @@
         <translation>{seconds} s</translation>
     </message>
     <message>
+        <source>{stage} ({elapsed})</source>
+        <translation>{stage} ({elapsed})</translation>
+    </message>
+    <message>
+        <source>{now}; {before}</source>
+        <translation>{now}&#x202f;; {before}</translation>
+    </message>
+    <message>
         <source>measurement failed: {message}</source>
         <translation>la mesure a échoué&#x202f;: {message}</translation>
     </message>

@@ -115,6 +115,14 @@
         <translation>{seconds} s</translation>
     </message>
     <message>
+        <source>{stage} ({elapsed})</source>
+        <translation>{stage} ({elapsed})</translation>
+    </message>
+    <message>
+        <source>{now}; {before}</source>
+        <translation>{now}; {before}</translation>
+    </message>
+    <message>
         <source>measurement failed: {message}</source>
         <translation>măsurarea a eșuat: {message}</translation>
     </message>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -126,3 +127,11 @@ def run_sweep(
             starting("timing", (TIMING_SIZE["n_layers"],))
             timings = time_policies(POLICIES, repeats=TIMING_REPEATS, check=tick)
     return result(True, timings)
+
+
+def time_sweep(sweep: LabSweep, check: Callable[[], None] | None = None) -> LabSweep:
+    """`sweep` with one step timed per policy where matmuls dominate: what run_sweep's `timing` adds at its end,
+    apart, so that a view can run other measurements between the two. `check` as time_policies takes it."""
+    with one_thread():
+        timings = time_policies(POLICIES, repeats=TIMING_REPEATS, check=check)
+    return dataclasses.replace(sweep, timings=timings)

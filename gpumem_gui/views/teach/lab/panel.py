@@ -219,7 +219,8 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if self.stage is not None and self.run_started is not None:
             name, ns = self.stage
             elapsed = self.tr("{seconds} s").format(seconds=num(time.perf_counter() - self.run_started))
-            text = f"{stage_text(name, ns)} ({elapsed})" + (f"; {text}" if text else "")
+            now = self.tr("{stage} ({elapsed})").format(stage=stage_text(name, ns), elapsed=elapsed)
+            text = self.tr("{now}; {before}").format(now=now, before=text) if text else now
             self.saved_plot.set_waiting(stage_text(name, ns))  # until the first figures, the plot says it too
         self.status.setText(text)
         self.status.setToolTip(text)
@@ -243,7 +244,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if not self.check_torch():
             return
         n, width, tokens = self.n_spin.value(), self.width_spin.value(), self.tokens_spin.value()
-        dtype, n_values, timing = str(self.dtype_combo.currentData()), self.n_values, self.timing
+        dtype, n_values = str(self.dtype_combo.currentData()), self.n_values
 
         def sweep(ctx: TaskContext) -> lab.LabSweep:
             def progress(fraction: float) -> None:
@@ -258,13 +259,15 @@ class CheckpointLabPanel(QtWidgets.QWidget):
                 ctx.check()
                 ctx.progress((name, ns))  # what is measured now: the status says it
 
+            # the timed steps are a measurement of their own, queued after: the api page, when in view, goes first
             return lab.run_sweep(
-                n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, timing=timing, progress=progress,
+                n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, timing=False, progress=progress,
                 partial=partial, stage=stage,
             )  # fmt: skip
 
         self.run_started = time.perf_counter()
         self.first_figures_seconds = None
+        self.pending.pop("timing", None)  # the previous sweep's: this one is timed once measured
         self.pending["lab"] = sweep
         self._queue_fsdp()
 
@@ -315,8 +318,15 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             self.clock.start()
             self._set_status(str)
             task = self.tasks.start(
-                "checkpointing lab", fn, on_result=self.show_sweep, on_error=self._failed, on_progress=self._progressed,
+                "checkpointing lab", fn, on_result=self._swept, on_error=self._failed, on_progress=self._progressed,
             )  # fmt: skip
+        elif kind == "timing":
+            self.progress.setRange(0, 0)
+            self.progress.show()
+            self.stage = ("timing", (lab.TIMING_SIZE["n_layers"],))
+            self.clock.start()
+            self._show_status()
+            task = self.tasks.start("checkpointing lab timing", fn, on_result=self.show_sweep, on_error=self._failed)
         elif kind in ("api", "selection"):
             shown = self.show_api if kind == "api" else self.show_selection
             task = self.tasks.start(f"checkpoint {kind}", fn, on_result=shown, on_error=self._failed)
@@ -324,6 +334,12 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             task = self.tasks.start("FSDP calculator", fn, on_result=self.show_fsdp, on_error=self._failed)
         task.finished.connect(lambda: self._finished(task))
         self.running = task
+
+    def _swept(self, sweep: lab.LabSweep) -> None:
+        """The whole sweep: drawn, and its steps timed next when the lab times them."""
+        self.show_sweep(sweep)
+        if self.timing and sweep.timings is None:
+            self.pending["timing"] = lambda ctx: lab.time_sweep(sweep, check=ctx.check)
 
     def _progressed(self, value: object) -> None:
         if isinstance(value, lab.LabSweep):
