@@ -55,6 +55,8 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.destroyed.connect(self.tasks.cancel_all)
         self.running: Task | None = None
         self.pending: dict[str, Callable[[TaskContext], Any]] = {}
+        self.running_kind: str | None = None  # what `running` measures, and its function (to queue it again)
+        self.running_fn: Callable[[TaskContext], Any] | None = None
         self.api_queued = False  # the API table is measured once, from a focus or from its tab
         self.run_started: float | None = None  # perf_counter when the latest sweep was asked for
         self.first_figures_seconds: float | None = None  # from then to its first figures on screen
@@ -287,7 +289,19 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             return
         self.api_queued = True
         self.pending["api"] = lambda ctx: api.measure_api(check=ctx.check)
+        self._put_back_early_sweep()
         self._queue_selection(self.api_page.selected_ops())
+
+    def _put_back_early_sweep(self) -> None:
+        """A sweep that has drawn nothing yet goes back in the queue behind the api table, which takes seconds: the
+        lab shown and focused on the api at once (Show me) would otherwise wait for the whole sweep."""
+        running = self.running
+        if running is None or self.running_kind != "lab" or self.sweep is not None or self.running_fn is None:
+            return
+        self.pending["lab"] = self.running_fn
+        self.running = None
+        running.cancel()  # it stops at its next check, between two measurements; nothing it sends arrives
+        self.stage = None
 
     def _queue_selection(self, names: tuple[str, ...]) -> None:
         if lab.torch_available() is not None:
@@ -310,6 +324,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         first = ("api", "selection", "lab") if api_first else ("lab",)
         kind = next((k for k in first if k in self.pending), next(iter(self.pending)))
         fn = self.pending.pop(kind)
+        self.running_kind, self.running_fn = kind, fn
         self.api_page.set_waiting(any(k in self.pending for k in ("api", "selection")))
         if kind == "lab":
             self.progress.setRange(0, 0)  # busy, with no fraction to show until torch is imported and warm
