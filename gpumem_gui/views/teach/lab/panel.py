@@ -57,6 +57,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.pending: dict[str, Callable[[TaskContext], Any]] = {}
         self.running_kind: str | None = None  # what `running` measures, and its function (to queue it again)
         self.running_fn: Callable[[TaskContext], Any] | None = None
+        self.yielding = False  # the running sweep was cancelled to go back in the queue: the next starts at its end
         self.api_queued = False  # the API table is measured once, from a focus or from its tab
         self.run_started: float | None = None  # perf_counter when the latest sweep was asked for
         self.first_figures_seconds: float | None = None  # from then to its first figures on screen
@@ -299,9 +300,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if running is None or self.running_kind != "lab" or self.sweep is not None or self.running_fn is None:
             return
         self.pending["lab"] = self.running_fn
-        self.running = None
-        running.cancel()  # it stops at its next check, between two measurements; nothing it sends arrives
-        self.stage = None
+        # it stops at its next check, between two measurements, and stays `running` until its thread has ended:
+        # the next task must not import torch while this one is still importing it
+        self.yielding = True
+        running.cancel()
 
     def _queue_selection(self, names: tuple[str, ...]) -> None:
         if lab.torch_available() is not None:
@@ -377,8 +379,9 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self._set_status(lambda: self.tr("measurement failed: {message}").format(message=message))
 
     def _finished(self, task: Task) -> None:
-        if task.cancelled or task is not self.running:
+        if task is not self.running or (task.cancelled and not self.yielding):
             return  # cancelled by shutdown() or with the panel, whose widgets may be gone
+        self.yielding = False
         self.running = None
         self.progress.hide()
         self._end_stage()
@@ -387,10 +390,12 @@ class CheckpointLabPanel(QtWidgets.QWidget):
     def _end_stage(self) -> None:
         self.stage = None
         self.clock.stop()
+        self.saved_plot.set_waiting("")
         self._show_status()
 
     def shutdown(self) -> None:
         """Cancel the running measurement and drop the queued ones: call it when the lab's tab closes."""
+        self.yielding = False
         self.pending.clear()
         self.tasks.cancel_all()
         self.running = None
