@@ -191,6 +191,7 @@ def test_set_language_rewords_the_shown_caption_without_a_new_run(qtbot: Any, mo
     monkeypatch.setattr(lab, "measure_fsdp", fsdp)
     panel = CheckpointLabPanel()
     panel.auto_run = False
+    panel.timing = False  # the fake sweep is not timed: the timed steps are a real measurement of their own
     qtbot.addWidget(panel)
     panel.set_language("ro")  # before any figures: the waiting line is worded in Romanian
     panel.set_focus("sqrt")

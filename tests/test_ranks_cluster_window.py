@@ -54,9 +54,7 @@ def _dialog_answers(monkeypatch: pytest.MonkeyPatch, folder: str, scheduler: str
     """The dialog filled in and accepted (as the user would), without its modal loop."""
 
     def answer(dialog: ClusterFolderDialog) -> QtWidgets.QDialog.DialogCode:
-        assert dialog.buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Open).isEnabled() == bool(
-            dialog.folder() and dialog.scheduler()
-        )
+        assert dialog.open_button.isEnabled() == bool(dialog.folder() and dialog.scheduler())
         dialog.folder_edit.setText(folder)
         dialog.scheduler_edit.setText(scheduler)
         dialog.accept()

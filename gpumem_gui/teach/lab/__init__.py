@@ -40,7 +40,7 @@ from gpumem_gui.teach.lab.results import (
     fit_exponent,
 )
 from gpumem_gui.teach.lab.strategies import SAVE_OPS, TRAP_SAVE_OPS, sqrt_segment
-from gpumem_gui.teach.lab.sweep import run_sweep
+from gpumem_gui.teach.lab.sweep import run_sweep, time_sweep
 
 __all__ = [
     "DEFAULT_N",
@@ -74,6 +74,7 @@ __all__ = [
     "run_sweep",
     "sqrt_segment",
     "time_policies",
+    "time_sweep",
     "torch_available",
     "warm_up",
 ]

@@ -15,22 +15,35 @@ from typing import Any
 
 from gpumem_gui.teach.lab.chain import build_chain, clear_grads, make_input
 from gpumem_gui.teach.lab.recorder import op_classes
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 
 # (key, what the row tries): the documented differences between the two variants, each tried on the same block
 API_CASES: tuple[tuple[str, str], ...] = (
-    ("no_requires_grad", "input without requires_grad (the block's parameters still need gradients)"),
-    ("autograd_grad", "torch.autograd.grad(loss, parameters)"),
-    ("backward_inputs", "loss.backward(inputs=parameters)"),
-    ("kwargs", "a keyword argument: checkpoint(block, x, scale=s)"),
-    ("nested", "tensors inside a tuple, the only ones needing gradients: checkpoint(block, x, (a, b))"),
-    ("detached", "the region's only output is detached inside it"),
+    (
+        "no_requires_grad",
+        QT_TRANSLATE_NOOP("lab", "input without requires_grad (the block's parameters still need gradients)"),
+    ),
+    ("autograd_grad", "torch.autograd.grad(loss, params)"),
+    ("backward_inputs", "loss.backward(inputs=params)"),
+    ("kwargs", QT_TRANSLATE_NOOP("lab", "a keyword argument: checkpoint(block, x, scale=s)")),
+    (
+        "nested",
+        QT_TRANSLATE_NOOP(
+            "lab", "tensors inside a tuple, the only ones needing gradients: checkpoint(block, x, (a, b))"
+        ),
+    ),
+    ("detached", QT_TRANSLATE_NOOP("lab", "the region's only output is detached inside it")),
 )
 OUTCOMES = ("works", "wrong", "error")
+# why a case works or not, as templates the window translates; {names} lists the tensors' names
+SAME = QT_TRANSLATE_NOOP("lab", "same gradients as without checkpointing")
+NO_GRADIENT = QT_TRANSLATE_NOOP("lab", "no gradient reaches {names}")
+DIFFERS = QT_TRANSLATE_NOOP("lab", "gradient differs for {names}")
 # the ops the learner may name in the selective policy, and what each is in the block
 SELECTABLE_OPS: tuple[tuple[str, str], ...] = (
-    ("mm.default", "aten.mm: a matmul without bias"),
-    ("addmm.default", "aten.addmm: nn.Linear with a bias"),
-    ("gelu.default", "aten.gelu: the activation"),
+    ("mm.default", QT_TRANSLATE_NOOP("lab", "aten.mm: a matmul without bias")),
+    ("addmm.default", QT_TRANSLATE_NOOP("lab", "aten.addmm: nn.Linear with a bias")),
+    ("gelu.default", QT_TRANSLATE_NOOP("lab", "aten.gelu: the activation")),
 )
 API_WIDTH, API_TOKENS = 16, 4
 SELECTION_LAYERS = 4
@@ -42,6 +55,9 @@ class ApiOutcome:
     reentrant: bool
     outcome: str  # works, wrong or error
     detail: str  # the error's first line, or which gradients differ, or the warning torch gave
+    reason: str = ""  # SAME, NO_GRADIENT or DIFFERS ("" for an error): the detail's own words, untranslated
+    names: str = ""  # the tensors the reason names
+    torch_said: str = ""  # torch's error or warning, its first line: quoted as it is
 
 
 @dataclass(frozen=True)
@@ -76,16 +92,17 @@ def _grads(tensors: Sequence[Any]) -> list[Any]:
     return [None if t.grad is None else t.grad.clone() for t in tensors]
 
 
-def _compare(expected: list[Any], got: list[Any], names: Sequence[str]) -> tuple[str, str]:
+def _compare(expected: list[Any], got: list[Any], names: Sequence[str]) -> tuple[str, str, str]:
+    """(outcome, reason, the names it concerns)."""
     import torch  # noqa: PLC0415
 
     missing = [n for n, e, g in zip(names, expected, got, strict=True) if g is None and e is not None]
     if missing:
-        return "wrong", "no gradient reaches " + ", ".join(missing)
+        return "wrong", NO_GRADIENT, ", ".join(missing)
     off = [n for n, e, g in zip(names, expected, got, strict=True) if e is not None and not torch.allclose(e, g)]
     if off:
-        return "wrong", "gradient differs for " + ", ".join(off)
-    return "works", "same gradients as without checkpointing"
+        return "wrong", DIFFERS, ", ".join(off)
+    return "works", SAME, ""
 
 
 def _case(case: str, width: int, tokens: int) -> Callable[[Callable[..., Any] | None], tuple[list[Any], list[str]]]:
@@ -98,7 +115,7 @@ def _case(case: str, width: int, tokens: int) -> Callable[[Callable[..., Any] | 
 
         block, head = _block(width), build_chain(1, width, seed=7)[0]
         params = list(block.parameters())
-        names = ["weight 1", "bias 1", "weight 2", "bias 2"]
+        names = [name for name, _ in block.named_parameters()]  # code names: "0.weight", ... as torch lists them
         x = make_input(tokens, width, torch.float32)
         if case == "no_requires_grad":
             # the checkpointed block feeds a layer after it, so the loss needs gradients whatever the block does
@@ -144,12 +161,15 @@ def try_case(case: str, reentrant: bool, *, width: int = API_WIDTH, tokens: int 
             got, _ = run(ckpt)
         except Exception as exc:
             line = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            return ApiOutcome(case, reentrant, "error", f"{type(exc).__name__}: {line}")
-    outcome, detail = _compare(expected, got, names)
+            error = f"{type(exc).__name__}: {line}"
+            return ApiOutcome(case, reentrant, "error", error, torch_said=error)
+    outcome, reason, named = _compare(expected, got, names)
+    detail = reason.format(names=named)
     said = [str(w.message).splitlines()[0] for w in caught if issubclass(w.category, UserWarning)]
-    if said and outcome != "works":
-        detail += f" (torch warned: {said[0]})"
-    return ApiOutcome(case, reentrant, outcome, detail)
+    warned = said[0] if said and outcome != "works" else ""
+    if warned:
+        detail += f" (torch warned: {warned})"
+    return ApiOutcome(case, reentrant, outcome, detail, reason, named, warned)
 
 
 def measure_api(check: Callable[[], None] | None = None) -> ApiTable:

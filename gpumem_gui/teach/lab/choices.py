@@ -4,22 +4,31 @@ from __future__ import annotations
 
 import importlib.util
 
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
+
 POLICIES = ("none", "every", "sqrt", "selective")
+# labels the window shows translated (context "lab"); the command line shows them as they are
 POLICY_LABELS = {
-    "none": "no checkpointing",
-    "every": "every layer",
-    "sqrt": "every sqrt(N) layers",
-    "selective": "selective (keep mm + addmm)",
+    "none": QT_TRANSLATE_NOOP("lab", "no checkpointing"),
+    "every": QT_TRANSLATE_NOOP("lab", "every layer"),
+    "sqrt": QT_TRANSLATE_NOOP("lab", "every sqrt(N) layers"),
+    "selective": QT_TRANSLATE_NOOP("lab", "selective (keep mm + addmm)"),
 }
 # the policy a learner gets by naming only aten.mm: nn.Linear with a bias runs aten.addmm, so it saves nothing
 TRAP_POLICY = "selective_mm"
-TRAP_LABEL = "selective naming only aten.mm"
+TRAP_LABEL = QT_TRANSLATE_NOOP("lab", "selective naming only aten.mm")
 DTYPES = ("fp32", "bf16")  # the dtypes a model is built in
 # how the sweep runs the chain: an fp32 model, a pure-bf16 model, or an fp32 model under CPU autocast to bf16
 PRECISIONS = ("fp32", "bf16", "autocast")
-PRECISION_LABELS = {"fp32": "fp32", "bf16": "pure bf16", "autocast": "autocast bf16 (mixed precision)"}
-OPTIMIZERS = ("AdamW", "Adam", "SGD momentum")
-TORCH_MISSING = "the checkpointing lab needs PyTorch: pip install 'gpumem-gui[torch]' or pip install torch"
+PRECISION_LABELS = {
+    "fp32": "fp32",
+    "bf16": QT_TRANSLATE_NOOP("lab", "pure bf16"),
+    "autocast": QT_TRANSLATE_NOOP("lab", "autocast bf16 (mixed precision)"),
+}
+OPTIMIZERS = ("AdamW", "Adam", "SGD momentum")  # torch names, shown as they are
+TORCH_MISSING = QT_TRANSLATE_NOOP(
+    "lab", "the checkpointing lab needs PyTorch: pip install 'gpumem-gui[torch]' or pip install torch"
+)
 
 # The parts of the lab a quiz question can bring to the front (its `focus =`): the quiz loader refuses any other
 # name and the lab's panel knows how to show each one, so both read this one tuple.

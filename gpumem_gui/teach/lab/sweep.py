@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -16,6 +17,7 @@ from gpumem_gui.teach.lab.choices import (
     PRECISIONS,
     QUICK_N_MAX,
     TIMING_REPEATS,
+    TIMING_SIZE,
     TRAP_POLICY,
 )
 from gpumem_gui.teach.lab.measure import measure_policy, model_dtype, one_thread, time_policies, warm_up
@@ -32,6 +34,7 @@ def run_sweep(
     timing: bool = True,
     progress: Callable[[float], None] | None = None,
     partial: Callable[[LabSweep], None] | None = None,
+    stage: Callable[[str, tuple[int, ...]], None] | None = None,
 ) -> LabSweep:
     """Every policy at every N of `n_values` (and N itself) in `dtype`, with its peak; at N all three precisions.
 
@@ -39,10 +42,17 @@ def run_sweep(
     and the chains up to QUICK_N_MAX layers (well under a second); the other precisions at N; the longer chains;
     then (with `timing`) one step timed per policy at a size where matmuls dominate. The returned sweep is
     complete. `progress` hears the fraction done after each measurement; whatever it raises (a cancellation) or
-    `partial` raises ends the sweep.
+    `partial` raises ends the sweep. `stage` hears what starts, with its chain lengths: "warm_up" (importing torch,
+    the longest wait of a cold start), "quick", "precisions", "longer" (one call per N) and "timing".
     """
+
+    def starting(name: str, ns: tuple[int, ...] = ()) -> None:
+        if stage is not None:
+            stage(name, ns)
+
     model_dtype(dtype)  # refuses an unknown precision before any work
     with one_thread():
+        starting("warm_up")
         warmup = warm_up()
         start = time.perf_counter()
         ns = tuple(sorted({*n_values, n_layers}))
@@ -95,21 +105,33 @@ def run_sweep(
                 timings=timings,
             )
 
+        starting("quick", (*quick, n_layers))
         at_n += [measure(policy, n_layers, dtype, True) for policy in POLICIES]
         trap = measure(TRAP_POLICY, n_layers, dtype, True)
         points += at_n
         points += [measure(policy, n, dtype, True) for n in quick for policy in POLICIES]
         if partial is not None:
             partial(result(False))
+        starting("precisions", (n_layers,))
         for d in others:
             at_n += [measure(policy, n_layers, d, True) for policy in POLICIES]
         if partial is not None:
             partial(result(False))
         for n in rest:
+            starting("longer", (n,))
             points += [measure(policy, n, dtype, True) for policy in POLICIES]
             if partial is not None:
                 partial(result(False))
         timings = None
         if timing:
+            starting("timing", (TIMING_SIZE["n_layers"],))
             timings = time_policies(POLICIES, repeats=TIMING_REPEATS, check=tick)
     return result(True, timings)
+
+
+def time_sweep(sweep: LabSweep, check: Callable[[], None] | None = None) -> LabSweep:
+    """`sweep` with one step timed per policy where matmuls dominate: what run_sweep's `timing` adds at its end,
+    apart, so that a view can run other measurements between the two. `check` as time_policies takes it."""
+    with one_thread():
+        timings = time_policies(POLICIES, repeats=TIMING_REPEATS, check=check)
+    return dataclasses.replace(sweep, timings=timings)

@@ -10,14 +10,15 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.diff import FIGURES, Diff
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.document import SnapshotDocument
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import num, signed_size, size, unit_name
 from gpumem_gui.views.common.table_model import ColumnsModel
 from gpumem_gui.views.common.tasks import TaskGroup
-from gpumem_gui.views.compare.whatif_view import KINDS, event_text, shown_colour
+from gpumem_gui.views.compare.whatif_view import KINDS, event_text, kind_name, shown_colour
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.site_timeline import short_label
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
@@ -26,17 +27,22 @@ from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 # the recorded and the replayed run), so that where they agree both stay visible
 SIDE_PENS = (("A", palette.CURVES["reserved"], 6, 140), ("B", palette.LARGEST_HOLE, 2, 255))
 _LABELS = {
-    "reserved_bytes": "reserved",
-    "allocated_bytes": "allocated",
-    "free_bytes": "free (cached)",
-    "segments": "segments",
-    "blocks": "blocks",
+    "reserved_bytes": QT_TRANSLATE_NOOP("DiffView", "reserved"),
+    "allocated_bytes": QT_TRANSLATE_NOOP("DiffView", "allocated"),
+    "free_bytes": QT_TRANSLATE_NOOP("DiffView", "free (cached)"),
+    "segments": QT_TRANSLATE_NOOP("DiffView", "segments"),
+    "blocks": QT_TRANSLATE_NOOP("DiffView", "blocks"),
 }
-_HEADERS = ("site", "B − A", "added", "removed")
+_HEADERS = (
+    QT_TRANSLATE_NOOP("DiffView", "site"),
+    "B − A",
+    QT_TRANSLATE_NOOP("DiffView", "added"),
+    QT_TRANSLATE_NOOP("DiffView", "removed"),
+)
 
 
-def signed_bytes(value: int) -> str:
-    return "0" if value == 0 else f"{'+' if value > 0 else '−'}{format_bytes(abs(value))}"
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("DiffView", text)
 
 
 class SiteDeltaModel(ColumnsModel):
@@ -53,6 +59,10 @@ class SiteDeltaModel(ColumnsModel):
         self.diff = diff
         self.endResetModel()
 
+    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
+        header = super().headerData(section, orientation, role)
+        return _tr(header) if isinstance(header, str) else header
+
     def row_count(self) -> int:
         return 0 if self.diff is None else len(self.diff.by_site)
 
@@ -68,13 +78,13 @@ class SiteDeltaModel(ColumnsModel):
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             values = (
                 short_label(s.site),
-                signed_bytes(s.bytes_delta),
-                format_bytes(s.added_bytes),
-                format_bytes(s.removed_bytes),
+                signed_size(s.bytes_delta),
+                size(s.added_bytes),
+                size(s.removed_bytes),
             )
             return values[col]
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            return f"{s.site}\nA {format_bytes(s.a_bytes)}, B {format_bytes(s.b_bytes)}"
+            return f"{s.site}\nA {size(s.a_bytes)}, B {size(s.b_bytes)}"
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col > 0:
             return int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
         return None
@@ -130,23 +140,25 @@ class DiffView(QtWidgets.QWidget):
         for col in range(1, len(_HEADERS)):
             header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.site_table.clicked.connect(lambda index: self.pick_site(self.sites.site(index.row())))
-        self.changes_button = QtWidgets.QPushButton("Show added and removed")
+        self.changes_button = QtWidgets.QPushButton()
         self.changes_button.clicked.connect(lambda: self.pick_site(None))
         side_panel = QtWidgets.QWidget()
         side = QtWidgets.QVBoxLayout(side_panel)
         side.setContentsMargins(0, 0, 0, 0)
         side.addWidget(self.figures)
-        side.addWidget(QtWidgets.QLabel("<b>Sites that changed</b> (click one: its blocks on both maps)"))
+        self.sites_label = QtWidgets.QLabel()
+        side.addWidget(self.sites_label)
         side.addWidget(self.site_table, 1)
         side.addWidget(self.changes_button)
         side_panel.setMinimumWidth(440)
 
         self.event_boxes = (QtWidgets.QSpinBox(), QtWidgets.QSpinBox())
         controls = QtWidgets.QHBoxLayout()
-        for name, box, n in zip(("A event", "B event"), self.event_boxes, self.compare.n_events, strict=True):
+        self.event_labels = (QtWidgets.QLabel(), QtWidgets.QLabel())
+        for label, box, n in zip(self.event_labels, self.event_boxes, self.compare.n_events, strict=True):
             box.setRange(-1, max(n - 1, -1))
             box.setKeyboardTracking(False)  # a number typed moves once, when it is whole
-            controls.addWidget(QtWidgets.QLabel(name))
+            controls.addWidget(label)
             controls.addWidget(box)
         self.event_boxes[0].valueChanged.connect(self.travel_to)
         self.event_boxes[1].valueChanged.connect(lambda j: self.show_events(self.compare.diff.a.event, j, True))
@@ -167,7 +179,7 @@ class DiffView(QtWidgets.QWidget):
         self._refresh.timeout.connect(self._draw_curves)
         self.view_box.sigXRangeChanged.connect(self._refresh.start)
         self.view_box.sigResized.connect(self._refresh.start)
-        self.legend = QtWidgets.QLabel(self._legend_html())
+        self.legend = QtWidgets.QLabel()
         self.legend.setWordWrap(True)
 
         # the maps get the whole width (a map's scale and labels need it); the timeline, the figures and the sites
@@ -183,7 +195,24 @@ class DiffView(QtWidgets.QWidget):
         layout.addLayout(bottom, 2)
         layout.addWidget(self.legend)
         self._fit_axis()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the comparison in the window's language."""
+        self.changes_button.setText(self.tr("Show added and removed"))
+        self.sites_label.setText(self.tr("<b>Sites that changed</b> (click one: its blocks on both maps)"))
+        for label, text in zip(self.event_labels, (self.tr("A event"), self.tr("B event")), strict=True):
+            label.setText(text)
+        self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_name(self.unit)))
+        self.plot.setLabel("bottom", self.tr("A's trace event (B aligned)"))
+        self.legend.setText(self._legend_html())
+        self.sites.headerDataChanged.emit(QtCore.Qt.Orientation.Horizontal, 0, len(_HEADERS) - 1)
         self._show(self.compare.frames())
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- the timeline ---------------------------------------------------------------------------------------
 
@@ -192,8 +221,6 @@ class DiffView(QtWidgets.QWidget):
         peak = max(float(doc.timeline().series.peak("reserved")) for doc in docs)
         self.unit, self.unit_scale = memory_unit(peak)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.setLabel("left", f"memory ({self.unit})")
-        self.plot.setLabel("bottom", "A's trace event (B aligned)")
         for i, (doc, (_name, colour, width, alpha)) in enumerate(zip(docs, SIDE_PENS, strict=True)):
             envelopes = doc.curve_envelopes()
             for kind, style in KINDS:
@@ -219,12 +246,12 @@ class DiffView(QtWidgets.QWidget):
     def _legend_html(self) -> str:
         items = [
             f'<span style="color:{shown_colour(colour, alpha)}">{"&#9473;&#9473;" if k == 0 else "&#9477;&#9477;"}'
-            f"</span> {name} {kind}"
+            f"</span> {name} {kind_name(kind)}"
             for name, colour, _w, alpha in SIDE_PENS
             for k, (kind, _style) in enumerate(KINDS)
         ]
-        items.append(f'<span style="color:{palette.CURSOR}">&#9474;</span> the moments both maps show')
-        hint = "click or drag the timeline (or Left/Right) to travel both; B's event box moves B alone"
+        items.append(f'<span style="color:{palette.CURSOR}">&#9474;</span> ' + self.tr("the moments both maps show"))
+        hint = self.tr("click or drag the timeline (or Left/Right) to travel both; B's event box moves B alone")
         return " &nbsp; ".join(items) + f' &nbsp; <span style="color:{palette.TEXT_MUTED}">{hint}</span>'
 
     # -- travel ---------------------------------------------------------------------------------------------
@@ -242,7 +269,7 @@ class DiffView(QtWidgets.QWidget):
         if (event_a, event_b) == (diff.a.event, diff.b.event) and self.pending is None:
             return
         self.pending = (event_a, event_b)
-        self.status.setText(f"comparing A at {event_a:,} with B at {event_b:,}...")
+        self.status.setText(self.tr("comparing A at {a} with B at {b}...").format(a=num(event_a), b=num(event_b)))
         self.tasks.start_latest(
             "compare",
             lambda _ctx: self.compare.diff_at(event_a, event_b),
@@ -282,7 +309,8 @@ class DiffView(QtWidgets.QWidget):
         sides = (diff.a, diff.b)
         for title, side, frame, (name, colour, _w, _a) in zip(self.titles, sides, frames, SIDE_PENS, strict=True):
             file = side.file.replace("\\", "/").rsplit("/", 1)[-1]
-            title.setText(f'<b style="color:{colour}">{name}</b> <b>{file}</b>, GPU {side.device}, {event_text(frame)}')
+            where = self.tr("GPU {device}, {event}").format(device=side.device, event=event_text(frame))
+            title.setText(f'<b style="color:{colour}">{name}</b> <b>{file}</b>, {where}')
             title.setToolTip(side.file)
         for box, side in zip(self.event_boxes, (diff.a, diff.b), strict=True):
             box.blockSignals(True)  # showing the event must not travel again
@@ -316,15 +344,22 @@ def figures_html(diff: Diff) -> str:
     for key in FIGURES:
         a, b, d = getattr(diff.a, key), getattr(diff.b, key), delta[key]
         if key.endswith("_bytes"):
-            cells = (format_bytes(a), format_bytes(b), signed_bytes(d))
+            cells = (size(a), size(b), signed_size(d))
         else:
-            cells = (f"{a:,}", f"{b:,}", f"{d:+,}" if d else "0")
+            cells = (num(a), num(b), ("+" if d > 0 else "−") + num(abs(d)) if d else "0")
         rows.append(
-            f"<tr><td>{_LABELS[key]}</td>" + "".join(f'<td align="right">&nbsp;{c}</td>' for c in cells) + "</tr>"
+            f"<tr><td>{_tr(_LABELS[key])}</td>" + "".join(f'<td align="right">&nbsp;{c}</td>' for c in cells) + "</tr>"
         )
     head = "<tr><th></th><th align='right'>A</th><th align='right'>B</th><th align='right'>B − A</th></tr>"
-    blocks = (
-        f"allocated blocks: <b>{len(diff.added):,}</b> added ({format_bytes(diff.added_bytes)}), "
-        f"<b>{len(diff.removed):,}</b> removed ({format_bytes(diff.removed_bytes)}), {len(diff.kept_a):,} kept"
+    blocks = QtCore.QCoreApplication.translate(
+        "DiffView",
+        "allocated blocks: <b>{added}</b> added ({added_bytes}), <b>{removed}</b> removed ({removed_bytes}), {kept} "
+        "kept",
+    ).format(
+        added=num(len(diff.added)),
+        added_bytes=size(diff.added_bytes),
+        removed=num(len(diff.removed)),
+        removed_bytes=size(diff.removed_bytes),
+        kept=num(len(diff.kept_a)),
     )
     return f"<table cellspacing='2'>{head}{''.join(rows)}</table>{blocks}"

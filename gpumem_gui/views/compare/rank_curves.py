@@ -10,13 +10,22 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtWidgets
+from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.ranks import FileSummary
 from gpumem_gui.document.pins import Pin
 from gpumem_gui.views.common import palette
+<<<<<<< HEAD
 from gpumem_gui.views.compare.rank_pins import pin_colour
+=======
+from gpumem_gui.views.common.localized import num, unit_name
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("RanksView", text)
+
+>>>>>>> h-i18nteach
 
 MAX_PLOTS = 256  # beyond that each plot is a few pixels wide: the first ones, and a line says how many are left out
 PLOT_HEIGHT = 90
@@ -29,6 +38,19 @@ def rank_colour(flags: Sequence[str]) -> str:
     if any(f.startswith("high") for f in flags):
         return palette.RANK_BAR_OUTLIER
     return palette.RANK_BAR
+
+
+def flag_text(flag: str) -> str:
+    """A flag as the table shows it, translated ("high res.", "OOM on device 1")."""
+    shown = {
+        "high res.": QtCore.QCoreApplication.translate("RanksView", "high res."),
+        "high alloc.": QtCore.QCoreApplication.translate("RanksView", "high alloc."),
+    }
+    if flag.startswith("OOM on device "):
+        return QtCore.QCoreApplication.translate("RanksView", "OOM on device {devices}").format(
+            devices=flag.removeprefix("OOM on device ")
+        )
+    return shown.get(flag, flag)
 
 
 class RankCurves(QtWidgets.QWidget):
@@ -76,9 +98,14 @@ class RankCurves(QtWidgets.QWidget):
         columns = max(1, math.ceil(math.sqrt(len(shown))))
         for i, (entry, entry_flags) in enumerate(shown):
             colour = rank_colour(entry_flags)
-            label = f"rank {entry.rank}" + ("" if entry.step is None else f" step {entry.step}")
+            if entry.step is None:
+                label = QtCore.QCoreApplication.translate("RanksView", "rank {rank}").format(rank=entry.rank)
+            else:
+                label = QtCore.QCoreApplication.translate("RanksView", "rank {rank} step {step}").format(
+                    rank=entry.rank, step=entry.step
+                )
             if entry_flags:
-                label += f" ({', '.join(entry_flags)})"
+                label += f" ({', '.join(map(flag_text, entry_flags))})"
             plot = self.grid.addPlot(row=i // columns, col=i % columns, title=label)
             plot.titleLabel.setText(label, color=colour, size="8pt")
             plot.setMenuEnabled(False)
@@ -103,6 +130,7 @@ class RankCurves(QtWidgets.QWidget):
             self.colours.append(colour)
         self.grid.setMinimumHeight(PLOT_HEIGHT * math.ceil(len(shown) / columns))
         left_out = len(entries) - len(shown)
+<<<<<<< HEAD
         self.note.setText(
             f"reserved ({name}) over each rank's events, on one scale"
             + (f"; the first {len(shown)} of {len(entries)} files (the table lists them all)" if left_out else "")
@@ -139,3 +167,13 @@ def _draw_pinned(
         plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(colour + "60")))
         drawn[pin] = high
     return drawn
+=======
+        text = QtCore.QCoreApplication.translate(
+            "RanksView", "reserved ({unit}) over each rank's events, on one scale"
+        ).format(unit=unit_name(name))
+        if left_out:
+            text += QtCore.QCoreApplication.translate(
+                "RanksView", "; the first {shown} of {files} files (the table lists them all)"
+            ).format(shown=num(len(shown)), files=num(len(entries)))
+        self.note.setText(text)
+>>>>>>> h-i18nteach

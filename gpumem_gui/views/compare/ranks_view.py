@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import statistics
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -12,27 +13,28 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.rank_groups import Z_THRESHOLD
 from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
 from gpumem_gui.core.snapshot.errors import printable
-from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import count, num, pct, size, unit_name
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
-from gpumem_gui.views.compare.rank_curves import RankCurves, rank_colour
+from gpumem_gui.views.compare.rank_curves import RankCurves, flag_text, rank_colour
 from gpumem_gui.views.compare.rank_pins import RankPins
 
 COLUMNS = (
-    "rank",
-    "step",
-    "file",
-    "device",
-    "peak reserved",
-    "peak allocated",
-    "final reserved",
-    "final allocated",
+    QT_TRANSLATE_NOOP("RanksView", "rank"),
+    QT_TRANSLATE_NOOP("RanksView", "step"),
+    QT_TRANSLATE_NOOP("RanksView", "file"),
+    QT_TRANSLATE_NOOP("RanksView", "device"),
+    QT_TRANSLATE_NOOP("RanksView", "peak reserved"),
+    QT_TRANSLATE_NOOP("RanksView", "peak allocated"),
+    QT_TRANSLATE_NOOP("RanksView", "final reserved"),
+    QT_TRANSLATE_NOOP("RanksView", "final allocated"),
     "OOMs",
-    "frag. at peak",
-    "flags",
+    QT_TRANSLATE_NOOP("RanksView", "frag. at peak"),
+    QT_TRANSLATE_NOOP("RanksView", "flags"),
 )
 FILE_COLUMN = 2
 _SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
@@ -40,13 +42,28 @@ _RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCent
 # short, so that the file column keeps the width: the tooltip and the status line say what they mean
 _FLAG_NAMES = {"peak_reserved_bytes": "high res.", "peak_allocated_bytes": "high alloc."}
 MAX_ERRORS_SHOWN = 4
-OUTLIER_WORDS = f"a peak whose modified z-score among its step and stage is above {Z_THRESHOLD}"
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("RanksView", text)
+
+
+def outlier_words() -> str:
+    return QtCore.QCoreApplication.translate(
+        "RanksView", "a peak whose modified z-score among its step and stage is above {z}"
+    ).format(z=num(Z_THRESHOLD, 1))
 
 
 def _span(us: int | None) -> str:
     if us is None:
         return ""
-    return f" over {us / 1e6:.1f} s" if us >= 100_000 else f" over {us / 1e3:.1f} ms"
+    if us >= 100_000:
+        return QtCore.QCoreApplication.translate("RanksView", " over {seconds} s").format(seconds=num(us / 1e6, 1))
+    return QtCore.QCoreApplication.translate("RanksView", " over {ms} ms").format(ms=num(us / 1e3, 1))
+
+
+def _exact(n: int) -> str:
+    return QtCore.QCoreApplication.translate("RanksView", "{size} ({bytes} bytes)").format(size=size(n), bytes=num(n))
 
 
 def _relative(path: str, folder: str) -> str:
@@ -81,6 +98,10 @@ class RanksModel(ColumnsModel):
     def row_count(self) -> int:
         return len(self.entries)
 
+    def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
+        header = super().headerData(section, orientation, role)
+        return _tr(header) if isinstance(header, str) else header
+
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
         e = self.entries[index.row()]
         flags = self.entry_flags[index.row()]
@@ -91,13 +112,13 @@ class RanksModel(ColumnsModel):
                 "" if e.step is None else str(e.step),
                 _relative(e.file, self.folder),
                 str(e.device),
-                format_bytes(e.peak_reserved_bytes),
-                format_bytes(e.peak_allocated_bytes),
-                format_bytes(e.reserved_bytes),
-                format_bytes(e.allocated_bytes),
-                str(e.oom_events),
-                format_percent(e.external_fragmentation),
-                ", ".join(flags),
+                size(e.peak_reserved_bytes),
+                size(e.peak_allocated_bytes),
+                size(e.reserved_bytes),
+                size(e.allocated_bytes),
+                num(e.oom_events),
+                pct(e.external_fragmentation, 1),
+                ", ".join(map(flag_text, flags)),
             )[column]
         if role == _SORT_ROLE:
             return (
@@ -118,16 +139,43 @@ class RanksModel(ColumnsModel):
         if role == QtCore.Qt.ItemDataRole.BackgroundRole and flags:
             return QtGui.QColor(palette.FINDING_BACK["alert" if e.oom_events else "warn"])
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            rank = "from the file's name or its metadata" if e.rank_from_name else "the device index (nothing names it)"
-            return (
-                f"{printable(e.file)}\nrank {e.rank}: {rank}\n"
-                f"device {e.device}: the one that reserved the most at its peak\n"
-                f"peak reserved {format_bytes_exact(e.peak_reserved_bytes)}"
-                f" (at {'the start' if e.peak_event < 0 else f'event {e.peak_event:,}'} of {e.trace_events:,})\n"
-                f"peak allocated {format_bytes_exact(e.peak_allocated_bytes)}\n"
-                f"trace: {e.trace_events:,} events{_span(e.span_us)}\n"
-                + (f"flags: {', '.join(flags)} (high: {OUTLIER_WORDS})\n" if flags else "")
-                + "double-click to open it at its peak"
+            if e.rank_from_name:
+                rank = QtCore.QCoreApplication.translate(
+                    "RanksView", "rank {rank}: from the file's name or its metadata"
+                )
+            else:
+                rank = QtCore.QCoreApplication.translate(
+                    "RanksView", "rank {rank}: the device index (nothing names it)"
+                )
+            at = (
+                QtCore.QCoreApplication.translate("RanksView", "the start")
+                if e.peak_event < 0
+                else QtCore.QCoreApplication.translate("RanksView", "event {event}").format(event=num(e.peak_event))
+            )
+            lines = [
+                printable(e.file),
+                rank.format(rank=e.rank),
+                QtCore.QCoreApplication.translate(
+                    "RanksView", "device {device}: the one that reserved the most at its peak"
+                ).format(device=e.device),
+                QtCore.QCoreApplication.translate("RanksView", "peak reserved {size} (at {at} of {events})").format(
+                    size=_exact(e.peak_reserved_bytes), at=at, events=num(e.trace_events)
+                ),
+                QtCore.QCoreApplication.translate("RanksView", "peak allocated {size}").format(
+                    size=_exact(e.peak_allocated_bytes)
+                ),
+                QtCore.QCoreApplication.translate("RanksView", "trace: {events} {events:event|events}{span}").format(
+                    events=count(e.trace_events), span=_span(e.span_us)
+                ),
+            ]
+            if flags:
+                lines.append(
+                    QtCore.QCoreApplication.translate("RanksView", "flags: {flags} (high: {words})").format(
+                        flags=", ".join(map(flag_text, flags)), words=outlier_words()
+                    )
+                )
+            return "\n".join(
+                [*lines, QtCore.QCoreApplication.translate("RanksView", "double-click to open it at its peak")]
             )
         return None
 
@@ -156,7 +204,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
             angle=0,
             movable=False,
             pen=pg.mkPen(palette.REFERENCE_LINE, width=1, style=QtCore.Qt.PenStyle.DashLine),
-            label="median",
+            label=QtCore.QCoreApplication.translate("RanksView", "median"),
             labelOpts={"position": 0.02, "color": palette.TEXT_MUTED, "anchors": [(0, 1), (0, 1)]},
         )
         self.median_line.setVisible(False)
@@ -169,6 +217,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
         top = float(peaks.max()) if len(peaks) else 0.0
         unit, name = (2**30, "GiB") if top >= 2**30 else (2**20, "MiB")
         self.heights = peaks / unit
+        self.median_line.label.setFormat(QtCore.QCoreApplication.translate("RanksView", "median"))
         self.brushes = [rank_colour(f) for f in flags]
         pens = [
             pg.mkPen(palette.RANK_BAR_PICKED, width=2) if i in picked else pg.mkPen(None) for i in range(len(entries))
@@ -181,13 +230,20 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
             brushes=self.brushes or None,
             pens=pens or None,
         )
-        self.getAxis("left").setLabel(f"peak reserved ({name})", color=palette.TEXT)
+        self.getAxis("left").setLabel(
+            QtCore.QCoreApplication.translate("RanksView", "peak reserved ({unit})").format(unit=unit_name(name)),
+            color=palette.TEXT,
+        )
         steps = len({e.step for e in entries}) > 1  # one step for all: it goes without saying on every bar
         width = max((len(_bar_label(e, steps)) for e in entries), default=1)
         every = max(1, int(np.ceil(len(entries) * (width + 1) / 160)))  # labels that do not run into each other
         labels = [(i, _bar_label(e, steps)) for i, e in enumerate(entries) if i % every == 0]
         self.getAxis("bottom").setTicks([labels, []])
-        self.getAxis("bottom").setLabel("rank:step" if steps else "rank")
+        self.getAxis("bottom").setLabel(
+            QtCore.QCoreApplication.translate("RanksView", "rank:step")
+            if steps
+            else QtCore.QCoreApplication.translate("RanksView", "rank")
+        )
         if len(peaks) >= 2 and not steps:  # outliers are measured against their own step's median, not this one
             self.median_line.setPos(statistics.median(self.heights.tolist()))
             self.median_line.setVisible(True)
@@ -243,11 +299,11 @@ class RanksView(QtWidgets.QWidget):
         self.rank_pins.added.connect(self._pin_added)
         self.rank_pins.removed.connect(self._pins_redrawn)
         self.tasks = TaskGroup(self)
-        self.status = QtWidgets.QLabel("Open a folder of per-rank snapshots.", wordWrap=True)
+        self.status = QtWidgets.QLabel(wordWrap=True)
+        self.status_text: Callable[[], str] = lambda: self.tr("Open a folder of per-rank snapshots.")
         self.status.setTextFormat(QtCore.Qt.TextFormat.PlainText)  # a folder's name is never markup
         self.status.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.progress = QtWidgets.QProgressBar()
-        self.progress.setFormat("%v of %m files")  # n of N: rows fill in as each file's summary arrives
         self.progress.setVisible(False)
         self.bars = RankBars()
         self.bars.bar_clicked.connect(self._bar_clicked)
@@ -270,11 +326,9 @@ class RanksView(QtWidgets.QWidget):
         self.errors.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.errors.setStyleSheet(f"color:{palette.WARNING_TEXT};")
         self.errors.setVisible(False)
-        self.open_button = QtWidgets.QPushButton("Open")
-        self.open_button.setToolTip("Open the selected file (or double-click its row, or click its bar)")
+        self.open_button = QtWidgets.QPushButton()
         self.open_button.clicked.connect(self._open_selected)
-        self.compare_button = QtWidgets.QPushButton("Compare")
-        self.compare_button.setToolTip("Compare the two selected files block by block, each at its peak of reserved")
+        self.compare_button = QtWidgets.QPushButton()
         self.compare_button.clicked.connect(self._compare_selected)
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.errors, 1)
@@ -286,9 +340,8 @@ class RanksView(QtWidgets.QWidget):
         assert isinstance(curves_column, QtWidgets.QVBoxLayout)
         curves_column.insertWidget(0, self.rank_pins)
         self.charts = QtWidgets.QTabWidget()
-        self.charts.addTab(self.bars, "Peaks")
-        self.charts.addTab(self.rank_curves, "Curves")
-        self.charts.setTabToolTip(1, "Every rank's reserved memory over its events, small plots on one scale")
+        self.charts.addTab(self.bars, "")
+        self.charts.addTab(self.rank_curves, "")
         self.charts.currentChanged.connect(self._chart_shown)  # a method, not a lambda: the closed tab is freed
         splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         splitter.addWidget(self.charts)
@@ -303,6 +356,38 @@ class RanksView(QtWidgets.QWidget):
         layout.addWidget(splitter, 1)
         layout.addLayout(buttons)
         self._selection_changed()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the ranks tab in the window's language: the rows, bars and small plots worded again."""
+        self.progress.setFormat(self.tr("%v of %m files"))  # n of N: rows fill in as each file's summary arrives
+        self.open_button.setText(self.tr("Open"))
+        self.open_button.setToolTip(self.tr("Open the selected file (or double-click its row, or click its bar)"))
+        self.compare_button.setText(self.tr("Compare"))
+        self.compare_button.setToolTip(
+            self.tr("Compare the two selected files block by block, each at its peak of reserved")
+        )
+        self.charts.setTabText(0, self.tr("Peaks"))
+        self.charts.setTabText(1, self.tr("Curves"))
+        self.charts.setTabToolTip(1, self.tr("Every rank's reserved memory over its events, small plots on one scale"))
+        self.status.setText(self.status_text())
+        self.model.headerDataChanged.emit(QtCore.Qt.Orientation.Horizontal, 0, len(COLUMNS) - 1)
+        self.model.dataChanged.emit(
+            self.model.index(0, 0), self.model.index(self.model.rowCount() - 1, len(COLUMNS) - 1)
+        )
+        self._show_errors(self._errors if self.result is None else self.result.errors)
+        self._curves_for = None
+        self._redraw()
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _set_status(self, text: Callable[[], str]) -> None:
+        """The status line `text()` words, worded again after a language switch."""
+        self.status_text = text
+        self.status.setText(text())
 
     # -- loading -----------------------------------------------------------------------------------------------
 
@@ -321,7 +406,7 @@ class RanksView(QtWidgets.QWidget):
         sites: dict[str, int] = {}  # the sites the summaries name at their peaks: how many ranks name each
         self.curves, self.pinned = curves, pinned
         self._show(None)
-        self.status.setText(f"Reading the snapshots in {printable(folder)} ...")
+        self._set_status(lambda: self.tr("Reading the snapshots in {folder} ...").format(folder=printable(folder)))
         self.progress.setRange(0, 0)
         self.progress.setVisible(True)
 
@@ -371,7 +456,11 @@ class RanksView(QtWidgets.QWidget):
             self._arrived.append(done.summary)
         if done.error is not None:
             self._errors.append(done.error)
-        self.status.setText(f"Reading {printable(self.folder)}: {done.done} of {done.total} files ...")
+        self._set_status(
+            lambda: self.tr("Reading {folder}: {done} of {total} files ...").format(
+                folder=printable(self.folder), done=num(done.done), total=num(done.total)
+            )
+        )
         if done.summary is not None:
             order = sorted(self._arrived, key=lambda e: (e.rank, -1 if e.step is None else e.step, e.file))
             self.model.set_entries(order, None, self.folder)
@@ -380,7 +469,7 @@ class RanksView(QtWidgets.QWidget):
 
     def _failed(self, message: str) -> None:
         self.progress.setVisible(False)
-        self.status.setText(f"Could not read the folder: {message}")
+        self._set_status(lambda: self.tr("Could not read the folder: {message}").format(message=message))
 
     def set_table(self, table: RanksTable, folder: str | None = None) -> None:
         """Show a finished table (what load_folder ends with; tests and scripts may hand one directly)."""
@@ -396,15 +485,17 @@ class RanksView(QtWidgets.QWidget):
         self._redraw()
         self._show_errors(table.errors if table is not None else [])
         if table is not None:
-            self.status.setText(_summary(table, self.folder))
+            self._set_status(lambda: _summary(table, self.folder))
 
     def _show_errors(self, errors: list[str]) -> None:
         self.errors.setVisible(bool(errors))
-        shown = [f"unreadable: {printable(e)}" for e in errors[:MAX_ERRORS_SHOWN]]
+        # the reader's own words quoted as they are (the command line prints the same)
+        lines = [self.tr("unreadable: “{error}”").format(error=printable(e)) for e in errors]
+        shown = lines[:MAX_ERRORS_SHOWN]
         if len(errors) > MAX_ERRORS_SHOWN:
-            shown.append(f"and {len(errors) - MAX_ERRORS_SHOWN} more (see the tooltip)")
+            shown.append(self.tr("and {n} more (see the tooltip)").format(n=num(len(errors) - MAX_ERRORS_SHOWN)))
         self.errors.setText("\n".join(shown))
-        self.errors.setToolTip("\n".join(map(printable, errors)))
+        self.errors.setToolTip("\n".join(lines))
 
     # -- the chart and the selection -------------------------------------------------------------------------
 
@@ -469,27 +560,38 @@ def connect_cluster(scheduler: str) -> ClusterReader | str:
     try:
         return ClusterReader.connect(scheduler)
     except DaskMissing:
-        return (
-            "reading on a cluster needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')"
+        return QtCore.QCoreApplication.translate(
+            "RanksView",
+            "reading on a cluster needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')",
         )
     except (OSError, TimeoutError, ValueError) as e:  # refused, timed out, an address Dask cannot parse
-        return f"cannot reach the Dask scheduler {printable(scheduler)}: {one_line(e)}"
+        return QtCore.QCoreApplication.translate(
+            "RanksView", "cannot reach the Dask scheduler {scheduler}: {error}"
+        ).format(scheduler=printable(scheduler), error=one_line(e))
 
 
 def _summary(table: RanksTable, folder: str) -> str:
     folder = printable(folder)
     n = len(table.entries)
     if not n and not table.errors:
-        return f"No snapshot files in {folder}."
+        return QtCore.QCoreApplication.translate("RanksView", "No snapshot files in {folder}.").format(folder=folder)
     ranks = len({e.rank for e in table.entries})
-    text = f"{folder}: {n} file{'s' if n != 1 else ''}, {ranks} rank{'s' if ranks != 1 else ''}."
+    text = QtCore.QCoreApplication.translate(
+        "RanksView", "{folder}: {files} {files:file|files}, {ranks} {ranks:rank|ranks}."
+    ).format(folder=folder, files=count(n), ranks=count(ranks))
     if table.oom_ranks:
-        text += f" Out of memory on rank {', '.join(map(str, table.oom_ranks))} (red)."
+        text += " " + QtCore.QCoreApplication.translate("RanksView", "Out of memory on rank {ranks} (red).").format(
+            ranks=", ".join(map(str, table.oom_ranks))
+        )
     outliers = sorted({o.rank for o in table.outliers})
     if outliers:
-        text += f" Outliers ({OUTLIER_WORDS}): rank {', '.join(map(str, outliers))} (orange)."
+        text += " " + QtCore.QCoreApplication.translate(
+            "RanksView", "Outliers ({words}): rank {ranks} (orange)."
+        ).format(words=outlier_words(), ranks=", ".join(map(str, outliers)))
     for imbalance in table.imbalance:
-        text += f" {imbalance.text}."
+        text += f" {imbalance.text}."  # core's sentence, in English: the command line prints the same
     if table.errors:
-        text += f" {len(table.errors)} file{'s' if len(table.errors) != 1 else ''} could not be read."
+        text += " " + QtCore.QCoreApplication.translate(
+            "RanksView", "{files} {files:file|files} could not be read."
+        ).format(files=count(len(table.errors)))
     return text

@@ -9,11 +9,12 @@ from typing import TYPE_CHECKING
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.snapshot.units import format_bytes, format_percent, parse_bytes
+from gpumem_gui.core.snapshot.units import parse_bytes
 from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import num, pct, signed_size, size, unit_name
 from gpumem_gui.views.common.travel_keys import page_step, travel_delta
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
@@ -24,6 +25,29 @@ if TYPE_CHECKING:
 # the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
 # so that where the runs agree both stay visible (the replayed line inside the recorded band)
 RUNS = (("recorded", palette.CURVES["reserved"], 6, 140), ("replayed", palette.LARGEST_HOLE, 2, 255))
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("WhatIfView", text)
+
+
+def run_name(name: str) -> str:
+    """A run's name (recorded, replayed) in the window's language."""
+    names = {
+        "recorded": QtCore.QCoreApplication.translate("WhatIfView", "recorded"),
+        "replayed": QtCore.QCoreApplication.translate("WhatIfView", "replayed"),
+    }
+    return names[name]
+
+
+def kind_name(kind: str) -> str:
+    names = {
+        "reserved": QtCore.QCoreApplication.translate("WhatIfView", "reserved"),
+        "allocated": QtCore.QCoreApplication.translate("WhatIfView", "allocated"),
+    }
+    return names[kind]
+
+
 KINDS = (("reserved", QtCore.Qt.PenStyle.SolidLine), ("allocated", QtCore.Qt.PenStyle.DashLine))
 
 
@@ -32,33 +56,52 @@ class WhatIfDialog(QtWidgets.QDialog):
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("What if...")
         form = QtWidgets.QFormLayout(self)
         self.expandable = QtWidgets.QComboBox()
-        self.expandable.addItems(["as recorded", "True", "False"])
-        self.max_split = QtWidgets.QLineEdit(placeholderText="as recorded (MiB, >= 20)")
-        self.divisions = QtWidgets.QLineEdit(placeholderText="as recorded, e.g. 4 or [256:1,512:2,>:4]")
-        self.gc = QtWidgets.QLineEdit(placeholderText="as recorded, in (0, 1); needs a memory fraction")
-        self.fraction = QtWidgets.QLineEdit(placeholderText="none, in (0, 1]")
-        self.capacity = QtWidgets.QLineEdit(placeholderText="what an OOM saw, else 80GiB")
+        self.expandable.addItems(["", "True", "False"])
+        self.max_split = QtWidgets.QLineEdit()
+        self.divisions = QtWidgets.QLineEdit()
+        self.gc = QtWidgets.QLineEdit()
+        self.fraction = QtWidgets.QLineEdit()
+        self.capacity = QtWidgets.QLineEdit()
         form.addRow("expandable_segments", self.expandable)
         form.addRow("max_split_size_mb", self.max_split)
         form.addRow("roundup_power2_divisions", self.divisions)
         form.addRow("garbage_collection_threshold", self.gc)
         form.addRow("per_process_memory_fraction", self.fraction)
-        form.addRow("device capacity", self.capacity)
+        self.capacity_label = QtWidgets.QLabel()
+        form.addRow(self.capacity_label, self.capacity)
+        # buttons of its own, not standard ones: a button box words those again itself on a language switch, in
+        # Qt's words ("OK"), over ours
+        self.buttons = QtWidgets.QDialogButtonBox()
+        self.replay_button = self.buttons.addButton("", QtWidgets.QDialogButtonBox.ButtonRole.AcceptRole)
+        self.cancel_button = self.buttons.addButton("", QtWidgets.QDialogButtonBox.ButtonRole.RejectRole)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        form.addRow(self.buttons)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("What if..."))
+        self.expandable.setItemText(0, self.tr("as recorded"))
+        self.max_split.setPlaceholderText(self.tr("as recorded (MiB, >= 20)"))
+        self.divisions.setPlaceholderText(self.tr("as recorded, e.g. 4 or [256:1,512:2,>:4]"))
+        self.gc.setPlaceholderText(self.tr("as recorded, in (0, 1); needs a memory fraction"))
+        self.fraction.setPlaceholderText(self.tr("none, in (0, 1]"))
+        self.capacity.setPlaceholderText(self.tr("what an OOM saw, else 80GiB"))
+        self.capacity_label.setText(self.tr("device capacity"))
         for field in (self.max_split, self.divisions, self.gc, self.fraction, self.capacity):
             # each hint whole: a field as wide as its hint, and the hint again as a tooltip
             hint = field.placeholderText()
             field.setMinimumWidth(field.fontMetrics().horizontalAdvance(hint) + 24)
             field.setToolTip(hint)
-        buttons = QtWidgets.QDialogButtonBox(
-            QtWidgets.QDialogButtonBox.StandardButton.Ok | QtWidgets.QDialogButtonBox.StandardButton.Cancel
-        )
-        buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok).setText("Replay")
-        buttons.accepted.connect(self.accept)
-        buttons.rejected.connect(self.reject)
-        form.addRow(buttons)
+        self.replay_button.setText(self.tr("Replay"))
+        self.cancel_button.setText(self.tr("Cancel"))
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def overrides(self) -> list[str]:
         items = []
@@ -94,20 +137,8 @@ class WhatIfView(QtWidgets.QWidget):
         self.paired = run.result.replayed_event
         self.n_events = run.original.n_events if self.paired is not None else max(d.n_events for d in self.documents)
         self.current_event = self.n_events - 1
-        result = run.result
-        o, r = result.original, result.replayed
-        diff = r.peak_reserved_bytes - o.peak_reserved_bytes
-        where = "never" if result.first_divergence is None else f"first at event {result.first_divergence:,}"
-        replayed = html.escape(run.change or result.settings or "recorded settings")
-        self.summary = QtWidgets.QLabel(
-            f"<b>{replayed}</b> on {format_bytes(result.capacity)}: "
-            f"peak reserved {format_bytes(o.peak_reserved_bytes)} &rarr; {format_bytes(r.peak_reserved_bytes)} "
-            f"(<b>{'+' if diff >= 0 else '-'}{format_bytes(abs(diff))}</b>), "
-            f"OOMs {o.oom_events} &rarr; {r.oom_events}, cudaMalloc/map calls {o.device_allocations} &rarr; "
-            f"{r.device_allocations}, worst fragmentation {format_percent(o.max_external_fragmentation)} &rarr; "
-            f"{format_percent(r.max_external_fragmentation)}; the replay differs from the recording {where}"
-            + (f". <b>Note:</b> {html.escape(result.unjudged)}." if result.unjudged else "")
-        )
+        self.run = run
+        self.summary = QtWidgets.QLabel()
         self.summary.setWordWrap(True)
         self.maps = (SegmentMapView(), SegmentMapView())
         self.titles = (QtWidgets.QLabel(), QtWidgets.QLabel())
@@ -125,8 +156,6 @@ class WhatIfView(QtWidgets.QWidget):
         peak = max(float(doc.timeline().series.peak("reserved")) for doc in self.documents)
         self.unit, self.unit_scale = memory_unit(peak)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.setLabel("left", f"memory ({self.unit})")
-        self.plot.setLabel("bottom", "trace event")
         self.curves: list[tuple[pg.PlotDataItem, Envelope]] = []
         for doc, (_name, colour, width, alpha) in zip(self.documents, RUNS, strict=True):
             envelopes = doc.curve_envelopes()
@@ -146,7 +175,7 @@ class WhatIfView(QtWidgets.QWidget):
         self.cursor_line.sigPositionChanged.connect(lambda: self.travel_to(round(self.cursor_line.value())))
         self.plot.addItem(self.cursor_line)
         self.view_box.scrubbed.connect(lambda x: self.travel_to(round(x)))
-        self.legend = QtWidgets.QLabel(legend_html())  # under the plot: it hides no curve and wraps, never clipped
+        self.legend = QtWidgets.QLabel()  # under the plot: it hides no curve and wraps, never clipped
         self.legend.setWordWrap(True)
         layout = self.main_layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.summary)
@@ -154,7 +183,52 @@ class WhatIfView(QtWidgets.QWidget):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.legend)
         self._refresh.start()
+        self.retranslate()
         self.travel_to(self.n_events - 1, force=True)
+
+    def retranslate(self) -> None:
+        """The header, axes, legend and map titles in the window's language."""
+        self.summary.setText(self.summary_text())
+        self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_name(self.unit)))
+        self.plot.setLabel("bottom", self.tr("trace event"))
+        self.legend.setText(legend_html())
+        self._name_events()
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def summary_text(self) -> str:
+        """The header: what was replayed, and how its peak, OOMs, device calls and fragmentation changed."""
+        result = self.run.result
+        o, r = result.original, result.replayed
+        if result.first_divergence is None:
+            where = self.tr("never")
+        else:
+            where = self.tr("first at event {event}").format(event=num(result.first_divergence))
+        replayed = html.escape(self.run.change or result.settings or self.tr("recorded settings"))
+        text = self.tr(
+            "<b>{replayed}</b> on {capacity}: peak reserved {peak_before} &rarr; {peak_after} (<b>{diff}</b>), OOMs "
+            "{ooms_before} &rarr; {ooms_after}, cudaMalloc/map calls {calls_before} &rarr; {calls_after}, worst "
+            "fragmentation {frag_before} &rarr; {frag_after}; the replay differs from the recording {where}"
+        ).format(
+            replayed=replayed,
+            capacity=size(result.capacity),
+            peak_before=size(o.peak_reserved_bytes),
+            peak_after=size(r.peak_reserved_bytes),
+            diff=signed_size(r.peak_reserved_bytes - o.peak_reserved_bytes),
+            ooms_before=num(o.oom_events),
+            ooms_after=num(r.oom_events),
+            calls_before=num(o.device_allocations),
+            calls_after=num(r.device_allocations),
+            frag_before=pct(o.max_external_fragmentation, 1),
+            frag_after=pct(r.max_external_fragmentation, 1),
+            where=where,
+        )
+        if result.unjudged:
+            text += self.tr(". <b>Note:</b> {note}.").format(note=html.escape(result.unjudged))
+        return text
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         # the wrapped legend's lines kept in the least height (see TimelineView.resizeEvent)
@@ -201,7 +275,7 @@ class WhatIfView(QtWidgets.QWidget):
     def _name_events(self) -> None:
         """Each map's title says which run it is and which event it shows."""
         for title, doc, (name, colour, _w, _a) in zip(self.titles, self.documents, RUNS, strict=True):
-            title.setText(f'<b style="color:{colour}">{name}</b>: {event_text(doc.frame())}')
+            title.setText(f'<b style="color:{colour}">{run_name(name)}</b>: {event_text(doc.frame())}')
 
     def handle_key(self, key: int) -> bool:
         """Travel by a key (the shared travel keys); False for a key that does not travel."""
@@ -233,11 +307,13 @@ class WhatIfView(QtWidgets.QWidget):
 def event_text(frame: EventFrame) -> str:
     """Which event a map shows, as its title says it: the number, and what the event did."""
     if frame.event < 0:
-        return "before the first event"
-    text = f"after event {frame.event:,} of {frame.n_events:,}"
+        return QtCore.QCoreApplication.translate("WhatIfView", "before the first event")
+    text = QtCore.QCoreApplication.translate("WhatIfView", "after event {event} of {events}").format(
+        event=num(frame.event), events=num(frame.n_events)
+    )
     info = frame.event_info
     if info is not None and info.label:
-        text += f" ({info.label}{f', {format_bytes(info.size)}' if info.size else ''})"
+        text += f" ({info.label}{f', {size(info.size)}' if info.size else ''})"
     return text
 
 
@@ -245,12 +321,20 @@ def legend_html() -> str:
     """Every colour and line style the comparison's timeline draws, with what it means."""
     swatches = {QtCore.Qt.PenStyle.SolidLine: "&#9473;&#9473;", QtCore.Qt.PenStyle.DashLine: "&#9477;&#9477;"}
     items = [
-        f'<span style="color:{shown_colour(colour, alpha)}">{swatches[style]}</span> {name} {kind}'
+        f'<span style="color:{shown_colour(colour, alpha)}">{swatches[style]}</span> '
+        + QtCore.QCoreApplication.translate("WhatIfView", "{run} {kind}").format(
+            run=run_name(name), kind=kind_name(kind)
+        )
         for name, colour, _w, alpha in RUNS
         for kind, style in KINDS
     ]
-    items.append(f'<span style="color:{palette.CURSOR}">&#9474;</span> the event both maps show')
-    hint = "click or drag the timeline, or use Left/Right, PageUp/PageDown, Home/End, to travel both runs"
+    items.append(
+        f'<span style="color:{palette.CURSOR}">&#9474;</span> '
+        + QtCore.QCoreApplication.translate("WhatIfView", "the event both maps show")
+    )
+    hint = QtCore.QCoreApplication.translate(
+        "WhatIfView", "click or drag the timeline, or use Left/Right, PageUp/PageDown, Home/End, to travel both runs"
+    )
     return " &nbsp; ".join(items) + f' &nbsp; <span style="color:{palette.TEXT_MUTED}">{hint}</span>'
 
 

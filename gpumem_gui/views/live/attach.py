@@ -7,32 +7,34 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import size
 from gpumem_gui.views.common.tasks import TaskGroup
 
-HOW_TO_PROBE = (
-    "To watch a job's allocator, start it with the probe:\n"
-    "    python -m gpumem_gui.probe train.py [args...]\n"
-    "or add two lines to it:\n"
-    "    import gpumem_gui.probe\n"
-    "    gpumem_gui.probe.start()\n"
-    "No GPU here? Try `gpumem-gui demo-job`, a simulated job with the real probe."
-)
+
+def how_to_probe() -> str:
+    """How to start a job with the probe, in the window's language."""
+    return QtCore.QCoreApplication.translate(
+        "AttachDialog",
+        "To watch a job's allocator, start it with the probe:\n"
+        "    python -m gpumem_gui.probe train.py [args...]\n"
+        "or add two lines to it:\n"
+        "    import gpumem_gui.probe\n"
+        "    gpumem_gui.probe.start()\n"
+        "No GPU here? Try `gpumem-gui demo-job`, a simulated job with the real probe.",
+    )
 
 
 class AttachDialog(QtWidgets.QDialog):
     def __init__(self, list_jobs: Callable[[], LocalJobs], parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Attach to a local job")
         self.resize(760, 420)
         self.list_jobs = list_jobs
         self.jobs: list[LocalJob] = []
         self.selected: LocalJob | None = None
         self.table = QtWidgets.QTableWidget(0, 4)
-        self.table.setHorizontalHeaderLabels(["PID", "GPU memory", "probe", "command"])
         self.table.horizontalHeader().setStretchLastSection(True)
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
@@ -41,17 +43,17 @@ class AttachDialog(QtWidgets.QDialog):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.doubleClicked.connect(lambda _i: self.accept_selected())
         self.nvml_note = QtWidgets.QLabel(wordWrap=True)
-        self.hint = QtWidgets.QLabel(HOW_TO_PROBE, wordWrap=True)
+        self.hint = QtWidgets.QLabel(wordWrap=True)
         self.hint.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.hint.setStyleSheet(
             f"font-family: monospace; color: {palette.TEXT}; padding: 6px; background: {palette.HINT_BACKGROUND};"
         )
-        self.refresh_button = QtWidgets.QPushButton("Refresh")
+        self.refresh_button = QtWidgets.QPushButton()
         self.refresh_button.clicked.connect(self.refresh)
-        self.attach_button = QtWidgets.QPushButton("Attach", default=True)
+        self.attach_button = QtWidgets.QPushButton(default=True)
         self.attach_button.setEnabled(False)  # until a job with a probe is selected
         self.attach_button.clicked.connect(self.accept_selected)
-        cancel = QtWidgets.QPushButton("Cancel")
+        self.cancel_button = cancel = QtWidgets.QPushButton()
         cancel.clicked.connect(self.reject)
         buttons = QtWidgets.QHBoxLayout()
         buttons.addWidget(self.refresh_button)
@@ -66,11 +68,29 @@ class AttachDialog(QtWidgets.QDialog):
         # no Qt parent: a listing that ends after the dialog is gone still finds its group alive
         self.tasks = TaskGroup()
         self.finished.connect(lambda _result: self.tasks.cancel_all())
+        self.found: LocalJobs | None = None
+        self.retranslate()
         self.refresh()
+
+    def retranslate(self) -> None:
+        self.setWindowTitle(self.tr("Attach to a local job"))
+        self.table.setHorizontalHeaderLabels(["PID", self.tr("GPU memory"), self.tr("probe"), self.tr("command")])
+        self.refresh_button.setText(self.tr("Refresh"))
+        self.attach_button.setText(self.tr("Attach"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        if self.found is not None:
+            self.show_jobs(self.found)
+        else:
+            self.hint.setText(how_to_probe())
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def refresh(self) -> None:
         """List the jobs in a task (NVML and every probe's socket are asked: a silent one takes seconds)."""
-        self.nvml_note.setText("looking for GPU processes and probes...")
+        self.nvml_note.setText(self.tr("looking for GPU processes and probes..."))
         self.refresh_button.setEnabled(False)
         self.tasks.start_latest(
             "list local jobs", lambda _ctx: self.list_jobs(), on_result=self.show_jobs, on_error=self._not_listed
@@ -78,19 +98,21 @@ class AttachDialog(QtWidgets.QDialog):
 
     def _not_listed(self, message: str) -> None:
         self.refresh_button.setEnabled(True)
-        self.nvml_note.setText(f"The local jobs could not be listed: {message}")
+        self.nvml_note.setText(self.tr("The local jobs could not be listed: {message}").format(message=message))
         self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};")
 
     def show_jobs(self, found: LocalJobs) -> None:
         self.refresh_button.setEnabled(True)
+        self.found = found
         self.jobs = list(found.jobs)
         note = "; ".join(filter(None, (found.probe_error, found.nvml_error)))  # e.g. an untrusted socket folder
-        self.nvml_note.setText(note or "GPU processes from NVML, and every local job that runs a probe.")
+        self.nvml_note.setText(note or self.tr("GPU processes from NVML, and every local job that runs a probe."))
         self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if note else "")
         self.table.setRowCount(len(self.jobs))
         for row, job in enumerate(self.jobs):
-            used = format_bytes(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"
-            for col, text in enumerate((str(job.pid), used, "yes" if job.probe else "no", job.command)):
+            used = size(job.gpu_bytes) if job.gpu_bytes is not None else "n/a"
+            probe = self.tr("yes") if job.probe else self.tr("no")
+            for col, text in enumerate((str(job.pid), used, probe, job.command)):
                 item = QtWidgets.QTableWidgetItem(text)
                 if col < 3:
                     item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
@@ -100,7 +122,7 @@ class AttachDialog(QtWidgets.QDialog):
         if first is not None:
             self.table.selectRow(first)
         elif not self.jobs:
-            self.hint.setText("No local GPU process and no probe found.\n\n" + HOW_TO_PROBE)
+            self.hint.setText(self.tr("No local GPU process and no probe found.") + "\n\n" + how_to_probe())
         self._selection_changed()
 
     def _selection_changed(self) -> None:
@@ -109,9 +131,9 @@ class AttachDialog(QtWidgets.QDialog):
         self.selected = job
         self.attach_button.setEnabled(job is not None and job.probe is not None)
         if job is not None and job.probe is None:
-            self.hint.setText(probe_hint(job.pid) + ".\n\n" + HOW_TO_PROBE)
+            self.hint.setText(probe_hint(job.pid) + ".\n\n" + how_to_probe())
         elif self.jobs:
-            self.hint.setText(HOW_TO_PROBE)
+            self.hint.setText(how_to_probe())
 
     def accept_selected(self) -> None:
         if self.selected is not None and self.selected.probe is not None:

@@ -7,29 +7,62 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.nvml import MEMORY_UTIL_TIP, NA, GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
+from gpumem_gui.views.common.localized import count, num, pct, size
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0
 
 # (header, header tooltip); GPU rows and their process rows share the columns
 COLUMNS: tuple[tuple[str, str], ...] = (
-    ("GPU / pid", "GPUs in NVML (PCI bus) order; CUDA numbers them alike only with CUDA_DEVICE_ORDER=PCI_BUS_ID."),
-    ("name / command", "The GPU's name; for a process its command line (from psutil)."),
-    ("used", "Device memory in use; for a process, what NVML charges to it (its CUDA context included)."),
-    ("free", "Device memory nobody holds."),
     (
-        "reserved",
-        "Memory the driver and firmware set aside (NVML memory info v2). n/a where the driver only has v1: "
-        "then 'used' includes it, which is why an idle GPU seems to use hundreds of MiB.",
+        QT_TRANSLATE_NOOP("DeviceView", "GPU / pid"),
+        QT_TRANSLATE_NOOP(
+            "DeviceView",
+            "GPUs in NVML (PCI bus) order; CUDA numbers them alike only with CUDA_DEVICE_ORDER=PCI_BUS_ID.",
+        ),
     ),
-    ("total", "The device's memory."),
-    ("GPU util", "Fraction of the last sample period during which a kernel was running on the GPU."),
-    ("memory util", MEMORY_UTIL_TIP),
-    ("temp", "GPU core temperature."),
-    ("user", "Owner of the process (from psutil); n/a when it has ended or may not be read."),
-    ("UUID / kind", "The GPU's UUID (stable across reboots, unlike indices); for a process its context kind."),
+    (
+        QT_TRANSLATE_NOOP("DeviceView", "name / command"),
+        QT_TRANSLATE_NOOP("DeviceView", "The GPU's name; for a process its command line (from psutil)."),
+    ),
+    (
+        QT_TRANSLATE_NOOP("DeviceView", "used"),
+        QT_TRANSLATE_NOOP(
+            "DeviceView", "Device memory in use; for a process, what NVML charges to it (its CUDA context included)."
+        ),
+    ),
+    (QT_TRANSLATE_NOOP("DeviceView", "free"), QT_TRANSLATE_NOOP("DeviceView", "Device memory nobody holds.")),
+    (
+        QT_TRANSLATE_NOOP("DeviceView", "reserved"),
+        QT_TRANSLATE_NOOP(
+            "DeviceView",
+            "Memory the driver and firmware set aside (NVML memory info v2). n/a where the driver only has v1: "
+            "then 'used' includes it, which is why an idle GPU seems to use hundreds of MiB.",
+        ),
+    ),
+    (QT_TRANSLATE_NOOP("DeviceView", "total"), QT_TRANSLATE_NOOP("DeviceView", "The device's memory.")),
+    (
+        QT_TRANSLATE_NOOP("DeviceView", "GPU util"),
+        QT_TRANSLATE_NOOP(
+            "DeviceView", "Fraction of the last sample period during which a kernel was running on the GPU."
+        ),
+    ),
+    (QT_TRANSLATE_NOOP("DeviceView", "memory util"), MEMORY_UTIL_TIP),
+    (QT_TRANSLATE_NOOP("DeviceView", "temp"), QT_TRANSLATE_NOOP("DeviceView", "GPU core temperature.")),
+    (
+        QT_TRANSLATE_NOOP("DeviceView", "user"),
+        QT_TRANSLATE_NOOP(
+            "DeviceView", "Owner of the process (from psutil); n/a when it has ended or may not be read."
+        ),
+    ),
+    (
+        QT_TRANSLATE_NOOP("DeviceView", "UUID / kind"),
+        QT_TRANSLATE_NOOP(
+            "DeviceView", "The GPU's UUID (stable across reboots, unlike indices); for a process its context kind."
+        ),
+    ),
 )
 _COL = {header: i for i, (header, _) in enumerate(COLUMNS)}
 _MAX_COMMAND_WIDTH = 420
@@ -37,12 +70,16 @@ _NUMERIC = ("used", "free", "reserved", "total", "GPU util", "memory util", "tem
 _KEY_ROLE = QtCore.Qt.ItemDataRole.UserRole  # a process row's pid (int), or the text of an explanatory row
 
 
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("DeviceView", text)
+
+
 def _bytes(n: int | None) -> str:
-    return NA if n is None else format_bytes(n)
+    return NA if n is None else size(n)
 
 
 def _percent(n: int | None) -> str:
-    return NA if n is None else f"{n}%"
+    return NA if n is None else pct(n / 100)
 
 
 def _child(item: QtWidgets.QTreeWidgetItem, i: int) -> QtWidgets.QTreeWidgetItem:
@@ -80,13 +117,13 @@ class DeviceView(QtWidgets.QWidget):
         layout.addWidget(self.banner)
 
         row = QtWidgets.QHBoxLayout()
-        self.status = QtWidgets.QLabel("NVML: not polled yet")
+        self.status = QtWidgets.QLabel()
         row.addWidget(self.status, 1)
-        row.addWidget(QtWidgets.QLabel("refresh every"))
+        self.refresh_label = QtWidgets.QLabel()
+        row.addWidget(self.refresh_label)
         self.interval_box = QtWidgets.QDoubleSpinBox(
             minimum=0.1, maximum=60.0, singleStep=0.5, decimals=1, value=DEFAULT_INTERVAL_S, suffix=" s"
         )
-        self.interval_box.setToolTip("How often NVML is read. NVML's own utilisation samples cover 1/6 s to 1 s.")
         self.interval_box.valueChanged.connect(self._interval_edited)
         row.addWidget(self.interval_box)
         layout.addLayout(row)
@@ -95,8 +132,7 @@ class DeviceView(QtWidgets.QWidget):
         self.tree.setUniformRowHeights(True)
         self.tree.setAlternatingRowColors(True)
         header_item = QtWidgets.QTreeWidgetItem([h for h, _ in COLUMNS])
-        for i, (_, tip) in enumerate(COLUMNS):
-            header_item.setToolTip(i, tip)
+        for i in range(len(COLUMNS)):
             if COLUMNS[i][0] in _NUMERIC:
                 header_item.setTextAlignment(i, QtCore.Qt.AlignmentFlag.AlignRight)
         self.tree.setHeaderItem(header_item)
@@ -105,6 +141,27 @@ class DeviceView(QtWidgets.QWidget):
         layout.addStretch(0)  # takes the room when the tree is hidden, so the banner stays one line at the top
 
         self._gpu_items: dict[str, QtWidgets.QTreeWidgetItem] = {}
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Headers, tooltips and the status in the window's language; the rows worded again."""
+        header_item = self.tree.headerItem()
+        for i, (header, tip) in enumerate(COLUMNS):
+            header_item.setText(i, _tr(header))
+            header_item.setToolTip(i, _tr(tip))
+        self.refresh_label.setText(self.tr("refresh every"))
+        self.interval_box.setToolTip(
+            self.tr("How often NVML is read. NVML's own utilisation samples cover 1/6 s to 1 s.")
+        )
+        if self.reading is None:
+            self.status.setText(self.tr("NVML: not polled yet"))
+        else:
+            self.set_reading(self.reading)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- polling --------------------------------------------------------------------------------------------
 
@@ -147,7 +204,8 @@ class DeviceView(QtWidgets.QWidget):
     def _poll_failed(self, message: str) -> None:
         # the loop itself failed (not a reading: those carry their own error): one line, where readings show theirs
         self.poller = self.poll_task = None
-        self.set_reading(NvmlReading((), f"NVML polling stopped: {message}", taken_at=time.time()))
+        self.set_reading(NvmlReading((), self.tr("NVML polling stopped: {message}").format(message=message),
+                                     taken_at=time.time()))  # fmt: skip
 
     def _interval_edited(self, value: float) -> None:
         if self.poller is not None:
@@ -171,11 +229,12 @@ class DeviceView(QtWidgets.QWidget):
         if reading.error is None:
             n = len(reading.devices)
             self.status.setText(
-                f"NVIDIA driver {reading.driver_version or NA}: {n} GPU{'s' if n != 1 else ''}; "
-                f"read at {stamp} in {reading.read_s * 1000:.0f} ms"
+                self.tr("NVIDIA driver {driver}: {n} {n:GPU|GPUs}; read at {time} in {ms} ms").format(
+                    driver=reading.driver_version or NA, n=count(n), time=stamp, ms=num(reading.read_s * 1000)
+                )
             )
         else:
-            self.status.setText(f"NVML: checked at {stamp}")
+            self.status.setText(self.tr("NVML: checked at {time}").format(time=stamp))
 
         keys = [d.uuid or f"#{d.index}" for d in reading.devices]
         changed = keys != list(self._gpu_items)
@@ -200,7 +259,7 @@ class DeviceView(QtWidgets.QWidget):
         values = {
             "GPU / pid": f"GPU {d.index}",
             "name / command": d.name or NA,
-            "used": _bytes(d.used) if d.used_fraction is None else f"{_bytes(d.used)} ({d.used_fraction:.0%})",
+            "used": _bytes(d.used) if d.used_fraction is None else f"{_bytes(d.used)} ({pct(d.used_fraction)})",
             "free": _bytes(d.free),
             "reserved": _bytes(d.reserved),
             "total": _bytes(d.total),
@@ -217,11 +276,14 @@ class DeviceView(QtWidgets.QWidget):
             item.setFont(i, font)
         for header, value in (("used", d.used), ("free", d.free), ("reserved", d.reserved), ("total", d.total)):
             if value is not None:
-                item.setToolTip(_COL[header], format_bytes_exact(value))
+                item.setToolTip(
+                    _COL[header], self.tr("{size} ({bytes} bytes)").format(size=size(value), bytes=num(value))
+                )
         item.setToolTip(_COL["memory util"], MEMORY_UTIL_TIP)
         if d.memory_version == 1:
             item.setToolTip(
-                _COL["reserved"], "This driver has only memory info v1: 'used' includes driver-reserved memory."
+                _COL["reserved"],
+                self.tr("This driver has only memory info v1: 'used' includes driver-reserved memory."),
             )
         return self._fill_processes(item, d)
 
@@ -234,7 +296,8 @@ class DeviceView(QtWidgets.QWidget):
         if d.processes_note:
             rows.append((d.processes_note, {"name / command": d.processes_note}, d.processes_note))
         elif not d.processes and d.error is None:
-            rows.append(("no processes", {"name / command": "no processes"}, "NVML lists no process on this GPU."))
+            none = self.tr("no processes")
+            rows.append(("no processes", {"name / command": none}, self.tr("NVML lists no process on this GPU.")))
         wanted = [key for key, _, _ in rows]
         changed = wanted != [_child(item, i).data(0, _KEY_ROLE) for i in range(item.childCount())]
         if changed:

@@ -15,12 +15,38 @@ import pyqtgraph as pg
 import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import MAX_SAMPLES, StatsSample
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import num, size, unit_name
 from gpumem_gui.views.live.live_view import LiveView
 
-COLUMNS = ("Job", "State", "Reserved", "Allocated", "Peak reserved", "OOMs", "Snapshots")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("LiveGrid", "Job"),
+    QT_TRANSLATE_NOOP("LiveGrid", "State"),
+    QT_TRANSLATE_NOOP("LiveGrid", "Reserved"),
+    QT_TRANSLATE_NOOP("LiveGrid", "Allocated"),
+    QT_TRANSLATE_NOOP("LiveGrid", "Peak reserved"),
+    "OOMs",
+    QT_TRANSLATE_NOOP("LiveGrid", "Snapshots"),
+)
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("LiveGrid", text)
+
+
+def state_text(state: str) -> str:
+    """A job's state (live, ended, detached, closed) in the window's language."""
+    states = {
+        "live": QtCore.QCoreApplication.translate("LiveGrid", "live"),
+        "ended": QtCore.QCoreApplication.translate("LiveGrid", "ended"),
+        "detached": QtCore.QCoreApplication.translate("LiveGrid", "detached"),
+        "closed": QtCore.QCoreApplication.translate("LiveGrid", "closed"),
+    }
+    return states.get(state, state)
+
+
 REFRESH_MS = 250  # updates that arrive meanwhile are folded into one repaint
 GIB = float(1 << 30)
 
@@ -62,7 +88,6 @@ class LiveGrid(QtWidgets.QWidget):
         self._dirty: set[int] = set()
         self.t0: float | None = None
         self.table = QtWidgets.QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
@@ -73,15 +98,11 @@ class LiveGrid(QtWidgets.QWidget):
         self.plot = pg.PlotWidget()
         self.plot.setBackground(palette.PLOT_BACKGROUND)
         item = self.plot.getPlotItem()
-        item.setLabel("left", "reserved (GiB)")
-        item.setLabel("bottom", "seconds since the first figures")
         item.showGrid(x=True, y=True, alpha=0.2)
         item.setClipToView(True)
         item.setDownsampling(auto=True, mode="peak")  # hours of 2 Hz figures per job: peaks must survive
         self.legend = item.addLegend(offset=(5, 5), labelTextColor=palette.TEXT, brush=pg.mkBrush(*palette.LEGEND_FILL))
-        self.hint = QtWidgets.QLabel(
-            "No job yet: attach to the jobs (Live > Attach...) and they are listed here.", wordWrap=True
-        )
+        self.hint = QtWidgets.QLabel(wordWrap=True)
         self.hint.setStyleSheet(f"color:{palette.TEXT_MUTED};")
         self.splitter = QtWidgets.QSplitter(QtCore.Qt.Orientation.Vertical)
         self.splitter.addWidget(self.table)
@@ -93,6 +114,30 @@ class LiveGrid(QtWidgets.QWidget):
         layout.addWidget(self.splitter, 1)
         self._timer = QtCore.QTimer(self, singleShot=True, interval=REFRESH_MS)
         self._timer.timeout.connect(self.refresh)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Headers, axes, the hint and every row in the window's language."""
+        self.table.setHorizontalHeaderLabels([_tr(c) for c in COLUMNS])
+        item = self.plot.getPlotItem()
+        item.setLabel("left", self.tr("reserved ({unit})").format(unit=unit_name("GiB")))
+        item.setLabel("bottom", self.tr("seconds since the first figures"))
+        if self.jobs:
+            self.hint.setText(
+                self.tr(
+                    "Double-click a job to go to its tab. Reserved, allocated and OOMs are the allocator's own "
+                    "figures, summed over each job's GPUs."
+                )
+            )
+        else:
+            self.hint.setText(self.tr("No job yet: attach to the jobs (Live > Attach...) and they are listed here."))
+        for index in range(len(self.jobs)):
+            self._draw(index)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- jobs ------------------------------------------------------------------------------------------------
 
@@ -102,8 +147,7 @@ class LiveGrid(QtWidgets.QWidget):
             return False
         index = len(self.jobs)
         colour = palette.JOB_LINES[index % len(palette.JOB_LINES)]
-        tooltip = f"{view.session.path}" + ("" if view.local else " (forwarded: a job on another machine)")
-        job = JobRow(view.title, colour, view, tooltip=tooltip)
+        job = JobRow(view.title, colour, view, tooltip=str(view.session.path))
         self.jobs.append(job)
         self._curves.append(self.plot.plot(pen=pg.mkPen(colour, width=2), name=view.title))
         self.table.insertRow(index)
@@ -116,8 +160,7 @@ class LiveGrid(QtWidgets.QWidget):
         # bound methods, not partials: Qt drops these connections itself when this overview is deleted first
         view.updated.connect(self._view_updated)
         view.destroyed.connect(self._view_destroyed)
-        self.hint.setText("Double-click a job to go to its tab. Reserved, allocated and OOMs are the allocator's "
-                          "own figures, summed over each job's GPUs.")  # fmt: skip
+        self.retranslate()
         self._dirty.add(index)
         self.refresh()
         self._fit_table()
@@ -207,23 +250,27 @@ class LiveGrid(QtWidgets.QWidget):
         reserved, allocated = job.figure("reserved"), job.figure("allocated")
         peak = job.figure("peak_reserved")
         devices = ", ".join(str(d) for d in sorted(job.latest)) or "?"
+        if job.view is not None:
+            job.title = job.view.title  # worded in the window's language by the view
+        remote = job.view is not None and not job.view.local
+        where = job.tooltip + (self.tr(" (forwarded: a job on another machine)") if remote else "")
         texts = [
             job.title,
-            job.state,
+            state_text(job.state),
             _size(reserved),
             _size(allocated),
             _size(peak),
-            f"{job.ooms:,}" if job.latest else "",
-            f"{job.frames:,}",
+            num(job.ooms) if job.latest else "",
+            num(job.frames),
         ]
         tips = [
-            f"{job.tooltip}\nGPU {devices}",
+            f"{where}\nGPU {devices}",
             "",
             _exact(reserved),
             _exact(allocated),
-            "the allocator's own peak counter: a peak between two refreshes shows here",
-            "out-of-memory errors in the job, since it started",
-            "snapshots received",
+            self.tr("the allocator's own peak counter: a peak between two refreshes shows here"),
+            self.tr("out-of-memory errors in the job, since it started"),
+            self.tr("snapshots received"),
         ]
         muted = job.state != "live"
         for column, (text, tip) in enumerate(zip(texts, tips, strict=True)):
@@ -248,8 +295,14 @@ class LiveGrid(QtWidgets.QWidget):
 
 
 def _size(value: int | None) -> str:
-    return "" if value is None else format_bytes(value)
+    return "" if value is None else size(value)
 
 
 def _exact(value: int | None) -> str:
-    return "" if value is None else format_bytes_exact(value)
+    return (
+        ""
+        if value is None
+        else QtCore.QCoreApplication.translate("LiveGrid", "{size} ({bytes} bytes)").format(
+            size=size(value), bytes=num(value)
+        )
+    )

@@ -10,11 +10,22 @@ from typing import Any
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import count, num, size
 
 MAX_ROWS = 50  # a job that OOMs in a loop fills no memory here: the latest rows are kept, the rest counted
-COLUMNS = ("#", "time", "request", "GPU", "snapshot")
+COLUMNS = (
+    "#",
+    QT_TRANSLATE_NOOP("OomList", "time"),
+    QT_TRANSLATE_NOOP("OomList", "request"),
+    "GPU",
+    QT_TRANSLATE_NOOP("OomList", "snapshot"),
+)
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("OomList", text)
 
 
 @dataclass(frozen=True)
@@ -64,12 +75,10 @@ class OomList(QtWidgets.QWidget):
         self.problem = QtWidgets.QLabel(wordWrap=True)
         self.problem.setStyleSheet(f"color:{palette.NOTICE_TEXT};")
         self.problem.setVisible(False)
-        self.open_button = QtWidgets.QPushButton("Open")
-        self.open_button.setToolTip("Open the selected OOM's snapshot in a tab of its own (or double-click a row)")
+        self.open_button = QtWidgets.QPushButton()
         self.open_button.setEnabled(False)
         self.open_button.clicked.connect(self.open_selected)
         self.table = QtWidgets.QTableWidget(0, len(COLUMNS))
-        self.table.setHorizontalHeaderLabels(COLUMNS)
         self.table.verticalHeader().setVisible(False)
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)  # more rows in view
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
@@ -86,7 +95,28 @@ class OomList(QtWidgets.QWidget):
         layout.addLayout(head)
         layout.addWidget(self.problem)
         layout.addWidget(self.table, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Headers, the button, the summary and every row in the window's language."""
+        self.open_button.setText(self.tr("Open"))
+        self.open_button.setToolTip(
+            self.tr("Open the selected OOM's snapshot in a tab of its own (or double-click a row)")
+        )
+        self.table.setHorizontalHeaderLabels([_tr(c) for c in COLUMNS])
+        for row in range(self.table.rowCount()):
+            capture = self.capture_at(row)
+            for column, (text, tip) in enumerate(self._cells(capture) if capture is not None else []):
+                item = self.table.item(row, column)
+                if item is not None:
+                    item.setText(text)
+                    item.setToolTip(tip)
         self._update_summary()
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     # -- rows ------------------------------------------------------------------------------------------------
 
@@ -145,7 +175,7 @@ class OomList(QtWidgets.QWidget):
         """Ask for row `row`'s snapshot to be opened; returns why it cannot be (one line), None when asked."""
         capture = self.capture_at(row)
         if capture is None:
-            return "no such OOM in the list"
+            return QtCore.QCoreApplication.translate("OomList", "no such OOM in the list")
         problem = _unopenable(capture)
         self.problem.setText(f"OOM #{capture.ordinal}: {problem}" if problem else "")
         self.problem.setVisible(problem is not None)
@@ -162,15 +192,22 @@ class OomList(QtWidgets.QWidget):
         clock = time.strftime("%H:%M:%S", time.localtime(capture.time))
         day = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(capture.time))
         if capture.path is None:
-            snapshot = ("none written", "the probe writes a snapshot for the first OOMs of a job only")
+            snapshot = (
+                self.tr("none written"),
+                self.tr("the probe writes a snapshot for the first OOMs of a job only"),
+            )
         elif not Path(capture.path).exists():
-            snapshot = (f"{Path(capture.path).name} (gone)", f"{capture.path} no longer exists")
+            name = Path(capture.path).name
+            snapshot = (self.tr("{name} (gone)").format(name=name), self.tr("{path} no longer exists").format(
+                path=capture.path))  # fmt: skip
         else:
-            snapshot = (Path(capture.path).name, f"{capture.path}\ndouble-click to open it in a tab")
+            tip = self.tr("{path}\ndouble-click to open it in a tab").format(path=capture.path)
+            snapshot = (Path(capture.path).name, tip)
+        exact = self.tr("{size} ({bytes} bytes)").format(size=size(capture.requested), bytes=num(capture.requested))
         return [
-            (f"{capture.ordinal}", f"the job's OOM number {capture.ordinal}"),
+            (f"{capture.ordinal}", self.tr("the job's OOM number {n}").format(n=capture.ordinal)),
             (clock, day),
-            (format_bytes(capture.requested), f"the request that failed: {format_bytes_exact(capture.requested)}"),
+            (size(capture.requested), self.tr("the request that failed: {size}").format(size=exact)),
             (f"{capture.device}", f"GPU {capture.device}"),
             snapshot,
         ]
@@ -178,12 +215,14 @@ class OomList(QtWidgets.QWidget):
     def _update_summary(self) -> None:
         n = self.received
         if n == 0:
-            self.summary.setText("no out-of-memory error since attaching")
+            self.summary.setText(self.tr("no out-of-memory error since attaching"))
             return
-        text = f"{n} out-of-memory error{'s' if n != 1 else ''} since attaching"
+        text = self.tr("{n} out-of-memory {n:error|errors} since attaching").format(n=count(n))
         if self.dropped:
-            text += f"; the latest {len(self.captures)} listed, {self.dropped} earlier dropped"
-        self.summary.setText(text + " (double-click one to open its snapshot)")
+            text += self.tr("; the latest {listed} listed, {dropped} earlier dropped").format(
+                listed=num(len(self.captures)), dropped=num(self.dropped)
+            )
+        self.summary.setText(text + self.tr(" (double-click one to open its snapshot)"))
 
     def _selection_changed(self) -> None:
         rows = self.table.selectionModel().selectedRows()
@@ -193,7 +232,11 @@ class OomList(QtWidgets.QWidget):
 
 def _unopenable(capture: OomCapture) -> str | None:
     if capture.path is None:
-        return "the probe wrote no snapshot for this OOM (it writes one for the first OOMs of a job only)"
+        return QtCore.QCoreApplication.translate(
+            "OomList", "the probe wrote no snapshot for this OOM (it writes one for the first OOMs of a job only)"
+        )
     if not Path(capture.path).exists():
-        return f"its snapshot {capture.path} no longer exists (a demo job removes its OOM folder when it exits)"
+        return QtCore.QCoreApplication.translate(
+            "OomList", "its snapshot {path} no longer exists (a demo job removes its OOM folder when it exits)"
+        ).format(path=capture.path)
     return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
@@ -12,25 +13,47 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
-from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import num, size, unit_name
 from gpumem_gui.views.common.one_line import OneLineLabel
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 
-BAR_PARTS = (  # (name, colour, what it is)
-    ("requested", palette.CURVES["requested"], "what the program asked for (requested_bytes)"),
-    ("rounding", palette.CURVES["allocated"], "allocated - requested: the allocator's rounding of each request"),
-    ("cached free", palette.HOLE, "reserved - allocated: cached by PyTorch, free for it, unusable by others"),
+BAR_PARTS = (  # (name, colour, what it is), translated where shown
     (
-        "outside PyTorch",
+        QT_TRANSLATE_NOOP("LiveView", "requested"),
+        palette.CURVES["requested"],
+        QT_TRANSLATE_NOOP("LiveView", "what the program asked for (requested_bytes)"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("LiveView", "rounding"),
+        palette.CURVES["allocated"],
+        QT_TRANSLATE_NOOP("LiveView", "allocated - requested: the allocator's rounding of each request"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("LiveView", "cached free"),
+        palette.HOLE,
+        QT_TRANSLATE_NOOP("LiveView", "reserved - allocated: cached by PyTorch, free for it, unusable by others"),
+    ),
+    (
+        QT_TRANSLATE_NOOP("LiveView", "outside PyTorch"),
         palette.OUTSIDE_PYTORCH,
-        "NVML's used - reserved: CUDA context, cuBLAS/NCCL workspaces, other libraries",
+        QT_TRANSLATE_NOOP("LiveView", "NVML's used - reserved: CUDA context, cuBLAS/NCCL workspaces, other libraries"),
     ),
 )
+OUTSIDE = BAR_PARTS[3][0]
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("LiveView", text)
+
+
+def _exact(n: int) -> str:
+    return QtCore.QCoreApplication.translate("LiveView", "{size} ({bytes} bytes)").format(size=size(n), bytes=num(n))
 
 
 class ReconcileBar(QtWidgets.QWidget):
@@ -56,27 +79,53 @@ class ReconcileBar(QtWidgets.QWidget):
             return []
         requested = f.requested if f.requested is not None else f.allocated
         sizes = (requested, f.rounding or 0, f.cached_free, f.outside_pytorch or 0)
-        return [(name, size, colour, tip) for (name, colour, tip), size in zip(BAR_PARTS, sizes, strict=True)]
+        return [(name, n, colour, tip) for (name, colour, tip), n in zip(BAR_PARTS, sizes, strict=True)]
 
     def describe(self) -> str:
         f = self.figures
         if f is None:
-            return "waiting for the first figures"
-        used = format_bytes_exact(f.nvml_used) if f.nvml_used is not None else "n/a (no NVML)"
-        lines = [f"NVML used by the process: {used}"]
+            return QtCore.QCoreApplication.translate("LiveView", "waiting for the first figures")
+        used = (
+            _exact(f.nvml_used)
+            if f.nvml_used is not None
+            else QtCore.QCoreApplication.translate("LiveView", "n/a (no NVML)")
+        )
+        lines = [QtCore.QCoreApplication.translate("LiveView", "NVML used by the process: {size}").format(size=used)]
         if f.outside_pytorch is not None:
-            lines.append(f"  of which outside PyTorch (context, libraries): {format_bytes_exact(f.outside_pytorch)}")
-        lines.append(f"  PyTorch reserved: {format_bytes_exact(f.reserved)}")
-        lines.append(f"    of which allocated: {format_bytes_exact(f.allocated)}")
-        if f.requested is not None:
-            lines.append(f"      of which requested: {format_bytes_exact(f.requested)}")
-        if f.peak_allocated is not None:
-            lines.append(f"peak allocated (allocator counter): {format_bytes_exact(f.peak_allocated)}")
-        if f.device_used is not None and f.device_total:
-            lines.append(
-                f"device: {format_bytes(f.device_used)} used of {format_bytes(f.device_total)} (all processes)"
+            line = QtCore.QCoreApplication.translate(
+                "LiveView", "  of which outside PyTorch (context, libraries): {size}"
             )
+            lines.append(line.format(size=_exact(f.outside_pytorch)))
+        lines.append(
+            QtCore.QCoreApplication.translate("LiveView", "  PyTorch reserved: {size}").format(size=_exact(f.reserved))
+        )
+        lines.append(
+            QtCore.QCoreApplication.translate("LiveView", "    of which allocated: {size}").format(
+                size=_exact(f.allocated)
+            )
+        )
+        if f.requested is not None:
+            lines.append(
+                QtCore.QCoreApplication.translate("LiveView", "      of which requested: {size}").format(
+                    size=_exact(f.requested)
+                )
+            )
+        if f.peak_allocated is not None:
+            lines.append(
+                QtCore.QCoreApplication.translate("LiveView", "peak allocated (allocator counter): {size}").format(
+                    size=_exact(f.peak_allocated)
+                )
+            )
+        if f.device_used is not None and f.device_total:
+            line = QtCore.QCoreApplication.translate("LiveView", "device: {used} used of {total} (all processes)")
+            lines.append(line.format(used=size(f.device_used), total=size(f.device_total)))
         return "\n".join(lines)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.setToolTip(self.describe() if self.figures is not None else "")
+            self.update()
+        super().changeEvent(event)
 
     def paintEvent(self, _event: QtGui.QPaintEvent) -> None:
         painter = QtGui.QPainter(self)
@@ -86,12 +135,16 @@ class ReconcileBar(QtWidgets.QWidget):
         parts = self.parts()
         f = self.figures
         if f is None:
-            painter.drawText(self.rect(), QtCore.Qt.AlignmentFlag.AlignCenter, "waiting for the first figures...")
+            painter.drawText(
+                self.rect(),
+                QtCore.Qt.AlignmentFlag.AlignCenter,
+                QtCore.QCoreApplication.translate("LiveView", "waiting for the first figures..."),
+            )
             return
-        scale_total = max(sum(size for _n, size, _c, _t in parts), f.peak_reserved or 0, 1)
+        scale_total = max(sum(n_bytes for _n, n_bytes, _c, _t in parts), f.peak_reserved or 0, 1)
         x = float(rect.left())
-        for _name, size, colour, _tip in parts:
-            w = rect.width() * size / scale_total
+        for _name, n_bytes, colour, _tip in parts:
+            w = rect.width() * n_bytes / scale_total
             painter.fillRect(QtCore.QRectF(x, rect.top(), w, rect.height()), QtGui.QColor(colour))
             x += w
         if f.peak_allocated:  # the allocator's own peak: a short spike between refreshes still shows here
@@ -102,16 +155,21 @@ class ReconcileBar(QtWidgets.QWidget):
         legend_y = rect.bottom() + 18
         x = rect.left()
         metrics = painter.fontMetrics()
-        for name, size, colour, _tip in parts:
-            if name == "outside PyTorch" and f.nvml_used is None:
-                text = f"{name}: n/a"
+        for name, n_bytes, colour, _tip in parts:
+            if name == OUTSIDE and f.nvml_used is None:
+                text = QtCore.QCoreApplication.translate("LiveView", "{name}: n/a").format(name=_tr(name))
             else:
-                text = f"{name}: {format_bytes(size)}"
+                text = QtCore.QCoreApplication.translate("LiveView", "{name}: {size}").format(
+                    name=_tr(name), size=size(n_bytes)
+                )
             painter.fillRect(QtCore.QRectF(x, legend_y - 10, 10, 10), QtGui.QColor(colour))
             painter.drawText(QtCore.QPointF(x + 14, legend_y), text)
             x += 14 + metrics.horizontalAdvance(text) + 18
         if f.peak_allocated:
-            painter.drawText(QtCore.QPointF(x, legend_y), f"- - peak allocated {format_bytes(f.peak_allocated)}")
+            text = QtCore.QCoreApplication.translate("LiveView", "- - peak allocated {size}").format(
+                size=size(f.peak_allocated)
+            )
+            painter.drawText(QtCore.QPointF(x, legend_y), text)
 
 
 class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
@@ -121,8 +179,6 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
         super().__init__(parent)
         self.setBackground(palette.PLOT_BACKGROUND)
         self.setMinimumHeight(110)
-        self.getPlotItem().setLabel("left", "GiB")
-        self.getPlotItem().setLabel("bottom", "seconds since attach")
         self.getPlotItem().addLegend(
             offset=(5, 5), labelTextColor=palette.TEXT, brush=pg.mkBrush(*palette.LEGEND_FILL)
         )  # readable over the curves it sits on
@@ -137,6 +193,27 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
             ),
         }
         self.t0: float | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        item = self.getPlotItem()
+        item.setLabel("left", unit_name("GiB"))
+        item.setLabel("bottom", QtCore.QCoreApplication.translate("LiveView", "seconds since attach"))
+        names = {
+            "reserved": QtCore.QCoreApplication.translate("LiveView", "reserved"),
+            "allocated": QtCore.QCoreApplication.translate("LiveView", "allocated"),
+            "peak": QtCore.QCoreApplication.translate("LiveView", "peak allocated (counter)"),
+        }
+        if item.legend is not None:
+            item.legend.clear()
+            for key, curve in self.curves.items():
+                curve.opts["name"] = names[key]
+                item.legend.addItem(curve, names[key])
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
 
     def set_samples(self, samples: Iterable[StatsSample], device: int) -> None:
         rows = [s for s in samples if s.device == device]
@@ -174,52 +251,44 @@ class LiveView(QtWidgets.QWidget):
         self.samples: deque[StatsSample] = deque(maxlen=MAX_SAMPLES)
         self.samples_received = 0  # ever: an overview takes what came after the count it has seen
         self.state = "live"  # then "ended" (the job exited or the session failed) or "detached"
-        hello = session.hello
-        what = "simulated job" if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
         # a probe behind a forwarded socket (SSH from a GPU server) is another machine's process: this machine's
         # NVML must not be asked about it (it could name a local process)
         self.local, self.rank = session.local, session.rank
         if not self.local:
             session.nvml_used = None
-        self.title = (f"rank {self.rank} " if self.rank is not None else "") + f"pid {session.pid}"
-        where = "" if self.local else f" on another machine, via {session.path}"
-        self.header = QtWidgets.QLabel(
-            f"<b>{self.title}</b>{where} &nbsp; {what} &nbsp; <span style='color:{palette.TEXT_MUTED}'>"
-            f"{' '.join(hello.get('argv') or [])[:120]}</span>"
-        )
+        self.title = ""
+        self.header = QtWidgets.QLabel()
+        self.status_text: Callable[[], str] = lambda: self.tr("waiting for the first snapshot...")
+        self.notice_text: Callable[[], str] = str
         self.notice = QtWidgets.QLabel(wordWrap=True)
         self.notice.setVisible(False)
         self.notice.setStyleSheet(
             f"background:{palette.NOTICE_BACKGROUND}; color:{palette.NOTICE_TEXT}; padding:6px; border-radius:4px;"
         )
-        problem = hello.get("problem")
+        problem = session.hello.get("problem")
         if problem:
-            self._show_notice(str(problem))
-        self.pause_button = QtWidgets.QPushButton("Pause")
+            self._show_notice(lambda: str(problem))  # the probe's own words
+        self.pause_button = QtWidgets.QPushButton()
         self.pause_button.setCheckable(True)
         self.pause_button.toggled.connect(self._pause_toggled)
-        self.refresh_button = QtWidgets.QPushButton("Snapshot now")
+        self.refresh_button = QtWidgets.QPushButton()
         self.refresh_button.clicked.connect(session.snapshot_now)
-        self.save_button = QtWidgets.QPushButton("Save snapshot now...")
+        self.save_button = QtWidgets.QPushButton()
         self.save_button.clicked.connect(self._save_dialog)
-        self.mark_button = QtWidgets.QPushButton("Mark...")
-        self.mark_button.setToolTip("Put a named mark in the job's trace (shown on the timeline)")
+        self.mark_button = QtWidgets.QPushButton()
         self.mark_button.clicked.connect(self._mark_dialog)
-        self.record_button = QtWidgets.QPushButton("Record...")
+        self.record_button = QtWidgets.QPushButton()
         self.record_button.setCheckable(True)
-        self.record_button.setToolTip("Write every snapshot and stats sample of this session to a folder")
         self.record_button.toggled.connect(self._record_toggled)
-        self.detach_button = QtWidgets.QPushButton("Detach")
+        self.detach_button = QtWidgets.QPushButton()
         self.detach_button.clicked.connect(self.detach)
-        self.status = OneLineLabel("waiting for the first snapshot...")  # a long path or error never widens the window
+        self.status = OneLineLabel("")  # a long path or error never widens the window
         self.bar = ReconcileBar()
         self.plot = LiveStatsPlot()
         self.ooms = OomList()
         self.ooms.open_requested.connect(self.open_requested)
         self.ooms.setVisible(False)  # until the first OOM
-        self.placeholder = QtWidgets.QLabel(
-            "waiting for the first snapshot...", alignment=QtCore.Qt.AlignmentFlag.AlignCenter
-        )
+        self.placeholder = QtWidgets.QLabel(alignment=QtCore.Qt.AlignmentFlag.AlignCenter)
 
         controls = QtWidgets.QHBoxLayout()
         controls.addWidget(self.header, 1)
@@ -247,6 +316,7 @@ class LiveView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(top)
         layout.addWidget(self.splitter, 1)
+        self.retranslate()
 
         # no Qt parent: a task that ends after this widget is deleted still finds its group alive (the task
         # holds it), where a child group would be deleted with the widget under the task's last signal
@@ -265,6 +335,45 @@ class LiveView(QtWidgets.QWidget):
             on_error=self._session_failed,
         )
 
+    def retranslate(self) -> None:
+        """The header, buttons, status and notice in the window's language."""
+        hello = self.session.hello
+        what = self.tr("simulated job") if hello.get("simulated") else f"torch {hello.get('torch') or '?'}"
+        if self.rank is not None:
+            self.title = self.tr("rank {rank} pid {pid}").format(rank=self.rank, pid=self.session.pid)
+        else:
+            self.title = self.tr("pid {pid}").format(pid=self.session.pid)
+        where = "" if self.local else self.tr(" on another machine, via {path}").format(path=self.session.path)
+        self.header.setText(
+            f"<b>{self.title}</b>{where} &nbsp; {what} &nbsp; <code style='color:{palette.TEXT_MUTED}'>"
+            f"{html.escape(' '.join(hello.get('argv') or [])[:120])}</code>"  # the job's command line, as it is
+        )
+        self.pause_button.setText(self.tr("Resume") if self.pause_button.isChecked() else self.tr("Pause"))
+        self.refresh_button.setText(self.tr("Snapshot now"))
+        ended = self.state != "live"
+        self.save_button.setText(self.tr("Save last snapshot...") if ended else self.tr("Save snapshot now..."))
+        self.mark_button.setText(self.tr("Mark..."))
+        self.mark_button.setToolTip(self.tr("Put a named mark in the job's trace (shown on the timeline)"))
+        recording = self.record_button.isChecked()
+        self.record_button.setText(self.tr("Stop recording") if recording else self.tr("Record..."))
+        self.record_button.setToolTip(self.tr("Write every snapshot and stats sample of this session to a folder"))
+        self.detach_button.setText(self.tr("Detach"))
+        if self.document is None:
+            self.placeholder.setText(self.tr("waiting for the first snapshot..."))
+        self._set_status(self.status_text)
+        if self.notice.isVisibleTo(self):
+            self._show_notice(self.notice_text)
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+    def _set_status(self, text: Callable[[], str]) -> None:
+        """The status line `text()` words, worded again after a language switch."""
+        self.status_text = text
+        self.status.setText(text())
+
     # -- updates ---------------------------------------------------------------------------------------------
 
     def apply(self, update: LiveUpdate) -> None:
@@ -281,10 +390,12 @@ class LiveView(QtWidgets.QWidget):
                 self.show_frame(update.frame)
             for event in update.events:
                 self._on_event(event)
-            for message in update.messages:
-                self.status.setText(message)
+            if update.messages:
+                said = update.messages[-1]
+                self._set_status(lambda: said)  # the session's own words
             if update.ended is not None:
-                self._finish(f"{update.ended[0].upper()}{update.ended[1:]}")
+                ended = update.ended
+                self._finish(lambda: f"{ended[0].upper()}{ended[1:]}")
         finally:
             self.session.delivered()
         if update.samples or update.frame is not None or update.ended is not None:
@@ -299,10 +410,17 @@ class LiveView(QtWidgets.QWidget):
         else:
             self.document.set_snapshot(frame.snapshot, frame.timelines)
         events = sum(len(frame.snapshot.trace(d)) for d in frame.snapshot.devices())
-        self.status.setText(
-            f"snapshot {self.frames} at {time.strftime('%H:%M:%S', time.localtime(frame.taken_at))}: "
-            f"{format_bytes(frame.size)}, {events:,} trace events, fetched and indexed in "
-            f"{frame.seconds_to_fetch * 1000:.0f} ms"
+        number, at = self.frames, time.strftime("%H:%M:%S", time.localtime(frame.taken_at))
+        self._set_status(
+            lambda: self.tr(
+                "snapshot {number} at {time}: {size}, {events} trace events, fetched and indexed in {ms} ms"
+            ).format(
+                number=number,
+                time=at,
+                size=size(frame.size),
+                events=num(events),
+                ms=num(frame.seconds_to_fetch * 1000),
+            )
         )
 
     def _on_event(self, event: dict[str, Any]) -> None:
@@ -316,9 +434,17 @@ class LiveView(QtWidgets.QWidget):
             width = max(self.bottom.width(), 2)
             self.bottom.setSizes([width * 11 // 20, width - width * 11 // 20])
         when = time.strftime("%H:%M:%S", time.localtime(capture.time))
-        listed = "; its snapshot is in the list below (double-click to open)" if capture.path else ""
-        self._show_notice(f"Out of memory in the job at {when} (OOM #{capture.ordinal}): a request of "
-                          f"{format_bytes(capture.requested)} on GPU {capture.device} failed{listed}")  # fmt: skip
+
+        def notice() -> str:
+            listed = self.tr("; its snapshot is in the list below (double-click to open)") if capture.path else ""
+            return (
+                self.tr(
+                    "Out of memory in the job at {time} (OOM #{ordinal}): a request of {size} on GPU {device} failed"
+                ).format(time=when, ordinal=capture.ordinal, size=size(capture.requested), device=capture.device)
+                + listed
+            )
+
+        self._show_notice(notice)
 
     def _session_ended(self, ended: str | None) -> None:
         update = self.session.take()  # what arrived after the last update was handed over
@@ -329,31 +455,37 @@ class LiveView(QtWidgets.QWidget):
         # the task mechanism has logged the traceback; the user reads one line, and the last state stays
         self.tasks.cancel_all()
         self.apply(self.session.take())
-        self._finish(f"The live session stopped: {message}")
+        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=message))
         self.updated.emit()
 
-    def _finish(self, why: str) -> None:
+    def _finish(self, why: Callable[[], str]) -> None:
         if self.state == "live":
             self.state = "ended"
-        self._show_notice(f"{why}. The last state stays on screen; Save snapshot now writes it to a file.")
+        self._show_notice(
+            lambda: self.tr("{why}. The last state stays on screen; Save snapshot now writes it to a file.").format(
+                why=why()
+            )
+        )
         for w in (self.pause_button, self.refresh_button, self.mark_button, self.record_button):
             w.setEnabled(False)
-        self.save_button.setText("Save last snapshot...")
+        self.save_button.setText(self.tr("Save last snapshot..."))
         self.ooms.refresh_files()  # the list stays: rows whose file went with the job say so
 
-    def _show_notice(self, text: str) -> None:
-        self.notice.setText(text)
+    def _show_notice(self, text: Callable[[], str]) -> None:
+        """The notice `text()` words, worded again after a language switch."""
+        self.notice_text = text
+        self.notice.setText(text())
         self.notice.setVisible(True)
 
     # -- controls --------------------------------------------------------------------------------------------
 
     def _pause_toggled(self, paused: bool) -> None:
         self.session.set_paused(paused)
-        self.pause_button.setText("Resume" if paused else "Pause")
+        self.pause_button.setText(self.tr("Resume") if paused else self.tr("Pause"))
 
     def _save_dialog(self) -> None:
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self, "Save snapshot", f"snapshot-pid{self.session.pid}.pickle", "Snapshots (*.pickle)"
+            self, self.tr("Save snapshot"), f"snapshot-pid{self.session.pid}.pickle", self.tr("Snapshots (*.pickle)")
         )
         if path:
             self.save_now(Path(path))
@@ -361,10 +493,10 @@ class LiveView(QtWidgets.QWidget):
     def save_now(self, path: Path) -> None:
         message = self.session.save_now(path)
         if message is not None:
-            self.status.setText(message)
+            self._set_status(lambda: message)
 
     def _mark_dialog(self) -> None:
-        name, ok = QtWidgets.QInputDialog.getText(self, "Mark", "Name of the mark:")
+        name, ok = QtWidgets.QInputDialog.getText(self, self.tr("Mark"), self.tr("Name of the mark:"))
         if ok and name:
             self.mark(name)
 
@@ -379,16 +511,16 @@ class LiveView(QtWidgets.QWidget):
         self.tasks.start(
             f"mark {name!r}",
             send,
-            on_result=lambda _r: self.status.setText(f"marked {name!r}"),
+            on_result=lambda _r: self._set_status(lambda: self.tr("marked {name}").format(name=repr(name))),
             on_error=self.status.setText,
         )
 
     def _record_toggled(self, on: bool) -> None:
         if not on:
             self.session.record_to(None)
-            self.record_button.setText("Record...")
+            self.record_button.setText(self.tr("Record..."))
             return
-        folder = QtWidgets.QFileDialog.getExistingDirectory(self, "Record the session into")
+        folder = QtWidgets.QFileDialog.getExistingDirectory(self, self.tr("Record the session into"))
         if not folder:
             self.record_button.setChecked(False)
             return
@@ -399,8 +531,8 @@ class LiveView(QtWidgets.QWidget):
         self.record_button.blockSignals(True)
         self.record_button.setChecked(True)
         self.record_button.blockSignals(False)
-        self.record_button.setText("Stop recording")
-        self.status.setText(f"recording into {folder}")
+        self.record_button.setText(self.tr("Stop recording"))
+        self._set_status(lambda: self.tr("recording into {folder}").format(folder=folder))
 
     # -- ending ----------------------------------------------------------------------------------------------
 

@@ -2,43 +2,88 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QCoreApplication
+
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.demos.captions import lab_templates
 from gpumem_gui.teach.demos.wording import Figure, Localized, say
 from gpumem_gui.teach.lab import api as lab_api
-
-NOTE = (
-    "Measured on this CPU with PyTorch, not computed: bytes are the storages created in the forward and still "
-    "alive when it returns (parameters excluded), checked against the tensors packed through "
-    "saved_tensors_hooks (selective checkpointing keeps its matmul outputs in its own cache, which those "
-    "hooks do not see). Recompute counts the ops run in backward under grad mode, as checkpoint does. "
-    "No times at this size: layers this small take microseconds, so a clock would measure Python overhead and "
-    "the machine's load, not FLOPs; the recompute tab times one step at a size where the matmuls dominate."
-)
+from gpumem_gui.views.common.localized import count, num, pct
 
 
-def timing_text(sweep: lab.LabSweep) -> str:
-    """One timed step per policy where matmuls dominate, next to the time its matmul FLOPs predict."""
-    t = sweep.timings
-    if t is None:
-        return (
-            f"Times: one step per policy is timed at the end, at {lab.TIMING_SIZE['width']} wide x "
-            f"{lab.TIMING_SIZE['tokens']} tokens, where matmuls dominate."
+def note_text() -> str:
+    """What the lab measures and what it does not, under its table."""
+    return QCoreApplication.translate(
+        "lab",
+        "Measured on this CPU with PyTorch, not computed: bytes are the storages created in the forward and still "
+        "alive when it returns (parameters excluded), checked against the tensors packed through "
+        "saved_tensors_hooks (selective checkpointing keeps its matmul outputs in its own cache, which those "
+        "hooks do not see). Recompute counts the ops run in backward under grad mode, as checkpoint does. "
+        "No times at this size: layers this small take microseconds, so a clock would measure Python overhead and "
+        "the machine's load, not FLOPs; the recompute tab times one step at a size where the matmuls dominate.",
+    )
+
+
+def stage_text(name: str, ns: tuple[int, ...]) -> str:
+    """What a running sweep measures now (a stage of teach's run_sweep), with its chain lengths."""
+    lengths = ", ".join(num(n) for n in ns)
+    if name == "warm_up":
+        return QCoreApplication.translate(
+            "lab", "importing torch and warming it up (the first run only: seconds, longer on a busy machine)"
         )
+    if name == "quick":
+        return QCoreApplication.translate("lab", "measuring the first figures: N = {ns}, every policy").format(
+            ns=lengths
+        )
+    if name == "precisions":
+        return QCoreApplication.translate("lab", "measuring pure bf16 and autocast bf16 at N = {ns}").format(ns=lengths)
+    if name == "longer":
+        return QCoreApplication.translate("lab", "measuring a longer chain: N = {ns}").format(ns=lengths)
+    if name == "timing":
+        return QCoreApplication.translate("lab", "timing one step per policy at N = {ns}").format(ns=lengths)
+    return name
+
+
+def timing_text(sweep: lab.LabSweep | None) -> str:
+    """One timed step per policy where matmuls dominate, next to the time its matmul FLOPs predict."""
+    t = None if sweep is None else sweep.timings
+    if t is None:
+        return QCoreApplication.translate(
+            "lab",
+            "Times: one step per policy is timed at the end, at {width} wide x {tokens} tokens, where matmuls "
+            "dominate.",
+        ).format(width=num(lab.TIMING_SIZE["width"]), tokens=num(lab.TIMING_SIZE["tokens"]))
     base, flops = t.time("none"), t.step_flops("none")
+    part = QCoreApplication.translate("lab", "{policy} {ms} ms ({time}; matmul FLOPs {flops})")
     parts = [
-        f"{lab.POLICY_LABELS[p]} {t.time(p) * 1e3:.0f} ms ({t.time(p) / base - 1:+.0%}; matmul FLOPs "
-        f"{t.step_flops(p) / flops - 1:+.0%})"
+        part.format(
+            policy=QCoreApplication.translate("lab", lab.POLICY_LABELS[p]),
+            ms=num(t.time(p) * 1e3),
+            time=_signed_pct(t.time(p) / base - 1),
+            flops=_signed_pct(t.step_flops(p) / flops - 1),
+        )
         for p in lab.POLICIES
     ]
-    return (
-        f"One fp32 forward + backward, best of {t.repeats}, at {t.n_layers} layers x {t.width} wide x {t.tokens} "
-        f"tokens on {t.threads} CPU thread, where matmuls dominate: " + ", ".join(parts) + ". Time beyond the FLOPs "
-        "is the recomputed pointwise work (GELU) and checkpointing's own overhead. A clock on a shared CPU varies "
-        "from run to run (run again to see by how much); the counted matmuls do not. At the lab's own size a "
-        "clock would measure Python overhead, so no times are shown there."
+    return QCoreApplication.translate(
+        "lab",
+        "One fp32 forward + backward, best of {repeats}, at {layers} layers x {width} wide x {tokens} tokens on "
+        "{threads} CPU {threads:thread|threads}, where matmuls dominate: {parts}. Time beyond the FLOPs is the "
+        "recomputed pointwise work (GELU) and checkpointing's own overhead. A clock on a shared CPU varies from run "
+        "to run (run again to see by how much); the counted matmuls do not. At the lab's own size a clock would "
+        "measure Python overhead, so no times are shown there.",
+    ).format(
+        repeats=count(t.repeats),
+        layers=count(t.n_layers),
+        width=count(t.width),
+        tokens=count(t.tokens),
+        threads=count(t.threads),
+        parts=", ".join(parts),
     )
+
+
+def _signed_pct(fraction: float) -> str:
+    return ("+" if fraction >= 0 else "−") + pct(abs(fraction))
 
 
 # -- the focus captions, in every quiz language (templates: map_caption of quizzes/gradient_checkpointing.toml)

@@ -8,8 +8,10 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
+from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.teach.lab.common import byte_unit, clear_backgrounds, focus_brush, focus_rings
+from gpumem_gui.views.common.localized import count, num, size
+from gpumem_gui.views.teach.lab.common import byte_unit, clear_backgrounds, focus_brush, focus_rings, relabel_legend
 
 FSDP_COLOURS = {
     "params": palette.CURVES["reserved"],
@@ -17,7 +19,12 @@ FSDP_COLOURS = {
     "optimizer": palette.PENDING,
     "total": palette.WASTE,
 }
-ROWS = (("params", "parameters"), ("grads", "gradients"), ("optimizer", "optimizer state"), ("total", "total"))
+ROWS = (
+    ("params", QT_TRANSLATE_NOOP("FsdpPage", "parameters")),
+    ("grads", QT_TRANSLATE_NOOP("FsdpPage", "gradients")),
+    ("optimizer", QT_TRANSLATE_NOOP("FsdpPage", "optimizer state")),
+    ("total", QT_TRANSLATE_NOOP("FsdpPage", "total")),
+)
 
 
 class FsdpPage(QtWidgets.QWidget):
@@ -44,17 +51,13 @@ class FsdpPage(QtWidgets.QWidget):
         ):
             signal.connect(lambda *_: self.changed.emit())
         row = QtWidgets.QHBoxLayout()
-        for text, widget in (
-            ("world size", self.world_spin),
-            ("dtype", self.dtype_combo),
-            ("optimizer", self.optimizer_combo),
-        ):
-            row.addWidget(QtWidgets.QLabel(text))
+        self.labels: list[QtWidgets.QLabel] = []
+        for widget in (self.world_spin, self.dtype_combo, self.optimizer_combo):
+            self.labels.append(QtWidgets.QLabel())
+            row.addWidget(self.labels[-1])
             row.addWidget(widget)
         row.addStretch(1)
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
-        self.plot.setTitle("per GPU against world size (FULL_SHARD)")
-        self.plot.setLabel("bottom", "GPUs")
         self.plot.setLogMode(x=True, y=False)
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
@@ -74,8 +77,6 @@ class FsdpPage(QtWidgets.QWidget):
         }
         self.marks = focus_rings(self.plot, 14)
         self.table = QtWidgets.QTableWidget(len(ROWS), 3)
-        self.table.setHorizontalHeaderLabels(["one GPU (unsharded)", "per GPU", "sum over ranks"])
-        self.table.setVerticalHeaderLabels([name for _, name in ROWS])
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.horizontalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.Stretch)
         self.table.setMaximumHeight(self.table.verticalHeader().defaultSectionSize() * 5 + 4)
@@ -87,6 +88,23 @@ class FsdpPage(QtWidgets.QWidget):
         layout.addWidget(self.plot, 1)
         layout.addWidget(self.table)
         layout.addWidget(self.note)
+        self.unit = "B"
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """Every text of the page in the window's language: the lab's panel calls it on a language switch."""
+        for label, text in zip(
+            self.labels, (self.tr("world size"), self.tr("dtype"), self.tr("optimizer")), strict=True
+        ):
+            label.setText(text)
+        self.plot.setTitle(self.tr("per GPU against world size (FULL_SHARD)"))
+        self.plot.setLabel("bottom", self.tr("GPUs"))
+        self.plot.setLabel("left", self.tr("per GPU ({unit})").format(unit=self.unit))
+        relabel_legend(self.plot, [(self.curves[key], self.tr(name)) for key, name in ROWS])
+        self.table.setHorizontalHeaderLabels([self.tr("one GPU (unsharded)"), self.tr("per GPU"),
+                                              self.tr("sum over ranks")])  # fmt: skip
+        self.table.setVerticalHeaderLabels([self.tr(name) for _, name in ROWS])
+        self.fill_table()
 
     def world_sizes(self) -> list[int]:
         """What to measure: 1 to 8 GPUs, the chosen world size, and the powers of two up to it."""
@@ -102,8 +120,8 @@ class FsdpPage(QtWidgets.QWidget):
             "optimizer": [s.optimizer_bytes for s in fsdp.shards],
             "total": [s.total_bytes for s in fsdp.shards],
         }
-        divisor, unit = byte_unit(max(values["total"]))
-        self.plot.setLabel("left", f"per GPU ({unit})")
+        divisor, self.unit = byte_unit(max(values["total"]))
+        self.plot.setLabel("left", self.tr("per GPU ({unit})").format(unit=self.unit))
         for key, curve in self.curves.items():
             curve.setData(sizes, np.array(values[key], float) / divisor)
         self.divisor = divisor
@@ -121,21 +139,33 @@ class FsdpPage(QtWidgets.QWidget):
         unsharded = (fsdp.param_bytes, fsdp.grad_bytes, fsdp.optimizer_bytes, fsdp.total_bytes)
         per_gpu = (shard.param_bytes, shard.grad_bytes, shard.optimizer_bytes, shard.total_bytes)
         summed = (shard.ranks_param_bytes, shard.ranks_grad_bytes, shard.ranks_optimizer_bytes, shard.ranks_total_bytes)
-        self.table.setHorizontalHeaderLabels(["one GPU (unsharded)", f"per GPU of {world}", "sum over ranks"])
+        self.table.setHorizontalHeaderLabels([self.tr("one GPU (unsharded)"), self.tr("per GPU of {world}").format(
+            world=num(world)), self.tr("sum over ranks")])  # fmt: skip
         for row in range(len(ROWS)):
             for col, value in enumerate((unsharded[row], per_gpu[row], summed[row])):
-                self.table.setItem(row, col, QtWidgets.QTableWidgetItem(format_bytes(value)))
-        state = ", ".join(f"{name} {format_bytes(b)}" for name, b in fsdp.optimizer_state)
+                self.table.setItem(row, col, QtWidgets.QTableWidgetItem(size(value)))
+        state = ", ".join(f"{name} {size(b)}" for name, b in fsdp.optimizer_state)  # torch's state names
         self.note.setText(
-            f"Measured after one real {fsdp.optimizer} step on the {fsdp.n_layers}-layer chain ({fsdp.n_params:,} "
-            f"{fsdp.dtype} parameters; optimizer state: {state}). {fsdp.strategy}: one flat parameter per layer, "
-            f"padded to a multiple of {world} ({shard.padding_elements} elements of padding) and split evenly; "
-            f"each rank keeps its slice of parameters, gradients and optimizer state, and all-gathers one layer "
-            f"({format_bytes(shard.gathered_unit_bytes)}) at a time for its forward and backward, holding that "
-            "layer's unsharded gradient too until reduce-scatter (prefetching can hold two layers). This is FSDP1's "
-            "flat parameter; FSDP2's fully_shard splits each parameter on dim 0 instead. The optimizer state "
-            "includes AdamW's step counters, which on a GPU stay CPU tensors unless the optimizer is fused or "
-            "capturable."
+            self.tr(
+                "Measured after one real {optimizer} step on the {layers}-layer chain ({params} {dtype} "
+                "{params:parameter|parameters}; optimizer state: {state}). {strategy}: one flat parameter per layer, "
+                "padded to a multiple of {world} ({padding} {padding:element|elements} of padding) and split "
+                "evenly; each rank keeps its slice of parameters, gradients and optimizer state, and all-gathers "
+                "one layer ({unit}) at a time for its forward and backward, holding that layer's unsharded gradient "
+                "too until reduce-scatter (prefetching can hold two layers). This is FSDP1's flat parameter; "
+                "FSDP2's fully_shard splits each parameter on dim 0 instead. The optimizer state includes AdamW's "
+                "step counters, which on a GPU stay CPU tensors unless the optimizer is fused or capturable."
+            ).format(
+                optimizer=fsdp.optimizer,
+                layers=num(fsdp.n_layers),
+                params=count(fsdp.n_params),
+                dtype=fsdp.dtype,
+                state=state,
+                strategy=fsdp.strategy,
+                world=num(world),
+                padding=count(shard.padding_elements),
+                unit=size(shard.gathered_unit_bytes),
+            )
         )
 
     def clear_highlights(self) -> None:

@@ -9,16 +9,16 @@ from typing import Any
 import numpy as np
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.lab import api
 from gpumem_gui.teach.quiz import LANGUAGES
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import count, num, size, ui_language
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.teach.lab import captions
 from gpumem_gui.views.teach.lab.api import ApiPage
 from gpumem_gui.views.teach.lab.bars import Bf16Plot, RecomputePlot
-from gpumem_gui.views.teach.lab.captions import NOTE, timing_text
+from gpumem_gui.views.teach.lab.captions import note_text, stage_text, timing_text
 from gpumem_gui.views.teach.lab.fsdp import FsdpPage
 from gpumem_gui.views.teach.lab.saved import SavedBytesPlot
 from gpumem_gui.views.teach.lab.table import PolicyTable
@@ -55,32 +55,29 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.destroyed.connect(self.tasks.cancel_all)
         self.running: Task | None = None
         self.pending: dict[str, Callable[[TaskContext], Any]] = {}
+        self.running_kind: str | None = None  # what `running` measures, and its function (to queue it again)
+        self.running_fn: Callable[[TaskContext], Any] | None = None
+        self.yielding = False  # the running sweep was cancelled to go back in the queue: the next starts at its end
         self.api_queued = False  # the API table is measured once, from a focus or from its tab
         self.run_started: float | None = None  # perf_counter when the latest sweep was asked for
         self.first_figures_seconds: float | None = None  # from then to its first figures on screen
         self.auto_run = True  # measure when first shown
+        self.status_text: Callable[[], str] = str  # the status line, worded again in a new language
+        self.stage: tuple[str, tuple[int, ...]] | None = None  # what the running sweep measures now
+        # a cold start waits seconds on torch's import: the status counts them, so the wait is never silent
+        self.clock = QtCore.QTimer(self, interval=1000)
+        self.clock.timeout.connect(self._show_status)
         self.timing = True  # time one step per policy at the end of the sweep (at a size where matmuls dominate)
 
         self.n_spin = QtWidgets.QSpinBox(minimum=1, maximum=128, value=lab.DEFAULT_N)
-        self.n_spin.setToolTip("layers in the chain; the sweep also measures N = 4, 9, ..., 64")
         self.width_spin = QtWidgets.QSpinBox(minimum=16, maximum=512, singleStep=16, value=lab.DEFAULT_WIDTH)
-        self.width_spin.setToolTip("features of each Linear layer")
         self.tokens_spin = QtWidgets.QSpinBox(minimum=8, maximum=1024, singleStep=8, value=lab.DEFAULT_TOKENS)
-        self.tokens_spin.setToolTip("rows of the input (batch x sequence): one activation is tokens x width")
         self.dtype_combo = QtWidgets.QComboBox()
         for key in lab.PRECISIONS:
-            self.dtype_combo.addItem(key, key)
-            self.dtype_combo.setItemData(
-                self.dtype_combo.count() - 1, lab.PRECISION_LABELS[key], QtCore.Qt.ItemDataRole.ToolTipRole
-            )
-        self.dtype_combo.setToolTip(
-            "precision of the sweep against N: fp32, pure bf16 (a bf16 model), or autocast (an fp32 model under "
-            "torch.autocast to bf16: mixed precision); all three are measured at N for the bf16 tab"
-        )
-        self.log_axes = QtWidgets.QCheckBox("log axes")
-        self.log_axes.setToolTip("log-log: N grows as a line of slope 1, sqrt(N) as a line of slope 1/2")
+            self.dtype_combo.addItem(key, key)  # fp32, bf16, autocast: code names, shown as they are
+        self.log_axes = QtWidgets.QCheckBox()
         self.log_axes.toggled.connect(self._set_log_axes)
-        self.run_button = QtWidgets.QPushButton("Run")
+        self.run_button = QtWidgets.QPushButton()
         self.run_button.clicked.connect(self.run)
         self.progress = QtWidgets.QProgressBar(maximum=100, textVisible=False)
         self.progress.setMaximumWidth(120)
@@ -90,13 +87,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         # a long status must not widen the window: it elides to the space there is, whole in its tooltip
         self.status.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
         controls = QtWidgets.QHBoxLayout()
-        for text, widget in (
-            ("layers N", self.n_spin),
-            ("width", self.width_spin),
-            ("tokens", self.tokens_spin),
-            ("dtype", self.dtype_combo),
-        ):
-            controls.addWidget(QtWidgets.QLabel(text))
+        self.control_labels: list[QtWidgets.QLabel] = []
+        for widget in (self.n_spin, self.width_spin, self.tokens_spin, self.dtype_combo):
+            self.control_labels.append(QtWidgets.QLabel())
+            controls.addWidget(self.control_labels[-1])
             controls.addWidget(widget)
         controls.addWidget(self.log_axes)
         controls.addWidget(self.run_button)
@@ -125,7 +119,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.api_page = ApiPage()
         self.api_page.selection_changed.connect(self._queue_selection)
         self.tabs = QtWidgets.QTabWidget()
-        self.timing_note = QtWidgets.QLabel("one step is timed at the end of the sweep")
+        self.timing_note = QtWidgets.QLabel()
         self.timing_note.setObjectName("muted")
         self.timing_note.setWordWrap(True)
         self.timing_note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Minimum)
@@ -134,17 +128,17 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         recompute_layout.setContentsMargins(0, 0, 0, 0)
         recompute_layout.addWidget(self.recompute_plot.plot, 1)
         recompute_layout.addWidget(self.timing_note)
-        self.tabs.insertTab(TAB_RECOMPUTE, recompute_page, "recompute")
-        self.tabs.insertTab(TAB_BF16, self.bf16_plot.plot, "bf16 / autocast")
+        self.tabs.insertTab(TAB_RECOMPUTE, recompute_page, "")
+        self.tabs.insertTab(TAB_BF16, self.bf16_plot.plot, "")
         self.tabs.insertTab(TAB_FSDP, self.fsdp_page, "FSDP")
-        self.tabs.insertTab(TAB_API, self.api_page, "checkpoint API")
+        self.tabs.insertTab(TAB_API, self.api_page, "")
         split = QtWidgets.QSplitter()
         split.addWidget(self.saved_plot.plot)
         split.addWidget(self.tabs)
         self.tabs.currentChanged.connect(self._tab_opened)
         split.setSizes([600, 500])
         self.table = PolicyTable()
-        self.note = QtWidgets.QLabel(NOTE)
+        self.note = QtWidgets.QLabel()
         self.note.setWordWrap(True)
         self.note.setObjectName("muted")
         self.note.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Minimum)
@@ -167,13 +161,70 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         layout.addLayout(controls)
         layout.addWidget(self.caption)
         layout.addWidget(self.stack, 1)
+        self.retranslate()
         self.check_torch()
+
+    def retranslate(self) -> None:
+        """Every text of the lab in the language of the installed translators; measured figures are worded again."""
+        self.n_spin.setToolTip(self.tr("layers in the chain; the sweep also measures N = 4, 9, ..., 64"))
+        self.width_spin.setToolTip(self.tr("features of each Linear layer"))
+        self.tokens_spin.setToolTip(self.tr("rows of the input (batch x sequence): one activation is tokens x width"))
+        for i, key in enumerate(lab.PRECISIONS):
+            tip = QtCore.QCoreApplication.translate("lab", lab.PRECISION_LABELS[key])
+            self.dtype_combo.setItemData(i, tip, QtCore.Qt.ItemDataRole.ToolTipRole)
+        self.dtype_combo.setToolTip(
+            self.tr(
+                "precision of the sweep against N: fp32, pure bf16 (a bf16 model), or autocast (an fp32 model under "
+                "torch.autocast to bf16: mixed precision); all three are measured at N for the bf16 tab"
+            )
+        )
+        self.log_axes.setText(self.tr("log axes"))
+        self.log_axes.setToolTip(self.tr("log-log: N grows as a line of slope 1, sqrt(N) as a line of slope 1/2"))
+        self.run_button.setText(self.tr("Run"))
+        words = (self.tr("layers N"), self.tr("width"), self.tr("tokens"), self.tr("dtype"))
+        for label, word in zip(self.control_labels, words, strict=True):
+            label.setText(word)
+        self.tabs.setTabText(TAB_RECOMPUTE, self.tr("recompute"))
+        self.tabs.setTabText(TAB_BF16, self.tr("bf16 / autocast"))
+        self.tabs.setTabText(TAB_API, self.tr("checkpoint API"))
+        self.note.setText(note_text())
+        for part in (self.saved_plot, self.recompute_plot, self.bf16_plot, self.table, self.fsdp_page, self.api_page):
+            part.retranslate()
+        if self.sweep is not None:
+            self.show_sweep(self.sweep)  # its status and timing line, and the focus's marks the redrawn items lost
+        else:
+            self.timing_note.setText(timing_text(None))
+            self._apply_focus()
+        if self.missing.text():
+            self.check_torch()
+        self._show_status()
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            if ui_language() in LANGUAGES:  # the window's language is the learner's: the caption follows it too
+                self.language = ui_language()
+            self.retranslate()
+            if self.captions:
+                self._caption(self.captions)
+        super().changeEvent(event)
 
     @property
     def fsdp(self) -> lab.FsdpBreakdown | None:
         return self.fsdp_page.fsdp
 
-    def _set_status(self, text: str) -> None:
+    def _set_status(self, text: Callable[[], str]) -> None:
+        """Show the status line `text()` words; it is worded again after a language switch."""
+        self.status_text = text
+        self._show_status()
+
+    def _show_status(self) -> None:
+        text = self.status_text()
+        if self.stage is not None and self.run_started is not None:
+            name, ns = self.stage
+            elapsed = self.tr("{seconds} s").format(seconds=num(time.perf_counter() - self.run_started))
+            now = self.tr("{stage} ({elapsed})").format(stage=stage_text(name, ns), elapsed=elapsed)
+            text = self.tr("{now}; {before}").format(now=now, before=text) if text else now
+            self.saved_plot.set_waiting(stage_text(name, ns))  # until the first figures, the plot says it too
         self.status.setText(text)
         self.status.setToolTip(text)
 
@@ -182,12 +233,13 @@ class CheckpointLabPanel(QtWidgets.QWidget):
     def check_torch(self) -> bool:
         """Show the lab, or the line that says how to install torch; True when the lab can run."""
         message = lab.torch_available()
-        self.missing.setText(message or "")
+        translated = "" if message is None else QtCore.QCoreApplication.translate("lab", message)
+        self.missing.setText(translated)
         self.stack.setCurrentIndex(0 if message is None else 1)
         for w in (self.run_button, self.n_spin, self.width_spin, self.tokens_spin, self.dtype_combo):
             w.setEnabled(message is None)
         if message is not None:
-            self._set_status(message)
+            self._set_status(lambda: translated)
         return message is None
 
     def run(self) -> None:
@@ -195,7 +247,7 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if not self.check_torch():
             return
         n, width, tokens = self.n_spin.value(), self.width_spin.value(), self.tokens_spin.value()
-        dtype, n_values, timing = str(self.dtype_combo.currentData()), self.n_values, self.timing
+        dtype, n_values = str(self.dtype_combo.currentData()), self.n_values
 
         def sweep(ctx: TaskContext) -> lab.LabSweep:
             def progress(fraction: float) -> None:
@@ -206,13 +258,19 @@ class CheckpointLabPanel(QtWidgets.QWidget):
                 ctx.check()
                 ctx.progress(figures)  # the quick figures reach the view while the sweep refines them
 
+            def stage(name: str, ns: tuple[int, ...]) -> None:
+                ctx.check()
+                ctx.progress((name, ns))  # what is measured now: the status says it
+
+            # the timed steps are a measurement of their own, queued after: the api page, when in view, goes first
             return lab.run_sweep(
-                n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, timing=timing, progress=progress,
-                partial=partial,
+                n, width=width, tokens=tokens, dtype=dtype, n_values=n_values, timing=False, progress=progress,
+                partial=partial, stage=stage,
             )  # fmt: skip
 
         self.run_started = time.perf_counter()
         self.first_figures_seconds = None
+        self.pending.pop("timing", None)  # the previous sweep's: this one is timed once measured
         self.pending["lab"] = sweep
         self._queue_fsdp()
 
@@ -232,13 +290,27 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             return
         self.api_queued = True
         self.pending["api"] = lambda ctx: api.measure_api(check=ctx.check)
+        self._put_back_early_sweep()
         self._queue_selection(self.api_page.selected_ops())
+
+    def _put_back_early_sweep(self) -> None:
+        """A sweep that has drawn nothing yet goes back in the queue behind the api table, which takes seconds: the
+        lab shown and focused on the api at once (Show me) would otherwise wait for the whole sweep."""
+        running = self.running
+        if running is None or self.running_kind != "lab" or self.sweep is not None or self.running_fn is None:
+            return
+        self.pending["lab"] = self.running_fn
+        # it stops at its next check, between two measurements, and stays `running` until its thread has ended:
+        # the next task must not import torch while this one is still importing it
+        self.yielding = True
+        running.cancel()
 
     def _queue_selection(self, names: tuple[str, ...]) -> None:
         if lab.torch_available() is not None:
             return
         self.pending["selection"] = lambda ctx: api.measure_selection(names)
         self._start_next()
+        self.api_page.set_waiting(self.running is not None and "selection" in self.pending)
 
     def busy(self) -> bool:
         return self.running is not None or bool(self.pending)
@@ -249,16 +321,29 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if self.running is not None or not self.pending:
             return
         # the focus's own figures first: an api focus does not wait for the sweep
-        first = ("api", "selection", "lab") if self.focus == "api" else ("lab",)
+        # the api focus's, or the api tab's when it is open: the page in view does not wait behind the others
+        api_first = self.focus == "api" or self.tabs.currentIndex() == TAB_API
+        first = ("api", "selection", "lab") if api_first else ("lab",)
         kind = next((k for k in first if k in self.pending), next(iter(self.pending)))
         fn = self.pending.pop(kind)
+        self.running_kind, self.running_fn = kind, fn
+        self.api_page.set_waiting(any(k in self.pending for k in ("api", "selection")))
         if kind == "lab":
-            self.progress.setValue(0)
+            self.progress.setRange(0, 0)  # busy, with no fraction to show until torch is imported and warm
             self.progress.show()
-            self._set_status("measuring (the first run also imports torch)...")
+            self.stage = ("warm_up", ())
+            self.clock.start()
+            self._set_status(str)
             task = self.tasks.start(
-                "checkpointing lab", fn, on_result=self.show_sweep, on_error=self._failed, on_progress=self._progressed,
+                "checkpointing lab", fn, on_result=self._swept, on_error=self._failed, on_progress=self._progressed,
             )  # fmt: skip
+        elif kind == "timing":
+            self.progress.setRange(0, 0)
+            self.progress.show()
+            self.stage = ("timing", (lab.TIMING_SIZE["n_layers"],))
+            self.clock.start()
+            self._show_status()
+            task = self.tasks.start("checkpointing lab timing", fn, on_result=self.show_sweep, on_error=self._failed)
         elif kind in ("api", "selection"):
             shown = self.show_api if kind == "api" else self.show_selection
             task = self.tasks.start(f"checkpoint {kind}", fn, on_result=shown, on_error=self._failed)
@@ -267,10 +352,20 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         task.finished.connect(lambda: self._finished(task))
         self.running = task
 
+    def _swept(self, sweep: lab.LabSweep) -> None:
+        """The whole sweep: drawn, and its steps timed next when the lab times them."""
+        self.show_sweep(sweep)
+        if self.timing and sweep.timings is None:
+            self.pending["timing"] = lambda ctx: lab.time_sweep(sweep, check=ctx.check)
+
     def _progressed(self, value: object) -> None:
         if isinstance(value, lab.LabSweep):
             self.show_sweep(value)
+        elif isinstance(value, tuple):
+            self.stage = value
+            self._show_status()
         elif isinstance(value, float | int):
+            self.progress.setRange(0, 100)
             self.progress.setValue(round(value * 100))
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
@@ -280,21 +375,33 @@ class CheckpointLabPanel(QtWidgets.QWidget):
             self.run()
 
     def _failed(self, message: str) -> None:
-        self._set_status(f"measurement failed: {message}")
+        self._end_stage()
+        self._set_status(lambda: self.tr("measurement failed: {message}").format(message=message))
 
     def _finished(self, task: Task) -> None:
-        if task.cancelled or task is not self.running:
+        if task is not self.running or (task.cancelled and not self.yielding):
             return  # cancelled by shutdown() or with the panel, whose widgets may be gone
+        self.yielding = False
         self.running = None
         self.progress.hide()
+        self._end_stage()
         self._start_next()
+
+    def _end_stage(self) -> None:
+        self.stage = None
+        self.clock.stop()
+        self.saved_plot.set_waiting("")
+        self._show_status()
 
     def shutdown(self) -> None:
         """Cancel the running measurement and drop the queued ones: call it when the lab's tab closes."""
+        self.yielding = False
         self.pending.clear()
         self.tasks.cancel_all()
         self.running = None
         self.progress.hide()
+        self.stage = None
+        self.clock.stop()
 
     def closeEvent(self, event: QtGui.QCloseEvent) -> None:
         self.shutdown()
@@ -306,21 +413,42 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         self.sweep = sweep
         if self.first_figures_seconds is None and self.run_started is not None:
             self.first_figures_seconds = time.perf_counter() - self.run_started
-        passes = len(sweep.points) + sum(m.dtype != sweep.dtype for m in sweep.at_n) + 1
-        state = "measured" if sweep.complete else "measured so far, refining (longer chains, bf16, timing)"
-        took = self.first_figures_seconds
-        first = "" if took is None else f"first figures after {took:.1f} s; "
-        self._set_status(
-            f"{first}{passes} forward + backward passes {state}: {sweep.seconds:.1f} s (+{sweep.warmup_seconds:.1f} s "
-            f"warm-up) with torch {sweep.torch_version}, {sweep.width} wide, {sweep.tokens} tokens, "
-            f"{lab.PRECISION_LABELS[sweep.dtype]}; one activation = {format_bytes(sweep.at('none').activation_bytes)}"
-        )
+        self._set_status(lambda: self._sweep_status(sweep))
         self.saved_plot.show_sweep(sweep)
         self.recompute_plot.show_sweep(sweep)
         self.bf16_plot.show_sweep(sweep)
         self.table.fill(sweep)
         self.timing_note.setText(timing_text(sweep))
         self._apply_focus()
+
+    def _sweep_status(self, sweep: lab.LabSweep) -> str:
+        passes = len(sweep.points) + sum(m.dtype != sweep.dtype for m in sweep.at_n) + 1
+        took = self.first_figures_seconds
+        first = "" if took is None else self.tr("first figures after {seconds} s; ").format(seconds=num(took, 1))
+        if sweep.complete:
+            state = self.tr("{passes} forward + backward {passes:pass|passes} measured")
+        else:
+            state = self.tr(
+                "{passes} forward + backward {passes:pass|passes} measured so far, refining (longer chains, bf16, "
+                "timing)"
+            )
+        rest = self.tr(
+            ": {seconds} s (+{warmup} s warm-up) with torch {version}, {width} wide, {tokens} tokens, {precision}; "
+            "one activation = {activation}"
+        )
+        return (
+            first
+            + state.format(passes=count(passes))
+            + rest.format(
+                seconds=num(sweep.seconds, 1),
+                warmup=num(sweep.warmup_seconds, 1),
+                version=sweep.torch_version,
+                width=count(sweep.width),
+                tokens=count(sweep.tokens),
+                precision=QtCore.QCoreApplication.translate("lab", lab.PRECISION_LABELS[sweep.dtype]),
+                activation=size(sweep.at("none").activation_bytes),
+            )
+        )
 
     def show_api(self, table: api.ApiTable) -> None:
         self.api_page.show_table(table)
@@ -350,9 +478,10 @@ class CheckpointLabPanel(QtWidgets.QWidget):
         if name not in lab.FOCUSES:
             raise ValueError(f"unknown focus {name!r}; one of {', '.join(lab.FOCUSES)}")
         self.focus = name
+        # asked before the tab changes: opening the api tab queues the api table, and the sweep must still start
+        needs_sweep = self.sweep is None and not self.busy() and self.check_torch()
         if name in FOCUS_TABS:
             self.tabs.setCurrentIndex(FOCUS_TABS[name])
-        needs_sweep = self.sweep is None and not self.busy() and self.check_torch()
         if name == "api" and self.api_page.table_result is None and not self.api_queued:
             self.queue_api()  # first: the api page does not wait for the sweep
         if needs_sweep:

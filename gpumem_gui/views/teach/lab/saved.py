@@ -9,10 +9,14 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui
 
-from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.teach.lab.common import POLICY_COLOURS, byte_unit, focus_rings
+from gpumem_gui.views.common.localized import size
+from gpumem_gui.views.teach.lab.common import POLICY_COLOURS, byte_unit, focus_rings, relabel_legend
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("lab", text)
 
 
 class SavedBytesPlot:
@@ -27,8 +31,6 @@ class SavedBytesPlot:
         self.sweep: lab.LabSweep | None = None
         self.divisor = 1.0  # bytes per unit of the y axis
         self.log = False
-        self.plot.setTitle("peak over forward + backward (solid) and kept at the end of forward (dashed) against N")
-        self.plot.setLabel("bottom", "layers N")
         self.plot.showGrid(x=True, y=True, alpha=0.2)
         self.plot.getAxis("left").enableAutoSIPrefix(False)  # the unit is in the label already: no "(x0.001)"
         self.plot.addLegend(offset=(10, 10), brush=palette.LEGEND_FILL)
@@ -42,16 +44,46 @@ class SavedBytesPlot:
             )  # fmt: skip
             self.curves[policy] = self.plot.plot(
                 [], [], pen=pg.mkPen(colour, width=2), symbol="o", symbolSize=6, symbolBrush=colour,
-                symbolPen=colour, name=lab.POLICY_LABELS[policy],
+                symbolPen=colour, name=policy,
             )  # fmt: skip
         self.sqrt_reference = self.plot.plot(
-            [], [], pen=self._reference_pen(1), name="c·√N fitted to the sqrt peaks",
+            [], [], pen=self._reference_pen(1), name="c·√N",
         )  # fmt: skip
         self.n_line = pg.InfiniteLine(angle=90, pen=pg.mkPen(palette.REFERENCE_LINE, style=QtCore.Qt.PenStyle.DotLine))
         self.plot.addItem(self.n_line)
         self.marks = focus_rings(self.plot, 16)
         self.label = pg.TextItem(color=palette.FOCUS, anchor=(0, 1))
         self.plot.addItem(self.label)
+        # an empty plot says what is being measured (a cold start waits on torch's import for seconds): in the middle
+        # of the view box whatever its range, not at a data point
+        self.waiting = pg.LabelItem("", color=palette.TEXT_MUTED)
+        self.waiting.setParentItem(self.plot.getPlotItem().vb)
+        self.waiting.anchor(itemPos=(0.5, 0.5), parentPos=(0.5, 0.5))
+        self.unit = "B"
+        self.marked: list[str] = []
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.plot.setTitle(
+            QtCore.QCoreApplication.translate(
+                "lab", "peak over forward + backward (solid) and kept at the end of forward (dashed) against N"
+            )
+        )
+        self.plot.setLabel("bottom", QtCore.QCoreApplication.translate("lab", "layers N"))
+        self.plot.setLabel(
+            "left", QtCore.QCoreApplication.translate("lab", "activation bytes ({unit})").format(unit=self.unit)
+        )
+        named = [(self.curves[p], _tr(lab.POLICY_LABELS[p])) for p in lab.POLICIES]
+        relabel_legend(
+            self.plot,
+            [*named, (self.sqrt_reference, QtCore.QCoreApplication.translate("lab", "c·√N fitted to the sqrt peaks"))],
+        )
+        if self.marked:
+            self.mark(self.marked)
+
+    def set_waiting(self, text: str) -> None:
+        """The line an empty plot shows ("" once the first figures are drawn)."""
+        self.waiting.setText(text if self.sweep is None else "")
 
     @staticmethod
     def _reference_pen(width: int) -> QtGui.QPen:
@@ -61,8 +93,11 @@ class SavedBytesPlot:
     def show_sweep(self, sweep: lab.LabSweep) -> None:
         self.sweep = sweep
         top = max(m.peak for m in sweep.points)
-        divisor, unit = byte_unit(top)
-        self.plot.setLabel("left", f"activation bytes ({unit})")
+        divisor, self.unit = byte_unit(top)
+        self.waiting.setText("")
+        self.plot.setLabel(
+            "left", QtCore.QCoreApplication.translate("lab", "activation bytes ({unit})").format(unit=self.unit)
+        )
         for policy, curve in self.curves.items():
             ns, peak = sweep.curve(policy, "peak")
             curve.setData(ns, peak / divisor)
@@ -92,6 +127,7 @@ class SavedBytesPlot:
         self.sqrt_reference.setPen(self._reference_pen(1))
         self.marks.setData([], [])
         self.label.setText("")
+        self.marked = []
 
     def zoom(self, policy: str | None) -> None:
         """Fit the y axis to one policy's curve (the others run off the top), or to all of them."""
@@ -115,6 +151,9 @@ class SavedBytesPlot:
         points = np.array([(sweep.n_layers, sweep.at(p).peak) for p in policies], float)
         self.marks.setData(points[:, 0], points[:, 1] / self.divisor)
         top = int(points[:, 1].argmax())
-        self.label.setText(f"  peak {format_bytes(points[top, 1])}")
+        self.label.setText(
+            "  " + QtCore.QCoreApplication.translate("lab", "peak {size}").format(size=size(points[top, 1]))
+        )
+        self.marked = policies
         self.label.setPos(*self._pos(points[top, 0], points[top, 1] / self.divisor))
         return points
