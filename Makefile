@@ -29,22 +29,23 @@ $(BIN)/python:
 # ready, the notice of one not built)
 INSTALL_LOG := $(VENV)/install.log
 PROGRESS := awk '/^ *(DEBUG )?(gpumem_gui: |\[[0-9]+\/[0-9]+\] Cythonizing )/ { sub(/^ *(DEBUG )?/, ""); print; fflush() }'
-# uv for the run target (pip again if uv fails: uv does not read pip's configuration, a private index for one);
-# pip for the test target, whose constraints must meet pip's configuration (the CPU torch of a local folder)
-PIP := $(BIN)/python -m pip install -v
-UV_OR_PIP = if [ -x "$(UV)" ] && $(UV) pip install -v --python $(BIN)/python $(1); then :; else $(PIP) $(1); fi
-INSTALL = set -o pipefail; { $(1); } 2>&1 | tee $(INSTALL_LOG) | $(PROGRESS) || { tail -n 30 $(INSTALL_LOG); exit 1; }
+PIP_INSTALL = set -o pipefail; $(BIN)/python -m pip install -v $(1) 2>&1 | tee $(INSTALL_LOG) | $(PROGRESS) \
+	|| { tail -n 30 $(INSTALL_LOG); exit 1; }
+# uv for the run target, pip again where uv fails (it does not read pip's configuration: a private index, say);
+# pip for the test target, whose pinned torch may come from pip's configuration (a local folder of CPU builds)
+UV_INSTALL = set -o pipefail; [ -x "$(UV)" ] && $(UV) pip install -v --python $(BIN)/python $(1) 2>&1 \
+	| tee $(INSTALL_LOG) | $(PROGRESS) || { $(call PIP_INSTALL,$(1)); }
 
 $(STAMP_RUN): pyproject.toml setup.py $(KERNEL_SOURCES) | $(BIN)/python
 	@echo "gpumem-gui: installing into $(VENV); the compiled kernels build on every core (log: $(INSTALL_LOG))"
-	@$(call INSTALL,$(call UV_OR_PIP,-e .))
+	@$(call UV_INSTALL,-e .)
 	touch $@
 
 # the versions the suite is run against (torch 2.13.0 exactly); pyproject.toml's extras give users floors only
 CONSTRAINTS := tests/constraints.txt
 
 $(STAMP_TEST): pyproject.toml setup.py $(CONSTRAINTS) $(KERNEL_SOURCES) | $(BIN)/python
-	@$(call INSTALL,$(PIP) -c $(CONSTRAINTS) -e '.[test]')
+	@$(call PIP_INSTALL,-c $(CONSTRAINTS) -e '.[test]')
 	touch $@ $(STAMP_RUN)
 
 run: $(STAMP_RUN)
