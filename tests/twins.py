@@ -74,11 +74,12 @@ def outcome(data: bytes | Path, *, pure: bool) -> dict[str, Any]:
     Only SnapshotError counts as an answer; any other exception propagates (a traceback is a defect on its own).
     """
     with pure_python(pure):
+        bare = without_stacks(data)
         try:
             snap = load_snapshot(data, name="mutant")
         except SnapshotError as e:
-            return {"error": str(e)}
-        result: dict[str, Any] = {"model": model(snap)}
+            return {"error": str(e), "without_stacks": bare}
+        result: dict[str, Any] = {"model": model(snap), "without_stacks": bare}
         result["report"] = _step("report", lambda: report_json(snap, build_report(snap)))
         result["warnings"] = {
             d: _step("timeline", lambda d=d: build_timeline(snap, d).warnings) for d in snap.devices()
@@ -89,6 +90,15 @@ def outcome(data: bytes | Path, *, pure: bool) -> dict[str, Any]:
                 replays[d] = _step("replay", lambda d=d: _replay_figures(snap, d), ValueError)  # the CLI's 2
         result["replay"] = replays
         return result
+
+
+def without_stacks(data: bytes | Path) -> dict[str, Any]:
+    """What the report reads (load_snapshot(stacks=False)): the load's error, or the report."""
+    try:
+        snap = load_snapshot(data, name="mutant", stacks=False)
+    except SnapshotError as e:
+        return {"error": str(e)}
+    return {"report": _step("report", lambda: report_json(snap, build_report(snap)))}
 
 
 def _replay_figures(snap: Snapshot, device: int) -> dict[str, Any]:

@@ -487,7 +487,8 @@ def _explain(args: argparse.Namespace) -> int:
 
 def _report(args: argparse.Namespace) -> int:
     try:
-        snapshot = load_snapshot(args.file)
+        # the figures name no stack: without --at (no time travel, whose block history keeps stacks) none is read
+        snapshot = load_snapshot(args.file, stacks=args.at is not None)
         snapshot.require_device(args.device)
         reports = build_report(snapshot, device=args.device, at=args.at)
     except (SnapshotError, IndexError) as e:

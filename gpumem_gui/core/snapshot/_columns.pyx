@@ -83,6 +83,21 @@ class _Entry:
 ENTRY = _Entry()
 
 
+class _SkippedFrames:
+    """Stands in the memo for a trace entry's frames list that a reader told to read no stacks (stacks=False) checked
+    and passed over: another entry may name it as its frames (the first free of a kind, whose action string is new,
+    is read opcode by opcode), nothing else may: put in any other place, the reader gives up (refuse_skipped)."""
+
+    __slots__ = ()
+
+    def __repr__(self):
+        return "<frames not read>"
+
+
+SKIPPED_FRAMES = _SkippedFrames()
+cdef PyObject* SKIPPED = <PyObject*> SKIPPED_FRAMES  # the module keeps it alive
+
+
 cdef inline Py_ssize_t _le32(const uint8_t* p):
     # a LONG_BINGET / LONG_BINPUT index: four bytes, little-endian, unsigned
     return <Py_ssize_t> (p[0] | (<uint32_t> p[1] << 8) | (<uint32_t> p[2] << 16) | (<uint32_t> p[3] << 24))
@@ -244,6 +259,8 @@ cdef class EntryColumns:
         cdef PyObject* item = <PyObject*> frames
         cdef uint64_t h, slot = (<uint64_t> item >> 4) & (RECENT - 1)
         cdef unordered_map[uint64_t, int32_t].iterator found
+        if item == SKIPPED:  # frames checked by the reader and not read: the row has no stack
+            return 0
         if self.recent_list[slot] == <uint64_t> item:  # an alloc and its frees share one list
             self.group[row] = self.recent_group[slot]
             return 0
@@ -380,11 +397,14 @@ cdef class PickleReader:
     cdef list no_frames  # the one empty frames list of the entries read in one pass (frozen: nobody can tell)
     cdef vector[PyObject*] items  # scratch: the items of the list being read
     cdef object on_segments  # called with the root dict's 'segments' list once it is whole
+    # False: a trace entry's new frames list is checked (frame dicts only) and passed over, SKIPPED_FRAMES in its
+    # place, instead of being read and matched with the earlier lists: for what never shows a stack (the report)
+    cdef bint stacks
     cdef bint segments_told
     cdef Py_ssize_t release_step  # > 0: the buffer is a mapping of a file, dropped behind the reader in such steps
     cdef Py_ssize_t released
 
-    def __init__(self, data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0):
+    def __init__(self, data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0, bint stacks=True):
         cdef const uint8_t[::1] view = memoryview(data).cast("B")
         self.data = data
         self.buf = &view[0] if view.shape[0] else NULL
@@ -402,6 +422,7 @@ cdef class PickleReader:
         self.no_frames = []
         columns.frozen.insert(<uint64_t> <PyObject*> self.no_frames)
         self.on_segments, self.segments_told = on_segments, on_segments is None
+        self.stacks = stacks
         self.release_step, self.released = (release_step if self.n else 0), 0
         # an entry of a real file takes 100-250 bytes of pickle (a tenth of that without frames): reserved, not touched
         columns.reserve(min(self.n // 96, 1 << 26))
@@ -453,6 +474,15 @@ cdef class PickleReader:
         if m > <Py_ssize_t> self.stack.size():
             raise Unsupported("bad mark")
         return m
+
+    cdef int refuse_skipped(self, Py_ssize_t start, Py_ssize_t stop, Py_ssize_t frames_at) except -1:
+        # SKIPPED_FRAMES may stand as an entry's frames only (at `frames_at`, -1 for none): anywhere else its place
+        # would hold something else than the list the file has
+        cdef Py_ssize_t j
+        for j in range(start, stop):
+            if self.stack[j] == SKIPPED and j != frames_at:
+                raise Unsupported("frames not read, named elsewhere")
+        return 0
 
     cdef void drop_from(self, Py_ssize_t start):
         cdef Py_ssize_t j
@@ -546,6 +576,7 @@ cdef class PickleReader:
                     if seen & (1u << r):
                         raise Unsupported("a trace entry's key given twice")
                     seen |= 1u << r
+                self.refuse_skipped(j, j + 2, j + 1 if r == ROLE_FRAMES else -1)
             row = self.columns.new_row()
             for j in range(mark, top, 2):
                 self.columns.add(row, <object> self.stack[j], <object> self.stack[j + 1])
@@ -556,6 +587,7 @@ cdef class PickleReader:
             self.stack[mark - 1] = <PyObject*> ENTRY
             Py_XDECREF(target)
         else:
+            self.refuse_skipped(mark, top, -1)
             for j in range(mark, top, 2):
                 (<dict> target)[<object> self.stack[j]] = <object> self.stack[j + 1]
         self.drop_from(mark)
@@ -592,6 +624,7 @@ cdef class PickleReader:
         if self.columns.frozen.count(<uint64_t> target):  # shared, or a row's frames: it must not change now
             raise Unsupported("a shared list or an entry's frames filled again")
         cdef Py_ssize_t j
+        self.refuse_skipped(mark, self.stack.size(), -1)
         for j in range(mark, self.stack.size()):
             PyList_Append(<object> target, <object> self.stack[j])
         self.drop_from(mark)
@@ -601,6 +634,7 @@ cdef class PickleReader:
         cdef Py_ssize_t k = self.stack.size() - start, j
         if start < self.fence() or k < 0:
             raise Unsupported("short stack")
+        self.refuse_skipped(start, self.stack.size(), -1)
         value = PyTuple_New(k)
         for j in range(k):
             PyTuple_SET_ITEM(value, j, self.stack[start + j])  # steals the stack's reference
@@ -615,9 +649,11 @@ cdef class PickleReader:
         self.last_list, self.last_list_slot = <PyObject*> value, -1
         return 0
 
-    cdef inline PyObject* fetched(self, Py_ssize_t* at, Py_ssize_t end, Py_ssize_t own_slot):
+    cdef inline PyObject* fetched(self, Py_ssize_t* at, Py_ssize_t end, Py_ssize_t own_slot) noexcept:
         """The memo object a BINGET or LONG_BINGET at *at names (and *at moved past it), or NULL when the opcode is
-        another, runs past `end`, or names what the opcode-at-a-time reader refuses or `own_slot` (not filled yet)."""
+        another, runs past `end`, or names what the opcode-at-a-time reader refuses or `own_slot` (not filled yet).
+        SKIPPED_FRAMES comes back as any object: only an entry's frames may be it (the callers see to that).
+        noexcept: it raises nothing, and each of the millions of calls is spared a check for an exception."""
         cdef Py_ssize_t p = at[0], index
         cdef uint8_t op = self.buf[p]
         if op == 0x68:  # BINGET
@@ -640,10 +676,13 @@ cdef class PickleReader:
         at[0] = p
         return item
 
-    cdef bint read_items(self, Py_ssize_t* at, Py_ssize_t end, Py_ssize_t own_slot):
+    cdef bint read_items(self, Py_ssize_t* at, Py_ssize_t end, Py_ssize_t own_slot, bint keep=True,
+                         PyObject* target=NULL):
         """Read `(BINGET|LONG_BINGET)+ APPENDS` at *at into `items` (not the stack), and *at past it; False when
-        anything else comes."""
-        cdef Py_ssize_t p = at[0]
+        anything else comes. With `keep` False (a frames list not read: stacks=False) nothing is kept, and each
+        item must be a frame dict other than `target` (the entry's own), or the opcodes are read one by one and the
+        stack checks judge the list."""
+        cdef Py_ssize_t p = at[0], k = 0
         cdef PyObject* item
         self.items.clear()
         while True:
@@ -653,11 +692,15 @@ cdef class PickleReader:
                 p += 1
                 break
             item = self.fetched(&p, end, own_slot)
-            if item == NULL:
+            if item == NULL or item == SKIPPED:
                 return False
-            self.items.push_back(item)
+            if keep:
+                self.items.push_back(item)
+            elif item == target or not PyDict_Check(item):
+                return False
+            k += 1
         at[0] = p
-        return self.items.size() > 0
+        return k > 0
 
     cdef uint64_t items_hash(self):
         # four independent lanes: a single chain of multiplies would wait on each one's latency
@@ -806,7 +849,7 @@ cdef class PickleReader:
                 values[n] = NULL
             elif r < ROLE_FRAMES or op != 0x5D:  # an earlier object: a code column's string, or a frames list
                 values[n] = self.fetched(&p, end, list_slot)
-                if values[n] == NULL or values[n] == target:
+                if values[n] == NULL or values[n] == target or (values[n] == SKIPPED and r != ROLE_FRAMES):
                     return False
                 action = action or r == ROLE_ACTION
             else:  # EMPTY_LIST, its memo slot, and its frames: one new list per entry at most
@@ -827,7 +870,7 @@ cdef class PickleReader:
                     return False
                 if p < end and self.buf[p] == 0x28:  # MARK: the items follow
                     p += 1
-                    if not self.read_items(&p, end, list_slot):
+                    if not self.read_items(&p, end, list_slot, self.stacks, target):
                         return False
                     has_items = True
             n += 1
@@ -837,7 +880,9 @@ cdef class PickleReader:
         frames = None
         cdef uint64_t h
         cdef PyObject* earlier
-        if new_list:
+        if new_list and has_items and not self.stacks:
+            frames = SKIPPED_FRAMES
+        elif new_list:
             earlier = NULL
             if has_items:
                 h = self.items_hash()
@@ -1002,20 +1047,24 @@ cdef class PickleReader:
             elif op == 0x2E:  # STOP
                 if self.stack.size() != 1 or not self.marks.empty():
                     raise Unsupported("stop")
+                self.refuse_skipped(0, 1, -1)
                 return <object> self.stack[0]
             else:  # globals, object building, protocol 0/1 text opcodes, buffers: the standard unpickler decides
                 raise Unsupported(f"opcode {op:#x}")
 
 
-def read_pickle(data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0):
+def read_pickle(data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0, bint stacks=True):
     """Unpickle `data` (plain data only), with trace entries turned into rows of `columns` and ENTRY left in
     their place. Raises Unsupported for anything it does not read.
+
+    With `stacks` False, the frames list an entry brings is checked (frame dicts only) but not read: SKIPPED_FRAMES
+    stands for it, and its rows have no stack (what the standard way gives with StackInterner(stacks=False)).
 
     `on_segments`, if given, is called with the root dict's 'segments' list as soon as it is read, when it is the
     root's first key (as torch writes it). With a `release_step` (a multiple of the page size), `data` is a mapping
     of a file whose pages the reader drops in such steps once passed, so that the file never stays in memory whole."""
     try:
-        return PickleReader(data, columns, on_segments, release_step).load()
+        return PickleReader(data, columns, on_segments, release_step, stacks).load()
     except (Unsupported, MemoryError, KeyboardInterrupt):
         raise
     except Exception as e:  # corrupt data (bad UTF-8, a bad int...): the standard unpickler reports it

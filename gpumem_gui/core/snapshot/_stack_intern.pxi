@@ -43,13 +43,17 @@ cdef class FrameInterner:
     cdef vector[int32_t] scratch
     cdef object frame_type, key_of, error, on_extra
     cdef object name_key, filename_key, line_key
+    cdef bint stacks  # False: frame lists are checked as interning them would, and every one is no stack
 
-    def __init__(self, frame_type, key_of, error, on_extra):
+    def __init__(self, frame_type, key_of, error, on_extra, bint stacks=True):
         """`frame_type(name, filename, line)` makes a table frame, `key_of(dict)` is the pure twin's key of an odd
         frame (a name that is not a string), `error(words)` the exception to raise, `on_extra(dict, index)` is told
-        of each new frame dict with more than its three keys (FX fields), as the pure twin tells it."""
+        of each new frame dict with more than its three keys (FX fields), as the pure twin tells it. With `stacks`
+        False nothing is interned: each list's frames are checked to be dicts (the one error interning raises) and
+        every stack is NO_STACK, as the pure twin's StackInterner(stacks=False) does."""
         self.frames, self.frame_by_key, self.kept = [], {}, []
         self.frame_type, self.key_of, self.error, self.on_extra = frame_type, key_of, error, on_extra
+        self.stacks = stacks
         self.name_key, self.filename_key, self.line_key = "name", "filename", "line"
         self.offsets.push_back(0)
 
@@ -132,8 +136,20 @@ cdef class FrameInterner:
     cdef int32_t value(self, object frames) except -3:
         """A frames value's stack: NO_STACK (-1) when it is falsy, -2 when it is not a list or tuple."""
         if PyList_CheckExact(frames) or PyTuple_CheckExact(frames):
+            if not self.stacks:
+                self.check(frames)
+                return -1
             return self.stack(frames) if len(frames) else -1
         return -2 if frames else -1
+
+    cdef int check(self, object frames) except -1:
+        """What stack() would raise for a list or tuple of frames, without interning it: a frame that is not a dict."""
+        cdef Py_ssize_t j
+        for j in range(len(frames)):
+            item = frames[j]
+            if not PyDict_Check(<PyObject*> item):
+                raise self.error(f"a stack frame is a {type(item).__name__}, not a dict")
+        return 0
 
     def intern_many(self, list lists):
         """The stack index of each element of `lists` (a frame list, or a falsy value for no stack)."""

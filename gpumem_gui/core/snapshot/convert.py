@@ -71,10 +71,10 @@ _ACTION_CODES = _ActionCodes({name: int(code) for name, code in ACTION_NAMES.ite
 
 
 class _Tables:
-    """The tables shared by segments and traces while one snapshot converts."""
+    """The tables shared by segments and traces while one snapshot converts (`stacks`: StackInterner's)."""
 
-    def __init__(self) -> None:
-        self.stacks = StackInterner()
+    def __init__(self, stacks: bool = True) -> None:
+        self.stacks = StackInterner(stacks)
         self.strings: list[str] = []
         self._string_index: dict[str, int] = {}
         self.metadata: dict[int, MetadataPairs] = {}  # strings index -> a dict user_metadata's pairs
@@ -139,27 +139,31 @@ class _Tables:
 
 
 def snapshot_from_pickle_fast(
-    data: Any, source: str, on_state: Callable[[Snapshot], None] | None = None, release_step: int = 0
+    data: Any,
+    source: str,
+    on_state: Callable[[Snapshot], None] | None = None,
+    release_step: int = 0,
+    stacks: bool = True,
 ) -> Snapshot | None:
     """The compiled pickle reader's way: trace entries go from bytes to columns without becoming dicts.
 
     `on_state` gets the final state (no trace) as soon as the segments are read, before the trace. With a
     `release_step` (bytes, a multiple of the page size), `data` is a read-only mapping of a file whose pages the
-    reader drops in such steps once passed.
+    reader drops in such steps once passed. With `stacks` False, no stack is read (snapshot_from_object's).
     None when it cannot be used here (not built, or a pickle it does not read): the standard way then decides.
     """
     if _columns is None or os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
         return None
-    tables = _Tables()
+    tables = _Tables(stacks)
     rows = tables.entry_columns()
 
     def segments_read(segments: list[Any]) -> None:
         check_expansion(segments, len(data))
         assert on_state is not None
-        on_state(snapshot_from_object(segments, source, "pickle"))
+        on_state(snapshot_from_object(segments, source, "pickle", stacks=stacks))
 
     try:
-        obj = _columns.read_pickle(data, rows, segments_read if on_state else None, release_step)
+        obj = _columns.read_pickle(data, rows, segments_read if on_state else None, release_step, stacks)
     except _columns.Unsupported:
         return None
     except _columns.ColumnError:
@@ -176,11 +180,13 @@ class _RowsMisplaced(Exception):
 
 
 def snapshot_from_object(
-    obj: Any, source: str, form: str, *, tables: _Tables | None = None, rows: Any = None
+    obj: Any, source: str, form: str, *, tables: _Tables | None = None, rows: Any = None, stacks: bool = True
 ) -> Snapshot:
     """Build a Snapshot from what `pickle.load` or `json.load` returned; raise SnapshotError when it is not one.
 
     With `rows` (from the compiled pickle reader), trace entries already are columns and ENTRY stands for each.
+    With `stacks` False (what `tables` says, when given), no stack is read: the frames are checked as reading them
+    would (the same errors), every block and event has NO_STACK and the stack table is empty.
     """
     if isinstance(obj, list):
         if obj and not all(isinstance(s, dict) and "blocks" in s for s in obj):
@@ -206,7 +212,7 @@ def snapshot_from_object(
     if not isinstance(traces_raw, list) or not all(isinstance(t, list) for t in traces_raw):
         raise SnapshotError("not a snapshot: 'device_traces' is not a list of lists")
 
-    tables = tables or _Tables()
+    tables = tables or _Tables(stacks)
     state, legacy, warnings = _convert_segments(segments, tables)
     if rows is not None:
         traces = _traces_from_rows(traces_raw, rows)

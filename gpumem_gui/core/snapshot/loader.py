@@ -249,11 +249,15 @@ class _Refused(SnapshotError):
 StateCallback = Callable[[Snapshot], None]
 
 
-def load_snapshot(source: Source, name: str | None = None, on_state: StateCallback | None = None) -> Snapshot:
+def load_snapshot(
+    source: Source, name: str | None = None, on_state: StateCallback | None = None, *, stacks: bool = True
+) -> Snapshot:
     """Open a snapshot written by `torch.cuda.memory._dump_snapshot` (any version), a segment list, or JSON.
 
     `on_state`, when given, is called once with a Snapshot of the final state and no trace, as soon as the segments
     are read (the window draws the map while the trace is still being read); the returned Snapshot is the whole one.
+    `stacks=False` is for what never names a stack or a site (the report's figures): the frames are checked, not
+    read (the same errors), so every block and event has NO_STACK and `stacks` is an empty table, for less time.
     Raises SnapshotError with a one-line message naming the file for anything that is not a readable snapshot.
     Globals in a pickle are refused, so a hostile file cannot run code.
     """
@@ -272,14 +276,14 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
                 if data[:1] == bytes([PICKLE_PROTO]):
                     step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
                     early = segments_read if on_state is not None else None
-                    snapshot = snapshot_from_pickle_fast(data, label, on_state=early, release_step=step)
+                    snapshot = snapshot_from_pickle_fast(data, label, early, step, stacks)
                 if snapshot is None:
                     obj, form, size = _decode(data)
                     check_expansion(
                         obj, size
                     )  # before the conversion makes a row at every place a memo reference names
                     check_distinct_entries(obj)
-                    snapshot = snapshot_from_object(obj, label, form)
+                    snapshot = snapshot_from_object(obj, label, form, stacks=stacks)
         except SnapshotError as e:
             raise e.with_source(label) from None
         except RecursionError:  # a structure nested thousands deep, compared or shown somewhere in the conversion

@@ -245,13 +245,17 @@ class StackInterner:
     GPUMEM_GUI_PURE_PYTHON is set) gives the very same table. Objects are recognised by id, so everything interned
     must stay alive while the interner is used: it is made for the conversion of one unpickled snapshot, which
     holds them all, and dropped afterwards.
+
+    With `stacks` False (for what never shows a stack: the report), nothing is interned: every list is checked as
+    interning it would be (the same errors) and every stack is NO_STACK, the table empty.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, stacks: bool = True) -> None:
         compiled = _columns is not None and not os.environ.get("GPUMEM_GUI_PURE_PYTHON")
+        self.stacks = stacks
         self.fx: dict[int, FxNode] = {}
         self.compiled: Any = (
-            _columns.FrameInterner(Frame, frame_key, SnapshotError, self._note_extra) if compiled else None
+            _columns.FrameInterner(Frame, frame_key, SnapshotError, self._note_extra, stacks) if compiled else None
         )
         self._frames: list[Frame] = []
         self._frame_by_id: dict[int, int] = {}
@@ -306,6 +310,10 @@ class StackInterner:
     def _stack_of(self, frames: Sequence[Any]) -> int:
         if not frames:
             return NO_STACK
+        if not self.stacks:  # checked as _intern_frame checks each new frame, and no stack
+            for frame in frames:
+                _check_frame(frame)
+            return NO_STACK
         # frame dicts are shared objects in real pickles: the same frame objects are the same stack
         ids = tuple(map(id, frames))
         index = self._stack_by_ids.get(ids)
@@ -324,8 +332,7 @@ class StackInterner:
         return index
 
     def _intern_frame(self, frame: Any) -> int:
-        if not isinstance(frame, dict):
-            raise SnapshotError(f"a stack frame is a {type(frame).__name__}, not a dict")
+        _check_frame(frame)
         key = frame_key(frame)
         index = self._frame_by_key.get(key)
         if index is None:
@@ -336,6 +343,11 @@ class StackInterner:
         if len(frame) > 3:
             self._note_extra(frame, index)
         return index
+
+
+def _check_frame(frame: Any) -> None:
+    if not isinstance(frame, dict):
+        raise SnapshotError(f"a stack frame is a {type(frame).__name__}, not a dict")
 
 
 def frame_key(frame: dict[Any, Any]) -> tuple[str, str, int]:
