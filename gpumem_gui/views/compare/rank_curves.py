@@ -16,16 +16,8 @@ from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.ranks import FileSummary
 from gpumem_gui.document.pins import Pin
 from gpumem_gui.views.common import palette
-<<<<<<< HEAD
-from gpumem_gui.views.compare.rank_pins import pin_colour
-=======
 from gpumem_gui.views.common.localized import num, unit_name
-
-
-def _tr(text: str) -> str:
-    return QtCore.QCoreApplication.translate("RanksView", text)
-
->>>>>>> h-i18nteach
+from gpumem_gui.views.compare.rank_pins import pin_colour
 
 MAX_PLOTS = 256  # beyond that each plot is a few pixels wide: the first ones, and a line says how many are left out
 PLOT_HEIGHT = 90
@@ -130,16 +122,19 @@ class RankCurves(QtWidgets.QWidget):
             self.colours.append(colour)
         self.grid.setMinimumHeight(PLOT_HEIGHT * math.ceil(len(shown) / columns))
         left_out = len(entries) - len(shown)
-<<<<<<< HEAD
-        self.note.setText(
-            f"reserved ({name}) over each rank's events, on one scale"
-            + (f"; the first {len(shown)} of {len(entries)} files (the table lists them all)" if left_out else "")
-            + "".join(
-                f"; <span style='color:{pin_colour(i)}'>{pin.kind} {html.escape(pin.label)}</span>"
-                + self._unpinned_ranks(sum(pin not in drawn for drawn in self.pinned_items))
-                for i, pin in enumerate(pins)
-            )
+        text = QtCore.QCoreApplication.translate(
+            "RanksView", "reserved ({unit}) over each rank's events, on one scale"
+        ).format(unit=unit_name(name))
+        if left_out:
+            text += QtCore.QCoreApplication.translate(
+                "RanksView", "; the first {shown} of {files} files (the table lists them all)"
+            ).format(shown=num(len(shown)), files=num(len(entries)))
+        text += "".join(
+            f"; <span style='color:{pin_colour(i)}'>{pin.kind} {html.escape(pin.label)}</span>"
+            + self._unpinned_ranks(sum(pin not in drawn for drawn in self.pinned_items))
+            for i, pin in enumerate(pins)
         )
+        self.note.setText(text)
 
     def _unpinned_ranks(self, missing: int) -> str:
         """What a pin's name adds when some ranks' summaries have no series of it (summary files written without
@@ -167,13 +162,3 @@ def _draw_pinned(
         plot.addItem(pg.FillBetweenItem(low, high, brush=pg.mkBrush(colour + "60")))
         drawn[pin] = high
     return drawn
-=======
-        text = QtCore.QCoreApplication.translate(
-            "RanksView", "reserved ({unit}) over each rank's events, on one scale"
-        ).format(unit=unit_name(name))
-        if left_out:
-            text += QtCore.QCoreApplication.translate(
-                "RanksView", "; the first {shown} of {files} files (the table lists them all)"
-            ).format(shown=num(len(shown)), files=num(len(entries)))
-        self.note.setText(text)
->>>>>>> h-i18nteach
