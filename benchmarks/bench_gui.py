@@ -6,8 +6,13 @@ Stalls are the gaps of a 5 ms QTimer; a thread samples the GUI thread's stack me
 names what it was doing. RSS: the GUI process's and the loading worker's peaks (sampled with psutil, and the
 kernel's high-water marks). Then the map's repaint at full view and zoomed, and time-travel latency.
 
+Issue 35's targets 1 and 2 are printed beside each figure ("targets"), with the machine's load average before and
+after, and a yardstick from the same run: a gc-paused pickle.load of the same file in a process of its own (the
+machine's speed at that moment; --no-yardstick skips it). --burn runs a CPU burner beside the window (a child process
+spinning on every core) for the stalls under load.
+
 On a snapshot of the real-file shape (design.md, "Benchmark data"), made once in $GPUMEM_GUI_BENCH_DIR.
-Run: python benchmarks/bench_gui.py [--events N | --file PATH] [--blocks]
+Run: python benchmarks/bench_gui.py [--events N | --file PATH] [--blocks] [--burn] [--no-yardstick]
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ import pickle
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -31,7 +37,7 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import psutil
-from bench_data import data_dir, shape_path
+from bench_data import data_dir, shape_path, watch_process
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow, application
@@ -41,6 +47,17 @@ from gpumem_gui.qt_start import throwaway_settings
 
 STALL_MS = 50.0  # the issue's budget: a longer gap of the GUI thread is a stall worth naming
 SETTLE_S = 1.0  # stalls still count for this long after the last stage
+# issue 35, targets 1 and 2: (events at least, figure, most allowed); RSS in MB, the window's and the worker's together
+TARGETS = (
+    (3_000_000, "time_to_site_timeline_s", 3.0),
+    (3_000_000, "total_peak_rss_mb", 1000),
+    (3_000_000, "longest_gui_stall_ms", STALL_MS),
+    (3_000_000, "time_travel_p95_ms", 16.0),
+    (10_000_000, "time_to_timeline_s", 10.0),
+    (10_000_000, "total_peak_rss_mb", 2500),
+)
+BURNER = "while True: pass"  # one per core: the other process of target 2 that keeps both cores busy
+YARDSTICK = "import gc, pickle, sys, os\ngc.disable()\nwith open(sys.argv[1], 'rb') as f: pickle.load(f)\nos._exit(0)\n"
 
 
 def many_blocks(path: Path, blocks: int = 100_000) -> None:
@@ -71,9 +88,10 @@ def _where(frame: FrameType | None) -> str:
 class Sampler(threading.Thread):
     """Every few ms: the GUI thread's innermost project frames, the GUI's and the worker's RSS."""
 
-    def __init__(self, gui_thread: int) -> None:
+    def __init__(self, gui_thread: int, ignore: set[int] | None = None) -> None:
         super().__init__(daemon=True)
         self.gui_thread = gui_thread
+        self.ignore = ignore or set()  # the burners' pids: not the worker
         self.samples: list[tuple[float, str, str]] = []  # (when, the GUI thread's frames, the other threads')
         self.stop = threading.Event()
         self.gui_peak = 0
@@ -92,6 +110,8 @@ class Sampler(threading.Thread):
                 last_rss = now
                 self.gui_peak = max(self.gui_peak, me.memory_info().rss)
                 for child in me.children(recursive=True):
+                    if child.pid in self.ignore:
+                        continue
                     with contextlib.suppress(psutil.Error):  # the worker may be gone between the two calls
                         self.worker_peak = max(self.worker_peak, child.memory_info().rss)
 
@@ -120,10 +140,46 @@ class Sampler(threading.Thread):
         return [f"{(a - start) * 1000:6.1f}-{(b - start) * 1000:6.1f} ms {what}" for a, what, b in runs]
 
 
-def measure(path: Path) -> dict[str, Any]:
+def measure(path: Path, burn: bool = False) -> dict[str, Any]:
     app = application()
-    with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
-        return _measure(path, app, MainWindow(settings))
+    burners = [subprocess.Popen([sys.executable, "-c", BURNER]) for _ in range(os.cpu_count() or 1) if burn]
+    load_before = os.getloadavg()[0]
+    try:
+        with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
+            result = _measure(path, app, MainWindow(settings), {b.pid for b in burners})
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    return {"burner": burn, "load_avg_1m_before": load_before, "load_avg_1m_after": os.getloadavg()[0], **result}
+
+
+def with_targets(result: dict[str, Any], path: Path, yardstick: bool) -> dict[str, Any]:
+    """`result` with issue 35's targets for its size (measured, target, met) and the same run's yardstick."""
+    result["total_peak_rss_mb"] = result["gui_peak_rss_mb"] + result["worker_peak_rss_mb"]
+    targets = {}
+    for events, figure, most in TARGETS:
+        if result["events"] >= events and result.get(figure) is not None:
+            targets[f"{figure} ({events // 1_000_000}M)"] = {
+                "measured": result[figure],
+                "target": most,
+                "met": result[figure] <= most,
+            }
+    result["targets"] = targets
+    if yardstick:
+        watched = watch_process([sys.executable, "-c", YARDSTICK, str(path)])
+        result["yardstick"] = {
+            "what": "gc-paused pickle.load of the same file, a process of its own, right after",
+            "seconds": round(watched["seconds"], 2),
+            "cpu_seconds": round(watched["cpu_seconds"], 2),
+            "peak_rss_mb": round(watched["peak_rss_tree_bytes"] / 1e6),
+        }
+        result["time_to_site_timeline_over_pickle_load"] = (
+            round(result["time_to_site_timeline_s"] / watched["seconds"], 2)
+            if result.get("time_to_site_timeline_s")
+            else None
+        )
+    return result
 
 
 def _stages(window: MainWindow) -> dict[str, bool]:
@@ -146,7 +202,7 @@ def _stages(window: MainWindow) -> dict[str, bool]:
     }
 
 
-def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dict[str, Any]:
+def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burners: set[int]) -> dict[str, Any]:
     window.resize(1400, 900)
     window.show()
     app.processEvents()
@@ -158,7 +214,7 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
         gaps.append((last[0], now))
         last[0] = now
 
-    sampler = Sampler(threading.get_ident())
+    sampler = Sampler(threading.get_ident(), burners)
     sampler.start()
     timer = QtCore.QTimer(interval=5)
     timer.timeout.connect(tick)
@@ -250,6 +306,8 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000, help="the real-shape file of this many events")
     parser.add_argument("--file", type=Path, help="this snapshot file instead")
     parser.add_argument("--blocks", action="store_true", help="also a snapshot of 100,000 blocks")
+    parser.add_argument("--burn", action="store_true", help="a CPU burner spinning on every core beside the window")
+    parser.add_argument("--no-yardstick", action="store_true", help="no pickle.load of the same file after the run")
     args = parser.parse_args()
     out = data_dir()
     paths = [args.file if args.file is not None else shape_path("real", args.events, out)]
@@ -259,7 +317,8 @@ def main() -> None:
             many_blocks(blocks)
         paths.append(blocks)
     for path in paths:
-        print(json.dumps(measure(path), indent=2), flush=True)
+        result = with_targets(measure(path, args.burn), path, not args.no_yardstick)
+        print(json.dumps(result, indent=2), flush=True)
 
 
 if __name__ == "__main__":
