@@ -1,6 +1,7 @@
 """GUI benchmark (offscreen): when each stage of a file's load reaches the window, the GUI thread's stalls, RSS.
 
-Stages, from the call to open the file: the map (the final state), the timeline (its curves drawn), the event
+Stages, from the call to open the file: the map (the final state), the curves of the trace read so far (drawn
+while it is read), the timeline (its curves drawn), the event
 list (filled), the site timeline (its bands; the bench picks its tab once the timeline shows, as a user would).
 Stalls are the gaps of a 5 ms QTimer; a thread samples the GUI thread's stack meanwhile, so that each long stall
 names what it was doing. RSS: the GUI process's and the loading worker's peaks (sampled with psutil, and the
@@ -44,6 +45,7 @@ from gpumem_gui.app import MainWindow, application
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 
 STALL_MS = 50.0  # the issue's budget: a longer gap of the GUI thread is a stall worth naming
 SETTLE_S = 1.0  # stalls still count for this long after the last stage
@@ -190,8 +192,10 @@ def _stages(window: MainWindow) -> dict[str, bool]:
     curves = doc._curves
     view = curves.timeline_view if curves is not None else None
     timeline = bool(view is not None and view._full and curves is not None and curves.isVisible() and not doc.pending)
+    so_far = doc.findChild(PartialCurvesView)
     return {
         "map": doc.map.isVisible(),
+        "curves_so_far": so_far is not None and so_far.isVisible() and so_far.n_events > 0,
         "timeline": timeline,
         "event_list": timeline and doc.event_list.model.row_count() > 0,
         "site_timeline": timeline

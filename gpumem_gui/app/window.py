@@ -19,6 +19,7 @@ from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
+from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
@@ -29,6 +30,7 @@ from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
+from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
@@ -85,6 +87,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._progress_message = ""
         self.jobs: list[Task] = []  # file loads still running
         self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
+        self.curves_so_far: dict[int, tuple[int, PartialCurves]] = {}  # id(a load's holder): its latest running curves
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
@@ -203,9 +206,14 @@ class MainWindow(QtWidgets.QMainWindow):
         self.show_progress()
 
     def _load_progress(
-        self, arrived: tuple[LoadResult, SnapshotDocument] | Loaded, holder: dict[str, SnapshotTab]
+        self,
+        arrived: tuple[LoadResult, SnapshotDocument] | tuple[int, PartialCurves] | Loaded,
+        holder: dict[str, SnapshotTab],
     ) -> None:
-        if len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
+        if len(arrived) == 2 and isinstance(arrived[1], PartialCurves):
+            self.curves_so_far[id(holder)] = arrived  # type: ignore[assignment] (drawn once its tab shows)
+            show_partial(holder.get("doc"), *arrived)  # type: ignore[arg-type]
+        elif len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
             partial = arrived[0]
             holder["made"] = SnapshotTab(arrived[1])  # the tab made in this turn, shown in the next
             QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
@@ -227,6 +235,8 @@ class MainWindow(QtWidgets.QMainWindow):
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
+        if id(holder) in self.curves_so_far:  # the trace read so far, arrived before its tab
+            show_partial(holder["doc"], *self.curves_so_far[id(holder)])
         self._in_asked_order(holder["doc"], holder)
         device = self.pending_devices.pop(partial.path, None)
         if device is not None and device in holder["doc"].document.devices():
@@ -257,6 +267,8 @@ class MainWindow(QtWidgets.QMainWindow):
         if "made" in holder:  # its state's tab, made but not shown yet: shown first
             self._show_loaded(result, holder)
         doc = holder.get("doc")
+        drop_partial(doc)  # the whole curves replace the curves so far
+        self.curves_so_far.pop(id(holder), None)
         if doc is not None and result.timelines is not None:
             holder["whole"] = doc
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
@@ -316,7 +328,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return page
 
     def job_done(self, task: Task) -> None:
-        self.load_tabs.pop(task, None)
+        self.curves_so_far.pop(id(self.load_tabs.pop(task, None)), None)
         if task in self.jobs:
             self.jobs.remove(task)
         if task in self.replays:

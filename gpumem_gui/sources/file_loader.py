@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
 
+from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.site_series import BandSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
@@ -26,21 +27,60 @@ from gpumem_gui.core.snapshot.model import Snapshot
 
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
 STATE_FILE, WHOLE_FILE, BANDS_FILE = "state.arrays", "whole.arrays", "bands.arrays"
+CURVES_FILE = "curves-{}.arrays"  # the running curves of the trace read so far, numbered
+CURVES_EVERY_S = 0.25  # the worker sends the curves so far at most this often
 
 
-def _work(path: str, folder: str, conn: Connection, site_bands: bool) -> None:
+class _CurvesSender:
+    """The worker's running curves of the trace read so far, sent as progress while the file has one device's state
+    (the reader's rows are every device's, in file order: with one device they are that device's)."""
+
+    def __init__(self, folder: str, conn: Connection, every: float) -> None:
+        from gpumem_gui.core.analysis.running_curves import RunningCurves  # noqa: PLC0415
+
+        self.folder, self.conn, self.every = folder, conn, every
+        self.curves = RunningCurves()
+        self.device: int | None = None
+        self.sent, self.last = 0, time.monotonic()
+
+    def state_read(self, state: Snapshot) -> None:
+        devices = state.state.devices()
+        self.device = devices[0] if len(devices) == 1 else None
+
+    def rows_read(self, action: object, size: object) -> None:
+        if self.device is None:
+            return
+        self.curves.add(action, size)  # type: ignore[arg-type]
+        if time.monotonic() - self.last >= self.every:
+            from gpumem_gui.sources.transfer import save_curves  # noqa: PLC0415
+
+            path = os.path.join(self.folder, CURVES_FILE.format(self.sent))
+            save_curves(path, self.device, self.curves.partial())
+            self.conn.send(("curves", path))
+            self.sent, self.last = self.sent + 1, time.monotonic()
+
+
+def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tuple[float, int]) -> None:
+    curves_every, rows_step = curves  # seconds between two sends of the running curves, rows between two batches
     out = os.path.join(folder, WHOLE_FILE)
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
         from gpumem_gui.sources.transfer import save_bands, save_parts  # noqa: PLC0415
 
+        if rows_step:  # this process's own reader: its batches of rows
+            from gpumem_gui.core.snapshot import convert  # noqa: PLC0415
+
+            convert.ROWS_STEP = rows_step
+        sender = _CurvesSender(folder, conn, curves_every)
+
         def state_read(state: Snapshot) -> None:
             # the map can show the final state while the trace is read and indexed
             save_parts(os.path.join(folder, STATE_FILE), state, {})
             conn.send(("state", os.path.join(folder, STATE_FILE)))
+            sender.state_read(state)
 
-        snapshot = load_snapshot(path, on_state=state_read)
+        snapshot = load_snapshot(path, on_state=state_read, on_rows=sender.rows_read)
         timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
         # the whole snapshot again, not only what the state lacked: the state was read alone, with a stack table of
         # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
@@ -89,9 +129,13 @@ class LoadResult:
 class FileLoadJob:
     """One file loading in its own process. `run()` blocks until it is done (a task runs it off the GUI thread);
     `cancel()`, from any thread, kills the process and removes its files. With `site_bands`, the worker also makes
-    the site timeline's bands of the default device, after the whole snapshot (see run's on_whole)."""
+    the site timeline's bands of the default device, after the whole snapshot (see run's on_whole). The running
+    curves of the trace read so far are sent at most every `curves_every` seconds, after batches of `rows_step`
+    trace entries (0: convert.ROWS_STEP)."""
 
-    def __init__(self, path: str, site_bands: bool = False) -> None:
+    def __init__(
+        self, path: str, site_bands: bool = False, curves_every: float = CURVES_EVERY_S, rows_step: int = 0
+    ) -> None:
         self.path = path
         self.site_bands = site_bands
         self.snapshot: Snapshot | None = None
@@ -101,7 +145,9 @@ class FileLoadJob:
         self._out = os.path.join(self._folder, WHOLE_FILE)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_work, args=(path, self._folder, child, site_bands), daemon=True)
+        self._proc = ctx.Process(
+            target=_work, args=(path, self._folder, child, site_bands, (curves_every, rows_step)), daemon=True
+        )
         self._proc.start()
         child.close()
 
@@ -110,11 +156,14 @@ class FileLoadJob:
         on_partial: Callable[[LoadResult], None] | None = None,
         timeout: float | None = None,
         on_whole: Callable[[LoadResult], None] | None = None,
+        on_curves: Callable[[int, PartialCurves], None] | None = None,
     ) -> LoadResult:
         """Wait for the worker: the snapshot goes to `on_partial` as soon as it is read (the map can show while the
         trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised.
         With site_bands, the result with its timelines goes to `on_whole` as soon as it is read, and the same result
-        is returned once the bands are added to it (without them, where the worker could not make them)."""
+        is returned once the bands are added to it (without them, where the worker could not make them).
+        `on_curves` gets (device, the running curves of the trace read so far) while the trace is read, a file of
+        one device's state read by the compiled reader."""
         deadline = None if timeout is None else time.monotonic() + timeout
         whole: LoadResult | None = None
         try:
@@ -135,11 +184,13 @@ class FileLoadJob:
                         return whole if whole is not None else LoadResult(self.path, error=self._died())
                     continue
                 kind, value = message
-                if kind in ("state", "done", "bands") and value is not None and not self._ours(value):
+                if kind in ("state", "done", "bands", "curves") and value is not None and not self._ours(value):
                     return LoadResult(
                         self.path, error=f"the loading process named a file outside its folder ({self.path})"
                     )
-                if kind == "state":
+                if kind == "curves":
+                    self._curves(value, on_curves)
+                elif kind == "state":
                     partial = self._partial(value)
                     if partial.error is not None:
                         return partial
@@ -175,7 +226,11 @@ class FileLoadJob:
     def _ours(self, value: object) -> bool:
         """A hand-over file of this job: the worker names nothing else (a path elsewhere is never opened)."""
         names = (STATE_FILE, WHOLE_FILE, BANDS_FILE)
-        return value in {os.path.join(self._folder, n) for n in names}
+        if value in {os.path.join(self._folder, n) for n in names}:
+            return True
+        head, number = CURVES_FILE.split("{}")
+        name = os.path.basename(str(value))[len(head) :].removesuffix(number)
+        return value == os.path.join(self._folder, CURVES_FILE.format(name)) and name.isdigit()
 
     def _conn_has_data(self) -> bool:
         try:
@@ -203,6 +258,18 @@ class FileLoadJob:
         except Exception as e:  # as in _partial
             return LoadResult(self.path, error=_unreadable(e, self.path))
         return LoadResult(self.path, snapshot, timelines)
+
+    def _curves(self, path: str, on_curves: Callable[[int, PartialCurves], None] | None) -> None:
+        from gpumem_gui.sources.transfer import load_curves  # noqa: PLC0415
+
+        try:
+            if on_curves is not None:
+                on_curves(*load_curves(path))
+        except Exception:  # a damaged file: the curves come whole with the trace's timeline
+            pass
+        finally:
+            if os.path.exists(path):
+                os.unlink(path)
 
     def _bands(self, path: str) -> tuple[int, dict[str, BandSeries]] | None:
         from gpumem_gui.sources.transfer import load_bands  # noqa: PLC0415

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gpumem_gui.core.snapshot.budget import check_distinct_entries, check_expansion
-from gpumem_gui.core.snapshot.convert import snapshot_from_object, snapshot_from_pickle_fast
+from gpumem_gui.core.snapshot.convert import RowsCallback, snapshot_from_object, snapshot_from_pickle_fast
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.safe_unpickle import Refused, gc_paused, loads_no_globals
@@ -249,11 +249,15 @@ class _Refused(SnapshotError):
 StateCallback = Callable[[Snapshot], None]
 
 
-def load_snapshot(source: Source, name: str | None = None, on_state: StateCallback | None = None) -> Snapshot:
+def load_snapshot(
+    source: Source, name: str | None = None, on_state: StateCallback | None = None, on_rows: RowsCallback | None = None
+) -> Snapshot:
     """Open a snapshot written by `torch.cuda.memory._dump_snapshot` (any version), a segment list, or JSON.
 
     `on_state`, when given, is called once with a Snapshot of the final state and no trace, as soon as the segments
     are read (the window draws the map while the trace is still being read); the returned Snapshot is the whole one.
+    `on_rows`, when given, gets the action codes and sizes of the trace entries in batches as they are read (the
+    compiled reader of a pickle only; every device's entries, in file order).
     Raises SnapshotError with a one-line message naming the file for anything that is not a readable snapshot.
     Globals in a pickle are refused, so a hostile file cannot run code.
     """
@@ -272,7 +276,7 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
                 if data[:1] == bytes([PICKLE_PROTO]):
                     step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
                     early = segments_read if on_state is not None else None
-                    snapshot = snapshot_from_pickle_fast(data, label, on_state=early, release_step=step)
+                    snapshot = snapshot_from_pickle_fast(data, label, early, step, on_rows)
                 if snapshot is None:
                     obj, form, size = _decode(data)
                     check_expansion(
