@@ -53,10 +53,12 @@ SETTLE_S = 1.0  # stalls still count for this long after the last stage
 TARGETS = (
     (3_000_000, "time_to_site_timeline_s", 3.0),
     (3_000_000, "total_peak_rss_mb", 1000),
+    (3_000_000, "sum_of_peaks_rss_mb", 1000),
     (3_000_000, "longest_gui_stall_ms", STALL_MS),
     (3_000_000, "time_travel_p95_ms", 16.0),
     (10_000_000, "time_to_timeline_s", 10.0),
     (10_000_000, "total_peak_rss_mb", 2500),
+    (10_000_000, "sum_of_peaks_rss_mb", 2500),
 )
 BURNER = "while True: pass"  # one per core: the other process of target 2 that keeps both cores busy
 YARDSTICK = "import gc, pickle, sys, os\ngc.disable()\nwith open(sys.argv[1], 'rb') as f: pickle.load(f)\nos._exit(0)\n"
@@ -98,6 +100,7 @@ class Sampler(threading.Thread):
         self.stop = threading.Event()
         self.gui_peak = 0
         self.worker_peak = 0
+        self.total_peak = 0  # the window's and the worker's RSS summed at one moment
 
     def run(self) -> None:
         me = psutil.Process()
@@ -110,12 +113,17 @@ class Sampler(threading.Thread):
             del frames
             if now - last_rss > 0.05:
                 last_rss = now
-                self.gui_peak = max(self.gui_peak, me.memory_info().rss)
+                gui = me.memory_info().rss
+                self.gui_peak = max(self.gui_peak, gui)
+                workers = 0
                 for child in me.children(recursive=True):
                     if child.pid in self.ignore:
                         continue
                     with contextlib.suppress(psutil.Error):  # the worker may be gone between the two calls
-                        self.worker_peak = max(self.worker_peak, child.memory_info().rss)
+                        rss = child.memory_info().rss
+                        self.worker_peak = max(self.worker_peak, rss)
+                        workers += rss
+                self.total_peak = max(self.total_peak, gui + workers)
 
     def cause(self, start: float, end: float) -> str:
         """What the GUI thread was doing most often between start and end; when it was in Qt's own code (painting,
@@ -158,7 +166,7 @@ def measure(path: Path, burn: bool = False) -> dict[str, Any]:
 
 def with_targets(result: dict[str, Any], path: Path, yardstick: bool) -> dict[str, Any]:
     """`result` with issue 35's targets for its size (measured, target, met) and the same run's yardstick."""
-    result["total_peak_rss_mb"] = result["gui_peak_rss_mb"] + result["worker_peak_rss_mb"]
+    result["sum_of_peaks_rss_mb"] = result["gui_peak_rss_mb"] + result["worker_peak_rss_mb"]  # at worst
     targets = {}
     for events, figure, most in TARGETS:
         if result["events"] >= events and result.get(figure) is not None:
@@ -294,6 +302,7 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
         "worker_peak_rss_mb": round(
             max(sampler.worker_peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kb) / 1e6
         ),
+        "total_peak_rss_mb": round(sampler.total_peak / 1e6),  # sampled every 50 ms: the sum at one moment
         "total_s": round(total, 2),
         "repaint_full_ms": round(full, 1),
         "repaint_zoomed_ms": round(zoomed, 1),
