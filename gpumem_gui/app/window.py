@@ -14,12 +14,13 @@ from gpumem_gui import __version__
 from gpumem_gui.app import user_code
 from gpumem_gui.app.compare_actions import CompareActions
 from gpumem_gui.app.live_actions import LiveActions
-from gpumem_gui.app.loading import Loaded, load_task, prepared
+from gpumem_gui.app.loading import Loaded, SpansArrived, load_task, prepared
 from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.running_curves import PartialCurves
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
@@ -210,9 +211,13 @@ class MainWindow(QtWidgets.QMainWindow):
         arrived: tuple[LoadResult, SnapshotDocument] | tuple[int, PartialCurves] | Loaded,
         holder: dict[str, SnapshotTab],
     ) -> None:
-        if len(arrived) == 2 and isinstance(arrived[1], PartialCurves):
-            self.curves_so_far[id(holder)] = arrived  # type: ignore[assignment] (drawn once its tab shows)
-            show_partial(holder.get("doc"), *arrived)  # type: ignore[arg-type]
+        if isinstance(arrived, SpansArrived):
+            self._spans_arrived(holder.get("whole"), arrived.spans)
+        elif len(arrived) == 2 and isinstance(arrived[1], PartialCurves):
+            device, curves = arrived[0], arrived[1]
+            assert isinstance(device, int)
+            self.curves_so_far[id(holder)] = (device, curves)  # drawn once its tab shows, if it is not there yet
+            show_partial(holder.get("doc"), device, curves)
         elif len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
             partial = arrived[0]
             holder["made"] = SnapshotTab(arrived[1])  # the tab made in this turn, shown in the next
@@ -272,11 +277,19 @@ class MainWindow(QtWidgets.QMainWindow):
         if doc is not None and result.timelines is not None:
             holder["whole"] = doc
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
-                device = result.default_device  # the device whose site bands the worker makes
+                device = result.default_device  # the device whose site bands and named spans the worker makes
+                if device in result.timelines:
+                    doc.document.expect_spans(result.timelines[device])
                 doc.set_timelines(
                     result.timelines, envelopes, result.snapshot, device, site_bands_for=device, segment_ticks=ticks
                 )
         self.show_progress()  # indexing -> grouping by site
+
+    def _spans_arrived(self, tab: SnapshotTab | None, spans: list[Span] | None) -> None:
+        if tab is not None:
+            tab.document.spans_arrived(spans)
+            if tab.scope is not None:
+                tab.scope.spans_arrived()
 
     def _load_finished(self, result: LoadResult, holder: dict[str, SnapshotTab]) -> None:
         doc = holder.get("doc")
@@ -295,6 +308,8 @@ class MainWindow(QtWidgets.QMainWindow):
                 self._in_asked_order(self.add_document(result.snapshot, result.path, result.timelines), holder)
         if whole is not None and self.tabs.indexOf(whole) >= 0:
             whole.site_bands_arrived(result.site_bands)
+            if whole.document.spans_coming:  # none came: found here when asked
+                self._spans_arrived(whole, None)
         event = self.pending_events.pop(result.path, None)
         if event is not None and whole is not None:
             self._travel_when_settled(whole, event)

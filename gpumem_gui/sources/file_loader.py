@@ -18,17 +18,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from typing import TypeVar
 
 import numpy as np
 
 from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.site_series import BandSeries
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
 from gpumem_gui.core.snapshot.model import Snapshot
 
+T = TypeVar("T")
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
-STATE_FILE, WHOLE_FILE, BANDS_FILE = "state.arrays", "whole.arrays", "bands.arrays"
+STATE_FILE, WHOLE_FILE, BANDS_FILE, SPANS_FILE = "state.arrays", "whole.arrays", "bands.arrays", "spans.arrays"
 CURVES_FILE = "curves-{}.arrays"  # the running curves of the trace read so far, numbered
 CURVES_EVERY_S = 0.25  # the worker sends the curves so far at most this often
 
@@ -100,6 +103,7 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
                     bands = os.path.join(folder, BANDS_FILE)
                     timeline = _for_bands(timelines.pop(device))
                     timelines.clear()  # in the window already: what the bands do not read goes before their passes
+                    _send_spans(snapshot, timeline, folder, conn)
                     save_bands(bands, device, build_site_series(snapshot, timeline).groupings)
             except Exception:  # the window computes them itself
                 bands = None
@@ -113,6 +117,20 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
         os._exit(0)
 
 
+def _send_spans(snapshot: Snapshot, timeline: DeviceTimeline, folder: str, conn: Connection) -> None:
+    """The timeline's named spans (the steps found, the record_function ranges), sent before the bands: their
+    numpy passes in a thread of the window's process held the GIL for hundreds of ms at millions of events."""
+    from gpumem_gui.core.analysis.named_spans import named_spans  # noqa: PLC0415
+    from gpumem_gui.sources.transfer import save_spans  # noqa: PLC0415
+
+    path = os.path.join(folder, SPANS_FILE)
+    try:
+        save_spans(path, timeline.device, named_spans(snapshot, timeline))
+    except Exception:  # the window finds them itself
+        return
+    conn.send(("spans", path))
+
+
 def _for_bands(timeline: DeviceTimeline) -> DeviceTimeline:
     """`timeline` without what the site bands never read (every series but allocated, the keyframes, the block
     sizes), so that the worker's peak, during the bands' passes, is a few hundred MB lower at millions of events."""
@@ -121,10 +139,22 @@ def _for_bands(timeline: DeviceTimeline) -> DeviceTimeline:
     from gpumem_gui.core.analysis.timetravel import SERIES_NAMES  # noqa: PLC0415
 
     empty = np.zeros(0, np.int64)
-    series = dataclasses.replace(
-        timeline.series, **{name: empty for name in SERIES_NAMES if name != "allocated"}, time_us=None
-    )
+    gone: dict[str, object] = {name: empty for name in SERIES_NAMES if name != "allocated"}
+    series = dataclasses.replace(timeline.series, **gone, time_us=None)  # type: ignore[arg-type]
     return dataclasses.replace(timeline, series=series, keyframes=[], block_sizes=empty)
+
+
+def _hand_over(path: str, load: Callable[[str], tuple[int, T]], given: Callable[[int, T], None] | None) -> None:
+    """What a progress file holds, to `given`; the file goes either way (a damaged one is skipped: what it held
+    comes with the whole snapshot, or the window finds it itself)."""
+    try:
+        if given is not None:
+            given(*load(path))
+    except Exception:  # skipped on purpose, see above
+        pass
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 def _unreadable(e: Exception, path: str) -> str:
@@ -175,13 +205,15 @@ class FileLoadJob:
         timeout: float | None = None,
         on_whole: Callable[[LoadResult], None] | None = None,
         on_curves: Callable[[int, PartialCurves], None] | None = None,
+        on_spans: Callable[[int, list[Span]], None] | None = None,
     ) -> LoadResult:
         """Wait for the worker: the snapshot goes to `on_partial` as soon as it is read (the map can show while the
         trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised.
         With site_bands, the result with its timelines goes to `on_whole` as soon as it is read, and the same result
         is returned once the bands are added to it (without them, where the worker could not make them).
         `on_curves` gets (device, the running curves of the trace read so far) while the trace is read, a file of
-        one device's state read by the compiled reader."""
+        one device's state read by the compiled reader. `on_spans` gets (device, its named spans), with site_bands,
+        before the bands."""
         deadline = None if timeout is None else time.monotonic() + timeout
         whole: LoadResult | None = None
         try:
@@ -202,12 +234,18 @@ class FileLoadJob:
                         return whole if whole is not None else LoadResult(self.path, error=self._died())
                     continue
                 kind, value = message
-                if kind in ("state", "done", "bands", "curves") and value is not None and not self._ours(value):
+                if (
+                    kind in ("state", "done", "bands", "curves", "spans")
+                    and value is not None
+                    and not self._ours(value)
+                ):
                     return LoadResult(
                         self.path, error=f"the loading process named a file outside its folder ({self.path})"
                     )
                 if kind == "curves":
                     self._curves(value, on_curves)
+                elif kind == "spans":
+                    self._spans(value, on_spans)
                 elif kind == "state":
                     partial = self._partial(value)
                     if partial.error is not None:
@@ -243,7 +281,7 @@ class FileLoadJob:
 
     def _ours(self, value: object) -> bool:
         """A hand-over file of this job: the worker names nothing else (a path elsewhere is never opened)."""
-        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE)
+        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE, SPANS_FILE)
         if value in {os.path.join(self._folder, n) for n in names}:
             return True
         head, number = CURVES_FILE.split("{}")
@@ -280,14 +318,12 @@ class FileLoadJob:
     def _curves(self, path: str, on_curves: Callable[[int, PartialCurves], None] | None) -> None:
         from gpumem_gui.sources.transfer import load_curves  # noqa: PLC0415
 
-        try:
-            if on_curves is not None:
-                on_curves(*load_curves(path))
-        except Exception:  # a damaged file: the curves come whole with the trace's timeline
-            pass
-        finally:
-            if os.path.exists(path):
-                os.unlink(path)
+        _hand_over(path, load_curves, on_curves)
+
+    def _spans(self, path: str, on_spans: Callable[[int, list[Span]], None] | None) -> None:
+        from gpumem_gui.sources.transfer import load_spans  # noqa: PLC0415
+
+        _hand_over(path, load_spans, on_spans)
 
     def _bands(self, path: str) -> tuple[int, dict[str, BandSeries]] | None:
         from gpumem_gui.sources.transfer import load_bands  # noqa: PLC0415

@@ -80,5 +80,5 @@ def drop_partial(tab: QtWidgets.QWidget | None) -> None:
     view = tab.findChild(PartialCurvesView) if tab is not None else None
     if view is not None:
         view.hide()
-        view.setParent(None)  # type: ignore[call-overload]
+        view.setParent(None)
         view.deleteLater()
