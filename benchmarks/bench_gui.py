@@ -150,22 +150,32 @@ class Sampler(threading.Thread):
         return [f"{(a - start) * 1000:6.1f}-{(b - start) * 1000:6.1f} ms {what}" for a, what, b in runs]
 
 
-def measure(path: Path, burn: bool = False) -> dict[str, Any]:
+def measure(path: Path, burn: bool = False, yardstick: bool = True) -> dict[str, Any]:
+    """The window's figures of `path`, then the yardstick (the burners, with --burn, still spinning)."""
     app = application()
     burners = [subprocess.Popen([sys.executable, "-c", BURNER]) for _ in range(os.cpu_count() or 1) if burn]
     load_before = os.getloadavg()[0]
     try:
         with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
             result = _measure(path, app, MainWindow(settings), {b.pid for b in burners})
+        result["load_avg_1m_after"] = os.getloadavg()[0]
+        if yardstick:
+            watched = watch_process([sys.executable, "-c", YARDSTICK, str(path)])
+            result["yardstick"] = {
+                "what": "gc-paused pickle.load of the same file, a process of its own, right after (same burners)",
+                "seconds": round(watched["seconds"], 2),
+                "cpu_seconds": round(watched["cpu_seconds"], 2),
+                "peak_rss_mb": round(watched["peak_rss_tree_bytes"] / 1e6),
+            }
     finally:
         for burner in burners:
             burner.kill()
             burner.wait()
-    return {"burner": burn, "load_avg_1m_before": load_before, "load_avg_1m_after": os.getloadavg()[0], **result}
+    return {"burner": burn, "load_avg_1m_before": load_before, **result}
 
 
-def with_targets(result: dict[str, Any], path: Path, yardstick: bool) -> dict[str, Any]:
-    """`result` with issue 35's targets for its size (measured, target, met) and the same run's yardstick."""
+def with_targets(result: dict[str, Any]) -> dict[str, Any]:
+    """`result` with issue 35's targets for its size (measured, target, met) and the ratio to its yardstick."""
     result["sum_of_peaks_rss_mb"] = result["gui_peak_rss_mb"] + result["worker_peak_rss_mb"]  # at worst
     targets = {}
     for events, figure, most in TARGETS:
@@ -176,19 +186,10 @@ def with_targets(result: dict[str, Any], path: Path, yardstick: bool) -> dict[st
                 "met": result[figure] <= most,
             }
     result["targets"] = targets
-    if yardstick:
-        watched = watch_process([sys.executable, "-c", YARDSTICK, str(path)])
-        result["yardstick"] = {
-            "what": "gc-paused pickle.load of the same file, a process of its own, right after",
-            "seconds": round(watched["seconds"], 2),
-            "cpu_seconds": round(watched["cpu_seconds"], 2),
-            "peak_rss_mb": round(watched["peak_rss_tree_bytes"] / 1e6),
-        }
-        result["time_to_site_timeline_over_pickle_load"] = (
-            round(result["time_to_site_timeline_s"] / watched["seconds"], 2)
-            if result.get("time_to_site_timeline_s")
-            else None
-        )
+    seconds = result.get("yardstick", {}).get("seconds")
+    for stage in ("timeline", "site_timeline"):
+        if seconds and result.get(f"time_to_{stage}_s"):
+            result[f"time_to_{stage}_over_pickle_load"] = round(result[f"time_to_{stage}_s"] / seconds, 2)
     return result
 
 
@@ -330,7 +331,7 @@ def main() -> None:
             many_blocks(blocks)
         paths.append(blocks)
     for path in paths:
-        result = with_targets(measure(path, args.burn), path, not args.no_yardstick)
+        result = with_targets(measure(path, args.burn, not args.no_yardstick))
         print(json.dumps(result, indent=2), flush=True)
 
 

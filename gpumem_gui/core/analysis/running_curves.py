@@ -69,7 +69,7 @@ class RunningCurves:
             self._highs.append(chunks.max(axis=2))
         self._tail = values[:, whole:].copy()
 
-    def partial(self, columns: int = 2048) -> PartialCurves:
+    def partial(self, columns: int = 1024) -> PartialCurves:
         """The curves so far in at most `columns` columns (each chunk's extremes merged evenly into columns)."""
         lows = np.concatenate([*self._lows, np.zeros((2, 0), np.int64)], axis=1)
         highs = np.concatenate([*self._highs, np.zeros((2, 0), np.int64)], axis=1)

@@ -25,7 +25,9 @@ class PartialCurvesView(QtWidgets.QWidget):
         self.plot.hideButtons()
         self.plot.setMinimumHeight(MIN_HEIGHT)
         self.curves = {
-            key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key in ("reserved", "allocated")
+            # one-pixel pens: Qt strokes a wider line of thousands of points several times slower
+            key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=1))
+            for key in ("reserved", "allocated")
         }
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
