@@ -38,7 +38,8 @@ CURVES_EVERY_S = 0.25  # the worker sends the curves so far at most this often
 
 class _CurvesSender:
     """The worker's running curves of the trace read so far, sent as progress while the file has one device's state
-    (the reader's rows are every device's, in file order: with one device they are that device's)."""
+    (the reader's rows are every device's, in file order: with one device in the state they are taken as its own; the
+    whole timeline replaces them)."""
 
     def __init__(self, folder: str, conn: Connection, every: float) -> None:
         from gpumem_gui.core.analysis.running_curves import RunningCurves  # noqa: PLC0415
@@ -46,6 +47,7 @@ class _CurvesSender:
         self.folder, self.conn, self.every = folder, conn, every
         self.curves = RunningCurves()
         self.device: int | None = None
+        self.skipped = False
         self.sent, self.last = 0, time.monotonic()
 
     def state_read(self, state: Snapshot) -> None:
@@ -53,7 +55,8 @@ class _CurvesSender:
         self.device = devices[0] if len(devices) == 1 else None
 
     def rows_read(self, action: object, size: object) -> None:
-        if self.device is None:
+        if self.device is None or self.skipped:
+            self.skipped = True  # rows read before the state (or of several devices): no running sum from the start
             return
         self.curves.add(action, size)  # type: ignore[arg-type]
         if time.monotonic() - self.last >= self.every:
