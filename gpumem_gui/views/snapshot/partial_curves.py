@@ -20,7 +20,7 @@ class PartialCurvesView(QtWidgets.QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.title = QtWidgets.QLabel()
-        self.plot = pg.PlotWidget()
+        self.plot = pg.PlotWidget(enableMenu=False)  # a picture while the trace is read: nothing to set
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setMinimumHeight(MIN_HEIGHT)
