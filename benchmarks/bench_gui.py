@@ -1,13 +1,19 @@
 """GUI benchmark (offscreen): when each stage of a file's load reaches the window, the GUI thread's stalls, RSS.
 
-Stages, from the call to open the file: the map (the final state), the timeline (its curves drawn), the event
+Stages, from the call to open the file: the map (the final state), the curves of the trace read so far (drawn
+while it is read), the timeline (its curves drawn), the event
 list (filled), the site timeline (its bands; the bench picks its tab once the timeline shows, as a user would).
 Stalls are the gaps of a 5 ms QTimer; a thread samples the GUI thread's stack meanwhile, so that each long stall
 names what it was doing. RSS: the GUI process's and the loading worker's peaks (sampled with psutil, and the
 kernel's high-water marks). Then the map's repaint at full view and zoomed, and time-travel latency.
 
+Issue 35's targets 1 and 2 are printed beside each figure ("targets"), with the machine's load average before and
+after, and a yardstick from the same run: a gc-paused pickle.load of the same file in a process of its own (the
+machine's speed at that moment; --no-yardstick skips it). --burn runs a CPU burner beside the window (a child process
+spinning on every core) for the stalls under load.
+
 On a snapshot of the real-file shape (design.md, "Benchmark data"), made once in $GPUMEM_GUI_BENCH_DIR.
-Run: python benchmarks/bench_gui.py [--events N | --file PATH] [--blocks]
+Run: python benchmarks/bench_gui.py [--events N | --file PATH] [--blocks] [--burn] [--no-yardstick]
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import pickle
 import random
 import resource
 import statistics
+import subprocess
 import sys
 import threading
 import time
@@ -31,16 +38,30 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import psutil
-from bench_data import data_dir, shape_path
+from bench_data import data_dir, shape_path, watch_process
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow, application
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 
 STALL_MS = 50.0  # the issue's budget: a longer gap of the GUI thread is a stall worth naming
 SETTLE_S = 1.0  # stalls still count for this long after the last stage
+# issue 35, targets 1 and 2: (events at least, figure, most allowed); RSS in MB, the window's and the worker's together
+TARGETS = (
+    (3_000_000, "time_to_site_timeline_s", 3.0),
+    (3_000_000, "total_peak_rss_mb", 1000),
+    (3_000_000, "sum_of_peaks_rss_mb", 1000),
+    (3_000_000, "longest_gui_stall_ms", STALL_MS),
+    (3_000_000, "time_travel_p95_ms", 16.0),
+    (10_000_000, "time_to_timeline_s", 10.0),
+    (10_000_000, "total_peak_rss_mb", 2500),
+    (10_000_000, "sum_of_peaks_rss_mb", 2500),
+)
+BURNER = "while True: pass"  # one per core: the other process of target 2 that keeps both cores busy
+YARDSTICK = "import gc, pickle, sys, os\ngc.disable()\nwith open(sys.argv[1], 'rb') as f: pickle.load(f)\nos._exit(0)\n"
 
 
 def many_blocks(path: Path, blocks: int = 100_000) -> None:
@@ -71,13 +92,15 @@ def _where(frame: FrameType | None) -> str:
 class Sampler(threading.Thread):
     """Every few ms: the GUI thread's innermost project frames, the GUI's and the worker's RSS."""
 
-    def __init__(self, gui_thread: int) -> None:
+    def __init__(self, gui_thread: int, ignore: set[int] | None = None) -> None:
         super().__init__(daemon=True)
         self.gui_thread = gui_thread
+        self.ignore = ignore or set()  # the burners' pids: not the worker
         self.samples: list[tuple[float, str, str]] = []  # (when, the GUI thread's frames, the other threads')
         self.stop = threading.Event()
         self.gui_peak = 0
         self.worker_peak = 0
+        self.total_peak = 0  # the window's and the worker's RSS summed at one moment
 
     def run(self) -> None:
         me = psutil.Process()
@@ -90,10 +113,17 @@ class Sampler(threading.Thread):
             del frames
             if now - last_rss > 0.05:
                 last_rss = now
-                self.gui_peak = max(self.gui_peak, me.memory_info().rss)
+                gui = me.memory_info().rss
+                self.gui_peak = max(self.gui_peak, gui)
+                workers = 0
                 for child in me.children(recursive=True):
+                    if child.pid in self.ignore:
+                        continue
                     with contextlib.suppress(psutil.Error):  # the worker may be gone between the two calls
-                        self.worker_peak = max(self.worker_peak, child.memory_info().rss)
+                        rss = child.memory_info().rss
+                        self.worker_peak = max(self.worker_peak, rss)
+                        workers += rss
+                self.total_peak = max(self.total_peak, gui + workers)
 
     def cause(self, start: float, end: float) -> str:
         """What the GUI thread was doing most often between start and end; when it was in Qt's own code (painting,
@@ -120,10 +150,47 @@ class Sampler(threading.Thread):
         return [f"{(a - start) * 1000:6.1f}-{(b - start) * 1000:6.1f} ms {what}" for a, what, b in runs]
 
 
-def measure(path: Path) -> dict[str, Any]:
+def measure(path: Path, burn: bool = False, yardstick: bool = True) -> dict[str, Any]:
+    """The window's figures of `path`, then the yardstick (the burners, with --burn, still spinning)."""
     app = application()
-    with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
-        return _measure(path, app, MainWindow(settings))
+    burners = [subprocess.Popen([sys.executable, "-c", BURNER]) for _ in range(os.cpu_count() or 1) if burn]
+    load_before = os.getloadavg()[0]
+    try:
+        with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
+            result = _measure(path, app, MainWindow(settings), {b.pid for b in burners})
+        result["load_avg_1m_after"] = os.getloadavg()[0]
+        if yardstick:
+            watched = watch_process([sys.executable, "-c", YARDSTICK, str(path)])
+            result["yardstick"] = {
+                "what": "gc-paused pickle.load of the same file, a process of its own, right after (same burners)",
+                "seconds": round(watched["seconds"], 2),
+                "cpu_seconds": round(watched["cpu_seconds"], 2),
+                "peak_rss_mb": round(watched["peak_rss_tree_bytes"] / 1e6),
+            }
+    finally:
+        for burner in burners:
+            burner.kill()
+            burner.wait()
+    return {"burner": burn, "load_avg_1m_before": load_before, **result}
+
+
+def with_targets(result: dict[str, Any]) -> dict[str, Any]:
+    """`result` with issue 35's targets for its size (measured, target, met) and the ratio to its yardstick."""
+    result["sum_of_peaks_rss_mb"] = result["gui_peak_rss_mb"] + result["worker_peak_rss_mb"]  # at worst
+    targets = {}
+    for events, figure, most in TARGETS:
+        if result["events"] >= events and result.get(figure) is not None:
+            targets[f"{figure} ({events // 1_000_000}M)"] = {
+                "measured": result[figure],
+                "target": most,
+                "met": result[figure] <= most,
+            }
+    result["targets"] = targets
+    seconds = result.get("yardstick", {}).get("seconds")
+    for stage in ("timeline", "site_timeline"):
+        if seconds and result.get(f"time_to_{stage}_s"):
+            result[f"time_to_{stage}_over_pickle_load"] = round(result[f"time_to_{stage}_s"] / seconds, 2)
+    return result
 
 
 def _stages(window: MainWindow) -> dict[str, bool]:
@@ -134,8 +201,10 @@ def _stages(window: MainWindow) -> dict[str, bool]:
     curves = doc._curves
     view = curves.timeline_view if curves is not None else None
     timeline = bool(view is not None and view._full and curves is not None and curves.isVisible() and not doc.pending)
+    so_far = doc.findChild(PartialCurvesView)
     return {
         "map": doc.map.isVisible(),
+        "curves_so_far": so_far is not None and so_far.isVisible() and so_far.n_events > 0,
         "timeline": timeline,
         "event_list": timeline and doc.event_list.model.row_count() > 0,
         "site_timeline": timeline
@@ -146,7 +215,7 @@ def _stages(window: MainWindow) -> dict[str, bool]:
     }
 
 
-def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dict[str, Any]:
+def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burners: set[int]) -> dict[str, Any]:
     window.resize(1400, 900)
     window.show()
     app.processEvents()
@@ -158,11 +227,12 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
         gaps.append((last[0], now))
         last[0] = now
 
-    sampler = Sampler(threading.get_ident())
+    sampler = Sampler(threading.get_ident(), burners)
     sampler.start()
     timer = QtCore.QTimer(interval=5)
     timer.timeout.connect(tick)
     timer.start()
+    cpu0 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     window.open_files([str(path)])
     at: dict[str, float] = {}
@@ -186,6 +256,10 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
             break  # an error page
         time.sleep(0.002)
     total = time.perf_counter() - t0
+    cpu1 = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    # CPU time, steadier than wall time on a busy machine: the window's process (every thread) and the worker's
+    # (a child once it has left: counted when waited for)
+    cpu = [b.ru_utime + b.ru_stime - a.ru_utime - a.ru_stime for a, b in zip(cpu0, cpu1, strict=True)]
     timer.stop()
     sampler.stop.set()
     sampler.join()
@@ -234,7 +308,10 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow) -> dic
         "worker_peak_rss_mb": round(
             max(sampler.worker_peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kb) / 1e6
         ),
+        "total_peak_rss_mb": round(sampler.total_peak / 1e6),  # sampled every 50 ms: the sum at one moment
         "total_s": round(total, 2),
+        "gui_cpu_s": round(cpu[0], 2),
+        "worker_cpu_s": round(cpu[1], 2),
         "repaint_full_ms": round(full, 1),
         "repaint_zoomed_ms": round(zoomed, 1),
         "time_travel_p50_ms": round(statistics.median(travel), 1) if travel else None,
@@ -250,6 +327,8 @@ def main() -> None:
     parser.add_argument("--events", type=int, default=1_000_000, help="the real-shape file of this many events")
     parser.add_argument("--file", type=Path, help="this snapshot file instead")
     parser.add_argument("--blocks", action="store_true", help="also a snapshot of 100,000 blocks")
+    parser.add_argument("--burn", action="store_true", help="a CPU burner spinning on every core beside the window")
+    parser.add_argument("--no-yardstick", action="store_true", help="no pickle.load of the same file after the run")
     args = parser.parse_args()
     out = data_dir()
     paths = [args.file if args.file is not None else shape_path("real", args.events, out)]
@@ -259,7 +338,8 @@ def main() -> None:
             many_blocks(blocks)
         paths.append(blocks)
     for path in paths:
-        print(json.dumps(measure(path), indent=2), flush=True)
+        result = with_targets(measure(path, args.burn, not args.no_yardstick))
+        print(json.dumps(result, indent=2), flush=True)
 
 
 if __name__ == "__main__":

@@ -69,6 +69,12 @@ def test_worker_hands_the_whole_snapshot_then_its_bands(
     device, groupings = result.site_bands
     assert device == result.snapshot.default_device() and set(groupings) == set(GROUPINGS)
     assert list(tmp_path.iterdir()) == []
+    # the worker made them from a timeline stripped of what they do not read: the same as from the whole one here
+    here = build_site_series(result.snapshot, result.timelines[device]).groupings
+    for kind, bands in groupings.items():
+        assert bands.bands == here[kind].bands
+        for name in ("lifetime_band", "code_band", "keys", "values"):
+            assert np.array_equal(getattr(bands, name), getattr(here[kind], name)), (kind, name)
 
 
 def test_event_list_passes_in_chunks_match_plain_walks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
+from gpumem_gui.core.analysis.running_curves import PartialCurves
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
@@ -20,10 +23,19 @@ from gpumem_gui.views.common.tasks import TaskContext
 Loaded = tuple[LoadResult, dict[int, dict[str, Envelope]], dict[int, np.ndarray]]
 
 
+@dataclass(frozen=True)
+class SpansArrived:
+    """The loading worker's named spans of a device's timeline (progress, after the whole snapshot)."""
+
+    device: int
+    spans: list[Span]
+
+
 def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:
     """The task that waits for a load's worker process. The final state arrives first (no trace yet), as progress,
     with its document and first frame made here, so that the GUI thread only builds the tab; then, also as
-    progress, the whole snapshot with its timelines (a Loaded); last, as the task's result, the same LoadResult
+    progress, the whole snapshot with its timelines (a Loaded), with (device, PartialCurves) as progress while the
+    trace is read, and a SpansArrived before the bands; last, as the task's result, the same LoadResult
     with the site timeline's bands (the worker makes them after the rest)."""
 
     def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
@@ -36,9 +48,20 @@ def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResu
     def whole_arrived(ctx: TaskContext, result: LoadResult) -> None:
         ctx.progress(prepared(result))
 
+    def curves_arrived(ctx: TaskContext, device: int, curves: PartialCurves) -> None:
+        ctx.progress((device, curves))  # the running curves of the trace read so far
+
+    def spans_arrived(ctx: TaskContext, device: int, spans: list[Span]) -> None:
+        ctx.progress(SpansArrived(device, spans))
+
     def run(ctx: TaskContext) -> LoadResult:
         ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
-        return job.run(functools.partial(snapshot_arrived, ctx), on_whole=functools.partial(whole_arrived, ctx))
+        return job.run(
+            functools.partial(snapshot_arrived, ctx),
+            on_whole=functools.partial(whole_arrived, ctx),
+            on_curves=functools.partial(curves_arrived, ctx),
+            on_spans=functools.partial(spans_arrived, ctx),
+        )
 
     return run
 

@@ -14,11 +14,13 @@ from gpumem_gui import __version__
 from gpumem_gui.app import user_code
 from gpumem_gui.app.compare_actions import CompareActions
 from gpumem_gui.app.live_actions import LiveActions
-from gpumem_gui.app.loading import Loaded, load_task, prepared
+from gpumem_gui.app.loading import Loaded, SpansArrived, load_task, prepared
 from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
 from gpumem_gui.assets import EXAMPLES, example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
+from gpumem_gui.core.analysis.running_curves import PartialCurves
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.document import SnapshotDocument
@@ -29,6 +31,7 @@ from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
+from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial
 from gpumem_gui.views.snapshot.span_marks import add_marks_menu
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
@@ -87,6 +90,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self._progress_message = ""
         self.jobs: list[Task] = []  # file loads still running
         self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
+        self.curves_so_far: dict[int, tuple[int, PartialCurves]] = {}  # id(a load's holder): its latest running curves
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
@@ -207,9 +211,18 @@ class MainWindow(QtWidgets.QMainWindow):
         self.show_progress()
 
     def _load_progress(
-        self, arrived: tuple[LoadResult, SnapshotDocument] | Loaded, holder: dict[str, SnapshotTab]
+        self,
+        arrived: tuple[LoadResult, SnapshotDocument] | tuple[int, PartialCurves] | Loaded,
+        holder: dict[str, SnapshotTab],
     ) -> None:
-        if len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
+        if isinstance(arrived, SpansArrived):
+            self._spans_arrived(holder.get("whole"), arrived.spans)
+        elif len(arrived) == 2 and isinstance(arrived[1], PartialCurves):
+            device, curves = arrived[0], arrived[1]
+            assert isinstance(device, int)
+            self.curves_so_far[id(holder)] = (device, curves)  # drawn once its tab shows, if it is not there yet
+            show_partial(holder.get("doc"), device, curves)
+        elif len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
             partial = arrived[0]
             holder["made"] = SnapshotTab(arrived[1])  # the tab made in this turn, shown in the next
             QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
@@ -231,6 +244,8 @@ class MainWindow(QtWidgets.QMainWindow):
         """The map now, the timeline when the worker has indexed the trace."""
         partial, document = arrived
         holder["doc"] = self.add_document(document, partial.path)
+        if id(holder) in self.curves_so_far:  # the trace read so far, arrived before its tab
+            show_partial(holder["doc"], *self.curves_so_far[id(holder)])
         self._in_asked_order(holder["doc"], holder)
         device = self.pending_devices.pop(partial.path, None)
         if device is not None and device in holder["doc"].document.devices():
@@ -261,14 +276,24 @@ class MainWindow(QtWidgets.QMainWindow):
         if "made" in holder:  # its state's tab, made but not shown yet: shown first
             self._show_loaded(result, holder)
         doc = holder.get("doc")
+        drop_partial(doc)  # the whole curves replace the curves so far
+        self.curves_so_far.pop(id(holder), None)
         if doc is not None and result.timelines is not None:
             holder["whole"] = doc
             if self.tabs.indexOf(doc) >= 0:  # unless the user closed it meanwhile
-                device = result.default_device  # the device whose site bands the worker makes
+                device = result.default_device  # the device whose site bands and named spans the worker makes
+                if device in result.timelines:
+                    doc.document.expect_spans(result.timelines[device])
                 doc.set_timelines(
                     result.timelines, envelopes, result.snapshot, device, site_bands_for=device, segment_ticks=ticks
                 )
         self.show_progress()  # indexing -> grouping by site
+
+    def _spans_arrived(self, tab: SnapshotTab | None, spans: list[Span] | None) -> None:
+        if tab is not None:
+            tab.document.spans_arrived(spans)
+            if tab.scope is not None:
+                tab.scope.spans_arrived()
 
     def _load_finished(self, result: LoadResult, holder: dict[str, SnapshotTab]) -> None:
         doc = holder.get("doc")
@@ -287,6 +312,8 @@ class MainWindow(QtWidgets.QMainWindow):
                 self._in_asked_order(self.add_document(result.snapshot, result.path, result.timelines), holder)
         if whole is not None and self.tabs.indexOf(whole) >= 0:
             whole.site_bands_arrived(result.site_bands)
+            if whole.document.spans_coming:  # none came: found here when asked
+                self._spans_arrived(whole, None)
         event = self.pending_events.pop(result.path, None)
         if event is not None and whole is not None:
             self._travel_when_settled(whole, event)
@@ -320,7 +347,7 @@ class MainWindow(QtWidgets.QMainWindow):
         return page
 
     def job_done(self, task: Task) -> None:
-        self.load_tabs.pop(task, None)
+        self.curves_so_far.pop(id(self.load_tabs.pop(task, None)), None)
         if task in self.jobs:
             self.jobs.remove(task)
         if task in self.replays:

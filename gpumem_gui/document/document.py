@@ -99,6 +99,7 @@ class SnapshotDocument:
         self.colouring = "site"
         self.span: Span | None = None  # the span every view is scoped to (None: the whole trace)
         self._scope = Scope()
+        self._spans_coming: DeviceTimeline | None = None  # the loader is finding this timeline's named spans
         self._move_to_start()
 
     # -- what there is ------------------------------------------------------------------------------------
@@ -358,6 +359,21 @@ class SnapshotDocument:
             self.colouring = colouring
             self._frame = None
         return self.frame()
+
+    def expect_spans(self, timeline: DeviceTimeline) -> None:
+        """The loading worker is finding `timeline`'s named spans (spans_arrived hands them over)."""
+        self._spans_coming = timeline
+
+    def spans_arrived(self, spans: list[Span] | None) -> None:
+        """The worker's named spans of the timeline expected (None: none came; they are found here when asked)."""
+        timeline, self._spans_coming = self._spans_coming, None
+        if timeline is not None and spans is not None:
+            self._scope.seed_spans(timeline, spans)
+
+    @property
+    def spans_coming(self) -> bool:
+        """Whether the loading worker is finding the named spans of the timeline shown."""
+        return self._spans_coming is not None and self._spans_coming is self.timelines.get(self.device)
 
     def named_spans(self) -> list[Span]:
         """The spans to pick from: the steps found ("step 7"), then the record_function ranges (none while pending)."""

@@ -39,6 +39,10 @@ class Scope:
     def named_spans(self, snapshot: Snapshot, timeline: DeviceTimeline) -> list[Span]:
         return list(self._once(timeline, "spans", lambda: named_spans(snapshot, timeline)))
 
+    def seed_spans(self, timeline: DeviceTimeline, spans: list[Span]) -> None:
+        """Take `spans` as the timeline's named spans (the loading worker found them)."""
+        self._made[(timeline.device, "spans")] = (timeline, list(spans))
+
     def span_report(self, snapshot: Snapshot, timeline: DeviceTimeline, span: Span) -> SpanReport:
         namer = self._once(timeline, "namer", lambda: SiteNamer(snapshot, timeline))
         reports: dict[Span, SpanReport] = self._once(timeline, "reports", dict)

@@ -18,29 +18,77 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from typing import TypeVar
 
+import numpy as np
+
+from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.site_series import BandSeries
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
 from gpumem_gui.core.snapshot.model import Snapshot
 
+T = TypeVar("T")
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
-STATE_FILE, WHOLE_FILE, BANDS_FILE = "state.arrays", "whole.arrays", "bands.arrays"
+STATE_FILE, WHOLE_FILE, BANDS_FILE, SPANS_FILE = "state.arrays", "whole.arrays", "bands.arrays", "spans.arrays"
+CURVES_FILE = "curves-{}.arrays"  # the running curves of the trace read so far, numbered
+CURVES_EVERY_S = 0.25  # the worker sends the curves so far at most this often
 
 
-def _work(path: str, folder: str, conn: Connection, site_bands: bool) -> None:
+class _CurvesSender:
+    """The worker's running curves of the trace read so far, sent as progress while the file has one device's state
+    (the reader's rows are every device's, in file order: with one device in the state they are taken as its own; the
+    whole timeline replaces them)."""
+
+    def __init__(self, folder: str, conn: Connection, every: float) -> None:
+        from gpumem_gui.core.analysis.running_curves import RunningCurves  # noqa: PLC0415
+
+        self.folder, self.conn, self.every = folder, conn, every
+        self.curves = RunningCurves()
+        self.device: int | None = None
+        self.skipped = False
+        self.sent, self.last = 0, time.monotonic()
+
+    def state_read(self, state: Snapshot) -> None:
+        devices = state.state.devices()
+        self.device = devices[0] if len(devices) == 1 else None
+
+    def rows_read(self, action: object, size: object) -> None:
+        if self.device is None or self.skipped:
+            self.skipped = True  # rows read before the state (or of several devices): no running sum from the start
+            return
+        self.curves.add(action, size)  # type: ignore[arg-type]
+        if time.monotonic() - self.last >= self.every:
+            from gpumem_gui.sources.transfer import save_curves  # noqa: PLC0415
+
+            path = os.path.join(self.folder, CURVES_FILE.format(self.sent))
+            save_curves(path, self.device, self.curves.partial())
+            self.conn.send(("curves", path))
+            self.sent, self.last = self.sent + 1, time.monotonic()
+
+
+def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tuple[float, int]) -> None:
+    curves_every, rows_step = curves  # seconds between two sends of the running curves, rows between two batches
     out = os.path.join(folder, WHOLE_FILE)
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
         from gpumem_gui.sources.transfer import save_bands, save_parts  # noqa: PLC0415
 
+        if rows_step:  # this process's own reader: its batches of rows
+            from gpumem_gui.core.snapshot import convert  # noqa: PLC0415
+
+            convert.ROWS_STEP = rows_step
+        sender = _CurvesSender(folder, conn, curves_every)
+
         def state_read(state: Snapshot) -> None:
             # the map can show the final state while the trace is read and indexed
             save_parts(os.path.join(folder, STATE_FILE), state, {})
             conn.send(("state", os.path.join(folder, STATE_FILE)))
+            sender.state_read(state)
 
-        snapshot = load_snapshot(path, on_state=state_read)
+        snapshot = load_snapshot(path, on_state=state_read, on_rows=sender.rows_read)
         timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
         # the whole snapshot again, not only what the state lacked: the state was read alone, with a stack table of
         # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
@@ -56,7 +104,10 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool) -> None:
                     # the site timeline's bands, here rather than in a thread of the GUI process: their numpy passes
                     # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
                     bands = os.path.join(folder, BANDS_FILE)
-                    save_bands(bands, device, build_site_series(snapshot, timelines[device]).groupings)
+                    timeline = _for_bands(timelines.pop(device))
+                    timelines.clear()  # in the window already: what the bands do not read goes before their passes
+                    _send_spans(snapshot, timeline, folder, conn)
+                    save_bands(bands, device, build_site_series(snapshot, timeline).groupings)
             except Exception:  # the window computes them itself
                 bands = None
             conn.send(("bands", bands))
@@ -67,6 +118,46 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool) -> None:
     finally:
         conn.close()
         os._exit(0)
+
+
+def _send_spans(snapshot: Snapshot, timeline: DeviceTimeline, folder: str, conn: Connection) -> None:
+    """The timeline's named spans (the steps found, the record_function ranges), sent before the bands: their
+    numpy passes in a thread of the window's process held the GIL for hundreds of ms at millions of events."""
+    from gpumem_gui.core.analysis.named_spans import named_spans  # noqa: PLC0415
+    from gpumem_gui.sources.transfer import save_spans  # noqa: PLC0415
+
+    path = os.path.join(folder, SPANS_FILE)
+    try:
+        save_spans(path, timeline.device, named_spans(snapshot, timeline))
+    except Exception:  # the window finds them itself
+        return
+    conn.send(("spans", path))
+
+
+def _for_bands(timeline: DeviceTimeline) -> DeviceTimeline:
+    """`timeline` without what the site bands never read (every series but allocated, the keyframes, the block
+    sizes), so that the worker's peak, during the bands' passes, is a few hundred MB lower at millions of events."""
+    import dataclasses  # noqa: PLC0415
+
+    from gpumem_gui.core.analysis.timetravel import SERIES_NAMES  # noqa: PLC0415
+
+    empty = np.zeros(0, np.int64)
+    gone: dict[str, object] = {name: empty for name in SERIES_NAMES if name != "allocated"}
+    series = dataclasses.replace(timeline.series, **gone, time_us=None)  # type: ignore[arg-type]
+    return dataclasses.replace(timeline, series=series, keyframes=[], block_sizes=empty)
+
+
+def _hand_over(path: str, load: Callable[[str], tuple[int, T]], given: Callable[[int, T], None] | None) -> None:
+    """What a progress file holds, to `given`; the file goes either way (a damaged one is skipped: what it held
+    comes with the whole snapshot, or the window finds it itself)."""
+    try:
+        if given is not None:
+            given(*load(path))
+    except Exception:  # skipped on purpose, see above
+        pass
+    finally:
+        if os.path.exists(path):
+            os.unlink(path)
 
 
 def _unreadable(e: Exception, path: str) -> str:
@@ -89,9 +180,13 @@ class LoadResult:
 class FileLoadJob:
     """One file loading in its own process. `run()` blocks until it is done (a task runs it off the GUI thread);
     `cancel()`, from any thread, kills the process and removes its files. With `site_bands`, the worker also makes
-    the site timeline's bands of the default device, after the whole snapshot (see run's on_whole)."""
+    the site timeline's bands of the default device, after the whole snapshot (see run's on_whole). The running
+    curves of the trace read so far are sent at most every `curves_every` seconds, after batches of `rows_step`
+    trace entries (0: convert.ROWS_STEP)."""
 
-    def __init__(self, path: str, site_bands: bool = False) -> None:
+    def __init__(
+        self, path: str, site_bands: bool = False, curves_every: float = CURVES_EVERY_S, rows_step: int = 0
+    ) -> None:
         self.path = path
         self.site_bands = site_bands
         self.snapshot: Snapshot | None = None
@@ -101,7 +196,9 @@ class FileLoadJob:
         self._out = os.path.join(self._folder, WHOLE_FILE)
         ctx = multiprocessing.get_context("spawn")
         self._conn, child = ctx.Pipe(duplex=False)
-        self._proc = ctx.Process(target=_work, args=(path, self._folder, child, site_bands), daemon=True)
+        self._proc = ctx.Process(
+            target=_work, args=(path, self._folder, child, site_bands, (curves_every, rows_step)), daemon=True
+        )
         self._proc.start()
         child.close()
 
@@ -110,11 +207,16 @@ class FileLoadJob:
         on_partial: Callable[[LoadResult], None] | None = None,
         timeout: float | None = None,
         on_whole: Callable[[LoadResult], None] | None = None,
+        on_curves: Callable[[int, PartialCurves], None] | None = None,
+        on_spans: Callable[[int, list[Span]], None] | None = None,
     ) -> LoadResult:
         """Wait for the worker: the snapshot goes to `on_partial` as soon as it is read (the map can show while the
         trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised.
         With site_bands, the result with its timelines goes to `on_whole` as soon as it is read, and the same result
-        is returned once the bands are added to it (without them, where the worker could not make them)."""
+        is returned once the bands are added to it (without them, where the worker could not make them).
+        `on_curves` gets (device, the running curves of the trace read so far) while the trace is read, a file of
+        one device's state read by the compiled reader. `on_spans` gets (device, its named spans), with site_bands,
+        before the bands."""
         deadline = None if timeout is None else time.monotonic() + timeout
         whole: LoadResult | None = None
         try:
@@ -135,11 +237,19 @@ class FileLoadJob:
                         return whole if whole is not None else LoadResult(self.path, error=self._died())
                     continue
                 kind, value = message
-                if kind in ("state", "done", "bands") and value is not None and not self._ours(value):
+                if (
+                    kind in ("state", "done", "bands", "curves", "spans")
+                    and value is not None
+                    and not self._ours(value)
+                ):
                     return LoadResult(
                         self.path, error=f"the loading process named a file outside its folder ({self.path})"
                     )
-                if kind == "state":
+                if kind == "curves":
+                    self._curves(value, on_curves)
+                elif kind == "spans":
+                    self._spans(value, on_spans)
+                elif kind == "state":
                     partial = self._partial(value)
                     if partial.error is not None:
                         return partial
@@ -174,8 +284,12 @@ class FileLoadJob:
 
     def _ours(self, value: object) -> bool:
         """A hand-over file of this job: the worker names nothing else (a path elsewhere is never opened)."""
-        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE)
-        return value in {os.path.join(self._folder, n) for n in names}
+        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE, SPANS_FILE)
+        if value in {os.path.join(self._folder, n) for n in names}:
+            return True
+        head, number = CURVES_FILE.split("{}")
+        name = os.path.basename(str(value))[len(head) :].removesuffix(number)
+        return value == os.path.join(self._folder, CURVES_FILE.format(name)) and name.isdigit()
 
     def _conn_has_data(self) -> bool:
         try:
@@ -203,6 +317,16 @@ class FileLoadJob:
         except Exception as e:  # as in _partial
             return LoadResult(self.path, error=_unreadable(e, self.path))
         return LoadResult(self.path, snapshot, timelines)
+
+    def _curves(self, path: str, on_curves: Callable[[int, PartialCurves], None] | None) -> None:
+        from gpumem_gui.sources.transfer import load_curves  # noqa: PLC0415
+
+        _hand_over(path, load_curves, on_curves)
+
+    def _spans(self, path: str, on_spans: Callable[[int, list[Span]], None] | None) -> None:
+        from gpumem_gui.sources.transfer import load_spans  # noqa: PLC0415
+
+        _hand_over(path, load_spans, on_spans)
 
     def _bands(self, path: str) -> tuple[int, dict[str, BandSeries]] | None:
         from gpumem_gui.sources.transfer import load_bands  # noqa: PLC0415

@@ -13,7 +13,9 @@ from typing import Any
 
 import numpy as np
 
+from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.site_series import Band, BandSeries, TotalIndex
+from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
 from gpumem_gui.core.snapshot.fx_frames import FxNode
 from gpumem_gui.core.snapshot.model import (
@@ -275,3 +277,37 @@ def load_bands(path: str | Path) -> tuple[int, dict[str, BandSeries]]:
             index=index,
         )
     return int(meta["device"]), groupings
+
+
+_CURVE_ARRAYS = ("starts", "reserved_low", "reserved_high", "allocated_low", "allocated_high")
+
+
+def save_curves(path: str | Path, device: int, curves: PartialCurves) -> None:
+    """The running curves of the trace read so far, of `device` (the one device of the file's state)."""
+    write_arrays(path, {n: getattr(curves, n) for n in _CURVE_ARRAYS}, {"device": device, "n_events": curves.n_events})
+
+
+def load_curves(path: str | Path) -> tuple[int, PartialCurves]:
+    """What save_curves wrote: the device and its curves so far."""
+    arrays, meta = read_arrays(path)
+    lengths = {len(arrays[n]) for n in _CURVE_ARRAYS}
+    if len(lengths) != 1 or any(arrays[n].ndim != 1 or arrays[n].dtype.kind != "i" for n in _CURVE_ARRAYS):
+        raise ArrayFileError(f"{path}: the curves' columns differ")
+    return int(meta["device"]), PartialCurves(int(meta["n_events"]), *(arrays[n] for n in _CURVE_ARRAYS))
+
+
+def save_spans(path: str | Path, device: int, spans: list[Span]) -> None:
+    """The named spans of one device's timeline (the steps found, the record_function ranges)."""
+    write_arrays(path, {}, {"device": device, "spans": [[s.start, s.end, s.name] for s in spans]})
+
+
+def load_spans(path: str | Path) -> tuple[int, list[Span]]:
+    """What save_spans wrote: the device and its named spans."""
+    _arrays, meta = read_arrays(path)
+    spans = meta.get("spans") if isinstance(meta, dict) else None
+    if not isinstance(spans, list) or not all(
+        isinstance(s, list) and len(s) == 3 and type(s[0]) is int and type(s[1]) is int and isinstance(s[2], str)
+        for s in spans
+    ):
+        raise ArrayFileError(f"{path}: not a list of spans")
+    return int(meta["device"]), [Span(a, b, name) for a, b, name in spans]

@@ -191,7 +191,7 @@ def _stack_steps(snapshot: Snapshot, timeline: DeviceTimeline, phase: I8) -> Ste
     if len(alloc) < MIN_STEPS + 1:
         return None
     stack = trace.stack[alloc]
-    order = np.lexsort((alloc, stack))
+    order = np.argsort(stack, kind="stable")  # alloc ascends: ties keep their event order, as lexsort((alloc, stack))
     s, at = stack[order], alloc[order]
     head = np.flatnonzero(np.r_[True, s[1:] != s[:-1]])
     count = np.diff(np.r_[head, len(s)])

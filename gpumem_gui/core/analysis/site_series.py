@@ -132,20 +132,30 @@ def build_site_series(
     snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str] = GROUPINGS, top: int = TOP_SITES
 ) -> SiteSeries:
     """The bands of each grouping of `kinds` (pure numpy over lifetimes: call it off the GUI thread)."""
-    index = total_index(timeline)
-    return SiteSeries(snapshot, timeline, {kind: build_bands(snapshot, timeline, kind, top, index) for kind in kinds})
+    index, order = total_index(timeline), event_order(timeline)
+    return SiteSeries(
+        snapshot, timeline, {kind: build_bands(snapshot, timeline, kind, top, index, order=order) for kind in kinds}
+    )
 
 
 def build_bands(
-    snapshot: Snapshot, timeline: DeviceTimeline, kind: str, top: int = TOP_SITES, index: TotalIndex | None = None
+    snapshot: Snapshot,
+    timeline: DeviceTimeline,
+    kind: str,
+    top: int = TOP_SITES,
+    index: TotalIndex | None = None,
+    *,
+    order: EventOrder | None = None,
 ) -> BandSeries:
     """One grouping's bands: sites (the `top` largest by their own peak, then "other", then "unknown"),
-    categories, streams or pools."""
+    categories, streams or pools. `order`: the timeline's event_order, where several groupings share it."""
     if index is None:
         index = total_index(timeline)
+    if order is None:
+        order = event_order(timeline)
     life = timeline.lifetimes
     if kind == "site":
-        return _site_bands(snapshot, timeline, top, index)
+        return _site_bands(snapshot, timeline, top, index, order)
     if kind == "category":
         code = lifetime_categories(snapshot, timeline).astype(np.int64)
         codes: tuple[object, ...] = CATEGORIES
@@ -178,23 +188,25 @@ def build_bands(
     else:
         raise ValueError(f"unknown grouping {kind!r} (one of {', '.join(GROUPINGS)})")
     code = code.reshape(-1).astype(np.int64)
-    keys, values = _change_points(timeline, code, len(codes))
+    keys, values = _change_points(timeline, code, len(codes), order)
     peaks = _peaks(keys, values, len(codes), timeline.n_events)
     kept = [c for c in range(len(codes)) if peaks[c][0] > 0]  # a band that never holds a byte is not drawn
     code_band = np.full(len(codes), -1, np.int32)
     code_band[kept] = np.arange(len(kept), dtype=np.int32)
     lifetime_band = code_band[code] if len(code) else np.zeros(0, np.int32)
-    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), len(kept))
+    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), len(kept), order)
     bands = tuple(Band(codes[c], labels[c], peaks[c][0], peaks[c][1], -1) for c in kept)
     return BandSeries(kind, timeline.n_events, bands, lifetime_band, code_band, codes, keys, values, index)
 
 
-def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: TotalIndex) -> BandSeries:
+def _site_bands(
+    snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: TotalIndex, order: EventOrder
+) -> BandSeries:
     life = timeline.lifetimes
     _sites, site_labels = stack_sites(snapshot.stacks)
     code = _lifetime_site_codes(snapshot, timeline)
     n_codes = len(site_labels) + len(NAMELESS_SITES)  # unknown first, the sites, the other nameless ones
-    keys, values = _change_points(timeline, code, n_codes)
+    keys, values = _change_points(timeline, code, n_codes, order)
     peaks = _peaks(keys, values, n_codes, timeline.n_events)
     # the sites with a name (a block allocated before recording began that has none is a band of its own)
     named = range(1, len(site_labels) + 1)
@@ -211,7 +223,7 @@ def _site_bands(snapshot: Snapshot, timeline: DeviceTimeline, top: int, index: T
         code_band[c] = len(chosen) + bool(rest) + k
     n_bands = len(chosen) + bool(rest) + len(nameless)
     lifetime_band = code_band[code]
-    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), n_bands)
+    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), n_bands, order)
     own = _peaks(keys, values, n_bands, timeline.n_events)
     stacks = _main_stacks(life.stack, life.size, lifetime_band, n_bands)
     bands = [Band(site_labels[c - 1], site_labels[c - 1], *own[b], int(stacks[b])) for b, c in enumerate(chosen)]
@@ -239,33 +251,62 @@ def _band_codes(code: I64, labels: Sequence[str]) -> I64:
     return found
 
 
-def _change_points(timeline: DeviceTimeline, band: I64, n_bands: int) -> tuple[I64, I64]:
+@dataclass(frozen=True)
+class EventOrder:
+    """The change points of a timeline's lifetimes (each one's start, then the stop of those that go) in event
+    order: one sort per timeline, shared by every grouping, which then only sorts by band (a radix sort of small
+    ints) instead of sorting millions of keys again."""
+
+    events: I64  # each change point's event + 1 (0: before recording)
+    delta: I64  # the bytes it adds (a start) or takes away (a stop)
+    gone: I64  # the rows of the lifetimes that go, in the order of their stops' change points
+    order: I64  # the change points in event order (stable)
+
+
+def event_order(timeline: DeviceTimeline) -> EventOrder:
+    """The timeline's change points in event order (see EventOrder)."""
+    life = timeline.lifetimes
+    gone = np.flatnonzero(np.minimum(life.pend, life.end) < NEVER)
+    n, g = len(life.start), len(gone)
+    events = np.empty(n + g, np.int64)
+    np.add(np.maximum(life.start, -1), 1, out=events[:n])
+    np.add(np.maximum(np.minimum(life.pend[gone], life.end[gone]), -1), 1, out=events[n:])
+    delta = np.empty(n + g, np.int64)
+    delta[:n] = life.size
+    np.negative(life.size[gone], out=delta[n:])
+    return EventOrder(events, delta, gone, np.argsort(events, kind="stable"))
+
+
+def _change_points(
+    timeline: DeviceTimeline, band: I64, n_bands: int, order: EventOrder | None = None
+) -> tuple[I64, I64]:
     """Each band's bytes right after every event where they change, keyed band * (n + 2) + event + 1, sorted.
 
     A lifetime adds its size at its start (-1 before recording) and takes it away at the first of its pending free
-    and its free; lifetimes outside every band (band -1) are left out."""
-    life = timeline.lifetimes
+    and its free; lifetimes outside every band (band -1) are left out. `order`: the timeline's event_order, where
+    several groupings share it."""
+    if order is None:
+        order = event_order(timeline)
     stride = timeline.n_events + 2
-    inside = band >= 0
-    b = band[inside]
-    size = life.size[inside]
-    start = np.maximum(life.start[inside], -1) + 1
-    stop = np.minimum(life.pend[inside], life.end[inside])
-    gone = stop < NEVER
-    m, g = len(b), int(np.count_nonzero(gone))
-    if not m:
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    n = len(band)
     # filled in place: np.concatenate, np.r_ and np.repeat of millions hold the GIL (a stall of the GUI thread
     # while this runs on a worker), ufuncs and takes do not
-    key = np.empty(m + g, np.int64)
-    np.add(b * stride, start, out=key[:m])
-    np.add(b[gone] * stride, np.maximum(stop[gone], -1) + 1, out=key[m:])
-    delta = np.empty(m + g, np.int64)
-    delta[:m] = size
-    np.negative(size[gone], out=delta[m:])
-    order = np.argsort(key, kind="stable")
-    key, delta = key[order], delta[order]
-    running = np.cumsum(delta)
+    point_band = np.empty(len(order.events), np.int64)
+    point_band[:n] = band
+    np.take(band, order.gone, out=point_band[n:])
+    in_event_order = np.take(point_band, order.order)
+    inside = np.flatnonzero(in_event_order >= 0)
+    if not len(inside):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64)
+    bands = np.take(in_event_order, inside)
+    # a stable sort by band keeps the event order within each band: the order of the keys band * stride + event
+    small = bands.astype(np.int16) if int(bands.max()) <= np.iinfo(np.int16).max else bands
+    del n_bands
+    points = np.take(np.take(order.order, inside), np.argsort(small, kind="stable"))
+    key = np.take(point_band, points)
+    key *= stride
+    key += np.take(order.events, points)
+    running = np.cumsum(np.take(order.delta, points))
     # each band starts from nothing: take away the running sum the bands before it left
     heads = _run_heads(key // stride)
     head = np.flatnonzero(heads)
@@ -274,7 +315,6 @@ def _change_points(timeline: DeviceTimeline, band: I64, n_bands: int) -> tuple[I
     last = np.empty(len(key), bool)  # the value after all the changes of one event
     last[-1] = True
     np.not_equal(key[1:], key[:-1], out=last[:-1])
-    del n_bands
     return key[last], running[last]
 
 

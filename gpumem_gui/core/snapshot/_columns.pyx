@@ -309,6 +309,16 @@ cdef class EntryColumns:
         vector[int32_t]().swap(self.group)
         return ints, codes
 
+    def actions_and_sizes(self, Py_ssize_t start, Py_ssize_t stop):
+        """Copies of rows start..stop's action codes and sizes (0 where absent): the running curves of a trace
+        still being read (progress), without taking the columns."""
+        stop = max(min(stop, <Py_ssize_t> self.codes0.size(), <Py_ssize_t> self.ints1.size()), 0)
+        start = min(max(start, 0), stop)
+        if stop == start:
+            return np.zeros(0, np.int32), np.zeros(0, np.int64)
+        return (np.array(<int32_t[:stop - start]> (self.codes0.data() + start)),
+                np.array(<int64_t[:stop - start]> (self.ints1.data() + start)))
+
     def all_present(self, int k, Py_ssize_t start, Py_ssize_t stop):
         """Whether every row in start..stop has INT_KEYS[k] (time_us is all or nothing)."""
         cdef vector[uint8_t]* v = &self.present0
@@ -403,8 +413,11 @@ cdef class PickleReader:
     cdef bint segments_told
     cdef Py_ssize_t release_step  # > 0: the buffer is a mapping of a file, dropped behind the reader in such steps
     cdef Py_ssize_t released
+    cdef object on_rows  # called with the count of rows whole so far, every rows_step rows (progress)
+    cdef Py_ssize_t rows_step, next_rows
 
-    def __init__(self, data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0, bint stacks=True):
+    def __init__(self, data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0, bint stacks=True,
+                 on_rows=None, Py_ssize_t rows_step=0):
         cdef const uint8_t[::1] view = memoryview(data).cast("B")
         self.data = data
         self.buf = &view[0] if view.shape[0] else NULL
@@ -424,6 +437,8 @@ cdef class PickleReader:
         self.on_segments, self.segments_told = on_segments, on_segments is None
         self.stacks = stacks
         self.release_step, self.released = (release_step if self.n else 0), 0
+        self.on_rows, self.rows_step = (on_rows, rows_step) if rows_step > 0 else (None, 0)
+        self.next_rows = rows_step + 1
         # an entry of a real file takes 100-250 bytes of pickle (a tenth of that without frames): reserved, not touched
         columns.reserve(min(self.n // 96, 1 << 26))
 
@@ -951,6 +966,10 @@ cdef class PickleReader:
                 self.tell_segments()
             if self.release_step and self.pos - self.released >= self.release_step:
                 self.release()
+            if self.on_rows is not None and self.columns.rows >= self.next_rows:
+                # the newest row may still be filling (an entry read the slow way): the rows before it are whole
+                self.next_rows = self.columns.rows + self.rows_step
+                self.on_rows(self.columns.rows - 1)
             op = self.take(1)[0]
             if op == 0x68:  # BINGET
                 self.memo_get(self.take(1)[0])
@@ -1053,7 +1072,8 @@ cdef class PickleReader:
                 raise Unsupported(f"opcode {op:#x}")
 
 
-def read_pickle(data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0, bint stacks=True):
+def read_pickle(data, EntryColumns columns, on_segments=None, Py_ssize_t release_step=0, bint stacks=True,
+                on_rows=None, Py_ssize_t rows_step=0):
     """Unpickle `data` (plain data only), with trace entries turned into rows of `columns` and ENTRY left in
     their place. Raises Unsupported for anything it does not read.
 
@@ -1062,9 +1082,10 @@ def read_pickle(data, EntryColumns columns, on_segments=None, Py_ssize_t release
 
     `on_segments`, if given, is called with the root dict's 'segments' list as soon as it is read, when it is the
     root's first key (as torch writes it). With a `release_step` (a multiple of the page size), `data` is a mapping
-    of a file whose pages the reader drops in such steps once passed, so that the file never stays in memory whole."""
+    of a file whose pages the reader drops in such steps once passed, so that the file never stays in memory whole.
+    `on_rows`, if given with a `rows_step` > 0, is called with the count of whole rows every `rows_step` rows."""
     try:
-        return PickleReader(data, columns, on_segments, release_step, stacks).load()
+        return PickleReader(data, columns, on_segments, release_step, stacks, on_rows, rows_step).load()
     except (Unsupported, MemoryError, KeyboardInterrupt):
         raise
     except Exception as e:  # corrupt data (bad UTF-8, a bad int...): the standard unpickler reports it

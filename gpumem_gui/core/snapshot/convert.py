@@ -138,18 +138,27 @@ class _Tables:
         return result
 
 
+# trace entries read between two calls of snapshot_from_pickle_fast's on_rows: about a tenth of a second's reading
+ROWS_STEP = 100_000
+RowsCallback = Callable[[np.ndarray, np.ndarray], None]
+
+
 def snapshot_from_pickle_fast(
     data: Any,
     source: str,
     on_state: Callable[[Snapshot], None] | None = None,
     release_step: int = 0,
+    *,
     stacks: bool = True,
+    on_rows: RowsCallback | None = None,
 ) -> Snapshot | None:
     """The compiled pickle reader's way: trace entries go from bytes to columns without becoming dicts.
 
     `on_state` gets the final state (no trace) as soon as the segments are read, before the trace. With a
     `release_step` (bytes, a multiple of the page size), `data` is a read-only mapping of a file whose pages the
     reader drops in such steps once passed. With `stacks` False, no stack is read (snapshot_from_object's).
+    `on_rows` gets the action codes and sizes of each batch of trace entries read (ROWS_STEP at a time, in file
+    order, every device's), while the rest is read.
     None when it cannot be used here (not built, or a pickle it does not read): the standard way then decides.
     """
     if _columns is None or os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
@@ -162,8 +171,20 @@ def snapshot_from_pickle_fast(
         assert on_state is not None
         on_state(snapshot_from_object(segments, source, "pickle", stacks=stacks))
 
+    told = 0
+
+    def rows_read(count: int) -> None:
+        nonlocal told
+        assert on_rows is not None
+        action, size = rows.actions_and_sizes(told, count)
+        told = count
+        on_rows(action, size)
+
     try:
-        obj = _columns.read_pickle(data, rows, segments_read if on_state else None, release_step, stacks)
+        obj = _columns.read_pickle(
+            data, rows, segments_read if on_state else None, release_step, stacks, rows_read,
+            ROWS_STEP if on_rows else 0,
+        )  # fmt: skip
     except _columns.Unsupported:
         return None
     except _columns.ColumnError:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from gpumem_gui.core.snapshot.budget import check_distinct_entries, check_expansion
-from gpumem_gui.core.snapshot.convert import snapshot_from_object, snapshot_from_pickle_fast
+from gpumem_gui.core.snapshot.convert import RowsCallback, snapshot_from_object, snapshot_from_pickle_fast
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.safe_unpickle import Refused, gc_paused, loads_no_globals
@@ -250,7 +250,12 @@ StateCallback = Callable[[Snapshot], None]
 
 
 def load_snapshot(
-    source: Source, name: str | None = None, on_state: StateCallback | None = None, *, stacks: bool = True
+    source: Source,
+    name: str | None = None,
+    on_state: StateCallback | None = None,
+    on_rows: RowsCallback | None = None,
+    *,
+    stacks: bool = True,
 ) -> Snapshot:
     """Open a snapshot written by `torch.cuda.memory._dump_snapshot` (any version), a segment list, or JSON.
 
@@ -258,6 +263,8 @@ def load_snapshot(
     are read (the window draws the map while the trace is still being read); the returned Snapshot is the whole one.
     `stacks=False` is for what never names a stack or a site (the report's figures): the frames are checked, not
     read (the same errors), so every block and event has NO_STACK and `stacks` is an empty table, for less time.
+    `on_rows`, when given, gets the action codes and sizes of the trace entries in batches as they are read (the
+    compiled reader of a pickle only; every device's entries, in file order).
     Raises SnapshotError with a one-line message naming the file for anything that is not a readable snapshot.
     Globals in a pickle are refused, so a hostile file cannot run code.
     """
@@ -276,7 +283,7 @@ def load_snapshot(
                 if data[:1] == bytes([PICKLE_PROTO]):
                     step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
                     early = segments_read if on_state is not None else None
-                    snapshot = snapshot_from_pickle_fast(data, label, early, step, stacks)
+                    snapshot = snapshot_from_pickle_fast(data, label, early, step, stacks=stacks, on_rows=on_rows)
                 if snapshot is None:
                     obj, form, size = _decode(data)
                     check_expansion(

@@ -120,9 +120,14 @@ class TabScope(QtCore.QObject):
         self.refresh_report()
         self.refresh_flame()
 
+    def spans_arrived(self) -> None:
+        """The loading worker's named spans are in the document: listed now."""
+        self._spans_for = None
+        self._list_spans()
+
     def _list_spans(self) -> None:
         doc = self.document
-        if doc.pending:
+        if doc.pending or doc.spans_coming:  # the loading worker finds them (spans_arrived lists them)
             return
         key = (doc.device, doc.timeline())
         if self._spans_for != key:
