@@ -6,12 +6,14 @@ from functools import partial
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.teach.budget import load_budget_texts
 from gpumem_gui.teach.demos.wording import Figure
 from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
 from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession
 from gpumem_gui.views.common.palette import CARD, INK, PAGE
+from gpumem_gui.views.teach.budget_lesson import BudgetCard, BudgetLesson
 from gpumem_gui.views.teach.predict_box import PredictBox
 from gpumem_gui.views.teach.quiz_markup import plain, push_button, rich, scroll_area, set_style_state, wrapped_label
 from gpumem_gui.views.teach.quiz_widgets import (
@@ -89,6 +91,11 @@ class QuizPanel(QtWidgets.QWidget):
         self._build_chooser()
         self._build_question()
         self._build_review()
+        # the first lesson, opened from the chooser's first card
+        self.budget_lesson = BudgetLesson(self.budget_card.texts)
+        self.budget_lesson.back.connect(lambda: self.stack.setCurrentWidget(self.chooser_page))
+        self.budget_card.open_lesson.connect(self.open_budget_lesson)
+        self.stack.addWidget(self.budget_lesson)
         # the session came back where the user left (the quiz that was open, at its question): show that page
         self._apply(Change.PAGE)
 
@@ -196,6 +203,10 @@ class QuizPanel(QtWidgets.QWidget):
     def back_to_quizzes(self) -> None:
         self._apply(self.session.back_to_quizzes())
 
+    def open_budget_lesson(self) -> None:
+        self.budget_lesson.set_language(self.session.language)
+        self.stack.setCurrentWidget(self.budget_lesson)
+
     def request_demo(self, question: Question | None = None) -> None:
         question = question if question is not None else self.current_question
         if question is not None:
@@ -289,6 +300,8 @@ class QuizPanel(QtWidgets.QWidget):
         self.chooser_hint = wrapped_label("muted")
         box.addWidget(self.chooser_title)
         box.addWidget(self.chooser_hint)
+        self.budget_card = BudgetCard(load_budget_texts())
+        box.addWidget(self.budget_card)
         self.quiz_cards: dict[str, QtWidgets.QFrame] = {}
         self.quiz_buttons: dict[str, QtWidgets.QPushButton] = {}
         self._quiz_labels: dict[str, tuple[QtWidgets.QLabel, QtWidgets.QLabel, QtWidgets.QLabel]] = {}
@@ -412,7 +425,10 @@ class QuizPanel(QtWidgets.QWidget):
     def _render(self) -> None:
         self.language_label.setText(self.t("language_label"))
         page = self.session.page
-        if page == CHOOSER:
+        self.budget_card.set_language(self.session.language)
+        if page == CHOOSER and self.stack.currentWidget() is self.budget_lesson:
+            self.budget_lesson.set_language(self.session.language)  # the lesson stays open in the new language
+        elif page == CHOOSER:
             self._render_chooser()
             self.stack.setCurrentWidget(self.chooser_page)
         elif page == QUESTION:
