@@ -119,3 +119,30 @@ def test_captions_follow_the_language(tmp_path: Path) -> None:
     assert "3.0 GiB" in focus.captions["en"]
     assert "3,0 GiB" in focus.captions["ro"] and "6 segmente" in focus.captions["ro"]
     assert "3,0 Gio" in focus.captions["fr"]
+
+
+def test_the_panel_opens_the_learners_snapshot_with_the_concept_lit(qtbot: Any) -> None:
+    from gpumem_gui.app import MainWindow  # noqa: PLC0415
+    from gpumem_gui.views.snapshot.tab import SnapshotTab  # noqa: PLC0415
+
+    window = MainWindow()
+    qtbot.addWidget(window)
+    panel = window.open_quiz("gpu-memory")
+    quiz = panel.current_quiz
+    assert quiz is not None
+    panel.go_to([q.id for q in quiz.questions].index("oom-reserved"))
+    assert not panel.try_yours_box.isVisibleTo(panel)  # only after the reveal
+    panel.answer(0)
+    box = panel.try_yours_box
+    assert box.isVisibleTo(panel) and box.finding == "inactive_split"
+    assert "_record_memory_history(max_entries=100000)" in box.snippet.toPlainText()
+    path = fixture_path("felix_dump_a.pickle")  # no trace: the final state is the moment
+    window.teach.try_on_yours(box.finding, str(path))
+    widget = window.wait_for_demo()
+    assert isinstance(widget, SnapshotTab) and window.tabs.currentWidget() is widget
+    raw = _raw_segments(load_raw(path), widget.device)
+    pinned = [
+        b for s in raw for b in s["blocks"] if b["state"] == "inactive" and any(x["state"] in LIVE for x in s["blocks"])
+    ]
+    assert widget.map.highlight is not None and int(widget.map.highlight.sum()) == len(pinned) == 19
+    assert widget.map.focus_caption.text().startswith("97.4 MiB of your 182.0 MiB reserved")

@@ -12,6 +12,7 @@ from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
 from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession
+from gpumem_gui.teach.yours import FINDING_OF
 from gpumem_gui.views.common.palette import CARD, INK, PAGE
 from gpumem_gui.views.teach.budget_lesson import BudgetCard, BudgetLesson
 from gpumem_gui.views.teach.predict_box import PredictBox
@@ -24,6 +25,7 @@ from gpumem_gui.views.teach.quiz_widgets import (
     RetryMissedButton,
     ReviewCard,
 )
+from gpumem_gui.views.teach.try_yours import TryYoursBox
 
 SETTINGS_ORG, SETTINGS_APP = "gpumem_gui", "gpumem-gui"
 
@@ -37,6 +39,7 @@ class QuizPanel(QtWidgets.QWidget):
     """
 
     show_demo = QtCore.Signal(object)
+    try_yours = QtCore.Signal(str)  # a finding (teach/yours.py) to light on the learner's own snapshot
     language_changed = QtCore.Signal(str)
 
     def __init__(
@@ -365,8 +368,10 @@ class QuizPanel(QtWidgets.QWidget):
         self.verdict = wrapped_label("verdict")
         self.chosen_box = ExplanationBox()
         self.right_box = ExplanationBox()
+        self.try_yours_box = TryYoursBox()  # after the reveal: record your own program, see the concept on it
+        self.try_yours_box.open_yours.connect(self.try_yours.emit)
         # the hint comes last: below the choices before answering, below the explanations after
-        for w in (self.verdict, self.chosen_box, self.right_box, self.hint):
+        for w in (self.verdict, self.chosen_box, self.right_box, self.try_yours_box, self.hint):
             box.addWidget(w)
         box.addStretch(1)
         self.question_scroll = scroll_area(content)
@@ -483,6 +488,7 @@ class QuizPanel(QtWidgets.QWidget):
             card.setAccessibleName(f"{i + 1}. {plain(question.choices[i].text[lang])}")
 
         last = session.is_last
+        self.try_yours_box.show_for(FINDING_OF.get((quiz.id, question.id)) if chosen is not None else None, lang)
         if chosen is None:
             self.verdict.hide()
             self.chosen_box.hide()
