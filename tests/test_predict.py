@@ -143,7 +143,6 @@ def _activations_at_peak(example: str) -> tuple[int, int]:
     [
         ("gradient-checkpointing", "saved-activations", "checkpointing_off"),
         ("gradient-checkpointing", "sqrt-schedule", "checkpointing_sqrt"),
-        ("gpu-memory", "activation-checkpointing", "checkpointing_sqrt"),
     ],
 )
 def test_activations_alive_at_the_peak(quiz: str, question: str, example: str) -> None:

@@ -125,6 +125,26 @@ def _selective_trap(p: Prediction, m: Measured) -> Case:
     return _case(p, fields, options, right_options, kept=right)
 
 
+def _sqrt_kept(p: Prediction, m: Measured) -> Case:
+    """Checkpointed every sqrt(N) layers: the layer-boundary activations the forward keeps (one per segment), next
+    to none and every layer; the peak over forward and backward in the reveal (GPU Q6: the model its lab shows)."""
+    none, every, sqrt = m["none"], m["every"], m["sqrt"]
+    right = _kept(sqrt)
+    options, right_options = count_options(right, [_kept(every), _kept(none), 2 * right, _kept(every) // 2])
+    fields = {
+        "n": str(sqrt.n_layers),
+        "k": str(sqrt_segment(sqrt.n_layers)),
+        "segments": str(sqrt.checkpoints),
+        "none": str(_kept(none)),
+        "kept": str(right),
+        "saved": format_bytes(sqrt.saved_bytes),
+        "none_saved": format_bytes(none.saved_bytes),
+        "peak": format_bytes(sqrt.peak),
+        "none_peak": format_bytes(none.peak),
+    }
+    return _case(p, fields, options, right_options, kept=right, peak=sqrt.peak, none_peak=none.peak)
+
+
 def _api_saved(p: Prediction, m: Measured) -> Case:
     """checkpoint() around each layer: which worded option matches what the forward measurably keeps.
 
@@ -188,6 +208,7 @@ LAB_BUILDERS: dict[str, tuple[tuple[str, ...], LabBuilder]] = {
     "selective_recompute": (("every", "selective"), _overhead),
     "trap_kept": (("every", "selective", TRAP_POLICY), _selective_trap),
     "every_saved": (("every", "none"), _api_saved),
+    "sqrt_kept": (("none", "every", "sqrt"), _sqrt_kept),
 }
 FIGURES = (*LAB_BUILDERS, "fsdp_shard")
 
@@ -198,7 +219,7 @@ def measure(policies: tuple[str, ...], n_layers: int = DEFAULT_N, check: Callabl
     for policy in policies:
         if check is not None:
             check()
-        measured[policy] = measure_policy(policy, n_layers)
+        measured[policy] = measure_policy(policy, n_layers, track_peak=True)
     return measured
 
 

@@ -1,0 +1,41 @@
+"""One model per question: GPU Q6 predicts on the chain its Show me opens (the lab's N=16 chain, kept bytes), and
+the right count is the one worked by hand and measured by the lab (the teaching review's suggestion 5)."""
+
+from __future__ import annotations
+
+import math
+
+from gpumem_gui.teach.lab import DEFAULT_N, measure_policy
+from gpumem_gui.teach.predict import LAB, load_predictions, make_case
+from gpumem_gui.teach.quiz import find_quiz
+
+# predictions still made on a simulated snapshot while Show me opens the lab: the 36-layer simulated chains, whose
+# allocator trace counts activations at the CUDA peak; the lab measures tensors on the CPU (left for a later change)
+SIMULATED = {("gradient-checkpointing", "saved-activations"), ("gradient-checkpointing", "sqrt-schedule")}
+
+
+def test_every_lab_demo_is_predicted_on_the_lab_or_listed() -> None:
+    predictions = load_predictions()
+    for quiz_id in ("gpu-memory", "gradient-checkpointing"):
+        for q in find_quiz(quiz_id).questions:
+            prediction = predictions.find(quiz_id, q.id)
+            if prediction is None or q.demo != "checkpointing_lab":
+                continue
+            assert prediction.example == LAB or (quiz_id, q.id) in SIMULATED, (quiz_id, q.id)
+    (q6,) = [q for q in find_quiz("gpu-memory").questions if q.id == "activation-checkpointing"]
+    assert q6.demo == "checkpointing_lab" and q6.focus == "saved_bytes"  # the lab's kept bytes: what it predicts
+
+
+def test_gpu_q6_counts_the_inputs_of_sqrt_n_segments_on_the_labs_chain() -> None:
+    prediction = load_predictions().find("gpu-memory", "activation-checkpointing")
+    assert prediction is not None
+    case = make_case(prediction)
+    segments = math.isqrt(DEFAULT_N)  # 16 layers in 4 segments of 4: each keeps only its input
+    right = int(case.options[next(iter(case.right_options))])
+    assert right == segments == case.extra["kept"] == 4
+    assert sorted(int(o) for o in case.options) == [4, 8, 16, 48]  # 48: none keeps 3 per layer; 16: every layer
+    measured = measure_policy("sqrt", DEFAULT_N, track_peak=True)
+    assert measured.saved_bytes == segments * measured.activation_bytes
+    assert case.extra["peak"] == measured.peak
+    assert "4 activations" in case.reveal("en", load_predictions())
+    assert "16 layers" in case.prompt("en") and "48 activations" in case.prompt("en")
