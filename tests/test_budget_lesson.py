@@ -112,7 +112,13 @@ def test_the_lesson_opens_from_the_chooser_and_grades_the_learner(qtbot: Any, tm
     assert lesson.parts["params"].result.text().startswith("Right.")
     assert lesson.parts["adam"].result.text().startswith("Not quite.")
     assert "4,128.2 KiB" in lesson.parts["adam"].result.text()  # measured, with the step counters
-    assert lesson.table.rowCount() == len(TECHNIQUES) + 1
+    fsdp = lesson.technique_text(lesson.measurement, "fsdp")
+    assert "<b>FSDP FULL_SHARD over 8 GPUs</b>:" in fsdp
+    assert "Parameters <b>2,064.0 KiB → 258.0 KiB</b>" in fsdp
+    assert "Unchanged: Activations kept for backward, Temporaries at the peak." in fsdp
+    amp = lesson.technique_text(lesson.measurement, "amp")  # autocast grows the activations: not in bold
+    assert "Activations kept for backward 1,536.0 KiB → 1,760.0 KiB" in amp and "<b>1,760" not in amp
+    assert all(lesson.technique_text(lesson.measurement, t) in lesson.removes.text() for t in TECHNIQUES)
     panel.set_language("fr")
     assert panel.stack.currentWidget() is lesson  # a new language keeps the lesson open
     assert "mesuré\u202f: 2\u202f064,0 Kio" in lesson.parts["params"].result.text()

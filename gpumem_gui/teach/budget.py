@@ -178,8 +178,8 @@ def text_keys() -> tuple[str, ...]:
     """Every key the lesson uses: its page's words, and per part a name and a prompt or note, per technique a
     name and what it removes."""
     page = ("title", "chooser_title", "chooser_text", "open", "intro", "unit", "measure", "measuring", "back",
-            "predicted", "measured", "right", "wrong", "rule", "techniques", "technique_header", "no_torch",
-            "total", "baseline")  # fmt: skip
+            "predicted", "measured", "right", "wrong", "rule", "techniques", "no_torch",
+            "total", "unchanged")  # fmt: skip
     return (
         *page,
         *(f"{part}_{what}" for part in PARTS for what in ("name", "prompt")),

@@ -3,7 +3,9 @@ measured by torch on the CPU (teach/budget.py), with the part each technique rem
 
 from __future__ import annotations
 
-from PySide6 import QtCore, QtWidgets
+import html
+
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.teach.budget import (
     EXAMPLE,
@@ -31,23 +33,32 @@ def kib(n: int) -> Figure:
     return Figure(f"{n / 1024:,.1f} KiB")
 
 
-class _Part:
-    """One row of the budget: its name, what to think of, the learner's KiB, and the verdict once measured."""
+class _KiBBox(QtWidgets.QSpinBox):
+    """The learner's KiB: the mouse wheel scrolls the lesson, never changes a prediction under the pointer."""
 
-    def __init__(self, grid: QtWidgets.QGridLayout, row: int, measured: bool) -> None:
+    def wheelEvent(self, e: QtGui.QWheelEvent) -> None:
+        e.ignore()
+
+
+class _Part:
+    """One part of the budget: its name, what to think of, the learner's KiB, and the verdict once measured; one
+    row each, so that the narrow dock never clips the number box."""
+
+    def __init__(self, box: QtWidgets.QVBoxLayout, measured: bool) -> None:
         self.name = wrapped_label("card_title")
         self.prompt = wrapped_label("muted")
         self.spin: QtWidgets.QSpinBox | None = None
         self.result = wrapped_label("verdict")
         self.result.hide()
-        grid.addWidget(self.name, row, 0, 1, 2)
-        grid.addWidget(self.prompt, row + 1, 0)
+        box.addWidget(self.name)
+        box.addWidget(self.prompt)
         if measured:
-            self.spin = QtWidgets.QSpinBox()
+            self.spin = _KiBBox()
             self.spin.setRange(0, MAX_KIB)
             self.spin.setGroupSeparatorShown(True)
-            grid.addWidget(self.spin, row + 1, 1, QtCore.Qt.AlignmentFlag.AlignTop)
-        grid.addWidget(self.result, row + 2, 0, 1, 2)
+            self.spin.setMinimumWidth(160)
+            box.addWidget(self.spin, 0, QtCore.Qt.AlignmentFlag.AlignLeft)
+        box.addWidget(self.result)
 
 
 class BudgetLesson(QtWidgets.QWidget):
@@ -73,31 +84,22 @@ class BudgetLesson(QtWidgets.QWidget):
         self.intro = wrapped_label()
         box.addWidget(self.title)
         box.addWidget(self.intro)
-        grid = QtWidgets.QGridLayout()
-        grid.setColumnStretch(0, 1)
-        self.parts = {}
-        for i, part in enumerate((*MEASURED_PARTS, *GPU_ONLY_PARTS)):
-            self.parts[part] = _Part(grid, 3 * i, part in MEASURED_PARTS)
-        box.addLayout(grid)
+        self.parts = {part: _Part(box, part in MEASURED_PARTS) for part in (*MEASURED_PARTS, *GPU_ONLY_PARTS)}
         self.measure_button = push_button(self.measure, primary=True)
         self.status = wrapped_label("muted")
         self.total = wrapped_label()
         self.rule = wrapped_label()
         self.techniques_title = wrapped_label("card_title")
-        self.table = QtWidgets.QTableWidget(len(TECHNIQUES) + 1, len(MEASURED_PARTS) + 1)
-        self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
-        self.table.verticalHeader().hide()
-        self.table.setMinimumHeight(200)
-        self.removes = wrapped_label()
-        for w in (self.measure_button, self.status, self.total, self.rule, self.techniques_title, self.table):
+        # one paragraph per technique, its parts before -> after: a table of five sizes is wider than the dock
+        self.removes = wrapped_label(rich=True)
+        for w in (self.measure_button, self.status, self.total, self.rule, self.techniques_title, self.removes):
             box.addWidget(w)
-        box.addWidget(self.removes)
         box.addStretch(1)
         outer.addWidget(scroll_area(content), 1)
         self.back_button = push_button(self.back.emit)
         self.back_button.setFlat(True)
         outer.addWidget(self.back_button, 0, QtCore.Qt.AlignmentFlag.AlignLeft)
-        for w in (self.total, self.rule, self.techniques_title, self.table, self.removes):
+        for w in (self.total, self.rule, self.techniques_title, self.removes):
             w.hide()
         self.redraw()
 
@@ -186,7 +188,7 @@ class BudgetLesson(QtWidgets.QWidget):
 
     def _render_techniques(self) -> None:
         m = self.measurement
-        for w in (self.total, self.rule, self.techniques_title, self.table, self.removes):
+        for w in (self.total, self.rule, self.techniques_title, self.removes):
             w.setVisible(m is not None)
         if m is None:
             return
@@ -194,28 +196,27 @@ class BudgetLesson(QtWidgets.QWidget):
         self.total.setText(self.t("total", total=kib(m.total()), state=kib(state)))
         self.rule.setText(self.t("rule", params=m.example.params, rule_bytes=kib(16 * m.example.params)))
         self.techniques_title.setText(self.t("techniques"))
-        names = [self.t(f"{part}_name") for part in MEASURED_PARTS]
-        self.table.setHorizontalHeaderLabels([self.t("technique_header"), *names])
-        rows = [("", m.parts), *((t, m.techniques[t]) for t in TECHNIQUES)]
-        for r, (technique, parts) in enumerate(rows):
-            name = self.t(f"{technique}_name", world=m.world_size) if technique else self.t("baseline")
-            self.table.setItem(r, 0, QtWidgets.QTableWidgetItem(name))
-            for c, part in enumerate(MEASURED_PARTS, start=1):
-                item = QtWidgets.QTableWidgetItem(localize(kib(parts[part]).text, self.lang))
-                item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
-                if parts[part] < m.parts[part]:
-                    font = item.font()
-                    font.setBold(True)
-                    item.setFont(font)
-                self.table.setItem(r, c, item)
-        self.table.resizeColumnsToContents()
+        self.removes.setText("<br><br>".join(self.technique_text(m, t) for t in TECHNIQUES))
+
+    def technique_text(self, m: BudgetMeasurement, technique: str) -> str:
+        """One technique as rich text: its name in bold, each part it changes from before to after (a smaller one
+        in bold), the parts it leaves as they are, and what it removes."""
         colon = f"{NARROW_NBSP}:" if self.lang == "fr" else ":"
-        self.removes.setText(
-            "\n\n".join(
-                f"{self.t(f'{t}_name', world=m.world_size)}{colon} {self.t(f'{t}_removes', world=m.world_size)}"
-                for t in TECHNIQUES
-            )
-        )
+        after = m.techniques[technique]
+        changed, same = [], []
+        for part in MEASURED_PARTS:
+            name = html.escape(self.t(f"{part}_name"))
+            if after[part] == m.parts[part]:
+                same.append(name)
+                continue
+            before, now = (localize(kib(v).text, self.lang) for v in (m.parts[part], after[part]))
+            figure = f"{before} → {now}"
+            changed.append(f"{name} {figure if after[part] > m.parts[part] else f'<b>{figure}</b>'}")
+        lines = [f"<b>{html.escape(self.t(f'{technique}_name', world=m.world_size))}</b>{colon} " + "; ".join(changed)]
+        if same:
+            lines.append(html.escape(self.t("unchanged", parts=", ".join(same))))
+        lines.append(html.escape(self.t(f"{technique}_removes", world=m.world_size)))
+        return "<br>".join(lines)
 
 
 class BudgetCard(QtWidgets.QFrame):
