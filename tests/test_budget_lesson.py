@@ -116,6 +116,7 @@ def test_the_lesson_opens_from_the_chooser_and_grades_the_learner(qtbot: Any, tm
     assert "<b>FSDP FULL_SHARD over 8 GPUs</b>:" in fsdp
     assert "Parameters <b>2,064.0 KiB → 258.0 KiB</b>" in fsdp
     assert "Unchanged: Activations kept for backward, Temporaries at the peak." in fsdp
+    assert "Unchanged: Parameters, Gradients, AdamW's state." in lesson.technique_text(lesson.measurement, "amp")
     amp = lesson.technique_text(lesson.measurement, "amp")  # autocast grows the activations: not in bold
     assert "Activations kept for backward 1,536.0 KiB → 1,760.0 KiB" in amp and "<b>1,760" not in amp
     assert all(lesson.technique_text(lesson.measurement, t) in lesson.removes.text() for t in TECHNIQUES)

@@ -110,7 +110,14 @@ def test_the_oom_request_is_the_one_compared_with_the_largest_hole() -> None:
     focus = yours_focus("largest_hole", snapshot, timeline)
     assert focus.facts["request_bytes"] == ooms[0]["size"]
     assert focus.facts["largest_hole_bytes"] < focus.facts["request_bytes"]
-    assert "fits in none" in focus.captions["en"] or "would not fit" in focus.captions["en"]
+    assert "the failed request of 4.9 GiB" in focus.captions["en"]
+    # no OOM: the largest request the run made, said as such, at the allocated peak
+    snapshot, timeline, raw = _opened("cranberrii_memory_snapshot.pickle")
+    focus = yours_focus("largest_hole", snapshot, timeline)
+    largest = max(e["size"] for e in raw["device_traces"][timeline.device] if e["action"] == "alloc")
+    assert focus.facts["request_bytes"] == largest
+    assert "a request of 122.1 MiB, the largest this run made, fits in none of them" in focus.captions["en"]
+    assert "une demande de 122,1 Mio, la plus grande de cette exécution, ne tient dans aucun" in focus.captions["fr"]
 
 
 def test_captions_follow_the_language(tmp_path: Path) -> None:

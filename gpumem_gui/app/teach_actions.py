@@ -103,7 +103,11 @@ class TeachActions:
 
         lang = self.quiz_panel().language
         if path is None:
-            path, _ = QtWidgets.QFileDialog.getOpenFileName(self.parent, ui_text("dialog", lang))
+            snapshots = QtCore.QCoreApplication.translate("TeachActions", "Snapshots (*.pickle *.pkl *.json *.gz)")
+            everything = QtCore.QCoreApplication.translate("TeachActions", "All files (*)")
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self.parent, ui_text("dialog", lang), "", f"{snapshots};;{everything}"
+            )
             if not path:
                 return None
         chosen = Path(path)

@@ -33,7 +33,7 @@ from gpumem_gui.teach.demos.captions import size
 from gpumem_gui.teach.demos.focus import DemoData, DemoFocus, Facts, demo_data, make_focus
 from gpumem_gui.teach.demos.plans import DemoError
 from gpumem_gui.teach.demos.single import cache_reuse, reserved_vs_allocated
-from gpumem_gui.teach.demos.wording import say
+from gpumem_gui.teach.demos.wording import Clause, say
 from gpumem_gui.teach.quiz import LANGUAGES
 
 YOURS_TEXTS = RESOURCES / "try_yours.toml"
@@ -120,9 +120,11 @@ def largest_hole(data: DemoData, at: int | None = None) -> DemoFocus:
     total = int(holes.sum())
     # fits a hole; or fragmentation: no hole fits though the holes add up to it; or too little free even together
     key = "largest_hole" if largest >= request else "largest_hole_short" if total >= request else "largest_hole_small"
+    # the OOM's own request, else a request as large as the largest the run made: said apart in the caption
+    which = Clause("request_oom" if ooms else "request_largest", {"request_bytes": size(request)})
     return _focus(
         data, event, state, free, key, largest_hole_bytes=largest, free_bytes=total, holes=int(free.sum()),
-        request_bytes=request,
+        request_bytes=request, request=which,
     )  # fmt: skip
 
 

@@ -205,17 +205,19 @@ class BudgetLesson(QtWidgets.QWidget):
         after = m.techniques[technique]
         changed, same = [], []
         for part in MEASURED_PARTS:
-            name = html.escape(self.t(f"{part}_name"))
+            name = self.t(f"{part}_name")
             if after[part] == m.parts[part]:
                 same.append(name)
                 continue
+            name = html.escape(name, quote=False)
             before, now = (localize(kib(v).text, self.lang) for v in (m.parts[part], after[part]))
             figure = f"{before} → {now}"
             changed.append(f"{name} {figure if after[part] > m.parts[part] else f'<b>{figure}</b>'}")
-        lines = [f"<b>{html.escape(self.t(f'{technique}_name', world=m.world_size))}</b>{colon} " + "; ".join(changed)]
+        title = html.escape(self.t(f"{technique}_name", world=m.world_size), quote=False)
+        lines = [f"<b>{title}</b>{colon} " + "; ".join(changed)]
         if same:
-            lines.append(html.escape(self.t("unchanged", parts=", ".join(same))))
-        lines.append(html.escape(self.t(f"{technique}_removes", world=m.world_size)))
+            lines.append(html.escape(self.t("unchanged", parts=", ".join(same)), quote=False))
+        lines.append(html.escape(self.t(f"{technique}_removes", world=m.world_size), quote=False))
         return "<br>".join(lines)
 
 
