@@ -111,7 +111,8 @@ def test_the_lesson_opens_from_the_chooser_and_grades_the_learner(qtbot: Any, tm
     assert lesson.measurement is not None
     assert lesson.parts["params"].result.text().startswith("Right.")
     assert lesson.parts["adam"].result.text().startswith("Not quite.")
-    assert "4,128.2 KiB" in lesson.parts["adam"].result.text()  # measured, with the step counters
+    assert "Measured: 4,128.2 KiB (by hand: 4,128.0 KiB)" in lesson.parts["adam"].result.text()  # step counters
+    assert lesson.parts["grads"].result.text().startswith("No prediction. Measured: 2,064.0 KiB")  # left at 0
     fsdp = lesson.technique_text(lesson.measurement, "fsdp")
     assert "<b>FSDP FULL_SHARD over 8 GPUs</b>:" in fsdp
     assert "Parameters <b>2,064.0 KiB → 258.0 KiB</b>" in fsdp
@@ -122,6 +123,6 @@ def test_the_lesson_opens_from_the_chooser_and_grades_the_learner(qtbot: Any, tm
     assert all(lesson.technique_text(lesson.measurement, t) in lesson.removes.text() for t in TECHNIQUES)
     panel.set_language("fr")
     assert panel.stack.currentWidget() is lesson  # a new language keeps the lesson open
-    assert "mesuré\u202f: 2\u202f064,0 Kio" in lesson.parts["params"].result.text()
+    assert "Mesuré\u202f: 2\u202f064,0 Kio" in lesson.parts["params"].result.text()
     lesson.back_button.click()
     assert panel.stack.currentWidget() is panel.chooser_page

@@ -179,7 +179,7 @@ def text_keys() -> tuple[str, ...]:
     name and what it removes."""
     page = ("title", "chooser_title", "chooser_text", "open", "intro", "unit", "measure", "measuring", "back",
             "predicted", "measured", "right", "wrong", "rule", "techniques", "no_torch",
-            "total", "unchanged")  # fmt: skip
+            "total", "unchanged", "not_predicted")  # fmt: skip
     return (
         *page,
         *(f"{part}_{what}" for part in PARTS for what in ("name", "prompt")),

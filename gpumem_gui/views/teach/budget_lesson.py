@@ -166,18 +166,22 @@ class BudgetLesson(QtWidgets.QWidget):
         for part, row in self.parts.items():
             row.name.setText(self.t(f"{part}_name"))
             row.prompt.setText(self.t(f"{part}_prompt", params=example.params))
-            if row.spin is not None:
+            if row.spin is not None:  # grouped as the learner's language groups thousands
+                row.spin.setLocale(QtCore.QLocale(self.lang))
                 row.spin.setSuffix(self.t("unit"))
             if measured is None or part not in measured:
                 row.result.hide()
                 continue
             right = is_close(predicted[part], measured[part])
-            set_style_state(row.result, "verdict", "right" if right else "wrong")
+            # a part left at 0 was not predicted: its figures without a verdict
+            verdict = "none" if not predicted[part] else "right" if right else "wrong"
+            set_style_state(row.result, "verdict", verdict)
+            said = [] if verdict == "none" else [self.t("predicted", predicted=kib(predicted[part])) + "."]
             row.result.setText(
                 " ".join(
                     (
-                        self.t("right" if right else "wrong"),
-                        self.t("predicted", predicted=kib(predicted[part])) + ",",
+                        self.t("not_predicted") if verdict == "none" else self.t(verdict),
+                        *said,
                         self.t("measured", measured=kib(measured[part]), hand=kib(hand[part])) + ".",
                         self.t(f"{part}_why", **shape),
                     )
