@@ -126,6 +126,10 @@ def test_captions_follow_the_language(tmp_path: Path) -> None:
     assert "3.0 GiB" in focus.captions["en"]
     assert "3,0 GiB" in focus.captions["ro"] and "6 segmente" in focus.captions["ro"]
     assert "3,0 Gio" in focus.captions["fr"]
+    assert "expandable" not in focus.captions["en"]  # no expandable segment in this file: no clause about them
+    snapshot, timeline, _ = _opened("constructor_memory_snapshot.pickle")  # expandable segments only
+    focus = yours_focus("empty_cache", snapshot, timeline)
+    assert "free pages of expandable segments" in focus.captions["en"] and focus.facts["expandable_free_bytes"] > 0
 
 
 def test_the_panel_opens_the_learners_snapshot_with_the_concept_lit(qtbot: Any) -> None:

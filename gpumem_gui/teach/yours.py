@@ -160,11 +160,17 @@ def empty_cache_returns(data: DemoData, at: int | None = None) -> DemoFocus:
     live_segment[blk.segment[blk.state != BlockState.INACTIVE]] = True
     released = ~live_segment & ~seg.is_expandable
     mask = released[blk.segment]
-    expandable_free = blk.size[(blk.state == BlockState.INACTIVE) & seg.is_expandable[blk.segment]]
+    expandable_free = int(blk.size[(blk.state == BlockState.INACTIVE) & seg.is_expandable[blk.segment]].sum())
+    # the clause on expandable segments only where the file has some
+    pages = (
+        Clause("expandable_pages", {"expandable_free_bytes": size(expandable_free)})
+        if seg.is_expandable.any()
+        else None
+    )
     return _focus(
         data, event, state, mask, "empty_cache", released_bytes=int(seg.total_size[released].sum()),
         released_segments=int(released.sum()), kept_segments=int((~released).sum()),
-        kept_bytes=int(seg.total_size[~released].sum()), expandable_free_bytes=int(expandable_free.sum()),
+        kept_bytes=int(seg.total_size[~released].sum()), expandable_free_bytes=expandable_free, expandable=pages,
     )  # fmt: skip
 
 
