@@ -42,7 +42,7 @@ YOURS_TEXTS = RESOURCES / "try_yours.toml"
 RECORDING_SNIPPET = """\
 import torch
 torch.cuda.memory._record_memory_history(max_entries=100000)
-run_your_training_steps()  # a few steps of your own code
+run_a_few_of_your_training_steps()
 torch.cuda.memory._dump_snapshot("snap.pickle")"""
 
 GC = "gradient-checkpointing"
