@@ -139,6 +139,7 @@ def test_the_panel_opens_the_learners_snapshot_with_the_concept_lit(qtbot: Any) 
     window = MainWindow()
     qtbot.addWidget(window)
     panel = window.open_quiz("gpu-memory")
+    panel.set_language("en")  # the window's settings may keep another test's language
     quiz = panel.current_quiz
     assert quiz is not None
     panel.go_to([q.id for q in quiz.questions].index("oom-reserved"))
