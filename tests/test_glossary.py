@@ -139,3 +139,31 @@ def test_the_predictions_and_the_panel_keep_the_glossary(concept: Concept) -> No
         for line in violations(concept, f"predictions.toml: {where}", text[concept.lang])
     ]
     assert not problems, "\n".join(problems)
+
+
+def test_french_names_the_technique_checkpointing_des_activations_everywhere() -> None:
+    """The review of 2026-12-03: "points de contrôle de gradient" says gradients are checkpointed; one French name,
+    with the English one allowed only as a gloss in parentheses, in the quizzes and in every teaching resource."""
+    (concept,) = [c for c in GLOSSARY if (c.lang, c.name) == ("fr", "gradient-checkpointing")]
+    assert concept.term == "checkpointing des activations"
+    assert violations(concept, "x", "les points de contrôle de gradient") != []
+    assert violations(concept, "x", "le gradient checkpointing") != []
+    assert violations(concept, "x", "le checkpointing des activations (gradient checkpointing)") == []
+    resources = [assets.PREDICTIONS, assets.RESOURCES / "budget_lesson.toml", assets.RESOURCES / "try_yours.toml"]
+    problems = [
+        line
+        for path in resources
+        for where, fr in _french_texts(tomllib.loads(path.read_text(encoding="utf-8")), path.name)
+        for line in violations(concept, where, fr)
+    ]
+    assert not problems, "\n".join(problems)
+
+
+def _french_texts(node: object, where: str) -> list[tuple[str, str]]:
+    """Every French text of a resource file: the values of its `fr` keys, at any depth."""
+    if isinstance(node, dict):
+        found = [(where, node["fr"])] if isinstance(node.get("fr"), str) else []
+        return found + [t for k, v in node.items() for t in _french_texts(v, f"{where}.{k}")]
+    if isinstance(node, list):
+        return [t for i, v in enumerate(node) for t in _french_texts(v, f"{where}[{i}]")]
+    return []

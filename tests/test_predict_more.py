@@ -74,7 +74,8 @@ needs_torch = pytest.mark.skipif(torch_available() is not None, reason="the chec
 def test_lab_predictions_name_known_figures() -> None:
     lab = [p for p in PREDICTIONS.items.values() if p.example == LAB]
     assert {p.question for p in lab} == {
-        "tradeoff", "overhead", "pytorch-api", "backward-recompute", "fsdp-mixed-precision", "selective"
+        "tradeoff", "overhead", "pytorch-api", "backward-recompute", "fsdp-mixed-precision", "selective",
+        "activation-checkpointing", "saved-activations", "sqrt-schedule",
     }  # fmt: skip
     assert {p.figure for p in lab} == set(FIGURES)
     with pytest.raises(PredictionError, match="no lab figure"):

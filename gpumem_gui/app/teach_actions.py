@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from PySide6 import QtCore, QtWidgets
@@ -56,6 +57,7 @@ class TeachActions:
         if self.quiz_dock is None:
             panel = QuizPanel(load_quizzes(), self.settings)
             panel.show_demo.connect(self.show_demo)
+            panel.try_yours.connect(self.try_on_yours)
             panel.language_changed.connect(self._recaption_demo)
             panel.language_changed.connect(self._challenge_language)
             panel.challenge_requested.connect(lambda: self.open_challenge(""))
@@ -155,6 +157,34 @@ class TeachActions:
             on_result=self._stage_demo,
             on_error=lambda message: QtWidgets.QMessageBox.warning(
                 self.parent, "Show me", f"{question.demo}: {message}"
+            ),
+        )
+        self.demo_task = task
+        task.finished.connect(lambda: self._demo_task_done(task))
+        return task
+
+    def try_on_yours(self, finding: str, path: str | None = None) -> Task | None:
+        """ "Try it on yours": the learner's own snapshot (asked in a file dialog when no path is given) opened in the
+        demo's tab with the finding lit, prepared in a task as a demo is."""
+        from gpumem_gui.document.yours_staging import stage_yours  # noqa: PLC0415
+        from gpumem_gui.teach.yours import ui_text  # noqa: PLC0415
+
+        lang = self.quiz_panel().language
+        if path is None:
+            snapshots = QtCore.QCoreApplication.translate("TeachActions", "Snapshots (*.pickle *.pkl *.json *.gz)")
+            everything = QtCore.QCoreApplication.translate("TeachActions", "All files (*)")
+            path, _ = QtWidgets.QFileDialog.getOpenFileName(
+                self.parent, ui_text("dialog", lang), "", f"{snapshots};;{everything}"
+            )
+            if not path:
+                return None
+        chosen = Path(path)
+        task = self.host.tasks.start_latest(
+            "show me",
+            lambda ctx: stage_yours(chosen, finding, ctx.check),
+            on_result=self._stage_demo,
+            on_error=lambda message: QtWidgets.QMessageBox.warning(
+                self.parent, ui_text("failed", lang), f"{chosen.name}: {message}"
             ),
         )
         self.demo_task = task

@@ -125,6 +125,57 @@ def _selective_trap(p: Prediction, m: Measured) -> Case:
     return _case(p, fields, options, right_options, kept=right)
 
 
+def _sqrt_kept(p: Prediction, m: Measured) -> Case:
+    """Checkpointed every sqrt(N) layers: the layer-boundary activations the forward keeps (one per segment), next
+    to none and every layer; the peak over forward and backward in the reveal (GPU Q6: the model its lab shows)."""
+    none, every, sqrt = m["none"], m["every"], m["sqrt"]
+    right = _kept(sqrt)
+    options, right_options = count_options(right, [_kept(every), _kept(none), 2 * right, _kept(every) // 2])
+    fields = {
+        "n": str(sqrt.n_layers),
+        "k": str(sqrt_segment(sqrt.n_layers)),
+        "segments": str(sqrt.checkpoints),
+        "none": str(_kept(none)),
+        "kept": str(right),
+        "saved": format_bytes(sqrt.saved_bytes),
+        "none_saved": format_bytes(none.saved_bytes),
+        "peak": format_bytes(sqrt.peak),
+        "none_peak": format_bytes(none.peak),
+    }
+    return _case(p, fields, options, right_options, kept=right, peak=sqrt.peak, none_peak=none.peak)
+
+
+def _peak(m: PolicyMeasurement) -> int:
+    """The peak over forward and backward in tokens x width tensors (the loss's 4 bytes left out)."""
+    return m.peak // m.activation_bytes
+
+
+def _none_peak(p: Prediction, m: Measured) -> Case:
+    """No checkpointing: the tensors alive at the step's peak, the kept activations and the gradient flowing back."""
+    none = m["none"]
+    right, n = _peak(none), none.n_layers
+    options, right_options = count_options(right, [n, 2 * n, 4 * n])
+    fields = {"n": str(n), "kept": str(_kept(none)), "peak": str(right), "peak_bytes": format_bytes(none.peak)}
+    return _case(p, fields, options, right_options, peak=right, kept=_kept(none))
+
+
+def _sqrt_peak(p: Prediction, m: Measured) -> Case:
+    """Checkpointed every sqrt(N) layers: the tensors alive at the peak, the segment inputs and one segment
+    recomputed at a time."""
+    none, sqrt = m["none"], m["sqrt"]
+    right = _peak(sqrt)
+    options, right_options = count_options(right, [_kept(sqrt), 2 * _kept(sqrt), _peak(none)])
+    fields = {
+        "n": str(sqrt.n_layers),
+        "k": str(sqrt_segment(sqrt.n_layers)),
+        "kept": str(_kept(sqrt)),
+        "peak": str(right),
+        "peak_bytes": format_bytes(sqrt.peak),
+        "none_peak": str(_peak(none)),
+    }
+    return _case(p, fields, options, right_options, peak=right, kept=_kept(sqrt))
+
+
 def _api_saved(p: Prediction, m: Measured) -> Case:
     """checkpoint() around each layer: which worded option matches what the forward measurably keeps.
 
@@ -188,6 +239,9 @@ LAB_BUILDERS: dict[str, tuple[tuple[str, ...], LabBuilder]] = {
     "selective_recompute": (("every", "selective"), _overhead),
     "trap_kept": (("every", "selective", TRAP_POLICY), _selective_trap),
     "every_saved": (("every", "none"), _api_saved),
+    "sqrt_kept": (("none", "every", "sqrt"), _sqrt_kept),
+    "none_peak": (("none",), _none_peak),
+    "sqrt_peak": (("none", "sqrt"), _sqrt_peak),
 }
 FIGURES = (*LAB_BUILDERS, "fsdp_shard")
 
@@ -198,7 +252,7 @@ def measure(policies: tuple[str, ...], n_layers: int = DEFAULT_N, check: Callabl
     for policy in policies:
         if check is not None:
             check()
-        measured[policy] = measure_policy(policy, n_layers)
+        measured[policy] = measure_policy(policy, n_layers, track_peak=True)
     return measured
 
 

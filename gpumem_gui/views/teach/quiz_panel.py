@@ -6,12 +6,15 @@ from functools import partial
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.teach.budget import load_budget_texts
 from gpumem_gui.teach.demos.wording import Figure
 from gpumem_gui.teach.predict import Predictions, load_predictions
 from gpumem_gui.teach.quiz import LANGUAGES, Question, Quiz
 from gpumem_gui.teach.quiz_interface import Interface, load_interface
 from gpumem_gui.teach.quiz_session import CHOOSER, QUESTION, Change, Progress, QuizSession
+from gpumem_gui.teach.yours import FINDING_OF
 from gpumem_gui.views.common.palette import CARD, INK, PAGE
+from gpumem_gui.views.teach.budget_lesson import BudgetCard, BudgetLesson
 from gpumem_gui.views.teach.challenge_panel import ChallengeCard
 from gpumem_gui.views.teach.predict_box import PredictBox
 from gpumem_gui.views.teach.quiz_markup import plain, push_button, rich, scroll_area, set_style_state, wrapped_label
@@ -23,6 +26,7 @@ from gpumem_gui.views.teach.quiz_widgets import (
     RetryMissedButton,
     ReviewCard,
 )
+from gpumem_gui.views.teach.try_yours import TryYoursBox
 
 SETTINGS_ORG, SETTINGS_APP = "gpumem_gui", "gpumem-gui"
 
@@ -37,6 +41,7 @@ class QuizPanel(QtWidgets.QWidget):
 
     show_demo = QtCore.Signal(object)
     challenge_requested = QtCore.Signal()  # the chooser's debugging-challenge card was opened
+    try_yours = QtCore.Signal(str)  # a finding (teach/yours.py) to light on the learner's own snapshot
     language_changed = QtCore.Signal(str)
 
     def __init__(
@@ -91,6 +96,11 @@ class QuizPanel(QtWidgets.QWidget):
         self._build_chooser()
         self._build_question()
         self._build_review()
+        # the first lesson, opened from the chooser's first card
+        self.budget_lesson = BudgetLesson(self.budget_card.texts)
+        self.budget_lesson.back.connect(lambda: self.stack.setCurrentWidget(self.chooser_page))
+        self.budget_card.open_lesson.connect(self.open_budget_lesson)
+        self.stack.addWidget(self.budget_lesson)
         # the session came back where the user left (the quiz that was open, at its question): show that page
         self._apply(Change.PAGE)
 
@@ -198,6 +208,10 @@ class QuizPanel(QtWidgets.QWidget):
     def back_to_quizzes(self) -> None:
         self._apply(self.session.back_to_quizzes())
 
+    def open_budget_lesson(self) -> None:
+        self.budget_lesson.set_language(self.session.language)
+        self.stack.setCurrentWidget(self.budget_lesson)
+
     def request_demo(self, question: Question | None = None) -> None:
         question = question if question is not None else self.current_question
         if question is not None:
@@ -291,6 +305,8 @@ class QuizPanel(QtWidgets.QWidget):
         self.chooser_hint = wrapped_label("muted")
         box.addWidget(self.chooser_title)
         box.addWidget(self.chooser_hint)
+        self.budget_card = BudgetCard(load_budget_texts())
+        box.addWidget(self.budget_card)
         self.quiz_cards: dict[str, QtWidgets.QFrame] = {}
         self.quiz_buttons: dict[str, QtWidgets.QPushButton] = {}
         self._quiz_labels: dict[str, tuple[QtWidgets.QLabel, QtWidgets.QLabel, QtWidgets.QLabel]] = {}
@@ -356,8 +372,10 @@ class QuizPanel(QtWidgets.QWidget):
         self.verdict = wrapped_label("verdict")
         self.chosen_box = ExplanationBox()
         self.right_box = ExplanationBox()
+        self.try_yours_box = TryYoursBox()  # after the reveal: record your own program, see the concept on it
+        self.try_yours_box.open_yours.connect(self.try_yours.emit)
         # the hint comes last: below the choices before answering, below the explanations after
-        for w in (self.verdict, self.chosen_box, self.right_box, self.hint):
+        for w in (self.verdict, self.chosen_box, self.right_box, self.try_yours_box, self.hint):
             box.addWidget(w)
         box.addStretch(1)
         self.question_scroll = scroll_area(content)
@@ -416,7 +434,10 @@ class QuizPanel(QtWidgets.QWidget):
     def _render(self) -> None:
         self.language_label.setText(self.t("language_label"))
         page = self.session.page
-        if page == CHOOSER:
+        self.budget_card.set_language(self.session.language)
+        if page == CHOOSER and self.stack.currentWidget() is self.budget_lesson:
+            self.budget_lesson.set_language(self.session.language)  # the lesson stays open in the new language
+        elif page == CHOOSER:
             self._render_chooser()
             self.stack.setCurrentWidget(self.chooser_page)
         elif page == QUESTION:
@@ -472,6 +493,7 @@ class QuizPanel(QtWidgets.QWidget):
             card.setAccessibleName(f"{i + 1}. {plain(question.choices[i].text[lang])}")
 
         last = session.is_last
+        self.try_yours_box.show_for(FINDING_OF.get((quiz.id, question.id)) if chosen is not None else None, lang)
         if chosen is None:
             self.verdict.hide()
             self.chosen_box.hide()
