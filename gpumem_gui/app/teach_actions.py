@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.document.staging import StagedDemo, stage_demo
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus
+from gpumem_gui.views.common import language
 from gpumem_gui.views.common.tasks import Task
 from gpumem_gui.views.compare.whatif_view import WhatIfView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -45,8 +46,12 @@ class TeachActions:
         if self.quiz_dock is None:
             panel = QuizPanel(load_quizzes(), self.settings)
             panel.show_demo.connect(self.show_demo)
+            # one language for the window and the quiz: the quiz opens in the window's and either switches both
+            panel.set_language(language.current_language())
+            panel.language_changed.connect(lambda lang: language.choose(lang, self.settings))
+            language.notifier().changed.connect(panel.set_language)
             panel.language_changed.connect(self._recaption_demo)
-            dock = QtWidgets.QDockWidget("Guided quiz", self.parent)
+            dock = QtWidgets.QDockWidget(QtCore.QCoreApplication.translate("TeachActions", "Guided quiz"), self.parent)
             dock.setObjectName("guided-quiz")
             dock.setWidget(panel)
             self.parent.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
@@ -65,7 +70,9 @@ class TeachActions:
             try:
                 panel.open_quiz(quiz_id)
             except QuizError as e:
-                QtWidgets.QMessageBox.warning(self.parent, "Guided quiz", str(e))
+                QtWidgets.QMessageBox.warning(
+                    self.parent, QtCore.QCoreApplication.translate("TeachActions", "Guided quiz"), str(e)
+                )
         return panel
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
@@ -86,7 +93,7 @@ class TeachActions:
             lambda ctx: stage_demo(question.demo, ctx.check),
             on_result=self._stage_demo,
             on_error=lambda message: QtWidgets.QMessageBox.warning(
-                self.parent, "Show me", f"{question.demo}: {message}"
+                self.parent, QtCore.QCoreApplication.translate("TeachActions", "Show me"), f"{question.demo}: {message}"
             ),
         )
         self.demo_task = task
@@ -138,14 +145,16 @@ class TeachActions:
         from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
 
         if self.lab is None:
-            self.lab = CheckpointLabPanel()
-            quiz = self.quiz_panel() if self.quiz_dock is not None else None
-            if quiz is not None:  # its captions in the learner's language, following a switch
-                self.lab.set_language(quiz.language)
-                quiz.language_changed.connect(self.lab.set_language)
+            lab = CheckpointLabPanel()
+            # its captions in the window's language, following a switch
+            lab.set_language(language.current_language())
+            language.notifier().changed.connect(lab.set_language)
+            self.lab = lab
         index = self.host.tabs.indexOf(self.lab)
         if index < 0:
-            index = self.host.tabs.addTab(self.lab, "checkpointing lab")
+            index = self.host.tabs.addTab(
+                self.lab, QtCore.QCoreApplication.translate("TeachActions", "checkpointing lab")
+            )
         self.host.tabs.setCurrentIndex(index)
         if focus:
             self.lab.set_focus(focus)  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from gpumem_gui.core.snapshot.stacks import format_frame, fx_text
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document.events import format_elapsed
 from gpumem_gui.document.frame import EventInfo
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
 from gpumem_gui.views.common.stack_view import StackView
 
 NONE = "—"
@@ -109,8 +110,8 @@ class EventInspector(QtWidgets.QWidget):
         self.forward_stack.setFont(QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont))
         self.forward_stack.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
         self.stacks = QtWidgets.QTabWidget()
-        self.stacks.addTab(self.stack, "stack")
-        self.stacks.addTab(self.forward_stack, "forward stack")
+        add_tab(self.stacks, self.stack, QT_TRANSLATE_NOOP("Tabs", "stack"))
+        add_tab(self.stacks, self.forward_stack, QT_TRANSLATE_NOOP("Tabs", "forward stack"))
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(grid)

@@ -16,6 +16,7 @@ from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.common.travel_keys import travel_delta
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
@@ -196,7 +197,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._inspector = EventInspector()
         area = scroll_area()
         area.setWidget(self._inspector)  # scrolls rather than taking the figures' room in a short window
-        self.side_tabs.insertTab(0, area, "event")
+        add_tab(self.side_tabs, area, QT_TRANSLATE_NOOP("Tabs", "event"), 0)
         self.side_tabs.setCurrentIndex(0)
         self._inspector.show_event(self.frame.event_info, self.frame.pending)
 
@@ -204,8 +205,8 @@ class SnapshotTab(QtWidgets.QWidget):
         self._block_page = page = BlockPage()
         self._table = BlockTableView()
         self._table.block_selected.connect(self.select_block)
-        self.side_tabs.addTab(page, "block")
-        self.side_tabs.addTab(self._table, "blocks")
+        add_tab(self.side_tabs, page, QT_TRANSLATE_NOOP("Tabs", "block"))
+        add_tab(self.side_tabs, self._table, QT_TRANSLATE_NOOP("Tabs", "blocks"))
 
     def _make_diagnosis(self) -> None:
         # in the side panel: the explanation of an OOM or a peak, what holds memory at the cursor by site
@@ -235,7 +236,7 @@ class SnapshotTab(QtWidgets.QWidget):
         view = SettingsView()  # the allocator settings the file recorded, in words
         view.set_settings(self.snapshot.allocator_settings)
         self._settings_view = view
-        self.side_tabs.addTab(view, "settings")
+        add_tab(self.side_tabs, view, QT_TRANSLATE_NOOP("Tabs", "settings"))
 
     def _make_scope(self) -> None:
         self.scope = TabScope(self, self)

@@ -1,0 +1,19 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ro" sourcelanguage="en">
+<context>
+    <name>Tabs</name>
+    <message>
+        <source>explain</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>by site</source>
+        <translation type="unfinished"></translation>
+    </message>
+    <message>
+        <source>grows</source>
+        <translation type="unfinished"></translation>
+    </message>
+</context>
+</TS>
