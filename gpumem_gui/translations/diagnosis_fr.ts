@@ -5,15 +5,15 @@
     <name>Tabs</name>
     <message>
         <source>explain</source>
-        <translation type="unfinished"></translation>
+        <translation>explication</translation>
     </message>
     <message>
         <source>by site</source>
-        <translation type="unfinished"></translation>
+        <translation>par site d&apos;appel</translation>
     </message>
     <message>
         <source>grows</source>
-        <translation type="unfinished"></translation>
+        <translation>croissance</translation>
     </message>
 </context>
 </TS>

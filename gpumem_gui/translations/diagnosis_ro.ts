@@ -5,15 +5,15 @@
     <name>Tabs</name>
     <message>
         <source>explain</source>
-        <translation type="unfinished"></translation>
+        <translation>explicație</translation>
     </message>
     <message>
         <source>by site</source>
-        <translation type="unfinished"></translation>
+        <translation>pe loc de apel</translation>
     </message>
     <message>
         <source>grows</source>
-        <translation type="unfinished"></translation>
+        <translation>creșteri</translation>
     </message>
 </context>
 </TS>

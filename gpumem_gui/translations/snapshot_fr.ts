@@ -5,51 +5,51 @@
     <name>Tabs</name>
     <message>
         <source>memory</source>
-        <translation type="unfinished"></translation>
+        <translation>mémoire</translation>
     </message>
     <message>
         <source>allocated by site</source>
-        <translation type="unfinished"></translation>
+        <translation>alloué par site d&apos;appel</translation>
     </message>
     <message>
         <source>cached segments</source>
-        <translation type="unfinished"></translation>
+        <translation>segments en cache</translation>
     </message>
     <message>
         <source>by pool</source>
-        <translation type="unfinished"></translation>
+        <translation>par pool</translation>
     </message>
     <message>
         <source>stack</source>
-        <translation type="unfinished"></translation>
+        <translation>pile</translation>
     </message>
     <message>
         <source>forward stack</source>
-        <translation type="unfinished"></translation>
+        <translation>pile de la passe avant</translation>
     </message>
     <message>
         <source>event</source>
-        <translation type="unfinished"></translation>
+        <translation>événement</translation>
     </message>
     <message>
         <source>block</source>
-        <translation type="unfinished"></translation>
+        <translation>bloc</translation>
     </message>
     <message>
         <source>blocks</source>
-        <translation type="unfinished"></translation>
+        <translation>blocs</translation>
     </message>
     <message>
         <source>settings</source>
-        <translation type="unfinished"></translation>
+        <translation>paramètres</translation>
     </message>
     <message>
         <source>span</source>
-        <translation type="unfinished"></translation>
+        <translation>intervalle</translation>
     </message>
     <message>
         <source>flame</source>
-        <translation type="unfinished"></translation>
+        <translation>flammes</translation>
     </message>
 </context>
 </TS>

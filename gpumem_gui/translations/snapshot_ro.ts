@@ -5,51 +5,51 @@
     <name>Tabs</name>
     <message>
         <source>memory</source>
-        <translation type="unfinished"></translation>
+        <translation>memorie</translation>
     </message>
     <message>
         <source>allocated by site</source>
-        <translation type="unfinished"></translation>
+        <translation>alocat pe loc de apel</translation>
     </message>
     <message>
         <source>cached segments</source>
-        <translation type="unfinished"></translation>
+        <translation>segmente în cache</translation>
     </message>
     <message>
         <source>by pool</source>
-        <translation type="unfinished"></translation>
+        <translation>pe pool</translation>
     </message>
     <message>
         <source>stack</source>
-        <translation type="unfinished"></translation>
+        <translation>stivă</translation>
     </message>
     <message>
         <source>forward stack</source>
-        <translation type="unfinished"></translation>
+        <translation>stiva trecerii înainte</translation>
     </message>
     <message>
         <source>event</source>
-        <translation type="unfinished"></translation>
+        <translation>eveniment</translation>
     </message>
     <message>
         <source>block</source>
-        <translation type="unfinished"></translation>
+        <translation>bloc</translation>
     </message>
     <message>
         <source>blocks</source>
-        <translation type="unfinished"></translation>
+        <translation>blocuri</translation>
     </message>
     <message>
         <source>settings</source>
-        <translation type="unfinished"></translation>
+        <translation>setări</translation>
     </message>
     <message>
         <source>span</source>
-        <translation type="unfinished"></translation>
+        <translation>interval</translation>
     </message>
     <message>
         <source>flame</source>
-        <translation type="unfinished"></translation>
+        <translation>flacără</translation>
     </message>
 </context>
 </TS>

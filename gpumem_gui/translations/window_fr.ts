@@ -5,271 +5,271 @@
     <name>LoadErrorPage</name>
     <message>
         <source>Cannot open this file</source>
-        <translation type="unfinished"></translation>
+        <translation>Impossible d&apos;ouvrir ce fichier</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>Fermer</translation>
     </message>
     <message>
         <source>Open another file...</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un autre fichier...</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Annuler</translation>
     </message>
     <message>
         <source>Open snapshots</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir des instantanés</translation>
     </message>
     <message>
         <source>Snapshots ({patterns});;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Instantanés ({patterns});;Tous les fichiers (*)</translation>
     </message>
     <message>
         <source>{name} (cannot open)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} (impossible à ouvrir)</translation>
     </message>
     <message>
         <source>{name}: grouping by site...</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}&#x202f;: regroupement par site d&apos;appel...</translation>
     </message>
     <message>
         <source>{name}: indexing the trace...</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}&#x202f;: indexation de la trace...</translation>
     </message>
     <message>
         <source>{name}: reading...</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}&#x202f;: lecture...</translation>
     </message>
     <message>
         <source>opening {count} files; {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>ouverture de {count} fichiers&#x202f;; {message}</translation>
     </message>
     <message>
         <source>replaying through the allocator simulator...</source>
-        <translation type="unfinished"></translation>
+        <translation>rejeu dans le simulateur de l&apos;allocateur...</translation>
     </message>
     <message>
         <source>GPU devices</source>
-        <translation type="unfinished"></translation>
+        <translation>périphériques GPU</translation>
     </message>
 </context>
 <context>
     <name>MenuWindow</name>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Fichier</translation>
     </message>
     <message>
         <source>&amp;Open...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ouvrir...</translation>
     </message>
     <message>
         <source>Open &amp;Folder...</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un &amp;dossier...</translation>
     </message>
     <message>
         <source>Open C&amp;luster Folder...</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir le dossier d&apos;un c&amp;luster...</translation>
     </message>
     <message>
         <source>&amp;Compare...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Comparer...</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouverts &amp;récemment</translation>
     </message>
     <message>
         <source>Open &amp;Example</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un &amp;exemple</translation>
     </message>
     <message>
         <source>Export &amp;Image...</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter l&apos;&amp;image...</translation>
     </message>
     <message>
         <source>Export &amp;Blocks CSV...</source>
-        <translation type="unfinished"></translation>
+        <translation>Exporter les &amp;blocs en CSV...</translation>
     </message>
     <message>
         <source>&amp;Save Report...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Enregistrer le rapport...</translation>
     </message>
     <message>
         <source>Close &amp;Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>Fermer l&apos;&amp;onglet</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Quitter</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Affichage</translation>
     </message>
     <message>
         <source>&amp;Full Screen</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Plein écran</translation>
     </message>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Langue</translation>
     </message>
     <message>
         <source>&amp;What if...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Et si...</translation>
     </message>
     <message>
         <source>&amp;Mark This Moment as A</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Marquer ce moment comme A</translation>
     </message>
     <message>
         <source>&amp;Compare With Moment A</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Comparer avec le moment A</translation>
     </message>
     <message>
         <source>Your &amp;Code and Libraries...</source>
-        <translation type="unfinished"></translation>
+        <translation>Votre &amp;code et les bibliothèques...</translation>
     </message>
     <message>
         <source>Allocator &amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Paramètres de l&apos;allocateur</translation>
     </message>
     <message>
         <source>Cached Se&amp;gments</source>
-        <translation type="unfinished"></translation>
+        <translation>Se&amp;gments en cache</translation>
     </message>
     <message>
         <source>Memory by &amp;Pool</source>
-        <translation type="unfinished"></translation>
+        <translation>Mémoire par &amp;pool</translation>
     </message>
     <message>
         <source>&amp;Explain the OOM or Peak</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Expliquer l&apos;OOM ou le pic</translation>
     </message>
     <message>
         <source>Explain This &amp;Event</source>
-        <translation type="unfinished"></translation>
+        <translation>Expliquer cet &amp;événement</translation>
     </message>
     <message>
         <source>&amp;Live</source>
-        <translation type="unfinished"></translation>
+        <translation>En &amp;direct</translation>
     </message>
     <message>
         <source>&amp;Attach...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Attacher...</translation>
     </message>
     <message>
         <source>Attach to A&amp;ll</source>
-        <translation type="unfinished"></translation>
+        <translation>Attacher à &amp;tous</translation>
     </message>
     <message>
         <source>Attach to &amp;Socket...</source>
-        <translation type="unfinished"></translation>
+        <translation>Attacher à un &amp;socket...</translation>
     </message>
     <message>
         <source>All &amp;Jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>Tous les &amp;jobs</translation>
     </message>
     <message>
         <source>GPU &amp;Devices</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Périphériques GPU</translation>
     </message>
     <message>
         <source>&amp;Detach</source>
-        <translation type="unfinished"></translation>
+        <translation>Dé&amp;tacher</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;ide</translation>
     </message>
     <message>
         <source>Guided &amp;Quiz</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Quiz guidé</translation>
     </message>
     <message>
         <source>&amp;Checkpointing Lab</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Laboratoire de points de contrôle</translation>
     </message>
     <message>
         <source>&amp;About</source>
-        <translation type="unfinished"></translation>
+        <translation>À &amp;propos</translation>
     </message>
     <message>
         <source>About gpumem-gui</source>
-        <translation type="unfinished"></translation>
+        <translation>À propos de gpumem-gui</translation>
     </message>
     <message>
         <source>gpumem-gui {version}: PyTorch CUDA caching-allocator memory, segment by segment.</source>
-        <translation type="unfinished"></translation>
+        <translation>gpumem-gui {version}&#x202f;: la mémoire de l&apos;allocateur à cache CUDA de PyTorch, segment par segment.</translation>
     </message>
 </context>
 <context>
     <name>StartPage</name>
     <message>
         <source>GPU memory, block by block</source>
-        <translation type="unfinished"></translation>
+        <translation>La mémoire GPU, bloc par bloc</translation>
     </message>
     <message>
         <source>Open a snapshot written by {code} (or drop it here), watch a training job that runs the probe, or learn how the caching allocator fragments memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrez un instantané écrit par {code} (ou déposez-le ici), suivez un job d&apos;entraînement qui exécute la sonde, ou découvrez comment l&apos;allocateur à cache fragmente la mémoire.</translation>
     </message>
     <message>
         <source>Open snapshot...</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un instantané...</translation>
     </message>
     <message>
         <source>Ctrl+O: a .pickle, .json or .gz from any torch since 2.0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+O&#x202f;: un .pickle, .json ou .gz de tout torch depuis la 2.0</translation>
     </message>
     <message>
         <source>Open an example</source>
-        <translation type="unfinished"></translation>
+        <translation>Ouvrir un exemple</translation>
     </message>
     <message>
         <source>a simulated run that ends in a fragmentation OOM</source>
-        <translation type="unfinished"></translation>
+        <translation>une exécution simulée qui finit par un OOM de fragmentation</translation>
     </message>
     <message>
         <source>Attach to a job...</source>
-        <translation type="unfinished"></translation>
+        <translation>Attacher à un job...</translation>
     </message>
     <message>
         <source>Ctrl+Shift+A: a local process that runs gpumem_gui.probe</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+A&#x202f;: un processus local qui exécute gpumem_gui.probe</translation>
     </message>
     <message>
         <source>Guided quiz</source>
-        <translation type="unfinished"></translation>
+        <translation>Quiz guidé</translation>
     </message>
     <message>
         <source>F2: fragmentation and checkpointing, each shown on a map</source>
-        <translation type="unfinished"></translation>
+        <translation>F2&#x202f;: la fragmentation et les points de contrôle de gradient, chacun montré sur une carte</translation>
     </message>
     <message>
         <source>Recent:</source>
-        <translation type="unfinished"></translation>
+        <translation>Récents&#x202f;:</translation>
     </message>
 </context>
 <context>
     <name>TeachActions</name>
     <message>
         <source>Guided quiz</source>
-        <translation type="unfinished"></translation>
+        <translation>Quiz guidé</translation>
     </message>
     <message>
         <source>Show me</source>
-        <translation type="unfinished"></translation>
+        <translation>Montrez-moi</translation>
     </message>
     <message>
         <source>checkpointing lab</source>
-        <translation type="unfinished"></translation>
+        <translation>laboratoire de points de contrôle</translation>
     </message>
 </context>
 </TS>

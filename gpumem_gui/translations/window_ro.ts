@@ -5,271 +5,271 @@
     <name>LoadErrorPage</name>
     <message>
         <source>Cannot open this file</source>
-        <translation type="unfinished"></translation>
+        <translation>Acest fișier nu poate fi deschis</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>Închideți</translation>
     </message>
     <message>
         <source>Open another file...</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți alt fișier...</translation>
     </message>
 </context>
 <context>
     <name>MainWindow</name>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>Anulați</translation>
     </message>
     <message>
         <source>Open snapshots</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți instantanee</translation>
     </message>
     <message>
         <source>Snapshots ({patterns});;All files (*)</source>
-        <translation type="unfinished"></translation>
+        <translation>Instantanee ({patterns});;Toate fișierele (*)</translation>
     </message>
     <message>
         <source>{name} (cannot open)</source>
-        <translation type="unfinished"></translation>
+        <translation>{name} (nu se poate deschide)</translation>
     </message>
     <message>
         <source>{name}: grouping by site...</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}: gruparea pe locuri de apel...</translation>
     </message>
     <message>
         <source>{name}: indexing the trace...</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}: indexarea jurnalului de evenimente...</translation>
     </message>
     <message>
         <source>{name}: reading...</source>
-        <translation type="unfinished"></translation>
+        <translation>{name}: citire...</translation>
     </message>
     <message>
         <source>opening {count} files; {message}</source>
-        <translation type="unfinished"></translation>
+        <translation>se deschid {count} fișiere; {message}</translation>
     </message>
     <message>
         <source>replaying through the allocator simulator...</source>
-        <translation type="unfinished"></translation>
+        <translation>rejucare prin simulatorul alocatorului...</translation>
     </message>
     <message>
         <source>GPU devices</source>
-        <translation type="unfinished"></translation>
+        <translation>dispozitive GPU</translation>
     </message>
 </context>
 <context>
     <name>MenuWindow</name>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Fișier</translation>
     </message>
     <message>
         <source>&amp;Open...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Deschideți...</translation>
     </message>
     <message>
         <source>Open &amp;Folder...</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți un &amp;dosar...</translation>
     </message>
     <message>
         <source>Open C&amp;luster Folder...</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți dosarul unui c&amp;luster...</translation>
     </message>
     <message>
         <source>&amp;Compare...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Comparați...</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschise &amp;recent</translation>
     </message>
     <message>
         <source>Open &amp;Example</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți un &amp;exemplu</translation>
     </message>
     <message>
         <source>Export &amp;Image...</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportați &amp;imaginea...</translation>
     </message>
     <message>
         <source>Export &amp;Blocks CSV...</source>
-        <translation type="unfinished"></translation>
+        <translation>Exportați &amp;blocurile în CSV...</translation>
     </message>
     <message>
         <source>&amp;Save Report...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Salvați raportul...</translation>
     </message>
     <message>
         <source>Close &amp;Tab</source>
-        <translation type="unfinished"></translation>
+        <translation>Închideți &amp;fila</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ieșire</translation>
     </message>
     <message>
         <source>&amp;View</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Vizualizare</translation>
     </message>
     <message>
         <source>&amp;Full Screen</source>
-        <translation type="unfinished"></translation>
+        <translation>Ecran &amp;complet</translation>
     </message>
     <message>
         <source>&amp;Language</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Limbă</translation>
     </message>
     <message>
         <source>&amp;What if...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Ce-ar fi dacă...</translation>
     </message>
     <message>
         <source>&amp;Mark This Moment as A</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Marcați acest moment ca A</translation>
     </message>
     <message>
         <source>&amp;Compare With Moment A</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Comparați cu momentul A</translation>
     </message>
     <message>
         <source>Your &amp;Code and Libraries...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Codul dumneavoastră și bibliotecile...</translation>
     </message>
     <message>
         <source>Allocator &amp;Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Setările alocatorului</translation>
     </message>
     <message>
         <source>Cached Se&amp;gments</source>
-        <translation type="unfinished"></translation>
+        <translation>Se&amp;gmente în cache</translation>
     </message>
     <message>
         <source>Memory by &amp;Pool</source>
-        <translation type="unfinished"></translation>
+        <translation>Memoria pe &amp;pool</translation>
     </message>
     <message>
         <source>&amp;Explain the OOM or Peak</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Explicați OOM-ul sau vârful</translation>
     </message>
     <message>
         <source>Explain This &amp;Event</source>
-        <translation type="unfinished"></translation>
+        <translation>Explicați acest &amp;eveniment</translation>
     </message>
     <message>
         <source>&amp;Live</source>
-        <translation type="unfinished"></translation>
+        <translation>În &amp;direct</translation>
     </message>
     <message>
         <source>&amp;Attach...</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Atașați...</translation>
     </message>
     <message>
         <source>Attach to A&amp;ll</source>
-        <translation type="unfinished"></translation>
+        <translation>Atașați la &amp;toate</translation>
     </message>
     <message>
         <source>Attach to &amp;Socket...</source>
-        <translation type="unfinished"></translation>
+        <translation>Atașați la un &amp;socket...</translation>
     </message>
     <message>
         <source>All &amp;Jobs</source>
-        <translation type="unfinished"></translation>
+        <translation>Toate &amp;joburile</translation>
     </message>
     <message>
         <source>GPU &amp;Devices</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Dispozitive GPU</translation>
     </message>
     <message>
         <source>&amp;Detach</source>
-        <translation type="unfinished"></translation>
+        <translation>De&amp;tașați</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>A&amp;jutor</translation>
     </message>
     <message>
         <source>Guided &amp;Quiz</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Test ghidat</translation>
     </message>
     <message>
         <source>&amp;Checkpointing Lab</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Laboratorul de checkpointing</translation>
     </message>
     <message>
         <source>&amp;About</source>
-        <translation type="unfinished"></translation>
+        <translation>&amp;Despre</translation>
     </message>
     <message>
         <source>About gpumem-gui</source>
-        <translation type="unfinished"></translation>
+        <translation>Despre gpumem-gui</translation>
     </message>
     <message>
         <source>gpumem-gui {version}: PyTorch CUDA caching-allocator memory, segment by segment.</source>
-        <translation type="unfinished"></translation>
+        <translation>gpumem-gui {version}: memoria alocatorului cu cache CUDA al PyTorch, segment cu segment.</translation>
     </message>
 </context>
 <context>
     <name>StartPage</name>
     <message>
         <source>GPU memory, block by block</source>
-        <translation type="unfinished"></translation>
+        <translation>Memoria GPU, bloc cu bloc</translation>
     </message>
     <message>
         <source>Open a snapshot written by {code} (or drop it here), watch a training job that runs the probe, or learn how the caching allocator fragments memory.</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți un instantaneu scris de {code} (sau trageți-l aici), urmăriți un job de antrenare care rulează sonda sau aflați cum fragmentează memoria alocatorul cu cache.</translation>
     </message>
     <message>
         <source>Open snapshot...</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți un instantaneu...</translation>
     </message>
     <message>
         <source>Ctrl+O: a .pickle, .json or .gz from any torch since 2.0</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+O: un .pickle, .json sau .gz de la orice torch începând cu 2.0</translation>
     </message>
     <message>
         <source>Open an example</source>
-        <translation type="unfinished"></translation>
+        <translation>Deschideți un exemplu</translation>
     </message>
     <message>
         <source>a simulated run that ends in a fragmentation OOM</source>
-        <translation type="unfinished"></translation>
+        <translation>o rulare simulată care se termină cu un OOM de fragmentare</translation>
     </message>
     <message>
         <source>Attach to a job...</source>
-        <translation type="unfinished"></translation>
+        <translation>Atașați la un job...</translation>
     </message>
     <message>
         <source>Ctrl+Shift+A: a local process that runs gpumem_gui.probe</source>
-        <translation type="unfinished"></translation>
+        <translation>Ctrl+Shift+A: un proces local care rulează gpumem_gui.probe</translation>
     </message>
     <message>
         <source>Guided quiz</source>
-        <translation type="unfinished"></translation>
+        <translation>Test ghidat</translation>
     </message>
     <message>
         <source>F2: fragmentation and checkpointing, each shown on a map</source>
-        <translation type="unfinished"></translation>
+        <translation>F2: fragmentarea și checkpointing-ul activărilor, fiecare arătat pe o hartă</translation>
     </message>
     <message>
         <source>Recent:</source>
-        <translation type="unfinished"></translation>
+        <translation>Recente:</translation>
     </message>
 </context>
 <context>
     <name>TeachActions</name>
     <message>
         <source>Guided quiz</source>
-        <translation type="unfinished"></translation>
+        <translation>Test ghidat</translation>
     </message>
     <message>
         <source>Show me</source>
-        <translation type="unfinished"></translation>
+        <translation>Arătați-mi</translation>
     </message>
     <message>
         <source>checkpointing lab</source>
-        <translation type="unfinished"></translation>
+        <translation>laboratorul de checkpointing</translation>
     </message>
 </context>
 </TS>
