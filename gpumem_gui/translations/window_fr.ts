@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr" sourcelanguage="en">
 <context>
+    <name>Legend</name>
+    <message>
+        <source>allocated (a hue per allocation site)</source>
+        <translation>alloué (une teinte par site d&apos;allocation)</translation>
+    </message>
+    <message>
+        <source>rounding waste (size - requested)</source>
+        <translation>perte d&apos;arrondi (taille - demandé)</translation>
+    </message>
+    <message>
+        <source>pending free (record_stream)</source>
+        <translation>libération en attente (record_stream)</translation>
+    </message>
+    <message>
+        <source>cached free: a hole</source>
+        <translation>libre en cache&#x202f;: un trou</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>plus grand bloc libre</translation>
+    </message>
+</context>
+<context>
     <name>LoadErrorPage</name>
     <message>
         <source>Cannot open this file</source>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ro" sourcelanguage="en">
 <context>
+    <name>Legend</name>
+    <message>
+        <source>allocated (a hue per allocation site)</source>
+        <translation>alocat (o nuanță pe loc de alocare)</translation>
+    </message>
+    <message>
+        <source>rounding waste (size - requested)</source>
+        <translation>pierdere la rotunjire (mărime - cerut)</translation>
+    </message>
+    <message>
+        <source>pending free (record_stream)</source>
+        <translation>eliberare în așteptare (record_stream)</translation>
+    </message>
+    <message>
+        <source>cached free: a hole</source>
+        <translation>liber în cache: un gol</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+</context>
+<context>
     <name>LoadErrorPage</name>
     <message>
         <source>Cannot open this file</source>

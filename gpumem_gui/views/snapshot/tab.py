@@ -32,7 +32,7 @@ from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
-from gpumem_gui.views.snapshot.tab_controls import TabControls
+from gpumem_gui.views.snapshot.tab_controls import TabControls, frame_title
 from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
     TURN_MS,
@@ -369,7 +369,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.map.show_frame(frame, keep_range=keep_range)
         if table:
             self._refresh_table()
-        self.figures.set_metrics(frame.metrics, frame.title, frame.findings)
+        self.figures.set_metrics(frame.metrics, lambda: frame_title(frame), frame.findings)  # a title to retranslate
         if inspector and self._inspector is not None:  # else it shows the frame's event once made
             self._inspector.show_event(frame.event_info, frame.pending)
         if self._curves is not None:
@@ -378,7 +378,7 @@ class SnapshotTab(QtWidgets.QWidget):
             self.curves.follow(frame.event)
             if self._diagnosis is not None:  # made, it follows; made later, it starts where the cursor is
                 self._diagnosis.follow()
-        self.position.setText(frame.position)
+        self.controls.show_position(frame)
         self.controls.show_matches(-1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask)))
 
     def _refresh_table(self) -> None:
