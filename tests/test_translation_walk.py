@@ -1,0 +1,104 @@
+"""The window in Romanian and in French leaves no English: every page of a snapshot tab (the bundled fragmented OOM
+and a real snapshot), its diagnosis pages, the menus and the start page, walked widget by widget after a switch."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.app.window import MainWindow
+from gpumem_gui.assets import example_path
+from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.common import language
+from gpumem_gui.views.snapshot.tab import SnapshotTab
+from tests.conftest import fixture_path
+from tests.translation_walk import english_left, english_words, visible_texts
+
+# what stays as it is in every language: data and names from the file (the example's and the fixture's frames,
+# code names torch prints), none of them the window's own words
+ALLOWED = ("inactive",)  # torch's name of a free block's state (active_allocated, active_pending_free are code)
+FIXTURE = "felix_dump_a.pickle"
+
+
+@pytest.fixture(scope="module")
+def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
+    """One window for the module, with the example and a real snapshot open, every part of their tabs made."""
+    with throwaway_settings() as settings:
+        win = MainWindow(settings)
+        win.show()
+        win.open_files([str(example_path("fragmented_oom")), str(fixture_path(FIXTURE))])
+        win.wait_for_loads()
+        for index in range(win.tabs.count()):
+            tab = win.tabs.widget(index)
+            assert isinstance(tab, SnapshotTab)
+            win.tabs.setCurrentIndex(index)
+            _visit_every_page(tab)
+        try:
+            yield win
+        finally:
+            language.set_language("en")
+            win.close()
+            win.deleteLater()
+
+
+def _settle() -> None:
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def _visit_every_page(tab: SnapshotTab) -> None:
+    """Show each page of the side panel and of the curves (a page fills when first shown), then the first again."""
+    assert tab.scope is not None  # the last of its parts: every page is made
+    for tabs in tab.findChildren(QtWidgets.QTabWidget):
+        for i in range(tabs.count()):
+            tabs.setCurrentIndex(i)
+            _settle()
+        tabs.setCurrentIndex(0)
+    _settle()
+
+
+def _switch(window: MainWindow, lang: str) -> None:
+    action = next(a for a in window.language_group.actions() if a.data() == lang)
+    action.trigger()  # View > Language, as the user picks it
+    _settle()
+
+
+def _english_in(window: MainWindow) -> list[str]:
+    texts = visible_texts(window)
+    texts += visible_texts(window.start_page)
+    return english_left(texts, ALLOWED)
+
+
+@pytest.mark.parametrize("lang", ["ro", "fr"])
+def test_no_english_is_left_in_the_window(window: MainWindow, lang: str) -> None:
+    _switch(window, lang)
+    assert language.current_language() == lang
+    left = _english_in(window)
+    assert left == [], f"{len(left)} texts in English after switching to {lang}:\n" + "\n".join(left)
+
+
+def test_switching_back_to_english_shows_english_again(window: MainWindow) -> None:
+    _switch(window, "fr")
+    _switch(window, "en")
+    assert window.file_menu.title() == "&File"
+    texts = [text for _, text in visible_texts(window)]
+    assert "cached free" in texts
+    assert any(english_words(text) for text in texts)  # the walk sees English where there is English
+
+
+def test_the_walk_finds_english_where_it_is_left(qtbot: Any) -> None:
+    # a widget nobody translated is caught in every place the walk reads
+    box = QtWidgets.QGroupBox("Memory by pool")
+    qtbot.addWidget(box)
+    QtWidgets.QLabel("<b>cached free:</b> a hole", box)
+    QtWidgets.QComboBox(box).addItem("all streams")
+    edit = QtWidgets.QLineEdit(box)
+    edit.setPlaceholderText("search the stack")
+    edit.setToolTip("torch.cuda.empty_cache() expandable_segments:True 1.5 GiB")  # code and units only
+    left = english_left(visible_texts(box))
+    assert [line.split(":")[0] for line in left] == ["QGroupBox", "QLabel", "QComboBox entry", "QLineEdit placeholder"]
+    assert english_words("libre en cache : un trou de 1,5 Gio, empty_cache()") == []
+    assert english_words("liber în cache: un gol de 1,5 GiB") == []
