@@ -102,3 +102,16 @@ def test_the_walk_finds_english_where_it_is_left(qtbot: Any) -> None:
     assert [line.split(":")[0] for line in left] == ["QGroupBox", "QLabel", "QComboBox entry", "QLineEdit placeholder"]
     assert english_words("libre en cache : un trou de 1,5 Gio, empty_cache()") == []
     assert english_words("liber în cache: un gol de 1,5 GiB") == []
+
+
+def test_the_quiz_and_the_window_share_one_language(window: MainWindow) -> None:
+    panel = window.quiz_panel()
+    _switch(window, "ro")
+    assert panel.language == "ro" and panel.language_combo.currentData() == "ro"  # View > Language moves the quiz
+    panel.language_combo.setCurrentIndex(panel.language_combo.findData("fr"))  # the quiz's combo moves the window
+    _settle()
+    assert language.current_language() == "fr"
+    assert [a.data() for a in window.language_group.actions() if a.isChecked()] == ["fr"]
+    assert window.file_menu.title() == "&Fichier"
+    assert window.settings.value(language.SETTING) == "fr" and window.settings.value("quiz/language") == "fr"
+    window.teach.quiz_dock.close()  # type: ignore[union-attr]

@@ -20,29 +20,11 @@ MAX_ROWS = 40  # the cells of an item view looked at: its first rows (a table of
 # words that read as English in a window and in neither Romanian nor French; what the two languages share with
 # English ("segments", "normal", "fragmentation", "pool", "stream", "cache", "total") is not in the list
 ENGLISH = frozenset(
-    """
-    the of and or to in at by for with from into onto over under after before since until about than then this
-    that these those it its is are was were be been has have had will would can cannot could should may not no yes
-    all any each every some more most less least only also just here there what which who why how when where open
-    opening close closed save export import cancel quit help view edit files folder show showing shown hide attach
-    detach live devices device settings setting explain explained event events block blocks hole holes free freed
-    allocated reserved requested request requests memory size largest smallest biggest waste rounding pending
-    inactive split label labels row rows start end share width widths scale search match matches play address
-    first last next previous peak grows growth flame span stack frames frame none left right top bottom time ago
-    alive recording began name names value values count kind fits fit found warning alert looks look high low
-    little much many few nothing something everything new old other others whole same read reading indexing
-    grouping replaying allocator caching cached returns return would need needs needed asked ask tensors choose
-    chosen click drag drop select selected selection list chart plot curve curves axis legend colour color
-    coloured hue age mark compared guided lab language full screen libraries your you our we
-    """.split()
+    ["the", "of", "and", "or", "to", "in", "at", "by", "for", "with", "from", "into", "onto", "over", "under", "after", "before", "since", "until", "about", "than", "then", "this", "that", "these", "those", "it", "its", "is", "are", "was", "were", "be", "been", "has", "have", "had", "will", "would", "can", "cannot", "could", "should", "may", "not", "no", "yes", "all", "any", "each", "every", "some", "more", "most", "less", "least", "only", "also", "just", "here", "there", "what", "which", "who", "why", "how", "when", "where", "open", "opening", "close", "closed", "save", "export", "import", "cancel", "quit", "help", "view", "edit", "files", "folder", "show", "showing", "shown", "hide", "attach", "detach", "live", "devices", "device", "settings", "setting", "explain", "explained", "event", "events", "block", "blocks", "hole", "holes", "free", "freed", "allocated", "reserved", "requested", "request", "requests", "memory", "size", "largest", "smallest", "biggest", "waste", "rounding", "pending", "inactive", "split", "label", "labels", "row", "rows", "start", "end", "share", "width", "widths", "scale", "search", "match", "matches", "play", "address", "first", "last", "next", "previous", "peak", "grows", "growth", "flame", "span", "stack", "frames", "frame", "none", "left", "right", "top", "bottom", "time", "ago", "alive", "recording", "began", "name", "names", "value", "values", "count", "kind", "fits", "fit", "found", "warning", "alert", "looks", "look", "high", "low", "little", "much", "many", "few", "nothing", "something", "everything", "new", "old", "other", "others", "whole", "same", "read", "reading", "indexing", "grouping", "replaying", "allocator", "caching", "cached", "returns", "return", "would", "need", "needs", "needed", "asked", "ask", "tensors", "choose", "chosen", "click", "drag", "drop", "select", "selected", "selection", "list", "chart", "plot", "curve", "curves", "axis", "legend", "colour", "color", "coloured", "hue", "age", "mark", "compared", "guided", "lab", "language", "full", "screen", "libraries", "your", "you", "our", "we"]
 )
 # names, units and abbreviations every language writes as they are
 ALLOWED = frozenset(
-    """
-    b kib mib gib tib kio mio gio tio o µs ms s min h gpu gpus cpu cuda nvml nvidia smi torch pytorch oom ooms csv
-    json pickle pkl gz png ctrl shift alt f2 id pid rank ranks probe gpumem gui expandable_segments empty_cache
-    record_stream cudamalloc cudafree malloc api ok
-    """.split()
+    ["b", "kib", "mib", "gib", "tib", "kio", "mio", "gio", "tio", "o", "µs", "ms", "s", "min", "h", "gpu", "gpus", "cpu", "cuda", "nvml", "nvidia", "smi", "torch", "pytorch", "oom", "ooms", "csv", "json", "pickle", "pkl", "gz", "png", "ctrl", "shift", "alt", "f2", "id", "pid", "rank", "ranks", "probe", "gpumem", "gui", "expandable_segments", "empty_cache", "record_stream", "cudamalloc", "cudafree", "malloc", "api", "ok"]
 )
 # code: a symbol between two letters or digits (torch.cuda.empty_cache, expandable_segments:True, a/b.py), a call
 _CODE = re.compile(r"\S*\w[_./=\\@#:]\w\S*|\S*\(\)|0x[0-9a-f]+", re.IGNORECASE)
@@ -123,9 +105,7 @@ def _scene_texts(view: QtWidgets.QGraphicsView, where: str) -> Iterable[tuple[st
 def _widget_texts(w: QtWidgets.QWidget) -> Iterable[tuple[str, str]]:
     where = f"{type(w).__name__} {w.objectName()}".strip()
     yield f"{where} tooltip", w.toolTip()
-    if isinstance(w, QtWidgets.QLabel):
-        yield where, w.text()
-    elif isinstance(w, QtWidgets.QAbstractButton):
+    if isinstance(w, QtWidgets.QLabel) or isinstance(w, QtWidgets.QAbstractButton):
         yield where, w.text()
     elif isinstance(w, QtWidgets.QGroupBox):
         yield where, w.title()

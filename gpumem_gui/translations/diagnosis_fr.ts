@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr" sourcelanguage="en">
 <context>
+    <name>Columns</name>
+    <message>
+        <source>site</source>
+        <translation>site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>per step</source>
+        <translation>par pas</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>pas</translation>
+    </message>
+    <message>
+        <source>at first step</source>
+        <translation>au premier pas</translation>
+    </message>
+    <message>
+        <source>at last step</source>
+        <translation>au dernier pas</translation>
+    </message>
+</context>
+<context>
     <name>Findings</name>
     <message>
         <source>Normal: most of reserved; the rest is the cache&apos;s free and pending memory.</source>

@@ -2,6 +2,29 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ro" sourcelanguage="en">
 <context>
+    <name>Columns</name>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>per step</source>
+        <translation>pe pas</translation>
+    </message>
+    <message>
+        <source>steps</source>
+        <translation>pași</translation>
+    </message>
+    <message>
+        <source>at first step</source>
+        <translation>la primul pas</translation>
+    </message>
+    <message>
+        <source>at last step</source>
+        <translation>la ultimul pas</translation>
+    </message>
+</context>
+<context>
     <name>Findings</name>
     <message>
         <source>Normal: most of reserved; the rest is the cache&apos;s free and pending memory.</source>

@@ -2,6 +2,328 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr" sourcelanguage="en">
 <context>
+    <name>BlockPage</name>
+    <message>
+        <source>{segment}: {size}, {blocks} {blocks:block|blocks},</source>
+        <translation>{segment}&#x202f;: {size}, {blocks} {blocks:bloc|blocs},</translation>
+    </message>
+    <message>
+        <source>free {free}, largest hole {largest}</source>
+        <translation>libre {free}, plus grand trou {largest}</translation>
+    </message>
+    <message>
+        <source>Click a block for details.</source>
+        <translation>Cliquez sur un bloc pour les détails.</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>pile</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>aucune pile enregistrée</translation>
+    </message>
+</context>
+<context>
+    <name>Columns</name>
+    <message>
+        <source>address</source>
+        <translation>adresse</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>taille</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>demandé</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>état</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>temps</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>action</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceMenu</name>
+    <message>
+        <source>GPU {device}: nothing reserved</source>
+        <translation>GPU {device}&#x202f;: rien de réservé</translation>
+    </message>
+    <message>
+        <source>GPU {device}: peak {peak}</source>
+        <translation>GPU {device}&#x202f;: pic {peak}</translation>
+    </message>
+</context>
+<context>
+    <name>EventInspector</name>
+    <message>
+        <source>action</source>
+        <translation>action</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>adresse</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>taille</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>bloc</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>temps</translation>
+    </message>
+    <message>
+        <source>device free</source>
+        <translation>libre sur le périphérique</translation>
+    </message>
+    <message>
+        <source>compile context</source>
+        <translation>contexte de compilation</translation>
+    </message>
+    <message>
+        <source>user metadata</source>
+        <translation>métadonnées utilisateur</translation>
+    </message>
+    <message>
+        <source>FX node</source>
+        <translation>nœud FX</translation>
+    </message>
+    <message>
+        <source>(an OOM has no address)</source>
+        <translation>(un OOM n&apos;a pas d&apos;adresse)</translation>
+    </message>
+    <message>
+        <source> (the default stream)</source>
+        <translation> (le stream par défaut)</translation>
+    </message>
+    <message>
+        <source> (this trace has no times)</source>
+        <translation> (cette trace n&apos;a pas d&apos;horodatage)</translation>
+    </message>
+    <message>
+        <source> (not known until the trace is indexed)</source>
+        <translation> (inconnu tant que la trace n&apos;est pas indexée)</translation>
+    </message>
+    <message>
+        <source>{size}, as requested</source>
+        <translation>{size}, comme demandé</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>octets</translation>
+    </message>
+    <message>
+        <source>{size}: {more} more than requested</source>
+        <translation>{size}&#x202f;: {more} de plus que demandé</translation>
+    </message>
+    <message>
+        <source>{elapsed} after the trace&apos;s first event</source>
+        <translation>{elapsed} après le premier événement de la trace</translation>
+    </message>
+    <message>
+        <source>no event: before the first one, or the file has no trace</source>
+        <translation>aucun événement&#x202f;: avant le premier, ou le fichier n&apos;a pas de trace</translation>
+    </message>
+    <message>
+        <source>no event yet: the trace is still being read</source>
+        <translation>pas encore d&apos;événement&#x202f;: la trace est encore en lecture</translation>
+    </message>
+    <message>
+        <source>event {event} of {events}: {what}</source>
+        <translation>événement {event} sur {events}&#x202f;: {what}</translation>
+    </message>
+    <message>
+        <source>event {event}: {what}</source>
+        <translation>événement {event}&#x202f;: {what}</translation>
+    </message>
+    <message>
+        <source>{action} in the trace</source>
+        <translation>{action} dans la trace</translation>
+    </message>
+    <message>
+        <source>{clock} ({us} µs since the epoch)</source>
+        <translation>{clock} ({us} µs depuis l&apos;époque Unix)</translation>
+    </message>
+    <message>
+        <source>(no forward stack: not a backward allocation)</source>
+        <translation>(pas de pile de la passe avant&#x202f;: pas une allocation de la passe arrière)</translation>
+    </message>
+</context>
+<context>
+    <name>EventListView</name>
+    <message>
+        <source>all events</source>
+        <translation>tous les événements</translation>
+    </message>
+    <message>
+        <source>allocations</source>
+        <translation>allocations</translation>
+    </message>
+    <message>
+        <source>frees</source>
+        <translation>libérations</translation>
+    </message>
+    <message>
+        <source>cudaMalloc/cudaFree (segments)</source>
+        <translation>cudaMalloc/cudaFree (segments)</translation>
+    </message>
+    <message>
+        <source>segment map/unmap</source>
+        <translation>mappage/démappage de segment</translation>
+    </message>
+    <message>
+        <source>OOMs</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>snapshots and annotations</source>
+        <translation>instantanés et annotations</translation>
+    </message>
+    <message>
+        <source>{size}; block {block}</source>
+        <translation>{size}&#x202f;; bloc {block}</translation>
+    </message>
+    <message>
+        <source>e.g. 64MiB</source>
+        <translation>ex. 64MiB</translation>
+    </message>
+    <message>
+        <source>Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)</source>
+        <translation>Seulement les événements d&apos;au moins cette taille&#x202f;: 64MiB, 1,5 Gio, 1000000 (octets)</translation>
+    </message>
+    <message>
+        <source>size ≥</source>
+        <translation>taille ≥</translation>
+    </message>
+    <message>
+        <source>all streams</source>
+        <translation>tous les streams</translation>
+    </message>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>size? try 64MiB, 1.5 GiB, 1000000</source>
+        <translation>taille&#x202f;? essayez 64MiB, 1,5 Gio, 1000000</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} {total:event|events}</source>
+        <translation>{shown} sur {total} {total:événement|événements}</translation>
+    </message>
+</context>
+<context>
+    <name>EventWords</name>
+    <message>
+        <source>allocation</source>
+        <translation>allocation</translation>
+    </message>
+    <message>
+        <source>free requested</source>
+        <translation>libération demandée</translation>
+    </message>
+    <message>
+        <source>free completed</source>
+        <translation>libération terminée</translation>
+    </message>
+    <message>
+        <source>segment alloc (cudaMalloc)</source>
+        <translation>allocation de segment (cudaMalloc)</translation>
+    </message>
+    <message>
+        <source>segment free (cudaFree)</source>
+        <translation>libération de segment (cudaFree)</translation>
+    </message>
+    <message>
+        <source>segment map</source>
+        <translation>mappage de segment</translation>
+    </message>
+    <message>
+        <source>segment unmap</source>
+        <translation>démappage de segment</translation>
+    </message>
+    <message>
+        <source>snapshot</source>
+        <translation>instantané</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>annotation (user_defined)</source>
+        <translation>annotation (user_defined)</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>annotation</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>inconnu</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>demandé</translation>
+    </message>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>mapped range</source>
+        <translation>plage mappée</translation>
+    </message>
+    <message>
+        <source>unmapped range</source>
+        <translation>plage démappée</translation>
+    </message>
+    <message>
+        <source>active bytes then</source>
+        <translation>octets actifs alors</translation>
+    </message>
+    <message>
+        <source>request (rounded)</source>
+        <translation>demande (arrondie)</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>taille</translation>
+    </message>
+</context>
+<context>
     <name>FiguresPanel</name>
     <message>
         <source>reserved</source>
@@ -112,36 +434,44 @@
         <translation>{share} du libre</translation>
     </message>
     <message>
-        <source>OOM request</source>
-        <translation>demande de l&apos;OOM</translation>
+        <source>oom requested</source>
+        <translation>demandé à l&apos;OOM</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>plus grand bloc libre</translation>
+    </message>
+    <message>
+        <source>device free</source>
+        <translation>libre sur le périphérique</translation>
+    </message>
+    <message>
+        <source>external fragmentation</source>
+        <translation>fragmentation externe</translation>
+    </message>
+    <message>
+        <source>upcoming requests</source>
+        <translation>demandes à venir</translation>
+    </message>
+    <message>
+        <source>upcoming max</source>
+        <translation>maximum à venir</translation>
+    </message>
+    <message>
+        <source>holes taking largest</source>
+        <translation>trous qui peuvent prendre la plus grande</translation>
+    </message>
+    <message>
+        <source>unusable free</source>
+        <translation>libre inutilisable</translation>
     </message>
     <message>
         <source>free</source>
         <translation>libre</translation>
     </message>
     <message>
-        <source>free on the device</source>
-        <translation>libre sur le périphérique</translation>
-    </message>
-    <message>
-        <source>next requests</source>
-        <translation>demandes suivantes</translation>
-    </message>
-    <message>
-        <source>largest next request</source>
-        <translation>plus grande demande suivante</translation>
-    </message>
-    <message>
-        <source>holes taking the largest</source>
-        <translation>trous qui peuvent prendre la plus grande</translation>
-    </message>
-    <message>
         <source>requests fitting no hole</source>
         <translation>demandes qui ne tiennent dans aucun trou</translation>
-    </message>
-    <message>
-        <source>free in holes too small</source>
-        <translation>libre dans des trous trop petits</translation>
     </message>
     <message>
         <source>note</source>
@@ -161,10 +491,108 @@
     </message>
 </context>
 <context>
+    <name>FileNotes</name>
+    <message>
+        <source>the OOM (event {event} of {events})</source>
+        <translation>l&apos;OOM (événement {event} sur {events})</translation>
+    </message>
+    <message>
+        <source>the first of {count} OOMs (event {event} of {events})</source>
+        <translation>le premier de {count} OOM (événement {event} sur {events})</translation>
+    </message>
+    <message>
+        <source>the peak of allocated memory, {peak} (event {event} of {events})</source>
+        <translation>le pic de mémoire allouée, {peak} (événement {event} sur {events})</translation>
+    </message>
+    <message>
+        <source>GPU {device} holds nothing in this file; memory is on {gpus}</source>
+        <translation>Le GPU {device} ne tient rien dans ce fichier&#x202f;; la mémoire est sur {gpus}</translation>
+    </message>
+    <message>
+        <source>GPU {device} holds nothing in this file</source>
+        <translation>Le GPU {device} ne tient rien dans ce fichier</translation>
+    </message>
+    <message>
+        <source>{n} notes on this file: {first} (all of them in the tooltip)</source>
+        <translation>{n} remarques sur ce fichier&#x202f;: {first} (toutes dans l&apos;infobulle)</translation>
+    </message>
+    <message>
+        <source>1 note on this file: {first}</source>
+        <translation>1 remarque sur ce fichier&#x202f;: {first}</translation>
+    </message>
+    <message>
+        <source>Opened at {where}, the final state.</source>
+        <translation>Ouvert à {where}, l&apos;état final.</translation>
+    </message>
+    <message>
+        <source>Opened at {where}; {end} shows the final state.</source>
+        <translation>Ouvert à {where}&#x202f;; {end} montre l&apos;état final.</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Fin</translation>
+    </message>
+</context>
+<context>
     <name>Findings</name>
     <message>
         <source>high, little free</source>
         <translation>élevée, peu de libre</translation>
+    </message>
+</context>
+<context>
+    <name>Flame</name>
+    <message>
+        <source>; &apos;{search}&apos; matches {share} of the cost</source>
+        <translation>&#x202f;; « {search} » couvre {share} du coût</translation>
+    </message>
+    <message>
+        <source>bytes live at the cursor</source>
+        <translation>octets vivants au curseur</translation>
+    </message>
+    <message>
+        <source>bytes live at the peak</source>
+        <translation>octets vivants au pic</translation>
+    </message>
+    <message>
+        <source>bytes allocated in the span and still alive at its end</source>
+        <translation>octets alloués dans l&apos;intervalle et encore vivants à sa fin</translation>
+    </message>
+    <message>
+        <source>bytes allocated and freed inside the span</source>
+        <translation>octets alloués et libérés dans l&apos;intervalle</translation>
+    </message>
+    <message>
+        <source>allocations in the span</source>
+        <translation>allocations dans l&apos;intervalle</translation>
+    </message>
+    <message>
+        <source>inverted</source>
+        <translation>inversé</translation>
+    </message>
+    <message>
+        <source>the allocating line at the root, its callers above it</source>
+        <translation>la ligne qui alloue à la racine, ses appelants au-dessus</translation>
+    </message>
+    <message>
+        <source>root below</source>
+        <translation>racine en bas</translation>
+    </message>
+    <message>
+        <source>a flame graph (the root at the bottom) rather than an icicle</source>
+        <translation>un graphe en flammes (la racine en bas) plutôt qu&apos;en stalactites</translation>
+    </message>
+    <message>
+        <source>search frames</source>
+        <translation>chercher dans les cadres</translation>
+    </message>
+    <message>
+        <source>computing the flame graph...</source>
+        <translation>calcul du graphe en flammes...</translation>
+    </message>
+    <message>
+        <source>no flame graph while the trace is read</source>
+        <translation>pas de graphe en flammes pendant la lecture de la trace</translation>
     </message>
 </context>
 <context>
@@ -207,6 +635,53 @@ alloué {allocated}
     <message>
         <source>allocated, by age:</source>
         <translation>alloué, par âge&#x202f;:</translation>
+    </message>
+</context>
+<context>
+    <name>PoolEnvelope</name>
+    <message>
+        <source>default pool</source>
+        <translation>pool par défaut</translation>
+    </message>
+    <message>
+        <source>private pool {pool}</source>
+        <translation>pool privé {pool}</translation>
+    </message>
+    <message>
+        <source>Memory by pool</source>
+        <translation>Mémoire par pool</translation>
+    </message>
+    <message>
+        <source>Each pool&apos;s reserved memory is a grey envelope with its allocated memory inside</source>
+        <translation>La mémoire réservée de chaque pool est une enveloppe grise, sa mémoire allouée à l&apos;intérieur</translation>
+    </message>
+    <message>
+        <source>memory ({unit})</source>
+        <translation>mémoire ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>événement de la trace</translation>
+    </message>
+    <message>
+        <source>{pool}: peak {peak} reserved</source>
+        <translation>{pool}&#x202f;: pic {peak} réservé</translation>
+    </message>
+    <message>
+        <source> (no private pool in this trace)</source>
+        <translation> (aucun pool privé dans cette trace)</translation>
+    </message>
+    <message>
+        <source>before the first event</source>
+        <translation>avant le premier événement</translation>
+    </message>
+    <message>
+        <source>after event {event}</source>
+        <translation>après l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>{pool}: {reserved} reserved, {allocated} allocated</source>
+        <translation>{pool}&#x202f;: {reserved} réservé, {allocated} alloué</translation>
     </message>
 </context>
 <context>
@@ -270,6 +745,236 @@ alloué {allocated}
     <message>
         <source>site</source>
         <translation>site d&apos;appel</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentTimeline</name>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>créé</translation>
+    </message>
+    <message>
+        <source>grown</source>
+        <translation>agrandi</translation>
+    </message>
+    <message>
+        <source>freed</source>
+        <translation>libéré</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>pic</translation>
+    </message>
+    <message>
+        <source>expandable, small pool</source>
+        <translation>extensible, petit pool</translation>
+    </message>
+    <message>
+        <source>expandable, large pool</source>
+        <translation>extensible, grand pool</translation>
+    </message>
+    <message>
+        <source>small pool</source>
+        <translation>petit pool</translation>
+    </message>
+    <message>
+        <source>large pool</source>
+        <translation>grand pool</translation>
+    </message>
+    <message>
+        <source>before the trace</source>
+        <translation>avant la trace</translation>
+    </message>
+    <message>
+        <source>at event {created}</source>
+        <translation>à l&apos;événement {created}</translation>
+    </message>
+    <message>
+        <source>still cached at the end</source>
+        <translation>encore en cache à la fin</translation>
+    </message>
+    <message>
+        <source>freed at event {freed}</source>
+        <translation>libéré à l&apos;événement {freed}</translation>
+    </message>
+    <message>
+        <source>grown {grown} {grown:time|times}</source>
+        <translation>agrandi {grown} {grown:fois|fois}</translation>
+    </message>
+    <message>
+        <source>, shrunk {shrunk} {shrunk:time|times}</source>
+        <translation>, réduit {shrunk} {shrunk:fois|fois}</translation>
+    </message>
+    <message>
+        <source>created {made}, {changes}, {went}; peak {peak}</source>
+        <translation>créé {made}, {changes}, {went}&#x202f;; pic {peak}</translation>
+    </message>
+    <message>
+        <source>segment {address} ({kind}, stream {stream})</source>
+        <translation>segment {address} ({kind}, stream {stream})</translation>
+    </message>
+    <message>
+        <source>Cached segments, stacked in order of creation</source>
+        <translation>Segments en cache, empilés par ordre de création</translation>
+    </message>
+    <message>
+        <source>reserved ({unit})</source>
+        <translation>réservé ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>événement de la trace</translation>
+    </message>
+    <message>
+        <source>{lives} segment lives: {grown} grew, {freed} freed</source>
+        <translation>{lives} vies de segment&#x202f;: {grown} agrandies, {freed} libérées</translation>
+    </message>
+    <message>
+        <source>; the {small} smallest share the grey band</source>
+        <translation>&#x202f;; les {small} plus petits partagent la bande grise</translation>
+    </message>
+    <message>
+        <source>; an expandable one is its whole virtual range</source>
+        <translation>&#x202f;; un segment extensible est toute sa plage virtuelle</translation>
+    </message>
+    <message>
+        <source>An expandable segment is one virtual address range, mapped and unmapped page by page: one life here, while the map shows each mapped run of it as a segment.</source>
+        <translation>Un segment extensible est une seule plage d&apos;adresses virtuelles, mappée et démappée page par page&#x202f;: une seule vie ici, tandis que la carte montre chaque plage mappée comme un segment.</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>avant</translation>
+    </message>
+    <message>
+        <source>the {small} smallest segments</source>
+        <translation>les {small} plus petits segments</translation>
+    </message>
+    <message>
+        <source>{size} here; {when}</source>
+        <translation>{size} ici&#x202f;; {when}</translation>
+    </message>
+    <message>
+        <source>The smallest segments, in one band: the table lists each.</source>
+        <translation>Les plus petits segments, en une seule bande&#x202f;: le tableau les énumère.</translation>
+    </message>
+    <message>
+        <source>the stack that made it</source>
+        <translation>la pile qui l&apos;a créé</translation>
+    </message>
+    <message>
+        <source>no stack recorded for its first allocation</source>
+        <translation>aucune pile enregistrée pour sa première allocation</translation>
+    </message>
+    <message>
+        <source>Hover over a segment for its stack; click to pin it.</source>
+        <translation>Survolez un segment pour sa pile&#x202f;; cliquez pour l&apos;épingler.</translation>
+    </message>
+</context>
+<context>
+    <name>SiteTimeline</name>
+    <message>
+        <source>by allocation site</source>
+        <translation>par site d&apos;allocation</translation>
+    </message>
+    <message>
+        <source>by category</source>
+        <translation>par catégorie</translation>
+    </message>
+    <message>
+        <source>by stream</source>
+        <translation>par stream</translation>
+    </message>
+    <message>
+        <source>by pool</source>
+        <translation>par pool</translation>
+    </message>
+    <message>
+        <source>by metadata</source>
+        <translation>par métadonnées</translation>
+    </message>
+    <message>
+        <source>Click a band for its site, its stack and its bytes.</source>
+        <translation>Cliquez sur une bande pour son site d&apos;appel, sa pile et ses octets.</translation>
+    </message>
+    <message>
+        <source>allocated ({unit})</source>
+        <translation>alloué ({unit})</translation>
+    </message>
+    <message>
+        <source>band</source>
+        <translation>bande</translation>
+    </message>
+    <message>
+        <source>at cursor</source>
+        <translation>au curseur</translation>
+    </message>
+    <message>
+        <source>own peak</source>
+        <translation>son pic</translation>
+    </message>
+    <message>
+        <source>Allocated memory</source>
+        <translation>Mémoire allouée</translation>
+    </message>
+    <message>
+        <source>The bands could not be computed: {message}</source>
+        <translation>Les bandes n&apos;ont pas pu être calculées&#x202f;: {message}</translation>
+    </message>
+    <message>
+        <source>computing the bands…</source>
+        <translation>calcul des bandes…</translation>
+    </message>
+    <message>
+        <source>{bands} {bands:band|bands} over {events} {events:event|events}</source>
+        <translation>{bands} {bands:bande|bandes} sur {events} {events:événement|événements}</translation>
+    </message>
+    <message>
+        <source>{bytes} bytes, right after event {event}</source>
+        <translation>{bytes} octets, juste après l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>{bytes} bytes right after event {event}</source>
+        <translation>{bytes} octets juste après l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>blocks of many stacks: click for the band&apos;s details</source>
+        <translation>blocs de nombreuses piles&#x202f;: cliquez pour les détails de la bande</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>aucune pile enregistrée</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>catégorie</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{now}&lt;/b&gt; right after event {event} ({bytes} bytes)&lt;br&gt;its peak: &lt;b&gt;{peak}&lt;/b&gt; right after event {peak_event}</source>
+        <translation>&lt;b&gt;{now}&lt;/b&gt; juste après l&apos;événement {event} ({bytes} octets)&lt;br&gt;son pic&#x202f;: &lt;b&gt;{peak}&lt;/b&gt; juste après l&apos;événement {peak_event}</translation>
+    </message>
+    <message>
+        <source>the stack holding most of its bytes</source>
+        <translation>la pile qui tient la plupart de ses octets</translation>
     </message>
 </context>
 <context>
@@ -416,6 +1121,73 @@ alloué {allocated}
     <message>
         <source>flame</source>
         <translation>flammes</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>reserved</source>
+        <translation>réservé</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>alloué</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>demandé</translation>
+    </message>
+    <message>
+        <source>free (cached)</source>
+        <translation>libre (en cache)</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>plus grand bloc libre</translation>
+    </message>
+    <message>
+        <source>no events on this device</source>
+        <translation>aucun événement sur ce périphérique</translation>
+    </message>
+    <message>
+        <source>fragmentation (%)</source>
+        <translation>fragmentation (%)</translation>
+    </message>
+    <message>
+        <source>memory ({unit})</source>
+        <translation>mémoire ({unit})</translation>
+    </message>
+    <message>
+        <source>seconds since the first event</source>
+        <translation>secondes depuis le premier événement</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>événement de la trace</translation>
+    </message>
+    <message>
+        <source>external fragmentation (right axis)</source>
+        <translation>fragmentation externe (axe de droite)</translation>
+    </message>
+    <message>
+        <source>record_function range</source>
+        <translation>plage record_function</translation>
+    </message>
+    <message>
+        <source>Explain the OOM at event {event}</source>
+        <translation>Expliquer l&apos;OOM de l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>Explain event {event}</source>
+        <translation>Expliquer l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>Explain the first OOM</source>
+        <translation>Expliquer le premier OOM</translation>
+    </message>
+    <message>
+        <source>Explain the peak</source>
+        <translation>Expliquer le pic</translation>
     </message>
 </context>
 </TS>

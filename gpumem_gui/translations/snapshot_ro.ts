@@ -2,6 +2,328 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ro" sourcelanguage="en">
 <context>
+    <name>BlockPage</name>
+    <message>
+        <source>{segment}: {size}, {blocks} {blocks:block|blocks},</source>
+        <translation>{segment}: {size}, {blocks} {blocks:bloc|blocuri|de blocuri},</translation>
+    </message>
+    <message>
+        <source>free {free}, largest hole {largest}</source>
+        <translation>liber {free}, cel mai mare gol {largest}</translation>
+    </message>
+    <message>
+        <source>Click a block for details.</source>
+        <translation>Faceți clic pe un bloc pentru detalii.</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>stivă</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+</context>
+<context>
+    <name>Columns</name>
+    <message>
+        <source>address</source>
+        <translation>adresă</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>mărime</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>stare</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>timp</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>acțiune</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceMenu</name>
+    <message>
+        <source>GPU {device}: nothing reserved</source>
+        <translation>GPU {device}: nimic rezervat</translation>
+    </message>
+    <message>
+        <source>GPU {device}: peak {peak}</source>
+        <translation>GPU {device}: vârf {peak}</translation>
+    </message>
+</context>
+<context>
+    <name>EventInspector</name>
+    <message>
+        <source>action</source>
+        <translation>acțiune</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>adresă</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>mărime</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>bloc</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>timp</translation>
+    </message>
+    <message>
+        <source>device free</source>
+        <translation>liber pe dispozitiv</translation>
+    </message>
+    <message>
+        <source>compile context</source>
+        <translation>context de compilare</translation>
+    </message>
+    <message>
+        <source>user metadata</source>
+        <translation>metadate ale utilizatorului</translation>
+    </message>
+    <message>
+        <source>FX node</source>
+        <translation>nod FX</translation>
+    </message>
+    <message>
+        <source>(an OOM has no address)</source>
+        <translation>(un OOM nu are adresă)</translation>
+    </message>
+    <message>
+        <source> (the default stream)</source>
+        <translation> (stream-ul implicit)</translation>
+    </message>
+    <message>
+        <source> (this trace has no times)</source>
+        <translation> (această înregistrare nu are timpi)</translation>
+    </message>
+    <message>
+        <source> (not known until the trace is indexed)</source>
+        <translation> (necunoscut până la indexarea jurnalului de evenimente)</translation>
+    </message>
+    <message>
+        <source>{size}, as requested</source>
+        <translation>{size}, cât s-a cerut</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>octeți</translation>
+    </message>
+    <message>
+        <source>{size}: {more} more than requested</source>
+        <translation>{size}: cu {more} mai mult decât s-a cerut</translation>
+    </message>
+    <message>
+        <source>{elapsed} after the trace&apos;s first event</source>
+        <translation>{elapsed} după primul eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>no event: before the first one, or the file has no trace</source>
+        <translation>niciun eveniment: înainte de primul sau fișierul nu are jurnal de evenimente</translation>
+    </message>
+    <message>
+        <source>no event yet: the trace is still being read</source>
+        <translation>niciun eveniment încă: jurnalul de evenimente este încă citit</translation>
+    </message>
+    <message>
+        <source>event {event} of {events}: {what}</source>
+        <translation>evenimentul {event} din {events}: {what}</translation>
+    </message>
+    <message>
+        <source>event {event}: {what}</source>
+        <translation>evenimentul {event}: {what}</translation>
+    </message>
+    <message>
+        <source>{action} in the trace</source>
+        <translation>{action} în jurnalul de evenimente</translation>
+    </message>
+    <message>
+        <source>{clock} ({us} µs since the epoch)</source>
+        <translation>{clock} ({us} µs de la epoca Unix)</translation>
+    </message>
+    <message>
+        <source>(no forward stack: not a backward allocation)</source>
+        <translation>(fără stiva trecerii înainte: nu este o alocare din trecerea înapoi)</translation>
+    </message>
+</context>
+<context>
+    <name>EventListView</name>
+    <message>
+        <source>all events</source>
+        <translation>toate evenimentele</translation>
+    </message>
+    <message>
+        <source>allocations</source>
+        <translation>alocări</translation>
+    </message>
+    <message>
+        <source>frees</source>
+        <translation>eliberări</translation>
+    </message>
+    <message>
+        <source>cudaMalloc/cudaFree (segments)</source>
+        <translation>cudaMalloc/cudaFree (segmente)</translation>
+    </message>
+    <message>
+        <source>segment map/unmap</source>
+        <translation>mapare/demapare de segment</translation>
+    </message>
+    <message>
+        <source>OOMs</source>
+        <translation>OOM-uri</translation>
+    </message>
+    <message>
+        <source>snapshots and annotations</source>
+        <translation>instantanee și adnotări</translation>
+    </message>
+    <message>
+        <source>{size}; block {block}</source>
+        <translation>{size}; bloc {block}</translation>
+    </message>
+    <message>
+        <source>e.g. 64MiB</source>
+        <translation>ex. 64MiB</translation>
+    </message>
+    <message>
+        <source>Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)</source>
+        <translation>Doar evenimentele de cel puțin această mărime: 64MiB, 1,5 GiB, 1000000 (octeți)</translation>
+    </message>
+    <message>
+        <source>size ≥</source>
+        <translation>mărime ≥</translation>
+    </message>
+    <message>
+        <source>all streams</source>
+        <translation>toate stream-urile</translation>
+    </message>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>size? try 64MiB, 1.5 GiB, 1000000</source>
+        <translation>mărime? încercați 64MiB, 1,5 GiB, 1000000</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} {total:event|events}</source>
+        <translation>{shown} din {total} {total:eveniment|evenimente|de evenimente}</translation>
+    </message>
+</context>
+<context>
+    <name>EventWords</name>
+    <message>
+        <source>allocation</source>
+        <translation>alocare</translation>
+    </message>
+    <message>
+        <source>free requested</source>
+        <translation>eliberare cerută</translation>
+    </message>
+    <message>
+        <source>free completed</source>
+        <translation>eliberare încheiată</translation>
+    </message>
+    <message>
+        <source>segment alloc (cudaMalloc)</source>
+        <translation>alocare de segment (cudaMalloc)</translation>
+    </message>
+    <message>
+        <source>segment free (cudaFree)</source>
+        <translation>eliberare de segment (cudaFree)</translation>
+    </message>
+    <message>
+        <source>segment map</source>
+        <translation>mapare de segment</translation>
+    </message>
+    <message>
+        <source>segment unmap</source>
+        <translation>demapare de segment</translation>
+    </message>
+    <message>
+        <source>snapshot</source>
+        <translation>instantaneu</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>annotation (user_defined)</source>
+        <translation>adnotare (user_defined)</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>adnotare</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>necunoscut</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>mapped range</source>
+        <translation>interval mapat</translation>
+    </message>
+    <message>
+        <source>unmapped range</source>
+        <translation>interval demapat</translation>
+    </message>
+    <message>
+        <source>active bytes then</source>
+        <translation>octeți activi atunci</translation>
+    </message>
+    <message>
+        <source>request (rounded)</source>
+        <translation>cerere (rotunjită)</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>mărime</translation>
+    </message>
+</context>
+<context>
     <name>FiguresPanel</name>
     <message>
         <source>reserved</source>
@@ -112,36 +434,44 @@
         <translation>{share} din liber</translation>
     </message>
     <message>
-        <source>OOM request</source>
-        <translation>cererea OOM</translation>
+        <source>oom requested</source>
+        <translation>cerut la OOM</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+    <message>
+        <source>device free</source>
+        <translation>liber pe dispozitiv</translation>
+    </message>
+    <message>
+        <source>external fragmentation</source>
+        <translation>fragmentare externă</translation>
+    </message>
+    <message>
+        <source>upcoming requests</source>
+        <translation>cereri următoare</translation>
+    </message>
+    <message>
+        <source>upcoming max</source>
+        <translation>maximul următor</translation>
+    </message>
+    <message>
+        <source>holes taking largest</source>
+        <translation>goluri care o pot lua pe cea mai mare</translation>
+    </message>
+    <message>
+        <source>unusable free</source>
+        <translation>liber inutilizabil</translation>
     </message>
     <message>
         <source>free</source>
         <translation>liber</translation>
     </message>
     <message>
-        <source>free on the device</source>
-        <translation>liber pe dispozitiv</translation>
-    </message>
-    <message>
-        <source>next requests</source>
-        <translation>cererile următoare</translation>
-    </message>
-    <message>
-        <source>largest next request</source>
-        <translation>cea mai mare cerere următoare</translation>
-    </message>
-    <message>
-        <source>holes taking the largest</source>
-        <translation>goluri care o pot lua pe cea mai mare</translation>
-    </message>
-    <message>
         <source>requests fitting no hole</source>
         <translation>cereri care nu încap în niciun gol</translation>
-    </message>
-    <message>
-        <source>free in holes too small</source>
-        <translation>liber în goluri prea mici</translation>
     </message>
     <message>
         <source>note</source>
@@ -161,10 +491,108 @@
     </message>
 </context>
 <context>
+    <name>FileNotes</name>
+    <message>
+        <source>the OOM (event {event} of {events})</source>
+        <translation>OOM-ul (evenimentul {event} din {events})</translation>
+    </message>
+    <message>
+        <source>the first of {count} OOMs (event {event} of {events})</source>
+        <translation>primul din {count} OOM-uri (evenimentul {event} din {events})</translation>
+    </message>
+    <message>
+        <source>the peak of allocated memory, {peak} (event {event} of {events})</source>
+        <translation>vârful memoriei alocate, {peak} (evenimentul {event} din {events})</translation>
+    </message>
+    <message>
+        <source>GPU {device} holds nothing in this file; memory is on {gpus}</source>
+        <translation>GPU {device} nu ține nimic în acest fișier; memoria este pe {gpus}</translation>
+    </message>
+    <message>
+        <source>GPU {device} holds nothing in this file</source>
+        <translation>GPU {device} nu ține nimic în acest fișier</translation>
+    </message>
+    <message>
+        <source>{n} notes on this file: {first} (all of them in the tooltip)</source>
+        <translation>{n} note despre acest fișier: {first} (toate în indicație)</translation>
+    </message>
+    <message>
+        <source>1 note on this file: {first}</source>
+        <translation>1 notă despre acest fișier: {first}</translation>
+    </message>
+    <message>
+        <source>Opened at {where}, the final state.</source>
+        <translation>Deschis la {where}, starea finală.</translation>
+    </message>
+    <message>
+        <source>Opened at {where}; {end} shows the final state.</source>
+        <translation>Deschis la {where}; {end} arată starea finală.</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Sfârșitul</translation>
+    </message>
+</context>
+<context>
     <name>Findings</name>
     <message>
         <source>high, little free</source>
         <translation>mare, puțin liber</translation>
+    </message>
+</context>
+<context>
+    <name>Flame</name>
+    <message>
+        <source>; &apos;{search}&apos; matches {share} of the cost</source>
+        <translation>; „{search}” acoperă {share} din cost</translation>
+    </message>
+    <message>
+        <source>bytes live at the cursor</source>
+        <translation>octeți activi la cursor</translation>
+    </message>
+    <message>
+        <source>bytes live at the peak</source>
+        <translation>octeți activi la vârf</translation>
+    </message>
+    <message>
+        <source>bytes allocated in the span and still alive at its end</source>
+        <translation>octeți alocați în interval și încă activi la sfârșitul lui</translation>
+    </message>
+    <message>
+        <source>bytes allocated and freed inside the span</source>
+        <translation>octeți alocați și eliberați în interval</translation>
+    </message>
+    <message>
+        <source>allocations in the span</source>
+        <translation>alocări în interval</translation>
+    </message>
+    <message>
+        <source>inverted</source>
+        <translation>inversat</translation>
+    </message>
+    <message>
+        <source>the allocating line at the root, its callers above it</source>
+        <translation>linia care alocă la rădăcină, apelanții ei deasupra</translation>
+    </message>
+    <message>
+        <source>root below</source>
+        <translation>rădăcina jos</translation>
+    </message>
+    <message>
+        <source>a flame graph (the root at the bottom) rather than an icicle</source>
+        <translation>un grafic flacără (rădăcina jos) în loc de unul țurțure</translation>
+    </message>
+    <message>
+        <source>search frames</source>
+        <translation>căutați în cadre</translation>
+    </message>
+    <message>
+        <source>computing the flame graph...</source>
+        <translation>se calculează graficul flacără...</translation>
+    </message>
+    <message>
+        <source>no flame graph while the trace is read</source>
+        <translation>niciun grafic flacără cât timp jurnalul de evenimente este citit</translation>
     </message>
 </context>
 <context>
@@ -202,11 +630,58 @@ diferență {gap}</translation>
     </message>
     <message>
         <source>{low} to {high} events ago</source>
-        <translation>acum {low}–{high} evenimente</translation>
+        <translation>acum {low}–{high} {high:eveniment|evenimente|de evenimente}</translation>
     </message>
     <message>
         <source>allocated, by age:</source>
         <translation>alocat, după vârstă:</translation>
+    </message>
+</context>
+<context>
+    <name>PoolEnvelope</name>
+    <message>
+        <source>default pool</source>
+        <translation>pool implicit</translation>
+    </message>
+    <message>
+        <source>private pool {pool}</source>
+        <translation>pool privat {pool}</translation>
+    </message>
+    <message>
+        <source>Memory by pool</source>
+        <translation>Memoria pe pool</translation>
+    </message>
+    <message>
+        <source>Each pool&apos;s reserved memory is a grey envelope with its allocated memory inside</source>
+        <translation>Memoria rezervată a fiecărui pool este un contur gri, cu memoria sa alocată înăuntru</translation>
+    </message>
+    <message>
+        <source>memory ({unit})</source>
+        <translation>memorie ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>{pool}: peak {peak} reserved</source>
+        <translation>{pool}: vârf {peak} rezervat</translation>
+    </message>
+    <message>
+        <source> (no private pool in this trace)</source>
+        <translation> (niciun pool privat în această înregistrare)</translation>
+    </message>
+    <message>
+        <source>before the first event</source>
+        <translation>înainte de primul eveniment</translation>
+    </message>
+    <message>
+        <source>after event {event}</source>
+        <translation>după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>{pool}: {reserved} reserved, {allocated} allocated</source>
+        <translation>{pool}: {reserved} rezervat, {allocated} alocat</translation>
     </message>
 </context>
 <context>
@@ -270,6 +745,236 @@ diferență {gap}</translation>
     <message>
         <source>site</source>
         <translation>loc de apel</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentTimeline</name>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>creat</translation>
+    </message>
+    <message>
+        <source>grown</source>
+        <translation>crescut</translation>
+    </message>
+    <message>
+        <source>freed</source>
+        <translation>eliberat</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>vârf</translation>
+    </message>
+    <message>
+        <source>expandable, small pool</source>
+        <translation>extensibil, pool mic</translation>
+    </message>
+    <message>
+        <source>expandable, large pool</source>
+        <translation>extensibil, pool mare</translation>
+    </message>
+    <message>
+        <source>small pool</source>
+        <translation>pool mic</translation>
+    </message>
+    <message>
+        <source>large pool</source>
+        <translation>pool mare</translation>
+    </message>
+    <message>
+        <source>before the trace</source>
+        <translation>înainte de înregistrare</translation>
+    </message>
+    <message>
+        <source>at event {created}</source>
+        <translation>la evenimentul {created}</translation>
+    </message>
+    <message>
+        <source>still cached at the end</source>
+        <translation>încă în cache la sfârșit</translation>
+    </message>
+    <message>
+        <source>freed at event {freed}</source>
+        <translation>eliberat la evenimentul {freed}</translation>
+    </message>
+    <message>
+        <source>grown {grown} {grown:time|times}</source>
+        <translation>crescut de {grown} {grown:dată|ori|de ori}</translation>
+    </message>
+    <message>
+        <source>, shrunk {shrunk} {shrunk:time|times}</source>
+        <translation>, micșorat de {shrunk} {shrunk:dată|ori|de ori}</translation>
+    </message>
+    <message>
+        <source>created {made}, {changes}, {went}; peak {peak}</source>
+        <translation>creat {made}, {changes}, {went}; vârf {peak}</translation>
+    </message>
+    <message>
+        <source>segment {address} ({kind}, stream {stream})</source>
+        <translation>segmentul {address} ({kind}, stream {stream})</translation>
+    </message>
+    <message>
+        <source>Cached segments, stacked in order of creation</source>
+        <translation>Segmente în cache, stivuite în ordinea creării</translation>
+    </message>
+    <message>
+        <source>reserved ({unit})</source>
+        <translation>rezervat ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>{lives} segment lives: {grown} grew, {freed} freed</source>
+        <translation>{lives} vieți de segment: {grown} au crescut, {freed} eliberate</translation>
+    </message>
+    <message>
+        <source>; the {small} smallest share the grey band</source>
+        <translation>; cele mai mici {small} împart banda gri</translation>
+    </message>
+    <message>
+        <source>; an expandable one is its whole virtual range</source>
+        <translation>; unul extensibil este întregul său interval virtual</translation>
+    </message>
+    <message>
+        <source>An expandable segment is one virtual address range, mapped and unmapped page by page: one life here, while the map shows each mapped run of it as a segment.</source>
+        <translation>Un segment extensibil este un singur interval de adrese virtuale, mapat și demapat pagină cu pagină: o singură viață aici, în timp ce harta arată fiecare porțiune mapată a sa ca un segment.</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>înainte</translation>
+    </message>
+    <message>
+        <source>the {small} smallest segments</source>
+        <translation>cele mai mici {small} segmente</translation>
+    </message>
+    <message>
+        <source>{size} here; {when}</source>
+        <translation>{size} aici; {when}</translation>
+    </message>
+    <message>
+        <source>The smallest segments, in one band: the table lists each.</source>
+        <translation>Cele mai mici segmente, într-o singură bandă: tabelul le enumeră pe fiecare.</translation>
+    </message>
+    <message>
+        <source>the stack that made it</source>
+        <translation>stiva care l-a creat</translation>
+    </message>
+    <message>
+        <source>no stack recorded for its first allocation</source>
+        <translation>nicio stivă înregistrată pentru prima sa alocare</translation>
+    </message>
+    <message>
+        <source>Hover over a segment for its stack; click to pin it.</source>
+        <translation>Treceți peste un segment pentru stiva sa; faceți clic pentru a o fixa.</translation>
+    </message>
+</context>
+<context>
+    <name>SiteTimeline</name>
+    <message>
+        <source>by allocation site</source>
+        <translation>pe loc de alocare</translation>
+    </message>
+    <message>
+        <source>by category</source>
+        <translation>pe categorie</translation>
+    </message>
+    <message>
+        <source>by stream</source>
+        <translation>pe stream</translation>
+    </message>
+    <message>
+        <source>by pool</source>
+        <translation>pe pool</translation>
+    </message>
+    <message>
+        <source>by metadata</source>
+        <translation>pe metadate</translation>
+    </message>
+    <message>
+        <source>Click a band for its site, its stack and its bytes.</source>
+        <translation>Faceți clic pe o bandă pentru locul de apel, stiva și octeții ei.</translation>
+    </message>
+    <message>
+        <source>allocated ({unit})</source>
+        <translation>alocat ({unit})</translation>
+    </message>
+    <message>
+        <source>band</source>
+        <translation>bandă</translation>
+    </message>
+    <message>
+        <source>at cursor</source>
+        <translation>la cursor</translation>
+    </message>
+    <message>
+        <source>own peak</source>
+        <translation>vârful propriu</translation>
+    </message>
+    <message>
+        <source>Allocated memory</source>
+        <translation>Memoria alocată</translation>
+    </message>
+    <message>
+        <source>The bands could not be computed: {message}</source>
+        <translation>Benzile nu au putut fi calculate: {message}</translation>
+    </message>
+    <message>
+        <source>computing the bands…</source>
+        <translation>se calculează benzile…</translation>
+    </message>
+    <message>
+        <source>{bands} {bands:band|bands} over {events} {events:event|events}</source>
+        <translation>{bands} {bands:bandă|benzi|de benzi} pe {events} {events:eveniment|evenimente|de evenimente}</translation>
+    </message>
+    <message>
+        <source>{bytes} bytes, right after event {event}</source>
+        <translation>{bytes} octeți, imediat după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>{bytes} bytes right after event {event}</source>
+        <translation>{bytes} octeți imediat după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>blocks of many stacks: click for the band&apos;s details</source>
+        <translation>blocuri cu multe stive: faceți clic pentru detaliile benzii</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{now}&lt;/b&gt; right after event {event} ({bytes} bytes)&lt;br&gt;its peak: &lt;b&gt;{peak}&lt;/b&gt; right after event {peak_event}</source>
+        <translation>&lt;b&gt;{now}&lt;/b&gt; imediat după evenimentul {event} ({bytes} octeți)&lt;br&gt;vârful său: &lt;b&gt;{peak}&lt;/b&gt; imediat după evenimentul {peak_event}</translation>
+    </message>
+    <message>
+        <source>the stack holding most of its bytes</source>
+        <translation>stiva care ține cei mai mulți dintre octeții ei</translation>
     </message>
 </context>
 <context>
@@ -416,6 +1121,73 @@ diferență {gap}</translation>
     <message>
         <source>flame</source>
         <translation>flacără</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>reserved</source>
+        <translation>rezervat</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>alocat</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>free (cached)</source>
+        <translation>liber (în cache)</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+    <message>
+        <source>no events on this device</source>
+        <translation>niciun eveniment pe acest dispozitiv</translation>
+    </message>
+    <message>
+        <source>fragmentation (%)</source>
+        <translation>fragmentare (%)</translation>
+    </message>
+    <message>
+        <source>memory ({unit})</source>
+        <translation>memorie ({unit})</translation>
+    </message>
+    <message>
+        <source>seconds since the first event</source>
+        <translation>secunde de la primul eveniment</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>external fragmentation (right axis)</source>
+        <translation>fragmentare externă (axa din dreapta)</translation>
+    </message>
+    <message>
+        <source>record_function range</source>
+        <translation>interval record_function</translation>
+    </message>
+    <message>
+        <source>Explain the OOM at event {event}</source>
+        <translation>Explicați OOM-ul de la evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>Explain event {event}</source>
+        <translation>Explicați evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>Explain the first OOM</source>
+        <translation>Explicați primul OOM</translation>
+    </message>
+    <message>
+        <source>Explain the peak</source>
+        <translation>Explicați vârful</translation>
     </message>
 </context>
 </TS>

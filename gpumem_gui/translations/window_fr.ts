@@ -2,6 +2,49 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr" sourcelanguage="en">
 <context>
+    <name>Categories</name>
+    <message>
+        <source>parameters</source>
+        <translation>paramètres</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradients</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>état de l&apos;optimiseur</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activations</translation>
+    </message>
+    <message>
+        <source>temporaries</source>
+        <translation>temporaires</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>inconnu</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alloué avant le début de l&apos;enregistrement</translation>
+    </message>
+    <message>
+        <source>library workspaces (cuBLAS, cuDNN, NCCL)</source>
+        <translation>espaces de travail des bibliothèques (cuBLAS, cuDNN, NCCL)</translation>
+    </message>
+    <message>
+        <source>weight copies made by autocast</source>
+        <translation>copies de poids faites par autocast</translation>
+    </message>
+    <message>
+        <source>inputs moved to the device</source>
+        <translation>entrées déplacées sur le périphérique</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -234,6 +277,25 @@
     </message>
 </context>
 <context>
+    <name>StackView</name>
+    <message>
+        <source>Also show the allocator, dispatcher, autograd engine and CPython frames, greyed</source>
+        <translation>Montrer aussi les cadres de l&apos;allocateur, du dispatcher, du moteur autograd et de CPython, en gris</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>aucune pile enregistrée</translation>
+    </message>
+    <message>
+        <source>Show all frames ({hidden} hidden)</source>
+        <translation>Montrer tous les cadres ({hidden} masqués)</translation>
+    </message>
+    <message>
+        <source>Show all frames</source>
+        <translation>Montrer tous les cadres</translation>
+    </message>
+</context>
+<context>
     <name>StartPage</name>
     <message>
         <source>GPU memory, block by block</source>
@@ -293,6 +355,13 @@
     <message>
         <source>checkpointing lab</source>
         <translation>laboratoire de points de contrôle</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>bytes</source>
+        <translation>octets</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,49 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ro" sourcelanguage="en">
 <context>
+    <name>Categories</name>
+    <message>
+        <source>parameters</source>
+        <translation>parametri</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradienți</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>starea optimizatorului</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activări</translation>
+    </message>
+    <message>
+        <source>temporaries</source>
+        <translation>temporare</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>necunoscut</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alocat înainte de începutul înregistrării</translation>
+    </message>
+    <message>
+        <source>library workspaces (cuBLAS, cuDNN, NCCL)</source>
+        <translation>spații de lucru ale bibliotecilor (cuBLAS, cuDNN, NCCL)</translation>
+    </message>
+    <message>
+        <source>weight copies made by autocast</source>
+        <translation>copii ale ponderilor făcute de autocast</translation>
+    </message>
+    <message>
+        <source>inputs moved to the device</source>
+        <translation>intrări mutate pe dispozitiv</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -234,6 +277,25 @@
     </message>
 </context>
 <context>
+    <name>StackView</name>
+    <message>
+        <source>Also show the allocator, dispatcher, autograd engine and CPython frames, greyed</source>
+        <translation>Arătați și cadrele alocatorului, dispatcher-ului, motorului autograd și CPython, în gri</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>Show all frames ({hidden} hidden)</source>
+        <translation>Arătați toate cadrele ({hidden} ascunse)</translation>
+    </message>
+    <message>
+        <source>Show all frames</source>
+        <translation>Arătați toate cadrele</translation>
+    </message>
+</context>
+<context>
     <name>StartPage</name>
     <message>
         <source>GPU memory, block by block</source>
@@ -293,6 +355,13 @@
     <message>
         <source>checkpointing lab</source>
         <translation>laboratorul de checkpointing</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>bytes</source>
+        <translation>octeți</translation>
     </message>
 </context>
 </TS>

@@ -8,6 +8,7 @@ and numbers as the language writes them: "1,5 GiB" in ro, "1,5 Gio" in fr)."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 
 from PySide6 import QtCore, QtWidgets
@@ -62,6 +63,7 @@ def set_language(lang: str) -> None:
             _install(app, qtbase)
     _current[0] = lang  # before the LanguageChange events Qt posts are delivered: retranslate() reads it
     _retitle_tabs()
+    _refresh_item_views()
     notifier().changed.emit(lang)
 
 
@@ -114,6 +116,17 @@ def _retitle_tabs() -> None:
                     tabs.setTabText(index, translate(context, text, fields))
 
 
+def _refresh_item_views() -> None:
+    """Item views ask their models again: headers and cells translated where a model gives them (ColumnsModel)."""
+    if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
+        return
+    for view in QtWidgets.QApplication.allWidgets():
+        if isinstance(view, QtWidgets.QHeaderView) and view.model() is not None and view.count():
+            view.model().headerDataChanged.emit(view.orientation(), 0, view.count() - 1)
+        elif isinstance(view, QtWidgets.QAbstractItemView):
+            view.viewport().update()
+
+
 def _install(app: QtCore.QCoreApplication, path: str) -> None:
     translator = QtCore.QTranslator(app)
     if translator.load(path):
@@ -150,9 +163,41 @@ def choose(lang: str, settings: QtCore.QSettings) -> None:
     set_language(lang)
 
 
+# core.analysis.categories' CATEGORY_LABELS (core is Qt-free): translated where a category is named
+CATEGORY_WORDS = (
+    QT_TRANSLATE_NOOP("Categories", "parameters"),
+    QT_TRANSLATE_NOOP("Categories", "gradients"),
+    QT_TRANSLATE_NOOP("Categories", "optimizer state"),
+    QT_TRANSLATE_NOOP("Categories", "activations"),
+    QT_TRANSLATE_NOOP("Categories", "temporaries"),
+    QT_TRANSLATE_NOOP("Categories", "unknown"),
+    QT_TRANSLATE_NOOP("Categories", "allocated before recording began"),
+    QT_TRANSLATE_NOOP("Categories", "library workspaces (cuBLAS, cuDNN, NCCL)"),
+    QT_TRANSLATE_NOOP("Categories", "weight copies made by autocast"),
+    QT_TRANSLATE_NOOP("Categories", "inputs moved to the device"),
+)
+
+
+def category_word(label: str) -> str:
+    """A category's label (CATEGORY_LABELS) in the window's language."""
+    return QtCore.QCoreApplication.translate("Categories", label)
+
+
+_BYTES = QT_TRANSLATE_NOOP("Units", "bytes")  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
+
+
 def localized(english: str) -> str:
-    """A figure written in English ("1.5 GiB", "41.9%", "2,520") as the current language writes it."""
-    return localize(english, _current[0])
+    """A figure written in English ("1.5 GiB", "41.9%", "2,520", "1.5 GiB (1,610,612,736 bytes)") as the current
+    language writes it."""
+    text = localize(english, _current[0])
+    if "bytes" in text and _current[0] != "en":
+        text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
+    return text
+
+
+def unit_word(unit: str) -> str:
+    """A byte unit alone ("GiB") as the current language writes it ("Gio" in French)."""
+    return localize(f"1 {unit}", _current[0]).split(" ", 1)[1]
 
 
 def filled(translated: str, fields: Mapping[str, str]) -> str:

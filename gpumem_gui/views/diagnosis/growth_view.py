@@ -9,10 +9,17 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingSite, Growth
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.stack_view import StackView
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 
-COLUMNS = ("site", "per step", "steps", "at first step", "at last step")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("Columns", "site"),
+    QT_TRANSLATE_NOOP("Columns", "per step"),
+    QT_TRANSLATE_NOOP("Columns", "steps"),
+    QT_TRANSLATE_NOOP("Columns", "at first step"),
+    QT_TRANSLATE_NOOP("Columns", "at last step"),
+)
 _SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
 _RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 

@@ -104,19 +104,19 @@ _SHARE_OF = {
 }
 # a finding's figures, named in its tooltip
 _FIGURE_NAMES = {
-    "oom_requested_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "OOM request"),
+    "oom_requested_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "oom requested"),
     "free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "free"),
-    "largest_free_block_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "largest hole"),
-    "device_free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "free on the device"),
+    "largest_free_block_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "largest free block"),
+    "device_free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "device free"),
     "reserved_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "reserved"),
     "allocated_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "allocated"),
     "inactive_split_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "inactive split"),
-    "external_fragmentation": QT_TRANSLATE_NOOP("FiguresPanel", "fragmentation"),
-    "upcoming_requests": QT_TRANSLATE_NOOP("FiguresPanel", "next requests"),
-    "upcoming_max_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "largest next request"),
-    "holes_taking_largest": QT_TRANSLATE_NOOP("FiguresPanel", "holes taking the largest"),
+    "external_fragmentation": QT_TRANSLATE_NOOP("FiguresPanel", "external fragmentation"),
+    "upcoming_requests": QT_TRANSLATE_NOOP("FiguresPanel", "upcoming requests"),
+    "upcoming_max_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "upcoming max"),
+    "holes_taking_largest": QT_TRANSLATE_NOOP("FiguresPanel", "holes taking largest"),
     "requests_fitting_no_hole": QT_TRANSLATE_NOOP("FiguresPanel", "requests fitting no hole"),
-    "unusable_free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "free in holes too small"),
+    "unusable_free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "unusable free"),
 }
 
 

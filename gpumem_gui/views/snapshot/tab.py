@@ -387,8 +387,10 @@ class SnapshotTab(QtWidgets.QWidget):
             self.table.table_model.set_rows(self.frame.state, self.frame.stacks, self.frame.table_rows)
 
     def _fill_devices(self) -> None:
-        labelled = [(d, device_label(self.snapshot, d)) for d in self.document.devices()]
-        self.controls.set_devices(labelled, self.device)
+        # the labels are asked for again after a switch of language
+        self.controls.set_devices(
+            lambda: [(d, device_label(self.snapshot, d)) for d in self.document.devices()], self.device
+        )
 
     def _device_shown(self, staged: bool = False) -> None:
         """The device's timeline, its streams and its last frame (or the final state while the trace is indexed), then

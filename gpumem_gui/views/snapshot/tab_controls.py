@@ -4,6 +4,8 @@ choices."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.document.document import LAYOUTS
@@ -90,6 +92,7 @@ class TabControls(Retranslated):
         self.position = QtWidgets.QLabel()
         self._matches = -1
         self._frame: EventFrame | None = None
+        self._devices: Callable[[], list[tuple[int, str]]] | None = None
         self._streams: tuple[list[int], int | None] | None = None
         self.position.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
 
@@ -137,15 +140,19 @@ class TabControls(Retranslated):
         self.show_matches(self._matches)
         if self._frame is not None:
             self.show_position(self._frame)
+        if self._devices is not None:
+            self.set_devices(self._devices, self.device_box.currentData())
 
     def show_position(self, frame: EventFrame) -> None:
         """Where in the trace `frame` is, in the window's language (again after a switch)."""
         self._frame = frame
         self.position.setText(frame_position(frame))
 
-    def set_devices(self, labelled: list[tuple[int, str]], current: int) -> None:
-        """The device menu: each device with its words (device_label), `current` picked."""
-        _quietly_set(self.device_box, [(label, device) for device, label in labelled], current)
+    def set_devices(self, labelled: Callable[[], list[tuple[int, str]]], current: int) -> None:
+        """The device menu: each device with its words (device_label, asked again after a switch of language),
+        `current` picked."""
+        self._devices = labelled
+        _quietly_set(self.device_box, [(label, device) for device, label in labelled()], current)
         self.device_box.setToolTip(self.device_box.currentText())  # the menu shows a few characters of it
 
     def set_streams(self, streams: list[int], current: int | None) -> None:

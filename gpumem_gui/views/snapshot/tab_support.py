@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import localized, translate
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
@@ -57,8 +58,10 @@ def device_label(snapshot: Snapshot, device: int) -> str:
     """What the device menu says of a device: its high point and its OOMs, or that it holds nothing."""
     peak, ooms = snapshot.peak_reserved(device), snapshot.oom_count(device)
     if peak <= 0 and not ooms:
-        return f"GPU {device}: nothing reserved"
-    text = f"GPU {device}: peak {format_bytes(peak)}"
+        return translate("DeviceMenu", "GPU {device}: nothing reserved").format(device=device)
+    text = translate("DeviceMenu", "GPU {device}: peak {peak}").format(
+        device=device, peak=localized(format_bytes(peak))
+    )
     return text + (f", {ooms} OOM{'s' if ooms > 1 else ''}" if ooms else "")
 
 
