@@ -45,7 +45,7 @@ def translations(lang: str) -> list[tuple[str, str]]:
     ]
 
 
-@pytest.mark.parametrize(("area", "lang"), PAIRS, ids=lambda v: str(v))
+@pytest.mark.parametrize(("area", "lang"), PAIRS, ids=str)
 def test_every_marked_text_has_a_finished_translation(tmp_path: Path, area: str, lang: str) -> None:
     committed = FOLDER / f"{area}_{lang}.ts"
     fresh = tmp_path / committed.name
@@ -58,7 +58,7 @@ def test_every_marked_text_has_a_finished_translation(tmp_path: Path, area: str,
     assert unfinished == [], f"{committed.name}: untranslated {unfinished}"
 
 
-@pytest.mark.parametrize(("area", "lang"), PAIRS, ids=lambda v: str(v))
+@pytest.mark.parametrize(("area", "lang"), PAIRS, ids=str)
 def test_each_qm_is_what_its_ts_compiles_to(tmp_path: Path, area: str, lang: str) -> None:
     ts = FOLDER / f"{area}_{lang}.ts"
     release(ts, tmp_path / "fresh.qm")

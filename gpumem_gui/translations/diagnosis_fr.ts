@@ -2,10 +2,104 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="fr" sourcelanguage="en">
 <context>
+    <name>Breakdown</name>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>{pool} pool</source>
+        <translation>pool {pool}</translation>
+    </message>
+    <message>
+        <source>By category</source>
+        <translation>Par catégorie</translation>
+    </message>
+    <message>
+        <source>By stream</source>
+        <translation>Par stream</translation>
+    </message>
+    <message>
+        <source>By pool</source>
+        <translation>Par pool</translation>
+    </message>
+    <message>
+        <source>By metadata</source>
+        <translation>Par métadonnées</translation>
+    </message>
+    <message>
+        <source>small</source>
+        <translation>petit</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>grand</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>privé</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alloué avant le début de l&apos;enregistrement</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>aucune pile enregistrée</translation>
+    </message>
+    <message>
+        <source>{bytes} in {blocks} {blocks:block|blocks}</source>
+        <translation>{bytes} dans {blocks} {blocks:bloc|blocs}</translation>
+    </message>
+    <message>
+        <source>Live bytes by allocation site: module, function, line. Pick a line to mark its blocks.</source>
+        <translation>Octets vivants par site d&apos;allocation&#x202f;: module, fonction, ligne. Choisissez une ligne pour marquer ses blocs.</translation>
+    </message>
+    <message>
+        <source>No breakdown yet.</source>
+        <translation>Pas encore de répartition.</translation>
+    </message>
+    <message>
+        <source>Live bytes before the first event:</source>
+        <translation>Octets vivants avant le premier événement&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Live bytes after event {event}:</source>
+        <translation>Octets vivants après l&apos;événement {event}&#x202f;:</translation>
+    </message>
+    <message>
+        <source>{bytes} allocated in {blocks} {blocks:block|blocks}, {sites} {sites:site|sites}</source>
+        <translation>{bytes} alloués dans {blocks} {blocks:bloc|blocs}, {sites} {sites:site d&apos;appel|sites d&apos;appel}</translation>
+    </message>
+    <message>
+        <source>Could not find what holds the memory:</source>
+        <translation>Impossible de trouver ce qui tient la mémoire&#x202f;:</translation>
+    </message>
+</context>
+<context>
+    <name>Categories</name>
+    <message>
+        <source>unknown (no rule matched)</source>
+        <translation>inconnu (aucune règle ne correspond)</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>site</source>
         <translation>site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>octets</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>part</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>blocs</translation>
     </message>
     <message>
         <source>per step</source>
@@ -22,6 +116,149 @@
     <message>
         <source>at last step</source>
         <translation>au dernier pas</translation>
+    </message>
+</context>
+<context>
+    <name>ExplainPanel</name>
+    <message>
+        <source>OOM at event {event}</source>
+        <translation>OOM à l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>peak of allocated at event {event}</source>
+        <translation>pic de l&apos;alloué à l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>at the snapshot</source>
+        <translation>au moment de l&apos;instantané</translation>
+    </message>
+    <message>
+        <source>before the first event</source>
+        <translation>avant le premier événement</translation>
+    </message>
+    <message>
+        <source>at event {event}</source>
+        <translation>à l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>Explain an OOM or the peak to see why.</source>
+        <translation>Expliquez un OOM ou le pic pour voir pourquoi.</translation>
+    </message>
+    <message>
+        <source>explaining {what}...</source>
+        <translation>explication de {what}...</translation>
+    </message>
+    <message>
+        <source>explaining...</source>
+        <translation>explication...</translation>
+    </message>
+    <message>
+        <source>The recorded allocations are replayed under each candidate setting; this takes a few seconds on long traces.</source>
+        <translation>Les allocations enregistrées sont rejouées sous chaque réglage candidat&#x202f;; cela prend quelques secondes sur les longues traces.</translation>
+    </message>
+    <message>
+        <source>Could not explain:</source>
+        <translation>Impossible d&apos;expliquer&#x202f;:</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Ce qui s&apos;est passé</translation>
+    </message>
+    <message>
+        <source>What to try</source>
+        <translation>Ce que vous pouvez essayer</translation>
+    </message>
+    <message>
+        <source>Key figures</source>
+        <translation>Chiffres clés</translation>
+    </message>
+    <message>
+        <source>What holds the memory</source>
+        <translation>Ce qui tient la mémoire</translation>
+    </message>
+    <message>
+        <source> (of {n} {n:event|events})</source>
+        <translation> (sur {n} {n:événement|événements})</translation>
+    </message>
+    <message>
+        <source> Click the moment to travel there.</source>
+        <translation> Cliquez sur le moment pour y aller.</translation>
+    </message>
+    <message>
+        <source>Device {device}:</source>
+        <translation>Périphérique {device}&#x202f;:</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>alloué</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>réservé</translation>
+    </message>
+    <message>
+        <source>free in the cache</source>
+        <translation>libre dans le cache</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>plus grand bloc libre</translation>
+    </message>
+    <message>
+        <source>small</source>
+        <translation>petit</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>grand</translation>
+    </message>
+    <message>
+        <source>new segment needed</source>
+        <translation>nouveau segment nécessaire</translation>
+    </message>
+    <message>
+        <source>pages to map ({page} each)</source>
+        <translation>pages à mapper ({page} chacune)</translation>
+    </message>
+    <message>
+        <source>free in its pool ({pool}, stream {stream})</source>
+        <translation>libre dans son pool ({pool}, stream {stream})</translation>
+    </message>
+    <message>
+        <source>request (rounded)</source>
+        <translation>demande (arrondie)</translation>
+    </message>
+    <message>
+        <source>device free (cudaMemGetInfo)</source>
+        <translation>libre sur le périphérique (cudaMemGetInfo)</translation>
+    </message>
+    <message>
+        <source>largest hole in its pool</source>
+        <translation>plus grand trou de son pool</translation>
+    </message>
+    <message>
+        <source>would have fitted up to</source>
+        <translation>aurait tenu jusqu&apos;à</translation>
+    </message>
+    <message>
+        <source>{n} bytes</source>
+        <translation>{n} octets</translation>
+    </message>
+    <message>
+        <source>Nothing is allocated at this moment.</source>
+        <translation>Rien n&apos;est alloué à ce moment.</translation>
+    </message>
+    <message>
+        <source> (the {top} largest of {n})</source>
+        <translation> (les {top} plus grands sur {n})</translation>
+    </message>
+    <message>
+        <source>By site</source>
+        <translation>Par site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>event {event}</source>
+        <translation>l&apos;événement {event}</translation>
     </message>
 </context>
 <context>
@@ -139,6 +376,31 @@ Cela ne compte que si beaucoup est libre (20 % du réservé et 1 Gio)&#x202f;; a
     <message>
         <source>These figures look normal: {used} of reserved is allocated, {free} is cached free.</source>
         <translation>Ces chiffres semblent normaux&#x202f;: {used} du réservé est alloué, {free} est libre en cache.</translation>
+    </message>
+</context>
+<context>
+    <name>GrowthView</name>
+    <message>
+        <source>allocated in: {phase}
+grows by {per_step} per step (least squares over the steps)
+held more after {increases} of the {steps} steps after the first measured
+{first} at the first step, {last} at the last</source>
+        <translation>alloué dans&#x202f;: {phase}
+croît de {per_step} par pas (moindres carrés sur les pas)
+a tenu davantage après {increases} des {steps} pas suivant le premier mesuré
+{first} au premier pas, {last} au dernier</translation>
+    </message>
+    <message>
+        <source>Growth from step to step could not be found: {message}</source>
+        <translation>La croissance d&apos;un pas à l&apos;autre n&apos;a pas pu être trouvée&#x202f;: {message}</translation>
+    </message>
+    <message>
+        <source>{site}: {bytes} more per step</source>
+        <translation>{site}&#x202f;: {bytes} de plus par pas</translation>
+    </message>
+    <message>
+        <source>Growth from step to step: not computed yet.</source>
+        <translation>Croissance d&apos;un pas à l&apos;autre&#x202f;: pas encore calculée.</translation>
     </message>
 </context>
 <context>

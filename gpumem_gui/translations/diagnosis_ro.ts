@@ -2,10 +2,104 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="ro" sourcelanguage="en">
 <context>
+    <name>Breakdown</name>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>{pool} pool</source>
+        <translation>pool {pool}</translation>
+    </message>
+    <message>
+        <source>By category</source>
+        <translation>Pe categorie</translation>
+    </message>
+    <message>
+        <source>By stream</source>
+        <translation>Pe stream</translation>
+    </message>
+    <message>
+        <source>By pool</source>
+        <translation>Pe pool</translation>
+    </message>
+    <message>
+        <source>By metadata</source>
+        <translation>Pe metadate</translation>
+    </message>
+    <message>
+        <source>small</source>
+        <translation>mic</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>mare</translation>
+    </message>
+    <message>
+        <source>private</source>
+        <translation>privat</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alocat înainte de începutul înregistrării</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>{bytes} in {blocks} {blocks:block|blocks}</source>
+        <translation>{bytes} în {blocks} {blocks:bloc|blocuri|de blocuri}</translation>
+    </message>
+    <message>
+        <source>Live bytes by allocation site: module, function, line. Pick a line to mark its blocks.</source>
+        <translation>Octeți activi pe loc de alocare: modul, funcție, linie. Alegeți o linie pentru a-i marca blocurile.</translation>
+    </message>
+    <message>
+        <source>No breakdown yet.</source>
+        <translation>Încă nicio defalcare.</translation>
+    </message>
+    <message>
+        <source>Live bytes before the first event:</source>
+        <translation>Octeți activi înainte de primul eveniment:</translation>
+    </message>
+    <message>
+        <source>Live bytes after event {event}:</source>
+        <translation>Octeți activi după evenimentul {event}:</translation>
+    </message>
+    <message>
+        <source>{bytes} allocated in {blocks} {blocks:block|blocks}, {sites} {sites:site|sites}</source>
+        <translation>{bytes} alocați în {blocks} {blocks:bloc|blocuri|de blocuri}, {sites} {sites:loc de apel|locuri de apel|de locuri de apel}</translation>
+    </message>
+    <message>
+        <source>Could not find what holds the memory:</source>
+        <translation>Nu s-a putut afla ce ține memoria:</translation>
+    </message>
+</context>
+<context>
+    <name>Categories</name>
+    <message>
+        <source>unknown (no rule matched)</source>
+        <translation>necunoscut (nicio regulă nu s-a potrivit)</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>site</source>
         <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>octeți</translation>
+    </message>
+    <message>
+        <source>share</source>
+        <translation>parte</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>blocuri</translation>
     </message>
     <message>
         <source>per step</source>
@@ -22,6 +116,149 @@
     <message>
         <source>at last step</source>
         <translation>la ultimul pas</translation>
+    </message>
+</context>
+<context>
+    <name>ExplainPanel</name>
+    <message>
+        <source>OOM at event {event}</source>
+        <translation>OOM la evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>peak of allocated at event {event}</source>
+        <translation>vârful alocării la evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>at the snapshot</source>
+        <translation>la momentul instantaneului</translation>
+    </message>
+    <message>
+        <source>before the first event</source>
+        <translation>înainte de primul eveniment</translation>
+    </message>
+    <message>
+        <source>at event {event}</source>
+        <translation>la evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>Explain an OOM or the peak to see why.</source>
+        <translation>Explicați un OOM sau vârful pentru a vedea de ce.</translation>
+    </message>
+    <message>
+        <source>explaining {what}...</source>
+        <translation>se explică {what}...</translation>
+    </message>
+    <message>
+        <source>explaining...</source>
+        <translation>se explică...</translation>
+    </message>
+    <message>
+        <source>The recorded allocations are replayed under each candidate setting; this takes a few seconds on long traces.</source>
+        <translation>Alocările înregistrate sunt rejucate sub fiecare setare candidată; durează câteva secunde pe înregistrări lungi.</translation>
+    </message>
+    <message>
+        <source>Could not explain:</source>
+        <translation>Nu s-a putut explica:</translation>
+    </message>
+    <message>
+        <source>What happened</source>
+        <translation>Ce s-a întâmplat</translation>
+    </message>
+    <message>
+        <source>What to try</source>
+        <translation>Ce puteți încerca</translation>
+    </message>
+    <message>
+        <source>Key figures</source>
+        <translation>Cifre-cheie</translation>
+    </message>
+    <message>
+        <source>What holds the memory</source>
+        <translation>Ce ține memoria</translation>
+    </message>
+    <message>
+        <source> (of {n} {n:event|events})</source>
+        <translation> (din {n} {n:eveniment|evenimente|de evenimente})</translation>
+    </message>
+    <message>
+        <source> Click the moment to travel there.</source>
+        <translation> Faceți clic pe moment pentru a merge acolo.</translation>
+    </message>
+    <message>
+        <source>Device {device}:</source>
+        <translation>Dispozitivul {device}:</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>alocat</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>rezervat</translation>
+    </message>
+    <message>
+        <source>free in the cache</source>
+        <translation>liber în cache</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+    <message>
+        <source>small</source>
+        <translation>mic</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>mare</translation>
+    </message>
+    <message>
+        <source>new segment needed</source>
+        <translation>segment nou necesar</translation>
+    </message>
+    <message>
+        <source>pages to map ({page} each)</source>
+        <translation>pagini de mapat (câte {page})</translation>
+    </message>
+    <message>
+        <source>free in its pool ({pool}, stream {stream})</source>
+        <translation>liber în pool-ul său ({pool}, stream {stream})</translation>
+    </message>
+    <message>
+        <source>request (rounded)</source>
+        <translation>cerere (rotunjită)</translation>
+    </message>
+    <message>
+        <source>device free (cudaMemGetInfo)</source>
+        <translation>liber pe dispozitiv (cudaMemGetInfo)</translation>
+    </message>
+    <message>
+        <source>largest hole in its pool</source>
+        <translation>cel mai mare gol din pool-ul său</translation>
+    </message>
+    <message>
+        <source>would have fitted up to</source>
+        <translation>ar fi încăput până la</translation>
+    </message>
+    <message>
+        <source>{n} bytes</source>
+        <translation>{n} octeți</translation>
+    </message>
+    <message>
+        <source>Nothing is allocated at this moment.</source>
+        <translation>Nimic nu este alocat în acest moment.</translation>
+    </message>
+    <message>
+        <source> (the {top} largest of {n})</source>
+        <translation> (cele mai mari {top} din {n})</translation>
+    </message>
+    <message>
+        <source>By site</source>
+        <translation>Pe loc de apel</translation>
+    </message>
+    <message>
+        <source>event {event}</source>
+        <translation>evenimentul {event}</translation>
     </message>
 </context>
 <context>
@@ -139,6 +376,31 @@ Contează doar când este mult liber (20 % din rezervat și 1 GiB); cu puțin li
     <message>
         <source>These figures look normal: {used} of reserved is allocated, {free} is cached free.</source>
         <translation>Aceste cifre par normale: {used} din rezervat este alocat, {free} este liber în cache.</translation>
+    </message>
+</context>
+<context>
+    <name>GrowthView</name>
+    <message>
+        <source>allocated in: {phase}
+grows by {per_step} per step (least squares over the steps)
+held more after {increases} of the {steps} steps after the first measured
+{first} at the first step, {last} at the last</source>
+        <translation>alocat în: {phase}
+crește cu {per_step} pe pas (cele mai mici pătrate pe pași)
+a ținut mai mult după {increases} din cei {steps} pași de după primul măsurat
+{first} la primul pas, {last} la ultimul</translation>
+    </message>
+    <message>
+        <source>Growth from step to step could not be found: {message}</source>
+        <translation>Creșterea de la un pas la altul nu a putut fi găsită: {message}</translation>
+    </message>
+    <message>
+        <source>{site}: {bytes} more per step</source>
+        <translation>{site}: cu {bytes} mai mult pe pas</translation>
+    </message>
+    <message>
+        <source>Growth from step to step: not computed yet.</source>
+        <translation>Creșterea de la un pas la altul: încă necalculată.</translation>
     </message>
 </context>
 <context>

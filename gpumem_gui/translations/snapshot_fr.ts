@@ -638,6 +638,65 @@ alloué {allocated}
     </message>
 </context>
 <context>
+    <name>PinnedTracks</name>
+    <message>
+        <source>unpin this track</source>
+        <translation>désépingler cette piste</translation>
+    </message>
+    <message>
+        <source>{kind}: {label}, peak {peak}</source>
+        <translation>{kind}&#x202f;: {label}, pic {peak}</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>catégorie</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>metadata</source>
+        <translation>métadonnées</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>recherche</translation>
+    </message>
+    <message>
+        <source>Pin band</source>
+        <translation>Épingler la bande</translation>
+    </message>
+    <message>
+        <source>pin the site, category, stream or pool last picked on &apos;allocated by site&apos;</source>
+        <translation>épingler le site d&apos;appel, la catégorie, le stream ou le pool choisi en dernier dans « alloué par site d&apos;appel »</translation>
+    </message>
+    <message>
+        <source>Pin search</source>
+        <translation>Épingler la recherche</translation>
+    </message>
+    <message>
+        <source>pin the blocks whose stack holds the text typed here</source>
+        <translation>épingler les blocs dont la pile contient le texte saisi ici</translation>
+    </message>
+    <message>
+        <source>text in a frame, e.g. x.py:160</source>
+        <translation>texte d&apos;un cadre, ex. x.py:160</translation>
+    </message>
+    <message>
+        <source>pin {kind} {label}</source>
+        <translation>épingler {kind} {label}</translation>
+    </message>
+</context>
+<context>
     <name>PoolEnvelope</name>
     <message>
         <source>default pool</source>
@@ -909,6 +968,10 @@ alloué {allocated}
         <translation>alloué ({unit})</translation>
     </message>
     <message>
+        <source>trace event</source>
+        <translation>événement de la trace</translation>
+    </message>
+    <message>
         <source>band</source>
         <translation>bande</translation>
     </message>
@@ -975,6 +1038,112 @@ alloué {allocated}
     <message>
         <source>the stack holding most of its bytes</source>
         <translation>la pile qui tient la plupart de ses octets</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotTab</name>
+    <message>
+        <source>reading the trace...</source>
+        <translation>lecture de la trace...</translation>
+    </message>
+</context>
+<context>
+    <name>SpanPanel</name>
+    <message>
+        <source>allocated</source>
+        <translation>alloué</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>réservé</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>actif</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>demandé</translation>
+    </message>
+    <message>
+        <source>segments</source>
+        <translation>segments</translation>
+    </message>
+    <message>
+        <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>
+        <translation>Choisissez un pas ou une plage, ou faites glisser avec Maj sur une chronologie pour sélectionner un intervalle.</translation>
+    </message>
+    <message>
+        <source>{bytes} in {blocks} {blocks:block|blocks}</source>
+        <translation>{bytes} dans {blocks} {blocks:bloc|blocs}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>{n} other {n:site|sites}</source>
+        <translation>{n} autres {n:site d&apos;appel|sites d&apos;appel}</translation>
+    </message>
+    <message>
+        <source>from before the first event to after event {end}</source>
+        <translation>d&apos;avant le premier événement à après l&apos;événement {end}</translation>
+    </message>
+    <message>
+        <source>from after event {start} to after event {end}</source>
+        <translation>d&apos;après l&apos;événement {start} à après l&apos;événement {end}</translation>
+    </message>
+    <message>
+        <source>what was allocated at the span&apos;s peak, {peak} right after event {event}</source>
+        <translation>ce qui était alloué au pic de l&apos;intervalle, {peak} juste après l&apos;événement {event}</translation>
+    </message>
+    <message>
+        <source>allocated in the span and still alive at its end</source>
+        <translation>alloués dans l&apos;intervalle et encore vivants à sa fin</translation>
+    </message>
+    <message>
+        <source>freed in the span: its temporaries and what it released</source>
+        <translation>libérés dans l&apos;intervalle&#x202f;: ses temporaires et ce qu&apos;il a rendu</translation>
+    </message>
+    <message>
+        <source>allocated and freed inside the span</source>
+        <translation>alloués et libérés dans l&apos;intervalle</translation>
+    </message>
+    <message>
+        <source>Left behind</source>
+        <translation>Laissés derrière</translation>
+    </message>
+    <message>
+        <source>Held the peak</source>
+        <translation>Ont tenu le pic</translation>
+    </message>
+    <message>
+        <source>Freed</source>
+        <translation>Libérés</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>Temporaires</translation>
+    </message>
+    <message>
+        <source>the steps found and the record_function ranges; a span drawn on a timeline</source>
+        <translation>les pas trouvés et les plages record_function&#x202f;; un intervalle tracé sur une chronologie</translation>
+    </message>
+    <message>
+        <source>Whole trace</source>
+        <translation>Toute la trace</translation>
+    </message>
+    <message>
+        <source>scope every view to the whole trace again</source>
+        <translation>ramener chaque vue à toute la trace</translation>
+    </message>
+    <message>
+        <source>whole trace</source>
+        <translation>toute la trace</translation>
+    </message>
+    <message>
+        <source>computing the span&apos;s report...</source>
+        <translation>calcul du rapport de l&apos;intervalle...</translation>
     </message>
 </context>
 <context>

@@ -638,6 +638,65 @@ diferență {gap}</translation>
     </message>
 </context>
 <context>
+    <name>PinnedTracks</name>
+    <message>
+        <source>unpin this track</source>
+        <translation>desprindeți această pistă</translation>
+    </message>
+    <message>
+        <source>{kind}: {label}, peak {peak}</source>
+        <translation>{kind}: {label}, vârf {peak}</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>metadata</source>
+        <translation>metadate</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>căutare</translation>
+    </message>
+    <message>
+        <source>Pin band</source>
+        <translation>Fixați banda</translation>
+    </message>
+    <message>
+        <source>pin the site, category, stream or pool last picked on &apos;allocated by site&apos;</source>
+        <translation>fixați locul de apel, categoria, stream-ul sau pool-ul ales ultima dată în „alocat pe loc de apel”</translation>
+    </message>
+    <message>
+        <source>Pin search</source>
+        <translation>Fixați căutarea</translation>
+    </message>
+    <message>
+        <source>pin the blocks whose stack holds the text typed here</source>
+        <translation>fixați blocurile a căror stivă conține textul scris aici</translation>
+    </message>
+    <message>
+        <source>text in a frame, e.g. x.py:160</source>
+        <translation>text dintr-un cadru, ex. x.py:160</translation>
+    </message>
+    <message>
+        <source>pin {kind} {label}</source>
+        <translation>fixați {kind} {label}</translation>
+    </message>
+</context>
+<context>
     <name>PoolEnvelope</name>
     <message>
         <source>default pool</source>
@@ -909,6 +968,10 @@ diferență {gap}</translation>
         <translation>alocat ({unit})</translation>
     </message>
     <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
         <source>band</source>
         <translation>bandă</translation>
     </message>
@@ -975,6 +1038,112 @@ diferență {gap}</translation>
     <message>
         <source>the stack holding most of its bytes</source>
         <translation>stiva care ține cei mai mulți dintre octeții ei</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotTab</name>
+    <message>
+        <source>reading the trace...</source>
+        <translation>se citește jurnalul de evenimente...</translation>
+    </message>
+</context>
+<context>
+    <name>SpanPanel</name>
+    <message>
+        <source>allocated</source>
+        <translation>alocat</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>rezervat</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>activ</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>segments</source>
+        <translation>segmente</translation>
+    </message>
+    <message>
+        <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>
+        <translation>Alegeți un pas sau un interval ori trageți cu Shift peste o cronologie pentru a selecta un interval.</translation>
+    </message>
+    <message>
+        <source>{bytes} in {blocks} {blocks:block|blocks}</source>
+        <translation>{bytes} în {blocks} {blocks:bloc|blocuri|de blocuri}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>niciunul</translation>
+    </message>
+    <message>
+        <source>{n} other {n:site|sites}</source>
+        <translation>{n} {n:alt loc de apel|alte locuri de apel|de alte locuri de apel}</translation>
+    </message>
+    <message>
+        <source>from before the first event to after event {end}</source>
+        <translation>de dinainte de primul eveniment până după evenimentul {end}</translation>
+    </message>
+    <message>
+        <source>from after event {start} to after event {end}</source>
+        <translation>de după evenimentul {start} până după evenimentul {end}</translation>
+    </message>
+    <message>
+        <source>what was allocated at the span&apos;s peak, {peak} right after event {event}</source>
+        <translation>ce era alocat la vârful intervalului, {peak} imediat după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>allocated in the span and still alive at its end</source>
+        <translation>alocate în interval și încă active la sfârșitul lui</translation>
+    </message>
+    <message>
+        <source>freed in the span: its temporaries and what it released</source>
+        <translation>eliberate în interval: temporarele sale și ce a eliberat</translation>
+    </message>
+    <message>
+        <source>allocated and freed inside the span</source>
+        <translation>alocate și eliberate în interval</translation>
+    </message>
+    <message>
+        <source>Left behind</source>
+        <translation>Lăsate în urmă</translation>
+    </message>
+    <message>
+        <source>Held the peak</source>
+        <translation>Au ținut vârful</translation>
+    </message>
+    <message>
+        <source>Freed</source>
+        <translation>Eliberate</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>Temporare</translation>
+    </message>
+    <message>
+        <source>the steps found and the record_function ranges; a span drawn on a timeline</source>
+        <translation>pașii găsiți și intervalele record_function; un interval desenat pe o cronologie</translation>
+    </message>
+    <message>
+        <source>Whole trace</source>
+        <translation>Tot jurnalul</translation>
+    </message>
+    <message>
+        <source>scope every view to the whole trace again</source>
+        <translation>readuceți toate vizualizările la tot jurnalul</translation>
+    </message>
+    <message>
+        <source>whole trace</source>
+        <translation>tot jurnalul</translation>
+    </message>
+    <message>
+        <source>computing the span&apos;s report...</source>
+        <translation>se calculează raportul intervalului...</translation>
     </message>
 </context>
 <context>

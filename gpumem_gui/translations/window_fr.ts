@@ -277,6 +277,13 @@
     </message>
 </context>
 <context>
+    <name>QTabBar</name>
+    <message>
+        <source>Close Tab</source>
+        <translation>Fermer l&apos;onglet</translation>
+    </message>
+</context>
+<context>
     <name>StackView</name>
     <message>
         <source>Also show the allocator, dispatcher, autograd engine and CPython frames, greyed</source>

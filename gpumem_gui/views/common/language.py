@@ -183,7 +183,9 @@ def category_word(label: str) -> str:
     return QtCore.QCoreApplication.translate("Categories", label)
 
 
-_BYTES = QT_TRANSLATE_NOOP("Units", "bytes")  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
+_BYTES = QT_TRANSLATE_NOOP("Units", "bytes")
+# Qt's own texts where Qt ships no translation (qtbase has no Romanian): the window's .ts carries them
+QT_OWN = (QT_TRANSLATE_NOOP("QTabBar", "Close Tab"),)  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
 
 
 def localized(english: str) -> str:
@@ -216,4 +218,19 @@ class Retranslated(QtWidgets.QWidget):
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.retranslate()
+        super().changeEvent(event)
+
+
+class TranslatedLabel(QtWidgets.QLabel):
+    """A label whose one text is fixed (marked QT_TRANSLATE_NOOP(context, text)): shown in the window's language,
+    again after every switch."""
+
+    def __init__(self, context: str, text: str, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._source = (context, text)
+        self.setText(translate(context, text))
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.setText(translate(*self._source))
         super().changeEvent(event)

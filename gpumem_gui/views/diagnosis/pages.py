@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.breakdown import breakdown_at
 from gpumem_gui.core.analysis.growth import find_growth
 from gpumem_gui.core.analysis.site_tree import site_tree
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab, filled, translate
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import BreakdownView
 from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel, explain_job
@@ -60,7 +60,9 @@ class DiagnosisPages(QtCore.QObject):
             return
         snapshot, device, timeline = doc.snapshot, doc.device, doc.timeline()
         self.tabs.setCurrentWidget(self.explain_panel)
-        self.explain_panel.show_running("" if at is None else f"event {at:,}")
+        self.explain_panel.show_running(
+            "" if at is None else filled(translate("ExplainPanel", "event {event}"), {"event": f"{at:,}"})
+        )
         self.tasks.start_latest(
             "explain",
             lambda ctx: explain_job(snapshot, device, at, timeline, ctx.check),

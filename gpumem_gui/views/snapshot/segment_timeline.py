@@ -204,8 +204,8 @@ class SegmentTimelineView(Retranslated):
         if self.series is not None:
             self._fill_table(self.series)
             self._say_status()
-            if self.selected is not None:
-                self.select_band(self.selected)
+        if self.series is not None and self.selected is not None:
+            self.select_band(self.selected)
         else:
             self.info.setText(_tr(_HOVER))
 

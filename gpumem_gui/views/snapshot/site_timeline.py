@@ -120,7 +120,7 @@ class SiteTimelineView(Retranslated):
             self.plot.getAxis(side).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.plot.setLabel("left", translate("SiteTimeline", "allocated ({unit})").format(unit=unit_word(self.unit)))
-        self.plot.setLabel("bottom", "trace event")
+        self.plot.setLabel("bottom", translate("SiteTimeline", "trace event"))
         self.curves: list[pg.PlotCurveItem] = []
         # the picked band, outlined and filled over the stack between its own lower and upper edges: raising its
         # curve (filled down to zero) would hide every band under it and read as a band from zero to its top
@@ -192,6 +192,14 @@ class SiteTimelineView(Retranslated):
         for i in range(self.kind_box.count()):
             self.kind_box.setItemText(i, translate("SiteTimeline", _KIND_LABELS[self.kind_box.itemData(i)]))
         self.plot.setLabel("left", translate("SiteTimeline", "allocated ({unit})").format(unit=unit_word(self.unit)))
+        self.plot.setLabel("bottom", translate("SiteTimeline", "trace event"))
+        if self.bands is not None and self.timeline is not None:  # the status line and the legend's figures
+            bands = self.bands
+            fields = {"bands": str(len(bands.bands)), "events": f"{self.timeline.n_events:,}"}
+            line = translate("SiteTimeline", "{bands} {bands:band|bands} over {events} {events:event|events}")
+            self.status.setText(filled(line, fields))
+            self._fill_legend(bands)
+            self.set_event(self.current_event, emit=False)
         if self.selected is not None:
             self._show_details()
         elif self.snapshot is not None:
