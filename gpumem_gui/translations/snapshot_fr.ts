@@ -938,6 +938,21 @@ alloué {allocated}
     </message>
 </context>
 <context>
+    <name>SettingsView</name>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF was not set.</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF n&apos;était pas défini.</translation>
+    </message>
+    <message>
+        <source>default:</source>
+        <translation>par défaut&#x202f;:</translation>
+    </message>
+    <message>
+        <source>what if:</source>
+        <translation>et si&#x202f;:</translation>
+    </message>
+</context>
+<context>
     <name>SiteTimeline</name>
     <message>
         <source>by allocation site</source>
@@ -1083,7 +1098,7 @@ alloué {allocated}
     </message>
     <message>
         <source>{n} other {n:site|sites}</source>
-        <translation>{n} autres {n:site d&apos;appel|sites d&apos;appel}</translation>
+        <translation>{n} {n:autre site d&apos;appel|autres sites d&apos;appel}</translation>
     </message>
     <message>
         <source>from before the first event to after event {end}</source>

@@ -938,6 +938,21 @@ diferență {gap}</translation>
     </message>
 </context>
 <context>
+    <name>SettingsView</name>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF was not set.</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF nu a fost setat.</translation>
+    </message>
+    <message>
+        <source>default:</source>
+        <translation>implicit:</translation>
+    </message>
+    <message>
+        <source>what if:</source>
+        <translation>ce-ar fi dacă:</translation>
+    </message>
+</context>
+<context>
     <name>SiteTimeline</name>
     <message>
         <source>by allocation site</source>

@@ -45,6 +45,13 @@
     </message>
 </context>
 <context>
+    <name>CloseButton</name>
+    <message>
+        <source>Close Tab</source>
+        <translation>Fermer l&apos;onglet</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -274,13 +281,6 @@
     <message>
         <source>gpumem-gui {version}: PyTorch CUDA caching-allocator memory, segment by segment.</source>
         <translation>gpumem-gui {version}&#x202f;: la mémoire de l&apos;allocateur à cache CUDA de PyTorch, segment par segment.</translation>
-    </message>
-</context>
-<context>
-    <name>QTabBar</name>
-    <message>
-        <source>Close Tab</source>
-        <translation>Fermer l&apos;onglet</translation>
     </message>
 </context>
 <context>

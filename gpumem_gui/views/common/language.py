@@ -106,7 +106,14 @@ def add_tab(tabs: QtWidgets.QTabWidget, page: QtWidgets.QWidget, text: str, at: 
 def _retitle_tabs() -> None:
     if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
         return
+    close = QtCore.QCoreApplication.translate("CloseButton", "Close Tab")  # Qt sets it once, when a tab is added
     for tabs in QtWidgets.QApplication.allWidgets():
+        if isinstance(tabs, QtWidgets.QTabBar):
+            for index in range(tabs.count()):
+                for side in (QtWidgets.QTabBar.ButtonPosition.LeftSide, QtWidgets.QTabBar.ButtonPosition.RightSide):
+                    button = tabs.tabButton(index, side)
+                    if isinstance(button, QtWidgets.QAbstractButton) and button.toolTip():
+                        button.setToolTip(close)
         if isinstance(tabs, QtWidgets.QTabWidget):
             for index in range(tabs.count()):
                 page = tabs.widget(index)
@@ -185,7 +192,7 @@ def category_word(label: str) -> str:
 
 _BYTES = QT_TRANSLATE_NOOP("Units", "bytes")
 # Qt's own texts where Qt ships no translation (qtbase has no Romanian): the window's .ts carries them
-QT_OWN = (QT_TRANSLATE_NOOP("QTabBar", "Close Tab"),)  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
+QT_OWN = (QT_TRANSLATE_NOOP("CloseButton", "Close Tab"),)  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
 
 
 def localized(english: str) -> str:

@@ -84,6 +84,7 @@ class GrowthView(Retranslated):
         super().__init__(parent)
         self.growth: Growth | None = None
         self.summary = QtWidgets.QLabel(wordWrap=True)
+        self.summary.setObjectName("growth_summary_from_core")  # core.analysis.growth's sentence, in English
         self.summary.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.model = GrowthModel()

@@ -55,6 +55,11 @@ class BlockPage(QtWidgets.QSplitter):
         self.addWidget(self.stack)
         self.setSizes([140, 300])
 
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.details.setPlaceholderText(translate("BlockPage", "Click a block for details."))
+        super().changeEvent(event)
+
     def show_block(self, description: str, d: BlockDetails) -> None:
         title = translate("BlockPage", "stack") if d.recorded_frames else translate("BlockPage", "no stack recorded")
         self.stack.set_frames(d.recorded_frames, title)

@@ -380,7 +380,7 @@ class SiteTimelineView(Retranslated):
         for row, band in enumerate(bands.bands):
             swatch = QtGui.QPixmap(12, 12)
             swatch.fill(QtGui.QColor(band_colour(band, row)))
-            name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), short_label(band.label))
+            name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), category_word(short_label(band.label)))
             name.setToolTip(band.label)
             self.legend.setItem(row, 0, name)
             peak = QtWidgets.QTableWidgetItem(localized(format_bytes(band.peak_bytes)))
