@@ -66,7 +66,7 @@ def test_each_qm_is_what_its_ts_compiles_to(tmp_path: Path, area: str, lang: str
 
 
 def _fields(text: str) -> list[str]:
-    return sorted(name.split(":")[0] for _, name, _, _ in string.Formatter().parse(text) if name is not None)
+    return sorted({name.split(":")[0] for _, name, _, _ in string.Formatter().parse(text) if name is not None})
 
 
 @pytest.mark.parametrize("lang", TRANSLATED)

@@ -381,7 +381,7 @@ class SiteTimelineView(Retranslated):
             swatch = QtGui.QPixmap(12, 12)
             swatch.fill(QtGui.QColor(band_colour(band, row)))
             name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), category_word(short_label(band.label)))
-            name.setToolTip(band.label)
+            name.setToolTip(category_word(band.label))
             self.legend.setItem(row, 0, name)
             peak = QtWidgets.QTableWidgetItem(localized(format_bytes(band.peak_bytes)))
             fields = {"bytes": f"{band.peak_bytes:,}", "event": f"{band.peak_event:,}"}
