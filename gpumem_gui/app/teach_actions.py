@@ -11,6 +11,7 @@ from gpumem_gui.document.staging import StagedDemo, stage_demo
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus
 from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.tasks import Task
 from gpumem_gui.views.compare.whatif_view import WhatIfView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -134,6 +135,9 @@ class TeachActions:
             self.host.close_tab(self.host.tabs.indexOf(self.demo_tab))
         self.demo_tab = widget
         index = self.host.tabs.addTab(widget, staged.title)
+        if staged.title.startswith("show me: "):  # document.staging's title: its words translated, its names kept
+            what = staged.title.removeprefix("show me: ")
+            language.tab_title(self.host.tabs, widget, QT_TRANSLATE_NOOP("Tabs", "show me: {what}"), what=what)
         self.host.tabs.setCurrentIndex(index)
 
     def _recaption_demo(self, lang: str) -> None:
@@ -152,9 +156,7 @@ class TeachActions:
             self.lab = lab
         index = self.host.tabs.indexOf(self.lab)
         if index < 0:
-            index = self.host.tabs.addTab(
-                self.lab, QtCore.QCoreApplication.translate("TeachActions", "checkpointing lab")
-            )
+            index = language.add_tab(self.host.tabs, self.lab, QT_TRANSLATE_NOOP("Tabs", "checkpointing lab"))
         self.host.tabs.setCurrentIndex(index)
         if focus:
             self.lab.set_focus(focus)  # type: ignore[attr-defined]

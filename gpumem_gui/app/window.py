@@ -25,6 +25,8 @@ from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
@@ -248,7 +250,8 @@ class MainWindow(MenuWindow):
         page = LoadErrorPage(path, message)
         page.close_requested.connect(lambda: self.close_tab(self.tabs.indexOf(page)))
         page.open_another.connect(self.open_dialog)
-        index = self.tabs.addTab(page, self.tr("{name} (cannot open)").format(name=Path(path).name))
+        index = self.tabs.addTab(page, Path(path).name)
+        language.tab_title(self.tabs, page, QT_TRANSLATE_NOOP("Tabs", "{name} (cannot open)"), name=Path(path).name)
         self.tabs.setTabToolTip(index, message)
         self.tabs.setCurrentIndex(index)
         self.statusBar().showMessage(message, 30_000)
@@ -485,7 +488,7 @@ class MainWindow(MenuWindow):
             self.device_view = view
         index = self.tabs.indexOf(self.device_view)
         if index < 0:
-            index = self.tabs.addTab(self.device_view, self.tr("GPU devices"))
+            index = language.add_tab(self.tabs, self.device_view, QT_TRANSLATE_NOOP("Tabs", "GPU devices"))
         self.tabs.setCurrentIndex(index)
 
     # -- drag and drop, closing ------------------------------------------------------------------------------

@@ -534,13 +534,6 @@
     </message>
 </context>
 <context>
-    <name>Findings</name>
-    <message>
-        <source>high, little free</source>
-        <translation>mare, puțin liber</translation>
-    </message>
-</context>
-<context>
     <name>Flame</name>
     <message>
         <source>; &apos;{search}&apos; matches {share} of the cost</source>

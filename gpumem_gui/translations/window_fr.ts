@@ -104,10 +104,6 @@
         <translation>Instantanés ({patterns});;Tous les fichiers (*)</translation>
     </message>
     <message>
-        <source>{name} (cannot open)</source>
-        <translation>{name} (impossible à ouvrir)</translation>
-    </message>
-    <message>
         <source>{name}: grouping by site...</source>
         <translation>{name}&#x202f;: regroupement par site d&apos;appel...</translation>
     </message>
@@ -126,10 +122,6 @@
     <message>
         <source>replaying through the allocator simulator...</source>
         <translation>rejeu dans le simulateur de l&apos;allocateur...</translation>
-    </message>
-    <message>
-        <source>GPU devices</source>
-        <translation>périphériques GPU</translation>
     </message>
 </context>
 <context>
@@ -350,6 +342,25 @@
     </message>
 </context>
 <context>
+    <name>Tabs</name>
+    <message>
+        <source>show me: {what}</source>
+        <translation>montrez-moi&#x202f;: {what}</translation>
+    </message>
+    <message>
+        <source>checkpointing lab</source>
+        <translation>laboratoire de points de contrôle</translation>
+    </message>
+    <message>
+        <source>{name} (cannot open)</source>
+        <translation>{name} (impossible à ouvrir)</translation>
+    </message>
+    <message>
+        <source>GPU devices</source>
+        <translation>périphériques GPU</translation>
+    </message>
+</context>
+<context>
     <name>TeachActions</name>
     <message>
         <source>Guided quiz</source>
@@ -358,10 +369,6 @@
     <message>
         <source>Show me</source>
         <translation>Montrez-moi</translation>
-    </message>
-    <message>
-        <source>checkpointing lab</source>
-        <translation>laboratoire de points de contrôle</translation>
     </message>
 </context>
 <context>

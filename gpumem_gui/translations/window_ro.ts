@@ -104,10 +104,6 @@
         <translation>Instantanee ({patterns});;Toate fișierele (*)</translation>
     </message>
     <message>
-        <source>{name} (cannot open)</source>
-        <translation>{name} (nu se poate deschide)</translation>
-    </message>
-    <message>
         <source>{name}: grouping by site...</source>
         <translation>{name}: gruparea pe locuri de apel...</translation>
     </message>
@@ -126,10 +122,6 @@
     <message>
         <source>replaying through the allocator simulator...</source>
         <translation>rejucare prin simulatorul alocatorului...</translation>
-    </message>
-    <message>
-        <source>GPU devices</source>
-        <translation>dispozitive GPU</translation>
     </message>
 </context>
 <context>
@@ -350,6 +342,25 @@
     </message>
 </context>
 <context>
+    <name>Tabs</name>
+    <message>
+        <source>show me: {what}</source>
+        <translation>arătați-mi: {what}</translation>
+    </message>
+    <message>
+        <source>checkpointing lab</source>
+        <translation>laboratorul de checkpointing</translation>
+    </message>
+    <message>
+        <source>{name} (cannot open)</source>
+        <translation>{name} (nu se poate deschide)</translation>
+    </message>
+    <message>
+        <source>GPU devices</source>
+        <translation>dispozitive GPU</translation>
+    </message>
+</context>
+<context>
     <name>TeachActions</name>
     <message>
         <source>Guided quiz</source>
@@ -358,10 +369,6 @@
     <message>
         <source>Show me</source>
         <translation>Arătați-mi</translation>
-    </message>
-    <message>
-        <source>checkpointing lab</source>
-        <translation>laboratorul de checkpointing</translation>
     </message>
 </context>
 <context>

@@ -80,6 +80,8 @@ class EventListModel(ColumnsModel):
         event = int(self.indices[index.row()])
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             cell = self.table.cells(event)[column]
+            if column == 2:  # the action in words (EventWords, marked in event_inspector); cudaMalloc stays
+                return translate("EventWords", cell)
             return localized(cell) if column == 3 else cell  # a size as the window's language writes it
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and column == 3:
             size = int(self.table.trace.size[event])
@@ -90,7 +92,7 @@ class EventListModel(ColumnsModel):
             return translate("EventListView", "{size}; block {block}").format_map(fields)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and column in (2, 6):
             cells = self.table.cells(event)
-            return action_label(self.table.trace, event) if column == 2 else cells[column]
+            return translate("EventWords", action_label(self.table.trace, event)) if column == 2 else cells[column]
         return None
 
 

@@ -278,7 +278,10 @@ class FiguresPanel(Retranslated):
         metrics = self.fontMetrics()
         value_width = metrics.horizontalAdvance(localized(_WIDEST_VALUE)) + 4
         shares = [_tr(_SHARE_OF["allocated"]).format(share=localized(s)) for s in ("99.9%", "<0.1%")]
-        notes = [QtCore.QCoreApplication.translate("Findings", "high, little free")]
+        notes = [
+            QtCore.QCoreApplication.translate("Findings", note)
+            for note in ("high, little free", "caused this OOM", "normal", "high")
+        ]
         share_width = max(metrics.horizontalAdvance(text) for text in shares + notes) + 4
         name_width = max(metrics.horizontalAdvance(_tr(label)) for _key, label, _tip in _ROWS) + 4
         for key, label, meaning in _ROWS:
