@@ -3,6 +3,7 @@ and a real snapshot), its diagnosis pages, the menus and the start page, walked 
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from typing import Any
 
@@ -118,3 +119,25 @@ def test_the_quiz_and_the_window_share_one_language(window: MainWindow) -> None:
     assert window.file_menu.title() == "&Fichier"
     assert window.settings.value(language.SETTING) == "fr" and window.settings.value("quiz/language") == "fr"
     window.teach.quiz_dock.close()  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        # the example's OOM: event 203 of 204, a request of 1.5 GiB (its inspector says so in English)
+        ("ro", ("alertă", "OOM la evenimentul 203", "o cerere de 1,5 GiB", "evenimentul 203 din 204: OOM")),
+        (
+            "fr",
+            ("alerte", "OOM à l'événement 203\u202f:", "une demande de 1,5 Gio", "événement 203 sur 204\u202f: OOM"),
+        ),
+    ],
+)
+def test_core_findings_and_figures_read_in_the_language(window: MainWindow, lang: str, said: tuple[str, ...]) -> None:
+    _switch(window, lang)
+    window.tabs.setCurrentIndex(0)
+    tab = window.current_document()
+    assert tab is not None
+    shown = "\n".join([tab.figures.findings_label.text(), tab.inspector.heading.text(), tab.notes.opened_line.text()])
+    shown = html.unescape(shown)
+    assert all(part in shown for part in said), shown
+    assert tab.figures.values["reserved_bytes"].text() == ("15,3 Gio" if lang == "fr" else "15,3 GiB")

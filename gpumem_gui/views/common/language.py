@@ -198,6 +198,8 @@ QT_OWN = (QT_TRANSLATE_NOOP("CloseButton", "Close Tab"),)  # format_bytes_exact'
 def localized(english: str) -> str:
     """A figure written in English ("1.5 GiB", "41.9%", "2,520", "1.5 GiB (1,610,612,736 bytes)") as the current
     language writes it."""
+    if english[:1] in "<>~" and len(english) > 1:  # "<0.1%": the bound as it is, the figure localized
+        return english[0] + localized(english[1:])
     text = localize(english, _current[0])
     if "bytes" in text and _current[0] != "en":
         text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)

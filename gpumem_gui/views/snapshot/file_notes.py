@@ -84,7 +84,7 @@ class FileNotes(Retranslated):
         self.opened_line.setVisible(moment is not None)
         if moment is None:
             return
-        where = html.escape(moment_words(doc))
+        where = html.escape(moment_words(doc), quote=False)  # "l'OOM" stays an apostrophe in a label
         if moment.event == doc.n_events - 1:
             self.opened_line.setText(translate("FileNotes", "Opened at {where}, the final state.").format(where=where))
         else:
