@@ -387,10 +387,8 @@ class SnapshotTab(QtWidgets.QWidget):
             self.table.table_model.set_rows(self.frame.state, self.frame.stacks, self.frame.table_rows)
 
     def _fill_devices(self) -> None:
-        # the labels are asked for again after a switch of language
-        self.controls.set_devices(
-            lambda: [(d, device_label(self.snapshot, d)) for d in self.document.devices()], self.device
-        )
+        labelled = lambda: [(d, device_label(self.snapshot, d)) for d in self.document.devices()]  # noqa: E731
+        self.controls.set_devices(labelled, self.device)  # asked again after a switch of language
 
     def _device_shown(self, staged: bool = False) -> None:
         """The device's timeline, its streams and its last frame (or the final state while the trace is indexed), then
