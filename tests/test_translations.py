@@ -135,3 +135,14 @@ def test_the_lupdate_of_this_environment_reads_python() -> None:
     # the tools come with PySide6: make translations needs nothing else
     out = subprocess.run([tool("pyside6-lupdate"), "-version"], capture_output=True, text=True, check=True)
     assert "lupdate" in out.stdout + out.stderr
+
+
+def test_the_saved_language_is_the_window_s_then_the_quiz_s_then_the_system_s(tmp_path: Path) -> None:
+    settings = QtCore.QSettings(str(tmp_path / "s.ini"), QtCore.QSettings.Format.IniFormat)
+    assert language.saved_language(settings) == language.system_language()
+    settings.setValue("quiz/language", "fr")  # chosen in the quiz before the window had a language
+    assert language.saved_language(settings) == "fr"
+    settings.setValue(language.SETTING, "ro")
+    assert language.saved_language(settings) == "ro"
+    settings.setValue(language.SETTING, "klingon")  # not a language of the window: the next one counts
+    assert language.saved_language(settings) == "fr"

@@ -157,9 +157,13 @@ def system_language() -> str:
 
 
 def saved_language(settings: QtCore.QSettings) -> str:
-    """The language chosen last (View > Language or the quiz's), else the system's."""
-    saved = str(settings.value(SETTING, ""))
-    return saved if saved in LANGUAGES else system_language()
+    """The language chosen last (View > Language or the quiz's; a quiz language chosen before the window had one
+    counts), else the system's."""
+    for key in (SETTING, QUIZ_SETTING):
+        saved = str(settings.value(key, ""))
+        if saved in LANGUAGES:
+            return saved
+    return system_language()
 
 
 def choose(lang: str, settings: QtCore.QSettings) -> None:
