@@ -52,6 +52,41 @@
     </message>
 </context>
 <context>
+    <name>CompareActions</name>
+    <message>
+        <source>Compare: open a snapshot (fully loaded) first.</source>
+        <translation>Comparer&#x202f;: ouvrez d&apos;abord un instantané (entièrement chargé).</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparer</translation>
+    </message>
+    <message>
+        <source>Compare this tab (A, at its cursor) with B:</source>
+        <translation>Comparer cet onglet (A, à son curseur) avec B&#x202f;:</translation>
+    </message>
+    <message>
+        <source>A file...</source>
+        <translation>Un fichier...</translation>
+    </message>
+    <message>
+        <source>Mark: open a snapshot (fully loaded) first.</source>
+        <translation>Marquer&#x202f;: ouvrez d&apos;abord un instantané (entièrement chargé).</translation>
+    </message>
+    <message>
+        <source>moment A: event {event}; go to B (another moment or tab), then View &gt; Compare With Moment A</source>
+        <translation>moment A&#x202f;: événement {event}&#x202f;; allez à B (un autre moment ou onglet), puis Affichage &gt; Comparer avec le moment A</translation>
+    </message>
+    <message>
+        <source>Mark a moment first (View &gt; Mark This Moment as A).</source>
+        <translation>Marquez d&apos;abord un moment (Affichage &gt; Marquer ce moment comme A).</translation>
+    </message>
+    <message>
+        <source>Compare: show a snapshot (fully loaded) as B.</source>
+        <translation>Comparer&#x202f;: affichez un instantané (entièrement chargé) comme B.</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -72,6 +107,21 @@
     <message>
         <source>largest free block</source>
         <translation>plus grand bloc libre</translation>
+    </message>
+</context>
+<context>
+    <name>LiveActions</name>
+    <message>
+        <source>No local job runs a gpumem-gui probe.</source>
+        <translation>Aucun job local n&apos;exécute de sonde gpumem-gui.</translation>
+    </message>
+    <message>
+        <source>Attach to Socket</source>
+        <translation>Attacher à un socket</translation>
+    </message>
+    <message>
+        <source>Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):</source>
+        <translation>Socket de la sonde (ex. /tmp/gpumem.sock, redirigé avec ssh -L)&#x202f;:</translation>
     </message>
 </context>
 <context>
@@ -342,6 +392,33 @@
     </message>
 </context>
 <context>
+    <name>TabActions</name>
+    <message>
+        <source>What if</source>
+        <translation>Et si</translation>
+    </message>
+    <message>
+        <source>Open a snapshot with a trace first.</source>
+        <translation>Ouvrez d&apos;abord un instantané avec une trace.</translation>
+    </message>
+    <message>
+        <source>Explain needs a snapshot with a trace, fully loaded.</source>
+        <translation>L&apos;explication a besoin d&apos;un instantané avec une trace, entièrement chargé.</translation>
+    </message>
+    <message>
+        <source>Save report</source>
+        <translation>Enregistrer le rapport</translation>
+    </message>
+    <message>
+        <source>Text (*.txt);;JSON (*.json)</source>
+        <translation>Texte (*.txt);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>saved {path}</source>
+        <translation>enregistré {path}</translation>
+    </message>
+</context>
+<context>
     <name>Tabs</name>
     <message>
         <source>show me: {what}</source>
@@ -358,6 +435,18 @@
     <message>
         <source>GPU devices</source>
         <translation>périphériques GPU</translation>
+    </message>
+    <message>
+        <source>live: all jobs</source>
+        <translation>en direct&#x202f;: tous les jobs</translation>
+    </message>
+    <message>
+        <source>what if: {change}</source>
+        <translation>et si&#x202f;: {change}</translation>
+    </message>
+    <message>
+        <source>what if: recorded</source>
+        <translation>et si&#x202f;: enregistré</translation>
     </message>
 </context>
 <context>
@@ -376,6 +465,25 @@
     <message>
         <source>bytes</source>
         <translation>octets</translation>
+    </message>
+</context>
+<context>
+    <name>UserCodeDialog</name>
+    <message>
+        <source>Your code and libraries</source>
+        <translation>Votre code et les bibliothèques</translation>
+    </message>
+    <message>
+        <source>A block is charged to the innermost line of your code, with the library line below it (&quot;model.py:88 via einops/_backends.py:288&quot;). Frames under site-packages, dist-packages, the standard library and torch are libraries; the rest is your code. Move folders across that line here, one a line: a path, or a package name such as diffusers.</source>
+        <translation>Un bloc est imputé à la ligne la plus interne de votre code, avec la ligne de bibliothèque en dessous (&quot;model.py:88 via einops/_backends.py:288&quot;). Les cadres sous site-packages, dist-packages, la bibliothèque standard et torch sont des bibliothèques&#x202f;; le reste est votre code. Faites passer ici des dossiers de l&apos;autre côté de cette ligne, un par ligne&#x202f;: un chemin, ou un nom de paquet comme diffusers.</translation>
+    </message>
+    <message>
+        <source>Your code (even inside site-packages):</source>
+        <translation>Votre code (même dans site-packages)&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Libraries (not your code, even outside site-packages):</source>
+        <translation>Bibliothèques (pas votre code, même hors de site-packages)&#x202f;:</translation>
     </message>
 </context>
 </TS>

@@ -52,6 +52,41 @@
     </message>
 </context>
 <context>
+    <name>CompareActions</name>
+    <message>
+        <source>Compare: open a snapshot (fully loaded) first.</source>
+        <translation>Comparare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparați</translation>
+    </message>
+    <message>
+        <source>Compare this tab (A, at its cursor) with B:</source>
+        <translation>Comparați această filă (A, la cursorul ei) cu B:</translation>
+    </message>
+    <message>
+        <source>A file...</source>
+        <translation>Un fișier...</translation>
+    </message>
+    <message>
+        <source>Mark: open a snapshot (fully loaded) first.</source>
+        <translation>Marcare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
+    </message>
+    <message>
+        <source>moment A: event {event}; go to B (another moment or tab), then View &gt; Compare With Moment A</source>
+        <translation>momentul A: evenimentul {event}; mergeți la B (alt moment sau altă filă), apoi Vizualizare &gt; Comparați cu momentul A</translation>
+    </message>
+    <message>
+        <source>Mark a moment first (View &gt; Mark This Moment as A).</source>
+        <translation>Marcați mai întâi un moment (Vizualizare &gt; Marcați acest moment ca A).</translation>
+    </message>
+    <message>
+        <source>Compare: show a snapshot (fully loaded) as B.</source>
+        <translation>Comparare: arătați un instantaneu (încărcat complet) ca B.</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -72,6 +107,21 @@
     <message>
         <source>largest free block</source>
         <translation>cel mai mare bloc liber</translation>
+    </message>
+</context>
+<context>
+    <name>LiveActions</name>
+    <message>
+        <source>No local job runs a gpumem-gui probe.</source>
+        <translation>Niciun job local nu rulează o sondă gpumem-gui.</translation>
+    </message>
+    <message>
+        <source>Attach to Socket</source>
+        <translation>Atașați la un socket</translation>
+    </message>
+    <message>
+        <source>Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):</source>
+        <translation>Socket-ul sondei (ex. /tmp/gpumem.sock, redirecționat cu ssh -L):</translation>
     </message>
 </context>
 <context>
@@ -342,6 +392,33 @@
     </message>
 </context>
 <context>
+    <name>TabActions</name>
+    <message>
+        <source>What if</source>
+        <translation>Ce-ar fi dacă</translation>
+    </message>
+    <message>
+        <source>Open a snapshot with a trace first.</source>
+        <translation>Deschideți mai întâi un instantaneu cu jurnal de evenimente.</translation>
+    </message>
+    <message>
+        <source>Explain needs a snapshot with a trace, fully loaded.</source>
+        <translation>Explicația are nevoie de un instantaneu cu jurnal de evenimente, încărcat complet.</translation>
+    </message>
+    <message>
+        <source>Save report</source>
+        <translation>Salvați raportul</translation>
+    </message>
+    <message>
+        <source>Text (*.txt);;JSON (*.json)</source>
+        <translation>Text (*.txt);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>saved {path}</source>
+        <translation>salvat {path}</translation>
+    </message>
+</context>
+<context>
     <name>Tabs</name>
     <message>
         <source>show me: {what}</source>
@@ -358,6 +435,18 @@
     <message>
         <source>GPU devices</source>
         <translation>dispozitive GPU</translation>
+    </message>
+    <message>
+        <source>live: all jobs</source>
+        <translation>în direct: toate joburile</translation>
+    </message>
+    <message>
+        <source>what if: {change}</source>
+        <translation>ce-ar fi dacă: {change}</translation>
+    </message>
+    <message>
+        <source>what if: recorded</source>
+        <translation>ce-ar fi dacă: înregistrat</translation>
     </message>
 </context>
 <context>
@@ -376,6 +465,25 @@
     <message>
         <source>bytes</source>
         <translation>octeți</translation>
+    </message>
+</context>
+<context>
+    <name>UserCodeDialog</name>
+    <message>
+        <source>Your code and libraries</source>
+        <translation>Codul dumneavoastră și bibliotecile</translation>
+    </message>
+    <message>
+        <source>A block is charged to the innermost line of your code, with the library line below it (&quot;model.py:88 via einops/_backends.py:288&quot;). Frames under site-packages, dist-packages, the standard library and torch are libraries; the rest is your code. Move folders across that line here, one a line: a path, or a package name such as diffusers.</source>
+        <translation>Un bloc este atribuit celei mai interioare linii din codul dumneavoastră, cu linia din bibliotecă sub ea (&quot;model.py:88 via einops/_backends.py:288&quot;). Cadrele din site-packages, dist-packages, biblioteca standard și torch sunt biblioteci; restul este codul dumneavoastră. Mutați aici dosare peste această graniță, câte unul pe linie: o cale sau un nume de pachet, cum ar fi diffusers.</translation>
+    </message>
+    <message>
+        <source>Your code (even inside site-packages):</source>
+        <translation>Codul dumneavoastră (chiar și în site-packages):</translation>
+    </message>
+    <message>
+        <source>Libraries (not your code, even outside site-packages):</source>
+        <translation>Biblioteci (nu codul dumneavoastră, chiar și în afara site-packages):</translation>
     </message>
 </context>
 </TS>
