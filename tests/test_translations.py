@@ -146,3 +146,10 @@ def test_the_saved_language_is_the_window_s_then_the_quiz_s_then_the_system_s(tm
     assert language.saved_language(settings) == "ro"
     settings.setValue(language.SETTING, "klingon")  # not a language of the window: the next one counts
     assert language.saved_language(settings) == "fr"
+
+
+def test_every_translation_file_is_one_of_an_area_and_language() -> None:
+    # a .ts or .qm no area names would be loaded (set_language takes every *_<lang>.qm) but never checked here
+    expected = {f"{area}_{lang}.{ext}" for area, lang in PAIRS for ext in ("ts", "qm")}
+    found = {p.name for p in FOLDER.iterdir() if p.suffix in (".ts", ".qm")}
+    assert found == expected
