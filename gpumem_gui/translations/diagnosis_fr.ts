@@ -28,6 +28,10 @@
         <translation>Par métadonnées</translation>
     </message>
     <message>
+        <source>nothing allocated</source>
+        <translation>rien d&apos;alloué</translation>
+    </message>
+    <message>
         <source>small</source>
         <translation>petit</translation>
     </message>
@@ -255,6 +259,50 @@
     <message>
         <source>By site</source>
         <translation>Par site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>Remarque&#x202f;:</translation>
+    </message>
+    <message>
+        <source>cannot judge</source>
+        <translation>impossible à juger</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>oui</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>non</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Montrer</translation>
+    </message>
+    <message>
+        <source>the program makes the same requests in the same order</source>
+        <translation>le programme fait les mêmes demandes dans le même ordre</translation>
+    </message>
+    <message>
+        <source>change</source>
+        <translation>changement</translation>
+    </message>
+    <message>
+        <source>frees now</source>
+        <translation>libère maintenant</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>tient</translation>
+    </message>
+    <message>
+        <source>OOMs</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>peak reserved</source>
+        <translation>pic réservé</translation>
     </message>
     <message>
         <source>event {event}</source>

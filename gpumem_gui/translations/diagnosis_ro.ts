@@ -28,6 +28,10 @@
         <translation>Pe metadate</translation>
     </message>
     <message>
+        <source>nothing allocated</source>
+        <translation>nimic alocat</translation>
+    </message>
+    <message>
         <source>small</source>
         <translation>mic</translation>
     </message>
@@ -255,6 +259,50 @@
     <message>
         <source>By site</source>
         <translation>Pe loc de apel</translation>
+    </message>
+    <message>
+        <source>Note:</source>
+        <translation>Notă:</translation>
+    </message>
+    <message>
+        <source>cannot judge</source>
+        <translation>nu se poate judeca</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>da</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>nu</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Arătați</translation>
+    </message>
+    <message>
+        <source>the program makes the same requests in the same order</source>
+        <translation>programul face aceleași cereri în aceeași ordine</translation>
+    </message>
+    <message>
+        <source>change</source>
+        <translation>schimbare</translation>
+    </message>
+    <message>
+        <source>frees now</source>
+        <translation>eliberează acum</translation>
+    </message>
+    <message>
+        <source>fits</source>
+        <translation>încape</translation>
+    </message>
+    <message>
+        <source>OOMs</source>
+        <translation>OOM-uri</translation>
+    </message>
+    <message>
+        <source>peak reserved</source>
+        <translation>vârf rezervat</translation>
     </message>
     <message>
         <source>event {event}</source>

@@ -12,6 +12,26 @@
         <translation>libre {free}, plus grand trou {largest}</translation>
     </message>
     <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>catégorie</translation>
+    </message>
+    <message>
+        <source>no stack</source>
+        <translation>pas de pile</translation>
+    </message>
+    <message>
+        <source>user metadata</source>
+        <translation>métadonnées utilisateur</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>annotation</translation>
+    </message>
+    <message>
         <source>Click a block for details.</source>
         <translation>Cliquez sur un bloc pour les détails.</translation>
     </message>

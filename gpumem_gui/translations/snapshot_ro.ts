@@ -12,6 +12,26 @@
         <translation>liber {free}, cel mai mare gol {largest}</translation>
     </message>
     <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>no stack</source>
+        <translation>fără stivă</translation>
+    </message>
+    <message>
+        <source>user metadata</source>
+        <translation>metadate ale utilizatorului</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>adnotare</translation>
+    </message>
+    <message>
         <source>Click a block for details.</source>
         <translation>Faceți clic pe un bloc pentru detalii.</translation>
     </message>

@@ -78,7 +78,8 @@ def summary_html(b: Breakdown) -> str:
 
 def share_table(rows: list[tuple[str, int]], total: int) -> str:
     if not rows:
-        return f'<p style="color: {palette.TEXT_MUTED};">{translate("Breakdown", "nothing allocated")}</p>'
+        nothing = translate("Breakdown", "nothing allocated")
+        return f'<p style="color: {palette.TEXT_MUTED};">{nothing}</p>'
     cells = "".join(
         f'<tr><td align="right">{localized(format_bytes(v))}</td><td align="right">{share(v, total)}</td>'
         f'<td style="color: {palette.CURVES["allocated"]};">{text_bar(v / total if total else 0)}</td>'

@@ -16,7 +16,7 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import Retranslated, filled, localized, translate
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 from gpumem_gui.views.diagnosis.breakdown_view import share, summary_html, text_bar
 
 TOP_SITES = 10  # sites listed in the panel (the breakdown view shows them all)
@@ -222,32 +222,47 @@ def _sites(d: Diagnosis) -> str:
 
 
 def _remedies(e: Explanation) -> str:
-    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>Note:</b> {html.escape(REPLAY_NOTE)}</p>'
+    note_word = translate("ExplainPanel", "Note:")
+    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>{note_word}</b> {html.escape(REPLAY_NOTE)}</p>'
     out = [note]
     if e.baseline:
         out.append(_paragraphs([e.baseline]))
     if e.remedies:
         rows = []
+        cannot, yes = translate("ExplainPanel", "cannot judge"), translate("ExplainPanel", "yes")
+        no, show = translate("ExplainPanel", "no"), translate("ExplainPanel", "Show")
         for k, r in enumerate(e.remedies):
             fits = (
-                f'<span style="color: {palette.TEXT_MUTED};">cannot judge</span>'
+                f'<span style="color: {palette.TEXT_MUTED};">{cannot}</span>'
                 if not r.judged
-                else f'<b style="color: {palette.RIGHT};">yes</b>'
+                else f'<b style="color: {palette.RIGHT};">{yes}</b>'
                 if r.fits
-                else f'<b style="color: {palette.WRONG};">no</b>'
+                else f'<b style="color: {palette.WRONG};">{no}</b>'
             )
             # what the changed trace assumes of the program change, on hover (the JSON's `assumes`)
-            assumes = html.escape(r.assumes or "the program makes the same requests in the same order", quote=True)
-            frees = "" if r.frees_bytes is None else format_bytes(r.frees_bytes)
+            same = translate("ExplainPanel", "the program makes the same requests in the same order")
+            assumes = html.escape(r.assumes or same, quote=True)
+            frees = "" if r.frees_bytes is None else localized(format_bytes(r.frees_bytes))
             rows.append(
                 f"<tr><td title=\"{assumes}\">{html.escape(r.what)}</td><td align='right'>{frees}</td><td>{fits}</td>"
-                f"<td align='right'>{r.oom_events}</td><td align='right'>{format_bytes(r.peak_reserved_bytes)}</td>"
-                f'<td><a href="remedy:{k}" title="{assumes}">Show</a></td></tr>'
+                f"<td align='right'>{r.oom_events}</td>"
+                f"<td align='right'>{localized(format_bytes(r.peak_reserved_bytes))}</td>"
+                f'<td><a href="remedy:{k}" title="{assumes}">{show}</a></td></tr>'
             )
+        words = [translate("ExplainPanel", w) for w in _REMEDY_COLUMNS]
         head = (
-            "<tr><th align='left'>change</th><th align='right'>frees now</th><th align='left'>fits</th>"
-            "<th align='right'>OOMs</th><th align='right'>peak reserved</th><th></th></tr>"
+            f"<tr><th align='left'>{words[0]}</th><th align='right'>{words[1]}</th><th align='left'>{words[2]}</th>"
+            f"<th align='right'>{words[3]}</th><th align='right'>{words[4]}</th><th></th></tr>"
         )
         out.append(f'<table cellspacing="0" cellpadding="3" border="1">{head}{"".join(rows)}</table>')
     out.append(_paragraphs(e.notes))
     return "".join(out)
+
+
+_REMEDY_COLUMNS = (
+    QT_TRANSLATE_NOOP("ExplainPanel", "change"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "frees now"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "fits"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "OOMs"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "peak reserved"),
+)

@@ -28,19 +28,22 @@ def block_details_html(description: str, d: BlockDetails) -> str:
         free=localized(format_bytes_exact(d.segment_free)),
         largest=localized(format_bytes_exact(d.segment_largest_free)),
     )
-    lines = [description, "", f"<b>{translate('BlockPage', 'segment')}</b> {segment}", free]
+    words = {
+        "segment": translate("BlockPage", "segment"),
+        "category": translate("BlockPage", "category"),
+        "no stack": translate("BlockPage", "no stack"),
+        "user metadata": translate("BlockPage", "user metadata"),
+        "annotation": translate("BlockPage", "annotation"),
+    }
+    lines = [description, "", f"<b>{words['segment']}</b> {segment}", free]
     if d.category:  # known once the trace is indexed
         label = html.escape(category_word(CATEGORY_LABELS.get(d.category, d.category)))
-        lines[1:1] = [f"<b>{translate('BlockPage', 'category')}</b> {label}: {html.escape(d.category_rule)}"]
+        lines[1:1] = [f"<b>{words['category']}</b> {label}: {html.escape(d.category_rule)}"]
     if d.no_frames_cause:
-        lines[1:1] = [f"<b>{translate('BlockPage', 'no stack')}</b>: {html.escape(d.no_frames_cause)}"]
+        lines[1:1] = [f"<b>{words['no stack']}</b>: {html.escape(d.no_frames_cause)}"]
     if d.user_metadata or d.annotations:
-        tags = (
-            [f"<b>{translate('BlockPage', 'user metadata')}</b> {html.escape(d.user_metadata)}"]
-            if d.user_metadata
-            else []
-        )
-        tags += [f"<b>{translate('BlockPage', 'annotation')}</b> {html.escape(a)}" for a in d.annotations]
+        tags = [f"<b>{words['user metadata']}</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
+        tags += [f"<b>{words['annotation']}</b> {html.escape(a)}" for a in d.annotations]
         lines[1:1] = tags
     return "<br>".join(lines)
 
