@@ -153,3 +153,17 @@ def test_every_translation_file_is_one_of_an_area_and_language() -> None:
     expected = {f"{area}_{lang}.{ext}" for area, lang in PAIRS for ext in ("ts", "qm")}
     found = {p.name for p in FOLDER.iterdir() if p.suffix in (".ts", ".qm")}
     assert found == expected
+
+
+def test_no_marked_text_hides_inside_an_f_string() -> None:
+    # pyside6-lupdate does not read an f-string's fields: f"{self.tr('x')}" would never reach the .ts
+    inside = re.compile(r"""\{(?:self\.tr\(\s*['"]|translate\(\s*['"][^'"]*['"]\s*,\s*['"])""")
+    found = [
+        f"{path.relative_to(TOP)}:{n}"
+        for area in AREAS.values()
+        for source in area
+        for path in ([TOP / source] if source.endswith(".py") else sorted((TOP / source).rglob("*.py")))
+        for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if inside.search(line)
+    ]
+    assert found == []
