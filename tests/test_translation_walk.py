@@ -22,8 +22,8 @@ from tests.translation_walk import english_left, english_words, visible_texts
 # code names torch prints), none of them the window's own words
 ALLOWED = ("inactive",)  # torch's name of a free block's state (active_allocated, active_pending_free are code)
 # widgets whose sentences come from the Qt-free layers in English, not translated yet (named by objectName): each
-# allocator setting's meaning and what-if (document.settings_page), the growth page's finding (core.analysis.growth)
-ENGLISH_FROM_BELOW = ("settings_from_document", "growth_summary_from_core")
+# allocator setting's meaning and what-if (document.settings_page)
+ENGLISH_FROM_BELOW = ("settings_from_document",)
 FIXTURE = "felix_dump_a.pickle"
 
 

@@ -11,5 +11,9 @@ TRANSLATED = ("ro", "fr")  # the languages besides English, the language the cod
 AREAS: dict[str, tuple[str, ...]] = {
     "window": ("gpumem_gui/app", "gpumem_gui/views/common"),
     "snapshot": ("gpumem_gui/views/snapshot",),
-    "diagnosis": ("gpumem_gui/views/diagnosis", "gpumem_gui/core/analysis/first_look.py"),
+    "diagnosis": (
+        "gpumem_gui/views/diagnosis",
+        "gpumem_gui/core/analysis/first_look.py",
+        "gpumem_gui/core/analysis/growth.py",
+    ),
 }

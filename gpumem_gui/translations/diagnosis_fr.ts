@@ -427,6 +427,41 @@ Cela ne compte que si beaucoup est libre (20 % du réservé et 1 Gio)&#x202f;; a
     </message>
 </context>
 <context>
+    <name>Growth</name>
+    <message>
+        <source>Nothing grows from step to step over {n} steps ({how}).</source>
+        <translation>Rien ne croît d&apos;un pas à l&apos;autre sur {n} pas ({how}).</translation>
+    </message>
+    <message>
+        <source>1 allocation site grows from step to step over {n} steps ({how}).</source>
+        <translation>1 site d&apos;allocation croît d&apos;un pas à l&apos;autre sur {n} pas ({how}).</translation>
+    </message>
+    <message>
+        <source>{sites} allocation sites grow from step to step over {n} steps ({how}).</source>
+        <translation>{sites} sites d&apos;allocation croissent d&apos;un pas à l&apos;autre sur {n} pas ({how}).</translation>
+    </message>
+    <message>
+        <source>no repeating steps found: the file has no trace</source>
+        <translation>aucun pas répété trouvé&#x202f;: le fichier n&apos;a pas de trace</translation>
+    </message>
+    <message>
+        <source>no repeating steps found: no record_function range, phase or allocation repeats {n} times or more at a steady pace, so growth from step to step was not measured</source>
+        <translation>aucun pas répété trouvé&#x202f;: aucune plage record_function, phase ou allocation ne se répète {n} fois ou plus à un rythme régulier, donc la croissance d&apos;un pas à l&apos;autre n&apos;a pas été mesurée</translation>
+    </message>
+    <message>
+        <source>the end of each of the {n} &apos;{name}&apos; ranges recorded with record_function</source>
+        <translation>la fin de chacune des {n} plages « {name} » enregistrées avec record_function</translation>
+    </message>
+    <message>
+        <source>the end of each of the {n} {name} phases, read from the stacks&apos; frames</source>
+        <translation>la fin de chacune des {n} phases {name}, lues dans les cadres des piles</translation>
+    </message>
+    <message>
+        <source>just before each of the {n} allocations from {where}, one every ~{gap} events</source>
+        <translation>juste avant chacune des {n} allocations de {where}, une tous les ~{gap} événements</translation>
+    </message>
+</context>
+<context>
     <name>GrowthView</name>
     <message>
         <source>allocated in: {phase}
@@ -449,6 +484,10 @@ a tenu davantage après {increases} des {steps} pas suivant le premier mesuré
     <message>
         <source>Growth from step to step: not computed yet.</source>
         <translation>Croissance d&apos;un pas à l&apos;autre&#x202f;: pas encore calculée.</translation>
+    </message>
+    <message>
+        <source> A site counts as growing at {size} or more a step, holding more after {share} of the steps.</source>
+        <translation> Un site d&apos;appel compte comme croissant à partir de {size} par pas, s&apos;il tient davantage après {share} des pas.</translation>
     </message>
 </context>
 <context>

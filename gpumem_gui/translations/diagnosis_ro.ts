@@ -427,6 +427,41 @@ Contează doar când este mult liber (20 % din rezervat și 1 GiB); cu puțin li
     </message>
 </context>
 <context>
+    <name>Growth</name>
+    <message>
+        <source>Nothing grows from step to step over {n} steps ({how}).</source>
+        <translation>Nimic nu crește de la un pas la altul pe {n} {n:pas|pași|de pași} ({how}).</translation>
+    </message>
+    <message>
+        <source>1 allocation site grows from step to step over {n} steps ({how}).</source>
+        <translation>1 loc de alocare crește de la un pas la altul pe {n} {n:pas|pași|de pași} ({how}).</translation>
+    </message>
+    <message>
+        <source>{sites} allocation sites grow from step to step over {n} steps ({how}).</source>
+        <translation>{sites} {sites:loc de alocare crește|locuri de alocare cresc|de locuri de alocare cresc} de la un pas la altul pe {n} {n:pas|pași|de pași} ({how}).</translation>
+    </message>
+    <message>
+        <source>no repeating steps found: the file has no trace</source>
+        <translation>niciun pas repetat găsit: fișierul nu are jurnal de evenimente</translation>
+    </message>
+    <message>
+        <source>no repeating steps found: no record_function range, phase or allocation repeats {n} times or more at a steady pace, so growth from step to step was not measured</source>
+        <translation>niciun pas repetat găsit: niciun interval record_function, nicio fază și nicio alocare nu se repetă de {n} ori sau mai mult într-un ritm constant, așa că creșterea de la un pas la altul nu a fost măsurată</translation>
+    </message>
+    <message>
+        <source>the end of each of the {n} &apos;{name}&apos; ranges recorded with record_function</source>
+        <translation>sfârșitul fiecăruia dintre cele {n} intervale „{name}” înregistrate cu record_function</translation>
+    </message>
+    <message>
+        <source>the end of each of the {n} {name} phases, read from the stacks&apos; frames</source>
+        <translation>sfârșitul fiecăreia dintre cele {n} faze {name}, citite din cadrele stivelor</translation>
+    </message>
+    <message>
+        <source>just before each of the {n} allocations from {where}, one every ~{gap} events</source>
+        <translation>chiar înainte de fiecare dintre cele {n} {n:alocare|alocări|de alocări} din {where}, una la ~{gap} evenimente</translation>
+    </message>
+</context>
+<context>
     <name>GrowthView</name>
     <message>
         <source>allocated in: {phase}
@@ -449,6 +484,10 @@ a ținut mai mult după {increases} din cei {steps} pași de după primul măsur
     <message>
         <source>Growth from step to step: not computed yet.</source>
         <translation>Creșterea de la un pas la altul: încă necalculată.</translation>
+    </message>
+    <message>
+        <source> A site counts as growing at {size} or more a step, holding more after {share} of the steps.</source>
+        <translation> Un loc de apel este socotit în creștere la {size} sau mai mult pe pas, ținând mai mult după {share} din pași.</translation>
     </message>
 </context>
 <context>

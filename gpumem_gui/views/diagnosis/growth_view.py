@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingSite, Growth
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 from gpumem_gui.views.common.stack_view import StackView
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 
@@ -84,7 +84,6 @@ class GrowthView(Retranslated):
         super().__init__(parent)
         self.growth: Growth | None = None
         self.summary = QtWidgets.QLabel(wordWrap=True)
-        self.summary.setObjectName("growth_summary_from_core")  # core.analysis.growth's sentence, in English
         self.summary.setStyleSheet(f"color:{palette.TEXT_STRONG};")
         self.summary.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.model = GrowthModel()
@@ -158,13 +157,16 @@ class GrowthView(Retranslated):
 def _summary(growth: Growth | None) -> str:
     if growth is None:
         return translate("GrowthView", "Growth from step to step: not computed yet.")
-    text = growth.summary
+    steps = growth.steps
+    how = filled(translate("Growth", steps.template), steps.fields) if steps.template else steps.how
+    template, fields = growth.summary_template()
+    text = filled(translate("Growth", template), {**fields, "how": how}) if template != "{how}" else how
     text = text[0].upper() + text[1:]
     if not text.endswith("."):
         text += "."
     if growth.steps.found:
-        text += (
-            f" A site counts as growing at {format_bytes(MIN_GROWTH)} or more a step, holding more after "
-            f"{MIN_INCREASING:.0%} of the steps."
+        rule = translate(
+            "GrowthView", " A site counts as growing at {size} or more a step, holding more after {share} of the steps."
         )
+        text += rule.format(size=localized(format_bytes(MIN_GROWTH)), share=localized(f"{MIN_INCREASING:.0%}"))
     return text
