@@ -8,7 +8,7 @@ STAMP_TEST := $(VENV)/.installed-test
 KERNEL_SOURCES := $(wildcard gpumem_gui/core/*/*.pyx gpumem_gui/core/*/*.pxi gpumem_gui/core/*/*.pxd gpumem_gui/core/*/*.h) \
 	gpumem_gui/core/allocator/simulator.py gpumem_gui/core/allocator/_feed.py
 
-.PHONY: run test lint bench examples screenshots dist-check gpu-check clean
+.PHONY: run test lint bench examples screenshots translations dist-check gpu-check clean
 
 # uv makes the venv in a second and fetches and unpacks the dependencies side by side while the kernels compile (pip
 # does one thing after another: about 20 s more of a first install). The uv on PATH, else one that pip puts in
@@ -76,6 +76,11 @@ screenshots: $(STAMP_TEST)
 	$(RENDER) resources/examples/fragmented_expandable.pickle -o docs/img/fragmented_expandable.png --view map --size 1400x700
 	$(RENDER) resources/examples/checkpointing_sqrt.pickle -o docs/img/checkpointing_sqrt.png --at 200
 	QT_QPA_PLATFORM=offscreen $(BIN)/python docs/screenshots_quiz.py docs/img
+
+# Each area's .ts updated from its sources (pyside6-lupdate) and compiled to its .qm (pyside6-lrelease), both
+# committed; new texts come out unfinished until translated in the .ts (tests/test_translations.py says which)
+translations: $(STAMP_RUN)
+	$(BIN)/python -m gpumem_gui.translations
 
 examples: $(STAMP_RUN)
 	$(BIN)/python -m gpumem_gui.core.allocator.examples resources/examples

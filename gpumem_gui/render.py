@@ -48,6 +48,7 @@ def render(
         _render_sites(app, snapshot, out, at=at, device=device, size=size)
         return
     with throwaway_settings() as settings:
+        settings.setValue("language", "en")  # the same picture whatever the system's language (the docs' images)
         window = MainWindow(settings)
         widget: QtWidgets.QWidget = window
         try:

@@ -192,6 +192,16 @@ def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str
         time.sleep(0.01)
 
 
+@pytest.fixture(autouse=True)
+def _window_language_back_to_english() -> Iterator[None]:
+    """A test that switched the window's language (View > Language, the quiz's combo) leaves it English for the next:
+    the translators are the application's, shared by every test of the session."""
+    yield
+    language = sys.modules.get("gpumem_gui.views.common.language")
+    if language is not None and language.current_language() != "en":
+        language.set_language("en")
+
+
 @pytest.fixture(params=FIXTURE_NAMES)
 def real_snapshot_path(request: pytest.FixtureRequest) -> Path:
     return fixture_path(request.param)

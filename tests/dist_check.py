@@ -46,6 +46,8 @@ DATA_FILES = (  # where the wheel has them; the sdist has them at its top (quizz
     "gpumem_gui/resources/quiz_interface.toml",
 )
 SDIST_DATA = tuple(name.removeprefix("gpumem_gui/") for name in DATA_FILES)
+# the window's translations, at the same place in both: their sources and the compiled files the app loads
+TRANSLATIONS = tuple(f"gpumem_gui/translations/window_{lang}.{ext}" for lang in ("ro", "fr") for ext in ("ts", "qm"))
 
 # run inside the installed venv, from another folder: every path must come from the installed package
 PROBE = f"""
@@ -60,6 +62,11 @@ for name in names:
     load_snapshot(assets.example_path(name))
 quizzes = load_quizzes()
 load_interface()
+from PySide6.QtCore import QTranslator
+from gpumem_gui.translations import FOLDER
+translator = QTranslator()
+if not translator.load(str(FOLDER / "window_fr.qm")) or translator.isEmpty():
+    sys.exit(f"the installed window_fr.qm in {{FOLDER}} does not load")
 kernels = [m for m in {KERNELS!r} if importlib.util.find_spec(m) is not None]
 print(files("gpumem_gui.resources") / "examples" / "{EXAMPLE}.pickle")
 print(len(names), "examples loaded;", ", ".join(q.id for q in quizzes), "quizzes loaded;",
@@ -114,7 +121,7 @@ def wheel_names(path: Path) -> set[str]:
 
 def check_wheel(path: Path) -> set[str]:
     names = wheel_names(path)
-    require(names, DATA_FILES, path.name)
+    require(names, DATA_FILES + TRANSLATIONS, path.name)
     if not any(n.endswith("/licenses/LICENSE") for n in names):
         raise CheckFailed(f"{path.name} carries no LICENSE")
     if not all(any(n.startswith(k.replace(".", "/") + ".") and n.endswith(".so") for n in names) for k in KERNELS):
@@ -145,7 +152,7 @@ def check(work: Path) -> None:
     run([python, "-m", "build", "--sdist", "--wheel", "--outdir", str(tree_dist), str(src)], cwd=work, env=env)
     (sdist,) = tree_dist.glob("*.tar.gz")
     (tree_wheel,) = tree_dist.glob("*.whl")
-    require(sdist_names(sdist), SDIST_NEEDS + SDIST_DATA, sdist.name)
+    require(sdist_names(sdist), SDIST_NEEDS + SDIST_DATA + TRANSLATIONS, sdist.name)
     print(f"sdist {sdist.name}: {len(sdist_names(sdist))} files, with the kernels' sources, the data and LICENSE")
     tree_names = check_wheel(tree_wheel)
     print(f"wheel from the tree {tree_wheel.name}: {len(tree_names)} files, with the kernels, the data and LICENSE")

@@ -10,6 +10,7 @@ from PySide6 import QtWidgets
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.sources.file_loader import load_in_worker
+from gpumem_gui.views.common.language import localized, translate
 from gpumem_gui.views.common.tasks import Task, TaskContext
 from gpumem_gui.views.compare.cluster_dialog import ClusterFolderDialog
 from gpumem_gui.views.compare.diff_view import DiffView
@@ -48,12 +49,17 @@ class CompareActions:
         """This tab (A, at its cursor) against another tab (at its cursor) or a file (at its snapshot)."""
         a = self.host.current_document()
         if a is None or a.pending:
-            self._say("Compare: open a snapshot (fully loaded) first.")
+            self._say(translate("CompareActions", "Compare: open a snapshot (fully loaded) first."))
             return
         others = [w for w in self._loaded_tabs() if w is not a]
         names = [self.host.tabs.tabText(self.host.tabs.indexOf(w)) for w in others]
         choice, ok = QtWidgets.QInputDialog.getItem(
-            self.parent, "Compare", "Compare this tab (A, at its cursor) with B:", [*names, "A file..."], 0, False
+            self.parent,
+            translate("CompareActions", "Compare"),
+            translate("CompareActions", "Compare this tab (A, at its cursor) with B:"),
+            [*names, translate("CompareActions", "A file...")],
+            0,
+            False,
         )
         if not ok:
             return
@@ -68,20 +74,23 @@ class CompareActions:
     def mark_moment(self) -> None:
         doc = self.host.current_document()
         if doc is None or doc.pending:
-            self._say("Mark: open a snapshot (fully loaded) first.")
+            self._say(translate("CompareActions", "Mark: open a snapshot (fully loaded) first."))
             return
         self.marked = (doc, doc.current_event)
         self._say(
-            f"moment A: event {doc.current_event:,}; go to B (another moment or tab), then View > Compare With Moment A"
+            translate(
+                "CompareActions",
+                "moment A: event {event}; go to B (another moment or tab), then View > Compare With Moment A",
+            ).format(event=localized(f"{doc.current_event:,}"))
         )
 
     def compare_with_mark(self) -> None:
         doc = self.host.current_document()
         if self.marked is None or self.host.tabs.indexOf(self.marked[0]) < 0:
-            self._say("Mark a moment first (View > Mark This Moment as A).")
+            self._say(translate("CompareActions", "Mark a moment first (View > Mark This Moment as A)."))
             return
         if doc is None or doc.pending:
-            self._say("Compare: show a snapshot (fully loaded) as B.")
+            self._say(translate("CompareActions", "Compare: show a snapshot (fully loaded) as B."))
             return
         a, event_a = self.marked
         self.open_compare(a.document, doc.document, event_a, doc.current_event)

@@ -16,6 +16,8 @@ from gpumem_gui.sources.live import LiveSession
 from gpumem_gui.sources.nvml import NvmlSource
 from gpumem_gui.sources.probe_client import ProbeError, probe_hint
 from gpumem_gui.sources.probe_socket import connect
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
 from gpumem_gui.views.common.tasks import TaskContext
 from gpumem_gui.views.live.attaching import Attaching, rank_order
 from gpumem_gui.views.live.live_view import LiveView
@@ -59,7 +61,9 @@ class LiveActions:
 
         def listed(probes: list[Path]) -> None:
             if not probes:
-                self.host.statusBar().showMessage("No local job runs a gpumem-gui probe.", 10_000)
+                self.host.statusBar().showMessage(
+                    translate("LiveActions", "No local job runs a gpumem-gui probe."), 10_000
+                )
                 return
             watched = {v.session.path for v in self.host.live_views if v.state == "live"} | set(self.pending)
             for path in probes:
@@ -92,7 +96,7 @@ class LiveActions:
         if self.grid is None:
             self.grid = LiveGrid()
             self.grid.job_activated.connect(self.host.tabs.setCurrentWidget)
-            self.host.tabs.addTab(self.grid, "live: all jobs")
+            language.add_tab(self.host.tabs, self.grid, QT_TRANSLATE_NOOP("Tabs", "live: all jobs"))
         for view in sorted(self.host.live_views, key=rank_order):
             self.grid.add_view(view)
         self.host.tabs.setCurrentWidget(self.grid)
@@ -109,7 +113,9 @@ class LiveActions:
     def attach_socket_dialog(self) -> None:
         """A probe's socket at any path: one forwarded from a GPU server with `ssh -L`."""
         text, ok = QtWidgets.QInputDialog.getText(
-            self.parent, "Attach to Socket", "Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):"
+            self.parent,
+            translate("LiveActions", "Attach to Socket"),
+            translate("LiveActions", "Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):"),
         )
         if ok and text.strip():
             self.host.attach(Path(text.strip()).expanduser())

@@ -13,6 +13,8 @@ from gpumem_gui.core.allocator.remedies import Explanation
 from gpumem_gui.core.analysis.export import blocks_csv
 from gpumem_gui.core.analysis.report import build_report, report_json, report_text
 from gpumem_gui.document.staging import WhatIfRun, remedy_document, replay_document
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
 from gpumem_gui.views.common.tasks import Task, TaskContext
 from gpumem_gui.views.compare.whatif_view import WhatIfDialog, WhatIfView
 
@@ -31,7 +33,11 @@ class TabActions:
     def what_if(self) -> None:
         doc = self.host.current_document()
         if doc is None or doc.pending or not doc.document.has_trace():
-            QtWidgets.QMessageBox.information(self.parent, "What if", "Open a snapshot with a trace first.")
+            QtWidgets.QMessageBox.information(
+                self.parent,
+                translate("TabActions", "What if"),
+                translate("TabActions", "Open a snapshot with a trace first."),
+            )
             return
         dialog = WhatIfDialog(self.parent)
         if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
@@ -39,7 +45,7 @@ class TabActions:
         try:
             capacity = dialog.capacity_bytes()
         except ValueError as e:
-            QtWidgets.QMessageBox.warning(self.parent, "What if", str(e))
+            QtWidgets.QMessageBox.warning(self.parent, translate("TabActions", "What if"), str(e))
             return
         self.start_what_if(doc, dialog.overrides(), capacity)
 
@@ -53,7 +59,9 @@ class TabActions:
             "what if",
             lambda ctx: replay_document(doc.document, overrides, capacity, ctx.check),
             on_result=functools.partial(self._what_if_done, at=at, doc=doc, overrides=overrides),
-            on_error=lambda message: QtWidgets.QMessageBox.warning(self.parent, "What if", message),
+            on_error=lambda message: QtWidgets.QMessageBox.warning(
+                self.parent, translate("TabActions", "What if"), message
+            ),
         )
         task.finished.connect(lambda: self.host.job_done(task))
         self.host.replays.append(task)
@@ -70,7 +78,12 @@ class TabActions:
         if doc is not None and overrides is not None:
             doc.show_what_if(overrides)  # the recorded tab's settings page says what the replay changed
         view = WhatIfView(run)
-        index = self.host.tabs.addTab(view, f"what if: {run.change or run.result.settings or 'recorded'}")
+        index = self.host.tabs.addTab(view, "")
+        change = run.change or run.result.settings
+        if change:
+            language.tab_title(self.host.tabs, view, QT_TRANSLATE_NOOP("Tabs", "what if: {change}"), change=change)
+        else:
+            language.tab_title(self.host.tabs, view, QT_TRANSLATE_NOOP("Tabs", "what if: recorded"))
         self.host.tabs.setCurrentIndex(index)
         if at is not None:
             view.travel_to(at)
@@ -83,7 +96,9 @@ class TabActions:
             "what if",
             lambda ctx: remedy_document(doc.document, explanation, index, ctx.check),
             on_result=functools.partial(self._what_if_done, at=event),
-            on_error=lambda message: QtWidgets.QMessageBox.warning(self.parent, "What if", message),
+            on_error=lambda message: QtWidgets.QMessageBox.warning(
+                self.parent, translate("TabActions", "What if"), message
+            ),
         )
         task.finished.connect(lambda: self.host.job_done(task))
         self.host.replays.append(task)
@@ -94,7 +109,9 @@ class TabActions:
         """View > Explain: the current tab's first OOM (else its peak), or the event at the cursor."""
         doc = self.host.current_document()
         if doc is None or doc.pending or not doc.document.has_trace():
-            self.host.statusBar().showMessage("Explain needs a snapshot with a trace, fully loaded.", 10_000)
+            self.host.statusBar().showMessage(
+                translate("TabActions", "Explain needs a snapshot with a trace, fully loaded."), 10_000
+            )
             return
         doc.explain(doc.current_event if at_cursor else None)
 
@@ -112,7 +129,10 @@ class TabActions:
         if doc is None:
             return
         path, _ = QtWidgets.QFileDialog.getSaveFileName(
-            self.parent, "Save report", "report.txt", "Text (*.txt);;JSON (*.json)"
+            self.parent,
+            translate("TabActions", "Save report"),
+            "report.txt",
+            translate("TabActions", "Text (*.txt);;JSON (*.json)"),
         )
         if path:
             self.write_report(doc, Path(path))
@@ -133,7 +153,11 @@ class TabActions:
             return path
 
         return self.host.tasks.start(
-            "save report", write, on_result=lambda p: self.host.statusBar().showMessage(f"saved {p}", 10_000)
+            "save report",
+            write,
+            on_result=lambda p: self.host.statusBar().showMessage(
+                translate("TabActions", "saved {path}").format(path=p), 10_000
+            ),
         )
 
     def export_image(self) -> None:

@@ -12,6 +12,8 @@ from gpumem_gui.document.staging import StagedDemo, stage_demo
 from gpumem_gui.teach.challenge import Challenge
 from gpumem_gui.teach.quiz import Question, QuizError, load_quizzes
 from gpumem_gui.teach.quiz_demos import DemoFocus
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.tasks import Task
 from gpumem_gui.views.compare.whatif_view import WhatIfView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -58,10 +60,14 @@ class TeachActions:
             panel = QuizPanel(load_quizzes(), self.settings)
             panel.show_demo.connect(self.show_demo)
             panel.try_yours.connect(self.try_on_yours)
+            # one language for the window and the quiz: the quiz opens in the window's and either switches both
+            panel.set_language(language.current_language())
+            panel.language_changed.connect(lambda lang: language.choose(lang, self.settings))
+            language.notifier().changed.connect(panel.set_language)
             panel.language_changed.connect(self._recaption_demo)
             panel.language_changed.connect(self._challenge_language)
             panel.challenge_requested.connect(lambda: self.open_challenge(""))
-            dock = QtWidgets.QDockWidget("Guided quiz", self.parent)
+            dock = QtWidgets.QDockWidget(QtCore.QCoreApplication.translate("TeachActions", "Guided quiz"), self.parent)
             dock.setObjectName("guided-quiz")
             dock.setWidget(panel)
             self.parent.addDockWidget(QtCore.Qt.DockWidgetArea.RightDockWidgetArea, dock)
@@ -80,7 +86,9 @@ class TeachActions:
             try:
                 panel.open_quiz(quiz_id)
             except QuizError as e:
-                QtWidgets.QMessageBox.warning(self.parent, "Guided quiz", str(e))
+                QtWidgets.QMessageBox.warning(
+                    self.parent, QtCore.QCoreApplication.translate("TeachActions", "Guided quiz"), str(e)
+                )
         return panel
 
     def challenge_panel(self) -> ChallengePanel:
@@ -156,7 +164,7 @@ class TeachActions:
             lambda ctx: stage_demo(question.demo, ctx.check),
             on_result=self._stage_demo,
             on_error=lambda message: QtWidgets.QMessageBox.warning(
-                self.parent, "Show me", f"{question.demo}: {message}"
+                self.parent, QtCore.QCoreApplication.translate("TeachActions", "Show me"), f"{question.demo}: {message}"
             ),
         )
         self.demo_task = task
@@ -223,6 +231,9 @@ class TeachActions:
             self.host.close_tab(self.host.tabs.indexOf(self.demo_tab))
         self.demo_tab = widget
         index = self.host.tabs.addTab(widget, staged.title)
+        if staged.title.startswith("show me: "):  # document.staging's title: its words translated, its names kept
+            what = staged.title.removeprefix("show me: ")
+            language.tab_title(self.host.tabs, widget, QT_TRANSLATE_NOOP("Tabs", "show me: {what}"), what=what)
         self.host.tabs.setCurrentIndex(index)
 
     def _recaption_demo(self, lang: str) -> None:
@@ -234,14 +245,14 @@ class TeachActions:
         from gpumem_gui.views.teach.lab.panel import CheckpointLabPanel  # noqa: PLC0415 (torch loads only here)
 
         if self.lab is None:
-            self.lab = CheckpointLabPanel()
-            quiz = self.quiz_panel() if self.quiz_dock is not None else None
-            if quiz is not None:  # its captions in the learner's language, following a switch
-                self.lab.set_language(quiz.language)
-                quiz.language_changed.connect(self.lab.set_language)
+            lab = CheckpointLabPanel()
+            # its captions in the window's language, following a switch
+            lab.set_language(language.current_language())
+            language.notifier().changed.connect(lab.set_language)
+            self.lab = lab
         index = self.host.tabs.indexOf(self.lab)
         if index < 0:
-            index = self.host.tabs.addTab(self.lab, "checkpointing lab")
+            index = language.add_tab(self.host.tabs, self.lab, QT_TRANSLATE_NOOP("Tabs", "checkpointing lab"))
         self.host.tabs.setCurrentIndex(index)
         if focus:
             self.lab.set_focus(focus)  # type: ignore[attr-defined]

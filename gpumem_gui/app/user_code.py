@@ -42,18 +42,20 @@ class UserCodeDialog(QtWidgets.QDialog):
 
     def __init__(self, own: list[str], library: list[str], parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
-        self.setWindowTitle("Your code and libraries")
+        self.setWindowTitle(self.tr("Your code and libraries"))
         layout = QtWidgets.QVBoxLayout(self)
         intro = QtWidgets.QLabel(
-            "A block is charged to the innermost line of your code, with the library line below it"
-            ' ("model.py:88 via einops/_backends.py:288"). Frames under site-packages, dist-packages, the standard'
-            " library and torch are libraries; the rest is your code. Move folders across that line here, one a"
-            " line: a path, or a package name such as diffusers."
+            self.tr(
+                "A block is charged to the innermost line of your code, with the library line below it"
+                ' ("model.py:88 via einops/_backends.py:288"). Frames under site-packages, dist-packages, the standard'
+                " library and torch are libraries; the rest is your code. Move folders across that line here, one a"
+                " line: a path, or a package name such as diffusers."
+            )
         )
         intro.setWordWrap(True)
         layout.addWidget(intro)
-        self.own = self._list(layout, "Your code (even inside site-packages):", own)
-        self.library = self._list(layout, "Libraries (not your code, even outside site-packages):", library)
+        self.own = self._list(layout, self.tr("Your code (even inside site-packages):"), own)
+        self.library = self._list(layout, self.tr("Libraries (not your code, even outside site-packages):"), library)
         buttons = QtWidgets.QDialogButtonBox(
             QtWidgets.QDialogButtonBox.StandardButton.Ok | QtWidgets.QDialogButtonBox.StandardButton.Cancel
         )

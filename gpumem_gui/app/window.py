@@ -10,14 +10,14 @@ from pathlib import Path
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui import __version__
 from gpumem_gui.app import user_code
 from gpumem_gui.app.compare_actions import CompareActions
 from gpumem_gui.app.live_actions import LiveActions
 from gpumem_gui.app.loading import Loaded, SpansArrived, load_task, prepared
+from gpumem_gui.app.menu_window import MenuWindow
 from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
-from gpumem_gui.assets import EXAMPLES, example_path
+from gpumem_gui.assets import example_path
 from gpumem_gui.core.allocator.examples import DEFAULT_EXAMPLE
 from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.span import Span
@@ -27,12 +27,13 @@ from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial
-from gpumem_gui.views.snapshot.span_marks import add_marks_menu
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
 from gpumem_gui.views.teach.challenge_panel import ChallengePanel
@@ -42,7 +43,7 @@ ORG, APP = "gpumem_gui", "gpumem-gui"
 log = logging.getLogger(__name__)
 
 
-class MainWindow(QtWidgets.QMainWindow):
+class MainWindow(MenuWindow):
     def __init__(self, settings: QtCore.QSettings | None = None) -> None:
         """`settings`: where the window keeps its geometry, map layout and recent files (default: the user's own;
         a render, a benchmark or a script passes `throwaway_settings()` so as to leave those as they were)."""
@@ -79,7 +80,7 @@ class MainWindow(QtWidgets.QMainWindow):
         self.progress = QtWidgets.QProgressBar(maximum=0)
         self.progress.setMaximumWidth(160)
         self.progress.setVisible(False)
-        self.cancel_button = QtWidgets.QPushButton("Cancel")
+        self.cancel_button = QtWidgets.QPushButton()
         self.cancel_button.setVisible(False)
         self.cancel_button.clicked.connect(self.cancel_loads)
         self.statusBar().addPermanentWidget(self.progress)
@@ -100,93 +101,30 @@ class MainWindow(QtWidgets.QMainWindow):
         self.travels: set[SnapshotTab] = set()  # tabs waiting to travel there
         self._asked = itertools.count()  # the order files were asked for: their tabs keep it, whichever loads first
         self.setAcceptDrops(True)
-        self._menus()
+        self._menus()  # in the language saved (View > Language), and the window's own texts in it (retranslate)
+        self.retranslate()
         geometry = self.settings.value("geometry")
         if geometry is not None:
             self.restoreGeometry(geometry)
 
-    # -- menus ---------------------------------------------------------------------------------------------
-
-    def _menus(self) -> None:
-        bar = self.menuBar()
-        file_menu = bar.addMenu("&File")
-        file_menu.addAction("&Open...", QtGui.QKeySequence.StandardKey.Open, self.open_dialog)
-        file_menu.addAction("Open &Folder...", QtGui.QKeySequence("Ctrl+Shift+O"), self.compare.open_folder_dialog)
-        file_menu.addAction("Open C&luster Folder...", self.compare.open_cluster_dialog)
-        file_menu.addAction("&Compare...", QtGui.QKeySequence("Ctrl+D"), self.compare.compare_dialog)
-        self.recent_menu = file_menu.addMenu("Open &Recent")
-        self.recent_menu.aboutToShow.connect(self._refresh_recent)  # a file deleted meanwhile is left out
-        examples = file_menu.addMenu("Open &Example")
-        for path in sorted(EXAMPLES.glob("*.pickle")):
-            examples.addAction(path.stem, functools.partial(self.open_files, [str(path)]))
-        file_menu.addSeparator()
-        file_menu.addAction("Export &Image...", self.actions_on_tab.export_image)
-        file_menu.addAction("Export &Blocks CSV...", self.actions_on_tab.export_csv)
-        file_menu.addAction("&Save Report...", self.actions_on_tab.save_report)
-        file_menu.addSeparator()
-        file_menu.addAction("Close &Tab", QtGui.QKeySequence("Ctrl+W"), self.close_current_tab)
-        file_menu.addAction("&Quit", QtGui.QKeySequence.StandardKey.Quit, self.close)
-        view = bar.addMenu("&View")
-        view.addAction("&Full Screen", QtGui.QKeySequence.StandardKey.FullScreen, self._toggle_full_screen)
-        view.addSeparator()
-        view.addAction("&What if...", QtGui.QKeySequence("Ctrl+R"), self.actions_on_tab.what_if)
-        view.addAction("&Mark This Moment as A", QtGui.QKeySequence("Ctrl+M"), self.compare.mark_moment)
-        view.addAction("&Compare With Moment A", QtGui.QKeySequence("Ctrl+Shift+M"), self.compare.compare_with_mark)
-        add_marks_menu(view, lambda: d.scope.marks if (d := self.current_document()) and d.scope else None)
-        view.addAction("Your &Code and Libraries...", self.edit_user_code)
-        view.addAction("Allocator &Settings", lambda: self._on_current(lambda doc: doc.show_settings()))
-        view.addAction("Cached Se&gments", lambda: self._on_current(lambda doc: doc.show_segments()))
-        view.addAction("Memory by &Pool", lambda: self._on_current(lambda doc: doc.show_pools()))
-        view.addAction("&Explain the OOM or Peak", QtGui.QKeySequence("Ctrl+E"), self.actions_on_tab.explain_current)
-        view.addAction(
-            "Explain This &Event", QtGui.QKeySequence("Ctrl+Shift+E"), lambda: self.actions_on_tab.explain_current(True)
-        )
-        live = bar.addMenu("&Live")
-        live.addAction("&Attach...", QtGui.QKeySequence("Ctrl+Shift+A"), self.live.attach_dialog)
-        live.addAction("Attach to A&ll", self.live.attach_all)
-        live.addAction("Attach to &Socket...", self.live.attach_socket_dialog)
-        live.addAction("All &Jobs", self.live.show_grid)
-        live.addAction("GPU &Devices", self.show_devices)
-        live.addSeparator()
-        live.addAction("&Detach", self.live.detach_current)
-        help_menu = bar.addMenu("&Help")
-        help_menu.addAction("Guided &Quiz", QtGui.QKeySequence("F2"), lambda: self.open_quiz(""))
-        help_menu.addAction("&Checkpointing Lab", self.teach.show_lab)
-        help_menu.addAction(self.tr("&Debugging Challenge"), lambda: self.open_challenge(""))
-        help_menu.addSeparator()
-        help_menu.addAction("&About", self.about)
-        self._refresh_recent()
-
     def _show_start_page(self) -> None:
         self.pages.setCurrentWidget(self.tabs if self.tabs.count() else self.start_page)
 
-    def _toggle_full_screen(self) -> None:
-        self.showNormal() if self.isFullScreen() else self.showFullScreen()
+    def set_recent_on_start_page(self, paths: list[str]) -> None:
+        self.start_page.set_recent(paths)
 
-    def _refresh_recent(self) -> None:
-        self.recent_menu.clear()
-        for path in self.recent_files():
-            self.recent_menu.addAction(path, functools.partial(self.open_files, [path]))
-        self.start_page.set_recent(self.recent_files())
-
-    def recent_files(self) -> list[str]:
-        """The files opened last, newest first; a file deleted or moved since is left out (it cannot be opened)."""
-        value = self.settings.value("recent", [])
-        paths = [str(v) for v in (value if isinstance(value, list) else [value] if value else [])]
-        return [p for p in paths if Path(p).is_file()]
-
-    def about(self) -> None:
-        QtWidgets.QMessageBox.about(
-            self,
-            "About gpumem-gui",
-            f"gpumem-gui {__version__}: PyTorch CUDA caching-allocator memory, segment by segment.",
-        )
+    def retranslate(self) -> None:
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.show_progress()
 
     # -- opening -----------------------------------------------------------------------------------------------
 
     def open_dialog(self) -> None:
         paths, _ = QtWidgets.QFileDialog.getOpenFileNames(
-            self, "Open snapshots", "", "Snapshots (*.pickle *.pkl *.json *.gz);;All files (*)"
+            self,
+            self.tr("Open snapshots"),
+            "",
+            self.tr("Snapshots ({patterns});;All files (*)").format(patterns="*.pickle *.pkl *.json *.gz"),
         )
         self.open_files(paths)
 
@@ -340,7 +278,8 @@ class MainWindow(QtWidgets.QMainWindow):
         page = LoadErrorPage(path, message)
         page.close_requested.connect(lambda: self.close_tab(self.tabs.indexOf(page)))
         page.open_another.connect(self.open_dialog)
-        index = self.tabs.addTab(page, f"{Path(path).name} (cannot open)")
+        index = self.tabs.addTab(page, Path(path).name)
+        language.tab_title(self.tabs, page, QT_TRANSLATE_NOOP("Tabs", "{name} (cannot open)"), name=Path(path).name)
         self.tabs.setTabToolTip(index, message)
         self.tabs.setCurrentIndex(index)
         self.statusBar().showMessage(message, 30_000)
@@ -362,12 +301,17 @@ class MainWindow(QtWidgets.QMainWindow):
         if busy:
             task = self.jobs[0]
             holder = self.load_tabs.get(task, {})
-            stage = "grouping by site" if "whole" in holder else "indexing the trace" if "doc" in holder else "reading"
-            message = f"{Path(str(task.property('path'))).name}: {stage}..."
+            name = Path(str(task.property("path"))).name
+            if "whole" in holder:
+                message = self.tr("{name}: grouping by site...").format(name=name)
+            elif "doc" in holder:
+                message = self.tr("{name}: indexing the trace...").format(name=name)
+            else:
+                message = self.tr("{name}: reading...").format(name=name)
             if len(self.jobs) > 1:
-                message = f"opening {len(self.jobs)} files; {message}"
+                message = self.tr("opening {count} files; {message}").format(count=len(self.jobs), message=message)
         elif self.replays:
-            message = "replaying through the allocator simulator..."
+            message = self.tr("replaying through the allocator simulator...")
         if message:
             self.statusBar().showMessage(message)
         elif self.statusBar().currentMessage() == self._progress_message:
@@ -575,7 +519,7 @@ class MainWindow(QtWidgets.QMainWindow):
             self.device_view = view
         index = self.tabs.indexOf(self.device_view)
         if index < 0:
-            index = self.tabs.addTab(self.device_view, "GPU devices")
+            index = language.add_tab(self.tabs, self.device_view, QT_TRANSLATE_NOOP("Tabs", "GPU devices"))
         self.tabs.setCurrentIndex(index)
 
     # -- drag and drop, closing ------------------------------------------------------------------------------

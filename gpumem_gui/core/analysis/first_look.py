@@ -18,6 +18,12 @@ from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, SMALL_SIZE
 from gpumem_gui.core.snapshot.model import I64, Action, AllocatorState, BlockState, TraceTable
 from gpumem_gui.core.snapshot.units import format_bytes
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a sentence for the window's translations (core imports no Qt: the figures panel translates it)."""
+    return text
+
+
 Severity = Literal["info", "warn", "alert"]
 SEVERITIES: tuple[Severity, ...] = ("info", "warn", "alert")  # mildest first
 
@@ -51,16 +57,29 @@ SHARE_OF: dict[str, tuple[str, str]] = {
 
 # what is normal for a figure, for its tooltip
 NORMAL: dict[str, str] = {
-    "allocated_bytes": "Normal: most of reserved; the rest is the cache's free and pending memory.",
-    "internal_waste_bytes": "Normal: a few % of allocated; more means many requests just above a rounding step.",
-    "pending_free_bytes": "Normal: near 0; it grows when tensors are used on other streams (record_stream).",
-    "free_bytes": "Normal: under 20% of reserved or under 1 GiB: memory the cache keeps for the next requests.",
-    "largest_free_block_bytes": "Normal: close to all of free (then fragmentation is low).",
-    "inactive_split_bytes": "Normal: small; it is the part of free that empty_cache() cannot return.",
-    "external_fragmentation": (
+    "allocated_bytes": QT_TRANSLATE_NOOP(
+        "Findings", "Normal: most of reserved; the rest is the cache's free and pending memory."
+    ),
+    "internal_waste_bytes": QT_TRANSLATE_NOOP(
+        "Findings", "Normal: a few % of allocated; more means many requests just above a rounding step."
+    ),
+    "pending_free_bytes": QT_TRANSLATE_NOOP(
+        "Findings", "Normal: near 0; it grows when tensors are used on other streams (record_stream)."
+    ),
+    "free_bytes": QT_TRANSLATE_NOOP(
+        "Findings", "Normal: under 20% of reserved or under 1 GiB: memory the cache keeps for the next requests."
+    ),
+    "largest_free_block_bytes": QT_TRANSLATE_NOOP(
+        "Findings", "Normal: close to all of free (then fragmentation is low)."
+    ),
+    "inactive_split_bytes": QT_TRANSLATE_NOOP(
+        "Findings", "Normal: small; it is the part of free that empty_cache() cannot return."
+    ),
+    "external_fragmentation": QT_TRANSLATE_NOOP(
+        "Findings",
         "What it means: 1 - largest hole / free. At 80% the largest hole holds a fifth of the free memory, and a "
         "larger request needs new memory from CUDA although the total free would be enough.\nIt matters only when "
-        "much is free (20% of reserved and 1 GiB); with little free it is harmless. Under 50% is normal."
+        "much is free (20% of reserved and 1 GiB); with little free it is harmless. Under 50% is normal.",
     ),
 }
 
@@ -73,6 +92,32 @@ class Finding:
     text: str
     figures: Mapping[str, float] = field(default_factory=dict)  # Metrics' names where the figure is one of them
     subject: str = ""  # the Metrics figure the finding is about (its row is marked), "" for none
+    # the sentence as a template (marked for translation) and its figures written in English ("1.5 GiB", "41%",
+    # "2,520"): the window translates the template and writes the figures as its language does; `text` is the
+    # English sentence they make ({n:form|forms}: a count's noun, in the form the count takes)
+    template: str = ""
+    fields: Mapping[str, str] = field(default_factory=dict)
+
+
+class _English:
+    """A field in an English sentence: `{x}` writes it, `{x:one|other}` the form its count takes."""
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def __format__(self, spec: str) -> str:
+        if "|" in spec:
+            forms = spec.split("|")
+            return forms[0] if self.value == "1" else forms[-1]
+        return self.value
+
+
+def _said(
+    severity: Severity, template: str, fields: Mapping[str, str], figures: Mapping[str, float], subject: str = ""
+) -> Finding:
+    """A finding whose sentence is `template` filled with `fields` (see Finding.template)."""
+    text = template.format_map({name: _English(value) for name, value in fields.items()})
+    return Finding(severity, text, figures, subject, template, dict(fields))
 
 
 @dataclass(frozen=True)
@@ -111,10 +156,12 @@ def fragmentation_note(m: Metrics, findings: Sequence[Finding] = ()) -> str:
     the state is an OOM's whose request no hole could hold though the cache had enough free: there the ratio (low
     when one hole is large) must not read "normal" beside a request larger than the largest hole."""
     if any(f.subject == "external_fragmentation" and f.severity == "alert" for f in findings):
-        return "caused this OOM"
+        return QT_TRANSLATE_NOOP("Findings", "caused this OOM")
     if m.external_fragmentation < HIGH_FRAGMENTATION:
-        return "normal" if m.free_bytes else ""
-    return "high, little free" if _little(m.free_bytes, m.reserved_bytes) else "high"
+        return QT_TRANSLATE_NOOP("Findings", "normal") if m.free_bytes else ""
+    if _little(m.free_bytes, m.reserved_bytes):
+        return QT_TRANSLATE_NOOP("Findings", "high, little free")
+    return QT_TRANSLATE_NOOP("Findings", "high")
 
 
 def _large(part: int, reserved: int) -> bool:
@@ -191,7 +238,8 @@ def first_look(
         at_oom = (m.free_bytes, m.largest_free_block_bytes) == (oom.cached_free_bytes, oom.largest_hole_bytes)
         found.append(_oom(oom, at_oom))
     if m.reserved_bytes == 0:
-        found.append(Finding("info", "Nothing is reserved here: no segments to look at.", {"reserved_bytes": 0}))
+        nothing = QT_TRANSLATE_NOOP("Findings", "Nothing is reserved here: no segments to look at.")
+        found.append(_said("info", nothing, {}, {"reserved_bytes": 0}))
         return found
     gap = _cached_free(m)
     if gap is not None:
@@ -211,16 +259,40 @@ def first_look(
 def _oom(o: OomFigures, at_oom: bool = False) -> Finding:
     """The OOM's sentence; about the fragmentation figure (its row marked) when the state shown is the OOM's and no
     hole held a request the free total could."""
-    where = f"OOM at event {o.event:,}" + (f" (and {o.count - 1:,} more)" if o.count > 1 else "")
-    text = (
-        f"{where}: a request of {format_bytes(o.requested_bytes)} failed with {format_bytes(o.cached_free_bytes)} "
-        f"free in the cache (largest hole {format_bytes(o.largest_hole_bytes)})"
-    )
     fragmented = o.cached_free_bytes >= o.requested_bytes > o.largest_hole_bytes
-    if fragmented:
-        text += ": enough in total, but no hole that large."
+    more = o.count > 1
+    if fragmented and more:
+        template = QT_TRANSLATE_NOOP(
+            "Findings",
+            "OOM at event {event} (and {more} more): a request of {requested} failed with {free} free in the cache "
+            "(largest hole {largest}): enough in total, but no hole that large.",
+        )
+    elif fragmented:
+        template = QT_TRANSLATE_NOOP(
+            "Findings",
+            "OOM at event {event}: a request of {requested} failed with {free} free in the cache (largest hole "
+            "{largest}): enough in total, but no hole that large.",
+        )
+    elif more:
+        template = QT_TRANSLATE_NOOP(
+            "Findings",
+            "OOM at event {event} (and {more} more): a request of {requested} failed with {free} free in the cache "
+            "(largest hole {largest}) and {device_free} on the device: the memory was in use.",
+        )
     else:
-        text += f" and {format_bytes(o.device_free_bytes)} on the device: the memory was in use."
+        template = QT_TRANSLATE_NOOP(
+            "Findings",
+            "OOM at event {event}: a request of {requested} failed with {free} free in the cache (largest hole "
+            "{largest}) and {device_free} on the device: the memory was in use.",
+        )
+    fields = {
+        "event": f"{o.event:,}",
+        "more": f"{o.count - 1:,}",
+        "requested": format_bytes(o.requested_bytes),
+        "free": format_bytes(o.cached_free_bytes),
+        "largest": format_bytes(o.largest_hole_bytes),
+        "device_free": format_bytes(o.device_free_bytes),
+    }
     figures = {
         "oom_requested_bytes": o.requested_bytes,
         "free_bytes": o.cached_free_bytes,
@@ -228,25 +300,37 @@ def _oom(o: OomFigures, at_oom: bool = False) -> Finding:
         "device_free_bytes": o.device_free_bytes,
     }
     # about the trace, not a figure of the state shown, unless the state is the OOM's and fragmentation caused it
-    return Finding("alert", text, figures, "external_fragmentation" if fragmented and at_oom else "")
+    return _said("alert", template, fields, figures, "external_fragmentation" if fragmented and at_oom else "")
 
 
 def _cached_free(m: Metrics) -> Finding | None:
     if not _large(m.free_bytes, m.reserved_bytes):
         return None
-    head = f"{format_bytes(m.free_bytes)} ({percent(m.free_bytes / m.reserved_bytes)}) of reserved is cached but free"
     split = m.inactive_split_bytes
     if split == 0:
-        tail = ": empty_cache() would return it to CUDA."
-    elif split >= m.free_bytes:
-        tail = ", all in segments with live blocks: empty_cache() cannot return it; expandable_segments:True can."
-    else:
-        tail = (
-            f": empty_cache() would return {format_bytes(m.free_bytes - split)}; the other "
-            f"{format_bytes(split)} shares segments with live blocks."
+        template = QT_TRANSLATE_NOOP(
+            "Findings", "{free} ({share}) of reserved is cached but free: empty_cache() would return it to CUDA."
         )
+    elif split >= m.free_bytes:
+        template = QT_TRANSLATE_NOOP(
+            "Findings",
+            "{free} ({share}) of reserved is cached but free, all in segments with live blocks: empty_cache() cannot "
+            "return it; expandable_segments:True can.",
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "Findings",
+            "{free} ({share}) of reserved is cached but free: empty_cache() would return {returned}; the other "
+            "{split} shares segments with live blocks.",
+        )
+    fields = {
+        "free": format_bytes(m.free_bytes),
+        "share": percent(m.free_bytes / m.reserved_bytes),
+        "returned": format_bytes(m.free_bytes - split),
+        "split": format_bytes(split),
+    }
     figures = {"free_bytes": m.free_bytes, "reserved_bytes": m.reserved_bytes, "inactive_split_bytes": split}
-    return Finding("warn", head + tail, figures, "free_bytes")
+    return _said("warn", template, fields, figures, "free_bytes")
 
 
 def _fragmentation(m: Metrics) -> Finding | None:
@@ -258,21 +342,24 @@ def _fragmentation(m: Metrics) -> Finding | None:
         "free_bytes": m.free_bytes,
         "largest_free_block_bytes": m.largest_free_block_bytes,
     }
-    free, largest = format_bytes(m.free_bytes), format_bytes(m.largest_free_block_bytes)
+    fields = {
+        "fragmentation": percent(frag),
+        "free": format_bytes(m.free_bytes),
+        "largest": format_bytes(m.largest_free_block_bytes),
+        "share": percent(m.free_bytes / m.reserved_bytes),
+    }
     if _little(m.free_bytes, m.reserved_bytes):
-        of_reserved = percent(m.free_bytes / m.reserved_bytes)
-        return Finding(
-            "info",
-            f"Fragmentation {percent(frag)} matters little: only {free} ({of_reserved}) is free.",
-            figures,
-            "external_fragmentation",
+        little = QT_TRANSLATE_NOOP(
+            "Findings", "Fragmentation {fragmentation} matters little: only {free} ({share}) is free."
         )
-    text = (
-        f"Fragmentation {percent(frag)}: the largest hole is {largest} of {free} free; "
-        "a larger request needs new memory from CUDA."
+        return _said("info", little, fields, figures, "external_fragmentation")
+    template = QT_TRANSLATE_NOOP(
+        "Findings",
+        "Fragmentation {fragmentation}: the largest hole is {largest} of {free} free; a larger request needs new "
+        "memory from CUDA.",
     )
     severity: Severity = "warn" if _large(m.free_bytes, m.reserved_bytes) else "info"
-    return Finding(severity, text, figures, "external_fragmentation")
+    return _said(severity, template, fields, figures, "external_fragmentation")
 
 
 def _holes_for(upcoming: I64, state: AllocatorState, m: Metrics) -> Finding | None:
@@ -303,14 +390,16 @@ def _holes_for(upcoming: I64, state: AllocatorState, m: Metrics) -> Finding | No
     if not unfit and not worth:
         return None
     n = len(upcoming)
-    text = f"The next {n:,} allocation{'s' * (n != 1)} ask for up to {format_bytes(biggest)}; "
-    if unfit:
-        text += f"{unfit:,} of them {'fits' if unfit == 1 else 'fit'} no hole now" if n > 1 else "it fits no hole now"
-        text += f" (the largest is {format_bytes(limit)})"
-    else:
-        text += f"only {takers:,} hole{'s' * (takers != 1)} could take the largest"
-    if worth:
-        text += f"; {format_bytes(useless)} ({percent(useless / m.free_bytes)} of free) is in holes too small for any"
+    fields = {
+        "n": f"{n:,}",
+        "biggest": format_bytes(biggest),
+        "unfit": f"{unfit:,}",
+        "limit": format_bytes(limit),
+        "takers": f"{takers:,}",
+        "useless": format_bytes(useless),
+        "share": percent(useless / m.free_bytes),
+    }
+    template = _HOLES[bool(unfit) and n > 1, bool(unfit) and n == 1, worth]
     figures = {
         "upcoming_requests": n,
         "upcoming_max_bytes": biggest,
@@ -320,11 +409,48 @@ def _holes_for(upcoming: I64, state: AllocatorState, m: Metrics) -> Finding | No
         "free_bytes": m.free_bytes,
     }
     matters = useless >= LARGE_BYTES and useless >= m.free_bytes / 2
-    return Finding("warn" if matters else "info", text + ".", figures, "largest_free_block_bytes")
+    return _said("warn" if matters else "info", template, fields, figures, "largest_free_block_bytes")
+
+
+# the hole rule's sentences by (several requests fit no hole, the one request fits none, too small holes are worth a
+# word); when every request fits, the sentence counts the holes that could take the largest
+_HOLES = {
+    (True, False, False): QT_TRANSLATE_NOOP(
+        "Findings",
+        "The next {n} {n:allocation|allocations} ask for up to {biggest}; {unfit} of them {unfit:fits|fit} no hole "
+        "now (the largest is {limit}).",
+    ),
+    (True, False, True): QT_TRANSLATE_NOOP(
+        "Findings",
+        "The next {n} {n:allocation|allocations} ask for up to {biggest}; {unfit} of them {unfit:fits|fit} no hole "
+        "now (the largest is {limit}); {useless} ({share} of free) is in holes too small for any.",
+    ),
+    (False, True, False): QT_TRANSLATE_NOOP(
+        "Findings",
+        "The next {n} {n:allocation|allocations} ask for up to {biggest}; it fits no hole now (the largest is "
+        "{limit}).",
+    ),
+    (False, True, True): QT_TRANSLATE_NOOP(
+        "Findings",
+        "The next {n} {n:allocation|allocations} ask for up to {biggest}; it fits no hole now (the largest is "
+        "{limit}); {useless} ({share} of free) is in holes too small for any.",
+    ),
+    (False, False, False): QT_TRANSLATE_NOOP(
+        "Findings",
+        "The next {n} {n:allocation|allocations} ask for up to {biggest}; only {takers} {takers:hole|holes} could "
+        "take the largest.",
+    ),
+    (False, False, True): QT_TRANSLATE_NOOP(
+        "Findings",
+        "The next {n} {n:allocation|allocations} ask for up to {biggest}; only {takers} {takers:hole|holes} could "
+        "take the largest; {useless} ({share} of free) is in holes too small for any.",
+    ),
+}
 
 
 def _calm(m: Metrics) -> Finding:
-    used = percent(m.allocated_bytes / m.reserved_bytes)
-    free = percent(m.free_bytes / m.reserved_bytes)
-    text = f"These figures look normal: {used} of reserved is allocated, {free} is cached free."
-    return Finding("info", text, {"allocated_bytes": m.allocated_bytes, "free_bytes": m.free_bytes})
+    fields = {"used": percent(m.allocated_bytes / m.reserved_bytes), "free": percent(m.free_bytes / m.reserved_bytes)}
+    template = QT_TRANSLATE_NOOP(
+        "Findings", "These figures look normal: {used} of reserved is allocated, {free} is cached free."
+    )
+    return _said("info", template, fields, {"allocated_bytes": m.allocated_bytes, "free_bytes": m.free_bytes})

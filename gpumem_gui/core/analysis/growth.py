@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,9 @@ KEPT = "memory kept from each step, e.g. a tensor appended to a list or a loss k
 class Steps:
     points: I64  # the event after which each step is measured (the same point of each step), increasing
     how: str  # how they were found, or why none were
+    # `how` as a template marked for the window's translations and its fields ("" for none: `how` is said as is)
+    template: str = ""
+    fields: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def found(self) -> bool:
@@ -91,17 +95,39 @@ class Growth:
     def summary(self) -> str:
         if not self.steps.found:
             return self.steps.how
-        n = len(self.steps.points)
+        template, fields = self.summary_template()
+        return template.format_map(fields)
+
+    def summary_template(self) -> tuple[str, dict[str, str]]:
+        """The summary as a template marked for translation and its fields (`how`: the steps', said as it is)."""
+        if not self.steps.found:
+            return "{how}", {"how": self.steps.how}
+        fields = {"n": str(len(self.steps.points)), "sites": str(len(self.sites)), "how": self.steps.how}
         if not self.sites:
-            return f"Nothing grows from step to step over {n} steps ({self.steps.how})."
-        grow = "1 allocation site grows" if len(self.sites) == 1 else f"{len(self.sites)} allocation sites grow"
-        return f"{grow} from step to step over {n} steps ({self.steps.how})."
+            return QT_TRANSLATE_NOOP("Growth", "Nothing grows from step to step over {n} steps ({how})."), fields
+        if len(self.sites) == 1:
+            return QT_TRANSLATE_NOOP(
+                "Growth", "1 allocation site grows from step to step over {n} steps ({how})."
+            ), fields
+        return QT_TRANSLATE_NOOP(
+            "Growth", "{sites} allocation sites grow from step to step over {n} steps ({how})."
+        ), fields
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a sentence for the window's translations (core imports no Qt: the growth page translates it)."""
+    return text
+
+
+def _said(points: I64, template: str, fields: Mapping[str, str]) -> Steps:
+    return Steps(points, template.format_map(fields), template, dict(fields))
 
 
 def find_steps(snapshot: Snapshot, timeline: DeviceTimeline) -> Steps:
     """The steps of the device's trace (see the module docstring), or none with the reason."""
     if timeline.n_events == 0:
-        return Steps(np.zeros(0, np.int64), "no repeating steps found: the file has no trace")
+        none = QT_TRANSLATE_NOOP("Growth", "no repeating steps found: the file has no trace")
+        return Steps(np.zeros(0, np.int64), none, none)
     steps = _annotated_steps(snapshot, timeline)
     if steps is None:
         phase, run = event_phases(snapshot, timeline)
@@ -109,11 +135,12 @@ def find_steps(snapshot: Snapshot, timeline: DeviceTimeline) -> Steps:
         steps = _phase_steps(phase, run) or _stack_steps(snapshot, timeline, phase)
     if steps is not None:
         return steps
-    return Steps(
-        np.zeros(0, np.int64),
-        f"no repeating steps found: no record_function range, phase or allocation repeats {MIN_STEPS} times or "
-        "more at a steady pace, so growth from step to step was not measured",
+    template = QT_TRANSLATE_NOOP(
+        "Growth",
+        "no repeating steps found: no record_function range, phase or allocation repeats {n} times or more at a "
+        "steady pace, so growth from step to step was not measured",
     )
+    return _said(np.zeros(0, np.int64), template, {"n": str(MIN_STEPS)})
 
 
 def _annotated_steps(snapshot: Snapshot, timeline: DeviceTimeline) -> Steps | None:
@@ -135,7 +162,8 @@ def _annotated_steps(snapshot: Snapshot, timeline: DeviceTimeline) -> Steps | No
     if best is None or len(best[2]) < MIN_STEPS:
         return None
     _, name, points = best
-    return Steps(points, f"the end of each of the {len(points)} '{name}' ranges recorded with record_function")
+    template = QT_TRANSLATE_NOOP("Growth", "the end of each of the {n} '{name}' ranges recorded with record_function")
+    return _said(points, template, {"n": str(len(points)), "name": name})
 
 
 def _phase_steps(phase: I8, run: I64) -> Steps | None:
@@ -156,7 +184,10 @@ def _phase_steps(phase: I8, run: I64) -> Steps | None:
         ends = lasts[kinds == anchor]
         if len(ends) >= MIN_STEPS and _steady(np.diff(ends)) and _whole_steps(ends, phase):
             name = PHASE_NAMES[anchor]
-            return Steps(ends, f"the end of each of the {len(ends)} {name} phases, read from the stacks' frames")
+            template = QT_TRANSLATE_NOOP(
+                "Growth", "the end of each of the {n} {name} phases, read from the stacks' frames"
+            )
+            return _said(ends, template, {"n": str(len(ends)), "name": name})
     return None
 
 
@@ -212,7 +243,10 @@ def _stack_steps(snapshot: Snapshot, timeline: DeviceTimeline, phase: I8) -> Ste
         code = int(sites[int(s[a])])
         where = labels[code] if code != NO_SITE else f"stack {int(s[a])}"
         gap = int(np.median(np.diff(points)))
-        return Steps(points, f"just before each of the {c} allocations from {where}, one every ~{gap} events")
+        template = QT_TRANSLATE_NOOP(
+            "Growth", "just before each of the {n} allocations from {where}, one every ~{gap} events"
+        )
+        return _said(points, template, {"n": str(c), "where": where, "gap": str(gap)})
     return None
 
 

@@ -6,6 +6,7 @@ import numpy as np
 
 from gpumem_gui.core.analysis import rasterize as r
 from gpumem_gui.core.analysis.block_age import AGE_BASE
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 
 BACKGROUND = "#eceff3"
 HOLE = "#e8112d"  # cached free blocks: the colour that must jump out
@@ -109,12 +110,13 @@ AGE_HUES = ("#fde725", "#a0da39", "#4ac16d", "#1fa187", "#277f8e", "#365c8d", "#
 
 
 # the map's legend: each entry's swatches (allocated blocks take any of the site hues: all of them are shown)
+# the names are translated where the legend is written (QT_TRANSLATE_NOOP marks them for pyside6-lupdate)
 LEGEND: list[tuple[str, tuple[str, ...]]] = [
-    ("allocated (a hue per allocation site)", tuple(dark for dark, _light in SITE_HUES)),
-    ("rounding waste (size - requested)", (WASTE,)),
-    ("pending free (record_stream)", (PENDING,)),
-    ("cached free: a hole", (HOLE,)),
-    ("largest free block", (LARGEST_HOLE,)),
+    (QT_TRANSLATE_NOOP("Legend", "allocated (a hue per allocation site)"), tuple(dark for dark, _light in SITE_HUES)),
+    (QT_TRANSLATE_NOOP("Legend", "rounding waste (size - requested)"), (WASTE,)),
+    (QT_TRANSLATE_NOOP("Legend", "pending free (record_stream)"), (PENDING,)),
+    (QT_TRANSLATE_NOOP("Legend", "cached free: a hole"), (HOLE,)),
+    (QT_TRANSLATE_NOOP("Legend", "largest free block"), (LARGEST_HOLE,)),
 ]
 
 # the timeline's horizontal grid: what pyqtgraph's grid at 20 % black shows on the white plot, drawn opaque

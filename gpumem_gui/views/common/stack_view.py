@@ -19,12 +19,13 @@ from gpumem_gui.core.snapshot.frame_kinds import (
 from gpumem_gui.core.snapshot.model import Frame
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated, translate
 
 _SEPARATORS = re.compile(r"[/\\]")
 _INSTALLED = re.compile(r"[/\\](?:site|dist)-packages[/\\]")
 
 
-class StackView(QtWidgets.QWidget):
+class StackView(Retranslated):
     """Read-only, selectable list of frames, innermost first: `function  file:line` per line.
 
     By default it shows what `filter_frames` keeps (Python frames first, then C++ operations); the "show all
@@ -44,8 +45,7 @@ class StackView(QtWidgets.QWidget):
         bold = self.title.font()
         bold.setBold(True)
         self.title.setFont(bold)
-        self.show_all = QtWidgets.QCheckBox("Show all frames")
-        self.show_all.setToolTip("Also show the allocator, dispatcher, autograd engine and CPython frames, greyed")
+        self.show_all = QtWidgets.QCheckBox()
         self.show_all.toggled.connect(self._toggled)
         self.text = QtWidgets.QPlainTextEdit()
         self.text.setReadOnly(True)
@@ -55,7 +55,6 @@ class StackView(QtWidgets.QWidget):
         )
         self.text.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)  # one frame, one line
         self.text.setFont(QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont))
-        self.text.setPlaceholderText("no stack recorded")
         self.text.viewport().installEventFilter(self)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -65,14 +64,28 @@ class StackView(QtWidgets.QWidget):
         layout.addWidget(self.show_all)
         self.setSizePolicy(QtWidgets.QSizePolicy.Policy.Preferred, QtWidgets.QSizePolicy.Policy.Expanding)
         self.clear()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.show_all.setToolTip(
+            translate("StackView", "Also show the allocator, dispatcher, autograd engine and CPython frames, greyed")
+        )
+        self.text.setPlaceholderText(translate("StackView", "no stack recorded"))
+        self._say_hidden()
+
+    def _say_hidden(self) -> None:
+        hidden = len(self._frames) - len(filter_frames(self._frames))
+        if hidden:
+            self.show_all.setText(translate("StackView", "Show all frames ({hidden} hidden)").format(hidden=hidden))
+        else:
+            self.show_all.setText(translate("StackView", "Show all frames"))
 
     def set_frames(self, frames: Sequence[Frame], title: str = "") -> None:
         self._frames = list(frames)
         self.title.setText(title)
         self.title.setToolTip(title)  # the whole title where the panel cuts it
         self.title.setVisible(bool(title))
-        hidden = len(self._frames) - len(filter_frames(self._frames))
-        self.show_all.setText(f"Show all frames ({hidden} hidden)" if hidden else "Show all frames")
+        self._say_hidden()
         self.show_all.setEnabled(bool(self._frames))
         self._fill()
 

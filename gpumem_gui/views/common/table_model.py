@@ -23,7 +23,8 @@ class ColumnsModel(QtCore.QAbstractTableModel):
 
     def headerData(self, section: int, orientation: Any, role: int = 0) -> Any:
         if role == QtCore.Qt.ItemDataRole.DisplayRole and orientation == QtCore.Qt.Orientation.Horizontal:
-            return self.columns[section]
+            # the titles are marked QT_TRANSLATE_NOOP("Columns", ...) where each table names them
+            return QtCore.QCoreApplication.translate("Columns", self.columns[section])
         return None
 
 

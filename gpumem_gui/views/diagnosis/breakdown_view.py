@@ -14,6 +14,14 @@ from gpumem_gui.core.analysis.metadata_groups import NO_METADATA
 from gpumem_gui.core.analysis.site_tree import SiteNode
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    category_word,
+    filled,
+    localized,
+    translate,
+)
 
 # the categories as the core names them, "unknown" said more plainly in a list of its own
 BREAKDOWN_LABELS = {**CATEGORY_LABELS, "unknown": "unknown (no rule matched)"}
@@ -21,7 +29,13 @@ BAR_CELLS = 16  # the width of a text bar, in full block characters
 _EIGHTHS = " ▏▎▍▌▋▊▉"
 
 SITE, BYTES, SHARE, BLOCKS = range(4)
-_HEADERS = ("site", "bytes", "share", "blocks")
+_HEADERS = (
+    QT_TRANSLATE_NOOP("Columns", "site"),
+    QT_TRANSLATE_NOOP("Columns", "bytes"),
+    QT_TRANSLATE_NOOP("Columns", "share"),
+    QT_TRANSLATE_NOOP("Columns", "blocks"),
+)
+_UNKNOWN = QT_TRANSLATE_NOOP("Categories", "unknown (no rule matched)")
 
 
 def text_bar(fraction: float, cells: int = BAR_CELLS) -> str:
@@ -32,20 +46,30 @@ def text_bar(fraction: float, cells: int = BAR_CELLS) -> str:
 
 
 def share(part: int, whole: int) -> str:
-    return format_percent(part / whole) if whole else "0.0%"
+    return localized(format_percent(part / whole) if whole else "0.0%")
 
 
 def summary_html(b: Breakdown) -> str:
     """Categories, streams and pools of a breakdown as HTML tables: name, bytes, share and a bar."""
     total = b.allocated_bytes
-    cats = [(BREAKDOWN_LABELS.get(k, k), b.by_category.get(k, 0)) for k in CATEGORIES if b.by_category.get(k, 0)]
+    cats = [
+        (category_word(BREAKDOWN_LABELS.get(k, k)), b.by_category.get(k, 0))
+        for k in CATEGORIES
+        if b.by_category.get(k, 0)
+    ]
     cats.sort(key=lambda kv: -kv[1])
-    streams = [(f"stream {s}", v) for s, v in sorted(b.by_stream.items(), key=lambda kv: -kv[1])]
-    pools = [(f"{p} pool", v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]
+    stream = translate("Breakdown", "stream {stream}")
+    streams = [(stream.format(stream=s), v) for s, v in sorted(b.by_stream.items(), key=lambda kv: -kv[1])]
+    pool = translate("Breakdown", "{pool} pool")
+    pools = [(pool.format(pool=_pool_word(p)), v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]
     metadata = sorted(b.by_metadata.items(), key=lambda kv: -kv[1])
-    groups = [("By category", cats), ("By stream", streams), ("By pool", pools)]
+    groups = [
+        (translate("Breakdown", "By category"), cats),
+        (translate("Breakdown", "By stream"), streams),
+        (translate("Breakdown", "By pool"), pools),
+    ]
     if len(metadata) > 1 or (metadata and metadata[0][0] != NO_METADATA):  # files without metadata: no table
-        groups.append(("By metadata", metadata))
+        groups.append((translate("Breakdown", "By metadata"), metadata))
     out = []
     for title, rows in groups:
         out.append(f"<p><b>{title}</b></p>" + share_table(rows, total))
@@ -54,14 +78,35 @@ def summary_html(b: Breakdown) -> str:
 
 def share_table(rows: list[tuple[str, int]], total: int) -> str:
     if not rows:
-        return f'<p style="color: {palette.TEXT_MUTED};">nothing allocated</p>'
+        nothing = translate("Breakdown", "nothing allocated")
+        return f'<p style="color: {palette.TEXT_MUTED};">{nothing}</p>'
     cells = "".join(
-        f'<tr><td align="right">{format_bytes(v)}</td><td align="right">{share(v, total)}</td>'
+        f'<tr><td align="right">{localized(format_bytes(v))}</td><td align="right">{share(v, total)}</td>'
         f'<td style="color: {palette.CURVES["allocated"]};">{text_bar(v / total if total else 0)}</td>'
         f"<td>{html.escape(name)}</td></tr>"
         for name, v in rows
     )
     return f'<table cellspacing="0" cellpadding="2">{cells}</table>'
+
+
+def _pool_word(pool: str) -> str:
+    """core.analysis.breakdown's pool names ("small", "large", "private (1, 2)") in the window's language."""
+    words = {"small": translate("Breakdown", "small"), "large": translate("Breakdown", "large")}
+    if pool in words:
+        return words[pool]
+    return pool.replace("private", translate("Breakdown", "private"), 1)
+
+
+def _node_label(label: str) -> str:
+    """A tree node's label: a site stays as it is, the tree's own words (no stack, before recording) translated."""
+    return translate("Breakdown", label) if label in _NODE_WORDS else label
+
+
+# core.analysis.breakdown's names of the rows that are no site, marked for pyside6-lupdate
+_NODE_WORDS = (
+    QT_TRANSLATE_NOOP("Breakdown", "allocated before recording began"),
+    QT_TRANSLATE_NOOP("Breakdown", "no stack recorded"),
+)
 
 
 class SiteTreeModel(QtCore.QAbstractItemModel):
@@ -112,7 +157,7 @@ class SiteTreeModel(QtCore.QAbstractItemModel):
 
     def headerData(self, section: int, orientation: QtCore.Qt.Orientation, role: int = 0) -> Any:
         if orientation == QtCore.Qt.Orientation.Horizontal and role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return _HEADERS[section]
+            return translate("Columns", _HEADERS[section])
         return None
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
@@ -122,19 +167,24 @@ class SiteTreeModel(QtCore.QAbstractItemModel):
         col = index.column()
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             if col == SITE:  # a module by its last folders and file: the full path is in the tooltip
-                return "/".join(node.label.replace("\\", "/").split("/")[-2:]) if node.kind == "module" else node.label
+                if node.kind == "module":
+                    return "/".join(node.label.replace("\\", "/").split("/")[-2:])
+                return _node_label(node.label)
             if col == BYTES:
-                return format_bytes(node.bytes)
+                return localized(format_bytes(node.bytes))
             if col == SHARE:
                 return share(node.bytes, self.root.bytes)
-            return f"{node.blocks:,}"
+            return localized(f"{node.blocks:,}")
         if role == QtCore.Qt.ItemDataRole.UserRole:  # the share as a fraction, for the bar
             return node.bytes / self.root.bytes if self.root.bytes else 0.0
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and col != SITE:
             return int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
             where = node.site or node.label
-            return f"{where}\n{format_bytes_exact(node.bytes)} in {node.blocks:,} block(s)"
+            fields = {"bytes": localized(format_bytes_exact(node.bytes)), "blocks": f"{node.blocks:,}"}
+            return f"{_node_label(where)}\n" + filled(
+                translate("Breakdown", "{bytes} in {blocks} {blocks:block|blocks}"), fields
+            )
         if role == QtCore.Qt.ItemDataRole.ForegroundRole and node.kind in ("before", "unknown"):
             return QtGui.QColor(palette.TEXT_MUTED)
         return None
@@ -162,7 +212,7 @@ class ShareDelegate(QtWidgets.QStyledItemDelegate):
         super().paint(painter, option, index)
 
 
-class BreakdownView(QtWidgets.QWidget):
+class BreakdownView(Retranslated):
     """The site tree of a moment (children most bytes first), then its categories, streams and pools."""
 
     site_selected = QtCore.Signal(str)  # a leaf's site label (breakdown's SiteBytes.site) when its row is picked
@@ -170,7 +220,7 @@ class BreakdownView(QtWidgets.QWidget):
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.tree_root: SiteNode | None = None
-        self.title = QtWidgets.QLabel("No breakdown yet.")
+        self.title = QtWidgets.QLabel()
         self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.tree = QtWidgets.QTreeView()
@@ -178,7 +228,6 @@ class BreakdownView(QtWidgets.QWidget):
         self.tree.setAlternatingRowColors(True)
         self.tree.setTextElideMode(QtCore.Qt.TextElideMode.ElideMiddle)  # a long path keeps its file name
         self.tree.setItemDelegateForColumn(SHARE, ShareDelegate(self.tree))
-        self.tree.setToolTip("Live bytes by allocation site: module, function, line. Pick a line to mark its blocks.")
         self.summary = QtWidgets.QTextBrowser()
         self.summary.setOpenLinks(False)
         self.summary.setWordWrapMode(QtGui.QTextOption.WrapMode.WrapAtWordBoundaryOrAnywhere)
@@ -192,6 +241,21 @@ class BreakdownView(QtWidgets.QWidget):
         layout.addWidget(self.title)
         layout.addWidget(splitter, 1)
         self.model: SiteTreeModel | None = None
+        self._shown: tuple[SiteNode, Breakdown] | str | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.tree.setToolTip(
+            translate(
+                "Breakdown", "Live bytes by allocation site: module, function, line. Pick a line to mark its blocks."
+            )
+        )
+        if isinstance(self._shown, tuple):
+            self._say(*self._shown)
+        elif isinstance(self._shown, str):
+            self.show_error(self._shown)
+        else:
+            self.title.setText(translate("Breakdown", "No breakdown yet."))
 
     def show_breakdown(self, tree: SiteNode, breakdown: Breakdown) -> None:
         """Show `tree` (site_tree's) and the summaries of `breakdown` (breakdown_at's, of the same moment)."""
@@ -211,11 +275,23 @@ class BreakdownView(QtWidgets.QWidget):
             header.setSectionResizeMode(col, QtWidgets.QHeaderView.ResizeMode.Interactive)
             header.resizeSection(col, self.fontMetrics().horizontalAdvance(text) + 16)
         self.tree.expandToDepth(1)  # modules and functions open: every line shows at once
-        when = "before the first event" if breakdown.event < 0 else f"after event {breakdown.event}"
-        self.title.setText(
-            f"<b>Live bytes {when}:</b> {format_bytes(tree.bytes)} allocated in {tree.blocks:,} block(s),"
-            f" {len(tree.leaves())} site(s)"
-        )
+        self._say(tree, breakdown)
+
+    def _say(self, tree: SiteNode, breakdown: Breakdown) -> None:
+        """The title and the summaries, in the window's language."""
+        self._shown = (tree, breakdown)
+        fields = {
+            "event": f"{breakdown.event:,}",
+            "bytes": localized(format_bytes(tree.bytes)),
+            "blocks": f"{tree.blocks:,}",
+            "sites": str(len(tree.leaves())),
+        }
+        if breakdown.event < 0:
+            when = translate("Breakdown", "Live bytes before the first event:")
+        else:
+            when = filled(translate("Breakdown", "Live bytes after event {event}:"), fields)
+        line = translate("Breakdown", "{bytes} allocated in {blocks} {blocks:block|blocks}, {sites} {sites:site|sites}")
+        self.title.setText(f"<b>{when}</b> " + filled(line, fields))
         self.summary.setHtml(summary_html(breakdown))
 
     def show_error(self, message: str) -> None:
@@ -223,7 +299,9 @@ class BreakdownView(QtWidgets.QWidget):
         self.tree_root = None
         self.tree.setModel(None)
         self.model = None
-        self.title.setText(f"<b>Could not find what holds the memory:</b> {html.escape(message)}")
+        self._shown = message
+        cannot = translate("Breakdown", "Could not find what holds the memory:")
+        self.title.setText(f"<b>{cannot}</b> {html.escape(message)}")
         self.summary.clear()
 
     def _picked(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:

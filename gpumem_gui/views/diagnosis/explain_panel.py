@@ -16,6 +16,7 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 from gpumem_gui.views.diagnosis.breakdown_view import share, summary_html, text_bar
 
 TOP_SITES = 10  # sites listed in the panel (the breakdown view shows them all)
@@ -35,16 +36,19 @@ def explain_job(
 
 def moment_text(moment: Moment) -> str:
     """The moment in a few words: "OOM at event 203", "peak of allocated at event 12", "at the snapshot"."""
+    event = localized(f"{moment.event:,}") if moment.event is not None else ""
     if moment.kind == "oom":
-        return f"OOM at event {moment.event}"
+        return translate("ExplainPanel", "OOM at event {event}").format(event=event)
     if moment.kind == "peak":
-        return f"peak of allocated at event {moment.event}"
+        return translate("ExplainPanel", "peak of allocated at event {event}").format(event=event)
     if moment.kind == "snapshot" or moment.event is None:
-        return "at the snapshot"
-    return "before the first event" if moment.event < 0 else f"at event {moment.event}"
+        return translate("ExplainPanel", "at the snapshot")
+    if moment.event < 0:
+        return translate("ExplainPanel", "before the first event")
+    return translate("ExplainPanel", "at event {event}").format(event=event)
 
 
-class ExplainPanel(QtWidgets.QWidget):
+class ExplainPanel(Retranslated):
     """The explanation of one moment as one selectable document: the moment (a link to it), what happened, the key
     figures, what holds the memory, and the remedies replayed, each with an "Open comparison" link."""
 
@@ -62,32 +66,55 @@ class ExplainPanel(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.text)
+        self._shown: tuple[str, object] = ("clear", None)
         self.clear()
+
+    def retranslate(self) -> None:
+        kind, value = self._shown
+        if kind == "running":
+            self.show_running(str(value))
+        elif kind == "error":
+            self.show_error(str(value))
+        elif kind == "explanation" and self.explanation is not None:
+            self.show_explanation(self.explanation)
+        else:
+            self.clear()
 
     def clear(self) -> None:
         self.explanation = None
-        self._set_html(f'<p style="color: {palette.TEXT_MUTED};">Explain an OOM or the peak to see why.</p>')
+        self._shown = ("clear", None)
+        hint = translate("ExplainPanel", "Explain an OOM or the peak to see why.")
+        self._set_html(f'<p style="color: {palette.TEXT_MUTED};">{hint}</p>')
 
     def show_running(self, what: str = "") -> None:
         """Shown while the explanation's job runs (the replays take a while)."""
         self.explanation = None
-        about = f" {html.escape(what)}" if what else ""
-        self._set_html(
-            f"<p><b>explaining{about}...</b></p>"
-            f'<p style="color: {palette.TEXT_MUTED};">The recorded allocations are replayed under each candidate'
-            " setting; this takes a few seconds on long traces.</p>"
+        self._shown = ("running", what)
+        if what:
+            explaining = translate("ExplainPanel", "explaining {what}...").format(what=html.escape(what))
+        else:
+            explaining = translate("ExplainPanel", "explaining...")
+        replayed = translate(
+            "ExplainPanel",
+            "The recorded allocations are replayed under each candidate setting; this takes a few seconds on long "
+            "traces.",
         )
+        self._set_html(f'<p><b>{explaining}</b></p><p style="color: {palette.TEXT_MUTED};">{replayed}</p>')
 
     def show_error(self, message: str) -> None:
         self.explanation = None
-        self._set_html(f"<p><b>Could not explain:</b> {html.escape(message)}</p>")
+        self._shown = ("error", message)
+        cannot = translate("ExplainPanel", "Could not explain:")
+        self._set_html(f"<p><b>{cannot}</b> {html.escape(message)}</p>")
 
     def show_explanation(self, explanation: Explanation) -> None:
         self.explanation = explanation
+        self._shown = ("explanation", None)
         d = explanation.diagnosis
-        parts = [_header(d), _section("What happened"), _paragraphs(d.findings)]
-        parts += [_section("What to try"), _remedies(explanation), _section("Key figures"), _figures(d)]
-        parts += [_section("What holds the memory"), _sites(d), summary_html(d.breakdown)]
+        parts = [_header(d), _section(translate("ExplainPanel", "What happened")), _paragraphs(d.findings)]
+        parts += [_section(translate("ExplainPanel", "What to try")), _remedies(explanation)]
+        parts += [_section(translate("ExplainPanel", "Key figures")), _figures(d)]
+        parts += [_section(translate("ExplainPanel", "What holds the memory")), _sites(d), summary_html(d.breakdown)]
         self._set_html("".join(parts))
 
     def text_content(self) -> str:
@@ -124,39 +151,45 @@ def _header(d: Diagnosis) -> str:
     if d.moment.event is not None:
         what = f'<a href="event:{d.moment.event}">{what}</a>'
     n = d.timeline.n_events
-    of = f" (of {n:,} events)" if n and d.moment.event is not None else ""
-    tip = " Click the moment to travel there." if d.moment.event is not None else ""
-    return (
-        f'<h2>Device {d.device}: {what}{of}</h2><p style="color: {palette.TEXT_MUTED};">{html.escape(d.file)}.{tip}</p>'
+    of = (
+        filled(translate("ExplainPanel", " (of {n} {n:event|events})"), {"n": f"{n:,}"})
+        if n and d.moment.event is not None
+        else ""
     )
+    tip = translate("ExplainPanel", " Click the moment to travel there.") if d.moment.event is not None else ""
+    device = translate("ExplainPanel", "Device {device}:").format(device=d.device)
+    return f'<h2>{device} {what}{of}</h2><p style="color: {palette.TEXT_MUTED};">{html.escape(d.file)}.{tip}</p>'
 
 
 def _figures(d: Diagnosis) -> str:
     m = d.report.metrics
     rows = [
-        ("allocated", m.allocated_bytes),
-        ("reserved", m.reserved_bytes),
-        ("free in the cache", m.free_bytes),
-        ("largest free block", m.largest_free_block_bytes),
+        (translate("ExplainPanel", "allocated"), m.allocated_bytes),
+        (translate("ExplainPanel", "reserved"), m.reserved_bytes),
+        (translate("ExplainPanel", "free in the cache"), m.free_bytes),
+        (translate("ExplainPanel", "largest free block"), m.largest_free_block_bytes),
     ]
     o = d.oom
     if o is not None:
-        pool = "small" if o.small_pool else "large"
-        needed = "new segment needed"
+        pool = translate("ExplainPanel", "small") if o.small_pool else translate("ExplainPanel", "large")
+        needed = translate("ExplainPanel", "new segment needed")
         if o.expandable is not None:
-            needed = f"pages to map ({page_size_text(o.expandable.page_bytes)} each)"
+            page = localized(page_size_text(o.expandable.page_bytes))
+            needed = translate("ExplainPanel", "pages to map ({page} each)").format(page=page)
+        in_pool = translate("ExplainPanel", "free in its pool ({pool}, stream {stream})")
         rows = [
-            ("request (rounded)", o.request_bytes),
+            (translate("ExplainPanel", "request (rounded)"), o.request_bytes),
             (needed, o.segment_bytes),
-            ("device free (cudaMemGetInfo)", o.device_free_bytes),
-            (f"free in its pool ({pool}, stream {o.stream})", o.pool_free_bytes),
-            ("largest hole in its pool", o.largest_hole_bytes),
-            ("would have fitted up to", o.fits_up_to_bytes),
+            (translate("ExplainPanel", "device free (cudaMemGetInfo)"), o.device_free_bytes),
+            (in_pool.format(pool=pool, stream=o.stream), o.pool_free_bytes),
+            (translate("ExplainPanel", "largest hole in its pool"), o.largest_hole_bytes),
+            (translate("ExplainPanel", "would have fitted up to"), o.fits_up_to_bytes),
             *rows,
         ]
+    exact = translate("ExplainPanel", "{n} bytes")
     cells = "".join(
-        f'<tr><td>{html.escape(name)}</td><td align="right"><b>{format_bytes(v)}</b></td>'
-        f'<td style="color: {palette.TEXT_MUTED};">{v:,} bytes</td></tr>'
+        f'<tr><td>{html.escape(name)}</td><td align="right"><b>{localized(format_bytes(v))}</b></td>'
+        f'<td style="color: {palette.TEXT_MUTED};">{exact.format(n=localized(f"{v:,}"))}</td></tr>'
         for name, v in rows
     )
     return f'<table cellspacing="0" cellpadding="2">{cells}</table>'
@@ -170,48 +203,66 @@ def _sites(d: Diagnosis) -> str:
     sites = _sorted_sites(d)
     total = d.breakdown.allocated_bytes
     if not sites:
-        return "<p>Nothing is allocated at this moment.</p>"
+        return "<p>{}</p>".format(translate("ExplainPanel", "Nothing is allocated at this moment."))
     cells = "".join(
-        f'<tr><td align="right">{format_bytes(s.bytes)}</td><td align="right">{share(s.bytes, total)}</td>'
+        f'<tr><td align="right">{localized(format_bytes(s.bytes))}</td><td align="right">{share(s.bytes, total)}</td>'
         f'<td style="color: {palette.CURVES["allocated"]};">{text_bar(s.bytes / total if total else 0, 8)}</td>'
         f'<td align="right">{s.blocks:,}</td><td><a href="site:{k}">{html.escape(s.site)}</a></td></tr>'
         for k, s in enumerate(sites[:TOP_SITES])
     )
-    more = f" (the {TOP_SITES} largest of {len(sites)})" if len(sites) > TOP_SITES else ""
+    largest = translate("ExplainPanel", " (the {top} largest of {n})").format(top=TOP_SITES, n=len(sites))
+    more = largest if len(sites) > TOP_SITES else ""
+    names = [translate("Columns", c) for c in ("bytes", "share", "blocks", "site")]
     head = (
-        '<tr><th align="right">bytes</th><th align="right">share</th><th></th><th align="right">blocks</th>'
-        f'<th align="left">site{more}</th></tr>'
+        f'<tr><th align="right">{names[0]}</th><th align="right">{names[1]}</th><th></th>'
+        f'<th align="right">{names[2]}</th><th align="left">{names[3]}{more}</th></tr>'
     )
-    return f'<p><b>By site</b></p><table cellspacing="0" cellpadding="2">{head}{cells}</table>'
+    by_site = translate("ExplainPanel", "By site")
+    return f'<p><b>{by_site}</b></p><table cellspacing="0" cellpadding="2">{head}{cells}</table>'
 
 
 def _remedies(e: Explanation) -> str:
-    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>Note:</b> {html.escape(REPLAY_NOTE)}</p>'
+    note_word = translate("ExplainPanel", "Note:")
+    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>{note_word}</b> {html.escape(REPLAY_NOTE)}</p>'
     out = [note]
     if e.baseline:
         out.append(_paragraphs([e.baseline]))
     if e.remedies:
         rows = []
+        cannot, yes = translate("ExplainPanel", "cannot judge"), translate("ExplainPanel", "yes")
+        no, show = translate("ExplainPanel", "no"), translate("ExplainPanel", "Show")
         for k, r in enumerate(e.remedies):
             fits = (
-                f'<span style="color: {palette.TEXT_MUTED};">cannot judge</span>'
+                f'<span style="color: {palette.TEXT_MUTED};">{cannot}</span>'
                 if not r.judged
-                else f'<b style="color: {palette.RIGHT};">yes</b>'
+                else f'<b style="color: {palette.RIGHT};">{yes}</b>'
                 if r.fits
-                else f'<b style="color: {palette.WRONG};">no</b>'
+                else f'<b style="color: {palette.WRONG};">{no}</b>'
             )
             # what the changed trace assumes of the program change, on hover (the JSON's `assumes`)
-            assumes = html.escape(r.assumes or "the program makes the same requests in the same order", quote=True)
-            frees = "" if r.frees_bytes is None else format_bytes(r.frees_bytes)
+            same = translate("ExplainPanel", "the program makes the same requests in the same order")
+            assumes = html.escape(r.assumes or same, quote=True)
+            frees = "" if r.frees_bytes is None else localized(format_bytes(r.frees_bytes))
             rows.append(
                 f"<tr><td title=\"{assumes}\">{html.escape(r.what)}</td><td align='right'>{frees}</td><td>{fits}</td>"
-                f"<td align='right'>{r.oom_events}</td><td align='right'>{format_bytes(r.peak_reserved_bytes)}</td>"
-                f'<td><a href="remedy:{k}" title="{assumes}">Show</a></td></tr>'
+                f"<td align='right'>{r.oom_events}</td>"
+                f"<td align='right'>{localized(format_bytes(r.peak_reserved_bytes))}</td>"
+                f'<td><a href="remedy:{k}" title="{assumes}">{show}</a></td></tr>'
             )
+        words = [translate("ExplainPanel", w) for w in _REMEDY_COLUMNS]
         head = (
-            "<tr><th align='left'>change</th><th align='right'>frees now</th><th align='left'>fits</th>"
-            "<th align='right'>OOMs</th><th align='right'>peak reserved</th><th></th></tr>"
+            f"<tr><th align='left'>{words[0]}</th><th align='right'>{words[1]}</th><th align='left'>{words[2]}</th>"
+            f"<th align='right'>{words[3]}</th><th align='right'>{words[4]}</th><th></th></tr>"
         )
         out.append(f'<table cellspacing="0" cellpadding="3" border="1">{head}{"".join(rows)}</table>')
     out.append(_paragraphs(e.notes))
     return "".join(out)
+
+
+_REMEDY_COLUMNS = (
+    QT_TRANSLATE_NOOP("ExplainPanel", "change"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "frees now"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "fits"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "OOMs"),
+    QT_TRANSLATE_NOOP("ExplainPanel", "peak reserved"),
+)

@@ -9,10 +9,17 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingSite, Growth
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 from gpumem_gui.views.common.stack_view import StackView
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 
-COLUMNS = ("site", "per step", "steps", "at first step", "at last step")
+COLUMNS = (
+    QT_TRANSLATE_NOOP("Columns", "site"),
+    QT_TRANSLATE_NOOP("Columns", "per step"),
+    QT_TRANSLATE_NOOP("Columns", "steps"),
+    QT_TRANSLATE_NOOP("Columns", "at first step"),
+    QT_TRANSLATE_NOOP("Columns", "at last step"),
+)
 _SORT_ROLE = QtCore.Qt.ItemDataRole.UserRole
 _RIGHT = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
 
@@ -40,27 +47,35 @@ class GrowthModel(ColumnsModel):
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             return (
                 g.site,
-                format_bytes(g.bytes_per_step),
+                localized(format_bytes(g.bytes_per_step)),
                 str(g.steps),
-                format_bytes(g.first_bytes),
-                format_bytes(g.last_bytes),
+                localized(format_bytes(g.first_bytes)),
+                localized(format_bytes(g.last_bytes)),
             )[column]
         if role == _SORT_ROLE:
             return (g.site, g.bytes_per_step, g.steps, g.first_bytes, g.last_bytes)[column]
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole and column > 0:
             return _RIGHT
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
-            measured = len(g.values)
-            return (
-                f"{g.site}\nallocated in: {g.phase}\n"
-                f"grows by {format_bytes_exact(round(g.bytes_per_step))} per step (least squares over the steps)\n"
-                f"held more after {g.increases} of the {measured - 1} steps after the first measured\n"
-                f"{format_bytes_exact(g.first_bytes)} at the first step, {format_bytes_exact(g.last_bytes)} at the last"
+            fields = {
+                "phase": g.phase,
+                "per_step": localized(format_bytes_exact(round(g.bytes_per_step))),
+                "increases": str(g.increases),
+                "steps": str(len(g.values) - 1),
+                "first": localized(format_bytes_exact(g.first_bytes)),
+                "last": localized(format_bytes_exact(g.last_bytes)),
+            }
+            tip = translate(
+                "GrowthView",
+                "allocated in: {phase}\ngrows by {per_step} per step (least squares over the steps)\nheld more after "
+                "{increases} of the {steps} steps after the first measured\n{first} at the first step, {last} at the "
+                "last",
             )
+            return f"{g.site}\n" + tip.format_map(fields)
         return None
 
 
-class GrowthView(QtWidgets.QWidget):
+class GrowthView(Retranslated):
     """How the steps were found and what grows over them; picking a row shows its stack and emits its site."""
 
     site_selected = QtCore.Signal(str)  # the site label (stacks.site_label) of the row picked
@@ -96,11 +111,18 @@ class GrowthView(QtWidgets.QWidget):
         layout.setContentsMargins(4, 4, 4, 4)
         layout.addWidget(self.summary)
         layout.addWidget(splitter, 1)
+        self._error: str | None = None
         self.set_growth(None)
+
+    def retranslate(self) -> None:
+        if self._error is not None:
+            self.show_error(self._error)
+        else:
+            self.summary.setText(_summary(self.growth))
 
     def set_growth(self, growth: Growth | None) -> None:
         """Show `growth` (None: nothing computed yet); the first row, the fastest growing, is picked."""
-        self.growth = growth
+        self.growth, self._error = growth, None
         self.model.set_sites(growth.sites if growth is not None else [])
         self.summary.setText(_summary(growth))
         self.stack.clear()
@@ -111,7 +133,10 @@ class GrowthView(QtWidgets.QWidget):
     def show_error(self, message: str) -> None:
         """Finding the growth failed: the page says so, not "not computed yet"."""
         self.set_growth(None)
-        self.summary.setText(f"Growth from step to step could not be found: {message}")
+        self._error = message
+        self.summary.setText(
+            translate("GrowthView", "Growth from step to step could not be found: {message}").format(message=message)
+        )
 
     def selected_site(self) -> GrowingSite | None:
         index = self.table.currentIndex()
@@ -124,20 +149,24 @@ class GrowthView(QtWidgets.QWidget):
             self.stack.clear()
             return
         g = self.model.sites[self.proxy.mapToSource(current).row()]
-        self.stack.set_frames(g.frames, f"{g.site}: {format_bytes(g.bytes_per_step)} more per step")
+        more = translate("GrowthView", "{site}: {bytes} more per step")
+        self.stack.set_frames(g.frames, more.format(site=g.site, bytes=localized(format_bytes(g.bytes_per_step))))
         self.site_selected.emit(g.site)
 
 
 def _summary(growth: Growth | None) -> str:
     if growth is None:
-        return "Growth from step to step: not computed yet."
-    text = growth.summary
+        return translate("GrowthView", "Growth from step to step: not computed yet.")
+    steps = growth.steps
+    how = filled(translate("Growth", steps.template), steps.fields) if steps.template else steps.how
+    template, fields = growth.summary_template()
+    text = filled(translate("Growth", template), {**fields, "how": how}) if template != "{how}" else how
     text = text[0].upper() + text[1:]
     if not text.endswith("."):
         text += "."
     if growth.steps.found:
-        text += (
-            f" A site counts as growing at {format_bytes(MIN_GROWTH)} or more a step, holding more after "
-            f"{MIN_INCREASING:.0%} of the steps."
+        rule = translate(
+            "GrowthView", " A site counts as growing at {size} or more a step, holding more after {share} of the steps."
         )
+        text += rule.format(size=localized(format_bytes(MIN_GROWTH)), share=localized(f"{MIN_INCREASING:.0%}"))
     return text

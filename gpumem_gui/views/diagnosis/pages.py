@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.breakdown import breakdown_at
 from gpumem_gui.core.analysis.growth import find_growth
 from gpumem_gui.core.analysis.site_tree import site_tree
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab, filled, translate
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import BreakdownView
 from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel, explain_job
@@ -33,9 +34,9 @@ class DiagnosisPages(QtCore.QObject):
         self.explain_panel = ExplainPanel()
         self.breakdown = BreakdownView()
         self.growth = GrowthView()
-        tabs.addTab(self.explain_panel, "explain")
-        tabs.addTab(self.breakdown, "by site")
-        tabs.addTab(self.growth, "grows")
+        add_tab(tabs, self.explain_panel, QT_TRANSLATE_NOOP("Tabs", "explain"))
+        add_tab(tabs, self.breakdown, QT_TRANSLATE_NOOP("Tabs", "by site"))
+        add_tab(tabs, self.growth, QT_TRANSLATE_NOOP("Tabs", "grows"))
         self.explain_panel.remedy_chosen.connect(self.remedy_chosen)
         self.explain_panel.site_selected.connect(self.site_chosen)
         self.breakdown.site_selected.connect(self.site_chosen)
@@ -59,7 +60,9 @@ class DiagnosisPages(QtCore.QObject):
             return
         snapshot, device, timeline = doc.snapshot, doc.device, doc.timeline()
         self.tabs.setCurrentWidget(self.explain_panel)
-        self.explain_panel.show_running("" if at is None else f"event {at:,}")
+        self.explain_panel.show_running(
+            "" if at is None else filled(translate("ExplainPanel", "event {event}"), {"event": f"{at:,}"})
+        )
         self.tasks.start_latest(
             "explain",
             lambda ctx: explain_job(snapshot, device, at, timeline, ctx.check),

@@ -10,25 +10,40 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document.frame import BlockDetails
+from gpumem_gui.views.common.language import category_word, filled, localized, translate
 from gpumem_gui.views.common.stack_view import StackView
 
 
 def block_details_html(description: str, d: BlockDetails) -> str:
     """`description` (the map's line on the block) and the rest of `d` as the block page's rich text."""
-    lines = [
-        description,
-        "",
-        f"<b>segment</b> {d.segment_address:#x}: {format_bytes_exact(d.segment_size)}, {d.segment_blocks} blocks,",
-        f"free {format_bytes_exact(d.segment_free)}, largest hole {format_bytes_exact(d.segment_largest_free)}",
-    ]
+    segment = filled(
+        translate("BlockPage", "{segment}: {size}, {blocks} {blocks:block|blocks},"),
+        {
+            "segment": f"{d.segment_address:#x}",
+            "size": format_bytes_exact(d.segment_size),
+            "blocks": str(d.segment_blocks),
+        },
+    )
+    free = translate("BlockPage", "free {free}, largest hole {largest}").format(
+        free=localized(format_bytes_exact(d.segment_free)),
+        largest=localized(format_bytes_exact(d.segment_largest_free)),
+    )
+    words = {
+        "segment": translate("BlockPage", "segment"),
+        "category": translate("BlockPage", "category"),
+        "no stack": translate("BlockPage", "no stack"),
+        "user metadata": translate("BlockPage", "user metadata"),
+        "annotation": translate("BlockPage", "annotation"),
+    }
+    lines = [description, "", f"<b>{words['segment']}</b> {segment}", free]
     if d.category:  # known once the trace is indexed
-        label = html.escape(CATEGORY_LABELS.get(d.category, d.category))
-        lines[1:1] = [f"<b>category</b> {label}: {html.escape(d.category_rule)}"]
+        label = html.escape(category_word(CATEGORY_LABELS.get(d.category, d.category)))
+        lines[1:1] = [f"<b>{words['category']}</b> {label}: {html.escape(d.category_rule)}"]
     if d.no_frames_cause:
-        lines[1:1] = [f"<b>no stack</b>: {html.escape(d.no_frames_cause)}"]
+        lines[1:1] = [f"<b>{words['no stack']}</b>: {html.escape(d.no_frames_cause)}"]
     if d.user_metadata or d.annotations:
-        tags = [f"<b>user metadata</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
-        tags += [f"<b>annotation</b> {html.escape(a)}" for a in d.annotations]
+        tags = [f"<b>{words['user metadata']}</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
+        tags += [f"<b>{words['annotation']}</b> {html.escape(a)}" for a in d.annotations]
         lines[1:1] = tags
     return "<br>".join(lines)
 
@@ -37,14 +52,20 @@ class BlockPage(QtWidgets.QSplitter):
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(QtCore.Qt.Orientation.Vertical, parent)
         self.details = QtWidgets.QTextEdit(readOnly=True)
-        self.details.setPlaceholderText("Click a block for details.")
+        self.details.setPlaceholderText(translate("BlockPage", "Click a block for details."))
         self.stack = StackView()  # the picked block's stack: the user's frames first, all on request
         self.addWidget(self.details)
         self.addWidget(self.stack)
         self.setSizes([140, 300])
 
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.details.setPlaceholderText(translate("BlockPage", "Click a block for details."))
+        super().changeEvent(event)
+
     def show_block(self, description: str, d: BlockDetails) -> None:
-        self.stack.set_frames(d.recorded_frames, "stack" if d.recorded_frames else "no stack recorded")
+        title = translate("BlockPage", "stack") if d.recorded_frames else translate("BlockPage", "no stack recorded")
+        self.stack.set_frames(d.recorded_frames, title)
         self.details.setHtml(block_details_html(description, d))
 
     def clear(self) -> None:

@@ -10,9 +10,18 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
 from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.table_model import ColumnsModel
 
-_HEADERS = ("address", "size", "requested", "state", "stream", "pool", "site")
+_HEADERS = (
+    QT_TRANSLATE_NOOP("Columns", "address"),
+    QT_TRANSLATE_NOOP("Columns", "size"),
+    QT_TRANSLATE_NOOP("Columns", "requested"),
+    QT_TRANSLATE_NOOP("Columns", "state"),
+    QT_TRANSLATE_NOOP("Columns", "stream"),
+    QT_TRANSLATE_NOOP("Columns", "pool"),
+    QT_TRANSLATE_NOOP("Columns", "site"),
+)
 
 
 class BlockTableModel(ColumnsModel):

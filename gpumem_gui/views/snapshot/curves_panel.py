@@ -10,6 +10,7 @@ from gpumem_gui.core.analysis.site_series import BandSeries, SiteSeries
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.event_list import EventFilter, EventTable, prepared_table
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.snapshot.event_list import EventListView
 from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
@@ -68,7 +69,7 @@ class CurvesPanel(QtWidgets.QSplitter):
         view.explain_requested.connect(self.explain_requested)
         # the memory curves, or the allocated memory stacked by site, category, stream or pool
         tabs = QtWidgets.QTabWidget(documentMode=True)
-        tabs.addTab(view, "memory")
+        add_tab(tabs, view, QT_TRANSLATE_NOOP("Tabs", "memory"))
         tabs.currentChanged.connect(lambda _i: self.site_timeline_if_shown())
         self.curve_tabs = tabs
         self.addWidget(tabs)
@@ -85,14 +86,14 @@ class CurvesPanel(QtWidgets.QSplitter):
         view.event_selected.connect(self.event_travelled)
         view.band_selected.connect(self.band_selected)
         self.site_timeline = view
-        self.curve_tabs.addTab(view, "allocated by site")
+        add_tab(self.curve_tabs, view, QT_TRANSLATE_NOOP("Tabs", "allocated by site"))
 
     def make_segment_timeline(self) -> None:
         assert self.curve_tabs is not None
         view = SegmentTimelineView()  # filled when first shown
         view.event_selected.connect(self.event_travelled)
         self.segment_timeline = view
-        self.curve_tabs.addTab(view, "cached segments")
+        add_tab(self.curve_tabs, view, QT_TRANSLATE_NOOP("Tabs", "cached segments"))
         self.curve_tabs.currentChanged.connect(lambda _i: self.segment_timeline_if_shown())
 
     def make_pool_envelope(self) -> None:
@@ -100,7 +101,7 @@ class CurvesPanel(QtWidgets.QSplitter):
         view = PoolEnvelopeView()  # filled when first shown
         view.event_selected.connect(self.event_travelled)
         self.pool_envelope = view
-        self.curve_tabs.addTab(view, "by pool")
+        add_tab(self.curve_tabs, view, QT_TRANSLATE_NOOP("Tabs", "by pool"))
         self.curve_tabs.currentChanged.connect(lambda _i: self.pool_envelope_if_shown())
 
     # -- what arrives from the loader -----------------------------------------------------------------------------

@@ -10,36 +10,81 @@ from gpumem_gui.core.snapshot.stacks import format_frame, fx_text
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.document.events import format_elapsed
 from gpumem_gui.document.frame import EventInfo
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    add_tab,
+    filled,
+    localized,
+    translate,
+)
 from gpumem_gui.views.common.stack_view import StackView
 
 NONE = "—"
 # the fields, always all of them in this order, so that moving from event to event never moves the layout
 FIELDS = (
-    ("action", "action"),
-    ("address", "address"),
-    ("size", "size"),
-    ("block", "block"),
-    ("stream", "stream"),
-    ("time", "time"),
-    ("device_free", "device free"),
-    ("compile_context", "compile context"),
-    ("user_metadata", "user metadata"),
-    ("fx_node", "FX node"),
+    ("action", QT_TRANSLATE_NOOP("EventInspector", "action")),
+    ("address", QT_TRANSLATE_NOOP("EventInspector", "address")),
+    ("size", QT_TRANSLATE_NOOP("EventInspector", "size")),
+    ("block", QT_TRANSLATE_NOOP("EventInspector", "block")),
+    ("stream", QT_TRANSLATE_NOOP("EventInspector", "stream")),
+    ("time", QT_TRANSLATE_NOOP("EventInspector", "time")),
+    ("device_free", QT_TRANSLATE_NOOP("EventInspector", "device free")),
+    ("compile_context", QT_TRANSLATE_NOOP("EventInspector", "compile context")),
+    ("user_metadata", QT_TRANSLATE_NOOP("EventInspector", "user metadata")),
+    ("fx_node", QT_TRANSLATE_NOOP("EventInspector", "FX node")),
 )
-_NO_ADDRESS = {"oom": "(an OOM has no address)", "snapshot": ""}
+_NO_ADDRESS = {"oom": QT_TRANSLATE_NOOP("EventInspector", "(an OOM has no address)"), "snapshot": ""}
+# document.events' words (the document is Qt-free): each action and what its size means, translated where shown
+EVENT_WORDS = (
+    QT_TRANSLATE_NOOP("EventWords", "allocation"),
+    QT_TRANSLATE_NOOP("EventWords", "free requested"),
+    QT_TRANSLATE_NOOP("EventWords", "free completed"),
+    QT_TRANSLATE_NOOP("EventWords", "segment alloc (cudaMalloc)"),
+    QT_TRANSLATE_NOOP("EventWords", "segment free (cudaFree)"),
+    QT_TRANSLATE_NOOP("EventWords", "segment map"),
+    QT_TRANSLATE_NOOP("EventWords", "segment unmap"),
+    QT_TRANSLATE_NOOP("EventWords", "snapshot"),
+    QT_TRANSLATE_NOOP("EventWords", "OOM"),
+    QT_TRANSLATE_NOOP("EventWords", "annotation (user_defined)"),
+    QT_TRANSLATE_NOOP("EventWords", "annotation"),
+    QT_TRANSLATE_NOOP("EventWords", "unknown"),
+    QT_TRANSLATE_NOOP("EventWords", "requested"),
+    QT_TRANSLATE_NOOP("EventWords", "segment"),
+    QT_TRANSLATE_NOOP("EventWords", "mapped range"),
+    QT_TRANSLATE_NOOP("EventWords", "unmapped range"),
+    QT_TRANSLATE_NOOP("EventWords", "active bytes then"),
+    QT_TRANSLATE_NOOP("EventWords", "request (rounded)"),
+    QT_TRANSLATE_NOOP("EventWords", "size"),
+)
+
+
+def event_word(text: str) -> str:
+    """An action's label or a size's meaning (document.events) in the window's language."""
+    return translate("EventWords", text)
+
+
+def _sized(n: int) -> str:
+    return localized(format_bytes_exact(n))
+
+
 _SIZED_BLOCKS = {"alloc", "free_requested", "free_completed"}
 
 
 def field_texts(info: EventInfo) -> dict[str, str]:
     """What each field says for `info` (plain text)."""
+    no_address = translate("EventInspector", _NO_ADDRESS.get(info.action, "")) if info.action in _NO_ADDRESS else ""
+    default = translate("EventInspector", " (the default stream)")
     texts = {
-        "action": info.label or info.action,
-        "address": f"{info.address:#x}" if info.action not in _NO_ADDRESS else f"{NONE} {_NO_ADDRESS[info.action]}",
-        "size": f"{format_bytes_exact(info.size)}, {info.size_meaning}",
+        "action": event_word(info.label) if info.label else info.action,
+        "address": f"{info.address:#x}" if info.action not in _NO_ADDRESS else f"{NONE} {no_address}".rstrip(),
+        "size": f"{_sized(info.size)}, {event_word(info.size_meaning)}",
         "block": _block_text(info),
-        "stream": f"{info.stream}" + (" (the default stream)" if info.stream == 0 else ""),
-        "time": NONE + " (this trace has no times)" if info.elapsed_us is None else _time_text(info.elapsed_us),
-        "device_free": NONE if info.device_free is None else f"{format_bytes_exact(info.device_free)} (cudaMemGetInfo)",
+        "stream": f"{info.stream}" + (default if info.stream == 0 else ""),
+        "time": NONE + translate("EventInspector", " (this trace has no times)")
+        if info.elapsed_us is None
+        else _time_text(info.elapsed_us),
+        "device_free": NONE if info.device_free is None else f"{_sized(info.device_free)} (cudaMemGetInfo)",
         "compile_context": info.compile_context or NONE,
         "user_metadata": info.user_metadata or NONE,
         "fx_node": "; ".join(map(fx_text, info.fx_nodes)) or NONE,
@@ -51,16 +96,21 @@ def _block_text(info: EventInfo) -> str:
     if info.action not in _SIZED_BLOCKS:
         return NONE
     if info.block_size is None:
-        return f"{NONE} (not known until the trace is indexed)"
+        return NONE + translate("EventInspector", " (not known until the trace is indexed)")
     if info.block_size == info.size:
-        return f"{format_bytes_exact(info.block_size)}, as requested"
+        return translate("EventInspector", "{size}, as requested").format(size=_sized(info.block_size))
     extra = info.block_size - info.size
     more = f"{extra:,} bytes" if abs(extra) < 1024 else f"{format_bytes(extra)} ({extra:,} bytes)"
-    return f"{format_bytes_exact(info.block_size)}: {more} more than requested"
+    fields = {
+        "size": _sized(info.block_size),
+        "more": localized(more).replace("bytes", translate("EventInspector", "bytes")),
+    }
+    return translate("EventInspector", "{size}: {more} more than requested").format_map(fields)
 
 
 def _time_text(elapsed_us: int) -> str:
-    return f"{format_elapsed(elapsed_us)} after the trace's first event"
+    elapsed = localized(format_elapsed(elapsed_us))
+    return translate("EventInspector", "{elapsed} after the trace's first event").format(elapsed=elapsed)
 
 
 def _wall_clock(time_us: int | None) -> str:
@@ -72,11 +122,11 @@ def _wall_clock(time_us: int | None) -> str:
         return ""
 
 
-NO_EVENT = "no event: before the first one, or the file has no trace"
-NO_EVENT_PENDING = "no event yet: the trace is still being read"
+NO_EVENT = QT_TRANSLATE_NOOP("EventInspector", "no event: before the first one, or the file has no trace")
+NO_EVENT_PENDING = QT_TRANSLATE_NOOP("EventInspector", "no event yet: the trace is still being read")
 
 
-class EventInspector(QtWidgets.QWidget):
+class EventInspector(Retranslated):
     """A fixed grid of fields over the event's stack (and its forward stack, for backward allocations)."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -90,10 +140,10 @@ class EventInspector(QtWidgets.QWidget):
         grid = QtWidgets.QGridLayout()
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(2)
-        name_width = max(self.fontMetrics().horizontalAdvance(name) for _key, name in FIELDS) + 4
-        for row, (key, name) in enumerate(FIELDS):
-            caption = QtWidgets.QLabel(name)
-            caption.setFixedWidth(name_width)
+        self.captions: list[QtWidgets.QLabel] = []
+        for row, (key, _name) in enumerate(FIELDS):
+            caption = QtWidgets.QLabel()
+            self.captions.append(caption)
             caption.setAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
             value = QtWidgets.QLabel()
             value.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -109,21 +159,31 @@ class EventInspector(QtWidgets.QWidget):
         self.forward_stack.setFont(QtGui.QFontDatabase.systemFont(QtGui.QFontDatabase.SystemFont.FixedFont))
         self.forward_stack.setLineWrapMode(QtWidgets.QPlainTextEdit.LineWrapMode.NoWrap)
         self.stacks = QtWidgets.QTabWidget()
-        self.stacks.addTab(self.stack, "stack")
-        self.stacks.addTab(self.forward_stack, "forward stack")
+        add_tab(self.stacks, self.stack, QT_TRANSLATE_NOOP("Tabs", "stack"))
+        add_tab(self.stacks, self.forward_stack, QT_TRANSLATE_NOOP("Tabs", "forward stack"))
         layout = QtWidgets.QVBoxLayout(self)
         layout.addWidget(self.heading)
         layout.addLayout(grid)
         layout.addWidget(self.stacks, 1)
         self.info: EventInfo | None = None
+        self._pending = False
         self.show_event(None)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        names = [translate("EventInspector", name) for _key, name in FIELDS]
+        width = max(self.fontMetrics().horizontalAdvance(name) for name in names) + 4
+        for caption, name in zip(self.captions, names, strict=True):
+            caption.setText(name)
+            caption.setFixedWidth(width)
+        self.show_event(self.info, self._pending)
 
     def show_event(self, info: EventInfo | None, pending: bool = False) -> None:
         """Read out `info`; None (before the first event, no trace, or a trace still being read: `pending`) empties
         every field."""
-        self.info = info
+        self.info, self._pending = info, pending
         if info is None:
-            self.heading.setText(NO_EVENT_PENDING if pending else NO_EVENT)
+            self.heading.setText(translate("EventInspector", NO_EVENT_PENDING if pending else NO_EVENT))
             for value in self.values.values():
                 value.setText(NONE)
                 value.setToolTip("")
@@ -131,30 +191,40 @@ class EventInspector(QtWidgets.QWidget):
             self.forward_stack.setPlainText("")
             self.stacks.setTabEnabled(1, False)
             return
-        of = f" of {info.n_events:,}" if info.n_events else ""
-        self.heading.setText(f"event {info.index:,}{of}: {info.label or info.action}")
+        what = event_word(info.label) if info.label else info.action
+        fields = {"event": f"{info.index:,}", "events": f"{info.n_events:,}", "what": what}
+        if info.n_events:
+            self.heading.setText(filled(translate("EventInspector", "event {event} of {events}: {what}"), fields))
+        else:
+            self.heading.setText(filled(translate("EventInspector", "event {event}: {what}"), fields))
         for key, text in field_texts(info).items():
             self.values[key].setText(text)
             self.values[key].setToolTip(text)
-        self.values["action"].setToolTip(f"{info.action} in the trace")
+        self.values["action"].setToolTip(
+            translate("EventInspector", "{action} in the trace").format(action=info.action)
+        )
         if info.fx_nodes:  # the user's code each node came from, as torch.compile recorded it
             self.values["fx_node"].setToolTip("\n\n".join(n.original_trace or fx_text(n) for n in info.fx_nodes))
         if info.time_us is not None:
-            self.values["time"].setToolTip(f"{_wall_clock(info.time_us)} ({info.time_us:,} µs since the epoch)")
+            since = translate("EventInspector", "{clock} ({us} µs since the epoch)")
+            self.values["time"].setToolTip(
+                filled(since, {"clock": _wall_clock(info.time_us), "us": f"{info.time_us:,}"})
+            )
         self.stack.set_frames(info.recorded_frames or info.frames)
-        forward = "\n".join(info.forward_frames) or "(no forward stack: not a backward allocation)"
+        forward = "\n".join(info.forward_frames) or translate(
+            "EventInspector", "(no forward stack: not a backward allocation)"
+        )
         self.forward_stack.setPlainText(forward)
         self.stacks.setTabEnabled(1, bool(info.forward_frames))
-        self.stacks.setTabText(
-            1, f"forward stack ({len(info.forward_frames)})" if info.forward_frames else "forward stack"
-        )
+        title = translate("Tabs", "forward stack")
+        self.stacks.setTabText(1, f"{title} ({len(info.forward_frames)})" if info.forward_frames else title)
         if not info.forward_frames and self.stacks.currentIndex() == 1:
             self.stacks.setCurrentIndex(0)
 
     def text(self) -> str:
         """Everything shown, as plain text (for copying and tests)."""
         rows = [self.heading.text()]
-        rows += [f"{name}: {self.values[key].text()}" for key, name in FIELDS]
+        rows += [f"{translate('EventInspector', name)}: {self.values[key].text()}" for key, name in FIELDS]
         rows += ["stack:", *(format_frame(f) for f in self.stack.frames_shown())]
         rows += ["forward stack:", self.forward_stack.toPlainText()]
         if self.info is not None and self.info.fx_nodes:

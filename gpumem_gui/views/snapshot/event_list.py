@@ -15,6 +15,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
 from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, row_of
 from gpumem_gui.document.events import action_label
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 from gpumem_gui.views.common.table_model import ColumnsModel
 
 _RIGHT = {0, 1, 3, 5}  # the number columns
@@ -29,6 +30,25 @@ def _size_text(n: int) -> str:
         if n % scale == 0:
             return f"{n // scale}{unit}"
     return str(n)
+
+
+# document.event_list's COLUMNS and KINDS, marked here for pyside6-lupdate (the document is Qt-free)
+_WORDS = (
+    QT_TRANSLATE_NOOP("Columns", "#"),
+    QT_TRANSLATE_NOOP("Columns", "time"),
+    QT_TRANSLATE_NOOP("Columns", "action"),
+    QT_TRANSLATE_NOOP("Columns", "size"),
+    QT_TRANSLATE_NOOP("Columns", "address"),
+    QT_TRANSLATE_NOOP("Columns", "stream"),
+    QT_TRANSLATE_NOOP("Columns", "site"),
+    QT_TRANSLATE_NOOP("EventListView", "all events"),
+    QT_TRANSLATE_NOOP("EventListView", "allocations"),
+    QT_TRANSLATE_NOOP("EventListView", "frees"),
+    QT_TRANSLATE_NOOP("EventListView", "cudaMalloc/cudaFree (segments)"),
+    QT_TRANSLATE_NOOP("EventListView", "segment map/unmap"),
+    QT_TRANSLATE_NOOP("EventListView", "OOMs"),
+    QT_TRANSLATE_NOOP("EventListView", "snapshots and annotations"),
+)
 
 
 class EventListModel(ColumnsModel):
@@ -59,19 +79,24 @@ class EventListModel(ColumnsModel):
             return int(horizontal | QtCore.Qt.AlignmentFlag.AlignVCenter)
         event = int(self.indices[index.row()])
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            return self.table.cells(event)[column]
+            cell = self.table.cells(event)[column]
+            if column == 2:  # the action in words (EventWords, marked in event_inspector); cudaMalloc stays
+                return translate("EventWords", cell)
+            return localized(cell) if column == 3 else cell  # a size as the window's language writes it
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and column == 3:
             size = int(self.table.trace.size[event])
             block = self.table.block_size(event)
-            given = f"; block {format_bytes_exact(block)}" if block is not None and block != size else ""
-            return f"{format_bytes_exact(size)}{given}"
+            if block is None or block == size:
+                return localized(format_bytes_exact(size))
+            fields = {"size": localized(format_bytes_exact(size)), "block": localized(format_bytes_exact(block))}
+            return translate("EventListView", "{size}; block {block}").format_map(fields)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and column in (2, 6):
             cells = self.table.cells(event)
-            return action_label(self.table.trace, event) if column == 2 else cells[column]
+            return translate("EventWords", action_label(self.table.trace, event)) if column == 2 else cells[column]
         return None
 
 
-class EventListView(QtWidgets.QWidget):
+class EventListView(Retranslated):
     """A filter bar (kind, least size, stream) over a virtual table of the trace's events.
 
     `event_chosen(index)` is emitted when the user picks a row (click, keys); `show_event(index)` follows the
@@ -92,8 +117,7 @@ class EventListView(QtWidgets.QWidget):
         self.kind_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.kind_box.setMinimumContentsLength(len("allocations") + 2)
         self.kind_box.view().setMinimumWidth(self.kind_box.view().sizeHintForColumn(0) + 24)
-        self.size_edit = QtWidgets.QLineEdit(placeholderText="e.g. 64MiB")
-        self.size_edit.setToolTip("Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)")
+        self.size_edit = QtWidgets.QLineEdit()
         self.size_edit.setFixedWidth(self.fontMetrics().horizontalAdvance("0000.00 GiB") + 16)
         self.stream_box = QtWidgets.QComboBox()
         self.count = QtWidgets.QLabel()  # under the table: its length changes with the filter, the bar's must not
@@ -126,7 +150,8 @@ class EventListView(QtWidgets.QWidget):
 
         bar = QtWidgets.QHBoxLayout()
         bar.addWidget(self.kind_box)
-        bar.addWidget(QtWidgets.QLabel("size ≥"))
+        self.size_label = QtWidgets.QLabel()
+        bar.addWidget(self.size_label)
         bar.addWidget(self.size_edit)
         bar.addWidget(self.stream_box)
         bar.addStretch(1)
@@ -136,8 +161,22 @@ class EventListView(QtWidgets.QWidget):
         layout.addLayout(bar)
         layout.addWidget(self.view, 1)
         layout.addWidget(self.count)
+        self._streams: list[int] = []
         self._fill_streams([])
         self._refilter()
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        for i in range(self.kind_box.count()):
+            self.kind_box.setItemText(i, translate("EventListView", KINDS[self.kind_box.itemData(i)][0]))
+        self.size_edit.setPlaceholderText(translate("EventListView", "e.g. 64MiB"))
+        self.size_edit.setToolTip(
+            translate("EventListView", "Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)")
+        )
+        self.size_label.setText(translate("EventListView", "size ≥"))
+        self._fill_streams(self._streams)
+        if self.table is not None:
+            self._show_count()
 
     # -- what the window calls ------------------------------------------------------------------------------
 
@@ -203,10 +242,11 @@ class EventListView(QtWidgets.QWidget):
 
     def _fill_streams(self, streams: list[int]) -> None:
         self.stream_box.blockSignals(True)
+        self._streams = list(streams)
         self.stream_box.clear()
-        self.stream_box.addItem("all streams", None)
+        self.stream_box.addItem(translate("EventListView", "all streams"), None)
         for stream in streams:
-            self.stream_box.addItem(f"stream {stream}", stream)
+            self.stream_box.addItem(translate("EventListView", "stream {stream}").format(stream=stream), stream)
         self.stream_box.setCurrentIndex(max(self.stream_box.findData(self.filter.stream), 0))
         self.stream_box.setVisible(len(streams) > 1)
         self.stream_box.blockSignals(False)
@@ -217,7 +257,7 @@ class EventListView(QtWidgets.QWidget):
         try:
             min_size = parse_bytes(text) if text else 0
         except ValueError:
-            self.count.setText("size? try 64MiB, 1.5 GiB, 1000000")
+            self.count.setText(translate("EventListView", "size? try 64MiB, 1.5 GiB, 1000000"))
             return
         kind: EventKind = self.kind_box.currentData()
         flt = EventFilter(kind, min_size, self.stream_box.currentData(), self.filter.span)  # the span stays
@@ -237,7 +277,8 @@ class EventListView(QtWidgets.QWidget):
 
     def _show_count(self) -> None:
         total = len(self.table) if self.table is not None else 0
-        self.count.setText(f"{len(self.model.indices):,} of {total:,} events")
+        fields = {"shown": f"{len(self.model.indices):,}", "total": f"{total:,}"}
+        self.count.setText(filled(translate("EventListView", "{shown} of {total} {total:event|events}"), fields))
 
     def _current_changed(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:
         if current.isValid() and not self._following:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
@@ -12,53 +12,123 @@ from gpumem_gui.core.analysis.first_look import percent as share_percent
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 
 _ROWS = (
     (
         "reserved_bytes",
-        "reserved",
-        "Memory the caching allocator holds from CUDA (what nvidia-smi counts for PyTorch).",
+        QT_TRANSLATE_NOOP("FiguresPanel", "reserved"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel", "Memory the caching allocator holds from CUDA (what nvidia-smi counts for PyTorch)."
+        ),
     ),
-    ("allocated_bytes", "allocated", "Memory in live tensors' blocks (torch.cuda.memory_allocated)."),
-    ("requested_bytes", "requested", "What the program asked for; below allocated by the 512-byte rounding."),
+    (
+        "allocated_bytes",
+        QT_TRANSLATE_NOOP("FiguresPanel", "allocated"),
+        QT_TRANSLATE_NOOP("FiguresPanel", "Memory in live tensors' blocks (torch.cuda.memory_allocated)."),
+    ),
+    (
+        "requested_bytes",
+        QT_TRANSLATE_NOOP("FiguresPanel", "requested"),
+        QT_TRANSLATE_NOOP("FiguresPanel", "What the program asked for; below allocated by the 512-byte rounding."),
+    ),
     (
         "internal_waste_bytes",
-        "rounding waste",
-        "allocated - requested: lost inside blocks to rounding and unsplit remainders.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "rounding waste"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel", "allocated - requested: lost inside blocks to rounding and unsplit remainders."
+        ),
     ),
     (
         "pending_free_bytes",
-        "pending free",
-        "Freed, but still used by another stream (record_stream): free once it syncs.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "pending free"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel", "Freed, but still used by another stream (record_stream): free once it syncs."
+        ),
     ),
     (
         "free_bytes",
-        "cached free",
-        "Reserved but unused: the holes. Large and useless? torch.cuda.empty_cache() returns whole free segments.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "cached free"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel",
+            "Reserved but unused: the holes. Large and useless? torch.cuda.empty_cache() returns whole free segments.",
+        ),
     ),
     (
         "largest_free_block_bytes",
-        "largest hole",
-        "The biggest request the holes can serve at once; larger ones need a new cudaMalloc.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "largest hole"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel", "The biggest request the holes can serve at once; larger ones need a new cudaMalloc."
+        ),
     ),
     (
         "external_fragmentation",
-        "fragmentation",
-        "1 - largest hole / free. High with much free memory: try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "fragmentation"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel",
+            "1 - largest hole / free. High with much free memory: try "
+            "PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.",
+        ),
     ),
     (
         "inactive_split_bytes",
-        "inactive split",
-        "Free blocks inside segments that also hold live blocks: empty_cache cannot release them.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "inactive split"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel", "Free blocks inside segments that also hold live blocks: empty_cache cannot release them."
+        ),
     ),
     (
         "largest_allocation_that_fits",
-        "largest that fits",
-        "The largest allocation the cache can serve now, following the allocator's pool and split rules.",
+        QT_TRANSLATE_NOOP("FiguresPanel", "largest that fits"),
+        QT_TRANSLATE_NOOP(
+            "FiguresPanel",
+            "The largest allocation the cache can serve now, following the allocator's pool and split rules.",
+        ),
     ),
-    ("segments", "segments", "cudaMalloc'ed segments (or mapped runs of expandable segments)."),
-    ("blocks", "blocks", "Blocks of all states in those segments."),
+    (
+        "segments",
+        QT_TRANSLATE_NOOP("FiguresPanel", "segments"),
+        QT_TRANSLATE_NOOP("FiguresPanel", "cudaMalloc'ed segments (or mapped runs of expandable segments)."),
+    ),
+    (
+        "blocks",
+        QT_TRANSLATE_NOOP("FiguresPanel", "blocks"),
+        QT_TRANSLATE_NOOP("FiguresPanel", "Blocks of all states in those segments."),
+    ),
 )
+# a share's sentence by the whole it is a share of (first_look.SHARE_OF's names)
+_SHARE_OF = {
+    "reserved": QT_TRANSLATE_NOOP("FiguresPanel", "{share} of reserved"),
+    "allocated": QT_TRANSLATE_NOOP("FiguresPanel", "{share} of allocated"),
+    "free": QT_TRANSLATE_NOOP("FiguresPanel", "{share} of free"),
+}
+# a finding's figures, named in its tooltip
+_FIGURE_NAMES = {
+    "oom_requested_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "oom requested"),
+    "free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "free"),
+    "largest_free_block_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "largest free block"),
+    "device_free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "device free"),
+    "reserved_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "reserved"),
+    "allocated_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "allocated"),
+    "inactive_split_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "inactive split"),
+    "external_fragmentation": QT_TRANSLATE_NOOP("FiguresPanel", "external fragmentation"),
+    "upcoming_requests": QT_TRANSLATE_NOOP("FiguresPanel", "upcoming requests"),
+    "upcoming_max_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "upcoming max"),
+    "holes_taking_largest": QT_TRANSLATE_NOOP("FiguresPanel", "holes taking largest"),
+    "requests_fitting_no_hole": QT_TRANSLATE_NOOP("FiguresPanel", "requests fitting no hole"),
+    "unusable_free_bytes": QT_TRANSLATE_NOOP("FiguresPanel", "unusable free"),
+}
+
+
+def _tr(text: str) -> str:
+    return QtCore.QCoreApplication.translate("FiguresPanel", text)
+
+
+def _finding_text(f: Finding) -> str:
+    """A finding's sentence in the window's language, its figures written as the language writes them."""
+    if not f.template:
+        return f.text
+    return filled(QtCore.QCoreApplication.translate("Findings", f.template), f.fields)
 
 
 _BRACKETED = ("reserved_bytes", "allocated_bytes", "free_bytes", "pending_free_bytes")  # what the gap is made of
@@ -77,8 +147,11 @@ class GapBar(QtWidgets.QWidget):
     def set_values(self, reserved: int, allocated: int, label: str) -> None:
         self.reserved, self.allocated, self.label = reserved, allocated, label
         self.setToolTip(
-            f"reserved {format_bytes_exact(reserved)}\nallocated {format_bytes_exact(allocated)}\n"
-            f"gap {format_bytes_exact(reserved - allocated)}"
+            self.tr("reserved {reserved}\nallocated {allocated}\ngap {gap}").format(
+                reserved=localized(format_bytes_exact(reserved)),
+                allocated=localized(format_bytes_exact(allocated)),
+                gap=localized(format_bytes_exact(reserved - allocated)),
+            )
         )
         self.updateGeometry()
         self.update()
@@ -98,7 +171,8 @@ class GapBar(QtWidgets.QWidget):
                 label_lines[-1] = trial
             else:
                 label_lines.append(word)
-        left, right = f"allocated {format_bytes(self.allocated)}", f"reserved {format_bytes(self.reserved)}"
+        left = self.tr("allocated {size}").format(size=localized(format_bytes(self.allocated)))
+        right = self.tr("reserved {size}").format(size=localized(format_bytes(self.reserved)))
         fits = metrics.horizontalAdvance(f"{left}   {right}") <= width
         return label_lines, [f"{left}   {right}"] if fits else [left, right]
 
@@ -146,11 +220,14 @@ class GapBar(QtWidgets.QWidget):
 
 # the widest texts each column must hold, so that the panel keeps one width whatever it shows (no jumping)
 _WIDEST_VALUE = "1023.9 MiB"
-_WIDEST_SHARES = ("99.9% of allocated", "<0.1% of allocated", "high, little free")
-_SEVERITY_WORD = {"info": "note", "warn": "warning", "alert": "alert"}
+_SEVERITY_WORD = {
+    "info": QT_TRANSLATE_NOOP("FiguresPanel", "note"),
+    "warn": QT_TRANSLATE_NOOP("FiguresPanel", "warning"),
+    "alert": QT_TRANSLATE_NOOP("FiguresPanel", "alert"),
+}
 
 
-class FiguresPanel(QtWidgets.QWidget):
+class FiguresPanel(Retranslated):
     """The figures of the shown state, each with its share of the whole it belongs to, then the findings."""
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -164,45 +241,63 @@ class FiguresPanel(QtWidgets.QWidget):
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(2)
         outer.addLayout(grid)
-        metrics = self.fontMetrics()
-        value_width = metrics.horizontalAdvance(_WIDEST_VALUE) + 4
-        share_width = max(metrics.horizontalAdvance(text) for text in _WIDEST_SHARES) + 4
-        name_width = max(metrics.horizontalAdvance(label) for _key, label, _tip in _ROWS) + 4
+        self.grid = grid
         self.values: dict[str, QtWidgets.QLabel] = {}
         self.names: dict[str, QtWidgets.QLabel] = {}
         self.shares: dict[str, QtWidgets.QLabel] = {}
         self._tips: dict[str, str] = {}
         right = QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter
-        for row, (key, label, meaning) in enumerate(_ROWS):
-            tip = f"{meaning}\n{NORMAL[key]}" if key in NORMAL else meaning
-            name, value, part = QtWidgets.QLabel(label), QtWidgets.QLabel("-"), QtWidgets.QLabel()
-            name.setFixedWidth(name_width)
-            value.setFixedWidth(value_width)
+        for row, (key, _label, _meaning) in enumerate(_ROWS):
+            name, value, part = QtWidgets.QLabel(), QtWidgets.QLabel("-"), QtWidgets.QLabel()
             value.setAlignment(right)
-            part.setFixedWidth(share_width)
             part.setStyleSheet(f"color: {palette.TEXT_MUTED};")
-            for widget in (name, value, part):
-                widget.setToolTip(tip)
             grid.addWidget(name, row, 0)
             grid.addWidget(value, row, 1)
             grid.addWidget(part, row, 2)
-            self.values[key], self.names[key], self.shares[key], self._tips[key] = value, name, part, tip
+            self.values[key], self.names[key], self.shares[key] = value, name, part
         grid.setColumnStretch(3, 1)  # a wider panel leaves its room right of the columns, which stay packed left
-        self.content_width = name_width + value_width + share_width + 2 * grid.horizontalSpacing()
-        self.title.setFixedWidth(self.content_width)
         self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set
         self.gap_bar.setVisible(False)
         outer.addWidget(self.gap_bar)
         self.findings_label = QtWidgets.QLabel()  # the findings, one coloured paragraph each
         self.findings_label.setWordWrap(True)
         self.findings_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.findings_label.setFixedWidth(self.content_width)
         self.findings_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
         outer.addWidget(self.findings_label)
         outer.addStretch(1)
         self.findings: list[Finding] = []
         self._flags: dict[str, str] = {}  # row key -> the style that marks it (a finding is about it)
         self._bracketed = False
+        self._shown: tuple[Metrics, str | Callable[[], str], Sequence[Finding] | None] | None = (
+            None  # redrawn in a new language
+        )
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The rows' names and meanings, the columns' widths (each language's widest texts), the figures shown."""
+        metrics = self.fontMetrics()
+        value_width = metrics.horizontalAdvance(localized(_WIDEST_VALUE)) + 4
+        shares = [_tr(_SHARE_OF["allocated"]).format(share=localized(s)) for s in ("99.9%", "<0.1%")]
+        notes = [
+            QtCore.QCoreApplication.translate("Findings", note)
+            for note in ("high, little free", "caused this OOM", "normal", "high")
+        ]
+        share_width = max(metrics.horizontalAdvance(text) for text in shares + notes) + 4
+        name_width = max(metrics.horizontalAdvance(_tr(label)) for _key, label, _tip in _ROWS) + 4
+        for key, label, meaning in _ROWS:
+            normal = QtCore.QCoreApplication.translate("Findings", NORMAL[key]) if key in NORMAL else ""
+            self._tips[key] = f"{_tr(meaning)}\n{normal}" if normal else _tr(meaning)
+            self.names[key].setText(_tr(label))
+            self.names[key].setFixedWidth(name_width)
+            self.values[key].setFixedWidth(value_width)
+            self.shares[key].setFixedWidth(share_width)
+            for widget in (self.names[key], self.values[key], self.shares[key]):
+                widget.setToolTip(self._tips[key])
+        self.content_width = name_width + value_width + share_width + 2 * self.grid.horizontalSpacing()
+        self.title.setFixedWidth(self.content_width)
+        self.findings_label.setFixedWidth(self.content_width)
+        if self._shown is not None:
+            self.set_metrics(*self._shown)
 
     def set_bracket(self, reserved: int, allocated: int, label: str) -> None:
         """Bracket the gap between reserved and allocated (of the shown figures) and emphasise their rows."""
@@ -226,26 +321,32 @@ class FiguresPanel(QtWidgets.QWidget):
             self.names[key].setStyleSheet(style)
             self.values[key].setStyleSheet(style + self._flags.get(key, ""))
 
-    def set_metrics(self, m: Metrics, title: str, findings: Sequence[Finding] | None = None) -> None:
-        """Show `m` under `title`, with the findings about it (None: those the figures alone give)."""
+    def set_metrics(
+        self, m: Metrics, title: str | Callable[[], str], findings: Sequence[Finding] | None = None
+    ) -> None:
+        """Show `m` under `title` (or what it returns, asked again after a switch of language), with the findings
+        about it (None: those the figures alone give)."""
         if self.bracket_shown():  # a bracket belongs to the figures it was drawn for
             self.gap_bar.setVisible(False)
             self._bracketed = False
-        self.title.setText(f"<b>{html.escape(title)}</b>")
+        self._shown = (m, title, findings)
+        self.title.setText(f"<b>{html.escape(title if isinstance(title, str) else title())}</b>")
         figures = m.as_dict()
         for key, label in self.values.items():
             value = figures[key]
             tip = self._tips[key]
             if key == "external_fragmentation":
-                label.setText(format_percent(value))
-                self.shares[key].setText(fragmentation_note(m, findings or ()))
+                label.setText(localized(format_percent(value)))
+                note = fragmentation_note(m, findings or ())
+                self.shares[key].setText(QtCore.QCoreApplication.translate("Findings", note) if note else "")
             elif key in ("segments", "blocks"):
-                label.setText(f"{value:,}")
+                label.setText(localized(f"{value:,}"))
             else:
-                label.setText(format_bytes(value))
-                tip = f"{format_bytes_exact(value)}\n{tip}"
+                label.setText(localized(format_bytes(value)))
+                tip = f"{localized(format_bytes_exact(value))}\n{tip}"
                 part = share(m, key)
-                self.shares[key].setText(f"{share_percent(part[0])} of {part[1]}" if part else "")
+                of = _tr(_SHARE_OF[part[1]]).format(share=localized(share_percent(part[0]))) if part else ""
+                self.shares[key].setText(of)
             for widget in (self.names[key], label, self.shares[key]):
                 widget.setToolTip(tip)
         self.set_findings(first_look(m) if findings is None else findings)
@@ -260,7 +361,7 @@ class FiguresPanel(QtWidgets.QWidget):
         self._restyle()
         rows = "".join(
             f'<tr><td bgcolor="{palette.FINDING_BACK[f.severity]}" style="color: {palette.FINDING[f.severity]};">'
-            f"<b>{_SEVERITY_WORD[f.severity]}</b> {html.escape(f.text)}</td></tr>"
+            f"<b>{_tr(_SEVERITY_WORD[f.severity])}</b> {html.escape(_finding_text(f))}</td></tr>"
             for f in self.findings
         )
         self.findings_label.setText(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
@@ -277,5 +378,8 @@ def _figures_line(f: Finding) -> str:
             exact = format_percent(value)
         else:
             exact = f"{value:,}"
-        parts.append(f"{name.removesuffix('_bytes').replace('_', ' ')} {exact}")
-    return f"{_SEVERITY_WORD[f.severity]}: " + ", ".join(parts)
+        named = _tr(_FIGURE_NAMES[name]) if name in _FIGURE_NAMES else name.removesuffix("_bytes").replace("_", " ")
+        parts.append(f"{named} {localized(exact)}")
+    return translate("FiguresPanel", "{severity}: {figures}").format(
+        severity=_tr(_SEVERITY_WORD[f.severity]), figures=", ".join(parts)
+    )

@@ -7,12 +7,26 @@ import html
 
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document import SnapshotDocument
-from gpumem_gui.document.opening import moment_words
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated, filled, localized, translate
 
 
-class FileNotes(QtWidgets.QWidget):
+def moment_words(doc: SnapshotDocument) -> str:
+    """Where the tab opened (document.opening.moment_words) in the window's language."""
+    moment, timeline = doc.opened_at, doc.timeline()
+    assert moment is not None and moment.event is not None
+    fields = {"event": f"{moment.event:,}", "events": f"{timeline.n_events:,}", "count": f"{len(timeline.ooms):,}"}
+    if moment.kind == "oom" and len(timeline.ooms) == 1:
+        return filled(translate("FileNotes", "the OOM (event {event} of {events})"), fields)
+    if moment.kind == "oom":
+        return filled(translate("FileNotes", "the first of {count} OOMs (event {event} of {events})"), fields)
+    fields["peak"] = localized(format_bytes(int(timeline.series.allocated[moment.event])))
+    return filled(translate("FileNotes", "the peak of allocated memory, {peak} (event {event} of {events})"), fields)
+
+
+class FileNotes(Retranslated):
     end_requested = QtCore.Signal()  # the link to the final state
 
     def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
@@ -34,20 +48,34 @@ class FileNotes(QtWidgets.QWidget):
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.notice)
         layout.addWidget(self.opened_line)
+        self._doc: SnapshotDocument | None = None
+
+    def retranslate(self) -> None:
+        if self._doc is not None:
+            self.show_notes(self._doc)
+            self.show_opened_at(self._doc)
 
     def show_notes(self, doc: SnapshotDocument) -> None:
         """The document's warnings, after a line saying so where the device shown holds nothing."""
+        self._doc = doc
         notes = doc.warnings()
         snapshot = doc.snapshot
         if snapshot.peak_reserved(doc.device) <= 0:
             others = [d for d in doc.devices() if snapshot.peak_reserved(d) > 0]
-            where = f"; memory is on {', '.join(f'GPU {d}' for d in others)}" if others else ""
-            notes = [f"GPU {doc.device} holds nothing in this file{where}", *notes]
+            gpus = ", ".join(f"GPU {d}" for d in others)
+            if others:
+                empty = translate("FileNotes", "GPU {device} holds nothing in this file; memory is on {gpus}")
+            else:
+                empty = translate("FileNotes", "GPU {device} holds nothing in this file")
+            notes = [empty.format(device=doc.device, gpus=gpus), *notes]
         self.notice.setVisible(bool(notes))
         if notes:
-            plural = "s" if len(notes) > 1 else ""
-            more = " (all of them in the tooltip)" if len(notes) > 1 else ""
-            self.notice.setText(f"{len(notes)} note{plural} on this file: {notes[0]}{more}")
+            fields = {"n": str(len(notes)), "first": notes[0]}
+            if len(notes) > 1:
+                line = translate("FileNotes", "{n} notes on this file: {first} (all of them in the tooltip)")
+            else:
+                line = translate("FileNotes", "1 note on this file: {first}")
+            self.notice.setText(filled(line, fields))
             self.notice.setToolTip("\n".join(notes))
 
     def show_opened_at(self, doc: SnapshotDocument) -> None:
@@ -56,8 +84,11 @@ class FileNotes(QtWidgets.QWidget):
         self.opened_line.setVisible(moment is not None)
         if moment is None:
             return
-        where = html.escape(moment_words(moment, doc.timeline()))
+        where = html.escape(moment_words(doc), quote=False)  # "l'OOM" stays an apostrophe in a label
         if moment.event == doc.n_events - 1:
-            self.opened_line.setText(f"Opened at {where}, the final state.")
+            self.opened_line.setText(translate("FileNotes", "Opened at {where}, the final state.").format(where=where))
         else:
-            self.opened_line.setText(f'Opened at {where}; <a href="end">End</a> shows the final state.')
+            line = translate("FileNotes", "Opened at {where}; {end} shows the final state.")
+            self.opened_line.setText(
+                line.format(where=where, end='<a href="end">{}</a>'.format(translate("FileNotes", "End")))
+            )

@@ -17,6 +17,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.flame import COST_LABELS, FlameFrame
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import localized, translate
 
 ROW_HEIGHT = 18
 MIN_LABEL_PX = 36  # narrower rectangles carry no text
@@ -72,10 +73,11 @@ class FlameGraph(QtWidgets.QWidget):
         frame = self.frame
         if frame is None:
             return ""
-        total = format_bytes(frame.total) if frame.unit == "bytes" else f"{frame.total:,} {frame.unit}"
-        text = f"{COST_LABELS.get(frame.cost, frame.cost)}: {total}"
+        total = localized(format_bytes(frame.total) if frame.unit == "bytes" else f"{frame.total:,} {frame.unit}")
+        text = f"{translate('Flame', COST_LABELS.get(frame.cost, frame.cost))}: {total}"
         if frame.search:
-            text += f"; '{frame.search}' matches {format_percent(frame.matched_share)} of the cost"
+            matches = translate("Flame", "; '{search}' matches {share} of the cost")
+            text += matches.format(search=frame.search, share=localized(format_percent(frame.matched_share)))
         return text
 
     def tooltip_of(self, row: int) -> str:
@@ -83,8 +85,8 @@ class FlameGraph(QtWidgets.QWidget):
         if frame is None or not 0 <= row < len(frame):
             return ""
         cost = int(frame.width[row])
-        amount = format_bytes(cost) if frame.unit == "bytes" else f"{cost:,} {frame.unit}"
-        share = format_percent(cost / frame.total) if frame.total else "0%"
+        amount = localized(format_bytes(cost) if frame.unit == "bytes" else f"{cost:,} {frame.unit}")
+        share = localized(format_percent(cost / frame.total) if frame.total else "0%")
         return f"{frame.label(row)}\n{amount} ({share})"
 
     # -- geometry -----------------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from gpumem_gui.core.analysis.rasterize import MapLayout
 from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import filled, localized, translate
 
 LABEL_PIXELS = 10  # the labels' font size in pixels
 FIT = 0.85  # a segment gets a label where its rows are this many lines of text tall: glyphs do not fill a line
@@ -20,19 +21,26 @@ TICK_PIXELS = 110  # about this many screen pixels between two ticks of the byte
 
 
 def pool_name(state: AllocatorState, seg: int) -> str:
-    size_class = "small" if state.segments.is_small[seg] else "large"
+    """The segment's pool in the window's language: "large pool", "private pool (1, 2), small"."""
+    small = bool(state.segments.is_small[seg])
     pool = int(state.segments.pool[seg])
     if pool == 0:
-        return f"{size_class} pool"
+        return translate("SegmentMap", "small pool") if small else translate("SegmentMap", "large pool")
     a, b = state.pool_ids[pool]
-    return f"private pool ({a}, {b}), {size_class}"
+    private = (
+        translate("SegmentMap", "private pool ({a}, {b}), small")
+        if small
+        else translate("SegmentMap", "private pool ({a}, {b}), large")
+    )
+    return private.format(a=a, b=b)
 
 
 def segment_label(state: AllocatorState, seg: int) -> str:
     """`20.0 MiB @ 0x7f0000000000 · large pool · stream 0`: what a segment is, as its label on the map says it."""
     s = state.segments
     size, address, stream = int(s.total_size[seg]), int(s.address[seg]), int(s.stream[seg])
-    return f"{format_bytes(size)} @ {address:#x} · {pool_name(state, seg)} · stream {stream}"
+    where = translate("SegmentMap", "stream {stream}").format(stream=stream)
+    return f"{localized(format_bytes(size))} @ {address:#x} · {pool_name(state, seg)} · {where}"
 
 
 def segment_runs(layout: MapLayout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -129,7 +137,7 @@ def compact_bytes(n: float) -> str:
             break
         value /= 1024
     text = f"{value:.2f}".rstrip("0").rstrip(".")
-    return f"{text} {unit}"
+    return localized(f"{text} {unit}")
 
 
 class ByteScale(pg.AxisItem):
@@ -140,6 +148,8 @@ class ByteScale(pg.AxisItem):
         super().__init__("bottom")
         self.width_units = 1
         self.bytes_per_unit: float | None = None
+        self.mode = ""
+        self.row_bytes = 0
 
     def set_scale(self, layout: MapLayout) -> None:
         """One scale for the layout: bytes if all its rows span the same bytes, a share of the segment if not."""
@@ -147,12 +157,28 @@ class ByteScale(pg.AxisItem):
         spans = layout.row_span
         same = len(spans) > 0 and bool(np.all(spans == spans[0]))
         self.bytes_per_unit = int(spans[0]) / layout.width if same else None
+        self.mode = layout.mode
+        self.row_bytes = int(spans[0]) if len(spans) else 0
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The axis's label in the window's language (the map calls it again on a switch)."""
         if self.bytes_per_unit is None:
-            self.setLabel("share of each segment (each row is stretched to its segment: widths are not to scale)")
-        elif layout.mode == "address":
-            self.setLabel(f"bytes from the row's start (a row is {compact_bytes(int(spans[0]))})")
+            self.setLabel(
+                translate(
+                    "SegmentMap",
+                    "share of each segment (each row is stretched to its segment: widths are not to scale)",
+                )
+            )
+        elif self.mode == "address":
+            self.setLabel(
+                translate("SegmentMap", "bytes from the row's start (a row is {size})").format(
+                    size=compact_bytes(self.row_bytes)
+                )
+            )
         else:
-            self.setLabel(f"bytes from the segment's start (to scale: a full row is {compact_bytes(int(spans[0]))})")
+            label = translate("SegmentMap", "bytes from the segment's start (to scale: a full row is {size})")
+            self.setLabel(label.format(size=compact_bytes(self.row_bytes)))
         self.picture = None
         self.update()
 
@@ -176,7 +202,7 @@ class ByteScale(pg.AxisItem):
 
     def tickStrings(self, values: list[float], scale: float, spacing: float) -> list[str]:
         if self.bytes_per_unit is None:
-            return [f"{v / self.width_units * 100:.4g}%" for v in values]
+            return [localized(f"{v / self.width_units * 100:.4g}%") for v in values]
         return [compact_bytes(round(v * self.bytes_per_unit)) for v in values]
 
 
@@ -252,8 +278,14 @@ class SegmentLabels(pg.AxisItem):
             for a, b in zip(thin[at], thin[ends], strict=True):
                 if (end[b] - start[a]) * px_per_row >= FIT * line:
                     n = b - a + 1
-                    hints.append((box(start[a], 1), f"{n} segment{'s' if n > 1 else ''}: zoom in to label"))
+                    hint = translate("SegmentMap", "{n} {n:segment|segments}: zoom in to label")
+                    hints.append((box(start[a], 1), filled(hint, {"n": str(n)})))
         return labels, hints
+
+    def painted_texts(self) -> list[str]:
+        """The texts the gutter paints now (for tests that read what the window shows)."""
+        labels, hints = self.visible_labels()
+        return [text for _box, text in labels + hints]
 
     def paint(self, p: QtGui.QPainter, opt: object, widget: object) -> None:
         labels, hints = self.visible_labels()

@@ -8,6 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.core.analysis.block_age import AgeBin
 from gpumem_gui.core.analysis.rasterize import MapLayout, block_at, block_ids, rasterize
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, Frame, StackTable
 from gpumem_gui.core.snapshot.stacks import NO_SITE, filter_frames, short_site, stack_sites
@@ -15,13 +16,14 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
+from gpumem_gui.views.common.language import Retranslated, localized, translate
 from gpumem_gui.views.snapshot.age_legend import map_legend, site_legend
 from gpumem_gui.views.snapshot.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
 
 
-class SegmentMapView(QtWidgets.QWidget):
+class SegmentMapView(Retranslated):
     """Draws a document's EventFrame; emits the block index under the mouse on hover and click."""
 
     block_clicked = QtCore.Signal(int)
@@ -87,6 +89,19 @@ class SegmentMapView(QtWidgets.QWidget):
         self.plot.scene().sigMouseMoved.connect(self._on_move)
         self.plot.scene().sigMouseClicked.connect(self._on_click)
         self.popup = StackPopup(self)  # the stack of the block under the pointer; a click pins it
+        self._legend_of: tuple[str, tuple[AgeBin, ...]] = ("site", ())
+        self._empty = False
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        """The legend, the axis, the segment labels and the readout in the window's language."""
+        self.legend.setText(map_legend(*self._legend_of))
+        self.scale.retranslate()
+        self.labels.update()
+        if self._empty:
+            self.caption.setText(translate("SegmentMap", "no segment here"))
+        elif self.state is not None:
+            self._rehover()
 
     # -- data -------------------------------------------------------------------------------------------------
 
@@ -119,6 +134,7 @@ class SegmentMapView(QtWidgets.QWidget):
         picked = frame.highlight is not None and frame.highlight is not frame.search_mask
         self.selection = frame.highlight if picked and spotlight is None else None
         self.set_focus_caption(spotlight.caption if spotlight is not None else None)
+        self._legend_of = (frame.colouring, frame.age_legend)
         self.legend.setText(map_legend(frame.colouring, frame.age_legend))  # by age: its scale moves with the cursor
         self._draw(frame.layout, frame.codes, keep_range)
 
@@ -141,8 +157,9 @@ class SegmentMapView(QtWidgets.QWidget):
         self._draw_rings()
         if not keep_range:
             self.view.setRange(QtCore.QRectF(0, 0, width, max(len(rows), 1)), padding=0.01)
+        self._empty = bool(empty)
         if empty:
-            self.caption.setText("no segment here")
+            self.caption.setText(translate("SegmentMap", "no segment here"))
         else:
             self._rehover()  # in the range just set
 
@@ -256,7 +273,7 @@ class SegmentMapView(QtWidgets.QWidget):
         assert self.state is not None and self.stacks is not None
         b = self.state.blocks
         state = BlockState(int(b.state[index]))
-        size = format_bytes(int(b.size[index]))
+        size = localized(format_bytes(int(b.size[index])))
         title = f"<b>{int(b.address[index]):#x}</b> &nbsp; {size} &nbsp; {STATE_LABELS[state]}"
         stack = int(b.stack[index])
         return title, list(self.stacks.stack(stack)) if 0 <= stack < len(self.stacks) else []
@@ -264,7 +281,9 @@ class SegmentMapView(QtWidgets.QWidget):
     def _no_stack(self, index: int) -> str:
         assert self.state is not None
         free = int(self.state.blocks.state[index]) == BlockState.INACTIVE
-        return "a free block: no stack" if free else "no stack recorded"
+        return (
+            translate("SegmentMap", "a free block: no stack") if free else translate("SegmentMap", "no stack recorded")
+        )
 
     def describe(self, index: int) -> str:
         """One line for the block: address, size, requested, state, stream, pool, top frames."""
@@ -274,18 +293,21 @@ class SegmentMapView(QtWidgets.QWidget):
         state = BlockState(int(b.state[index]))
         parts = [
             f"<b>{int(b.address[index]):#x}</b>",
-            f"size {format_bytes(int(b.size[index]))}",
+            translate("SegmentMap", "size {size}").format(size=localized(format_bytes(int(b.size[index])))),
             f"<b>{STATE_LABELS[state]}</b>",
-            f"stream {int(s.stream[seg])}",
-            "small pool" if s.is_small[seg] else "large pool",
+            translate("SegmentMap", "stream {stream}").format(stream=int(s.stream[seg])),
+            translate("SegmentMap", "small pool") if s.is_small[seg] else translate("SegmentMap", "large pool"),
         ]
         if state != BlockState.INACTIVE:
-            parts.insert(2, f"requested {format_bytes(int(b.requested_size[index]))}")
+            requested = localized(format_bytes(int(b.requested_size[index])))
+            parts.insert(2, translate("SegmentMap", "requested {size}").format(size=requested))
         text = " &nbsp; ".join(parts)
         stack = int(b.stack[index])
         site = stack_sites(self.stacks)[0][stack] if 0 <= stack < len(self.stacks) else NO_SITE
         if site != NO_SITE:  # the line it is charged to, as every list names it (its stack is in the stack pane)
-            text += "<br><b>site</b> " + html.escape(short_site(stack_sites(self.stacks)[1][site]))
+            text += "<br><b>{}</b> ".format(translate("SegmentMap", "site")) + html.escape(
+                short_site(stack_sites(self.stacks)[1][site])
+            )
         elif frames := filter_frames(self.stacks.stack(stack))[:3] if stack >= 0 else []:
             shown = (f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.line})" for f in frames)
             text += "<br>" + " &lt; ".join(map(html.escape, shown))

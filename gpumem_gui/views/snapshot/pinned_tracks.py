@@ -14,6 +14,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.document.pins import Pin
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate, unit_word
 
 TRACK_HEIGHT = 64
 
@@ -24,11 +25,11 @@ class Track(QtWidgets.QWidget):
     def __init__(self, pin: Pin, link: pg.PlotWidget, unpin: Callable[[Pin], None]) -> None:
         super().__init__()
         self.pin = pin
-        self.title = QtWidgets.QLabel(f"{pin.kind}: {pin.label}")
+        self.title = QtWidgets.QLabel(f"{translate('PinnedTracks', pin.kind)}: {pin.label}")
         self.title.setToolTip(pin.label)
         close = QtWidgets.QToolButton(autoRaise=True)
         close.setText("✕")
-        close.setToolTip("unpin this track")
+        close.setToolTip(translate("PinnedTracks", "unpin this track"))
         close.clicked.connect(lambda: unpin(pin))
         self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, enableMenu=False)
         self.plot.setMenuEnabled(False)
@@ -68,12 +69,25 @@ class Track(QtWidgets.QWidget):
         peak = int(values.max()) if len(values) else 0
         unit, scale = memory_unit(peak)
         self.curve.setData(*steps(x.astype(np.float64), values.astype(np.float64) / scale))
-        self.title.setText(f"{self.pin.kind}: {self.pin.label}, peak {format_bytes(peak)}")
+        line = translate("PinnedTracks", "{kind}: {label}, peak {peak}")
+        kind = translate("PinnedTracks", self.pin.kind)
+        self.title.setText(line.format(kind=kind, label=self.pin.label, peak=localized(format_bytes(peak))))
         self.plot.setYRange(0, max(peak / scale, 1e-9), padding=0.05)
-        self.plot.setLabel("left", unit)
+        self.plot.setLabel("left", unit_word(unit))
 
 
-class PinnedTracks(QtWidgets.QWidget):
+# the kinds of pins (document.pins), marked for pyside6-lupdate
+PIN_KINDS = (
+    QT_TRANSLATE_NOOP("PinnedTracks", "site"),
+    QT_TRANSLATE_NOOP("PinnedTracks", "category"),
+    QT_TRANSLATE_NOOP("PinnedTracks", "stream"),
+    QT_TRANSLATE_NOOP("PinnedTracks", "pool"),
+    QT_TRANSLATE_NOOP("PinnedTracks", "metadata"),
+    QT_TRANSLATE_NOOP("PinnedTracks", "search"),
+)
+
+
+class PinnedTracks(Retranslated):
     """The pinned tracks and the buttons that pin: `pin_band` (the band last picked on the site timeline) and
     `pin_search` (the search's text); `unpinned(pin)` says which track's ✕ was clicked."""
 
@@ -83,13 +97,10 @@ class PinnedTracks(QtWidgets.QWidget):
         super().__init__(parent)
         self.link = link
         self.tracks: dict[Pin, Track] = {}
-        self.pin_band = QtWidgets.QPushButton("Pin band")
-        self.pin_band.setToolTip("pin the site, category, stream or pool last picked on 'allocated by site'")
+        self.pin_band = QtWidgets.QPushButton()
         self.pin_band.setEnabled(False)
-        self.pin_search = QtWidgets.QPushButton("Pin search")
-        self.pin_search.setToolTip("pin the blocks whose stack holds the text typed here")
-        self.search = QtWidgets.QLineEdit(placeholderText="text in a frame, e.g. x.py:160")
-        self.search.setMinimumWidth(self.search.fontMetrics().horizontalAdvance("text in a frame, e.g. x.py:160"))
+        self.pin_search = QtWidgets.QPushButton()
+        self.search = QtWidgets.QLineEdit()
         # the buttons that pin live in `bar`, placed by the tab in the corner of the curves' tabs: no room is taken
         # from the curves (or the map over them) until a track is pinned
         self.bar = QtWidgets.QWidget()
@@ -103,6 +114,19 @@ class PinnedTracks(QtWidgets.QWidget):
         self.column.setSpacing(1)
         self.search.returnPressed.connect(self.pin_search.click)
         self.setVisible(False)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.pin_band.setText(translate("PinnedTracks", "Pin band"))
+        if not self.pin_band.isEnabled():
+            self.pin_band.setToolTip(
+                translate("PinnedTracks", "pin the site, category, stream or pool last picked on 'allocated by site'")
+            )
+        self.pin_search.setText(translate("PinnedTracks", "Pin search"))
+        self.pin_search.setToolTip(translate("PinnedTracks", "pin the blocks whose stack holds the text typed here"))
+        hint = translate("PinnedTracks", "text in a frame, e.g. x.py:160")
+        self.search.setPlaceholderText(hint)
+        self.search.setMinimumWidth(self.search.fontMetrics().horizontalAdvance(hint))
 
     def add(self, pin: Pin) -> Track:
         if pin not in self.tracks:

@@ -13,6 +13,7 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated, filled, localized, translate, unit_word
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
 
 _REDRAW_MS = 30
@@ -24,7 +25,14 @@ def pool_colour(row: int) -> str:
     return palette.SITE_HUES[row % len(palette.SITE_HUES)][0]
 
 
-class PoolEnvelopeView(QtWidgets.QWidget):
+def _pool_name(name: str) -> str:
+    """core.analysis.pool_envelope's name of a pool ("default pool", "private pool (1, 2)") in the window's language."""
+    if name == "default pool":
+        return translate("PoolEnvelope", "default pool")
+    return translate("PoolEnvelope", "private pool {pool}").format(pool=name.removeprefix("private pool "))
+
+
+class PoolEnvelopeView(Retranslated):
     """Stacked pool envelopes, a cursor that travels (event_selected), each pool's figures at the cursor."""
 
     event_selected = QtCore.Signal(int)
@@ -52,8 +60,7 @@ class PoolEnvelopeView(QtWidgets.QWidget):
         self.view_box.enableAutoRange(y=True)
         self.view_box.setAutoVisible(y=True)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.setLabel("left", f"memory ({self.unit})")
-        self.plot.setLabel("bottom", "trace event")
+        self._label_axes()
         self.curves: list[pg.PlotCurveItem] = []
         self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
         self.cursor_line.setZValue(10)
@@ -66,15 +73,40 @@ class PoolEnvelopeView(QtWidgets.QWidget):
         self.view_box.sigResized.connect(self._redraw.start)
         # one line of text above the plot, as the segment timeline has: a taller tab would take room from the map
         top = QtWidgets.QHBoxLayout()
-        title = QtWidgets.QLabel("Memory by pool")
-        title.setToolTip("Each pool's reserved memory is a grey envelope with its allocated memory inside")
-        top.addWidget(title)
+        self.title = QtWidgets.QLabel()
+        top.addWidget(self.title)
         top.addWidget(self.figures, 3)
         top.addWidget(self.status, 2)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addLayout(top)
         layout.addWidget(self.plot, 1)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.title.setText(translate("PoolEnvelope", "Memory by pool"))
+        self.title.setToolTip(
+            translate("PoolEnvelope", "Each pool's reserved memory is a grey envelope with its allocated memory inside")
+        )
+        self._label_axes()
+        if self.envelope is not None:
+            self._say_peaks()
+            self._show_figures()
+
+    def _label_axes(self) -> None:
+        self.plot.setLabel("left", translate("PoolEnvelope", "memory ({unit})").format(unit=unit_word(self.unit)))
+        self.plot.setLabel("bottom", translate("PoolEnvelope", "trace event"))
+
+    def _say_peaks(self) -> None:
+        env = self.envelope
+        assert env is not None
+        line = translate("PoolEnvelope", "{pool}: peak {peak} reserved")
+        peaks = [
+            line.format(pool=_pool_name(env.name(k)), peak=localized(format_bytes(int(env.reserved[k].max()))))
+            for k in range(len(env.pools))
+        ]
+        none = "" if env.private else translate("PoolEnvelope", " (no private pool in this trace)")
+        self.status.setText("; ".join(peaks) + none)
 
     def set_timeline(self, timeline: DeviceTimeline, event: int | None = None) -> None:
         """Show `timeline` by pool; the cursor at `event` (default: the end)."""
@@ -82,7 +114,7 @@ class PoolEnvelopeView(QtWidgets.QWidget):
         self.envelope = env = pool_envelope(timeline)
         self._index = total_index(timeline, "reserved")
         self.unit, self.unit_scale = memory_unit(timeline.series.peak("reserved"))
-        self.plot.setLabel("left", f"memory ({self.unit})")
+        self._label_axes()
         for curve in self.curves:
             self.plot.removeItem(curve)
         self.curves = []
@@ -95,10 +127,7 @@ class PoolEnvelopeView(QtWidgets.QWidget):
                 curve.setZValue(-(2 * row + 1 - kind) / count)
                 self.plot.addItem(curve)
                 self.curves.append(curve)
-        peaks = [
-            f"{env.name(k)}: peak {format_bytes(int(env.reserved[k].max()))} reserved" for k in range(len(env.pools))
-        ]
-        self.status.setText("; ".join(peaks) + ("" if env.private else " (no private pool in this trace)"))
+        self._say_peaks()
         self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)
         self.set_event(timeline.n_events - 1 if event is None else event, emit=False)
         self._draw()
@@ -146,10 +175,16 @@ class PoolEnvelopeView(QtWidgets.QWidget):
         env = self.envelope
         if env is None:
             return
-        where = "before the first event" if self.current_event < 0 else f"after event {self.current_event:,}"
+        if self.current_event < 0:
+            where = translate("PoolEnvelope", "before the first event")
+        else:
+            where = filled(translate("PoolEnvelope", "after event {event}"), {"event": f"{self.current_event:,}"})
+        line = translate("PoolEnvelope", "{pool}: {reserved} reserved, {allocated} allocated")
         parts = [
-            f"{name}: {format_bytes(reserved)} reserved, {format_bytes(allocated)} allocated"
-            for name, reserved, allocated in env.at(self.current_event)
+            line.format(
+                pool=_pool_name(name), reserved=localized(format_bytes(r)), allocated=localized(format_bytes(a))
+            )
+            for name, r, a in env.at(self.current_event)
         ]
         text = f"{where}: " + "; ".join(parts)
         self.figures.setText(text)

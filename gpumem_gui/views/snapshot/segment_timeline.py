@@ -18,25 +18,69 @@ from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.band_side_panel import BandSidePanel
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    filled,
+    localized,
+    translate,
+    unit_word,
+)
 from gpumem_gui.views.snapshot.site_timeline import _BandViewBox
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
 
 _REDRAW_MS = 30
 _SEAM_PIXELS = 4  # a band this tall or more is edged with a white seam
-_COLUMNS = ("segment", "pool", "created", "grown", "freed", "peak")
+_COLUMNS = (
+    QT_TRANSLATE_NOOP("SegmentTimeline", "segment"),
+    QT_TRANSLATE_NOOP("SegmentTimeline", "pool"),
+    QT_TRANSLATE_NOOP("SegmentTimeline", "created"),
+    QT_TRANSLATE_NOOP("SegmentTimeline", "grown"),
+    QT_TRANSLATE_NOOP("SegmentTimeline", "freed"),
+    QT_TRANSLATE_NOOP("SegmentTimeline", "peak"),
+)
+
+
+def _tr(text: str) -> str:
+    return translate("SegmentTimeline", text)
+
+
+def _pool(life: SegmentLife) -> str:
+    if life.expandable:
+        return (
+            translate("SegmentTimeline", "expandable, small pool")
+            if life.small
+            else translate("SegmentTimeline", "expandable, large pool")
+        )
+    return translate("SegmentTimeline", "small pool") if life.small else translate("SegmentTimeline", "large pool")
 
 
 def life_words(life: SegmentLife) -> list[str]:
     """A segment's life in a few lines: what it is, when it was made, how it changed, when it went."""
-    kind = ("expandable, " if life.expandable else "") + ("small pool" if life.small else "large pool")
-    made = "before the trace" if life.created < 0 else f"at event {life.created:,}"
-    went = "still cached at the end" if life.freed == NEVER else f"freed at event {life.freed:,}"
-    changes = f"grown {life.grown} time{'s' if life.grown != 1 else ''}"
+    fields = {
+        "created": f"{life.created:,}",
+        "freed": f"{life.freed:,}",
+        "grown": str(life.grown),
+        "shrunk": str(life.shrunk),
+        "peak": localized(format_bytes(life.peak)),
+    }
+    made = (
+        translate("SegmentTimeline", "before the trace")
+        if life.created < 0
+        else translate("SegmentTimeline", "at event {created}")
+    )
+    if life.freed == NEVER:
+        went = translate("SegmentTimeline", "still cached at the end")
+    else:
+        went = translate("SegmentTimeline", "freed at event {freed}")
+    changes = translate("SegmentTimeline", "grown {grown} {grown:time|times}")
     if life.shrunk:
-        changes += f", shrunk {life.shrunk} time{'s' if life.shrunk != 1 else ''}"
+        changes += translate("SegmentTimeline", ", shrunk {shrunk} {shrunk:time|times}")
+    line = translate("SegmentTimeline", "created {made}, {changes}, {went}; peak {peak}")
+    head = translate("SegmentTimeline", "segment {address} ({kind}, stream {stream})")
     return [
-        f"segment {life.address:#x} ({kind}, stream {life.stream})",
-        f"created {made}, {changes}, {went}; peak {format_bytes(life.peak)}",
+        head.format(address=f"{life.address:#x}", kind=_pool(life), stream=life.stream),
+        filled(line.format(made=made, changes=changes, went=went, peak="{peak}"), fields),
     ]
 
 
@@ -47,7 +91,7 @@ def band_colour(band: int) -> str:
     return dark if band % 2 else light
 
 
-class SegmentTimelineView(QtWidgets.QWidget):
+class SegmentTimelineView(Retranslated):
     """Stacked segment bands, a cursor that travels (event_selected), a band's stack on hover (pinned by a click)."""
 
     event_selected = QtCore.Signal(int)
@@ -74,8 +118,7 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.view_box.enableAutoRange(y=True)
         self.view_box.setAutoVisible(y=True)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.setLabel("left", f"reserved ({self.unit})")
-        self.plot.setLabel("bottom", "trace event")
+        self._label_axes()
         self.curves: list[pg.PlotCurveItem] = []
         self.selection_fill = pg.PlotCurveItem(pen=pg.mkPen(palette.FOCUS, width=2), fillLevel="enclosed")
         self.selection_fill.setZValue(5)
@@ -95,7 +138,6 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.view_box.sigResized.connect(self._redraw.start)
 
         self.table = QtWidgets.QTableWidget(0, len(_COLUMNS))
-        self.table.setHorizontalHeaderLabels(list(_COLUMNS))
         self.table.verticalHeader().setVisible(False)
         self.table.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
@@ -104,13 +146,14 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.table.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.table.horizontalHeader().setSectionResizeMode(QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.table.cellClicked.connect(lambda row, _column: self.select_life(row))
-        panel = BandSidePanel(self.table, "Hover over a segment for its stack; click to pin it.")
+        panel = BandSidePanel(self.table, _tr(_HOVER))
         self.info, self.stack = panel.info, panel.stack
         plot_side = QtWidgets.QWidget()
         plot_layout = QtWidgets.QVBoxLayout(plot_side)
         plot_layout.setContentsMargins(0, 0, 0, 0)
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel("Cached segments, stacked in order of creation"))
+        self.title = QtWidgets.QLabel()
+        top.addWidget(self.title)
         top.addWidget(self.status, 1)
         plot_layout.addLayout(top)
         plot_layout.addWidget(self.plot, 1)
@@ -123,6 +166,7 @@ class SegmentTimelineView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
+        self.retranslate()
         self.popup = StackPopup(self)
 
     # -- the document ----------------------------------------------------------------------------------------------
@@ -134,7 +178,7 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self.selected = None
         self.popup.unpin()
         self.unit, self.unit_scale = memory_unit(timeline.series.peak("reserved"))
-        self.plot.setLabel("left", f"reserved ({self.unit})")
+        self._label_axes()
         for curve in self.curves:
             self.plot.removeItem(curve)
         self.curves = []
@@ -148,36 +192,62 @@ class SegmentTimelineView(QtWidgets.QWidget):
             curve.setZValue(-band / series.n_bands)
             self.curves.append(curve)
         self._fill_table(series)
+        self._say_status()
+        self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)
+        self.set_event(timeline.n_events - 1 if event is None else event, emit=False)
+        self._draw()
+
+    def retranslate(self) -> None:
+        self.table.setHorizontalHeaderLabels([_tr(c) for c in _COLUMNS])
+        self.title.setText(translate("SegmentTimeline", "Cached segments, stacked in order of creation"))
+        self._label_axes()
+        if self.series is not None:
+            self._fill_table(self.series)
+            self._say_status()
+        if self.series is not None and self.selected is not None:
+            self.select_band(self.selected)
+        else:
+            self.info.setText(_tr(_HOVER))
+
+    def _label_axes(self) -> None:
+        self.plot.setLabel("left", translate("SegmentTimeline", "reserved ({unit})").format(unit=unit_word(self.unit)))
+        self.plot.setLabel("bottom", translate("SegmentTimeline", "trace event"))
+
+    def _say_status(self) -> None:
+        series = self.series
+        assert series is not None
         lives = series.lives
         grown = sum(1 for life in lives if life.grown)
         freed = sum(1 for life in lives if life.freed != NEVER)
         small = len(lives) - len(series.drawn)
         expandable = any(life.expandable for life in lives)
-        self.status.setText(
-            f"{len(lives):,} segment lives: {grown:,} grew, {freed:,} freed"
-            + (f"; the {small:,} smallest share the grey band" if small else "")
-            + ("; an expandable one is its whole virtual range" if expandable else "")
-        )
+        fields = {"lives": f"{len(lives):,}", "grown": f"{grown:,}", "freed": f"{freed:,}", "small": f"{small:,}"}
+        text = translate("SegmentTimeline", "{lives} segment lives: {grown} grew, {freed} freed")
+        if small:
+            text += translate("SegmentTimeline", "; the {small} smallest share the grey band")
+        if expandable:
+            text += translate("SegmentTimeline", "; an expandable one is its whole virtual range")
+        self.status.setText(filled(text, fields))
         self.status.setToolTip(
-            "An expandable segment is one virtual address range, mapped and unmapped page by page: one life here, "
-            "while the map shows each mapped run of it as a segment."
+            translate(
+                "SegmentTimeline",
+                "An expandable segment is one virtual address range, mapped and unmapped page by page: one life "
+                "here, while the map shows each mapped run of it as a segment.",
+            )
             if expandable
             else ""
         )
-        self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)
-        self.set_event(timeline.n_events - 1 if event is None else event, emit=False)
-        self._draw()
 
     def _fill_table(self, series: SegmentSeries) -> None:
         self.table.setRowCount(len(series.lives))
         for row, life in enumerate(series.lives):
             cells = (
                 f"{life.address:#x}",
-                ("expandable " if life.expandable else "") + ("small" if life.small else "large"),
-                "before" if life.created < 0 else f"{life.created:,}",
-                f"{life.grown:,}",
-                "-" if life.freed == NEVER else f"{life.freed:,}",
-                format_bytes(life.peak),
+                _pool(life),
+                translate("SegmentTimeline", "before") if life.created < 0 else localized(f"{life.created:,}"),
+                localized(f"{life.grown:,}"),
+                "-" if life.freed == NEVER else localized(f"{life.freed:,}"),
+                localized(format_bytes(life.peak)),
             )
             for column, text in enumerate(cells):
                 item = QtWidgets.QTableWidgetItem(text)
@@ -255,9 +325,11 @@ class SegmentTimelineView(QtWidgets.QWidget):
         life = self.series.band_life(band)
         if life is None:
             small = len(self.series.lives) - len(self.series.drawn)
-            return f"<b>the {small:,} smallest segments</b> &nbsp; {format_bytes(size)}", []
+            smallest = filled(translate("SegmentTimeline", "the {small} smallest segments"), {"small": f"{small:,}"})
+            return f"<b>{smallest}</b> &nbsp; {localized(format_bytes(size))}", []
         head, when = (html.escape(line) for line in life_words(life))
-        title = f"<b>{head}</b><br>{format_bytes(size)} here; {when}"
+        here = translate("SegmentTimeline", "{size} here; {when}").format(size=localized(format_bytes(size)), when=when)
+        title = f"<b>{head}</b><br>{here}"
         frames = list(self.snapshot.stacks.stack(life.stack)) if life.stack >= 0 else []
         return title, frames
 
@@ -268,7 +340,9 @@ class SegmentTimelineView(QtWidgets.QWidget):
         if band is None:
             self.popup.leave()
             return
-        self.popup.hover(band, *self.band_stack(band, at.x()), host_point(self.plot, self, scene_pos), empty=_EMPTY)
+        self.popup.hover(
+            band, *self.band_stack(band, at.x()), host_point(self.plot, self, scene_pos), empty=_tr(_EMPTY)
+        )
 
     def leaveEvent(self, event: QtCore.QEvent) -> None:
         self.popup.leave()
@@ -281,7 +355,7 @@ class SegmentTimelineView(QtWidgets.QWidget):
             return
         self.select_band(band)
         point = host_point(self.plot, self, self.view_box.mapViewToScene(QtCore.QPointF(x, y)))
-        self.popup.pin(band, *self.band_stack(band, x), point, empty=_EMPTY)
+        self.popup.pin(band, *self.band_stack(band, x), point, empty=_tr(_EMPTY))
 
     def select_life(self, row: int) -> None:
         """A row of the table: its band picked, where it has one of its own."""
@@ -298,15 +372,16 @@ class SegmentTimelineView(QtWidgets.QWidget):
         self._draw_selection()
         life = series.band_life(band)
         if life is None:
-            self.info.setText("The smallest segments, in one band: the table lists each.")
+            self.info.setText(translate("SegmentTimeline", "The smallest segments, in one band: the table lists each."))
             self.stack.setVisible(False)
             return
         self.table.selectRow(series.drawn[band - 1])
         self.info.setText("<br>".join(html.escape(line) for line in life_words(life)))
         if self.snapshot is not None:
             frames = self.snapshot.stacks.stack(life.stack) if life.stack >= 0 else []
-            self.stack.set_frames(frames, "the stack that made it")
+            self.stack.set_frames(frames, translate("SegmentTimeline", "the stack that made it"))
             self.stack.setVisible(True)
 
 
-_EMPTY = "no stack recorded for its first allocation"
+_EMPTY = QT_TRANSLATE_NOOP("SegmentTimeline", "no stack recorded for its first allocation")
+_HOVER = QT_TRANSLATE_NOOP("SegmentTimeline", "Hover over a segment for its stack; click to pin it.")

@@ -11,9 +11,10 @@ from PySide6 import QtWidgets
 
 from gpumem_gui.document.settings_page import SettingsPage, settings_page
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated, translate
 
 
-class SettingsView(QtWidgets.QWidget):
+class SettingsView(Retranslated):
     """The page of one snapshot's settings, a paragraph per key (it reads in the narrow side panel as in a wide
     window); `set_what_if` adds what a replay's settings make of each."""
 
@@ -22,6 +23,8 @@ class SettingsView(QtWidgets.QWidget):
         self.page: SettingsPage | None = None
         self._settings: Mapping[str, Any] | None = None
         self.text = QtWidgets.QTextBrowser()
+        # each key's value is the window's, its meaning and its what-if are document.settings_page's English
+        self.text.setObjectName("settings_from_document")
         self.text.setOpenLinks(False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -36,20 +39,25 @@ class SettingsView(QtWidgets.QWidget):
         """What a replay under `overrides` (PYTORCH_CUDA_ALLOC_CONF items) makes of each key."""
         self.show_page(settings_page(self._settings, overrides))
 
+    def retranslate(self) -> None:
+        if self.page is not None:
+            self.show_page(self.page)
+
     def show_page(self, page: SettingsPage) -> None:
         self.page = page
         parts = [f'<p style="color:{palette.WARNING_TEXT}">{html.escape(note)}</p>' for note in page.notes]
         if page.recorded and not page.conf:
-            parts.append("<p>PYTORCH_CUDA_ALLOC_CONF was not set.</p>")
+            parts.append("<p>{}</p>".format(translate("SettingsView", "PYTORCH_CUDA_ALLOC_CONF was not set.")))
         muted = f'style="color:{palette.TEXT_MUTED}"'
+        default, what_if_word = translate("SettingsView", "default:"), translate("SettingsView", "what if:")
         for row in page.rows:
             value = f"<b>{html.escape(row.value)}</b>" if row.set else html.escape(row.value)
             what_if = html.escape(row.what_if)
             if row.what_if_changes:
                 what_if = f'<b style="background:{palette.FOCUS_BACKGROUND}">{what_if}</b>'
             parts.append(
-                f"<p><b>{html.escape(row.key)}</b> = {value} <span {muted}>(default: {html.escape(row.default)})"
-                f"</span><br>{html.escape(row.meaning)}<br><span {muted}>what if:</span> {what_if}</p>"
+                f"<p><b>{html.escape(row.key)}</b> = {value} <span {muted}>({default} {html.escape(row.default)})"
+                f"</span><br>{html.escape(row.meaning)}<br><span {muted}>{what_if_word}</span> {what_if}</p>"
             )
         self.text.setHtml("".join(parts))
 

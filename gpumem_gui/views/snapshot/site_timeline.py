@@ -28,16 +28,26 @@ from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.band_side_panel import BandSidePanel
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    category_word,
+    filled,
+    localized,
+    translate,
+    unit_word,
+)
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {
-    "site": "by allocation site",
-    "category": "by category",
-    "stream": "by stream",
-    "pool": "by pool",
-    "metadata": "by metadata",
+    "site": QT_TRANSLATE_NOOP("SiteTimeline", "by allocation site"),
+    "category": QT_TRANSLATE_NOOP("SiteTimeline", "by category"),
+    "stream": QT_TRANSLATE_NOOP("SiteTimeline", "by stream"),
+    "pool": QT_TRANSLATE_NOOP("SiteTimeline", "by pool"),
+    "metadata": QT_TRANSLATE_NOOP("SiteTimeline", "by metadata"),
 }
+_CLICK = QT_TRANSLATE_NOOP("SiteTimeline", "Click a band for its site, its stack and its bytes.")
 _REDRAW_MS = 30  # a burst of range changes (a wheel turn, a drag) is re-sampled once, this long after it stops
 
 
@@ -70,7 +80,7 @@ def short_label(label: str) -> str:
     return short_site(label)
 
 
-class SiteTimelineView(QtWidgets.QWidget):
+class SiteTimelineView(Retranslated):
     """Bands of live bytes, stacked, over the trace's events; a legend with each band's bytes at the cursor and at
     its own peak; a click travels there and picks the band under the pointer (its site, stack and bytes shown)."""
 
@@ -109,8 +119,8 @@ class SiteTimelineView(QtWidgets.QWidget):
         for side in ("left", "bottom"):
             self.plot.getAxis(side).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
-        self.plot.setLabel("left", f"allocated ({self.unit})")
-        self.plot.setLabel("bottom", "trace event")
+        self.plot.setLabel("left", translate("SiteTimeline", "allocated ({unit})").format(unit=unit_word(self.unit)))
+        self.plot.setLabel("bottom", translate("SiteTimeline", "trace event"))
         self.curves: list[pg.PlotCurveItem] = []
         # the picked band, outlined and filled over the stack between its own lower and upper edges: raising its
         # curve (filled down to zero) would hide every band under it and read as a band from zero to its top
@@ -133,7 +143,7 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.view_box.sigResized.connect(self._redraw.start)
 
         self.legend = QtWidgets.QTableWidget(0, 3)
-        self.legend.setHorizontalHeaderLabels(["band", "at cursor", "own peak"])
+
         self.legend.verticalHeader().setVisible(False)
         self.legend.setEditTriggers(QtWidgets.QAbstractItemView.EditTrigger.NoEditTriggers)
         self.legend.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
@@ -146,14 +156,15 @@ class SiteTimelineView(QtWidgets.QWidget):
         for column in (1, 2):
             header.setSectionResizeMode(column, QtWidgets.QHeaderView.ResizeMode.ResizeToContents)
         self.legend.cellClicked.connect(lambda row, _column: self.select_band(row))
-        panel = BandSidePanel(self.legend, "Click a band for its site, its stack and its bytes.")
+        panel = BandSidePanel(self.legend, translate("SiteTimeline", _CLICK))
         self.info, self.stack = panel.info, panel.stack
 
         plot_side = QtWidgets.QWidget()
         plot_layout = QtWidgets.QVBoxLayout(plot_side)
         plot_layout.setContentsMargins(0, 0, 0, 0)
         top = QtWidgets.QHBoxLayout()
-        top.addWidget(QtWidgets.QLabel("Allocated memory"))
+        self.title = QtWidgets.QLabel()
+        top.addWidget(self.title)
         top.addWidget(self.kind_box)
         top.addWidget(self.status, 1)
         plot_layout.addLayout(top)
@@ -167,6 +178,32 @@ class SiteTimelineView(QtWidgets.QWidget):
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.splitter)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.legend.setHorizontalHeaderLabels(
+            [
+                translate("SiteTimeline", "band"),
+                translate("SiteTimeline", "at cursor"),
+                translate("SiteTimeline", "own peak"),
+            ]
+        )
+        self.title.setText(translate("SiteTimeline", "Allocated memory"))
+        for i in range(self.kind_box.count()):
+            self.kind_box.setItemText(i, translate("SiteTimeline", _KIND_LABELS[self.kind_box.itemData(i)]))
+        self.plot.setLabel("left", translate("SiteTimeline", "allocated ({unit})").format(unit=unit_word(self.unit)))
+        self.plot.setLabel("bottom", translate("SiteTimeline", "trace event"))
+        if self.bands is not None and self.timeline is not None:  # the status line and the legend's figures
+            bands = self.bands
+            fields = {"bands": str(len(bands.bands)), "events": f"{self.timeline.n_events:,}"}
+            line = translate("SiteTimeline", "{bands} {bands:band|bands} over {events} {events:event|events}")
+            self.status.setText(filled(line, fields))
+            self._fill_legend(bands)
+            self.set_event(self.current_event, emit=False)
+        if self.selected is not None:
+            self._show_details()
+        elif self.snapshot is not None:
+            self.info.setText(translate("SiteTimeline", _CLICK))
 
     # -- the document ----------------------------------------------------------------------------------------------
 
@@ -187,7 +224,7 @@ class SiteTimelineView(QtWidgets.QWidget):
         self.selected = None
         self.current_event = timeline.n_events - 1 if event is None else event
         self.unit, self.unit_scale = memory_unit(timeline.series.peak("allocated"))
-        self.plot.setLabel("left", f"allocated ({self.unit})")
+        self.plot.setLabel("left", translate("SiteTimeline", "allocated ({unit})").format(unit=unit_word(self.unit)))
         self._clear_details()
         self.set_event(self.current_event, emit=False)
         missing = [k for k in (self.kind, *GROUPINGS) if k not in self.groupings]
@@ -225,7 +262,9 @@ class SiteTimelineView(QtWidgets.QWidget):
             gate.wait(timeout=1.0)
 
     def _failed(self, message: str) -> None:
-        self.status.setText(f"The bands could not be computed: {message}")
+        self.status.setText(
+            translate("SiteTimeline", "The bands could not be computed: {message}").format(message=message)
+        )
 
     def _arrived(self, bands: BandSeries) -> None:
         self.groupings[bands.kind] = bands
@@ -276,10 +315,12 @@ class SiteTimelineView(QtWidgets.QWidget):
             n = self.timeline.n_events
             self.view_box.setXRange(-1, max(n - 1, 0), padding=0.01)
         if bands is None:
-            self.status.setText("computing the bands…")
+            self.status.setText(translate("SiteTimeline", "computing the bands…"))
             self.legend.setRowCount(0)
             return
-        self.status.setText(f"{len(bands.bands)} bands over {self.timeline.n_events:,} events")
+        fields = {"bands": str(len(bands.bands)), "events": f"{self.timeline.n_events:,}"}
+        line = translate("SiteTimeline", "{bands} {bands:band|bands} over {events} {events:event|events}")
+        self.status.setText(filled(line, fields))
         for i, band in enumerate(bands.bands):
             curve = pg.PlotCurveItem(pen=self._pen(i), brush=pg.mkBrush(band_colour(band, i)), fillLevel=0)
             curve.setZValue(-i)  # a band fills down to zero behind those below it: each shows its own stretch
@@ -339,11 +380,12 @@ class SiteTimelineView(QtWidgets.QWidget):
         for row, band in enumerate(bands.bands):
             swatch = QtGui.QPixmap(12, 12)
             swatch.fill(QtGui.QColor(band_colour(band, row)))
-            name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), short_label(band.label))
-            name.setToolTip(band.label)
+            name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), category_word(short_label(band.label)))
+            name.setToolTip(category_word(band.label))
             self.legend.setItem(row, 0, name)
-            peak = QtWidgets.QTableWidgetItem(format_bytes(band.peak_bytes))
-            peak.setToolTip(f"{band.peak_bytes:,} bytes, right after event {band.peak_event:,}")
+            peak = QtWidgets.QTableWidgetItem(localized(format_bytes(band.peak_bytes)))
+            fields = {"bytes": f"{band.peak_bytes:,}", "event": f"{band.peak_event:,}"}
+            peak.setToolTip(filled(translate("SiteTimeline", "{bytes} bytes, right after event {event}"), fields))
             peak.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
             self.legend.setItem(row, 2, peak)
         self._legend_values()
@@ -354,8 +396,9 @@ class SiteTimelineView(QtWidgets.QWidget):
             return
         values = bands.band_at(self.current_event)
         for row, value in enumerate(values.tolist()):
-            item = QtWidgets.QTableWidgetItem(format_bytes(value))
-            item.setToolTip(f"{value:,} bytes right after event {self.current_event:,}")
+            item = QtWidgets.QTableWidgetItem(localized(format_bytes(value)))
+            fields = {"bytes": f"{value:,}", "event": f"{self.current_event:,}"}
+            item.setToolTip(filled(translate("SiteTimeline", "{bytes} bytes right after event {event}"), fields))
             item.setTextAlignment(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
             self.legend.setItem(row, 1, item)
         if self.selected is not None:
@@ -429,14 +472,16 @@ class SiteTimelineView(QtWidgets.QWidget):
         at = max(int(np.searchsorted(self._drawn_events, x, "right")) - 1, 0)
         tops = self._drawn_tops[:, at] if len(self._drawn_tops) else np.zeros(len(bands.bands))
         held = (tops[index] - (tops[index - 1] if index else 0.0)) * self.unit_scale
-        title = f"<b>{html.escape(short_label(band.label))}</b> &nbsp; {format_bytes(held)}"
+        title = f"<b>{html.escape(short_label(band.label))}</b> &nbsp; {localized(format_bytes(held))}"
         frames = list(self.snapshot.stacks.stack(band.stack)) if band.stack >= 0 else []
         return title, frames
 
     def _no_stack(self, index: int) -> str:
         bands = self.bands
         many = bands is None or bands.bands[index].stack < 0
-        return "blocks of many stacks: click for the band's details" if many else "no stack recorded"
+        if many:
+            return translate("SiteTimeline", "blocks of many stacks: click for the band's details")
+        return translate("SiteTimeline", "no stack recorded")
 
     def select_band(self, index: int) -> None:
         """Pick band `index` of the grouping shown: its details beside the plot, its row in the legend, and
@@ -459,21 +504,36 @@ class SiteTimelineView(QtWidgets.QWidget):
             return
         band = bands.bands[self.selected]
         now = int(bands.band_at(self.current_event)[self.selected])
-        kind_name = {"site": "site", "category": "category", "stream": "stream", "pool": "pool"}[self.kind]
-        self.info.setText(
-            f"<b>{kind_name}:</b> {html.escape(band.label)}<br>"
-            f"<b>{format_bytes(now)}</b> right after event {self.current_event:,} ({now:,} bytes)<br>"
-            f"its peak: <b>{format_bytes(band.peak_bytes)}</b> right after event {band.peak_event:,}"
+        kind_name = {
+            "site": translate("SiteTimeline", "site"),
+            "category": translate("SiteTimeline", "category"),
+            "stream": translate("SiteTimeline", "stream"),
+            "pool": translate("SiteTimeline", "pool"),
+        }[self.kind]
+        label = category_word(band.label) if self.kind == "category" else band.label
+        fields = {
+            "now": localized(format_bytes(now)),
+            "event": f"{self.current_event:,}",
+            "bytes": f"{now:,}",
+            "peak": localized(format_bytes(band.peak_bytes)),
+            "peak_event": f"{band.peak_event:,}",
+        }
+        details = translate(
+            "SiteTimeline",
+            "<b>{now}</b> right after event {event} ({bytes} bytes)<br>its peak: <b>{peak}</b> right after event "
+            "{peak_event}",
         )
+        self.info.setText(f"<b>{kind_name}:</b> {html.escape(label)}<br>" + filled(details, fields))
         if self.kind == "site" and band.stack >= 0:
-            self.stack.set_frames(self.snapshot.stacks.stack(band.stack), "the stack holding most of its bytes")
+            holding = translate("SiteTimeline", "the stack holding most of its bytes")
+            self.stack.set_frames(self.snapshot.stacks.stack(band.stack), holding)
             self.stack.setVisible(True)
         else:
             self.stack.clear()
             self.stack.setVisible(False)
 
     def _clear_details(self) -> None:
-        self.info.setText("Click a band for its site, its stack and its bytes.")
+        self.info.setText(translate("SiteTimeline", _CLICK))
         self.stack.clear()
         self.stack.setVisible(False)
         self.legend.clearSelection()

@@ -170,9 +170,10 @@ class SpanMarks(QtCore.QObject):
             menu.popup(at)
 
 
-def add_marks_menu(menu: QtWidgets.QMenu, current: Callable[[], SpanMarks | None]) -> None:
+def add_marks_menu(menu: QtWidgets.QMenu, current: Callable[[], SpanMarks | None]) -> Callable[[], None]:
     """View > Span Marks: the current tab's marks from the window's menu (the keys named are the tab's own: the
-    text after a tab character is shown as a shortcut, none is registered that would take M from a text field)."""
+    text after a tab character is shown as a shortcut, none is registered that would take M from a text field).
+    Returns what sets the menu's texts in the window's language (called now, and again on a switch)."""
     translate = QtCore.QCoreApplication.translate
 
     def on_marks(act: Callable[[SpanMarks], None]) -> None:
@@ -180,9 +181,16 @@ def add_marks_menu(menu: QtWidgets.QMenu, current: Callable[[], SpanMarks | None
         if marks is not None:
             act(marks)
 
-    marks_menu = menu.addMenu(translate("SpanMarks", "Span Mar&ks"))
-    marks_menu.addAction(translate("SpanMarks", "Set Mark at Cursor\tM"), lambda: on_marks(SpanMarks.set_mark))
-    marks_menu.addAction(
-        translate("SpanMarks", "Span From Mark to Cursor\tShift+M"), lambda: on_marks(SpanMarks.span_to)
-    )
-    marks_menu.addAction(translate("SpanMarks", "Clear Marks and Span\tEsc"), lambda: on_marks(SpanMarks.clear))
+    marks_menu = menu.addMenu("")
+    set_mark = marks_menu.addAction("", lambda: on_marks(SpanMarks.set_mark))
+    span_to = marks_menu.addAction("", lambda: on_marks(SpanMarks.span_to))
+    clear = marks_menu.addAction("", lambda: on_marks(SpanMarks.clear))
+
+    def retranslate() -> None:
+        marks_menu.setTitle(translate("SpanMarks", "Span Mar&ks"))
+        set_mark.setText(translate("SpanMarks", "Set Mark at Cursor\tM"))
+        span_to.setText(translate("SpanMarks", "Span From Mark to Cursor\tShift+M"))
+        clear.setText(translate("SpanMarks", "Clear Marks and Span\tEsc"))
+
+    retranslate()
+    return retranslate

@@ -9,72 +9,98 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.span import FIGURES, BlockSet, Span, SpanReport
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
 
 TOP_SITES = 8  # sites listed per set; the rest summed in one line
 FIGURE_NAMES = {
-    "allocated_bytes": "allocated",
-    "reserved_bytes": "reserved",
-    "active_bytes": "active",
-    "requested_bytes": "requested",
-    "segments": "segments",
+    "allocated_bytes": QT_TRANSLATE_NOOP("SpanPanel", "allocated"),
+    "reserved_bytes": QT_TRANSLATE_NOOP("SpanPanel", "reserved"),
+    "active_bytes": QT_TRANSLATE_NOOP("SpanPanel", "active"),
+    "requested_bytes": QT_TRANSLATE_NOOP("SpanPanel", "requested"),
+    "segments": QT_TRANSLATE_NOOP("SpanPanel", "segments"),
 }
-HINT = "Pick a step or a range, or shift-drag across a timeline to select a span."
+HINT = QT_TRANSLATE_NOOP("SpanPanel", "Pick a step or a range, or shift-drag across a timeline to select a span.")
 
 
 def _amount(key: str, value: int, signed: bool = False) -> str:
     if key == "segments":
-        return f"{value:+,}" if signed else f"{value:,}"
-    text = format_bytes(abs(value)) if signed else format_bytes(value)
+        return localized(f"{value:+,}" if signed else f"{value:,}")
+    text = localized(format_bytes(abs(value)) if signed else format_bytes(value))
     return (("+" if value > 0 else "-" if value < 0 else "±") + text) if signed else text
 
 
 def _block_set(title: str, what: str, blocks: BlockSet) -> str:
-    plural = "" if blocks.blocks == 1 else "s"
-    head = f"<h4>{html.escape(title)}: {format_bytes(blocks.bytes)} in {blocks.blocks:,} block{plural}</h4>"
+    fields = {"bytes": localized(format_bytes(blocks.bytes)), "blocks": f"{blocks.blocks:,}"}
+    amount = filled(translate("SpanPanel", "{bytes} in {blocks} {blocks:block|blocks}"), fields)
+    head = f"<h4>{html.escape(translate('SpanPanel', title))}: {amount}</h4>"
     if not blocks.blocks:
-        return head + "<p>none</p>"
+        return head + "<p>{}</p>".format(translate("SpanPanel", "none"))
     rows = "".join(
-        f"<tr><td align='right'>{format_bytes(s.bytes)}</td><td align='right'>{s.blocks:,}</td>"
+        f"<tr><td align='right'>{localized(format_bytes(s.bytes))}</td>"
+        f"<td align='right'>{localized(f'{s.blocks:,}')}</td>"
         f"<td>{html.escape(s.site)}</td></tr>"
         for s in blocks.by_site[:TOP_SITES]
     )
     rest = blocks.by_site[TOP_SITES:]
     if rest:
+        others = filled(translate("SpanPanel", "{n} other {n:site|sites}"), {"n": f"{len(rest):,}"})
         rows += (
-            f"<tr><td align='right'>{format_bytes(sum(s.bytes for s in rest))}</td>"
-            f"<td align='right'>{sum(s.blocks for s in rest):,}</td><td>{len(rest):,} other sites</td></tr>"
+            f"<tr><td align='right'>{localized(format_bytes(sum(s.bytes for s in rest)))}</td>"
+            f"<td align='right'>{localized(f'{sum(s.blocks for s in rest):,}')}</td><td>{others}</td></tr>"
         )
-    return f"{head}<p><i>{html.escape(what)}</i></p><table cellspacing='0' cellpadding='2'>{rows}</table>"
+    what = html.escape(translate("SpanPanel", what))
+    return f"{head}<p><i>{what}</i></p><table cellspacing='0' cellpadding='2'>{rows}</table>"
 
 
 def span_report_html(report: SpanReport) -> str:
     """The report as the span page shows it."""
     span = report.span
     figures = "".join(
-        f"<tr><td>{FIGURE_NAMES[key]}</td><td align='right'>{_amount(key, report.at_start[key])}</td>"
+        f"<tr><td>{translate('SpanPanel', FIGURE_NAMES[key])}</td>"
+        f"<td align='right'>{_amount(key, report.at_start[key])}</td>"
         f"<td align='right'>{_amount(key, report.at_end[key])}</td>"
         f"<td align='right'>{_amount(key, report.delta[key], signed=True)}</td></tr>"
         for key in FIGURES
     )
-    start = "before the first event" if span.start < 0 else f"after event {span.start:,}"
+    fields = {"start": f"{span.start:,}", "end": f"{span.end:,}"}
+    if span.start < 0:
+        where = filled(translate("SpanPanel", "from before the first event to after event {end}"), fields)
+    else:
+        where = filled(translate("SpanPanel", "from after event {start} to after event {end}"), fields)
+    heads = [translate("SpanPanel", t) for t in ("at its start", "at its end", "difference")]
+    peak = {"peak": localized(format_bytes(report.peak_bytes)), "event": f"{report.peak_event:,}"}
+    held = filled(
+        translate("SpanPanel", "what was allocated at the span's peak, {peak} right after event {event}"), peak
+    )
     return (
         f"<h3>{html.escape(span.label)}</h3>"
-        f"<table cellspacing='0' cellpadding='2'><tr><th></th><th>at its start</th><th>at its end</th>"
-        f"<th>difference</th></tr>{figures}</table>"
-        f"<p>from {start} to after event {span.end:,}</p>"
-        + _block_set("Left behind", "allocated in the span and still alive at its end", report.left_behind)
+        f"<table cellspacing='0' cellpadding='2'><tr><th></th><th>{heads[0]}</th><th>{heads[1]}</th>"
+        f"<th>{heads[2]}</th></tr>{figures}</table>"
+        f"<p>{where}</p>"
         + _block_set(
-            "Held the peak",
-            f"what was allocated at the span's peak, {format_bytes(report.peak_bytes)} right after event "
-            f"{report.peak_event:,}",
-            report.peak_holders,
+            _LEFT,
+            QT_TRANSLATE_NOOP("SpanPanel", "allocated in the span and still alive at its end"),
+            report.left_behind,
         )
-        + _block_set("Freed", "freed in the span: its temporaries and what it released", report.freed)
-        + _block_set("Temporaries", "allocated and freed inside the span", report.temporaries)
+        + _block_set(_HELD, held, report.peak_holders)
+        + _block_set(
+            _FREED,
+            QT_TRANSLATE_NOOP("SpanPanel", "freed in the span: its temporaries and what it released"),
+            report.freed,
+        )
+        + _block_set(
+            _TEMPORARIES, QT_TRANSLATE_NOOP("SpanPanel", "allocated and freed inside the span"), report.temporaries
+        )
     )
 
 
-class SpanPanel(QtWidgets.QWidget):
+_LEFT = QT_TRANSLATE_NOOP("SpanPanel", "Left behind")
+_HELD = QT_TRANSLATE_NOOP("SpanPanel", "Held the peak")
+_FREED = QT_TRANSLATE_NOOP("SpanPanel", "Freed")
+_TEMPORARIES = QT_TRANSLATE_NOOP("SpanPanel", "Temporaries")
+
+
+class SpanPanel(Retranslated):
     """`span_chosen` gives the span picked from the list (None: the whole trace); `show_report` fills the page."""
 
     span_chosen = QtCore.Signal(object)
@@ -84,12 +110,10 @@ class SpanPanel(QtWidgets.QWidget):
         self.span_box = QtWidgets.QComboBox()
         self.span_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.span_box.setMinimumContentsLength(12)
-        self.span_box.setToolTip("the steps found and the record_function ranges; a span drawn on a timeline")
-        self.whole_button = QtWidgets.QPushButton("Whole trace")
-        self.whole_button.setToolTip("scope every view to the whole trace again")
+        self.whole_button = QtWidgets.QPushButton()
         self.text = QtWidgets.QTextBrowser()
         self.text.setOpenLinks(False)
-        self.text.setPlainText(HINT)
+        self._report: tuple[SpanReport | None, bool] = (None, False)
         self._spans: list[Span] = []
         self.report: SpanReport | None = None  # the report shown
         row = QtWidgets.QHBoxLayout()
@@ -101,6 +125,18 @@ class SpanPanel(QtWidgets.QWidget):
         layout.addWidget(self.text, 1)
         self.span_box.activated.connect(self._picked)
         self.whole_button.clicked.connect(lambda: self.span_chosen.emit(None))
+        self._current: Span | None = None
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.span_box.setToolTip(
+            translate("SpanPanel", "the steps found and the record_function ranges; a span drawn on a timeline")
+        )
+        self.whole_button.setText(translate("SpanPanel", "Whole trace"))
+        self.whole_button.setToolTip(translate("SpanPanel", "scope every view to the whole trace again"))
+        if self.span_box.count():
+            self.span_box.setItemText(0, translate("SpanPanel", "whole trace"))
+        self.show_report(*self._report)
 
     def set_spans(self, spans: list[Span], current: Span | None) -> None:
         """The spans to pick from; `current` (one drawn on a timeline is listed too) picked, without telling."""
@@ -109,7 +145,7 @@ class SpanPanel(QtWidgets.QWidget):
             self._spans.insert(0, current)
         self.span_box.blockSignals(True)
         self.span_box.clear()
-        self.span_box.addItem("whole trace")
+        self.span_box.addItem(translate("SpanPanel", "whole trace"))
         for span in self._spans:
             self.span_box.addItem(span.label)
         self.span_box.setCurrentIndex(0 if current is None else self._spans.index(current) + 1)
@@ -126,9 +162,10 @@ class SpanPanel(QtWidgets.QWidget):
     def show_report(self, report: SpanReport | None, waiting: bool = False) -> None:
         """The span's report (None: no span; `waiting`: being computed)."""
         self.report = report
+        self._report = (report, waiting)
         if waiting:
-            self.text.setPlainText("computing the span's report...")
+            self.text.setPlainText(translate("SpanPanel", "computing the span's report..."))
         elif report is None:
-            self.text.setPlainText(HINT)
+            self.text.setPlainText(translate("SpanPanel", HINT))
         else:
             self.text.setHtml(span_report_html(report))

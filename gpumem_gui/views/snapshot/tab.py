@@ -16,6 +16,7 @@ from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.common.travel_keys import travel_delta
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
@@ -31,7 +32,7 @@ from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
-from gpumem_gui.views.snapshot.tab_controls import TabControls
+from gpumem_gui.views.snapshot.tab_controls import TabControls, frame_title
 from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
     TURN_MS,
@@ -196,7 +197,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._inspector = EventInspector()
         area = scroll_area()
         area.setWidget(self._inspector)  # scrolls rather than taking the figures' room in a short window
-        self.side_tabs.insertTab(0, area, "event")
+        add_tab(self.side_tabs, area, QT_TRANSLATE_NOOP("Tabs", "event"), 0)
         self.side_tabs.setCurrentIndex(0)
         self._inspector.show_event(self.frame.event_info, self.frame.pending)
 
@@ -204,8 +205,8 @@ class SnapshotTab(QtWidgets.QWidget):
         self._block_page = page = BlockPage()
         self._table = BlockTableView()
         self._table.block_selected.connect(self.select_block)
-        self.side_tabs.addTab(page, "block")
-        self.side_tabs.addTab(self._table, "blocks")
+        add_tab(self.side_tabs, page, QT_TRANSLATE_NOOP("Tabs", "block"))
+        add_tab(self.side_tabs, self._table, QT_TRANSLATE_NOOP("Tabs", "blocks"))
 
     def _make_diagnosis(self) -> None:
         # in the side panel: the explanation of an OOM or a peak, what holds memory at the cursor by site
@@ -235,7 +236,7 @@ class SnapshotTab(QtWidgets.QWidget):
         view = SettingsView()  # the allocator settings the file recorded, in words
         view.set_settings(self.snapshot.allocator_settings)
         self._settings_view = view
-        self.side_tabs.addTab(view, "settings")
+        add_tab(self.side_tabs, view, QT_TRANSLATE_NOOP("Tabs", "settings"))
 
     def _make_scope(self) -> None:
         self.scope = TabScope(self, self)
@@ -368,7 +369,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.map.show_frame(frame, keep_range=keep_range)
         if table:
             self._refresh_table()
-        self.figures.set_metrics(frame.metrics, frame.title, frame.findings)
+        self.figures.set_metrics(frame.metrics, lambda: frame_title(frame), frame.findings)  # a title to retranslate
         if inspector and self._inspector is not None:  # else it shows the frame's event once made
             self._inspector.show_event(frame.event_info, frame.pending)
         if self._curves is not None:
@@ -377,7 +378,7 @@ class SnapshotTab(QtWidgets.QWidget):
             self.curves.follow(frame.event)
             if self._diagnosis is not None:  # made, it follows; made later, it starts where the cursor is
                 self._diagnosis.follow()
-        self.position.setText(frame.position)
+        self.controls.show_position(frame)
         self.controls.show_matches(-1 if frame.search_mask is None else int(np.count_nonzero(frame.search_mask)))
 
     def _refresh_table(self) -> None:
@@ -386,8 +387,8 @@ class SnapshotTab(QtWidgets.QWidget):
             self.table.table_model.set_rows(self.frame.state, self.frame.stacks, self.frame.table_rows)
 
     def _fill_devices(self) -> None:
-        labelled = [(d, device_label(self.snapshot, d)) for d in self.document.devices()]
-        self.controls.set_devices(labelled, self.device)
+        labelled = lambda: [(d, device_label(self.snapshot, d)) for d in self.document.devices()]  # noqa: E731
+        self.controls.set_devices(labelled, self.device)  # asked again after a switch of language
 
     def _device_shown(self, staged: bool = False) -> None:
         """The device's timeline, its streams and its last frame (or the final state while the trace is indexed), then

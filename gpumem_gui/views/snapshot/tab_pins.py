@@ -12,6 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import I64
 from gpumem_gui.document.pins import BAND_KINDS, Pin, pin_curve, pins_from_text, pins_to_text
+from gpumem_gui.views.common.language import translate
 from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.pinned_tracks import PinnedTracks
 
@@ -59,7 +60,8 @@ class TabPins(QtCore.QObject):
         if kind in BAND_KINDS and isinstance(key, str | int):
             self.picked = Pin(kind, key, label)
             self.tracks.pin_band.setEnabled(True)
-            self.tracks.pin_band.setToolTip(f"pin {kind} {label}")
+            line = translate("PinnedTracks", "pin {kind} {label}")
+            self.tracks.pin_band.setToolTip(line.format(kind=translate("PinnedTracks", kind), label=label))
 
     def _pin_search(self) -> None:
         text = self.tracks.search.text().strip()

@@ -21,6 +21,7 @@ from gpumem_gui.core.analysis.span import Span, SpanReport
 from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
@@ -43,9 +44,9 @@ class TabScope(QtCore.QObject):
         self.tab = tab
         self.document = tab.document
         self.span_panel = SpanPanel()
-        tab.side_tabs.addTab(self.span_panel, "span")
+        add_tab(tab.side_tabs, self.span_panel, QT_TRANSLATE_NOOP("Tabs", "span"))
         self.flame_page = FlamePage()
-        tab.curve_tabs.addTab(self.flame_page, "flame")
+        add_tab(tab.curve_tabs, self.flame_page, QT_TRANSLATE_NOOP("Tabs", "flame"))
         self.flame_frame: FlameFrame | None = None  # the frame drawn
         self._flame_key: tuple[object, ...] | None = None  # what it was computed for
         self._spans_for: tuple[int, object] | None = None  # (device, timeline) whose named spans are listed

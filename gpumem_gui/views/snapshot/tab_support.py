@@ -12,13 +12,14 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, TranslatedLabel, localized, translate
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
 # so that the window's own events (input, painting) are served between two parts, never after both
 TURN_MS = 1
 UNSHOWN_MS = 300
-READING_TRACE = "reading the trace..."
+READING_TRACE = QT_TRANSLATE_NOOP("SnapshotTab", "reading the trace...")
 
 _warmed = False
 
@@ -57,8 +58,10 @@ def device_label(snapshot: Snapshot, device: int) -> str:
     """What the device menu says of a device: its high point and its OOMs, or that it holds nothing."""
     peak, ooms = snapshot.peak_reserved(device), snapshot.oom_count(device)
     if peak <= 0 and not ooms:
-        return f"GPU {device}: nothing reserved"
-    text = f"GPU {device}: peak {format_bytes(peak)}"
+        return translate("DeviceMenu", "GPU {device}: nothing reserved").format(device=device)
+    text = translate("DeviceMenu", "GPU {device}: peak {peak}").format(
+        device=device, peak=localized(format_bytes(peak))
+    )
     return text + (f", {ooms} OOM{'s' if ooms > 1 else ''}" if ooms else "")
 
 
@@ -137,7 +140,8 @@ def map_and_side(map_view: QtWidgets.QWidget, figures: QtWidgets.QWidget, side_t
     main.addWidget(top)
     main.setStretchFactor(0, 3)
     # where the timeline will be, while the trace is read: a label costs nothing to make, a plot a stall
-    reading = QtWidgets.QLabel(READING_TRACE, alignment=QtCore.Qt.AlignmentFlag.AlignCenter)
+    reading = TranslatedLabel("SnapshotTab", READING_TRACE)
+    reading.setAlignment(QtCore.Qt.AlignmentFlag.AlignCenter)
     reading.setStyleSheet(f"color: {palette.TEXT_MUTED}")
     reading.setMinimumHeight(60)
     reading.setVisible(False)

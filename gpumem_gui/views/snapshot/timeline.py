@@ -14,16 +14,17 @@ from gpumem_gui.core.snapshot.model import Action, TraceTable
 from gpumem_gui.document.curves import Envelope, memory_unit, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate, unit_word
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
 
 # the plot's least height: below it the curves are a smear and the axes' labels are clipped
 MIN_PLOT_HEIGHT = 180
 _CURVES = (
-    ("reserved", "reserved"),
-    ("allocated", "allocated"),
-    ("requested", "requested"),
-    ("free", "free (cached)"),
-    ("largest_free", "largest free block"),
+    ("reserved", QT_TRANSLATE_NOOP("TimelineView", "reserved")),
+    ("allocated", QT_TRANSLATE_NOOP("TimelineView", "allocated")),
+    ("requested", QT_TRANSLATE_NOOP("TimelineView", "requested")),
+    ("free", QT_TRANSLATE_NOOP("TimelineView", "free (cached)")),
+    ("largest_free", QT_TRANSLATE_NOOP("TimelineView", "largest free block")),
 )
 
 
@@ -57,7 +58,7 @@ class ScrubViewBox(pg.ViewBox):
             super().mouseDragEvent(ev, axis)
 
 
-class TimelineView(QtWidgets.QWidget):
+class TimelineView(Retranslated):
     """Memory curves (in MiB or GiB, by the file's peak) as steps by event index, external fragmentation in % on
     its own axis, OOMs marked."""
 
@@ -96,19 +97,22 @@ class TimelineView(QtWidgets.QWidget):
             self.plot.getAxis(side).setCacheMode(QtWidgets.QGraphicsItem.CacheMode.DeviceCoordinateCache)
         for side in ("left", "right"):  # the unit is in the label: no "(x0.001)" from pyqtgraph's SI prefixes
             self.plot.getAxis(side).enableAutoSIPrefix(False)
-        self.plot.setLabel("left", f"memory ({self.unit})")
-        self.plot.setLabel("bottom", "trace event")
+        self._label_axes()
         self.curves = {key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
         self.legend = QtWidgets.QLabel()  # below the plot, where it hides no curve; wrapped, never clipped
         self.legend.setWordWrap(True)
         self._fill_legend(ooms=True, marks=True, ranges=True)
-        self.empty_text = pg.TextItem("no events on this device", color=palette.TEXT_MUTED, anchor=(0.5, 0.5))
+        self.empty_text = pg.TextItem(
+            translate("TimelineView", "no events on this device"), color=palette.TEXT_MUTED, anchor=(0.5, 0.5)
+        )
         self.empty_text.setVisible(False)
         self.plot.addItem(self.empty_text, ignoreBounds=True)
         # fragmentation on a right-hand axis, 0-100 %
         self.frag_view = pg.ViewBox(enableMenu=False)  # no menus: their widgets cost a stall to make
         self.plot.showAxis("right")
-        self.plot.getAxis("right").setLabel("fragmentation (%)", color=palette.CURVES["external_fragmentation"])
+        self.plot.getAxis("right").setLabel(
+            translate("TimelineView", "fragmentation (%)"), color=palette.CURVES["external_fragmentation"]
+        )
         self.plot.scene().addItem(self.frag_view)
         self.plot.getAxis("right").linkToView(self.frag_view)
         self.frag_view.setXLink(self.plot.getViewBox())
@@ -175,14 +179,30 @@ class TimelineView(QtWidgets.QWidget):
     def _sync_views(self) -> None:
         self.frag_view.setGeometry(self.plot.getViewBox().sceneBoundingRect())
 
+    def retranslate(self) -> None:
+        self._label_axes()
+        self._fill_legend(**self._legend_flags)
+        self.empty_text.setText(translate("TimelineView", "no events on this device"))
+        self.plot.getAxis("right").setLabel(
+            translate("TimelineView", "fragmentation (%)"), color=palette.CURVES["external_fragmentation"]
+        )
+
+    def _label_axes(self) -> None:
+        self.plot.setLabel("left", translate("TimelineView", "memory ({unit})").format(unit=unit_word(self.unit)))
+        by_time = self.timeline is not None and self.by_time()
+        seconds = translate("TimelineView", "seconds since the first event")
+        self.plot.setLabel("bottom", seconds if by_time else translate("TimelineView", "trace event"))
+
     def _fill_legend(self, *, ooms: bool, marks: bool, ranges: bool) -> None:
         """The curves, and the marks only where this timeline has them (an OOM entry on a file without OOMs only
         sends the eye looking for one)."""
-        items = [(label, palette.CURVES[key]) for key, label in _CURVES]
-        items.append(("external fragmentation (right axis)", palette.CURVES["external_fragmentation"]))
+        self._legend_flags = {"ooms": ooms, "marks": marks, "ranges": ranges}
+        items = [(translate("TimelineView", label), palette.CURVES[key]) for key, label in _CURVES]
+        fragmentation = translate("TimelineView", "external fragmentation (right axis)")
+        items.append((fragmentation, palette.CURVES["external_fragmentation"]))
         items += [("OOM", palette.HOLE)] if ooms else []
         items += [("&#9650; cudaMalloc / map", palette.CURVES["reserved"])] if marks else []
-        items += [("record_function range", palette.ANNOTATION)] if ranges else []
+        items += [(translate("TimelineView", "record_function range"), palette.ANNOTATION)] if ranges else []
         self.legend.setText(
             " &nbsp;".join(
                 f'<span style="white-space:nowrap"><span style="color:{c}">&#9644;</span> {name}</span>'
@@ -213,7 +233,6 @@ class TimelineView(QtWidgets.QWidget):
         # by event the x of each point is its index (nothing to make); by time, each event's seconds
         self._x = self.event_x(np.arange(len(s))) if self.by_time() else None
         self.unit, self.unit_scale = memory_unit(s.peak("reserved"))
-        self.plot.setLabel("left", f"memory ({self.unit})")
         self._full = {key: (envelopes[key], 1 / self.unit_scale) for key, _label in _CURVES}
         self._full["external_fragmentation"] = (envelopes["external_fragmentation"], 100.0)
         for item in self.marks:
@@ -259,7 +278,7 @@ class TimelineView(QtWidgets.QWidget):
         self.empty_text.setVisible(len(s) == 0)
         self.empty_text.setPos(0.5, 0.5)
         self._refresh.start()  # the envelopes, in the next turn of the event loop (once, whatever moved)
-        self.plot.setLabel("bottom", "seconds since the first event" if self.by_time() else "trace event")
+        self._label_axes()
         self._draw_focus_marks()
         self.span_drag.limit(timeline.n_events)
         self.set_event(len(s) - 1, emit=False)
@@ -352,9 +371,19 @@ class TimelineView(QtWidgets.QWidget):
             x_of = self.event_x(np.array(ooms))
             closest = int(np.argmin(np.abs(x_of - x)))
             if abs(float(x_of[closest]) - x) <= near:
-                actions.append((f"Explain the OOM at event {ooms[closest]:,}", ooms[closest]))
-        actions.append((f"Explain event {index:,}", index))
-        actions.append(("Explain the first OOM" if ooms else "Explain the peak", -1))
+                at = localized(f"{ooms[closest]:,}")
+                actions.append(
+                    (translate("TimelineView", "Explain the OOM at event {event}").format(event=at), ooms[closest])
+                )
+        actions.append(
+            (translate("TimelineView", "Explain event {event}").format(event=localized(f"{index:,}")), index)
+        )
+        first = (
+            translate("TimelineView", "Explain the first OOM")
+            if ooms
+            else translate("TimelineView", "Explain the peak")
+        )
+        actions.append((first, -1))
         return actions
 
     def _context_menu(self, x: float, at: QtCore.QPoint) -> None:

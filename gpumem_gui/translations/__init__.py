@@ -1,0 +1,23 @@
+"""The window's translations: `<area>_<lang>.ts` (the source, kept with pyside6-lupdate) and `<area>_<lang>.qm`
+(compiled with pyside6-lrelease), one pair per area of the code and language; views/common/language.py loads them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+FOLDER = Path(__file__).resolve().parent
+TRANSLATED = ("ro", "fr")  # the languages besides English, the language the code is written in
+# each area's sources, relative to the repository's top: one .ts per area and language; a file is in one area only
+AREAS: dict[str, tuple[str, ...]] = {
+    "window": ("gpumem_gui/app", "gpumem_gui/views/common"),
+    "snapshot": ("gpumem_gui/views/snapshot",),
+    "diagnosis": (
+        "gpumem_gui/views/diagnosis",
+        "gpumem_gui/core/analysis/first_look.py",
+        "gpumem_gui/core/analysis/growth.py",
+    ),
+    # the quiz dock's chrome, the lab (its texts made in teach/lab are marked there), the challenge, the lessons
+    "teach": ("gpumem_gui/views/teach", "gpumem_gui/teach/lab"),
+    "compare": ("gpumem_gui/views/compare",),
+    "live": ("gpumem_gui/views/live",),
+}

@@ -1,0 +1,1390 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ro" sourcelanguage="en">
+<context>
+    <name>BlockPage</name>
+    <message>
+        <source>{segment}: {size}, {blocks} {blocks:block|blocks},</source>
+        <translation>{segment}: {size}, {blocks} {blocks:bloc|blocuri|de blocuri},</translation>
+    </message>
+    <message>
+        <source>free {free}, largest hole {largest}</source>
+        <translation>liber {free}, cel mai mare gol {largest}</translation>
+    </message>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>no stack</source>
+        <translation>fără stivă</translation>
+    </message>
+    <message>
+        <source>user metadata</source>
+        <translation>metadate ale utilizatorului</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>adnotare</translation>
+    </message>
+    <message>
+        <source>Click a block for details.</source>
+        <translation>Faceți clic pe un bloc pentru detalii.</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>stivă</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+</context>
+<context>
+    <name>Columns</name>
+    <message>
+        <source>address</source>
+        <translation>adresă</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>mărime</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>state</source>
+        <translation>stare</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>#</source>
+        <translation>#</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>timp</translation>
+    </message>
+    <message>
+        <source>action</source>
+        <translation>acțiune</translation>
+    </message>
+</context>
+<context>
+    <name>DeviceMenu</name>
+    <message>
+        <source>GPU {device}: nothing reserved</source>
+        <translation>GPU {device}: nimic rezervat</translation>
+    </message>
+    <message>
+        <source>GPU {device}: peak {peak}</source>
+        <translation>GPU {device}: vârf {peak}</translation>
+    </message>
+</context>
+<context>
+    <name>EventInspector</name>
+    <message>
+        <source>action</source>
+        <translation>acțiune</translation>
+    </message>
+    <message>
+        <source>address</source>
+        <translation>adresă</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>mărime</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>bloc</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>time</source>
+        <translation>timp</translation>
+    </message>
+    <message>
+        <source>device free</source>
+        <translation>liber pe dispozitiv</translation>
+    </message>
+    <message>
+        <source>compile context</source>
+        <translation>context de compilare</translation>
+    </message>
+    <message>
+        <source>user metadata</source>
+        <translation>metadate ale utilizatorului</translation>
+    </message>
+    <message>
+        <source>FX node</source>
+        <translation>nod FX</translation>
+    </message>
+    <message>
+        <source>(an OOM has no address)</source>
+        <translation>(un OOM nu are adresă)</translation>
+    </message>
+    <message>
+        <source> (the default stream)</source>
+        <translation> (stream-ul implicit)</translation>
+    </message>
+    <message>
+        <source> (this trace has no times)</source>
+        <translation> (această înregistrare nu are timpi)</translation>
+    </message>
+    <message>
+        <source> (not known until the trace is indexed)</source>
+        <translation> (necunoscut până la indexarea jurnalului de evenimente)</translation>
+    </message>
+    <message>
+        <source>{size}, as requested</source>
+        <translation>{size}, cât s-a cerut</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>octeți</translation>
+    </message>
+    <message>
+        <source>{size}: {more} more than requested</source>
+        <translation>{size}: cu {more} mai mult decât s-a cerut</translation>
+    </message>
+    <message>
+        <source>{elapsed} after the trace&apos;s first event</source>
+        <translation>{elapsed} după primul eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>no event: before the first one, or the file has no trace</source>
+        <translation>niciun eveniment: înainte de primul sau fișierul nu are jurnal de evenimente</translation>
+    </message>
+    <message>
+        <source>no event yet: the trace is still being read</source>
+        <translation>niciun eveniment încă: jurnalul de evenimente este încă citit</translation>
+    </message>
+    <message>
+        <source>event {event} of {events}: {what}</source>
+        <translation>evenimentul {event} din {events}: {what}</translation>
+    </message>
+    <message>
+        <source>event {event}: {what}</source>
+        <translation>evenimentul {event}: {what}</translation>
+    </message>
+    <message>
+        <source>{action} in the trace</source>
+        <translation>{action} în jurnalul de evenimente</translation>
+    </message>
+    <message>
+        <source>{clock} ({us} µs since the epoch)</source>
+        <translation>{clock} ({us} µs de la epoca Unix)</translation>
+    </message>
+    <message>
+        <source>(no forward stack: not a backward allocation)</source>
+        <translation>(fără stiva trecerii înainte: nu este o alocare din trecerea înapoi)</translation>
+    </message>
+</context>
+<context>
+    <name>EventListView</name>
+    <message>
+        <source>all events</source>
+        <translation>toate evenimentele</translation>
+    </message>
+    <message>
+        <source>allocations</source>
+        <translation>alocări</translation>
+    </message>
+    <message>
+        <source>frees</source>
+        <translation>eliberări</translation>
+    </message>
+    <message>
+        <source>cudaMalloc/cudaFree (segments)</source>
+        <translation>cudaMalloc/cudaFree (segmente)</translation>
+    </message>
+    <message>
+        <source>segment map/unmap</source>
+        <translation>mapare/demapare de segment</translation>
+    </message>
+    <message>
+        <source>OOMs</source>
+        <translation>OOM-uri</translation>
+    </message>
+    <message>
+        <source>snapshots and annotations</source>
+        <translation>instantanee și adnotări</translation>
+    </message>
+    <message>
+        <source>{size}; block {block}</source>
+        <translation>{size}; bloc {block}</translation>
+    </message>
+    <message>
+        <source>e.g. 64MiB</source>
+        <translation>ex. 64MiB</translation>
+    </message>
+    <message>
+        <source>Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)</source>
+        <translation>Doar evenimentele de cel puțin această mărime: 64MiB, 1,5 GiB, 1000000 (octeți)</translation>
+    </message>
+    <message>
+        <source>size ≥</source>
+        <translation>mărime ≥</translation>
+    </message>
+    <message>
+        <source>all streams</source>
+        <translation>toate stream-urile</translation>
+    </message>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>size? try 64MiB, 1.5 GiB, 1000000</source>
+        <translation>mărime? încercați 64MiB, 1,5 GiB, 1000000</translation>
+    </message>
+    <message>
+        <source>{shown} of {total} {total:event|events}</source>
+        <translation>{shown} din {total} {total:eveniment|evenimente|de evenimente}</translation>
+    </message>
+</context>
+<context>
+    <name>EventWords</name>
+    <message>
+        <source>allocation</source>
+        <translation>alocare</translation>
+    </message>
+    <message>
+        <source>free requested</source>
+        <translation>eliberare cerută</translation>
+    </message>
+    <message>
+        <source>free completed</source>
+        <translation>eliberare încheiată</translation>
+    </message>
+    <message>
+        <source>segment alloc (cudaMalloc)</source>
+        <translation>alocare de segment (cudaMalloc)</translation>
+    </message>
+    <message>
+        <source>segment free (cudaFree)</source>
+        <translation>eliberare de segment (cudaFree)</translation>
+    </message>
+    <message>
+        <source>segment map</source>
+        <translation>mapare de segment</translation>
+    </message>
+    <message>
+        <source>segment unmap</source>
+        <translation>demapare de segment</translation>
+    </message>
+    <message>
+        <source>snapshot</source>
+        <translation>instantaneu</translation>
+    </message>
+    <message>
+        <source>OOM</source>
+        <translation>OOM</translation>
+    </message>
+    <message>
+        <source>annotation (user_defined)</source>
+        <translation>adnotare (user_defined)</translation>
+    </message>
+    <message>
+        <source>annotation</source>
+        <translation>adnotare</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>necunoscut</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>mapped range</source>
+        <translation>interval mapat</translation>
+    </message>
+    <message>
+        <source>unmapped range</source>
+        <translation>interval demapat</translation>
+    </message>
+    <message>
+        <source>active bytes then</source>
+        <translation>octeți activi atunci</translation>
+    </message>
+    <message>
+        <source>request (rounded)</source>
+        <translation>cerere (rotunjită)</translation>
+    </message>
+    <message>
+        <source>size</source>
+        <translation>mărime</translation>
+    </message>
+</context>
+<context>
+    <name>FiguresPanel</name>
+    <message>
+        <source>reserved</source>
+        <translation>rezervat</translation>
+    </message>
+    <message>
+        <source>Memory the caching allocator holds from CUDA (what nvidia-smi counts for PyTorch).</source>
+        <translation>Memoria pe care alocatorul cu cache o ține de la CUDA (cât numără nvidia-smi pentru PyTorch).</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>alocat</translation>
+    </message>
+    <message>
+        <source>Memory in live tensors&apos; blocks (torch.cuda.memory_allocated).</source>
+        <translation>Memoria din blocurile tensorilor activi (torch.cuda.memory_allocated).</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>What the program asked for; below allocated by the 512-byte rounding.</source>
+        <translation>Cât a cerut programul; sub cel alocat cu rotunjirea la 512 octeți.</translation>
+    </message>
+    <message>
+        <source>rounding waste</source>
+        <translation>pierdere la rotunjire</translation>
+    </message>
+    <message>
+        <source>allocated - requested: lost inside blocks to rounding and unsplit remainders.</source>
+        <translation>alocat - cerut: pierdut în blocuri prin rotunjire și resturi nedivizate.</translation>
+    </message>
+    <message>
+        <source>pending free</source>
+        <translation>eliberare în așteptare</translation>
+    </message>
+    <message>
+        <source>Freed, but still used by another stream (record_stream): free once it syncs.</source>
+        <translation>Eliberat, dar încă folosit de alt stream (record_stream): liber după sincronizare.</translation>
+    </message>
+    <message>
+        <source>cached free</source>
+        <translation>liber în cache</translation>
+    </message>
+    <message>
+        <source>Reserved but unused: the holes. Large and useless? torch.cuda.empty_cache() returns whole free segments.</source>
+        <translation>Rezervat, dar nefolosit: golurile. Mare și inutil? torch.cuda.empty_cache() returnează segmentele libere întregi.</translation>
+    </message>
+    <message>
+        <source>largest hole</source>
+        <translation>cel mai mare gol</translation>
+    </message>
+    <message>
+        <source>The biggest request the holes can serve at once; larger ones need a new cudaMalloc.</source>
+        <translation>Cea mai mare cerere pe care golurile o pot servi deodată; cele mai mari au nevoie de un nou cudaMalloc.</translation>
+    </message>
+    <message>
+        <source>fragmentation</source>
+        <translation>fragmentare</translation>
+    </message>
+    <message>
+        <source>1 - largest hole / free. High with much free memory: try PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.</source>
+        <translation>1 - cel mai mare gol / liber. Mare, cu multă memorie liberă: încercați PYTORCH_CUDA_ALLOC_CONF=expandable_segments:True.</translation>
+    </message>
+    <message>
+        <source>inactive split</source>
+        <translation>divizat inactiv</translation>
+    </message>
+    <message>
+        <source>Free blocks inside segments that also hold live blocks: empty_cache cannot release them.</source>
+        <translation>Blocuri libere în segmente care țin și blocuri active: empty_cache nu le poate elibera.</translation>
+    </message>
+    <message>
+        <source>largest that fits</source>
+        <translation>cea mai mare care încape</translation>
+    </message>
+    <message>
+        <source>The largest allocation the cache can serve now, following the allocator&apos;s pool and split rules.</source>
+        <translation>Cea mai mare alocare pe care cache-ul o poate servi acum, după regulile de pool și de divizare ale alocatorului.</translation>
+    </message>
+    <message>
+        <source>segments</source>
+        <translation>segmente</translation>
+    </message>
+    <message>
+        <source>cudaMalloc&apos;ed segments (or mapped runs of expandable segments).</source>
+        <translation>Segmente obținute prin cudaMalloc (sau porțiuni mapate ale segmentelor extensibile).</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>blocuri</translation>
+    </message>
+    <message>
+        <source>Blocks of all states in those segments.</source>
+        <translation>Blocuri în toate stările, în aceste segmente.</translation>
+    </message>
+    <message>
+        <source>{share} of reserved</source>
+        <translation>{share} din rezervat</translation>
+    </message>
+    <message>
+        <source>{share} of allocated</source>
+        <translation>{share} din alocat</translation>
+    </message>
+    <message>
+        <source>{share} of free</source>
+        <translation>{share} din liber</translation>
+    </message>
+    <message>
+        <source>oom requested</source>
+        <translation>cerut la OOM</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+    <message>
+        <source>device free</source>
+        <translation>liber pe dispozitiv</translation>
+    </message>
+    <message>
+        <source>external fragmentation</source>
+        <translation>fragmentare externă</translation>
+    </message>
+    <message>
+        <source>upcoming requests</source>
+        <translation>cereri următoare</translation>
+    </message>
+    <message>
+        <source>upcoming max</source>
+        <translation>maximul următor</translation>
+    </message>
+    <message>
+        <source>holes taking largest</source>
+        <translation>goluri care o pot lua pe cea mai mare</translation>
+    </message>
+    <message>
+        <source>unusable free</source>
+        <translation>liber inutilizabil</translation>
+    </message>
+    <message>
+        <source>free</source>
+        <translation>liber</translation>
+    </message>
+    <message>
+        <source>requests fitting no hole</source>
+        <translation>cereri care nu încap în niciun gol</translation>
+    </message>
+    <message>
+        <source>note</source>
+        <translation>notă</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>avertisment</translation>
+    </message>
+    <message>
+        <source>alert</source>
+        <translation>alertă</translation>
+    </message>
+    <message>
+        <source>{severity}: {figures}</source>
+        <translation>{severity}: {figures}</translation>
+    </message>
+</context>
+<context>
+    <name>FileNotes</name>
+    <message>
+        <source>the OOM (event {event} of {events})</source>
+        <translation>OOM-ul (evenimentul {event} din {events})</translation>
+    </message>
+    <message>
+        <source>the first of {count} OOMs (event {event} of {events})</source>
+        <translation>primul din {count} OOM-uri (evenimentul {event} din {events})</translation>
+    </message>
+    <message>
+        <source>the peak of allocated memory, {peak} (event {event} of {events})</source>
+        <translation>vârful memoriei alocate, {peak} (evenimentul {event} din {events})</translation>
+    </message>
+    <message>
+        <source>GPU {device} holds nothing in this file; memory is on {gpus}</source>
+        <translation>GPU {device} nu ține nimic în acest fișier; memoria este pe {gpus}</translation>
+    </message>
+    <message>
+        <source>GPU {device} holds nothing in this file</source>
+        <translation>GPU {device} nu ține nimic în acest fișier</translation>
+    </message>
+    <message>
+        <source>{n} notes on this file: {first} (all of them in the tooltip)</source>
+        <translation>{n} note despre acest fișier: {first} (toate în indicație)</translation>
+    </message>
+    <message>
+        <source>1 note on this file: {first}</source>
+        <translation>1 notă despre acest fișier: {first}</translation>
+    </message>
+    <message>
+        <source>Opened at {where}, the final state.</source>
+        <translation>Deschis la {where}, starea finală.</translation>
+    </message>
+    <message>
+        <source>Opened at {where}; {end} shows the final state.</source>
+        <translation>Deschis la {where}; {end} arată starea finală.</translation>
+    </message>
+    <message>
+        <source>End</source>
+        <translation>Sfârșitul</translation>
+    </message>
+</context>
+<context>
+    <name>Flame</name>
+    <message>
+        <source>; &apos;{search}&apos; matches {share} of the cost</source>
+        <translation>; „{search}” acoperă {share} din cost</translation>
+    </message>
+    <message>
+        <source>bytes live at the cursor</source>
+        <translation>octeți activi la cursor</translation>
+    </message>
+    <message>
+        <source>bytes live at the peak</source>
+        <translation>octeți activi la vârf</translation>
+    </message>
+    <message>
+        <source>bytes allocated in the span and still alive at its end</source>
+        <translation>octeți alocați în interval și încă activi la sfârșitul lui</translation>
+    </message>
+    <message>
+        <source>bytes allocated and freed inside the span</source>
+        <translation>octeți alocați și eliberați în interval</translation>
+    </message>
+    <message>
+        <source>allocations in the span</source>
+        <translation>alocări în interval</translation>
+    </message>
+    <message>
+        <source>inverted</source>
+        <translation>inversat</translation>
+    </message>
+    <message>
+        <source>the allocating line at the root, its callers above it</source>
+        <translation>linia care alocă la rădăcină, apelanții ei deasupra</translation>
+    </message>
+    <message>
+        <source>root below</source>
+        <translation>rădăcina jos</translation>
+    </message>
+    <message>
+        <source>a flame graph (the root at the bottom) rather than an icicle</source>
+        <translation>un grafic flacără (rădăcina jos) în loc de unul țurțure</translation>
+    </message>
+    <message>
+        <source>search frames</source>
+        <translation>căutați în cadre</translation>
+    </message>
+    <message>
+        <source>computing the flame graph...</source>
+        <translation>se calculează graficul flacără...</translation>
+    </message>
+    <message>
+        <source>no flame graph while the trace is read</source>
+        <translation>niciun grafic flacără cât timp jurnalul de evenimente este citit</translation>
+    </message>
+</context>
+<context>
+    <name>GapBar</name>
+    <message>
+        <source>reserved {reserved}
+allocated {allocated}
+gap {gap}</source>
+        <translation>rezervat {reserved}
+alocat {allocated}
+diferență {gap}</translation>
+    </message>
+    <message>
+        <source>allocated {size}</source>
+        <translation>alocat {size}</translation>
+    </message>
+    <message>
+        <source>reserved {size}</source>
+        <translation>rezervat {size}</translation>
+    </message>
+</context>
+<context>
+    <name>Legend</name>
+    <message>
+        <source>{newest} to {oldest}</source>
+        <translation>{newest}–{oldest}</translation>
+    </message>
+    <message>
+        <source>alive before recording began</source>
+        <translation>activ dinainte de începutul înregistrării</translation>
+    </message>
+    <message>
+        <source>{low} events ago</source>
+        <translation>acum {low} {low:eveniment|evenimente|de evenimente}</translation>
+    </message>
+    <message>
+        <source>{low} to {high} events ago</source>
+        <translation>acum {low}–{high} {high:eveniment|evenimente|de evenimente}</translation>
+    </message>
+    <message>
+        <source>allocated, by age:</source>
+        <translation>alocat, după vârstă:</translation>
+    </message>
+</context>
+<context>
+    <name>PinnedTracks</name>
+    <message>
+        <source>unpin this track</source>
+        <translation>desprindeți această pistă</translation>
+    </message>
+    <message>
+        <source>{kind}: {label}, peak {peak}</source>
+        <translation>{kind}: {label}, vârf {peak}</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>metadata</source>
+        <translation>metadate</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>căutare</translation>
+    </message>
+    <message>
+        <source>Pin band</source>
+        <translation>Fixați banda</translation>
+    </message>
+    <message>
+        <source>pin the site, category, stream or pool last picked on &apos;allocated by site&apos;</source>
+        <translation>fixați locul de apel, categoria, stream-ul sau pool-ul ales ultima dată în „alocat pe loc de apel”</translation>
+    </message>
+    <message>
+        <source>Pin search</source>
+        <translation>Fixați căutarea</translation>
+    </message>
+    <message>
+        <source>pin the blocks whose stack holds the text typed here</source>
+        <translation>fixați blocurile a căror stivă conține textul scris aici</translation>
+    </message>
+    <message>
+        <source>text in a frame, e.g. x.py:160</source>
+        <translation>text dintr-un cadru, ex. x.py:160</translation>
+    </message>
+    <message>
+        <source>pin {kind} {label}</source>
+        <translation>fixați {kind} {label}</translation>
+    </message>
+</context>
+<context>
+    <name>PoolEnvelope</name>
+    <message>
+        <source>default pool</source>
+        <translation>pool implicit</translation>
+    </message>
+    <message>
+        <source>private pool {pool}</source>
+        <translation>pool privat {pool}</translation>
+    </message>
+    <message>
+        <source>Memory by pool</source>
+        <translation>Memoria pe pool</translation>
+    </message>
+    <message>
+        <source>Each pool&apos;s reserved memory is a grey envelope with its allocated memory inside</source>
+        <translation>Memoria rezervată a fiecărui pool este un contur gri, cu memoria sa alocată înăuntru</translation>
+    </message>
+    <message>
+        <source>memory ({unit})</source>
+        <translation>memorie ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>{pool}: peak {peak} reserved</source>
+        <translation>{pool}: vârf {peak} rezervat</translation>
+    </message>
+    <message>
+        <source> (no private pool in this trace)</source>
+        <translation> (niciun pool privat în această înregistrare)</translation>
+    </message>
+    <message>
+        <source>before the first event</source>
+        <translation>înainte de primul eveniment</translation>
+    </message>
+    <message>
+        <source>after event {event}</source>
+        <translation>după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>{pool}: {reserved} reserved, {allocated} allocated</source>
+        <translation>{pool}: {reserved} rezervat, {allocated} alocat</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentMap</name>
+    <message>
+        <source>small pool</source>
+        <translation>pool mic</translation>
+    </message>
+    <message>
+        <source>large pool</source>
+        <translation>pool mare</translation>
+    </message>
+    <message>
+        <source>private pool ({a}, {b}), small</source>
+        <translation>pool privat ({a}, {b}), mic</translation>
+    </message>
+    <message>
+        <source>private pool ({a}, {b}), large</source>
+        <translation>pool privat ({a}, {b}), mare</translation>
+    </message>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>share of each segment (each row is stretched to its segment: widths are not to scale)</source>
+        <translation>parte din fiecare segment (fiecare rând este întins pe segmentul său: lățimile nu sunt la scară)</translation>
+    </message>
+    <message>
+        <source>bytes from the row&apos;s start (a row is {size})</source>
+        <translation>octeți de la începutul rândului (un rând are {size})</translation>
+    </message>
+    <message>
+        <source>bytes from the segment&apos;s start (to scale: a full row is {size})</source>
+        <translation>octeți de la începutul segmentului (la scară: un rând întreg are {size})</translation>
+    </message>
+    <message>
+        <source>{n} {n:segment|segments}: zoom in to label</source>
+        <translation>{n} {n:segment|segmente|de segmente}: măriți pentru etichete</translation>
+    </message>
+    <message>
+        <source>no segment here</source>
+        <translation>niciun segment aici</translation>
+    </message>
+    <message>
+        <source>a free block: no stack</source>
+        <translation>un bloc liber: fără stivă</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>size {size}</source>
+        <translation>mărime {size}</translation>
+    </message>
+    <message>
+        <source>requested {size}</source>
+        <translation>cerut {size}</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+</context>
+<context>
+    <name>SegmentTimeline</name>
+    <message>
+        <source>segment</source>
+        <translation>segment</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>created</source>
+        <translation>creat</translation>
+    </message>
+    <message>
+        <source>grown</source>
+        <translation>crescut</translation>
+    </message>
+    <message>
+        <source>freed</source>
+        <translation>eliberat</translation>
+    </message>
+    <message>
+        <source>peak</source>
+        <translation>vârf</translation>
+    </message>
+    <message>
+        <source>expandable, small pool</source>
+        <translation>extensibil, pool mic</translation>
+    </message>
+    <message>
+        <source>expandable, large pool</source>
+        <translation>extensibil, pool mare</translation>
+    </message>
+    <message>
+        <source>small pool</source>
+        <translation>pool mic</translation>
+    </message>
+    <message>
+        <source>large pool</source>
+        <translation>pool mare</translation>
+    </message>
+    <message>
+        <source>before the trace</source>
+        <translation>înainte de înregistrare</translation>
+    </message>
+    <message>
+        <source>at event {created}</source>
+        <translation>la evenimentul {created}</translation>
+    </message>
+    <message>
+        <source>still cached at the end</source>
+        <translation>încă în cache la sfârșit</translation>
+    </message>
+    <message>
+        <source>freed at event {freed}</source>
+        <translation>eliberat la evenimentul {freed}</translation>
+    </message>
+    <message>
+        <source>grown {grown} {grown:time|times}</source>
+        <translation>crescut de {grown} {grown:dată|ori|de ori}</translation>
+    </message>
+    <message>
+        <source>, shrunk {shrunk} {shrunk:time|times}</source>
+        <translation>, micșorat de {shrunk} {shrunk:dată|ori|de ori}</translation>
+    </message>
+    <message>
+        <source>created {made}, {changes}, {went}; peak {peak}</source>
+        <translation>creat {made}, {changes}, {went}; vârf {peak}</translation>
+    </message>
+    <message>
+        <source>segment {address} ({kind}, stream {stream})</source>
+        <translation>segmentul {address} ({kind}, stream {stream})</translation>
+    </message>
+    <message>
+        <source>Cached segments, stacked in order of creation</source>
+        <translation>Segmente în cache, stivuite în ordinea creării</translation>
+    </message>
+    <message>
+        <source>reserved ({unit})</source>
+        <translation>rezervat ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>{lives} segment lives: {grown} grew, {freed} freed</source>
+        <translation>{lives} vieți de segment: {grown} au crescut, {freed} eliberate</translation>
+    </message>
+    <message>
+        <source>; the {small} smallest share the grey band</source>
+        <translation>; cele mai mici {small} împart banda gri</translation>
+    </message>
+    <message>
+        <source>; an expandable one is its whole virtual range</source>
+        <translation>; unul extensibil este întregul său interval virtual</translation>
+    </message>
+    <message>
+        <source>An expandable segment is one virtual address range, mapped and unmapped page by page: one life here, while the map shows each mapped run of it as a segment.</source>
+        <translation>Un segment extensibil este un singur interval de adrese virtuale, mapat și demapat pagină cu pagină: o singură viață aici, în timp ce harta arată fiecare porțiune mapată a sa ca un segment.</translation>
+    </message>
+    <message>
+        <source>before</source>
+        <translation>înainte</translation>
+    </message>
+    <message>
+        <source>the {small} smallest segments</source>
+        <translation>cele mai mici {small} segmente</translation>
+    </message>
+    <message>
+        <source>{size} here; {when}</source>
+        <translation>{size} aici; {when}</translation>
+    </message>
+    <message>
+        <source>The smallest segments, in one band: the table lists each.</source>
+        <translation>Cele mai mici segmente, într-o singură bandă: tabelul le enumeră pe fiecare.</translation>
+    </message>
+    <message>
+        <source>the stack that made it</source>
+        <translation>stiva care l-a creat</translation>
+    </message>
+    <message>
+        <source>no stack recorded for its first allocation</source>
+        <translation>nicio stivă înregistrată pentru prima sa alocare</translation>
+    </message>
+    <message>
+        <source>Hover over a segment for its stack; click to pin it.</source>
+        <translation>Treceți peste un segment pentru stiva sa; faceți clic pentru a o fixa.</translation>
+    </message>
+</context>
+<context>
+    <name>SettingsView</name>
+    <message>
+        <source>PYTORCH_CUDA_ALLOC_CONF was not set.</source>
+        <translation>PYTORCH_CUDA_ALLOC_CONF nu a fost setat.</translation>
+    </message>
+    <message>
+        <source>default:</source>
+        <translation>implicit:</translation>
+    </message>
+    <message>
+        <source>what if:</source>
+        <translation>ce-ar fi dacă:</translation>
+    </message>
+</context>
+<context>
+    <name>SiteTimeline</name>
+    <message>
+        <source>by allocation site</source>
+        <translation>pe loc de alocare</translation>
+    </message>
+    <message>
+        <source>by category</source>
+        <translation>pe categorie</translation>
+    </message>
+    <message>
+        <source>by stream</source>
+        <translation>pe stream</translation>
+    </message>
+    <message>
+        <source>by pool</source>
+        <translation>pe pool</translation>
+    </message>
+    <message>
+        <source>by metadata</source>
+        <translation>pe metadate</translation>
+    </message>
+    <message>
+        <source>Click a band for its site, its stack and its bytes.</source>
+        <translation>Faceți clic pe o bandă pentru locul de apel, stiva și octeții ei.</translation>
+    </message>
+    <message>
+        <source>allocated ({unit})</source>
+        <translation>alocat ({unit})</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>band</source>
+        <translation>bandă</translation>
+    </message>
+    <message>
+        <source>at cursor</source>
+        <translation>la cursor</translation>
+    </message>
+    <message>
+        <source>own peak</source>
+        <translation>vârful propriu</translation>
+    </message>
+    <message>
+        <source>Allocated memory</source>
+        <translation>Memoria alocată</translation>
+    </message>
+    <message>
+        <source>The bands could not be computed: {message}</source>
+        <translation>Benzile nu au putut fi calculate: {message}</translation>
+    </message>
+    <message>
+        <source>computing the bands…</source>
+        <translation>se calculează benzile…</translation>
+    </message>
+    <message>
+        <source>{bands} {bands:band|bands} over {events} {events:event|events}</source>
+        <translation>{bands} {bands:bandă|benzi|de benzi} pe {events} {events:eveniment|evenimente|de evenimente}</translation>
+    </message>
+    <message>
+        <source>{bytes} bytes, right after event {event}</source>
+        <translation>{bytes} octeți, imediat după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>{bytes} bytes right after event {event}</source>
+        <translation>{bytes} octeți imediat după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>blocks of many stacks: click for the band&apos;s details</source>
+        <translation>blocuri cu multe stive: faceți clic pentru detaliile benzii</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>stream</source>
+        <translation>stream</translation>
+    </message>
+    <message>
+        <source>pool</source>
+        <translation>pool</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;{now}&lt;/b&gt; right after event {event} ({bytes} bytes)&lt;br&gt;its peak: &lt;b&gt;{peak}&lt;/b&gt; right after event {peak_event}</source>
+        <translation>&lt;b&gt;{now}&lt;/b&gt; imediat după evenimentul {event} ({bytes} octeți)&lt;br&gt;vârful său: &lt;b&gt;{peak}&lt;/b&gt; imediat după evenimentul {peak_event}</translation>
+    </message>
+    <message>
+        <source>the stack holding most of its bytes</source>
+        <translation>stiva care ține cei mai mulți dintre octeții ei</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotTab</name>
+    <message>
+        <source>reading the trace...</source>
+        <translation>se citește jurnalul de evenimente...</translation>
+    </message>
+</context>
+<context>
+    <name>SpanPanel</name>
+    <message>
+        <source>allocated</source>
+        <translation>alocat</translation>
+    </message>
+    <message>
+        <source>reserved</source>
+        <translation>rezervat</translation>
+    </message>
+    <message>
+        <source>active</source>
+        <translation>activ</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>segments</source>
+        <translation>segmente</translation>
+    </message>
+    <message>
+        <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>
+        <translation>Alegeți un pas sau un interval ori trageți cu Shift peste o cronologie pentru a selecta un interval.</translation>
+    </message>
+    <message>
+        <source>{bytes} in {blocks} {blocks:block|blocks}</source>
+        <translation>{bytes} în {blocks} {blocks:bloc|blocuri|de blocuri}</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>niciunul</translation>
+    </message>
+    <message>
+        <source>{n} other {n:site|sites}</source>
+        <translation>{n} {n:alt loc de apel|alte locuri de apel|de alte locuri de apel}</translation>
+    </message>
+    <message>
+        <source>from before the first event to after event {end}</source>
+        <translation>de dinainte de primul eveniment până după evenimentul {end}</translation>
+    </message>
+    <message>
+        <source>from after event {start} to after event {end}</source>
+        <translation>de după evenimentul {start} până după evenimentul {end}</translation>
+    </message>
+    <message>
+        <source>what was allocated at the span&apos;s peak, {peak} right after event {event}</source>
+        <translation>ce era alocat la vârful intervalului, {peak} imediat după evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>allocated in the span and still alive at its end</source>
+        <translation>alocate în interval și încă active la sfârșitul lui</translation>
+    </message>
+    <message>
+        <source>freed in the span: its temporaries and what it released</source>
+        <translation>eliberate în interval: temporarele sale și ce a eliberat</translation>
+    </message>
+    <message>
+        <source>allocated and freed inside the span</source>
+        <translation>alocate și eliberate în interval</translation>
+    </message>
+    <message>
+        <source>Left behind</source>
+        <translation>Lăsate în urmă</translation>
+    </message>
+    <message>
+        <source>Held the peak</source>
+        <translation>Au ținut vârful</translation>
+    </message>
+    <message>
+        <source>Freed</source>
+        <translation>Eliberate</translation>
+    </message>
+    <message>
+        <source>Temporaries</source>
+        <translation>Temporare</translation>
+    </message>
+    <message>
+        <source>the steps found and the record_function ranges; a span drawn on a timeline</source>
+        <translation>pașii găsiți și intervalele record_function; un interval desenat pe o cronologie</translation>
+    </message>
+    <message>
+        <source>Whole trace</source>
+        <translation>Tot jurnalul</translation>
+    </message>
+    <message>
+        <source>scope every view to the whole trace again</source>
+        <translation>readuceți toate vizualizările la tot jurnalul</translation>
+    </message>
+    <message>
+        <source>whole trace</source>
+        <translation>tot jurnalul</translation>
+    </message>
+    <message>
+        <source>computing the span&apos;s report...</source>
+        <translation>se calculează raportul intervalului...</translation>
+    </message>
+</context>
+<context>
+    <name>TabControls</name>
+    <message>
+        <source>all pools</source>
+        <translation>toate pool-urile</translation>
+    </message>
+    <message>
+        <source>small pool</source>
+        <translation>pool mic</translation>
+    </message>
+    <message>
+        <source>large pool</source>
+        <translation>pool mare</translation>
+    </message>
+    <message>
+        <source>private pools</source>
+        <translation>pool-uri private</translation>
+    </message>
+    <message>
+        <source>by site</source>
+        <translation>pe loc de apel</translation>
+    </message>
+    <message>
+        <source>by age</source>
+        <translation>după vârstă</translation>
+    </message>
+    <message>
+        <source>by address</source>
+        <translation>după adresă</translation>
+    </message>
+    <message>
+        <source>by segment, largest first</source>
+        <translation>pe segmente, cele mai mari întâi</translation>
+    </message>
+    <message>
+        <source>by segment, most free first</source>
+        <translation>pe segmente, cele mai libere întâi</translation>
+    </message>
+    <message>
+        <source>by segment, to scale</source>
+        <translation>pe segmente, la scară</translation>
+    </message>
+    <message>
+        <source>by event</source>
+        <translation>pe evenimente</translation>
+    </message>
+    <message>
+        <source>by time</source>
+        <translation>în timp</translation>
+    </message>
+    <message>
+        <source>indexing the trace...</source>
+        <translation>indexarea jurnalului de evenimente...</translation>
+    </message>
+    <message>
+        <source>at the snapshot</source>
+        <translation>la momentul instantaneului</translation>
+    </message>
+    <message>
+        <source>before the first event</source>
+        <translation>înainte de primul eveniment</translation>
+    </message>
+    <message>
+        <source>after event {event} of {events}</source>
+        <translation>după evenimentul {event} din {events}</translation>
+    </message>
+    <message>
+        <source>GPU {device}, {where}</source>
+        <translation>GPU {device}, {where}</translation>
+    </message>
+    <message>
+        <source>colour allocated blocks by allocation site, or by how long ago they were made</source>
+        <translation>colorați blocurile alocate după locul de alocare sau după cât de demult au fost create</translation>
+    </message>
+    <message>
+        <source>search: stack text, 0x or decimal address, or size range like 1MiB-20MiB</source>
+        <translation>căutare: text din stivă, adresă 0x sau zecimală, ori interval de mărimi ca 1MiB-20MiB</translation>
+    </message>
+    <message>
+        <source>Play</source>
+        <translation>Redare</translation>
+    </message>
+    <message>
+        <source>{n} {n:match|matches}</source>
+        <translation>{n} {n:potrivire|potriviri|de potriviri}</translation>
+    </message>
+    <message>
+        <source>stream {stream}</source>
+        <translation>stream {stream}</translation>
+    </message>
+    <message>
+        <source>all streams</source>
+        <translation>toate stream-urile</translation>
+    </message>
+</context>
+<context>
+    <name>Tabs</name>
+    <message>
+        <source>memory</source>
+        <translation>memorie</translation>
+    </message>
+    <message>
+        <source>allocated by site</source>
+        <translation>alocat pe loc de apel</translation>
+    </message>
+    <message>
+        <source>cached segments</source>
+        <translation>segmente în cache</translation>
+    </message>
+    <message>
+        <source>by pool</source>
+        <translation>pe pool</translation>
+    </message>
+    <message>
+        <source>stack</source>
+        <translation>stivă</translation>
+    </message>
+    <message>
+        <source>forward stack</source>
+        <translation>stiva trecerii înainte</translation>
+    </message>
+    <message>
+        <source>event</source>
+        <translation>eveniment</translation>
+    </message>
+    <message>
+        <source>block</source>
+        <translation>bloc</translation>
+    </message>
+    <message>
+        <source>blocks</source>
+        <translation>blocuri</translation>
+    </message>
+    <message>
+        <source>settings</source>
+        <translation>setări</translation>
+    </message>
+    <message>
+        <source>span</source>
+        <translation>interval</translation>
+    </message>
+    <message>
+        <source>flame</source>
+        <translation>flacără</translation>
+    </message>
+</context>
+<context>
+    <name>TimelineView</name>
+    <message>
+        <source>reserved</source>
+        <translation>rezervat</translation>
+    </message>
+    <message>
+        <source>allocated</source>
+        <translation>alocat</translation>
+    </message>
+    <message>
+        <source>requested</source>
+        <translation>cerut</translation>
+    </message>
+    <message>
+        <source>free (cached)</source>
+        <translation>liber (în cache)</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+    <message>
+        <source>no events on this device</source>
+        <translation>niciun eveniment pe acest dispozitiv</translation>
+    </message>
+    <message>
+        <source>fragmentation (%)</source>
+        <translation>fragmentare (%)</translation>
+    </message>
+    <message>
+        <source>memory ({unit})</source>
+        <translation>memorie ({unit})</translation>
+    </message>
+    <message>
+        <source>seconds since the first event</source>
+        <translation>secunde de la primul eveniment</translation>
+    </message>
+    <message>
+        <source>trace event</source>
+        <translation>eveniment din jurnal</translation>
+    </message>
+    <message>
+        <source>external fragmentation (right axis)</source>
+        <translation>fragmentare externă (axa din dreapta)</translation>
+    </message>
+    <message>
+        <source>record_function range</source>
+        <translation>interval record_function</translation>
+    </message>
+    <message>
+        <source>Explain the OOM at event {event}</source>
+        <translation>Explicați OOM-ul de la evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>Explain event {event}</source>
+        <translation>Explicați evenimentul {event}</translation>
+    </message>
+    <message>
+        <source>Explain the first OOM</source>
+        <translation>Explicați primul OOM</translation>
+    </message>
+    <message>
+        <source>Explain the peak</source>
+        <translation>Explicați vârful</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,489 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ro" sourcelanguage="en">
+<context>
+    <name>Categories</name>
+    <message>
+        <source>parameters</source>
+        <translation>parametri</translation>
+    </message>
+    <message>
+        <source>gradients</source>
+        <translation>gradienți</translation>
+    </message>
+    <message>
+        <source>optimizer state</source>
+        <translation>starea optimizatorului</translation>
+    </message>
+    <message>
+        <source>activations</source>
+        <translation>activări</translation>
+    </message>
+    <message>
+        <source>temporaries</source>
+        <translation>temporare</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>necunoscut</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alocat înainte de începutul înregistrării</translation>
+    </message>
+    <message>
+        <source>library workspaces (cuBLAS, cuDNN, NCCL)</source>
+        <translation>spații de lucru ale bibliotecilor (cuBLAS, cuDNN, NCCL)</translation>
+    </message>
+    <message>
+        <source>weight copies made by autocast</source>
+        <translation>copii ale ponderilor făcute de autocast</translation>
+    </message>
+    <message>
+        <source>inputs moved to the device</source>
+        <translation>intrări mutate pe dispozitiv</translation>
+    </message>
+</context>
+<context>
+    <name>CloseButton</name>
+    <message>
+        <source>Close Tab</source>
+        <translation>Închideți fila</translation>
+    </message>
+</context>
+<context>
+    <name>CompareActions</name>
+    <message>
+        <source>Compare: open a snapshot (fully loaded) first.</source>
+        <translation>Comparare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>Comparați</translation>
+    </message>
+    <message>
+        <source>Compare this tab (A, at its cursor) with B:</source>
+        <translation>Comparați această filă (A, la cursorul ei) cu B:</translation>
+    </message>
+    <message>
+        <source>A file...</source>
+        <translation>Un fișier...</translation>
+    </message>
+    <message>
+        <source>Mark: open a snapshot (fully loaded) first.</source>
+        <translation>Marcare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
+    </message>
+    <message>
+        <source>moment A: event {event}; go to B (another moment or tab), then View &gt; Compare With Moment A</source>
+        <translation>momentul A: evenimentul {event}; mergeți la B (alt moment sau altă filă), apoi Vizualizare &gt; Comparați cu momentul A</translation>
+    </message>
+    <message>
+        <source>Mark a moment first (View &gt; Mark This Moment as A).</source>
+        <translation>Marcați mai întâi un moment (Vizualizare &gt; Marcați acest moment ca A).</translation>
+    </message>
+    <message>
+        <source>Compare: show a snapshot (fully loaded) as B.</source>
+        <translation>Comparare: arătați un instantaneu (încărcat complet) ca B.</translation>
+    </message>
+</context>
+<context>
+    <name>Legend</name>
+    <message>
+        <source>allocated (a hue per allocation site)</source>
+        <translation>alocat (o nuanță pe loc de alocare)</translation>
+    </message>
+    <message>
+        <source>rounding waste (size - requested)</source>
+        <translation>pierdere la rotunjire (mărime - cerut)</translation>
+    </message>
+    <message>
+        <source>pending free (record_stream)</source>
+        <translation>eliberare în așteptare (record_stream)</translation>
+    </message>
+    <message>
+        <source>cached free: a hole</source>
+        <translation>liber în cache: un gol</translation>
+    </message>
+    <message>
+        <source>largest free block</source>
+        <translation>cel mai mare bloc liber</translation>
+    </message>
+</context>
+<context>
+    <name>LiveActions</name>
+    <message>
+        <source>No local job runs a gpumem-gui probe.</source>
+        <translation>Niciun job local nu rulează o sondă gpumem-gui.</translation>
+    </message>
+    <message>
+        <source>Attach to Socket</source>
+        <translation>Atașați la un socket</translation>
+    </message>
+    <message>
+        <source>Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):</source>
+        <translation>Socket-ul sondei (ex. /tmp/gpumem.sock, redirecționat cu ssh -L):</translation>
+    </message>
+</context>
+<context>
+    <name>LoadErrorPage</name>
+    <message>
+        <source>Cannot open this file</source>
+        <translation>Acest fișier nu poate fi deschis</translation>
+    </message>
+    <message>
+        <source>Close</source>
+        <translation>Închideți</translation>
+    </message>
+    <message>
+        <source>Open another file...</source>
+        <translation>Deschideți alt fișier...</translation>
+    </message>
+</context>
+<context>
+    <name>MainWindow</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Anulați</translation>
+    </message>
+    <message>
+        <source>Open snapshots</source>
+        <translation>Deschideți instantanee</translation>
+    </message>
+    <message>
+        <source>Snapshots ({patterns});;All files (*)</source>
+        <translation>Instantanee ({patterns});;Toate fișierele (*)</translation>
+    </message>
+    <message>
+        <source>{name}: grouping by site...</source>
+        <translation>{name}: gruparea pe locuri de apel...</translation>
+    </message>
+    <message>
+        <source>{name}: indexing the trace...</source>
+        <translation>{name}: indexarea jurnalului de evenimente...</translation>
+    </message>
+    <message>
+        <source>{name}: reading...</source>
+        <translation>{name}: citire...</translation>
+    </message>
+    <message>
+        <source>opening {count} files; {message}</source>
+        <translation>se deschid {count} fișiere; {message}</translation>
+    </message>
+    <message>
+        <source>replaying through the allocator simulator...</source>
+        <translation>rejucare prin simulatorul alocatorului...</translation>
+    </message>
+</context>
+<context>
+    <name>MenuWindow</name>
+    <message>
+        <source>&amp;File</source>
+        <translation>&amp;Fișier</translation>
+    </message>
+    <message>
+        <source>&amp;Open...</source>
+        <translation>&amp;Deschideți...</translation>
+    </message>
+    <message>
+        <source>Open &amp;Folder...</source>
+        <translation>Deschideți un &amp;dosar...</translation>
+    </message>
+    <message>
+        <source>Open C&amp;luster Folder...</source>
+        <translation>Deschideți dosarul unui c&amp;luster...</translation>
+    </message>
+    <message>
+        <source>&amp;Compare...</source>
+        <translation>&amp;Comparați...</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>Deschise &amp;recent</translation>
+    </message>
+    <message>
+        <source>Open &amp;Example</source>
+        <translation>Deschideți un &amp;exemplu</translation>
+    </message>
+    <message>
+        <source>Export &amp;Image...</source>
+        <translation>Exportați &amp;imaginea...</translation>
+    </message>
+    <message>
+        <source>Export &amp;Blocks CSV...</source>
+        <translation>Exportați &amp;blocurile în CSV...</translation>
+    </message>
+    <message>
+        <source>&amp;Save Report...</source>
+        <translation>&amp;Salvați raportul...</translation>
+    </message>
+    <message>
+        <source>Close &amp;Tab</source>
+        <translation>Închideți &amp;fila</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>&amp;Ieșire</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>&amp;Vizualizare</translation>
+    </message>
+    <message>
+        <source>&amp;Full Screen</source>
+        <translation>Ecran &amp;complet</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>&amp;Limbă</translation>
+    </message>
+    <message>
+        <source>&amp;What if...</source>
+        <translation>&amp;Ce-ar fi dacă...</translation>
+    </message>
+    <message>
+        <source>&amp;Mark This Moment as A</source>
+        <translation>&amp;Marcați acest moment ca A</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With Moment A</source>
+        <translation>&amp;Comparați cu momentul A</translation>
+    </message>
+    <message>
+        <source>Your &amp;Code and Libraries...</source>
+        <translation>&amp;Codul dumneavoastră și bibliotecile...</translation>
+    </message>
+    <message>
+        <source>Allocator &amp;Settings</source>
+        <translation>&amp;Setările alocatorului</translation>
+    </message>
+    <message>
+        <source>Cached Se&amp;gments</source>
+        <translation>Se&amp;gmente în cache</translation>
+    </message>
+    <message>
+        <source>Memory by &amp;Pool</source>
+        <translation>Memoria pe &amp;pool</translation>
+    </message>
+    <message>
+        <source>&amp;Explain the OOM or Peak</source>
+        <translation>&amp;Explicați OOM-ul sau vârful</translation>
+    </message>
+    <message>
+        <source>Explain This &amp;Event</source>
+        <translation>Explicați acest &amp;eveniment</translation>
+    </message>
+    <message>
+        <source>&amp;Live</source>
+        <translation>În &amp;direct</translation>
+    </message>
+    <message>
+        <source>&amp;Attach...</source>
+        <translation>&amp;Atașați...</translation>
+    </message>
+    <message>
+        <source>Attach to A&amp;ll</source>
+        <translation>Atașați la &amp;toate</translation>
+    </message>
+    <message>
+        <source>Attach to &amp;Socket...</source>
+        <translation>Atașați la un &amp;socket...</translation>
+    </message>
+    <message>
+        <source>All &amp;Jobs</source>
+        <translation>Toate &amp;joburile</translation>
+    </message>
+    <message>
+        <source>GPU &amp;Devices</source>
+        <translation>&amp;Dispozitive GPU</translation>
+    </message>
+    <message>
+        <source>&amp;Detach</source>
+        <translation>De&amp;tașați</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>A&amp;jutor</translation>
+    </message>
+    <message>
+        <source>Guided &amp;Quiz</source>
+        <translation>&amp;Test ghidat</translation>
+    </message>
+    <message>
+        <source>&amp;Checkpointing Lab</source>
+        <translation>&amp;Laboratorul de checkpointing</translation>
+    </message>
+    <message>
+        <source>&amp;About</source>
+        <translation>&amp;Despre</translation>
+    </message>
+    <message>
+        <source>About gpumem-gui</source>
+        <translation>Despre gpumem-gui</translation>
+    </message>
+    <message>
+        <source>gpumem-gui {version}: PyTorch CUDA caching-allocator memory, segment by segment.</source>
+        <translation>gpumem-gui {version}: memoria alocatorului cu cache CUDA al PyTorch, segment cu segment.</translation>
+    </message>
+</context>
+<context>
+    <name>StackView</name>
+    <message>
+        <source>Also show the allocator, dispatcher, autograd engine and CPython frames, greyed</source>
+        <translation>Arătați și cadrele alocatorului, dispatcher-ului, motorului autograd și CPython, în gri</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>Show all frames ({hidden} hidden)</source>
+        <translation>Arătați toate cadrele ({hidden} ascunse)</translation>
+    </message>
+    <message>
+        <source>Show all frames</source>
+        <translation>Arătați toate cadrele</translation>
+    </message>
+</context>
+<context>
+    <name>StartPage</name>
+    <message>
+        <source>GPU memory, block by block</source>
+        <translation>Memoria GPU, bloc cu bloc</translation>
+    </message>
+    <message>
+        <source>Open a snapshot written by {code} (or drop it here), watch a training job that runs the probe, or learn how the caching allocator fragments memory.</source>
+        <translation>Deschideți un instantaneu scris de {code} (sau trageți-l aici), urmăriți un job de antrenare care rulează sonda sau aflați cum fragmentează memoria alocatorul cu cache.</translation>
+    </message>
+    <message>
+        <source>Open snapshot...</source>
+        <translation>Deschideți un instantaneu...</translation>
+    </message>
+    <message>
+        <source>Ctrl+O: a .pickle, .json or .gz from any torch since 2.0</source>
+        <translation>Ctrl+O: un .pickle, .json sau .gz de la orice torch începând cu 2.0</translation>
+    </message>
+    <message>
+        <source>Open an example</source>
+        <translation>Deschideți un exemplu</translation>
+    </message>
+    <message>
+        <source>a simulated run that ends in a fragmentation OOM</source>
+        <translation>o rulare simulată care se termină cu un OOM de fragmentare</translation>
+    </message>
+    <message>
+        <source>Attach to a job...</source>
+        <translation>Atașați la un job...</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A: a local process that runs gpumem_gui.probe</source>
+        <translation>Ctrl+Shift+A: un proces local care rulează gpumem_gui.probe</translation>
+    </message>
+    <message>
+        <source>Guided quiz</source>
+        <translation>Test ghidat</translation>
+    </message>
+    <message>
+        <source>F2: fragmentation and checkpointing, each shown on a map</source>
+        <translation>F2: fragmentarea și checkpointing-ul activărilor, fiecare arătat pe o hartă</translation>
+    </message>
+    <message>
+        <source>Recent:</source>
+        <translation>Recente:</translation>
+    </message>
+</context>
+<context>
+    <name>TabActions</name>
+    <message>
+        <source>What if</source>
+        <translation>Ce-ar fi dacă</translation>
+    </message>
+    <message>
+        <source>Open a snapshot with a trace first.</source>
+        <translation>Deschideți mai întâi un instantaneu cu jurnal de evenimente.</translation>
+    </message>
+    <message>
+        <source>Explain needs a snapshot with a trace, fully loaded.</source>
+        <translation>Explicația are nevoie de un instantaneu cu jurnal de evenimente, încărcat complet.</translation>
+    </message>
+    <message>
+        <source>Save report</source>
+        <translation>Salvați raportul</translation>
+    </message>
+    <message>
+        <source>Text (*.txt);;JSON (*.json)</source>
+        <translation>Text (*.txt);;JSON (*.json)</translation>
+    </message>
+    <message>
+        <source>saved {path}</source>
+        <translation>salvat {path}</translation>
+    </message>
+</context>
+<context>
+    <name>Tabs</name>
+    <message>
+        <source>show me: {what}</source>
+        <translation>arătați-mi: {what}</translation>
+    </message>
+    <message>
+        <source>checkpointing lab</source>
+        <translation>laboratorul de checkpointing</translation>
+    </message>
+    <message>
+        <source>{name} (cannot open)</source>
+        <translation>{name} (nu se poate deschide)</translation>
+    </message>
+    <message>
+        <source>GPU devices</source>
+        <translation>dispozitive GPU</translation>
+    </message>
+    <message>
+        <source>live: all jobs</source>
+        <translation>în direct: toate joburile</translation>
+    </message>
+    <message>
+        <source>what if: {change}</source>
+        <translation>ce-ar fi dacă: {change}</translation>
+    </message>
+    <message>
+        <source>what if: recorded</source>
+        <translation>ce-ar fi dacă: înregistrat</translation>
+    </message>
+</context>
+<context>
+    <name>TeachActions</name>
+    <message>
+        <source>Guided quiz</source>
+        <translation>Test ghidat</translation>
+    </message>
+    <message>
+        <source>Show me</source>
+        <translation>Arătați-mi</translation>
+    </message>
+</context>
+<context>
+    <name>Units</name>
+    <message>
+        <source>bytes</source>
+        <translation>octeți</translation>
+    </message>
+</context>
+<context>
+    <name>UserCodeDialog</name>
+    <message>
+        <source>Your code and libraries</source>
+        <translation>Codul dumneavoastră și bibliotecile</translation>
+    </message>
+    <message>
+        <source>A block is charged to the innermost line of your code, with the library line below it (&quot;model.py:88 via einops/_backends.py:288&quot;). Frames under site-packages, dist-packages, the standard library and torch are libraries; the rest is your code. Move folders across that line here, one a line: a path, or a package name such as diffusers.</source>
+        <translation>Un bloc este atribuit celei mai interioare linii din codul dumneavoastră, cu linia din bibliotecă sub ea (&quot;model.py:88 via einops/_backends.py:288&quot;). Cadrele din site-packages, dist-packages, biblioteca standard și torch sunt biblioteci; restul este codul dumneavoastră. Mutați aici dosare peste această graniță, câte unul pe linie: o cale sau un nume de pachet, cum ar fi diffusers.</translation>
+    </message>
+    <message>
+        <source>Your code (even inside site-packages):</source>
+        <translation>Codul dumneavoastră (chiar și în site-packages):</translation>
+    </message>
+    <message>
+        <source>Libraries (not your code, even outside site-packages):</source>
+        <translation>Biblioteci (nu codul dumneavoastră, chiar și în afara site-packages):</translation>
+    </message>
+</context>
+</TS>

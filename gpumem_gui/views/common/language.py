@@ -1,0 +1,249 @@
+"""The window's one language: a QTranslator per compiled translation of it, Qt's own for the standard dialogs.
+
+Widgets set their static texts in a `retranslate()` called from `__init__` and from `changeEvent` on
+QEvent.LanguageChange, which Qt sends to every widget when `set_language` installs the new translators: a switch
+shows at once, without reopening anything. Figures written into translated sentences go through `localized` (sizes
+and numbers as the language writes them: "1,5 GiB" in ro, "1,5 Gio" in fr)."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.teach.demos.wording import fill_text, localize
+from gpumem_gui.translations import FOLDER
+
+LANGUAGES = ("en", "ro", "fr")
+NAMES = {"en": "English", "ro": "Română", "fr": "Français"}  # each in its own language, as a menu lists them
+SETTING = "language"  # the QSettings key of the window's language; the quiz's, QUIZ_SETTING, is kept the same
+QUIZ_SETTING = "quiz/language"
+
+_installed: list[QtCore.QTranslator] = []
+_current = ["en"]
+
+
+class _Notifier(QtCore.QObject):
+    changed = QtCore.Signal(str)
+
+
+_notifier: list[_Notifier] = []
+
+
+def notifier() -> _Notifier:
+    """Its `changed(lang)` is emitted after every switch (for what is not a widget, or keeps texts in another way)."""
+    if not _notifier:
+        _notifier.append(_Notifier())
+    return _notifier[0]
+
+
+def qt_translations_folder() -> str:
+    return QtCore.QLibraryInfo.path(QtCore.QLibraryInfo.LibraryPath.TranslationsPath)
+
+
+def set_language(lang: str) -> None:
+    """Show the whole application in `lang` ("en", "ro" or "fr"): the previous translators removed, one installed for
+    every `*_<lang>.qm` of gpumem_gui/translations and Qt's own `qtbase_<lang>` (where Qt has one)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"unknown language {lang!r}; one of {', '.join(LANGUAGES)}")
+    app = QtCore.QCoreApplication.instance()
+    if app is None:
+        raise RuntimeError("set_language needs the QApplication made first")
+    if lang == _current[0]:
+        return
+    while _installed:
+        app.removeTranslator(_installed.pop())
+    if lang != "en":
+        for qm in sorted(FOLDER.glob(f"*_{lang}.qm")):
+            _install(app, str(qm))
+        qtbase = QtCore.QDir(qt_translations_folder()).filePath(f"qtbase_{lang}.qm")
+        if QtCore.QFileInfo.exists(qtbase):
+            _install(app, qtbase)
+    _current[0] = lang  # before the LanguageChange events Qt posts are delivered: retranslate() reads it
+    _retitle_tabs()
+    _refresh_item_views()
+    notifier().changed.emit(lang)
+
+
+# -- tab titles: each page keeps its title's source text and fields, retitled on every switch ------------------------
+
+_TITLE = "translated_title"  # a page's dynamic property: (context, source text, fields)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:
+    """Marks `text` for pyside6-lupdate, in `context`; translated where it is shown (tab_title, translate)."""
+    return text
+
+
+def translate(context: str, text: str, fields: Mapping[str, object] | None = None) -> str:
+    """`text` (marked with QT_TRANSLATE_NOOP or self.tr elsewhere) in the current language, `fields` filled in."""
+    translated = QtCore.QCoreApplication.translate(context, text)
+    return translated.format_map(fields) if fields else translated
+
+
+TABS = "Tabs"  # the one context of tab titles
+
+
+def tab_title(tabs: QtWidgets.QTabWidget, page: QtWidgets.QWidget, text: str, **fields: object) -> None:
+    """Title `page`'s tab with `text` (a literal marked QT_TRANSLATE_NOOP("Tabs", text)), `fields` filled in; it is
+    retitled in the new language on every switch (page titles are set by whoever adds the page, not by the page)."""
+    # a property holds a string, not a tuple: the three kept as JSON
+    page.setProperty(_TITLE, json.dumps([TABS, text, {k: str(v) for k, v in fields.items()}]))
+    index = tabs.indexOf(page)
+    if index >= 0:
+        tabs.setTabText(index, translate(TABS, text, fields))
+
+
+def add_tab(tabs: QtWidgets.QTabWidget, page: QtWidgets.QWidget, text: str, at: int | None = None) -> int:
+    """Add `page` to `tabs` (at index `at`, else last) titled `text` in the current language (see tab_title)."""
+    index = tabs.addTab(page, text) if at is None else tabs.insertTab(at, page, text)
+    tab_title(tabs, page, text)
+    return index
+
+
+def _retitle_tabs() -> None:
+    if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
+        return
+    close = QtCore.QCoreApplication.translate("CloseButton", "Close Tab")  # Qt sets it once, when a tab is added
+    for tabs in QtWidgets.QApplication.allWidgets():
+        if isinstance(tabs, QtWidgets.QTabBar):
+            for index in range(tabs.count()):
+                for side in (QtWidgets.QTabBar.ButtonPosition.LeftSide, QtWidgets.QTabBar.ButtonPosition.RightSide):
+                    button = tabs.tabButton(index, side)
+                    if isinstance(button, QtWidgets.QAbstractButton) and button.toolTip():
+                        button.setToolTip(close)
+        if isinstance(tabs, QtWidgets.QTabWidget):
+            for index in range(tabs.count()):
+                page = tabs.widget(index)
+                source = page.property(_TITLE) if page is not None else None
+                if isinstance(source, str):
+                    context, text, fields = json.loads(source)
+                    tabs.setTabText(index, translate(context, text, fields))
+
+
+def _refresh_item_views() -> None:
+    """Item views ask their models again: headers and cells translated where a model gives them (ColumnsModel)."""
+    if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
+        return
+    for view in QtWidgets.QApplication.allWidgets():
+        if isinstance(view, QtWidgets.QHeaderView) and view.model() is not None and view.count():
+            view.model().headerDataChanged.emit(view.orientation(), 0, view.count() - 1)
+        elif isinstance(view, QtWidgets.QAbstractItemView):
+            view.viewport().update()
+
+
+def _install(app: QtCore.QCoreApplication, path: str) -> None:
+    translator = QtCore.QTranslator(app)
+    if translator.load(path):
+        app.installTranslator(translator)
+        _installed.append(translator)
+
+
+def current_language() -> str:
+    return _current[0]
+
+
+def installed_files() -> list[str]:
+    """The files of the translators installed now (for tests and the About box)."""
+    return [t.filePath() for t in _installed]
+
+
+def system_language() -> str:
+    """The system locale's language when the window has it (ro, fr), else English."""
+    code = QtCore.QLocale.system().name().split("_")[0]
+    return code if code in LANGUAGES else "en"
+
+
+def saved_language(settings: QtCore.QSettings) -> str:
+    """The language chosen last (View > Language or the quiz's; a quiz language chosen before the window had one
+    counts), else the system's."""
+    for key in (SETTING, QUIZ_SETTING):
+        saved = str(settings.value(key, ""))
+        if saved in LANGUAGES:
+            return saved
+    return system_language()
+
+
+def choose(lang: str, settings: QtCore.QSettings) -> None:
+    """The user chose `lang` (View > Language or the quiz's combo): saved as the window's language and the quiz's
+    (its panel reads its own key when it opens), and the application switched."""
+    settings.setValue(SETTING, lang)
+    settings.setValue(QUIZ_SETTING, lang)
+    set_language(lang)
+
+
+# core.analysis.categories' CATEGORY_LABELS (core is Qt-free): translated where a category is named
+CATEGORY_WORDS = (
+    QT_TRANSLATE_NOOP("Categories", "parameters"),
+    QT_TRANSLATE_NOOP("Categories", "gradients"),
+    QT_TRANSLATE_NOOP("Categories", "optimizer state"),
+    QT_TRANSLATE_NOOP("Categories", "activations"),
+    QT_TRANSLATE_NOOP("Categories", "temporaries"),
+    QT_TRANSLATE_NOOP("Categories", "unknown"),
+    QT_TRANSLATE_NOOP("Categories", "allocated before recording began"),
+    QT_TRANSLATE_NOOP("Categories", "library workspaces (cuBLAS, cuDNN, NCCL)"),
+    QT_TRANSLATE_NOOP("Categories", "weight copies made by autocast"),
+    QT_TRANSLATE_NOOP("Categories", "inputs moved to the device"),
+)
+
+
+def category_word(label: str) -> str:
+    """A category's label (CATEGORY_LABELS) in the window's language."""
+    return QtCore.QCoreApplication.translate("Categories", label)
+
+
+_BYTES = QT_TRANSLATE_NOOP("Units", "bytes")
+# Qt's own texts where Qt ships no translation (qtbase has no Romanian): the window's .ts carries them
+QT_OWN = (QT_TRANSLATE_NOOP("CloseButton", "Close Tab"),)  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
+
+
+def localized(english: str) -> str:
+    """A figure written in English ("1.5 GiB", "41.9%", "2,520", "1.5 GiB (1,610,612,736 bytes)") as the current
+    language writes it."""
+    if english[:1] in "<>~" and len(english) > 1:  # "<0.1%": the bound as it is, the figure localized
+        return english[0] + localized(english[1:])
+    text = localize(english, _current[0])
+    if "bytes" in text and _current[0] != "en":
+        text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
+    return text
+
+
+def unit_word(unit: str) -> str:
+    """A byte unit alone ("GiB") as the current language writes it ("Gio" in French)."""
+    return localize(f"1 {unit}", _current[0]).split(" ", 1)[1]
+
+
+def filled(translated: str, fields: Mapping[str, str]) -> str:
+    """A translated template filled with figures written in English: each written as the current language writes
+    it, a count's `{n:one|other}` (ro: `{n:one|few|other}`) in the form the count takes."""
+    return fill_text(translated, _current[0], fields)
+
+
+class Retranslated(QtWidgets.QWidget):
+    """A widget whose static texts are set in `retranslate()`: call it at the end of `__init__`; it is called again
+    on every switch of language (Qt's LanguageChange), so the widget shows the new language at once."""
+
+    def retranslate(self) -> None:
+        raise NotImplementedError
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
+
+
+class TranslatedLabel(QtWidgets.QLabel):
+    """A label whose one text is fixed (marked QT_TRANSLATE_NOOP(context, text)): shown in the window's language,
+    again after every switch."""
+
+    def __init__(self, context: str, text: str, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._source = (context, text)
+        self.setText(translate(context, text))
+
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            self.setText(translate(*self._source))
+        super().changeEvent(event)
