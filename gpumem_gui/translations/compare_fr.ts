@@ -116,6 +116,52 @@
     </message>
 </context>
 <context>
+    <name>RankCurves</name>
+    <message>
+        <source>(none in {0} rank summaries: summarize them with --pin)</source>
+        <translation>(absent de {0} résumés de rangs&#x202f;: résumez-les avec --pin)</translation>
+    </message>
+</context>
+<context>
+    <name>RankPins</name>
+    <message>
+        <source>a site (file:line:function), a category, or text in a frame of the stack</source>
+        <translation>un site (fichier:ligne:fonction), une catégorie ou un texte d&apos;un cadre de la pile</translation>
+    </message>
+    <message>
+        <source>Pin on every rank</source>
+        <translation>Épingler sur tous les rangs</translation>
+    </message>
+    <message>
+        <source>draw the bytes it holds over each rank&apos;s trace; the summaries are read again for it</source>
+        <translation>trace les octets qu&apos;il occupe sur l&apos;historique de chaque rang&#x202f;; les résumés sont relus pour cela</translation>
+    </message>
+    <message>
+        <source>pin:</source>
+        <translation>épingle&#x202f;:</translation>
+    </message>
+    <message>
+        <source>stack holds &apos;{0}&apos;</source>
+        <translation>la pile contient «&#x202f;{0}&#x202f;»</translation>
+    </message>
+    <message>
+        <source>pick a site the ranks name at their peaks, or type one</source>
+        <translation>choisissez un site nommé par les rangs à leur pic, ou saisissez-en un</translation>
+    </message>
+    <message>
+        <source>pick a category</source>
+        <translation>choisissez une catégorie</translation>
+    </message>
+    <message>
+        <source>text in a frame of the stack, e.g. loss.py</source>
+        <translation>texte d&apos;un cadre de la pile, p. ex. loss.py</translation>
+    </message>
+    <message>
+        <source>unpin it from every rank</source>
+        <translation>le désépingler de tous les rangs</translation>
+    </message>
+</context>
+<context>
     <name>RanksView</name>
     <message>
         <source>high res.</source>

@@ -116,6 +116,52 @@
     </message>
 </context>
 <context>
+    <name>RankCurves</name>
+    <message>
+        <source>(none in {0} rank summaries: summarize them with --pin)</source>
+        <translation>(lipsește din {0} rezumate de ranguri: rezumați-le cu --pin)</translation>
+    </message>
+</context>
+<context>
+    <name>RankPins</name>
+    <message>
+        <source>a site (file:line:function), a category, or text in a frame of the stack</source>
+        <translation>un loc (fișier:linie:funcție), o categorie sau un text dintr-un cadru al stivei</translation>
+    </message>
+    <message>
+        <source>Pin on every rank</source>
+        <translation>Fixați pe toate rangurile</translation>
+    </message>
+    <message>
+        <source>draw the bytes it holds over each rank&apos;s trace; the summaries are read again for it</source>
+        <translation>desenează octeții ocupați de-a lungul istoricului fiecărui rang; rezumatele se citesc din nou pentru aceasta</translation>
+    </message>
+    <message>
+        <source>pin:</source>
+        <translation>fixare:</translation>
+    </message>
+    <message>
+        <source>stack holds &apos;{0}&apos;</source>
+        <translation>stiva conține „{0}”</translation>
+    </message>
+    <message>
+        <source>pick a site the ranks name at their peaks, or type one</source>
+        <translation>alegeți un loc numit de ranguri la vârfurile lor sau scrieți unul</translation>
+    </message>
+    <message>
+        <source>pick a category</source>
+        <translation>alegeți o categorie</translation>
+    </message>
+    <message>
+        <source>text in a frame of the stack, e.g. loss.py</source>
+        <translation>text dintr-un cadru al stivei, de ex. loss.py</translation>
+    </message>
+    <message>
+        <source>unpin it from every rank</source>
+        <translation>anulați fixarea pe toate rangurile</translation>
+    </message>
+</context>
+<context>
     <name>RanksView</name>
     <message>
         <source>high res.</source>

@@ -651,6 +651,17 @@ alloué {allocated}
     </message>
 </context>
 <context>
+    <name>PartialCurvesView</name>
+    <message>
+        <source>change ({0})</source>
+        <translation>variation ({0})</translation>
+    </message>
+    <message>
+        <source>Reading the trace: reserved and allocated memory over the first {0} events, as the change since the first event (what was held before it is known once the whole trace is read)</source>
+        <translation>Lecture de l&apos;historique&#x202f;: mémoire réservée et allouée sur les {0} premiers événements, comme variation depuis le premier événement (ce qui était occupé avant n&apos;est connu qu&apos;une fois tout l&apos;historique lu)</translation>
+    </message>
+</context>
+<context>
     <name>PinnedTracks</name>
     <message>
         <source>unpin this track</source>
@@ -1073,6 +1084,41 @@ alloué {allocated}
     <message>
         <source>reading the trace...</source>
         <translation>lecture de la trace...</translation>
+    </message>
+</context>
+<context>
+    <name>SpanMarks</name>
+    <message>
+        <source>mark {0}</source>
+        <translation>repère {0}</translation>
+    </message>
+    <message>
+        <source>Set mark here</source>
+        <translation>Placer un repère ici</translation>
+    </message>
+    <message>
+        <source>Span from mark to here</source>
+        <translation>Intervalle du repère à ici</translation>
+    </message>
+    <message>
+        <source>Clear marks and span</source>
+        <translation>Effacer les repères et l&apos;intervalle</translation>
+    </message>
+    <message>
+        <source>Span Mar&amp;ks</source>
+        <translation>&amp;Repères d&apos;intervalle</translation>
+    </message>
+    <message>
+        <source>Set Mark at Cursor	M</source>
+        <translation>Repère au curseur	M</translation>
+    </message>
+    <message>
+        <source>Span From Mark to Cursor	Shift+M</source>
+        <translation>Intervalle du repère au curseur	Shift+M</translation>
+    </message>
+    <message>
+        <source>Clear Marks and Span	Esc</source>
+        <translation>Effacer les repères et l&apos;intervalle	Esc</translation>
     </message>
 </context>
 <context>

@@ -651,6 +651,17 @@ diferență {gap}</translation>
     </message>
 </context>
 <context>
+    <name>PartialCurvesView</name>
+    <message>
+        <source>change ({0})</source>
+        <translation>variație ({0})</translation>
+    </message>
+    <message>
+        <source>Reading the trace: reserved and allocated memory over the first {0} events, as the change since the first event (what was held before it is known once the whole trace is read)</source>
+        <translation>Se citește istoricul: memoria rezervată și cea alocată pe primele {0} evenimente, ca variație față de primul eveniment (ce era ocupat înainte se știe după citirea întregului istoric)</translation>
+    </message>
+</context>
+<context>
     <name>PinnedTracks</name>
     <message>
         <source>unpin this track</source>
@@ -1073,6 +1084,41 @@ diferență {gap}</translation>
     <message>
         <source>reading the trace...</source>
         <translation>se citește jurnalul de evenimente...</translation>
+    </message>
+</context>
+<context>
+    <name>SpanMarks</name>
+    <message>
+        <source>mark {0}</source>
+        <translation>reperul {0}</translation>
+    </message>
+    <message>
+        <source>Set mark here</source>
+        <translation>Puneți un reper aici</translation>
+    </message>
+    <message>
+        <source>Span from mark to here</source>
+        <translation>Interval de la reper până aici</translation>
+    </message>
+    <message>
+        <source>Clear marks and span</source>
+        <translation>Ștergeți reperele și intervalul</translation>
+    </message>
+    <message>
+        <source>Span Mar&amp;ks</source>
+        <translation>&amp;Repere de interval</translation>
+    </message>
+    <message>
+        <source>Set Mark at Cursor	M</source>
+        <translation>Reper la cursor	M</translation>
+    </message>
+    <message>
+        <source>Span From Mark to Cursor	Shift+M</source>
+        <translation>Interval de la reper la cursor	Shift+M</translation>
+    </message>
+    <message>
+        <source>Clear Marks and Span	Esc</source>
+        <translation>Ștergeți reperele și intervalul	Esc</translation>
     </message>
 </context>
 <context>

@@ -207,13 +207,6 @@
     </message>
 </context>
 <context>
-    <name>Language</name>
-    <message>
-        <source>en</source>
-        <translation>ro</translation>
-    </message>
-</context>
-<context>
     <name>PolicyTable</name>
     <message>
         <source>policy</source>

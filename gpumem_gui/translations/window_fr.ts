@@ -87,6 +87,13 @@
     </message>
 </context>
 <context>
+    <name>Language</name>
+    <message>
+        <source>en</source>
+        <translation>fr</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -313,6 +320,10 @@
         <translation>&amp;Laboratoire de points de contrôle</translation>
     </message>
     <message>
+        <source>&amp;Debugging Challenge</source>
+        <translation>&amp;Défi de débogage</translation>
+    </message>
+    <message>
         <source>&amp;About</source>
         <translation>À &amp;propos</translation>
     </message>
@@ -456,8 +467,24 @@
         <translation>Quiz guidé</translation>
     </message>
     <message>
+        <source>Debugging challenge</source>
+        <translation>Défi de débogage</translation>
+    </message>
+    <message>
+        <source>challenge: {name}</source>
+        <translation>défi&#x202f;: {name}</translation>
+    </message>
+    <message>
         <source>Show me</source>
         <translation>Montrez-moi</translation>
+    </message>
+    <message>
+        <source>Snapshots (*.pickle *.pkl *.json *.gz)</source>
+        <translation>Instantanés (*.pickle *.pkl *.json *.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Tous les fichiers (*)</translation>
     </message>
 </context>
 <context>

@@ -87,6 +87,13 @@
     </message>
 </context>
 <context>
+    <name>Language</name>
+    <message>
+        <source>en</source>
+        <translation>ro</translation>
+    </message>
+</context>
+<context>
     <name>Legend</name>
     <message>
         <source>allocated (a hue per allocation site)</source>
@@ -313,6 +320,10 @@
         <translation>&amp;Laboratorul de checkpointing</translation>
     </message>
     <message>
+        <source>&amp;Debugging Challenge</source>
+        <translation>&amp;Provocare de depanare</translation>
+    </message>
+    <message>
         <source>&amp;About</source>
         <translation>&amp;Despre</translation>
     </message>
@@ -456,8 +467,24 @@
         <translation>Test ghidat</translation>
     </message>
     <message>
+        <source>Debugging challenge</source>
+        <translation>Provocare de depanare</translation>
+    </message>
+    <message>
+        <source>challenge: {name}</source>
+        <translation>provocare: {name}</translation>
+    </message>
+    <message>
         <source>Show me</source>
         <translation>Arătați-mi</translation>
+    </message>
+    <message>
+        <source>Snapshots (*.pickle *.pkl *.json *.gz)</source>
+        <translation>Instantanee (*.pickle *.pkl *.json *.gz)</translation>
+    </message>
+    <message>
+        <source>All files (*)</source>
+        <translation>Toate fișierele (*)</translation>
     </message>
 </context>
 <context>

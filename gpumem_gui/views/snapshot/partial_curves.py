@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.document.curves import memory_unit
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.localized import num
 
 MIN_HEIGHT = 160
 
@@ -54,9 +55,9 @@ class PartialCurvesView(QtWidgets.QWidget):
         self.title.setText(
             QtCore.QCoreApplication.translate(
                 "PartialCurvesView",
-                "Reading the trace: reserved and allocated memory over the first {0:,} events, as the change since "
+                "Reading the trace: reserved and allocated memory over the first {0} events, as the change since "
                 "the first event (what was held before it is known once the whole trace is read)",
-            ).format(curves.n_events)
+            ).format(num(curves.n_events))
         )
 
 
