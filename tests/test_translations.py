@@ -78,7 +78,12 @@ def test_translations_keep_the_fields_and_the_accelerators(lang: str) -> None:
 
 def test_french_puts_a_narrow_no_break_space_before_double_punctuation() -> None:
     # "Ouvrir : ..." with U+202F before : ; ? ! (not before the colon of code: expandable_segments:True)
-    wrong = [text for _, text in translations("fr") if re.search(r"(?:[^\u202f]|^)[:;?!](?=\s|$)", text)]
+    # an HTML entity's semicolon (&rarr;) is markup, not punctuation
+    wrong = [
+        text
+        for _, text in translations("fr")
+        if re.search(r"(?:[^\u202f]|^)[:;?!](?=\s|$)", re.sub(r"&#?\w+;", "", text))
+    ]
     assert wrong == []
     assert any("\u202f:" in text for _, text in translations("fr"))
 

@@ -125,6 +125,18 @@
 <context>
     <name>RankPins</name>
     <message>
+        <source>site</source>
+        <translation>site d&apos;appel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>catégorie</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>recherche</translation>
+    </message>
+    <message>
         <source>a site (file:line:function), a category, or text in a frame of the stack</source>
         <translation>un site (fichier:ligne:fonction), une catégorie ou un texte d&apos;un cadre de la pile</translation>
     </message>

@@ -125,6 +125,18 @@
 <context>
     <name>RankPins</name>
     <message>
+        <source>site</source>
+        <translation>loc de apel</translation>
+    </message>
+    <message>
+        <source>category</source>
+        <translation>categorie</translation>
+    </message>
+    <message>
+        <source>search</source>
+        <translation>căutare</translation>
+    </message>
+    <message>
         <source>a site (file:line:function), a category, or text in a frame of the stack</source>
         <translation>un loc (fișier:linie:funcție), o categorie sau un text dintr-un cadru al stivei</translation>
     </message>

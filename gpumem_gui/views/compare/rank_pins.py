@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.categories import CATEGORIES
 from gpumem_gui.document.pins import Pin, pins_from_text, pins_to_text
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated
 from gpumem_gui.views.snapshot.tab_pins import settings_key
 
 RANK_PIN_KINDS = ("site", "category", "search")  # what a folder's pin may be (streams and pools differ by rank)
@@ -27,7 +28,7 @@ def pin_colour(index: int) -> str:
     return palette.SITE_HUES[(2 * index + 1) % len(palette.SITE_HUES)][0]
 
 
-class RankPins(QtWidgets.QWidget):
+class RankPins(Retranslated):
     """A kind, a key (the ranks' top sites or the categories offered, or any text) and Pin; each pin a button that
     unpins it. `added(pin)`: the summaries need its series; `removed(pin)`: only the drawing changes."""
 
@@ -42,20 +43,17 @@ class RankPins(QtWidgets.QWidget):
         self.sites: list[str] = []  # the top sites the ranks' summaries name, offered for a site pin
         self.kind_box = QtWidgets.QComboBox()
         for kind in RANK_PIN_KINDS:
-            self.kind_box.addItem(kind, kind)
+            self.kind_box.addItem("", kind)
         self.key_box = QtWidgets.QComboBox(editable=True)
         self.key_box.setMinimumContentsLength(28)
         self.key_box.setSizeAdjustPolicy(QtWidgets.QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        self.key_box.setToolTip(self.tr("a site (file:line:function), a category, or text in a frame of the stack"))
-        self.pin_button = QtWidgets.QPushButton(self.tr("Pin on every rank"))
-        self.pin_button.setToolTip(
-            self.tr("draw the bytes it holds over each rank's trace; the summaries are read again for it")
-        )
+        self.pin_button = QtWidgets.QPushButton()
         self.chips = QtWidgets.QHBoxLayout()
         self.chips.setContentsMargins(0, 0, 0, 0)
         row = QtWidgets.QHBoxLayout(self)
         row.setContentsMargins(0, 0, 0, 0)
-        row.addWidget(QtWidgets.QLabel(self.tr("pin:")))
+        self.pin_label = QtWidgets.QLabel()
+        row.addWidget(self.pin_label)
         row.addWidget(self.kind_box)
         row.addWidget(self.key_box, 1)
         row.addWidget(self.pin_button)
@@ -65,7 +63,24 @@ class RankPins(QtWidgets.QWidget):
         line = self.key_box.lineEdit()
         assert line is not None  # an editable box has one
         line.returnPressed.connect(self._pin_typed)
+        self.retranslate()
+
+    def kind_word(self, kind: str) -> str:
+        """A pin's kind in the window's language."""
+        words = {"site": self.tr("site"), "category": self.tr("category"), "search": self.tr("search")}
+        return words.get(kind, kind)
+
+    def retranslate(self) -> None:
+        for i in range(self.kind_box.count()):
+            self.kind_box.setItemText(i, self.kind_word(str(self.kind_box.itemData(i))))
+        self.key_box.setToolTip(self.tr("a site (file:line:function), a category, or text in a frame of the stack"))
+        self.pin_button.setText(self.tr("Pin on every rank"))
+        self.pin_button.setToolTip(
+            self.tr("draw the bytes it holds over each rank's trace; the summaries are read again for it")
+        )
+        self.pin_label.setText(self.tr("pin:"))
         self._offer()
+        self._show_chips()
 
     def set_folder(self, folder: str) -> None:
         """The folder's pins, as the settings keep them."""
@@ -142,7 +157,7 @@ class RankPins(QtWidgets.QWidget):
                 chip.deleteLater()
         for i, pin in enumerate(self.pins):
             chip = QtWidgets.QToolButton()
-            chip.setText(f"✕ {pin.kind}: {pin.label}")
+            chip.setText(f"✕ {self.kind_word(pin.kind)}: {pin.label}")
             chip.setToolTip(self.tr("unpin it from every rank"))
             chip.setStyleSheet(f"color: {pin_colour(i)}; font-weight: bold;")
             chip.clicked.connect(lambda _c=False, p=pin: self.unpin(p))

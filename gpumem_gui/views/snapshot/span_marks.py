@@ -13,6 +13,7 @@ import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.span_drag import SPAN_BRUSH
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ class SpanMarks(QtCore.QObject):
         view.more_actions.append(lambda x: self.actions_at(view.event_at(x)))
         site.view_box.context_requested.connect(self._site_menu)
         tab.axis_box.currentIndexChanged.connect(lambda _i: self._draw())
+        language.notifier().changed.connect(self._redraw)  # the marks' names in the window's language
         self._keys_of: QtCore.QObject | None = None
         if isinstance(tab, QtWidgets.QWidget):
             self._keys_of = tab
@@ -144,6 +146,9 @@ class SpanMarks(QtCore.QObject):
             self.marks = []
             self._draw()
 
+    def _redraw(self, _lang: str) -> None:
+        self._draw()
+
     def _usable(self) -> bool:
         return not self.document.pending and self.document.has_trace()
 
@@ -152,6 +157,9 @@ class SpanMarks(QtCore.QObject):
             for k, line in enumerate(lines):
                 shown = k < len(self.marks)
                 line.setVisible(shown)
+                name = QtCore.QCoreApplication.translate("SpanMarks", "mark {0}").format(k + 1)
+                line.label.format = name  # setFormat alone redraws only a label on screen now: a hidden tab's too
+                line.label.setText(name)
                 if shown:
                     event = self.marks[k]
                     x = float(x_of(np.array([max(event, 0)]))[0])
