@@ -273,6 +273,8 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
                     step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
                     early = segments_read if on_state is not None else None
                     snapshot = snapshot_from_pickle_fast(data, label, on_state=early, release_step=step)
+                if snapshot is None and data[:64].lstrip()[:1] == b"{":
+                    snapshot = _json_fast(data, label)
                 if snapshot is None:
                     obj, form, size = _decode(data)
                     check_expansion(
@@ -289,6 +291,13 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
     if on_state is not None and not told:  # the reader could not tell it earlier (segments not first, JSON, pure)
         on_state(snapshot.without_traces())
     return snapshot
+
+
+def _json_fast(data: Buffer, label: str) -> Snapshot | None:
+    # imported when a JSON file asks: a report of a pickle does not pay for msgspec's import
+    from gpumem_gui.core.snapshot.json_reader import snapshot_from_json_fast  # noqa: PLC0415
+
+    return snapshot_from_json_fast(data, label)
 
 
 def _first_line(e: BaseException) -> str:
