@@ -218,6 +218,14 @@ def test_an_entry_key_it_does_not_know_is_read_the_standard_way(
     _assert_same(snap, _fast(_write(tmp_path / "known.json", _every_key())), "the known keys alone")
 
 
+def test_without_msgspec_json_loads_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path / "keys.json", _every_key())
+    with_it = load_snapshot(path)
+    monkeypatch.setattr(json_reader, "msgspec", None)  # an install without it
+    assert json_reader.snapshot_from_json_fast(path.read_bytes(), "x") is None
+    _assert_same(load_snapshot(path), with_it, "without msgspec")
+
+
 def _write(path: Path, dump: dict[str, Any]) -> Path:
     path.write_text(json.dumps(dump))
     return path
