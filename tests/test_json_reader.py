@@ -39,7 +39,7 @@ FX_FRAME = {
 def _standard(source: Any, monkeypatch: pytest.MonkeyPatch) -> Snapshot:
     """The snapshot json.loads and the compiled conversion give (the way every JSON file was read before)."""
     with monkeypatch.context() as m:
-        m.setattr(loader, "_json_fast", lambda data, label: None)
+        m.setattr(loader, "_json_fast", lambda data, label, on_state: None)
         with twins.pure_python(False):
             return load_snapshot(source)
 
@@ -216,6 +216,23 @@ def test_an_entry_key_it_does_not_know_is_read_the_standard_way(
     snap = load_snapshot(path)
     _assert_same(snap, _standard(path, monkeypatch), "new key")
     _assert_same(snap, _fast(_write(tmp_path / "known.json", _every_key())), "the known keys alone")
+
+
+@fast_way
+def test_the_final_state_comes_before_the_trace_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _write(tmp_path / "keys.json", _every_key())
+    said: list[Any] = []
+    decoder = json_reader._TRACE
+
+    class Watched:
+        def decode(self, text: Any) -> Any:
+            said.append("a trace decoded")
+            return decoder.decode(text)
+
+    monkeypatch.setattr(json_reader, "_TRACE", Watched())
+    snap = load_snapshot(path, on_state=said.append)
+    assert said[1:] == ["a trace decoded"] * 2, said
+    assert said[0].traces == [] and twins.model(said[0]) == twins.model(snap.without_traces())
 
 
 def test_without_msgspec_json_loads_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from gpumem_gui.core.snapshot import convert
@@ -54,13 +55,16 @@ if msgspec is not None:
     )
 
 
-def snapshot_from_json_fast(data: Any, source: str) -> Snapshot | None:
+def snapshot_from_json_fast(
+    data: Any, source: str, on_state: Callable[[Snapshot], None] | None = None
+) -> Snapshot | None:
     """The snapshot in the JSON `data` (bytes or a mapped file), read without a tree of every entry and frame.
 
     json.loads of a 1M-event file makes some six million frame dicts, most of them repeats of a few thousand
     stacks, and the conversion then walks them all. Here each device's entries are decoded into small typed
     objects with their frames left as text, and go straight into the compiled columns: equal frames texts become
     one list, decoded once. The snapshot is the one json.loads and the conversion give (tests/test_json_reader.py).
+    `on_state` gets the final state (no trace) as soon as the segments are read, before the trace.
     None when this way cannot be used (no msgspec, no compiled columns, GPUMEM_GUI_PURE_PYTHON) or the data is
     anything but a snapshot it reads whole (not UTF-8, NaN, a lone surrogate, an entry key it does not know, an
     error of any kind): the standard way then reads it and words the problem, so both refuse bad input alike.
@@ -68,16 +72,19 @@ def snapshot_from_json_fast(data: Any, source: str) -> Snapshot | None:
     if msgspec is None or _columns is None or os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
         return None
     try:
-        return _read(data, source)
+        return _read(data, source, on_state)
     except _FAILED:
         return None
 
 
-def _read(data: Any, source: str) -> Snapshot:
+def _read(data: Any, source: str, on_state: Callable[[Snapshot], None] | None) -> Snapshot:
     parts = _TOP.decode(data)
     traces_text = parts.pop("device_traces", None)
     root: dict[str, Any] = {key: _ANY.decode(value) for key, value in parts.items()}
     del parts
+    if on_state is not None:  # the window draws the map while the trace is read
+        check_expansion(root, len(data))
+        on_state(convert.snapshot_from_object(root, source, "json"))
     tables = convert._Tables()
     _pools_in_segment_order(root.get("segments"), tables)
     rows = tables.entry_columns()
