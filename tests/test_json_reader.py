@@ -234,6 +234,12 @@ def test_the_final_state_comes_before_the_trace_is_read(tmp_path: Path, monkeypa
     assert said[1:] == ["a trace decoded"] * 2, said
     assert said[0].traces == [] and twins.model(said[0]) == twins.model(snap.without_traces())
 
+    def fails(state: Snapshot) -> None:
+        raise ValueError("the caller's own error")
+
+    with pytest.raises(ValueError, match="the caller's own error"):  # never taken for the file's, never read again
+        load_snapshot(path, on_state=fails)
+
 
 def test_without_msgspec_json_loads_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _write(tmp_path / "keys.json", _every_key())

@@ -72,19 +72,23 @@ def snapshot_from_json_fast(
     if msgspec is None or _columns is None or os.environ.get("GPUMEM_GUI_PURE_PYTHON"):
         return None
     try:
-        return _read(data, source, on_state)
+        parts = _TOP.decode(data)
+        traces_text = parts.pop("device_traces", None)
+        root: dict[str, Any] = {key: _ANY.decode(value) for key, value in parts.items()}
+        del parts
+        check_expansion(root, len(data))
+        state = convert.snapshot_from_object(root, source, "json") if on_state is not None else None
+    except _FAILED:
+        return None
+    if on_state is not None and state is not None:  # outside the try: the caller's own errors are its own
+        on_state(state)  # the window draws the map while the trace is read
+    try:
+        return _with_traces(root, traces_text, len(data), source)
     except _FAILED:
         return None
 
 
-def _read(data: Any, source: str, on_state: Callable[[Snapshot], None] | None) -> Snapshot:
-    parts = _TOP.decode(data)
-    traces_text = parts.pop("device_traces", None)
-    root: dict[str, Any] = {key: _ANY.decode(value) for key, value in parts.items()}
-    del parts
-    if on_state is not None:  # the window draws the map while the trace is read
-        check_expansion(root, len(data))
-        on_state(convert.snapshot_from_object(root, source, "json"))
+def _with_traces(root: dict[str, Any], traces_text: Any, nbytes: int, source: str) -> Snapshot:
     tables = convert._Tables()
     _pools_in_segment_order(root.get("segments"), tables)
     rows = tables.entry_columns()
@@ -94,10 +98,10 @@ def _read(data: Any, source: str, on_state: Callable[[Snapshot], None] | None) -
         for text in _TRACES.decode(traces_text):
             entries = _TRACE.decode(text)
             traces.append([_columns.ENTRY] * len(entries))  # what the conversion reads rows for
-            check_expansion(root, len(data))  # before the rows are made; JSON shares no entry: nothing else is
+            check_expansion(root, nbytes)  # before the rows are made; JSON shares no entry: nothing else is
             _columns.extract_fields(entries, _KEYS, _UNSET, rows, frames_by_text, _ANY.decode)
             del entries
-    check_expansion(root, len(data))
+    check_expansion(root, nbytes)
     return convert.snapshot_from_object(root, source, "json", tables=tables, rows=rows)
 
 

@@ -288,9 +288,8 @@ def load_snapshot(source: Source, name: str | None = None, on_state: StateCallba
             raise SnapshotError("refused to load: the data is nested too deeply", label) from None
         except MemoryError:
             raise SnapshotError("refused to load: it needs more memory than there is", label) from None
-    if (
-        on_state is not None and not told
-    ):  # the reader could not tell it earlier (segments not first, JSON it leaves to json.loads, pure)
+    # the reader could not tell it earlier (segments not first, JSON it leaves to json.loads, pure)
+    if on_state is not None and not told:
         on_state(snapshot.without_traces())
     return snapshot
 
