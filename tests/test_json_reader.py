@@ -222,16 +222,16 @@ def test_an_entry_key_it_does_not_know_is_read_the_standard_way(
 def test_the_final_state_comes_before_the_trace_is_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = _write(tmp_path / "keys.json", _every_key())
     said: list[Any] = []
-    decoder = json_reader._TRACE
+    decoder = json_reader._TRACES
 
     class Watched:
         def decode(self, text: Any) -> Any:
-            said.append("a trace decoded")
+            said.append("the traces decoded")
             return decoder.decode(text)
 
-    monkeypatch.setattr(json_reader, "_TRACE", Watched())
+    monkeypatch.setattr(json_reader, "_TRACES", Watched())
     snap = load_snapshot(path, on_state=said.append)
-    assert said[1:] == ["a trace decoded"] * 2, said
+    assert said[1:] == ["the traces decoded"], said
     assert said[0].traces == [] and twins.model(said[0]) == twins.model(snap.without_traces())
 
     def fails(state: Snapshot) -> None:

@@ -43,8 +43,7 @@ if msgspec is not None:
 
     _KEYS = _Entry.__struct_fields__
     _TOP = msgspec.json.Decoder(dict[str, msgspec.Raw])
-    _TRACE = msgspec.json.Decoder(list[_Entry])
-    _TRACES = msgspec.json.Decoder(list[msgspec.Raw])
+    _TRACES = msgspec.json.Decoder(list[list[_Entry]])
     _ANY = msgspec.json.Decoder()
     _FAILED: tuple[type[BaseException], ...] = (
         msgspec.MsgspecError,
@@ -94,13 +93,13 @@ def _with_traces(root: dict[str, Any], traces_text: Any, nbytes: int, source: st
     rows = tables.entry_columns()
     if traces_text is not None:
         frames_by_text: dict[bytes, Any] = {}
-        root["device_traces"] = traces = []
-        for text in _TRACES.decode(traces_text):
-            entries = _TRACE.decode(text)
-            traces.append([_columns.ENTRY] * len(entries))  # what the conversion reads rows for
-            check_expansion(root, nbytes)  # before the rows are made; JSON shares no entry: nothing else is
-            _columns.extract_fields(entries, _KEYS, _UNSET, rows, frames_by_text, _ANY.decode)
-            del entries
+        devices = _TRACES.decode(traces_text)
+        del traces_text
+        # what the conversion reads rows for, counted before the rows are made (JSON shares no entry)
+        root["device_traces"] = [[_columns.ENTRY] * len(entries) for entries in devices]
+        check_expansion(root, nbytes)
+        while devices:  # each device's entries freed once they are rows
+            _columns.extract_fields(devices.pop(0), _KEYS, _UNSET, rows, frames_by_text, _ANY.decode)
     check_expansion(root, nbytes)
     return convert.snapshot_from_object(root, source, "json", tables=tables, rows=rows)
 
