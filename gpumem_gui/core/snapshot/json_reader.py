@@ -60,7 +60,7 @@ def snapshot_from_json_fast(
     """The snapshot in the JSON `data` (bytes or a mapped file), read without a tree of every entry and frame.
 
     json.loads of a 1M-event file makes some six million frame dicts, most of them repeats of a few thousand
-    stacks, and the conversion then walks them all. Here each device's entries are decoded into small typed
+    stacks, and the conversion then walks them all. Here the trace entries are decoded into small typed
     objects with their frames left as text, and go straight into the compiled columns: equal frames texts become
     one list, decoded once. The snapshot is the one json.loads and the conversion give (tests/test_json_reader.py).
     `on_state` gets the final state (no trace) as soon as the segments are read, before the trace.
