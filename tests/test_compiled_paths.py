@@ -18,6 +18,7 @@ from gpumem_gui.core.analysis import timetravel as timetravel_module
 from gpumem_gui.core.analysis.timetravel import build_timeline, compiled_replay_available
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, round_size
 from gpumem_gui.core.snapshot import convert as convert_module
+from gpumem_gui.core.snapshot import json_reader as json_reader_module
 from gpumem_gui.core.snapshot.model import Snapshot
 from tests.conftest import FIXTURE_NAMES, fixture_path
 
@@ -173,6 +174,7 @@ def test_pure_python_mode_is_honoured(monkeypatch: pytest.MonkeyPatch, tmp_path:
     # both kernels "built", so only the environment variable can keep the loader and the replay away from them
     used: list[str] = []
     monkeypatch.setattr(convert_module, "_columns", _CompiledStandIn("_columns", used))
+    monkeypatch.setattr(json_reader_module, "_columns", _CompiledStandIn("_columns", used))  # JSON's reader
     monkeypatch.setattr(timetravel_module, "_replay", _CompiledStandIn("_replay", used))
     monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
     dump = synthetic_snapshot(300, seed=1)

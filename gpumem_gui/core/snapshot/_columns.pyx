@@ -370,6 +370,31 @@ def extract(list entries, EntryColumns columns):
         columns.add_dict(<dict> entry)
 
 
+def extract_fields(list entries, tuple keys, object unset, EntryColumns columns, dict frames_by_text, decode):
+    """Add every entry of `entries` to `columns`: objects with an attribute for each of `keys`, `unset` where the
+    entry had no such key (JSON's typed decoder makes them). A frames value is its undecoded text: equal texts
+    become one list, decoded once by `decode` and kept in `frames_by_text`, which the columns then group as one."""
+    cdef Py_ssize_t i, j, row, n = len(entries), k = len(keys)
+    cdef Py_ssize_t frames_at = keys.index(FRAMES_KEY) if FRAMES_KEY in keys else -1
+    cdef PyObject* found
+    for i in range(n):
+        entry = entries[i]
+        row = columns.new_row()
+        for j in range(k):
+            key = keys[j]
+            value = getattr(entry, key)
+            if value is unset:
+                continue
+            if j == frames_at:
+                text = bytes(value)
+                found = PyDict_GetItemWithError(frames_by_text, text)  # bytes hash and compare without failing
+                if found == NULL:
+                    value = frames_by_text[text] = decode(text)
+                else:
+                    value = <object> found
+            columns.add(row, key, value)
+
+
 include "_stack_intern.pxi"
 
 

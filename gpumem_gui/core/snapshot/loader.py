@@ -284,6 +284,8 @@ def load_snapshot(
                     step = RELEASE_STEP if isinstance(data, mmap.mmap) else 0
                     early = segments_read if on_state is not None else None
                     snapshot = snapshot_from_pickle_fast(data, label, early, step, stacks=stacks, on_rows=on_rows)
+                if snapshot is None and data[:64].lstrip()[:1] == b"{":
+                    snapshot = _json_fast(data, label, segments_read if on_state is not None else None)
                 if snapshot is None:
                     obj, form, size = _decode(data)
                     check_expansion(
@@ -297,9 +299,17 @@ def load_snapshot(
             raise SnapshotError("refused to load: the data is nested too deeply", label) from None
         except MemoryError:
             raise SnapshotError("refused to load: it needs more memory than there is", label) from None
-    if on_state is not None and not told:  # the reader could not tell it earlier (segments not first, JSON, pure)
+    # the reader could not tell it earlier (segments not first, JSON it leaves to json.loads, pure)
+    if on_state is not None and not told:
         on_state(snapshot.without_traces())
     return snapshot
+
+
+def _json_fast(data: Buffer, label: str, on_state: StateCallback | None) -> Snapshot | None:
+    # imported when a JSON file asks: a report of a pickle does not pay for msgspec's import
+    from gpumem_gui.core.snapshot.json_reader import snapshot_from_json_fast  # noqa: PLC0415
+
+    return snapshot_from_json_fast(data, label, on_state)
 
 
 def _first_line(e: BaseException) -> str:
