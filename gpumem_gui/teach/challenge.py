@@ -31,9 +31,11 @@ import numpy as np
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core.allocator.examples import training_loop
+from gpumem_gui.core.allocator.program_remedies import STOP_KEEPING
 from gpumem_gui.core.allocator.remedies import Explanation, explain
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, OomAnalysis, Remedy, diagnose
+from gpumem_gui.core.analysis.growth import find_growth
 from gpumem_gui.core.rules.allocator_constants import GiB
 from gpumem_gui.core.snapshot.convert import snapshot_from_object
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -108,6 +110,7 @@ class FixGrade:
     largest_hole_bytes: int = 0
     device_free_bytes: int = 0
     rerun_oom: int | None = None  # a setting whose replay fits, the whole program rerun under it: its OOM's event
+    grows_bytes: float = 0.0  # a fix that fits while a site still grows step by step: its growth a step (a leak)
 
 
 @dataclass(frozen=True)
@@ -261,8 +264,10 @@ def grade_fixes(
     rerun: Callable[[str], int | None] | None = None,
 ) -> tuple[Fix, ...]:
     """Every remedy the engine replayed, graded by its replay (a remedy the trace cannot judge is left out). With
-    `rerun` (a simulated program), a setting whose replay fits is graded by the whole program run under it too."""
+    `rerun` (a simulated program), a setting whose replay fits is graded by the whole program run under it too.
+    Where a site grows step after step (a leak), a fix that fits but leaves the growth is wrong: the OOM comes back."""
     fixes = []
+    growing = find_growth(snapshot, explanation.diagnosis.timeline).sites
     for i, r in enumerate(explanation.remedies):
         if r.unjudged:
             continue
@@ -273,6 +278,10 @@ def grade_fixes(
             later = rerun(r.settings)
             if later is not None:
                 grade = FixGrade(False, r.oom_events, r.peak_reserved_bytes, rerun_oom=later)
+        elif grade.fits and growing and not r.change.startswith(STOP_KEEPING):
+            # the trace ends at the OOM, so its replay judges that request only; memory that grows a step at a
+            # time outgrows whatever room a fix other than ending the growth makes, a few steps later
+            grade = FixGrade(False, r.oom_events, r.peak_reserved_bytes, grows_bytes=growing[0].bytes_per_step)
         fixes.append(Fix(r.kind, r.settings, _change(r), grade))
     return tuple(fixes)
 

@@ -147,6 +147,8 @@ def fix_verdict(fix: Fix, lang: str) -> str:
         return text("fix_fits", lang, peak=size(g.peak_reserved_bytes))
     if g.rerun_oom is not None:
         return text("fix_moves", lang, event=g.rerun_oom)
+    if g.grows_bytes:
+        return text("fix_grows", lang, growth=size(round(g.grows_bytes)))
     if g.first_oom is None or not g.request_bytes:
         return text("fix_fails_unknown", lang, count=g.oom_events)
     why = text(
@@ -168,6 +170,8 @@ def answer_lines(challenge: Challenge, lang: str) -> list[str]:
             lines.append(text("answer_fits", lang, fix=label, peak=size(g.peak_reserved_bytes)))
         elif g.rerun_oom is not None:
             lines.append(text("answer_moves", lang, fix=label, event=g.rerun_oom))
+        elif g.grows_bytes:
+            lines.append(text("answer_grows", lang, fix=label, growth=size(round(g.grows_bytes))))
         else:
             event = g.first_oom if g.first_oom is not None else challenge.event
             lines.append(text("answer_fails", lang, fix=label, event=event))

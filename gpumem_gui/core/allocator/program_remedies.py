@@ -384,6 +384,9 @@ def _mixed_precision(ctx: _Context) -> Made:
     ], []
 
 
+STOP_KEEPING = "stop keeping references at"  # how the remedy that ends a growth begins (the challenge knows it)
+
+
 def _growth(ctx: _Context) -> Made:
     timeline = ctx.diagnosis.timeline
     growth = find_growth(ctx.snapshot, timeline)
@@ -407,7 +410,7 @@ def _growth(ctx: _Context) -> Made:
         e.hole_from[kept] = step_end[kept]
         out.append(
             ctx.candidate(
-                f"stop keeping references at {short_site(g.site)} (it grows by {format_bytes(g.bytes_per_step)}"
+                f"{STOP_KEEPING} {short_site(g.site)} (it grows by {format_bytes(g.bytes_per_step)}"
                 " a step): e.g. loss.item() instead of the loss, or .detach() before keeping a tensor",
                 "what this line keeps past its step is not needed after it: each such block is freed at the end"
                 " of the step that made it",
