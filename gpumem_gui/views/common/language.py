@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Mapping
 
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.teach.demos.wording import fill_text, localize
@@ -128,8 +129,12 @@ def _refresh_item_views() -> None:
     if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
         return
     for view in QtWidgets.QApplication.allWidgets():
-        if isinstance(view, QtWidgets.QHeaderView) and view.model() is not None and view.count():
-            view.model().headerDataChanged.emit(view.orientation(), 0, view.count() - 1)
+        if not shiboken6.isValid(view):  # a widget whose C++ side is going (closed with deleteLater)
+            continue
+        if isinstance(view, QtWidgets.QHeaderView) and view.count():
+            # the header's own slot: it asks its model again, whose signals are the model's to send (a model
+            # on its way out, told to emit from here, took a test run down with a segfault)
+            view.headerDataChanged(view.orientation(), 0, view.count() - 1)
         elif isinstance(view, QtWidgets.QAbstractItemView):
             view.viewport().update()
 
