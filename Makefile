@@ -57,9 +57,10 @@ lint: $(STAMP_TEST)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-# one worker process per core (pytest-xdist), a test module to a worker: module fixtures are built once
+# one process: `-n 2 --dist loadfile` (pytest-xdist, installed with the test extra) takes 3.7 min instead of ~9 on
+# two idle cores, but a lab test once hung in a worker there (undiagnosed), so CI keeps the single process for now
 test: lint
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto --dist loadfile
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
 bench: $(STAMP_RUN)
 	$(BIN)/python benchmarks/bench_load.py --quick --shape real
