@@ -17,6 +17,7 @@ from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated
 from gpumem_gui.views.common.localized import count, num, pct, size, unit_name
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
@@ -273,7 +274,7 @@ def _bar_label(e: FileSummary, steps: bool) -> str:
     return f"{rank}:{'-' if e.step is None else e.step}" if steps else rank
 
 
-class RanksView(QtWidgets.QWidget):
+class RanksView(Retranslated):
     """A folder of rank files: read off the GUI thread (rows arrive as files finish), then flagged.
 
     Double-click a row or click a bar: `open_requested(path, device, peak_event)`; select two rows and press Compare:
@@ -378,11 +379,6 @@ class RanksView(QtWidgets.QWidget):
         self._show_errors(self._errors if self.result is None else self.result.errors)
         self._curves_for = None
         self._redraw()
-
-    def changeEvent(self, event: QtCore.QEvent) -> None:
-        if event.type() == QtCore.QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _set_status(self, text: Callable[[], str]) -> None:
         """The status line `text()` words, worded again after a language switch."""

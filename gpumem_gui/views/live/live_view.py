@@ -17,6 +17,7 @@ from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpd
 from gpumem_gui.sources.probe_client import ProbeClient
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import Retranslated
 from gpumem_gui.views.common.localized import num, size, unit_name
 from gpumem_gui.views.common.one_line import OneLineLabel
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
@@ -228,7 +229,7 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
         self.curves["peak"].setData(t, [(s.figures.peak_allocated or 0) / gib for s in rows])
 
 
-class LiveView(QtWidgets.QWidget):
+class LiveView(Retranslated):
     """What an attached job shows: the file view's maps and figures, refreshed, with the live controls above.
 
     The session's loop and its event listener run as two long tasks of `self.tasks`; their progress values (the
@@ -363,11 +364,6 @@ class LiveView(QtWidgets.QWidget):
         self._set_status(self.status_text)
         if self.notice.isVisibleTo(self):
             self._show_notice(self.notice_text)
-
-    def changeEvent(self, event: QtCore.QEvent) -> None:
-        if event.type() == QtCore.QEvent.Type.LanguageChange:
-            self.retranslate()
-        super().changeEvent(event)
 
     def _set_status(self, text: Callable[[], str]) -> None:
         """The status line `text()` words, worded again after a language switch."""
