@@ -198,8 +198,17 @@ def _window_language_back_to_english() -> Iterator[None]:
     the translators are the application's, shared by every test of the session."""
     yield
     language = sys.modules.get("gpumem_gui.views.common.language")
-    if language is not None and language.current_language() != "en":
+    if language is None:
+        return
+    if language.current_language() != "en":
         language.set_language("en")
+    # the choice is saved too (the window's and the quiz's keys): the next test's window would open in it
+    from PySide6 import QtCore  # noqa: PLC0415  (loaded already: the language module imports it)
+
+    settings = QtCore.QSettings("gpumem_gui", "gpumem-gui")  # app/window.py's ORG, APP
+    for key in (language.SETTING, language.QUIZ_SETTING):
+        if settings.value(key, "en") != "en":
+            settings.setValue(key, "en")
 
 
 @pytest.fixture(params=FIXTURE_NAMES)

@@ -8,10 +8,12 @@ import sys
 import numpy as np
 import pytest
 import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core.snapshot.model import BlockState
+from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.teach.challenge_panel import ChallengePanel, challenge_tab
 
@@ -142,13 +144,24 @@ def test_the_window_opens_a_challenge_from_the_quiz_chooser(qtbot, window: MainW
     panel.next_challenge()  # the next one replaces the tab
     assert panel.wait()
     qtbot.waitUntil(lambda: window.teach.challenge_tab is not tab, timeout=30_000)
-    assert window.tabs.indexOf(tab) < 0 and panel.challenge.name == "split_blocks_oom"
+    # the replaced tab is gone from the tabs, or already deleted (deleteLater may have run while waiting)
+    assert (not shiboken6.isValid(tab) or window.tabs.indexOf(tab) < 0) and panel.challenge.name == "split_blocks_oom"
     window.close_tab(window.tabs.indexOf(window.teach.challenge_tab))  # the panel lets a closed tab go
     assert panel.tab is None and window.teach.challenge_tab is None
     quiz.set_language("fr")  # the challenge follows the quiz's language
     assert _text(panel.heading) == "Défi de débogage"
     panel.language_combo.setCurrentIndex(1)  # and the quiz follows the challenge's
     assert quiz.language == "ro" and _text(panel.heading) == "Provocare de depanare"
+
+
+def test_the_window_follows_the_challenge_s_language_without_a_quiz(qtbot, window: MainWindow) -> None:
+    # `gpumem-gui challenge` opens no quiz: a French challenge once sat beside an English window
+    panel = window.teach.challenge_panel()
+    panel.language_combo.setCurrentIndex(2)  # Français
+    assert language.current_language() == "fr"
+    qtbot.waitUntil(lambda: window.file_menu.title() == "&Fichier", timeout=5_000)  # Qt posts LanguageChange
+    language.choose("ro", window.settings)  # and a switch of the window's (View > Language) reaches the panel
+    assert panel.lang == "ro" and _text(panel.heading) == "Provocare de depanare"
 
 
 def test_challenge_command_refuses_an_unknown_name() -> None:

@@ -94,9 +94,11 @@ class TeachActions:
     def challenge_panel(self) -> ChallengePanel:
         """The debugging challenge, in a dock beside the map (made once, then shown again), in the quiz's language."""
         if self.challenge_dock is None:
-            panel = ChallengePanel(str(self.settings.value("quiz/language", "en")))
+            panel = ChallengePanel(language.current_language())
             panel.ready.connect(self._challenge_ready)
-            panel.language_changed.connect(self._language_from_challenge)
+            # one language for the window, the quiz and the challenge: a switch in either switches all
+            panel.language_changed.connect(lambda lang: language.choose(lang, self.settings))
+            language.notifier().changed.connect(panel.set_language)
             title = QtCore.QCoreApplication.translate("TeachActions", "Debugging challenge")
             dock = QtWidgets.QDockWidget(title, self.parent)
             dock.setObjectName("debugging-challenge")
@@ -131,14 +133,6 @@ class TeachActions:
         title = QtCore.QCoreApplication.translate("TeachActions", "challenge: {name}").format(name=challenge.name)
         self.host.tabs.setCurrentIndex(self.host.tabs.addTab(tab, title))
         panel.attach(tab)
-
-    def _language_from_challenge(self, lang: str) -> None:
-        """The learner switched language in the challenge: the quiz (and its demos, the lab) follow, or remember it."""
-        quiz = self.quiz_dock.widget() if self.quiz_dock is not None else None
-        if isinstance(quiz, QuizPanel):  # not quiz_panel(): that would raise the quiz's dock over the challenge's
-            quiz.set_language(lang)
-        else:
-            self.settings.setValue("quiz/language", lang)
 
     def _challenge_language(self, lang: str) -> None:
         if self.challenge_dock is not None:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.views.common import language
@@ -147,6 +148,10 @@ class SpanMarks(QtCore.QObject):
             self._draw()
 
     def _redraw(self, _lang: str) -> None:
+        if isinstance(self.tab, QtCore.QObject) and not shiboken6.isValid(self.tab):
+            # a closed tab's marks can outlive its widgets until the collector comes: nothing left to draw on
+            language.notifier().changed.disconnect(self._redraw)
+            return
         self._draw()
 
     def _usable(self) -> bool:
