@@ -64,6 +64,7 @@ class MainWindow(MenuWindow):
         self.live = LiveActions(self)
         self.teach = TeachActions(self, self.settings)
         self.tabs = QtWidgets.QTabWidget(tabsClosable=True, documentMode=True)
+        language.translated_tabs(self.tabs)  # its close buttons' tooltips follow a language switch
         self.tabs.tabCloseRequested.connect(self.close_tab)
         # with no tab open the window says what to do first, instead of showing an empty grey area
         self.start_page = StartPage()

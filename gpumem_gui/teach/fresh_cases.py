@@ -12,7 +12,6 @@ their bundled case.
 from __future__ import annotations
 
 import contextlib
-import math
 import pickle
 import random
 import tomllib
@@ -20,7 +19,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpumem_gui import assets
-from gpumem_gui.core.allocator.examples import ATTENTION, LOGITS, MLP, WEIGHT, _checkpointing
+from gpumem_gui.core.allocator.examples import ATTENTION, LOGITS, MLP, WEIGHT
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -110,21 +109,11 @@ def cache_reuse(rng: random.Random) -> DeviceAllocatorSim:
     return sim
 
 
-def _chain(rng: random.Random, checkpointed: bool) -> DeviceAllocatorSim:
-    """A chain of a square number of layers, checkpointed every sqrt(N) layers or not at all."""
-    layers = rng.choice((16, 25, 49, 64, 81))
-    # every activation alive at once (no checkpointing) next to the weights must fit the simulated 24 GiB device
-    activation = rng.randrange(32, min(256, 16 * 1024 // (layers + 2)), 2) * MiB
-    return _checkpointing(math.isqrt(layers) if checkpointed else 0, layers, activation)
-
-
 SCENARIOS: dict[str, Callable[[random.Random], DeviceAllocatorSim]] = {
     "fragmented_oom": fragmented_oom,
     "empty_cache_live_tensor": empty_cache_live_tensor,
     "split_blocks_oom": split_blocks_oom,
     "cache_reuse": cache_reuse,
-    "checkpointing_off": lambda rng: _chain(rng, checkpointed=False),
-    "checkpointing_sqrt": lambda rng: _chain(rng, checkpointed=True),
 }
 FRESH_KINDS = (*MAP_KINDS, "setting", "number")  # an option's words and the lab's runs are not simulated
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import re
+import weakref
 from collections.abc import Mapping
 
 import shiboken6
@@ -92,6 +93,7 @@ def tab_title(tabs: QtWidgets.QTabWidget, page: QtWidgets.QWidget, text: str, **
     retitled in the new language on every switch (page titles are set by whoever adds the page, not by the page)."""
     # a property holds a string, not a tuple: the three kept as JSON
     page.setProperty(_TITLE, json.dumps([TABS, text, {k: str(v) for k, v in fields.items()}]))
+    _TAB_WIDGETS.add(tabs)
     index = tabs.indexOf(page)
     if index >= 0:
         tabs.setTabText(index, translate(TABS, text, fields))
@@ -104,39 +106,51 @@ def add_tab(tabs: QtWidgets.QTabWidget, page: QtWidgets.QWidget, text: str, at: 
     return index
 
 
+# what a switch retitles and asks again: tab widgets that titled a page through tab_title, and the item models of
+# translated headers and cells (translated_model). Walking QApplication.allWidgets() instead once wrapped a widget
+# on its way out and took the process down with a segfault.
+_TAB_WIDGETS: weakref.WeakSet[QtWidgets.QTabWidget] = weakref.WeakSet()
+_MODELS: weakref.WeakSet[QtCore.QAbstractItemModel] = weakref.WeakSet()
+
+
+def translated_tabs(tabs: QtWidgets.QTabWidget) -> None:
+    """`tabs` has close buttons (or titles) worded by Qt or tab_title: a switch words them again."""
+    _TAB_WIDGETS.add(tabs)
+
+
+def translated_model(model: QtCore.QAbstractItemModel) -> None:
+    """`model` words its headers or cells in the window's language: a switch makes its views ask again."""
+    _MODELS.add(model)
+
+
 def _retitle_tabs() -> None:
-    if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
-        return
     close = QtCore.QCoreApplication.translate("CloseButton", "Close Tab")  # Qt sets it once, when a tab is added
-    for tabs in QtWidgets.QApplication.allWidgets():
-        if isinstance(tabs, QtWidgets.QTabBar):
-            for index in range(tabs.count()):
-                for side in (QtWidgets.QTabBar.ButtonPosition.LeftSide, QtWidgets.QTabBar.ButtonPosition.RightSide):
-                    button = tabs.tabButton(index, side)
-                    if isinstance(button, QtWidgets.QAbstractButton) and button.toolTip():
-                        button.setToolTip(close)
-        if isinstance(tabs, QtWidgets.QTabWidget):
-            for index in range(tabs.count()):
-                page = tabs.widget(index)
-                source = page.property(_TITLE) if page is not None else None
-                if isinstance(source, str):
-                    context, text, fields = json.loads(source)
-                    tabs.setTabText(index, translate(context, text, fields))
+    for tabs in list(_TAB_WIDGETS):
+        if not shiboken6.isValid(tabs):
+            continue
+        bar = tabs.tabBar()
+        for index in range(tabs.count()):
+            for side in (QtWidgets.QTabBar.ButtonPosition.LeftSide, QtWidgets.QTabBar.ButtonPosition.RightSide):
+                button = bar.tabButton(index, side)
+                if isinstance(button, QtWidgets.QAbstractButton) and button.toolTip():
+                    button.setToolTip(close)
+            page = tabs.widget(index)
+            source = page.property(_TITLE) if page is not None else None
+            if isinstance(source, str):
+                context, text, fields = json.loads(source)
+                tabs.setTabText(index, translate(context, text, fields))
 
 
 def _refresh_item_views() -> None:
-    """Item views ask their models again: headers and cells translated where a model gives them (ColumnsModel)."""
-    if not isinstance(QtCore.QCoreApplication.instance(), QtWidgets.QApplication):
-        return
-    for view in QtWidgets.QApplication.allWidgets():
-        if not shiboken6.isValid(view):  # a widget whose C++ side is going (closed with deleteLater)
+    """Translated models tell their views that every header and cell changed: they are worded again."""
+    for model in list(_MODELS):
+        if not shiboken6.isValid(model):
             continue
-        if isinstance(view, QtWidgets.QHeaderView) and view.count():
-            # the header's own slot: it asks its model again, whose signals are the model's to send (a model
-            # on its way out, told to emit from here, took a test run down with a segfault)
-            view.headerDataChanged(view.orientation(), 0, view.count() - 1)
-        elif isinstance(view, QtWidgets.QAbstractItemView):
-            view.viewport().update()
+        rows, columns = model.rowCount(), model.columnCount()
+        if columns:
+            model.headerDataChanged.emit(QtCore.Qt.Orientation.Horizontal, 0, columns - 1)
+        if rows and columns:
+            model.dataChanged.emit(model.index(0, 0), model.index(rows - 1, columns - 1))
 
 
 def _install(app: QtCore.QCoreApplication, path: str) -> None:

@@ -6,11 +6,17 @@ from typing import Any
 
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.views.common.language import translated_model
+
 
 class ColumnsModel(QtCore.QAbstractTableModel):
     """Columns named by `columns`; a subclass says how many rows it has (`row_count`) and what they hold (`data`)."""
 
     columns: tuple[str, ...] = ()
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        translated_model(self)  # its titles (and a subclass's cells) are worded again after a language switch
 
     def row_count(self) -> int:
         raise NotImplementedError

@@ -21,6 +21,7 @@ from gpumem_gui.views.common.language import (
     filled,
     localized,
     translate,
+    translated_model,
 )
 
 # the categories as the core names them, "unknown" said more plainly in a list of its own
@@ -114,6 +115,7 @@ class SiteTreeModel(QtCore.QAbstractItemModel):
 
     def __init__(self, root: SiteNode, parent: QtCore.QObject | None = None) -> None:
         super().__init__(parent)
+        translated_model(self)
         self.root = root
         # every node once, its number the internal id of its indices; its parent's number and its row
         self._nodes: list[SiteNode] = [root]
