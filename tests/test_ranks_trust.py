@@ -232,7 +232,9 @@ def test_the_window_shows_such_names_escaped(qtbot: Any, odd_names: tuple[Path, 
     shown = [view.proxy.index(row, FILE_COLUMN).data() for row in range(view.proxy.rowCount())]
     # before: "rank1.pickle" (Qt dropped the byte: another file's name) and a row broken by a raw newline
     assert shown == ["rank1\\xff.pickle", "rank2\\n\\x1b[2J\\x1b[31m.pickle"]
-    assert view.errors.text() == f"unreadable: not a snapshot: neither a pickle nor JSON ({folder}/rank3\\xfe.pickle)"
+    # the reader's own words, quoted in the window (they stay English in every language), the odd byte escaped
+    said = f"not a snapshot: neither a pickle nor JSON ({folder}/rank3\\xfe.pickle)"
+    assert view.errors.text() == f"unreadable: \u201c{said}\u201d"
 
 
 # -- nothing to read -----------------------------------------------------------------------------------------

@@ -21,7 +21,12 @@ from gpumem_gui.core.snapshot.model import NO_STACK
 from gpumem_gui.json_documents import report_document
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
-FILES = [fixture_path(name) for name in FIXTURE_NAMES] + [assets.example_path(n) for n in assets.example_names()]
+# names at collection, paths when a test runs (no fixture resolved at import: tests/test_suite_collects.py)
+NAMES = [*FIXTURE_NAMES, *(f"example:{n}" for n in assets.example_names())]
+
+
+def _path(name: str) -> Path:
+    return assets.example_path(name.removeprefix("example:")) if name.startswith("example:") else fixture_path(name)
 
 
 def _full_report_json(path: Path) -> str:
@@ -30,8 +35,9 @@ def _full_report_json(path: Path) -> str:
     return json.dumps(report_document(snapshot, build_report(snapshot)), indent=2) + "\n"
 
 
-@pytest.mark.parametrize("path", FILES, ids=lambda p: p.name)
-def test_report_json_is_the_full_readers(path: Path, twin: str, capsys: Any) -> None:
+@pytest.mark.parametrize("name", NAMES)
+def test_report_json_is_the_full_readers(name: str, twin: str, capsys: Any) -> None:
+    path = _path(name)
     expected = _full_report_json(path)
     capsys.readouterr()
     assert main(["report", str(path), "--json"]) == 0
@@ -49,7 +55,7 @@ def test_the_compiled_reader_skips_frames_in_one_pass_on_every_file(monkeypatch:
     # the first free of a kind (its action string is new) is read opcode by opcode and names the frames list its
     # allocation's entry passed over: that must not send the file to the standard unpickler
     monkeypatch.delenv("GPUMEM_GUI_PURE_PYTHON", raising=False)
-    for path in FILES:
+    for path in map(_path, NAMES):
         assert convert.snapshot_from_pickle_fast(path.read_bytes(), path.name, stacks=False) is not None, path.name
 
 
