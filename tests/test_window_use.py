@@ -100,7 +100,7 @@ def test_a_long_live_message_neither_grows_the_window_nor_stops_a_laptop_size(qt
         assert view.tasks.wait(5000)
         long = "The live session stopped: OSError: " + "a reason that goes on and on " * 60
         view.status.setText(long)
-        view._show_notice(long)
+        view._show_notice(lambda: long)  # a notice is worded again after a language switch: it takes a function
         QtWidgets.QApplication.processEvents()
         assert window.size() == QtCore.QSize(1400, 900)  # not grown by the message
         assert view.status.text() == " ".join(long.split())  # the whole line, elided on screen, in its tooltip
