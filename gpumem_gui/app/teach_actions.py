@@ -65,7 +65,6 @@ class TeachActions:
             panel.language_changed.connect(lambda lang: language.choose(lang, self.settings))
             language.notifier().changed.connect(panel.set_language)
             panel.language_changed.connect(self._recaption_demo)
-            panel.language_changed.connect(self._challenge_language)
             panel.challenge_requested.connect(lambda: self.open_challenge(""))
             dock = QtWidgets.QDockWidget(QtCore.QCoreApplication.translate("TeachActions", "Guided quiz"), self.parent)
             dock.setObjectName("guided-quiz")
@@ -133,12 +132,6 @@ class TeachActions:
         title = QtCore.QCoreApplication.translate("TeachActions", "challenge: {name}").format(name=challenge.name)
         self.host.tabs.setCurrentIndex(self.host.tabs.addTab(tab, title))
         panel.attach(tab)
-
-    def _challenge_language(self, lang: str) -> None:
-        if self.challenge_dock is not None:
-            panel = self.challenge_dock.widget()
-            assert isinstance(panel, ChallengePanel)
-            panel.set_language(lang)
 
     def show_demo(self, question: Question) -> Task | QtWidgets.QWidget | None:
         """ "Show me": the question's demo in the main views, with its concept highlighted from the data.
