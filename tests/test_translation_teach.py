@@ -38,7 +38,7 @@ LANGS = ("ro", "fr")
 # the Python files lupdate reads for each area: the views, the lab's Qt-free labels, the language message
 AREA_FILES = {
     "teach": ["gpumem_gui/views/teach/*.py", "gpumem_gui/views/teach/lab/*.py", "gpumem_gui/teach/lab/*.py",
-              "gpumem_gui/views/common/localized.py"],
+              "gpumem_gui/views/common/language.py"],
     "compare": ["gpumem_gui/views/compare/*.py"],
     "live": ["gpumem_gui/views/live/*.py"],
 }  # fmt: skip
@@ -236,14 +236,14 @@ def test_every_message_is_finished_in_the_learners_language(area: str, lang: str
 
 
 def test_the_language_is_read_from_the_translators(qtbot: Any) -> None:
-    from gpumem_gui.views.common.localized import pct, size, ui_language  # noqa: PLC0415
+    from gpumem_gui.views.common.language import current_language, pct, size  # noqa: PLC0415
 
-    assert (ui_language(), size(1536), pct(0.419, 1)) == ("en", "1.5 KiB", "41.9%")
+    assert (current_language(), size(1536), pct(0.419, 1)) == ("en", "1.5 KiB", "41.9%")
     with language("ro"):
-        assert (ui_language(), size(1536), pct(0.419, 1)) == ("ro", "1,5 KiB", "41,9\u00a0%")
+        assert (current_language(), size(1536), pct(0.419, 1)) == ("ro", "1,5 KiB", "41,9\u00a0%")
     with language("fr"):
-        assert (ui_language(), size(1536), pct(0.419, 1)) == ("fr", "1,5 Kio", "41,9\u00a0%")
-    assert ui_language() == "en"
+        assert (current_language(), size(1536), pct(0.419, 1)) == ("fr", "1,5 Kio", "41,9\u00a0%")
+    assert current_language() == "en"
 
 
 # -- the views -----------------------------------------------------------------------------------------------------

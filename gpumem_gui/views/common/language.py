@@ -1,9 +1,12 @@
-"""The window's one language: a QTranslator per compiled translation of it, Qt's own for the standard dialogs.
+"""The window's one language: switching it (a QTranslator per compiled translation, Qt's own for the standard dialogs)
+and writing figures as it does (sizes, numbers, percentages and plurals, by Babel via teach's wording).
 
 Widgets set their static texts in a `retranslate()` called from `__init__` and from `changeEvent` on
 QEvent.LanguageChange, which Qt sends to every widget when `set_language` installs the new translators: a switch
-shows at once, without reopening anything. Figures written into translated sentences go through `localized` (sizes
-and numbers as the language writes them: "1,5 GiB" in ro, "1,5 Gio" in fr)."""
+shows at once, without reopening anything. The language is read from the installed translators (every .qm of this
+package translates the "Language" context's "en" into its own code), so figures change with the words, and no
+translator means English: "1,5 GiB" in ro, "1,5 Gio" in fr.
+"""
 
 from __future__ import annotations
 
@@ -15,7 +18,8 @@ from collections.abc import Mapping
 import shiboken6
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.teach.demos.wording import fill_text, localize
+from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach.demos.wording import Count, fill_text, localize, number, percent
 from gpumem_gui.translations import FOLDER
 
 LANGUAGES = ("en", "ro", "fr")
@@ -24,7 +28,7 @@ SETTING = "language"  # the QSettings key of the window's language; the quiz's, 
 QUIZ_SETTING = "quiz/language"
 
 _installed: list[QtCore.QTranslator] = []
-_current = ["en"]
+_switched_to = ["en"]  # what set_language installed last (current_language reads the translators themselves)
 
 
 class _Notifier(QtCore.QObject):
@@ -53,7 +57,7 @@ def set_language(lang: str) -> None:
     app = QtCore.QCoreApplication.instance()
     if app is None:
         raise RuntimeError("set_language needs the QApplication made first")
-    if lang == _current[0]:
+    if lang == _switched_to[0]:
         return
     while _installed:
         app.removeTranslator(_installed.pop())
@@ -63,7 +67,7 @@ def set_language(lang: str) -> None:
         qtbase = QtCore.QDir(qt_translations_folder()).filePath(f"qtbase_{lang}.qm")
         if QtCore.QFileInfo.exists(qtbase):
             _install(app, qtbase)
-    _current[0] = lang  # before the LanguageChange events Qt posts are delivered: retranslate() reads it
+    _switched_to[0] = lang
     _retitle_tabs()
     _refresh_item_views()
     notifier().changed.emit(lang)
@@ -161,7 +165,9 @@ def _install(app: QtCore.QCoreApplication, path: str) -> None:
 
 
 def current_language() -> str:
-    return _current[0]
+    """en, ro or fr: the language of the translators installed now (set_language's, or a test's own)."""
+    # the one message every .qm translates into its own language code: lupdate finds it here
+    return QtCore.QCoreApplication.translate("Language", "en")
 
 
 def installed_files() -> list[str]:
@@ -223,21 +229,47 @@ def localized(english: str) -> str:
     language writes it."""
     if english[:1] in "<>~" and len(english) > 1:  # "<0.1%": the bound as it is, the figure localized
         return english[0] + localized(english[1:])
-    text = localize(english, _current[0])
-    if "bytes" in text and _current[0] != "en":
+    lang = current_language()
+    text = localize(english, lang)
+    if "bytes" in text and lang != "en":
         text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
     return text
 
 
+def size(n: float) -> str:
+    """`n` bytes as the language writes them: "1.5 GiB", ro "1,5 GiB", fr "1,5 Gio"."""
+    return localized(format_bytes(n))
+
+
+def signed_size(n: float) -> str:
+    """A byte difference with its sign: "+1.5 GiB", "−512 B"; "0" for none."""
+    return "0" if n == 0 else ("+" if n > 0 else "−") + size(abs(n))
+
+
+def num(value: float, decimals: int = 0) -> str:
+    """A number grouped as the language groups it ("2,520", ro "2.520", fr "2 520")."""
+    return number(value, current_language(), decimals)
+
+
+def pct(fraction: float, decimals: int = 0) -> str:
+    """A fraction as a percentage: 0.419 -> "41.9%", ro and fr "41,9 %"."""
+    return percent(fraction * 100, current_language(), decimals)
+
+
+def count(n: int) -> Count:
+    """A count for a template: `{n}` writes it grouped, `{n:file|files}` the noun form it takes (ro one|few|other)."""
+    return Count(n, current_language())
+
+
 def unit_word(unit: str) -> str:
     """A byte unit alone ("GiB") as the current language writes it ("Gio" in French)."""
-    return localize(f"1 {unit}", _current[0]).split(" ", 1)[1]
+    return localize(f"1 {unit}", current_language()).split(" ", 1)[1]
 
 
 def filled(translated: str, fields: Mapping[str, str]) -> str:
     """A translated template filled with figures written in English: each written as the current language writes
     it, a count's `{n:one|other}` (ro: `{n:one|few|other}`) in the form the count takes."""
-    return fill_text(translated, _current[0], fields)
+    return fill_text(translated, current_language(), fields)
 
 
 class Retranslated(QtWidgets.QWidget):

@@ -15,7 +15,7 @@ from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import num, signed_size, size, unit_name
+from gpumem_gui.views.common.language import num, signed_size, size, unit_word
 from gpumem_gui.views.common.table_model import ColumnsModel
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.compare.whatif_view import KINDS, event_text, kind_name, shown_colour
@@ -203,7 +203,7 @@ class DiffView(QtWidgets.QWidget):
         self.sites_label.setText(self.tr("<b>Sites that changed</b> (click one: its blocks on both maps)"))
         for label, text in zip(self.event_labels, (self.tr("A event"), self.tr("B event")), strict=True):
             label.setText(text)
-        self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_name(self.unit)))
+        self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_word(self.unit)))
         self.plot.setLabel("bottom", self.tr("A's trace event (B aligned)"))
         self.legend.setText(self._legend_html())
         self.sites.headerDataChanged.emit(QtCore.Qt.Orientation.Horizontal, 0, len(_HEADERS) - 1)

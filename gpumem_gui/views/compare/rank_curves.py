@@ -16,7 +16,7 @@ from gpumem_gui.core.analysis.pinned_series import pin_id
 from gpumem_gui.core.analysis.ranks import FileSummary
 from gpumem_gui.document.pins import Pin
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import num, unit_name
+from gpumem_gui.views.common.language import num, unit_word
 from gpumem_gui.views.compare.rank_pins import pin_colour
 
 MAX_PLOTS = 256  # beyond that each plot is a few pixels wide: the first ones, and a line says how many are left out
@@ -124,7 +124,7 @@ class RankCurves(QtWidgets.QWidget):
         left_out = len(entries) - len(shown)
         text = QtCore.QCoreApplication.translate(
             "RanksView", "reserved ({unit}) over each rank's events, on one scale"
-        ).format(unit=unit_name(name))
+        ).format(unit=unit_word(name))
         if left_out:
             text += QtCore.QCoreApplication.translate(
                 "RanksView", "; the first {shown} of {files} files (the table lists them all)"

@@ -17,8 +17,7 @@ from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import Retranslated
-from gpumem_gui.views.common.localized import count, num, pct, size, unit_name
+from gpumem_gui.views.common.language import Retranslated, count, num, pct, size, unit_word
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
 from gpumem_gui.views.compare.rank_curves import RankCurves, flag_text, rank_colour
@@ -232,7 +231,7 @@ class RankBars(pg.PlotWidget):  # pyqtgraph ships no types
             pens=pens or None,
         )
         self.getAxis("left").setLabel(
-            QtCore.QCoreApplication.translate("RanksView", "peak reserved ({unit})").format(unit=unit_name(name)),
+            QtCore.QCoreApplication.translate("RanksView", "peak reserved ({unit})").format(unit=unit_word(name)),
             color=palette.TEXT,
         )
         steps = len({e.step for e in entries}) > 1  # one step for all: it goes without saying on every bar

@@ -14,7 +14,7 @@ from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import num, pct, signed_size, size, unit_name
+from gpumem_gui.views.common.language import num, pct, signed_size, size, unit_word
 from gpumem_gui.views.common.travel_keys import page_step, travel_delta
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
@@ -189,7 +189,7 @@ class WhatIfView(QtWidgets.QWidget):
     def retranslate(self) -> None:
         """The header, axes, legend and map titles in the window's language."""
         self.summary.setText(self.summary_text())
-        self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_name(self.unit)))
+        self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_word(self.unit)))
         self.plot.setLabel("bottom", self.tr("trace event"))
         self.legend.setText(legend_html())
         self._name_events()

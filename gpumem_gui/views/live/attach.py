@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import size
+from gpumem_gui.views.common.language import size
 from gpumem_gui.views.common.tasks import TaskGroup
 
 

@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.sources.nvml import MEMORY_UTIL_TIP, NA, GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
-from gpumem_gui.views.common.localized import count, num, pct, size
+from gpumem_gui.views.common.language import count, num, pct, size
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0

@@ -18,7 +18,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.sources.live import MAX_SAMPLES, StatsSample
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import num, size, unit_name
+from gpumem_gui.views.common.language import num, size, unit_word
 from gpumem_gui.views.live.live_view import LiveView
 
 COLUMNS = (
@@ -120,7 +120,7 @@ class LiveGrid(QtWidgets.QWidget):
         """Headers, axes, the hint and every row in the window's language."""
         self.table.setHorizontalHeaderLabels([_tr(c) for c in COLUMNS])
         item = self.plot.getPlotItem()
-        item.setLabel("left", self.tr("reserved ({unit})").format(unit=unit_name("GiB")))
+        item.setLabel("left", self.tr("reserved ({unit})").format(unit=unit_word("GiB")))
         item.setLabel("bottom", self.tr("seconds since the first figures"))
         if self.jobs:
             self.hint.setText(

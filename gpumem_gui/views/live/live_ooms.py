@@ -12,7 +12,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import count, num, size
+from gpumem_gui.views.common.language import count, num, size
 
 MAX_ROWS = 50  # a job that OOMs in a loop fills no memory here: the latest rows are kept, the rest counted
 COLUMNS = (

@@ -17,8 +17,7 @@ from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpd
 from gpumem_gui.sources.probe_client import ProbeClient
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import Retranslated
-from gpumem_gui.views.common.localized import num, size, unit_name
+from gpumem_gui.views.common.language import Retranslated, num, size, unit_word
 from gpumem_gui.views.common.one_line import OneLineLabel
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
@@ -198,7 +197,7 @@ class LiveStatsPlot(pg.PlotWidget):  # pyqtgraph ships no types
 
     def retranslate(self) -> None:
         item = self.getPlotItem()
-        item.setLabel("left", unit_name("GiB"))
+        item.setLabel("left", unit_word("GiB"))
         item.setLabel("bottom", QtCore.QCoreApplication.translate("LiveView", "seconds since attach"))
         names = {
             "reserved": QtCore.QCoreApplication.translate("LiveView", "reserved"),

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.document.curves import memory_unit
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import num
+from gpumem_gui.views.common.language import num
 
 MIN_HEIGHT = 160
 

@@ -6,7 +6,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.teach.lab import api
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import count, size
+from gpumem_gui.views.common.language import count, size
 
 OUTCOME_COLOURS = {"works": palette.FINDING_BACK["info"], "wrong": palette.FINDING_BACK["warn"],
                    "error": palette.FINDING_BACK["alert"]}  # fmt: skip

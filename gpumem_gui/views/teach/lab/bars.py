@@ -11,7 +11,7 @@ from PySide6 import QtCore
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import num, pct
+from gpumem_gui.views.common.language import num, pct
 from gpumem_gui.views.teach.lab.common import SERIES_COLOURS, byte_unit, policy_axis
 
 

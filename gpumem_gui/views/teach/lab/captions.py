@@ -9,7 +9,7 @@ from gpumem_gui.teach import lab
 from gpumem_gui.teach.demos.captions import lab_templates
 from gpumem_gui.teach.demos.wording import Figure, Localized, say
 from gpumem_gui.teach.lab import api as lab_api
-from gpumem_gui.views.common.localized import count, num, pct
+from gpumem_gui.views.common.language import count, num, pct
 
 
 def note_text() -> str:

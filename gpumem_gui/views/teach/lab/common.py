@@ -7,7 +7,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.teach import lab
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import unit_name
+from gpumem_gui.views.common.language import unit_word
 
 POLICY_COLOURS = {
     "none": palette.HOLE,
@@ -36,8 +36,8 @@ def byte_unit(max_bytes: float) -> tuple[float, str]:
     """A byte unit that keeps the axis numbers readable, as the window's language writes it (fr: Mio)."""
     for divisor, name in ((1 << 30, "GiB"), (1 << 20, "MiB"), (1 << 10, "KiB")):
         if max_bytes >= 2 * divisor:
-            return float(divisor), unit_name(name)
-    return 1.0, unit_name("B")
+            return float(divisor), unit_word(name)
+    return 1.0, unit_word("B")
 
 
 def focus_rings(plot: pg.PlotWidget, size: int) -> pg.PlotDataItem:

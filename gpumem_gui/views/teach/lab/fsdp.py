@@ -10,7 +10,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach import lab
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import count, num, size
+from gpumem_gui.views.common.language import count, num, size
 from gpumem_gui.views.teach.lab.common import byte_unit, clear_backgrounds, focus_brush, focus_rings, relabel_legend
 
 FSDP_COLOURS = {

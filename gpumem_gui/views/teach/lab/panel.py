@@ -13,7 +13,7 @@ from gpumem_gui.teach import lab
 from gpumem_gui.teach.lab import api
 from gpumem_gui.teach.quiz import LANGUAGES
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import count, num, size, ui_language
+from gpumem_gui.views.common.language import count, current_language, num, size
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.teach.lab import captions
 from gpumem_gui.views.teach.lab.api import ApiPage
@@ -201,8 +201,8 @@ class CheckpointLabPanel(QtWidgets.QWidget):
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
-            if ui_language() in LANGUAGES:  # the window's language is the learner's: the caption follows it too
-                self.language = ui_language()
+            if current_language() in LANGUAGES:  # the window's language is the learner's: the caption follows it too
+                self.language = current_language()
             self.retranslate()
             if self.captions:
                 self._caption(self.captions)

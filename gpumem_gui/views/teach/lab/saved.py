@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtGui
 
 from gpumem_gui.teach import lab
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.localized import size
+from gpumem_gui.views.common.language import size
 from gpumem_gui.views.teach.lab.common import POLICY_COLOURS, byte_unit, focus_rings, relabel_legend
 
 

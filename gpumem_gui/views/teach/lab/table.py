@@ -5,7 +5,7 @@ from __future__ import annotations
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.teach import lab
-from gpumem_gui.views.common.localized import count, num, pct, size
+from gpumem_gui.views.common.language import count, num, pct, size
 from gpumem_gui.views.teach.lab.common import clear_backgrounds, focus_brush
 
 
