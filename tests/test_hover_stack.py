@@ -144,7 +144,7 @@ def test_the_settings_tab_reads_the_file_s_settings(doc: SnapshotTab, qtbot: Any
     page = doc.settings_view
     assert page.page == settings_page(None)  # cranberrii recorded none
     shown = page.plain_text()
-    assert shown.startswith(NOT_RECORDED)
+    assert shown.startswith(str(NOT_RECORDED))
     assert "expandable_segments = not recorded; assumed: False (default: False)" in shown
     rows = {row[0]: row for row in page.row_texts()}
     assert rows["expandable_segments"][1:3] == ("not recorded; assumed: False", "False")

@@ -25,13 +25,13 @@ def test_the_constructor_file_ran_with_expandable_segments() -> None:
     assert page.recorded and page.notes == () and page.conf == recorded[CONF] == "expandable_segments:True"
     assert set(recorded) <= set(rows)  # every key the file holds has its row
     expandable = rows["expandable_segments"]
-    assert (expandable.value, expandable.default, expandable.set) == ("True", "False", True)
-    assert "virtual address range" in expandable.meaning
-    assert "What if... can change it" in expandable.what_if
+    assert (str(expandable.value), str(expandable.default), expandable.set) == ("True", "False", True)
+    assert "virtual address range" in str(expandable.meaning)
+    assert "What if... can change it" in str(expandable.what_if)
     # the keys at their defaults are not marked as set; the host-memory ones say why a replay keeps them
     assert [k for k, row in rows.items() if row.set] == [CONF, "expandable_segments"]
-    assert rows["max_split_size"].value == "unlimited" and recorded["max_split_size"] == -1
-    assert rows["pinned_use_cuda_host_register"].what_if.startswith("kept as recorded: host memory")
+    assert str(rows["max_split_size"].value) == "unlimited" and recorded["max_split_size"] == -1
+    assert str(rows["pinned_use_cuda_host_register"].what_if).startswith("kept as recorded: host memory")
 
 
 def test_a_file_without_settings_says_so_and_assumes_the_defaults() -> None:
@@ -40,7 +40,7 @@ def test_a_file_without_settings_says_so_and_assumes_the_defaults() -> None:
     page = settings_page(load_snapshot(path).allocator_settings)
     assert not page.recorded and page.notes == (NOT_RECORDED,)
     rows = _rows(page.rows)
-    assert rows["expandable_segments"].value == "not recorded; assumed: False"
+    assert str(rows["expandable_segments"].value) == "not recorded; assumed: False"
     assert not any(row.set for row in page.rows)
 
 
@@ -55,20 +55,20 @@ def test_what_if_overrides_name_the_values_they_change() -> None:
     }  # fmt: skip
     page = settings_page(settings, ["expandable_segments:True", "garbage_collection_threshold:0.6"])
     rows = _rows(page.rows)
-    assert rows["max_split_size"].value == "256.0 MiB" and rows["max_split_size"].set
+    assert str(rows["max_split_size"].value) == "256.0 MiB" and rows["max_split_size"].set
     assert parse_alloc_conf(str(settings[CONF])).roundup_power2_divisions == (1,) * 9 + (2,) + (4,) * 6
-    assert rows["roundup_power2_divisions"].value == "1.0 MiB-: 1, 512.0 MiB-: 2, 1.0 GiB-: 4"
-    assert rows["expandable_segments"].what_if == "True (changed)" and rows["expandable_segments"].what_if_changes
-    assert rows["garbage_collection_threshold"].what_if == "0.6 (changed)"
-    assert rows["max_split_size"].what_if == "256.0 MiB (as recorded)"
+    assert str(rows["roundup_power2_divisions"].value) == "1.0 MiB-: 1, 512.0 MiB-: 2, 1.0 GiB-: 4"
+    assert str(rows["expandable_segments"].what_if) == "True (changed)" and rows["expandable_segments"].what_if_changes
+    assert str(rows["garbage_collection_threshold"].what_if) == "0.6 (changed)"
+    assert str(rows["max_split_size"].what_if) == "256.0 MiB (as recorded)"
     assert not rows["max_split_size"].what_if_changes
-    assert rows[CONF].what_if == (
+    assert str(rows[CONF].what_if) == (
         'replayed under "max_split_size_mb:256,roundup_power2_divisions:[256:1,512:2,>:4],'
         'expandable_segments:True,garbage_collection_threshold:0.6"'
     )
-    assert rows["a_key_of_tomorrow"].meaning.startswith("Not described here")
+    assert str(rows["a_key_of_tomorrow"].meaning).startswith("Not described here")
     bad = settings_page(settings, ["max_split_size_mb:3"])
-    assert bad.notes and "too small" in bad.notes[-1]
+    assert bad.notes and "too small" in str(bad.notes[-1])
 
 
 def test_a_block_is_found_by_its_decimal_address() -> None:

@@ -21,9 +21,6 @@ from tests.translation_walk import english_left, english_words, visible_texts
 # what stays as it is in every language: data and names from the file (the example's and the fixture's frames,
 # code names torch prints), none of them the window's own words
 ALLOWED = ("inactive",)  # torch's name of a free block's state (active_allocated, active_pending_free are code)
-# widgets whose sentences come from the Qt-free layers in English, not translated yet (named by objectName): each
-# allocator setting's meaning and what-if (document.settings_page)
-ENGLISH_FROM_BELOW = ("settings_from_document",)
 FIXTURE = "felix_dump_a.pickle"
 
 
@@ -71,9 +68,7 @@ def _switch(window: MainWindow, lang: str) -> None:
 
 
 def _english_in(window: MainWindow) -> list[str]:
-    texts = visible_texts(window) + visible_texts(window.start_page)
-    kept = [(where, text) for where, text in texts if not any(name in where for name in ENGLISH_FROM_BELOW)]
-    return english_left(kept, ALLOWED)
+    return english_left(visible_texts(window) + visible_texts(window.start_page), ALLOWED)
 
 
 @pytest.mark.parametrize("lang", ["ro", "fr"])

@@ -14,19 +14,64 @@ from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.units import format_bytes
 
 CONF = "PYTORCH_CUDA_ALLOC_CONF"
-NOT_RECORDED = (
-    "This file recorded no allocator settings (PyTorch wrote them from 2.3 on): the values below are PyTorch's "
-    "defaults, assumed; the run may have used others."
+CONTEXT = "SettingsPage"  # the translations' context of every template below
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a template for the window's translations (the document has no Qt: the settings view translates it)."""
+    return text
+
+
+@dataclass(frozen=True)
+class Bytes:
+    """A size in a text: written "1.5 GiB" in English, as its language writes it in the window ("1,5 Gio")."""
+
+    n: int
+
+    def __str__(self) -> str:
+        return format_bytes(self.n)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A text of the page: a template marked QT_TRANSLATE_NOOP(CONTEXT, ...) and its fields (Words of their own, a
+    size, or a name or value from the file, shown as it is); str() is the English text, the window says it in its
+    language."""
+
+    template: str
+    fields: tuple[tuple[str, Words | Bytes | str], ...] = ()
+
+    def __str__(self) -> str:
+        return self.template.format_map({name: str(value) for name, value in self.fields})
+
+
+def _words(template: str, **fields: Words | Bytes | str) -> Words:
+    return Words(template, tuple(fields.items()))
+
+
+AS_IS = "{text}"  # the template of a value from the file (a name, a number, True), the same in every language
+
+
+def _as_is(text: str) -> Words:
+    return _words(AS_IS, text=text)
+
+
+NOT_RECORDED = _words(
+    QT_TRANSLATE_NOOP(
+        "SettingsPage",
+        "This file recorded no allocator settings (PyTorch wrote them from 2.3 on): the values below are PyTorch's "
+        "defaults, assumed; the run may have used others.",
+    )
 )
 
 
 @dataclass(frozen=True)
 class SettingRow:
     key: str
-    value: str  # as recorded, in words
-    default: str
-    meaning: str
-    what_if: str  # what the What if... replay makes of it: the value it tries, or whether it can change it
+    value: Words  # as recorded, in words
+    default: Words
+    meaning: Words
+    what_if: Words  # what the What if... replay makes of it: the value it tries, or whether it can change it
     set: bool  # the recorded value differs from the default
     what_if_changes: bool  # the what-if value differs from the recorded one
 
@@ -35,7 +80,7 @@ class SettingRow:
 class SettingsPage:
     recorded: bool  # whether the file recorded its settings
     conf: str  # the PYTORCH_CUDA_ALLOC_CONF it ran with ("" when unset or unrecorded)
-    notes: tuple[str, ...]  # what to know before reading the rows (nothing recorded, a string PyTorch would refuse)
+    notes: tuple[Words, ...]  # what to know before reading the rows (nothing recorded, a string PyTorch would refuse)
     rows: tuple[SettingRow, ...]
 
 
@@ -46,131 +91,189 @@ class _Key:
     why_not: str = ""  # why the replay cannot change it
 
 
+_NOT_A_FIELD = QT_TRANSLATE_NOOP("SettingsPage", "not a field of the dialog")
+_HOST_MEMORY = QT_TRANSLATE_NOOP("SettingsPage", "host memory: no block on the GPU changes")
 _KEYS: dict[str, _Key] = {
     CONF: _Key(
-        "The environment variable the process started with; every key below that it names takes its value from it.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "The environment variable the process started with; every key below that it names takes its value from it.",
+        ),
         None,
-        "the replay runs under the recorded string with the what-if items put over it",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage", "the replay runs under the recorded string with the what-if items put over it"
+        ),
     ),
     "expandable_segments": _Key(
-        "True: each stream's segments are one virtual address range whose pages are mapped as it grows and unmapped "
-        "when emptied, so freed memory next to live blocks can serve larger requests (less fragmentation). False: "
-        "every segment is a fixed cudaMalloc.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "True: each stream's segments are one virtual address range whose pages are mapped as it grows and "
+            "unmapped when emptied, so freed memory next to live blocks can serve larger requests (less "
+            "fragmentation). False: every segment is a fixed cudaMalloc.",
+        ),
         "expandable_segments",
     ),
     "max_split_size": _Key(
-        "Cached blocks larger than this are never split to serve a smaller request, and requests larger than it "
-        "get a block of (about) their own size: big free blocks are kept whole for big requests.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "Cached blocks larger than this are never split to serve a smaller request, and requests larger than it "
+            "get a block of (about) their own size: big free blocks are kept whole for big requests.",
+        ),
         "max_split_size_mb",
     ),
     "garbage_collection_threshold": _Key(
-        "When reserved memory passes this fraction of the memory allowed (per_process_memory_fraction), cached "
-        "blocks unused the longest are released before asking cudaMalloc for more.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "When reserved memory passes this fraction of the memory allowed (per_process_memory_fraction), cached "
+            "blocks unused the longest are released before asking cudaMalloc for more.",
+        ),
         "garbage_collection_threshold",
     ),
     "roundup_power2_divisions": _Key(
-        "Requests are rounded up to one of N sizes between two powers of two (per size range) rather than to a "
-        "multiple of 512 bytes: fewer distinct sizes, so freed blocks fit later requests more often.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "Requests are rounded up to one of N sizes between two powers of two (per size range) rather than to a "
+            "multiple of 512 bytes: fewer distinct sizes, so freed blocks fit later requests more often.",
+        ),
         "roundup_power2_divisions",
     ),
     "large_segment_size_mb": _Key(
-        "The segment a large-pool request below 10 MiB gets (one block of it serves the request, the rest is "
-        "cached for more).",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "The segment a large-pool request below 10 MiB gets (one block of it serves the request, the rest is "
+            "cached for more).",
+        ),
         None,
-        "not a field of the dialog",
+        _NOT_A_FIELD,
     ),
     "max_non_split_rounding_mb": _Key(
-        "A request above max_split_size may take a cached block up to this much larger (the rest wasted) rather "
-        "than a new segment.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "A request above max_split_size may take a cached block up to this much larger (the rest wasted) rather "
+            "than a new segment.",
+        ),
         None,
-        "not a field of the dialog",
+        _NOT_A_FIELD,
     ),
     "per_process_memory_fraction": _Key(
-        "Caps this process's reserved memory at this fraction of the device: above it the allocator frees its cache "
-        "or raises an out-of-memory error.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "Caps this process's reserved memory at this fraction of the device: above it the allocator frees its "
+            "cache or raises an out-of-memory error.",
+        ),
         "per_process_memory_fraction",
     ),
     "release_lock_on_cudamalloc": _Key(
-        "Releases the allocator's lock while cudaMalloc runs, so that other threads may allocate meanwhile.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "Releases the allocator's lock while cudaMalloc runs, so that other threads may allocate meanwhile.",
+        ),
         None,
-        "timing only: the replay runs one thread",
+        QT_TRANSLATE_NOOP("SettingsPage", "timing only: the replay runs one thread"),
     ),
     "pinned_use_cuda_host_register": _Key(
-        "Pinned host memory is malloc'ed and registered with cudaHostRegister rather than made by cudaHostAlloc.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "Pinned host memory is malloc'ed and registered with cudaHostRegister rather than made by cudaHostAlloc.",
+        ),
         None,
-        "host memory: no block on the GPU changes",
+        _HOST_MEMORY,
     ),
     "pinned_num_register_threads": _Key(
-        "The threads that register pinned host memory when pinned_use_cuda_host_register is set.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "The threads that register pinned host memory when pinned_use_cuda_host_register is set.",
+        ),
         None,
-        "host memory: no block on the GPU changes",
+        _HOST_MEMORY,
     ),
     "graph_capture_record_stream_reuse": _Key(
-        "During CUDA graph capture, blocks freed while used by another stream (record_stream) may be reused once "
-        "the graph shows that stream is done with them.",
+        QT_TRANSLATE_NOOP(
+            "SettingsPage",
+            "During CUDA graph capture, blocks freed while used by another stream (record_stream) may be reused once "
+            "the graph shows that stream is done with them.",
+        ),
         None,
-        "graph capture: the replay does not capture",
+        QT_TRANSLATE_NOOP("SettingsPage", "graph capture: the replay does not capture"),
     ),
 }
+_UNKNOWN_KEY = _Key(
+    QT_TRANSLATE_NOOP("SettingsPage", "Not described here: a key of a PyTorch newer than this program knows."), None
+)
 _FROM_CONF = ("large_segment_size_mb", "max_non_split_rounding_mb", "per_process_memory_fraction")
+_OFF = QT_TRANSLATE_NOOP("SettingsPage", "off")
 
 
-def _mib(n: int) -> str:
-    return "unlimited" if n >= UNLIMITED else format_bytes(n)
+def _mib(n: int) -> Words:
+    return _words(QT_TRANSLATE_NOOP("SettingsPage", "unlimited")) if n >= UNLIMITED else _words("{size}", size=Bytes(n))
 
 
-def _divisions(table: Sequence[int]) -> str:
+def _divisions(table: Sequence[int]) -> Words:
     """The per-range divisions in words: `off`, `4 everywhere`, `1 MiB-: 1, 256 MiB-: 4` (runs of one value)."""
     if not any(table):
-        return "off"
+        return _words(_OFF)
     if len(set(table)) == 1:
-        return f"{table[0]} everywhere"
+        return _words(QT_TRANSLATE_NOOP("SettingsPage", "{n} everywhere"), n=str(table[0]))
     runs = [(i, d) for i, d in enumerate(table) if i == 0 or table[i - 1] != d]
-    return ", ".join(f"{format_bytes((1 << i) << 20)}-: {d or 'off'}" for i, d in runs)
+    # a run: its range's first size and its divisions (the words "off" for none); the runs joined by ", "
+    said = {
+        f"run{k}": _words(
+            "{size}-: {divisions}", size=Bytes((1 << i) << 20), divisions=_as_is(str(d)) if d else _words(_OFF)
+        )
+        for k, (i, d) in enumerate(runs)
+    }
+    return _words(", ".join(f"{{{name}}}" for name in said), **said)
 
 
-def _fraction(x: float, unset: str) -> str:
-    return unset if not x else f"{x:g}"
+def _fraction(x: float, unset: Words) -> Words:
+    return unset if not x else _as_is(f"{x:g}")
 
 
-def _words(key: str, config: AllocatorConfig) -> str:
+def _value_words(key: str, config: AllocatorConfig) -> Words:
     """The value of `key` (one the replay reads) in `config`, in words."""
     if key == "expandable_segments":
-        return str(config.expandable_segments)
+        return _as_is(str(config.expandable_segments))
     if key == "max_split_size":
         return _mib(config.max_split_size)
     if key == "garbage_collection_threshold":
-        return _fraction(config.garbage_collection_threshold, "0 (off)")
+        return _fraction(config.garbage_collection_threshold, _words(QT_TRANSLATE_NOOP("SettingsPage", "0 (off)")))
     if key == "roundup_power2_divisions":
         return _divisions(config.roundup_power2_divisions)
     if key == "large_segment_size_mb":
-        return format_bytes(config.large_segment_size)
+        return _words("{size}", size=Bytes(config.large_segment_size))
     if key == "max_non_split_rounding_mb":
-        return format_bytes(config.max_non_split_rounding_size)
+        return _words("{size}", size=Bytes(config.max_non_split_rounding_size))
     if key == "per_process_memory_fraction":
-        return _fraction(config.per_process_memory_fraction, "not set (the whole device)")
+        return _fraction(
+            config.per_process_memory_fraction,
+            _words(QT_TRANSLATE_NOOP("SettingsPage", "not set (the whole device)")),
+        )
     raise KeyError(key)
 
 
+_UNSET = _words(QT_TRANSLATE_NOOP("SettingsPage", "unset"))
 _DEFAULTS_OF_OTHERS = {
-    CONF: "unset",
-    "release_lock_on_cudamalloc": "False",
-    "pinned_use_cuda_host_register": "False",
-    "pinned_num_register_threads": "1",
-    "graph_capture_record_stream_reuse": "False",
+    CONF: _UNSET,
+    "release_lock_on_cudamalloc": _as_is("False"),
+    "pinned_use_cuda_host_register": _as_is("False"),
+    "pinned_num_register_threads": _as_is("1"),
+    "graph_capture_record_stream_reuse": _as_is("False"),
 }
 
 
-def _recorded_words(key: str, value: Any) -> str:
+_MISSING = object()
+
+
+def _recorded_words(key: str, value: Any) -> Words:
     if key == CONF:
-        return f'"{value}"' if value else "unset"
-    return str(value)
+        return _as_is(f'"{value}"') if value else _UNSET
+    return _as_is(str(value))
 
 
 def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] = ()) -> SettingsPage:
     """The page of a snapshot's `allocator_settings` (None: not recorded), with the what-if `overrides`
     (PYTORCH_CUDA_ALLOC_CONF items, as the What if... dialog gives them) where a replay was asked for."""
-    notes: list[str] = []
+    notes: list[Words] = []
     recorded = settings is not None
     conf = str((settings or {}).get(CONF, "") or "")
     if not recorded:
@@ -178,8 +281,11 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
     dict_config = AllocatorConfig.from_snapshot_settings(settings)
     try:
         conf_config = parse_alloc_conf(conf)
-    except AllocConfError as e:
-        notes.append(f"PyTorch would refuse its {CONF} ({e}): the keys it alone holds show their defaults.")
+    except AllocConfError as e:  # PyTorch's own message, quoted as it is
+        refused = QT_TRANSLATE_NOOP(
+            "SettingsPage", "PyTorch would refuse its {conf} ({error}): the keys it alone holds show their defaults."
+        )
+        notes.append(_words(refused, conf=CONF, error=str(e)))
         conf_config = AllocatorConfig()
     what_if_config: AllocatorConfig | None = None
     what_if_conf = ""
@@ -189,7 +295,8 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
             what_if_conf = merged_settings(start, list(overrides))
             what_if_config = parse_alloc_conf(what_if_conf)
         except AllocConfError as e:
-            notes.append(f"The what-if settings are not ones PyTorch would take: {e}")
+            wrong = QT_TRANSLATE_NOOP("SettingsPage", "The what-if settings are not ones PyTorch would take: {error}")
+            notes.append(_words(wrong, error=str(e)))
     default = AllocatorConfig()
     keys = [CONF, *[k for k in (settings or {}) if k != CONF]]
     # every key a replay reads has its row, recorded or not; a file without settings, every key PyTorch writes
@@ -197,27 +304,34 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
     keys += [k for k in _FROM_CONF if k not in keys]
     rows = []
     for key in keys:
-        info = _KEYS.get(key, _Key("Not described here: a key of a PyTorch newer than this program knows.", None))
+        info = _KEYS.get(key, _UNKNOWN_KEY)
         simulated = key not in _DEFAULTS_OF_OTHERS and key in _KEYS
         if simulated:
             source = conf_config if key in _FROM_CONF else dict_config
-            value, default_words = _words(key, source), _words(key, default)
+            value, default_words = _value_words(key, source), _value_words(key, default)
         else:
-            raw = (settings or {}).get(key, _DEFAULTS_OF_OTHERS.get(key, ""))
-            value, default_words = _recorded_words(key, raw), _DEFAULTS_OF_OTHERS.get(key, "?")
-        differs = recorded and value != default_words
+            raw = (settings or {}).get(key, _MISSING)
+            value = _DEFAULTS_OF_OTHERS.get(key, _as_is("")) if raw is _MISSING else _recorded_words(key, raw)
+            default_words = _DEFAULTS_OF_OTHERS.get(key, _as_is("?"))
+        differs = recorded and str(value) != str(default_words)
         if not recorded:
-            value = f"not recorded; assumed: {default_words}"
+            value = _words(QT_TRANSLATE_NOOP("SettingsPage", "not recorded; assumed: {default}"), default=default_words)
         changes = False
         if key == CONF and what_if_config is not None:
-            what_if = f'replayed under "{what_if_conf}"'
+            what_if = _words(QT_TRANSLATE_NOOP("SettingsPage", 'replayed under "{conf}"'), conf=what_if_conf)
         elif not simulated or (info.field is None and what_if_config is None):
-            what_if = f"kept as recorded: {info.why_not}" if info.why_not else "kept as recorded"
+            kept = QT_TRANSLATE_NOOP("SettingsPage", "kept as recorded")
+            why = QT_TRANSLATE_NOOP("SettingsPage", "kept as recorded: {why}")
+            what_if = _words(why, why=_words(info.why_not)) if info.why_not else _words(kept)
         elif what_if_config is None:
-            what_if = f"What if... can change it ({info.field})"
+            what_if = _words(
+                QT_TRANSLATE_NOOP("SettingsPage", "What if... can change it ({field})"), field=str(info.field)
+            )
         else:
-            what_if = _words(key, what_if_config)
-            changes = what_if != _words(key, conf_config if key in _FROM_CONF else dict_config)
-            what_if = what_if + (" (changed)" if changes else " (as recorded)")
-        rows.append(SettingRow(key, value, default_words, info.meaning, what_if, differs, changes))
+            tried = _value_words(key, what_if_config)
+            changes = str(tried) != str(_value_words(key, conf_config if key in _FROM_CONF else dict_config))
+            changed = QT_TRANSLATE_NOOP("SettingsPage", "{value} (changed)")
+            as_recorded = QT_TRANSLATE_NOOP("SettingsPage", "{value} (as recorded)")
+            what_if = _words(changed if changes else as_recorded, value=tried)
+        rows.append(SettingRow(key, value, default_words, _words(info.meaning), what_if, differs, changes))
     return SettingsPage(recorded, conf, tuple(notes), tuple(rows))

@@ -10,7 +10,7 @@ TRANSLATED = ("ro", "fr")  # the languages besides English, the language the cod
 # each area's sources, relative to the repository's top: one .ts per area and language; a file is in one area only
 AREAS: dict[str, tuple[str, ...]] = {
     "window": ("gpumem_gui/app", "gpumem_gui/views/common"),
-    "snapshot": ("gpumem_gui/views/snapshot",),
+    "snapshot": ("gpumem_gui/views/snapshot", "gpumem_gui/document/settings_page.py"),
     "diagnosis": (
         "gpumem_gui/views/diagnosis",
         "gpumem_gui/core/analysis/first_look.py",

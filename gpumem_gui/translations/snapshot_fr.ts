@@ -962,6 +962,145 @@ alloué {allocated}
     </message>
 </context>
 <context>
+    <name>SettingsPage</name>
+    <message>
+        <source>This file recorded no allocator settings (PyTorch wrote them from 2.3 on): the values below are PyTorch&apos;s defaults, assumed; the run may have used others.</source>
+        <translation>Ce fichier n&apos;a enregistré aucun réglage de l&apos;allocateur (PyTorch les écrit depuis la version 2.3)&#x202f;: les valeurs ci-dessous sont celles par défaut de PyTorch, supposées&#x202f;; l&apos;exécution a pu en utiliser d&apos;autres.</translation>
+    </message>
+    <message>
+        <source>not a field of the dialog</source>
+        <translation>pas un champ de la boîte de dialogue</translation>
+    </message>
+    <message>
+        <source>host memory: no block on the GPU changes</source>
+        <translation>mémoire de l&apos;hôte&#x202f;: aucun bloc du GPU ne change</translation>
+    </message>
+    <message>
+        <source>The environment variable the process started with; every key below that it names takes its value from it.</source>
+        <translation>La variable d&apos;environnement avec laquelle le processus a démarré&#x202f;; chaque clé ci-dessous qu&apos;elle nomme en tient sa valeur.</translation>
+    </message>
+    <message>
+        <source>the replay runs under the recorded string with the what-if items put over it</source>
+        <translation>la réexécution part de la chaîne enregistrée, les éléments de Et si... posés par-dessus</translation>
+    </message>
+    <message>
+        <source>True: each stream&apos;s segments are one virtual address range whose pages are mapped as it grows and unmapped when emptied, so freed memory next to live blocks can serve larger requests (less fragmentation). False: every segment is a fixed cudaMalloc.</source>
+        <translation>True&#x202f;: les segments de chaque stream forment une seule plage d&apos;adresses virtuelles dont les pages sont mappées à mesure qu&apos;elle grandit et démappées quand elles se vident, si bien que la mémoire libérée à côté de blocs vivants peut servir de plus grandes demandes (moins de fragmentation). False&#x202f;: chaque segment est un cudaMalloc fixe.</translation>
+    </message>
+    <message>
+        <source>Cached blocks larger than this are never split to serve a smaller request, and requests larger than it get a block of (about) their own size: big free blocks are kept whole for big requests.</source>
+        <translation>Les blocs en cache plus grands que cette taille ne sont jamais découpés pour servir une demande plus petite, et les demandes plus grandes qu&apos;elle reçoivent un bloc de (à peu près) leur propre taille&#x202f;: les grands blocs libres restent entiers pour les grandes demandes.</translation>
+    </message>
+    <message>
+        <source>When reserved memory passes this fraction of the memory allowed (per_process_memory_fraction), cached blocks unused the longest are released before asking cudaMalloc for more.</source>
+        <translation>Quand la mémoire réservée dépasse cette fraction de la mémoire permise (per_process_memory_fraction), les blocs en cache inutilisés depuis le plus longtemps sont libérés avant de demander davantage à cudaMalloc.</translation>
+    </message>
+    <message>
+        <source>Requests are rounded up to one of N sizes between two powers of two (per size range) rather than to a multiple of 512 bytes: fewer distinct sizes, so freed blocks fit later requests more often.</source>
+        <translation>Les demandes sont arrondies à l&apos;une de N tailles entre deux puissances de deux (par plage de tailles) plutôt qu&apos;à un multiple de 512 octets&#x202f;: moins de tailles distinctes, donc les blocs libérés conviennent plus souvent aux demandes suivantes.</translation>
+    </message>
+    <message>
+        <source>The segment a large-pool request below 10 MiB gets (one block of it serves the request, the rest is cached for more).</source>
+        <translation>Le segment que reçoit une demande du grand pool de moins de 10 Mio (un bloc de ce segment sert la demande, le reste est gardé en cache pour d&apos;autres).</translation>
+    </message>
+    <message>
+        <source>A request above max_split_size may take a cached block up to this much larger (the rest wasted) rather than a new segment.</source>
+        <translation>Une demande au-delà de max_split_size peut prendre un bloc en cache plus grand qu&apos;elle d&apos;au plus cette taille (le reste perdu) plutôt qu&apos;un nouveau segment.</translation>
+    </message>
+    <message>
+        <source>Caps this process&apos;s reserved memory at this fraction of the device: above it the allocator frees its cache or raises an out-of-memory error.</source>
+        <translation>Plafonne la mémoire réservée de ce processus à cette fraction du GPU&#x202f;: au-delà, l&apos;allocateur libère son cache ou lève une erreur de mémoire épuisée.</translation>
+    </message>
+    <message>
+        <source>Releases the allocator&apos;s lock while cudaMalloc runs, so that other threads may allocate meanwhile.</source>
+        <translation>Libère le verrou de l&apos;allocateur pendant que cudaMalloc s&apos;exécute, pour que d&apos;autres fils puissent allouer entre-temps.</translation>
+    </message>
+    <message>
+        <source>timing only: the replay runs one thread</source>
+        <translation>ne change que le minutage&#x202f;: la réexécution tourne sur un seul fil</translation>
+    </message>
+    <message>
+        <source>Pinned host memory is malloc&apos;ed and registered with cudaHostRegister rather than made by cudaHostAlloc.</source>
+        <translation>La mémoire hôte épinglée est obtenue par malloc puis enregistrée avec cudaHostRegister plutôt que créée par cudaHostAlloc.</translation>
+    </message>
+    <message>
+        <source>The threads that register pinned host memory when pinned_use_cuda_host_register is set.</source>
+        <translation>Les fils qui enregistrent la mémoire hôte épinglée quand pinned_use_cuda_host_register est activé.</translation>
+    </message>
+    <message>
+        <source>During CUDA graph capture, blocks freed while used by another stream (record_stream) may be reused once the graph shows that stream is done with them.</source>
+        <translation>Pendant la capture d&apos;un graphe CUDA, les blocs libérés alors qu&apos;un autre stream les utilise (record_stream) peuvent être réutilisés dès que le graphe montre que ce stream en a fini avec eux.</translation>
+    </message>
+    <message>
+        <source>graph capture: the replay does not capture</source>
+        <translation>capture de graphe&#x202f;: la réexécution ne capture pas</translation>
+    </message>
+    <message>
+        <source>Not described here: a key of a PyTorch newer than this program knows.</source>
+        <translation>Non décrite ici&#x202f;: une clé d&apos;un PyTorch plus récent que ceux que ce programme connaît.</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>désactivé</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>illimité</translation>
+    </message>
+    <message>
+        <source>{n} everywhere</source>
+        <translation>{n} partout</translation>
+    </message>
+    <message>
+        <source>0 (off)</source>
+        <translation>0 (désactivé)</translation>
+    </message>
+    <message>
+        <source>not set (the whole device)</source>
+        <translation>non défini (tout le GPU)</translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation>non défini</translation>
+    </message>
+    <message>
+        <source>PyTorch would refuse its {conf} ({error}): the keys it alone holds show their defaults.</source>
+        <translation>PyTorch refuserait son {conf} ({error})&#x202f;: les clés que lui seul contient montrent leurs valeurs par défaut.</translation>
+    </message>
+    <message>
+        <source>The what-if settings are not ones PyTorch would take: {error}</source>
+        <translation>PyTorch refuserait les réglages de Et si...&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>not recorded; assumed: {default}</source>
+        <translation>non enregistré&#x202f;; supposé&#x202f;: {default}</translation>
+    </message>
+    <message>
+        <source>replayed under &quot;{conf}&quot;</source>
+        <translation>réexécuté sous &quot;{conf}&quot;</translation>
+    </message>
+    <message>
+        <source>kept as recorded</source>
+        <translation>gardé tel qu&apos;enregistré</translation>
+    </message>
+    <message>
+        <source>kept as recorded: {why}</source>
+        <translation>gardé tel qu&apos;enregistré&#x202f;: {why}</translation>
+    </message>
+    <message>
+        <source>What if... can change it ({field})</source>
+        <translation>Et si... peut le changer ({field})</translation>
+    </message>
+    <message>
+        <source>{value} (changed)</source>
+        <translation>{value} (changé)</translation>
+    </message>
+    <message>
+        <source>{value} (as recorded)</source>
+        <translation>{value} (tel qu&apos;enregistré)</translation>
+    </message>
+</context>
+<context>
     <name>SettingsView</name>
     <message>
         <source>PYTORCH_CUDA_ALLOC_CONF was not set.</source>

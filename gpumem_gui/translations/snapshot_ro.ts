@@ -962,6 +962,145 @@ diferență {gap}</translation>
     </message>
 </context>
 <context>
+    <name>SettingsPage</name>
+    <message>
+        <source>This file recorded no allocator settings (PyTorch wrote them from 2.3 on): the values below are PyTorch&apos;s defaults, assumed; the run may have used others.</source>
+        <translation>Acest fișier nu a înregistrat setările alocatorului (PyTorch le scrie începând cu versiunea 2.3): valorile de mai jos sunt cele implicite ale PyTorch, presupuse; rularea poate să fi folosit altele.</translation>
+    </message>
+    <message>
+        <source>not a field of the dialog</source>
+        <translation>nu este un câmp al dialogului</translation>
+    </message>
+    <message>
+        <source>host memory: no block on the GPU changes</source>
+        <translation>memoria gazdei: niciun bloc de pe GPU nu se schimbă</translation>
+    </message>
+    <message>
+        <source>The environment variable the process started with; every key below that it names takes its value from it.</source>
+        <translation>Variabila de mediu cu care a pornit procesul; fiecare cheie de mai jos pe care o numește își ia valoarea din ea.</translation>
+    </message>
+    <message>
+        <source>the replay runs under the recorded string with the what-if items put over it</source>
+        <translation>rejucarea pornește de la șirul înregistrat, cu elementele din Ce-ar fi dacă... puse peste el</translation>
+    </message>
+    <message>
+        <source>True: each stream&apos;s segments are one virtual address range whose pages are mapped as it grows and unmapped when emptied, so freed memory next to live blocks can serve larger requests (less fragmentation). False: every segment is a fixed cudaMalloc.</source>
+        <translation>True: segmentele fiecărui stream sunt un singur interval de adrese virtuale ale cărui pagini sunt mapate pe măsură ce crește și demapate când se golesc, astfel încât memoria eliberată de lângă blocurile active poate servi cereri mai mari (mai puțină fragmentare). False: fiecare segment este un cudaMalloc fix.</translation>
+    </message>
+    <message>
+        <source>Cached blocks larger than this are never split to serve a smaller request, and requests larger than it get a block of (about) their own size: big free blocks are kept whole for big requests.</source>
+        <translation>Blocurile din cache mai mari decât această valoare nu sunt niciodată împărțite pentru a servi o cerere mai mică, iar cererile mai mari decât ea primesc un bloc de (aproximativ) propria lor dimensiune: blocurile libere mari sunt păstrate întregi pentru cererile mari.</translation>
+    </message>
+    <message>
+        <source>When reserved memory passes this fraction of the memory allowed (per_process_memory_fraction), cached blocks unused the longest are released before asking cudaMalloc for more.</source>
+        <translation>Când memoria rezervată depășește această fracțiune din memoria permisă (per_process_memory_fraction), blocurile din cache nefolosite de cel mai mult timp sunt eliberate înainte de a cere mai multă memorie de la cudaMalloc.</translation>
+    </message>
+    <message>
+        <source>Requests are rounded up to one of N sizes between two powers of two (per size range) rather than to a multiple of 512 bytes: fewer distinct sizes, so freed blocks fit later requests more often.</source>
+        <translation>Cererile sunt rotunjite în sus la una dintre N dimensiuni între două puteri ale lui doi (pe interval de dimensiuni), nu la un multiplu de 512 octeți: mai puține dimensiuni distincte, deci blocurile eliberate se potrivesc mai des cererilor ulterioare.</translation>
+    </message>
+    <message>
+        <source>The segment a large-pool request below 10 MiB gets (one block of it serves the request, the rest is cached for more).</source>
+        <translation>Segmentul pe care îl primește o cerere din pool-ul mare sub 10 MiB (un bloc din el servește cererea, restul este păstrat în cache pentru altele).</translation>
+    </message>
+    <message>
+        <source>A request above max_split_size may take a cached block up to this much larger (the rest wasted) rather than a new segment.</source>
+        <translation>O cerere peste max_split_size poate lua un bloc din cache mai mare decât ea cu cel mult atât (restul irosit) în loc de un segment nou.</translation>
+    </message>
+    <message>
+        <source>Caps this process&apos;s reserved memory at this fraction of the device: above it the allocator frees its cache or raises an out-of-memory error.</source>
+        <translation>Limitează memoria rezervată a acestui proces la această fracțiune din GPU: peste ea, alocatorul își eliberează cache-ul sau ridică o eroare de memorie epuizată.</translation>
+    </message>
+    <message>
+        <source>Releases the allocator&apos;s lock while cudaMalloc runs, so that other threads may allocate meanwhile.</source>
+        <translation>Eliberează blocarea alocatorului cât timp rulează cudaMalloc, astfel încât alte fire să poată aloca între timp.</translation>
+    </message>
+    <message>
+        <source>timing only: the replay runs one thread</source>
+        <translation>schimbă doar durata: rejucarea rulează pe un singur fir</translation>
+    </message>
+    <message>
+        <source>Pinned host memory is malloc&apos;ed and registered with cudaHostRegister rather than made by cudaHostAlloc.</source>
+        <translation>Memoria gazdă fixată (pinned) este alocată cu malloc și înregistrată cu cudaHostRegister, nu creată de cudaHostAlloc.</translation>
+    </message>
+    <message>
+        <source>The threads that register pinned host memory when pinned_use_cuda_host_register is set.</source>
+        <translation>Firele care înregistrează memoria gazdă fixată când pinned_use_cuda_host_register este setat.</translation>
+    </message>
+    <message>
+        <source>During CUDA graph capture, blocks freed while used by another stream (record_stream) may be reused once the graph shows that stream is done with them.</source>
+        <translation>În timpul capturii unui graf CUDA, blocurile eliberate cât timp sunt folosite de alt stream (record_stream) pot fi refolosite odată ce graful arată că acel stream a terminat cu ele.</translation>
+    </message>
+    <message>
+        <source>graph capture: the replay does not capture</source>
+        <translation>captura de graf: rejucarea nu capturează</translation>
+    </message>
+    <message>
+        <source>Not described here: a key of a PyTorch newer than this program knows.</source>
+        <translation>Nedescrisă aici: o cheie a unui PyTorch mai nou decât cele pe care le cunoaște acest program.</translation>
+    </message>
+    <message>
+        <source>off</source>
+        <translation>dezactivat</translation>
+    </message>
+    <message>
+        <source>unlimited</source>
+        <translation>nelimitat</translation>
+    </message>
+    <message>
+        <source>{n} everywhere</source>
+        <translation>{n} peste tot</translation>
+    </message>
+    <message>
+        <source>0 (off)</source>
+        <translation>0 (dezactivat)</translation>
+    </message>
+    <message>
+        <source>not set (the whole device)</source>
+        <translation>nesetat (tot GPU-ul)</translation>
+    </message>
+    <message>
+        <source>unset</source>
+        <translation>nesetat</translation>
+    </message>
+    <message>
+        <source>PyTorch would refuse its {conf} ({error}): the keys it alone holds show their defaults.</source>
+        <translation>PyTorch ar refuza {conf} al procesului ({error}): cheile pe care doar el le conține își arată valorile implicite.</translation>
+    </message>
+    <message>
+        <source>The what-if settings are not ones PyTorch would take: {error}</source>
+        <translation>PyTorch ar refuza setările din Ce-ar fi dacă...: {error}</translation>
+    </message>
+    <message>
+        <source>not recorded; assumed: {default}</source>
+        <translation>neînregistrat; presupus: {default}</translation>
+    </message>
+    <message>
+        <source>replayed under &quot;{conf}&quot;</source>
+        <translation>rejucat sub &quot;{conf}&quot;</translation>
+    </message>
+    <message>
+        <source>kept as recorded</source>
+        <translation>păstrat ca la înregistrare</translation>
+    </message>
+    <message>
+        <source>kept as recorded: {why}</source>
+        <translation>păstrat ca la înregistrare: {why}</translation>
+    </message>
+    <message>
+        <source>What if... can change it ({field})</source>
+        <translation>Ce-ar fi dacă... îl poate schimba ({field})</translation>
+    </message>
+    <message>
+        <source>{value} (changed)</source>
+        <translation>{value} (schimbat)</translation>
+    </message>
+    <message>
+        <source>{value} (as recorded)</source>
+        <translation>{value} (ca la înregistrare)</translation>
+    </message>
+</context>
+<context>
     <name>SettingsView</name>
     <message>
         <source>PYTORCH_CUDA_ALLOC_CONF was not set.</source>

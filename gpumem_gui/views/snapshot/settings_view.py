@@ -9,9 +9,19 @@ from typing import Any
 
 from PySide6 import QtWidgets
 
-from gpumem_gui.document.settings_page import SettingsPage, settings_page
+from gpumem_gui.document.settings_page import CONTEXT, Bytes, SettingsPage, Words, settings_page
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import Retranslated, translate
+from gpumem_gui.views.common.language import Retranslated, size, translate
+
+
+def said(words: Words) -> str:
+    """A text of the settings page in the window's language: its template translated, sizes as the language writes
+    them, names and values from the file as they are."""
+    fields = {
+        name: said(value) if isinstance(value, Words) else size(value.n) if isinstance(value, Bytes) else value
+        for name, value in words.fields
+    }
+    return translate(CONTEXT, words.template, fields)
 
 
 class SettingsView(Retranslated):
@@ -23,8 +33,7 @@ class SettingsView(Retranslated):
         self.page: SettingsPage | None = None
         self._settings: Mapping[str, Any] | None = None
         self.text = QtWidgets.QTextBrowser()
-        # each key's value is the window's, its meaning and its what-if are document.settings_page's English
-        self.text.setObjectName("settings_from_document")
+        self.text.setObjectName("settings_from_document")  # document.settings_page's texts, translated here
         self.text.setOpenLinks(False)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
@@ -45,26 +54,27 @@ class SettingsView(Retranslated):
 
     def show_page(self, page: SettingsPage) -> None:
         self.page = page
-        parts = [f'<p style="color:{palette.WARNING_TEXT}">{html.escape(note)}</p>' for note in page.notes]
+        parts = [f'<p style="color:{palette.WARNING_TEXT}">{html.escape(said(note))}</p>' for note in page.notes]
         if page.recorded and not page.conf:
             parts.append("<p>{}</p>".format(translate("SettingsView", "PYTORCH_CUDA_ALLOC_CONF was not set.")))
         muted = f'style="color:{palette.TEXT_MUTED}"'
         default, what_if_word = translate("SettingsView", "default:"), translate("SettingsView", "what if:")
-        for row in page.rows:
-            value = f"<b>{html.escape(row.value)}</b>" if row.set else html.escape(row.value)
-            what_if = html.escape(row.what_if)
+        for row, texts in zip(page.rows, self.row_texts(), strict=True):
+            key, value, default_value, meaning, what_if = (html.escape(text) for text in texts)
+            if row.set:
+                value = f"<b>{value}</b>"
             if row.what_if_changes:
                 what_if = f'<b style="background:{palette.FOCUS_BACKGROUND}">{what_if}</b>'
             parts.append(
-                f"<p><b>{html.escape(row.key)}</b> = {value} <span {muted}>({default} {html.escape(row.default)})"
-                f"</span><br>{html.escape(row.meaning)}<br><span {muted}>{what_if_word}</span> {what_if}</p>"
+                f"<p><b>{key}</b> = {value} <span {muted}>({default} {default_value})"
+                f"</span><br>{meaning}<br><span {muted}>{what_if_word}</span> {what_if}</p>"
             )
         self.text.setHtml("".join(parts))
 
     def row_texts(self) -> list[tuple[str, ...]]:
-        """Every key's texts as shown: (key, value, default, what it does, what if)."""
+        """Every key's texts as shown, in the window's language: (key, value, default, what it does, what if)."""
         rows = self.page.rows if self.page is not None else ()
-        return [(r.key, r.value, r.default, r.meaning, r.what_if) for r in rows]
+        return [(r.key, said(r.value), said(r.default), said(r.meaning), said(r.what_if)) for r in rows]
 
     def plain_text(self) -> str:
         return self.text.toPlainText()
