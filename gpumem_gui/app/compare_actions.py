@@ -67,7 +67,9 @@ class CompareActions:
             b = others[names.index(choice)]
             self.open_compare(a.document, b.document, a.current_event, b.current_event)
             return
-        path, _ = QtWidgets.QFileDialog.getOpenFileName(self.parent, "Compare with", "", SNAPSHOT_FILTER)
+        path, _ = QtWidgets.QFileDialog.getOpenFileName(
+            self.parent, translate("CompareActions", "Compare with"), "", SNAPSHOT_FILTER
+        )
         if path:
             self.open_compare(a.document, path, a.current_event, None)
 
@@ -141,7 +143,9 @@ class CompareActions:
     # -- a folder of rank files -----------------------------------------------------------------------------------
 
     def open_folder_dialog(self) -> None:
-        folder = QtWidgets.QFileDialog.getExistingDirectory(self.parent, "Open a folder of rank snapshots")
+        folder = QtWidgets.QFileDialog.getExistingDirectory(
+            self.parent, translate("CompareActions", "Open a folder of rank snapshots")
+        )
         if folder:
             self.open_folder(folder)
 

@@ -33,7 +33,8 @@ def open_session(target: int | Path, ctx: TaskContext) -> LiveSession:
     with it; ProbeError (one line) when there is none."""
     path = wire.socket_path(target) if isinstance(target, int) else target
     if not path.exists():
-        raise ProbeError(probe_hint(target) if isinstance(target, int) else f"no probe at {path}")
+        missing = translate("LiveActions", "no probe at {path}").format(path=path)
+        raise ProbeError(probe_hint(target) if isinstance(target, int) else missing)
     client, _probe = connect(path)  # any path, perhaps forwarded: a silent peer fails in seconds, here
     client.close()
     ctx.check()
@@ -141,7 +142,9 @@ class LiveActions:
         def failed(message: str) -> None:
             attaching.errors.append(message)
             if warn:  # not modal: a task's failure must not hold the event loop in a dialog of its own
-                box = QtWidgets.QMessageBox(QtWidgets.QMessageBox.Icon.Warning, "Attach", message, parent=self.parent)
+                box = QtWidgets.QMessageBox(
+                    QtWidgets.QMessageBox.Icon.Warning, translate("LiveActions", "Attach"), message, parent=self.parent
+                )
                 box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
                 box.open()
 

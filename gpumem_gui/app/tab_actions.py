@@ -119,7 +119,9 @@ class TabActions:
         doc = self.host.current_document()
         if doc is None or doc.state is None:
             return
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, "Export blocks", "blocks.csv", "CSV (*.csv)")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.parent, translate("TabActions", "Export blocks"), "blocks.csv", "CSV (*.csv)"
+        )
         if path:
             reasons = doc.document.nameless_reasons(doc.state)
             Path(path).write_text(blocks_csv(doc.state, doc.snapshot.stacks, reasons), encoding="utf-8")
@@ -161,6 +163,8 @@ class TabActions:
         )
 
     def export_image(self) -> None:
-        path, _ = QtWidgets.QFileDialog.getSaveFileName(self.parent, "Export image", "gpumem.png", "PNG (*.png)")
+        path, _ = QtWidgets.QFileDialog.getSaveFileName(
+            self.parent, translate("TabActions", "Export image"), "gpumem.png", "PNG (*.png)"
+        )
         if path:
             self.parent.grab().save(path)

@@ -14,11 +14,24 @@ import psutil  # type: ignore[import-untyped, unused-ignore]
 
 from gpumem_gui.core.snapshot.units import format_bytes
 
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a message for the window's translations (sources import no Qt: the live views translate it)."""
+    return text
+
+
 NA = "n/a"  # how every unknown value (None below) is shown
-NO_DRIVER = "NVIDIA driver not found: NVML is unavailable (no GPU monitoring)"
-DRIVER_NOT_LOADED = "NVIDIA driver is installed but not loaded: NVML is unavailable (no GPU monitoring)"
-VERSION_MISMATCH = "NVIDIA driver and NVML library versions differ (reboot or reload the driver): no GPU monitoring"
-NO_BINDINGS = "nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)"
+# why NVML cannot be read, one line each (translated where a window shows them: translate("Nvml", message))
+NO_DRIVER = QT_TRANSLATE_NOOP("Nvml", "NVIDIA driver not found: NVML is unavailable (no GPU monitoring)")
+DRIVER_NOT_LOADED = QT_TRANSLATE_NOOP(
+    "Nvml", "NVIDIA driver is installed but not loaded: NVML is unavailable (no GPU monitoring)"
+)
+VERSION_MISMATCH = QT_TRANSLATE_NOOP(
+    "Nvml", "NVIDIA driver and NVML library versions differ (reboot or reload the driver): no GPU monitoring"
+)
+NO_BINDINGS = QT_TRANSLATE_NOOP(
+    "Nvml", "nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)"
+)
 
 MEMORY_UTIL_TIP = (
     "Memory utilisation is the fraction of the last sample period (1/6 s to 1 s) during which device memory was "

@@ -10,7 +10,11 @@ TRANSLATED = ("ro", "fr")  # the languages besides English, the language the cod
 # each area's sources, relative to the repository's top: one .ts per area and language; a file is in one area only
 AREAS: dict[str, tuple[str, ...]] = {
     "window": ("gpumem_gui/app", "gpumem_gui/views/common"),
-    "snapshot": ("gpumem_gui/views/snapshot", "gpumem_gui/document/settings_page.py"),
+    "snapshot": (
+        "gpumem_gui/views/snapshot",
+        "gpumem_gui/document/settings_page.py",
+        "gpumem_gui/core/analysis/frameless.py",
+    ),
     "diagnosis": (
         "gpumem_gui/views/diagnosis",
         "gpumem_gui/core/analysis/first_look.py",
@@ -19,5 +23,5 @@ AREAS: dict[str, tuple[str, ...]] = {
     # the quiz dock's chrome, the lab (its texts made in teach/lab are marked there), the challenge, the lessons
     "teach": ("gpumem_gui/views/teach", "gpumem_gui/teach/lab"),
     "compare": ("gpumem_gui/views/compare",),
-    "live": ("gpumem_gui/views/live",),
+    "live": ("gpumem_gui/views/live", "gpumem_gui/sources/nvml.py"),
 }

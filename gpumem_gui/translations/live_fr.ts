@@ -496,6 +496,25 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
     </message>
 </context>
 <context>
+    <name>Nvml</name>
+    <message>
+        <source>NVIDIA driver not found: NVML is unavailable (no GPU monitoring)</source>
+        <translation>Pilote NVIDIA introuvable&#x202f;: NVML est indisponible (pas de suivi des GPU)</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver is installed but not loaded: NVML is unavailable (no GPU monitoring)</source>
+        <translation>Le pilote NVIDIA est installé mais pas chargé&#x202f;: NVML est indisponible (pas de suivi des GPU)</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver and NVML library versions differ (reboot or reload the driver): no GPU monitoring</source>
+        <translation>Les versions du pilote NVIDIA et de la bibliothèque NVML diffèrent (redémarrez ou rechargez le pilote)&#x202f;: pas de suivi des GPU</translation>
+    </message>
+    <message>
+        <source>nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)</source>
+        <translation>nvidia-ml-py (module pynvml) n&apos;est pas installé&#x202f;: NVML est indisponible (pas de suivi des GPU)</translation>
+    </message>
+</context>
+<context>
     <name>OomList</name>
     <message>
         <source>time</source>

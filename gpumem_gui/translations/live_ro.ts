@@ -496,6 +496,25 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
     </message>
 </context>
 <context>
+    <name>Nvml</name>
+    <message>
+        <source>NVIDIA driver not found: NVML is unavailable (no GPU monitoring)</source>
+        <translation>Driverul NVIDIA nu a fost găsit: NVML nu este disponibil (fără monitorizarea GPU-urilor)</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver is installed but not loaded: NVML is unavailable (no GPU monitoring)</source>
+        <translation>Driverul NVIDIA este instalat, dar nu este încărcat: NVML nu este disponibil (fără monitorizarea GPU-urilor)</translation>
+    </message>
+    <message>
+        <source>NVIDIA driver and NVML library versions differ (reboot or reload the driver): no GPU monitoring</source>
+        <translation>Versiunile driverului NVIDIA și ale bibliotecii NVML diferă (reporniți sau reîncărcați driverul): fără monitorizarea GPU-urilor</translation>
+    </message>
+    <message>
+        <source>nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)</source>
+        <translation>nvidia-ml-py (modulul pynvml) nu este instalat: NVML nu este disponibil (fără monitorizarea GPU-urilor)</translation>
+    </message>
+</context>
+<context>
     <name>OomList</name>
     <message>
         <source>time</source>

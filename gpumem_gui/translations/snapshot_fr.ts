@@ -609,6 +609,29 @@
     </message>
 </context>
 <context>
+    <name>Frameless</name>
+    <message>
+        <source>free space of its segment: the allocator keeps it reserved for its pool, and no allocation, so no stack, is in it</source>
+        <translation>espace libre de son segment&#x202f;: l&apos;allocateur le garde réservé pour son pool, et aucune allocation, donc aucune pile, ne s&apos;y trouve</translation>
+    </message>
+    <message>
+        <source>allocated before recording began (or its alloc entry fell out of the trace&apos;s ring buffer, max_entries): the snapshot lists it without the stack it was made with</source>
+        <translation>alloué avant le début de l&apos;enregistrement (ou son entrée d&apos;allocation est sortie du tampon circulaire de la trace, max_entries)&#x202f;: l&apos;instantané le liste sans la pile qui l&apos;a créé</translation>
+    </message>
+    <message>
+        <source>recorded without context: no entry of this trace carries frames (_record_memory_history(context=None), or context=&apos;state&apos;, which keeps stacks only on blocks still live when the snapshot was taken)</source>
+        <translation>enregistré sans contexte&#x202f;: aucune entrée de cette trace ne porte de cadres (_record_memory_history(context=None), ou context=&apos;state&apos;, qui ne garde les piles que des blocs encore vivants au moment de l&apos;instantané)</translation>
+    </message>
+    <message>
+        <source>allocated in backward on the autograd engine&apos;s thread, which runs no Python: stacks=&apos;python&apos; records no frame there, stacks=&apos;all&apos; records its C++ frames</source>
+        <translation>alloué pendant la passe arrière sur le fil du moteur autograd, qui n&apos;exécute pas de Python&#x202f;: stacks=&apos;python&apos; n&apos;y enregistre aucun cadre, stacks=&apos;all&apos; en enregistre les cadres C++</translation>
+    </message>
+    <message>
+        <source>allocated while recording, with frames on other entries but none on this one: the allocator or a C++ library made it outside any recorded call (a copy or workspace of its own)</source>
+        <translation>alloué pendant l&apos;enregistrement, avec des cadres sur d&apos;autres entrées mais aucun sur celle-ci&#x202f;: l&apos;allocateur ou une bibliothèque C++ l&apos;a créé hors de tout appel enregistré (une copie ou un espace de travail à lui)</translation>
+    </message>
+</context>
+<context>
     <name>GapBar</name>
     <message>
         <source>reserved {reserved}

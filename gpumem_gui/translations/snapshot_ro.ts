@@ -609,6 +609,29 @@
     </message>
 </context>
 <context>
+    <name>Frameless</name>
+    <message>
+        <source>free space of its segment: the allocator keeps it reserved for its pool, and no allocation, so no stack, is in it</source>
+        <translation>spațiu liber al segmentului său: alocatorul îl păstrează rezervat pentru pool-ul său și nicio alocare, deci nicio stivă, nu se află în el</translation>
+    </message>
+    <message>
+        <source>allocated before recording began (or its alloc entry fell out of the trace&apos;s ring buffer, max_entries): the snapshot lists it without the stack it was made with</source>
+        <translation>alocat înainte de începutul înregistrării (sau intrarea sa de alocare a ieșit din bufferul circular al jurnalului, max_entries): instantaneul îl listează fără stiva cu care a fost creat</translation>
+    </message>
+    <message>
+        <source>recorded without context: no entry of this trace carries frames (_record_memory_history(context=None), or context=&apos;state&apos;, which keeps stacks only on blocks still live when the snapshot was taken)</source>
+        <translation>înregistrat fără context: nicio intrare a acestui jurnal nu are cadre (_record_memory_history(context=None), sau context=&apos;state&apos;, care păstrează stivele doar pentru blocurile încă active când a fost luat instantaneul)</translation>
+    </message>
+    <message>
+        <source>allocated in backward on the autograd engine&apos;s thread, which runs no Python: stacks=&apos;python&apos; records no frame there, stacks=&apos;all&apos; records its C++ frames</source>
+        <translation>alocat în trecerea înapoi pe firul motorului autograd, care nu rulează Python: stacks=&apos;python&apos; nu înregistrează acolo niciun cadru, stacks=&apos;all&apos; îi înregistrează cadrele C++</translation>
+    </message>
+    <message>
+        <source>allocated while recording, with frames on other entries but none on this one: the allocator or a C++ library made it outside any recorded call (a copy or workspace of its own)</source>
+        <translation>alocat în timpul înregistrării, cu cadre pe alte intrări, dar niciunul pe aceasta: alocatorul sau o bibliotecă C++ l-a creat în afara oricărui apel înregistrat (o copie sau un spațiu de lucru propriu)</translation>
+    </message>
+</context>
+<context>
     <name>GapBar</name>
     <message>
         <source>reserved {reserved}

@@ -70,6 +70,10 @@
         <translation>Un fichier...</translation>
     </message>
     <message>
+        <source>Compare with</source>
+        <translation>Comparer avec</translation>
+    </message>
+    <message>
         <source>Mark: open a snapshot (fully loaded) first.</source>
         <translation>Marquer&#x202f;: ouvrez d&apos;abord un instantané (entièrement chargé).</translation>
     </message>
@@ -84,6 +88,10 @@
     <message>
         <source>Compare: show a snapshot (fully loaded) as B.</source>
         <translation>Comparer&#x202f;: affichez un instantané (entièrement chargé) comme B.</translation>
+    </message>
+    <message>
+        <source>Open a folder of rank snapshots</source>
+        <translation>Ouvrir un dossier d&apos;instantanés par rang</translation>
     </message>
 </context>
 <context>
@@ -119,6 +127,10 @@
 <context>
     <name>LiveActions</name>
     <message>
+        <source>no probe at {path}</source>
+        <translation>aucune sonde à {path}</translation>
+    </message>
+    <message>
         <source>No local job runs a gpumem-gui probe.</source>
         <translation>Aucun job local n&apos;exécute de sonde gpumem-gui.</translation>
     </message>
@@ -129,6 +141,10 @@
     <message>
         <source>Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):</source>
         <translation>Socket de la sonde (ex. /tmp/gpumem.sock, redirigé avec ssh -L)&#x202f;:</translation>
+    </message>
+    <message>
+        <source>Attach</source>
+        <translation>Attacher</translation>
     </message>
 </context>
 <context>
@@ -337,6 +353,24 @@
     </message>
 </context>
 <context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>StackPopup</name>
+    <message>
+        <source>click to pin</source>
+        <translation>cliquer pour épingler</translation>
+    </message>
+    <message>
+        <source>pinned: Esc or a click on nothing unpins</source>
+        <translation>épinglé&#x202f;: Échap ou un clic dans le vide le détache</translation>
+    </message>
+</context>
+<context>
     <name>StackView</name>
     <message>
         <source>Also show the allocator, dispatcher, autograd engine and CPython frames, greyed</source>
@@ -417,6 +451,10 @@
         <translation>L&apos;explication a besoin d&apos;un instantané avec une trace, entièrement chargé.</translation>
     </message>
     <message>
+        <source>Export blocks</source>
+        <translation>Exporter les blocs</translation>
+    </message>
+    <message>
         <source>Save report</source>
         <translation>Enregistrer le rapport</translation>
     </message>
@@ -427,6 +465,10 @@
     <message>
         <source>saved {path}</source>
         <translation>enregistré {path}</translation>
+    </message>
+    <message>
+        <source>Export image</source>
+        <translation>Exporter l&apos;image</translation>
     </message>
 </context>
 <context>

@@ -70,6 +70,10 @@
         <translation>Un fișier...</translation>
     </message>
     <message>
+        <source>Compare with</source>
+        <translation>Comparați cu</translation>
+    </message>
+    <message>
         <source>Mark: open a snapshot (fully loaded) first.</source>
         <translation>Marcare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
     </message>
@@ -84,6 +88,10 @@
     <message>
         <source>Compare: show a snapshot (fully loaded) as B.</source>
         <translation>Comparare: arătați un instantaneu (încărcat complet) ca B.</translation>
+    </message>
+    <message>
+        <source>Open a folder of rank snapshots</source>
+        <translation>Deschideți un dosar de instantanee pe ranguri</translation>
     </message>
 </context>
 <context>
@@ -119,6 +127,10 @@
 <context>
     <name>LiveActions</name>
     <message>
+        <source>no probe at {path}</source>
+        <translation>nicio sondă la {path}</translation>
+    </message>
+    <message>
         <source>No local job runs a gpumem-gui probe.</source>
         <translation>Niciun job local nu rulează o sondă gpumem-gui.</translation>
     </message>
@@ -129,6 +141,10 @@
     <message>
         <source>Probe socket (e.g. /tmp/gpumem.sock, forwarded with ssh -L):</source>
         <translation>Socket-ul sondei (ex. /tmp/gpumem.sock, redirecționat cu ssh -L):</translation>
+    </message>
+    <message>
+        <source>Attach</source>
+        <translation>Atașare</translation>
     </message>
 </context>
 <context>
@@ -337,6 +353,24 @@
     </message>
 </context>
 <context>
+    <name>QPlatformTheme</name>
+    <message>
+        <source>Cancel</source>
+        <translation>Anulați</translation>
+    </message>
+</context>
+<context>
+    <name>StackPopup</name>
+    <message>
+        <source>click to pin</source>
+        <translation>faceți clic pentru a fixa</translation>
+    </message>
+    <message>
+        <source>pinned: Esc or a click on nothing unpins</source>
+        <translation>fixat: Esc sau un clic în gol îl desprinde</translation>
+    </message>
+</context>
+<context>
     <name>StackView</name>
     <message>
         <source>Also show the allocator, dispatcher, autograd engine and CPython frames, greyed</source>
@@ -417,6 +451,10 @@
         <translation>Explicația are nevoie de un instantaneu cu jurnal de evenimente, încărcat complet.</translation>
     </message>
     <message>
+        <source>Export blocks</source>
+        <translation>Exportați blocurile</translation>
+    </message>
+    <message>
         <source>Save report</source>
         <translation>Salvați raportul</translation>
     </message>
@@ -427,6 +465,10 @@
     <message>
         <source>saved {path}</source>
         <translation>salvat {path}</translation>
+    </message>
+    <message>
+        <source>Export image</source>
+        <translation>Exportați imaginea</translation>
     </message>
 </context>
 <context>

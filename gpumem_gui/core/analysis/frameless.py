@@ -10,17 +10,40 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import NO_STACK, Action, AllocatorState, BlockState, Snapshot
 
 HAS_FRAMES, FREE_SPACE, BEFORE_RECORDING, CONTEXT_OFF, BACKWARD_CPP, ALLOCATOR_MADE = range(6)
+
+
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a sentence for the window's translations (core imports no Qt: the block page translates it)."""
+    return text
+
+
 FRAMELESS_WORDS = (
     "",
-    "free space of its segment: the allocator keeps it reserved for its pool, and no allocation, so no stack, is in it",
-    "allocated before recording began (or its alloc entry fell out of the trace's ring buffer, max_entries): the"
-    " snapshot lists it without the stack it was made with",
-    "recorded without context: no entry of this trace carries frames (_record_memory_history(context=None), or"
-    " context='state', which keeps stacks only on blocks still live when the snapshot was taken)",
-    "allocated in backward on the autograd engine's thread, which runs no Python: stacks='python' records no frame"
-    " there, stacks='all' records its C++ frames",
-    "allocated while recording, with frames on other entries but none on this one: the allocator or a C++ library"
-    " made it outside any recorded call (a copy or workspace of its own)",
+    QT_TRANSLATE_NOOP(
+        "Frameless",
+        "free space of its segment: the allocator keeps it reserved for its pool, and no allocation, so no stack, is "
+        "in it",
+    ),
+    QT_TRANSLATE_NOOP(
+        "Frameless",
+        "allocated before recording began (or its alloc entry fell out of the trace's ring buffer, max_entries): the "
+        "snapshot lists it without the stack it was made with",
+    ),
+    QT_TRANSLATE_NOOP(
+        "Frameless",
+        "recorded without context: no entry of this trace carries frames (_record_memory_history(context=None), or "
+        "context='state', which keeps stacks only on blocks still live when the snapshot was taken)",
+    ),
+    QT_TRANSLATE_NOOP(
+        "Frameless",
+        "allocated in backward on the autograd engine's thread, which runs no Python: stacks='python' records no "
+        "frame there, stacks='all' records its C++ frames",
+    ),
+    QT_TRANSLATE_NOOP(
+        "Frameless",
+        "allocated while recording, with frames on other entries but none on this one: the allocator or a C++ "
+        "library made it outside any recorded call (a copy or workspace of its own)",
+    ),
 )
 
 

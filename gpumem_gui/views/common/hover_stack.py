@@ -12,12 +12,13 @@ from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind
 from gpumem_gui.core.snapshot.model import Frame
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.views.common import palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
 from gpumem_gui.views.common.stack_view import display_name, location
 
 MAX_FRAMES = 12  # the popup's lines of stack; the side panel has all of them
 _OFFSET = 16  # pixels between the pointer and the popup's corner
-HOVER_HINT = "click to pin"
-PINNED_HINT = "pinned: Esc or a click on nothing unpins"
+HOVER_HINT = QT_TRANSLATE_NOOP("StackPopup", "click to pin")
+PINNED_HINT = QT_TRANSLATE_NOOP("StackPopup", "pinned: Esc or a click on nothing unpins")
 
 
 def stack_lines(frames: Sequence[Frame], limit: int = MAX_FRAMES, empty: str = "no stack recorded") -> list[str]:
@@ -119,7 +120,7 @@ class StackPopup(QtWidgets.QFrame):
         self.key, self.pinned = key, pinned
         self.title.setText(title)
         self.body.setText("<br>".join(stack_lines(frames, empty=empty)))
-        self.hint.setText(PINNED_HINT if pinned else HOVER_HINT)
+        self.hint.setText(translate("StackPopup", PINNED_HINT if pinned else HOVER_HINT))
         self.setAccessibleName(self.text())
 
     def _place(self, pos: QtCore.QPoint) -> None:

@@ -219,9 +219,12 @@ def category_word(label: str) -> str:
     return QtCore.QCoreApplication.translate("Categories", label)
 
 
-_BYTES = QT_TRANSLATE_NOOP("Units", "bytes")
+_BYTES = QT_TRANSLATE_NOOP("Units", "bytes")  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
 # Qt's own texts where Qt ships no translation (qtbase has no Romanian): the window's .ts carries them
-QT_OWN = (QT_TRANSLATE_NOOP("CloseButton", "Close Tab"),)  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"
+QT_OWN = (
+    QT_TRANSLATE_NOOP("CloseButton", "Close Tab"),
+    QT_TRANSLATE_NOOP("QPlatformTheme", "Cancel"),  # a dialog's button box (the input dialogs, Your Code...)
+)
 
 
 def localized(english: str) -> str:

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import size
+from gpumem_gui.views.common.language import size, translate
 from gpumem_gui.views.common.tasks import TaskGroup
 
 
@@ -105,7 +105,8 @@ class AttachDialog(QtWidgets.QDialog):
         self.refresh_button.setEnabled(True)
         self.found = found
         self.jobs = list(found.jobs)
-        note = "; ".join(filter(None, (found.probe_error, found.nvml_error)))  # e.g. an untrusted socket folder
+        nvml_error = translate("Nvml", found.nvml_error) if found.nvml_error else None  # sources.nvml's words
+        note = "; ".join(filter(None, (found.probe_error, nvml_error)))  # e.g. an untrusted socket folder
         self.nvml_note.setText(note or self.tr("GPU processes from NVML, and every local job that runs a probe."))
         self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if note else "")
         self.table.setRowCount(len(self.jobs))

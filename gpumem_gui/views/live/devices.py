@@ -9,7 +9,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.sources.nvml import MEMORY_UTIL_TIP, NA, GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
-from gpumem_gui.views.common.language import count, num, pct, size
+from gpumem_gui.views.common.language import count, num, pct, size, translate
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0
@@ -223,7 +223,7 @@ class DeviceView(QtWidgets.QWidget):
         """Show one reading. Rows are updated in place, so what the user expanded, collapsed or selected stays."""
         self.reading = reading
         self.banner.setVisible(reading.error is not None)
-        self.banner.setText(reading.error or "")
+        self.banner.setText(translate("Nvml", reading.error) if reading.error else "")  # sources.nvml's words
         self.tree.setVisible(reading.error is None)
         stamp = time.strftime("%H:%M:%S", time.localtime(reading.taken_at)) if reading.taken_at else NA
         if reading.error is None:

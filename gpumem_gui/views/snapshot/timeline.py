@@ -40,7 +40,9 @@ class ScrubViewBox(pg.ViewBox):
         if ev.button() == QtCore.Qt.MouseButton.LeftButton:
             ev.accept()
             self.scrubbed.emit(self.mapSceneToView(ev.scenePos()).x())
-        elif ev.button() == QtCore.Qt.MouseButton.RightButton and self.receivers(b"2context_requested(double,QPoint)"):
+        elif ev.button() == QtCore.Qt.MouseButton.RightButton and self.isSignalConnected(
+            QtCore.QMetaMethod.fromSignal(self.context_requested)  # PySide6's receivers() takes no b"2..." signature
+        ):
             ev.accept()
             self.context_requested.emit(self.mapSceneToView(ev.scenePos()).x(), ev.screenPos().toPoint())
         else:
