@@ -32,6 +32,10 @@
         <translation>annotation</translation>
     </message>
     <message>
+        <source>{what}: {why}</source>
+        <translation>{what}&#x202f;: {why}</translation>
+    </message>
+    <message>
         <source>Click a block for details.</source>
         <translation>Cliquez sur un bloc pour les détails.</translation>
     </message>

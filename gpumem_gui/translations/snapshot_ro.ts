@@ -32,6 +32,10 @@
         <translation>adnotare</translation>
     </message>
     <message>
+        <source>{what}: {why}</source>
+        <translation>{what}: {why}</translation>
+    </message>
+    <message>
         <source>Click a block for details.</source>
         <translation>Faceți clic pe un bloc pentru detalii.</translation>
     </message>

@@ -35,13 +35,14 @@ def block_details_html(description: str, d: BlockDetails) -> str:
         "user metadata": translate("BlockPage", "user metadata"),
         "annotation": translate("BlockPage", "annotation"),
     }
+    said = translate("BlockPage", "{what}: {why}")  # a colon as the language writes it (fr: a narrow space before)
     lines = [description, "", f"<b>{words['segment']}</b> {segment}", free]
     if d.category:  # known once the trace is indexed
         label = html.escape(category_word(CATEGORY_LABELS.get(d.category, d.category)))
-        lines[1:1] = [f"<b>{words['category']}</b> {label}: {html.escape(d.category_rule)}"]
+        lines[1:1] = [f"<b>{words['category']}</b> " + said.format(what=label, why=html.escape(d.category_rule))]
     if d.no_frames_cause:
         cause = translate("Frameless", d.no_frames_cause)  # core.analysis.frameless's FRAMELESS_WORDS
-        lines[1:1] = [f"<b>{words['no stack']}</b>: {html.escape(cause)}"]
+        lines[1:1] = [said.format(what=f"<b>{words['no stack']}</b>", why=html.escape(cause))]
     if d.user_metadata or d.annotations:
         tags = [f"<b>{words['user metadata']}</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
         tags += [f"<b>{words['annotation']}</b> {html.escape(a)}" for a in d.annotations]
