@@ -20,6 +20,7 @@ from gpumem_gui.core.snapshot.model import Action, BlockState
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.tab import SnapshotTab
+from tests.test_translation_walk import _settle, _switch
 from tests.test_views import _scene_pos_of_block
 from tests.translation_walk import english_left, english_words, visible_texts
 
@@ -27,11 +28,6 @@ from tests.translation_walk import english_left, english_words, visible_texts
 # two lines of Python ("import gpumem_gui.probe")
 ALLOWED = ("inactive", "import")
 Texts = list[tuple[str, str]]
-
-
-def _settle() -> None:
-    for _ in range(5):
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
 
 
 @pytest.fixture(scope="module")
@@ -51,12 +47,6 @@ def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
             language.set_language("en")
             win.close()
             win.deleteLater()
-
-
-def _switch(window: MainWindow, lang: str) -> None:
-    action = next(a for a in window.language_group.actions() if a.data() == lang)
-    action.trigger()  # View > Language, as the user picks it
-    _settle()
 
 
 def _send(
