@@ -150,6 +150,16 @@ def test_a_span_s_figures_are_written_as_the_language_writes_them(
     assert "1,070" not in page + caption  # no English grouping left
     assert re.search(rf"^[+-]?\d+,\d {unit}$", page, re.MULTILINE), page  # the figures' table: "+1,2 Gio"
     assert "GiB" not in page if unit == "Gio" else "Gio" not in page
+    colon = f"{NARROW}:" if lang == "fr" else ":"
+    assert caption.startswith(events + colon), caption  # French puts a narrow no-break space before a colon
+    summary = scope.flame_page.summary.text()  # the flame graph's line: its cost and what it weighs
+    assert colon + " " in summary and re.search(rf"\d,\d {unit}$", summary), summary
+    # the event list scoped to the span: its last event's number and its time as the language writes them
+    model = tab.event_list.model
+    last = model.index(model.rowCount() - 1, 0)
+    assert model.data(last) == events.rsplit(" ", 1)[1]
+    time = model.data(last.siblingAtColumn(1))
+    assert re.fullmatch(r"\+[\d ]*\d+,\d+ \w+", time.replace("min ", "")), time
     listed = [scope.span_panel.span_box.itemText(i) for i in range(scope.span_panel.span_box.count())]
     steps = [text for text in listed if text.endswith(")")]
     step = "pasul 6 (evenimentele 916 până la 1.079)" if lang == "ro" else f"pas 6 (événements 916 à 1{NARROW}079)"

@@ -556,6 +556,10 @@
 <context>
     <name>Flame</name>
     <message>
+        <source>{cost}: {total}</source>
+        <translation>{cost}&#x202f;: {total}</translation>
+    </message>
+    <message>
         <source>{n} {n:allocation|allocations}</source>
         <translation>{n} {n:allocation|allocations}</translation>
     </message>
@@ -1234,6 +1238,10 @@ alloué {allocated}
         <translation>différence</translation>
     </message>
     <message>
+        <source>{title}: {amount}</source>
+        <translation>{title}&#x202f;: {amount}</translation>
+    </message>
+    <message>
         <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>
         <translation>Choisissez un pas ou une plage, ou faites glisser avec Maj sur une chronologie pour sélectionner un intervalle.</translation>
     </message>
@@ -1275,7 +1283,7 @@ alloué {allocated}
     </message>
     <message>
         <source>Left behind</source>
-        <translation>Laissés derrière</translation>
+        <translation>Restés alloués</translation>
     </message>
     <message>
         <source>Held the peak</source>

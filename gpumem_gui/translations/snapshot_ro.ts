@@ -556,6 +556,10 @@
 <context>
     <name>Flame</name>
     <message>
+        <source>{cost}: {total}</source>
+        <translation>{cost}: {total}</translation>
+    </message>
+    <message>
         <source>{n} {n:allocation|allocations}</source>
         <translation>{n} {n:alocare|alocări|de alocări}</translation>
     </message>
@@ -1232,6 +1236,10 @@ diferență {gap}</translation>
     <message>
         <source>difference</source>
         <translation>diferență</translation>
+    </message>
+    <message>
+        <source>{title}: {amount}</source>
+        <translation>{title}: {amount}</translation>
     </message>
     <message>
         <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>

@@ -22,6 +22,7 @@ from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, filled, localize
 ROW_HEIGHT = 18
 MIN_LABEL_PX = 36  # narrower rectangles carry no text
 F64 = npt.NDArray[np.float64]
+SUMMARY = QT_TRANSLATE_NOOP("Flame", "{cost}: {total}")  # the line over the graph: what it weighs, and the whole
 ALLOCATIONS = QT_TRANSLATE_NOOP("Flame", "{n} {n:allocation|allocations}")  # the "allocations in the span" cost
 MIN_PX = 0.5  # narrower rectangles are not drawn (their parent's width already shows their cost)
 
@@ -80,7 +81,9 @@ class FlameGraph(QtWidgets.QWidget):
         if frame is None:
             return ""
         total = self.cost_text(frame.total)
-        text = f"{translate('Flame', COST_LABELS.get(frame.cost, frame.cost))}: {total}"
+        text = translate(
+            "Flame", SUMMARY, {"cost": translate("Flame", COST_LABELS.get(frame.cost, frame.cost)), "total": total}
+        )
         if frame.search:
             matches = translate("Flame", "; '{search}' matches {share} of the cost")
             text += matches.format(search=frame.search, share=localized(format_percent(frame.matched_share)))

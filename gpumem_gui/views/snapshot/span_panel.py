@@ -33,6 +33,7 @@ HEADS = (
     QT_TRANSLATE_NOOP("SpanPanel", "at its end"),
     QT_TRANSLATE_NOOP("SpanPanel", "difference"),
 )
+HEAD = QT_TRANSLATE_NOOP("SpanPanel", "{title}: {amount}")  # a set of blocks' head: its name and its bytes
 HINT = QT_TRANSLATE_NOOP("SpanPanel", "Pick a step or a range, or shift-drag across a timeline to select a span.")
 
 
@@ -57,7 +58,8 @@ def _amount(key: str, value: int, signed: bool = False) -> str:
 def _block_set(title: str, what: str, blocks: BlockSet) -> str:
     fields = {"bytes": localized(format_bytes(blocks.bytes)), "blocks": f"{blocks.blocks:,}"}
     amount = filled(translate("SpanPanel", "{bytes} in {blocks} {blocks:block|blocks}"), fields)
-    head = f"<h4>{html.escape(translate('SpanPanel', title))}: {amount}</h4>"
+    named = translate("SpanPanel", HEAD, {"title": translate("SpanPanel", title), "amount": amount})  # filled in
+    head = f"<h4>{html.escape(named)}</h4>"
     if not blocks.blocks:
         return head + "<p>{}</p>".format(translate("SpanPanel", "none"))
     rows = "".join(
@@ -99,8 +101,9 @@ def span_report_html(report: SpanReport) -> str:
     )
     return (
         f"<h3>{html.escape(span_label(span))}</h3>"
-        f"<table cellspacing='0' cellpadding='2'><tr><th></th><th>{heads[0]}</th><th>{heads[1]}</th>"
-        f"<th>{heads[2]}</th></tr>{figures}</table>"
+        # the heads over their figures, right-aligned as they are, and apart: "au début à la fin" reads as one
+        f"<table cellspacing='0' cellpadding='3'><tr><th></th><th align='right'>{heads[0]}</th>"
+        f"<th align='right'>{heads[1]}</th><th align='right'>{heads[2]}</th></tr>{figures}</table>"
         f"<p>{where}</p>"
         + _block_set(
             _LEFT,
