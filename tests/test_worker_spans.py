@@ -49,12 +49,14 @@ def test_the_worker_sends_the_spans_before_the_bands() -> None:
     assert result.error is None and result.site_bands is not None
     assert order == ["whole", "spans"]
     assert [s.name for s in spans] == [f"step {k}" for k in range(1, 7)]
+    assert [s.step for s in spans] == list(range(1, 7))  # the number the window words a step's name with
 
 
 def test_a_spans_file_round_trips_and_a_forged_one_is_refused(tmp_path: Any) -> None:
-    spans = [Span(-1, 40, "step 1"), Span(40, 95, "forward")]
+    spans = [Span(-1, 40, "step 1", step=1), Span(40, 95, "forward")]
     save_spans(tmp_path / "s.arrays", 3, spans)
-    assert load_spans(tmp_path / "s.arrays") == (3, spans)
+    device, loaded = load_spans(tmp_path / "s.arrays")
+    assert (device, loaded) == (3, spans) and [s.step for s in loaded] == [1, 0]
     write_arrays(tmp_path / "bad.arrays", {}, {"device": 0, "spans": [[0, "x", "step 1"]]})
     with pytest.raises(ArrayFileError):
         load_spans(tmp_path / "bad.arrays")

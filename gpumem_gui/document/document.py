@@ -239,6 +239,15 @@ class SnapshotDocument:
         self._changed()
         return self.set_spotlight(mask_of, caption)
 
+    def recaption_spotlight(self, caption: str) -> EventFrame:
+        """The spotlight's caption worded again (another language): its blocks stay lit, nothing is computed."""
+        if self._spotlight is not None:
+            self._spotlight = (self._spotlight[0], caption)
+            frame = self._frame
+            if frame is not None and frame.spotlight is not None:
+                self._frame = replace(frame, spotlight=Spotlight(frame.spotlight.mask, caption))
+        return self.frame()
+
     def clear_spotlight(self) -> EventFrame:
         if self._spotlight is not None:
             self._spotlight = None
@@ -412,10 +421,12 @@ class SnapshotDocument:
             cost, span=self.span, cursor=self.event, inverted=inverted, search=search, min_share=min_share
         )
 
-    def light_flame_frame(self, frame: FlameFrame, row: int) -> EventFrame:
-        """Light on the map the blocks whose stacks pass through the flame frame's rectangle `row`."""
+    def light_flame_frame(self, frame: FlameFrame, row: int, caption: str | None = None) -> EventFrame:
+        """Light on the map the blocks whose stacks pass through the flame frame's rectangle `row`; `caption`: the
+        map's line over them (None: `NAME: its blocks`, in English)."""
         source = self._scope.flame_source(self.snapshot, self.timeline())
-        return self.set_spotlight(flame_block_mask(source, frame, row, self.event), f"{frame.label(row)}: its blocks")
+        caption = f"{frame.label(row)}: its blocks" if caption is None else caption
+        return self.set_spotlight(flame_block_mask(source, frame, row, self.event), caption)
 
     def flame_lifetimes(self, frame: FlameFrame, row: int) -> npt.NDArray[np.bool_]:
         """Per lifetime of the timeline: whether its stack passes through rectangle `row`."""

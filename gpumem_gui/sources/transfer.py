@@ -297,8 +297,8 @@ def load_curves(path: str | Path) -> tuple[int, PartialCurves]:
 
 
 def save_spans(path: str | Path, device: int, spans: list[Span]) -> None:
-    """The named spans of one device's timeline (the steps found, the record_function ranges)."""
-    write_arrays(path, {}, {"device": device, "spans": [[s.start, s.end, s.name] for s in spans]})
+    """The named spans of one device's timeline (the steps found, with their numbers, the record_function ranges)."""
+    write_arrays(path, {}, {"device": device, "spans": [[s.start, s.end, s.name, s.step] for s in spans]})
 
 
 def load_spans(path: str | Path) -> tuple[int, list[Span]]:
@@ -306,8 +306,13 @@ def load_spans(path: str | Path) -> tuple[int, list[Span]]:
     _arrays, meta = read_arrays(path)
     spans = meta.get("spans") if isinstance(meta, dict) else None
     if not isinstance(spans, list) or not all(
-        isinstance(s, list) and len(s) == 3 and type(s[0]) is int and type(s[1]) is int and isinstance(s[2], str)
+        isinstance(s, list)
+        and len(s) == 4
+        and type(s[0]) is int
+        and type(s[1]) is int
+        and isinstance(s[2], str)
+        and type(s[3]) is int
         for s in spans
     ):
         raise ArrayFileError(f"{path}: not a list of spans")
-    return int(meta["device"]), [Span(a, b, name) for a, b, name in spans]
+    return int(meta["device"]), [Span(a, b, name, step) for a, b, name, step in spans]

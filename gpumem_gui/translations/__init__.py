@@ -10,10 +10,16 @@ TRANSLATED = ("ro", "fr")  # the languages besides English, the language the cod
 # each area's sources, relative to the repository's top: one .ts per area and language; a file is in one area only
 AREAS: dict[str, tuple[str, ...]] = {
     "window": ("gpumem_gui/app", "gpumem_gui/views/common"),
+    # the snapshot tab, with the spans', sites' and settings' words made below it (marked there, translated where shown)
     "snapshot": (
         "gpumem_gui/views/snapshot",
         "gpumem_gui/document/settings_page.py",
         "gpumem_gui/core/analysis/frameless.py",
+        "gpumem_gui/core/analysis/span.py",
+        "gpumem_gui/core/analysis/named_spans.py",
+        "gpumem_gui/core/analysis/flame.py",
+        "gpumem_gui/core/snapshot/stacks.py",
+        "gpumem_gui/core/snapshot/backward_nodes.py",
     ),
     "diagnosis": (
         "gpumem_gui/views/diagnosis",

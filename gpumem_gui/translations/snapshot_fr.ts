@@ -560,6 +560,14 @@
 <context>
     <name>Flame</name>
     <message>
+        <source>{cost}: {total}</source>
+        <translation>{cost}&#x202f;: {total}</translation>
+    </message>
+    <message>
+        <source>{n} {n:allocation|allocations}</source>
+        <translation>{n} {n:allocation|allocations}</translation>
+    </message>
+    <message>
         <source>; &apos;{search}&apos; matches {share} of the cost</source>
         <translation>&#x202f;; « {search} » couvre {share} du coût</translation>
     </message>
@@ -610,6 +618,14 @@
     <message>
         <source>no flame graph while the trace is read</source>
         <translation>pas de graphe en flammes pendant la lecture de la trace</translation>
+    </message>
+    <message>
+        <source>{name}: its blocks</source>
+        <translation>{name}&#x202f;: ses blocs</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>tout</translation>
     </message>
 </context>
 <context>
@@ -1246,10 +1262,76 @@ alloué {allocated}
     </message>
 </context>
 <context>
+    <name>Sites</name>
+    <message>
+        <source>no Python frame</source>
+        <translation>aucun cadre Python</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>inconnu</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alloué avant le début de l&apos;enregistrement</translation>
+    </message>
+    <message>
+        <source>backward, node and forward line not recorded</source>
+        <translation>passe arrière, nœud et ligne de la passe avant non enregistrés</translation>
+    </message>
+    <message>
+        <source>accumulating a parameter&apos;s .grad (AccumulateGrad)</source>
+        <translation>accumulation du .grad d&apos;un paramètre (AccumulateGrad)</translation>
+    </message>
+    <message>
+        <source>backward of an in-place write into a view (CopySlices)</source>
+        <translation>passe arrière d&apos;une écriture en place dans une vue (CopySlices)</translation>
+    </message>
+    <message>
+        <source>summing the gradients of a tensor used more than once (InputBuffer)</source>
+        <translation>somme des gradients d&apos;un tenseur utilisé plusieurs fois (InputBuffer)</translation>
+    </message>
+    <message>
+        <source>reducing a gradient to its input&apos;s shape (validate_outputs)</source>
+        <translation>réduction d&apos;un gradient à la forme de son entrée (validate_outputs)</translation>
+    </message>
+    <message>
+        <source>backward of a Python autograd.Function (PyNode)</source>
+        <translation>passe arrière d&apos;une autograd.Function Python (PyNode)</translation>
+    </message>
+    <message>
+        <source>backward of a C++ autograd function (CppNode)</source>
+        <translation>passe arrière d&apos;une fonction autograd C++ (CppNode)</translation>
+    </message>
+    <message>
+        <source>the gradient backward starts from (GraphRoot)</source>
+        <translation>le gradient d&apos;où part la passe arrière (GraphRoot)</translation>
+    </message>
+    <message>
+        <source>forward line not recorded</source>
+        <translation>ligne de la passe avant non enregistrée</translation>
+    </message>
+    <message>
+        <source>backward of {op}</source>
+        <translation>passe arrière de {op}</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotTab</name>
     <message>
         <source>reading the trace...</source>
         <translation>lecture de la trace...</translation>
+    </message>
+</context>
+<context>
+    <name>Span</name>
+    <message>
+        <source>events {first} to {last}</source>
+        <translation>événements {first} à {last}</translation>
+    </message>
+    <message>
+        <source>step {k}</source>
+        <translation>pas {k}</translation>
     </message>
 </context>
 <context>
@@ -1310,6 +1392,22 @@ alloué {allocated}
         <translation>segments</translation>
     </message>
     <message>
+        <source>at its start</source>
+        <translation>au début</translation>
+    </message>
+    <message>
+        <source>at its end</source>
+        <translation>à la fin</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>différence</translation>
+    </message>
+    <message>
+        <source>{title}: {amount}</source>
+        <translation>{title}&#x202f;: {amount}</translation>
+    </message>
+    <message>
         <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>
         <translation>Choisissez un pas ou une plage, ou faites glisser avec Maj sur une chronologie pour sélectionner un intervalle.</translation>
     </message>
@@ -1351,7 +1449,7 @@ alloué {allocated}
     </message>
     <message>
         <source>Left behind</source>
-        <translation>Laissés derrière</translation>
+        <translation>Restés alloués</translation>
     </message>
     <message>
         <source>Held the peak</source>
@@ -1384,6 +1482,10 @@ alloué {allocated}
     <message>
         <source>computing the span&apos;s report...</source>
         <translation>calcul du rapport de l&apos;intervalle...</translation>
+    </message>
+    <message>
+        <source>{span}: allocated in the span and still alive at its end</source>
+        <translation>{span}&#x202f;: alloués dans l&apos;intervalle et encore vivants à sa fin</translation>
     </message>
 </context>
 <context>

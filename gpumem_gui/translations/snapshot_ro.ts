@@ -560,6 +560,14 @@
 <context>
     <name>Flame</name>
     <message>
+        <source>{cost}: {total}</source>
+        <translation>{cost}: {total}</translation>
+    </message>
+    <message>
+        <source>{n} {n:allocation|allocations}</source>
+        <translation>{n} {n:alocare|alocări|de alocări}</translation>
+    </message>
+    <message>
         <source>; &apos;{search}&apos; matches {share} of the cost</source>
         <translation>; „{search}” acoperă {share} din cost</translation>
     </message>
@@ -610,6 +618,14 @@
     <message>
         <source>no flame graph while the trace is read</source>
         <translation>niciun grafic flacără cât timp jurnalul de evenimente este citit</translation>
+    </message>
+    <message>
+        <source>{name}: its blocks</source>
+        <translation>{name}: blocurile sale</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>tot</translation>
     </message>
 </context>
 <context>
@@ -1246,10 +1262,76 @@ diferență {gap}</translation>
     </message>
 </context>
 <context>
+    <name>Sites</name>
+    <message>
+        <source>no Python frame</source>
+        <translation>niciun cadru Python</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>necunoscut</translation>
+    </message>
+    <message>
+        <source>allocated before recording began</source>
+        <translation>alocat înainte de începutul înregistrării</translation>
+    </message>
+    <message>
+        <source>backward, node and forward line not recorded</source>
+        <translation>trecerea înapoi, nodul și linia din trecerea înainte neînregistrate</translation>
+    </message>
+    <message>
+        <source>accumulating a parameter&apos;s .grad (AccumulateGrad)</source>
+        <translation>acumularea gradientului .grad al unui parametru (AccumulateGrad)</translation>
+    </message>
+    <message>
+        <source>backward of an in-place write into a view (CopySlices)</source>
+        <translation>trecerea înapoi pentru o scriere pe loc într-o vedere (CopySlices)</translation>
+    </message>
+    <message>
+        <source>summing the gradients of a tensor used more than once (InputBuffer)</source>
+        <translation>însumarea gradienților unui tensor folosit de mai multe ori (InputBuffer)</translation>
+    </message>
+    <message>
+        <source>reducing a gradient to its input&apos;s shape (validate_outputs)</source>
+        <translation>reducerea unui gradient la forma intrării sale (validate_outputs)</translation>
+    </message>
+    <message>
+        <source>backward of a Python autograd.Function (PyNode)</source>
+        <translation>trecerea înapoi pentru o autograd.Function Python (PyNode)</translation>
+    </message>
+    <message>
+        <source>backward of a C++ autograd function (CppNode)</source>
+        <translation>trecerea înapoi pentru o funcție autograd C++ (CppNode)</translation>
+    </message>
+    <message>
+        <source>the gradient backward starts from (GraphRoot)</source>
+        <translation>gradientul de la care pornește trecerea înapoi (GraphRoot)</translation>
+    </message>
+    <message>
+        <source>forward line not recorded</source>
+        <translation>linia din trecerea înainte neînregistrată</translation>
+    </message>
+    <message>
+        <source>backward of {op}</source>
+        <translation>trecerea înapoi pentru {op}</translation>
+    </message>
+</context>
+<context>
     <name>SnapshotTab</name>
     <message>
         <source>reading the trace...</source>
         <translation>se citește jurnalul de evenimente...</translation>
+    </message>
+</context>
+<context>
+    <name>Span</name>
+    <message>
+        <source>events {first} to {last}</source>
+        <translation>evenimentele {first} până la {last}</translation>
+    </message>
+    <message>
+        <source>step {k}</source>
+        <translation>pasul {k}</translation>
     </message>
 </context>
 <context>
@@ -1308,6 +1390,22 @@ diferență {gap}</translation>
     <message>
         <source>segments</source>
         <translation>segmente</translation>
+    </message>
+    <message>
+        <source>at its start</source>
+        <translation>la început</translation>
+    </message>
+    <message>
+        <source>at its end</source>
+        <translation>la sfârșit</translation>
+    </message>
+    <message>
+        <source>difference</source>
+        <translation>diferență</translation>
+    </message>
+    <message>
+        <source>{title}: {amount}</source>
+        <translation>{title}: {amount}</translation>
     </message>
     <message>
         <source>Pick a step or a range, or shift-drag across a timeline to select a span.</source>
@@ -1384,6 +1482,10 @@ diferență {gap}</translation>
     <message>
         <source>computing the span&apos;s report...</source>
         <translation>se calculează raportul intervalului...</translation>
+    </message>
+    <message>
+        <source>{span}: allocated in the span and still alive at its end</source>
+        <translation>{span}: alocate în interval și încă active la sfârșitul lui</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,7 @@ from gpumem_gui.core.analysis.breakdown import lifetime_reasons
 from gpumem_gui.core.analysis.span import Span, alive_mask, peak_in, span_masks
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.frame_kinds import PYTHON_KINDS, frame_kind
+from gpumem_gui.core.snapshot.marked import QT_TRANSLATE_NOOP
 from gpumem_gui.core.snapshot.model import I64, Snapshot, StackTable
 from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, NO_SITE, site_label, stack_sites
 
@@ -38,8 +39,8 @@ COST_LABELS = {
     "temporaries": "bytes allocated and freed inside the span",
     "count": "allocations in the span",
 }
-ROOT = "all"
-NO_PYTHON = "no Python frame"
+ROOT = QT_TRANSLATE_NOOP("Flame", "all")  # the root rectangle's name
+NO_PYTHON = QT_TRANSLATE_NOOP("Sites", "no Python frame")
 B8 = npt.NDArray[np.bool_]
 
 

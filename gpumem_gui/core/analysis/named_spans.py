@@ -19,9 +19,11 @@ from gpumem_gui.core.analysis.growth import Steps, find_steps
 from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
+from gpumem_gui.core.snapshot.marked import QT_TRANSLATE_NOOP
 from gpumem_gui.core.snapshot.model import I64, Snapshot
 
 MAX_RANGES = 10_000  # record_function ranges listed, at most (a profiled run can have millions)
+STEP = QT_TRANSLATE_NOOP("Span", "step {k}")  # a step's name (the window translates it; explain --span reads it)
 _STEP = re.compile(r"^\s*step[\s:#]*(\d+)\s*$", re.IGNORECASE)
 
 
@@ -41,7 +43,7 @@ def step_spans(snapshot: Snapshot, timeline: DeviceTimeline, steps: Steps | None
         return []
     bounds = [-1, *step_cuts(timeline, steps).tolist(), timeline.n_events - 1]
     spans = [(a, b) for a, b in itertools.pairwise(bounds) if b > a]
-    return [Span(a, b, f"step {k}") for k, (a, b) in enumerate(spans, 1)]
+    return [Span(a, b, STEP.format(k=k), step=k) for k, (a, b) in enumerate(spans, 1)]
 
 
 def range_spans(snapshot: Snapshot, timeline: DeviceTimeline) -> list[Span]:

@@ -13,7 +13,7 @@ agree with the timeline's: allocated at the end minus at the start is left behin
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -21,9 +21,12 @@ import numpy.typing as npt
 
 from gpumem_gui.core.analysis.breakdown import lifetime_reasons
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
+from gpumem_gui.core.snapshot.marked import QT_TRANSLATE_NOOP
 from gpumem_gui.core.snapshot.model import I64, Snapshot
 from gpumem_gui.core.snapshot.stacks import block_sites
 
+# a span's events in its label: the first it holds and the last (the window translates it, the figures localized)
+EVENTS = QT_TRANSLATE_NOOP("Span", "events {first} to {last}")
 FIGURES = ("allocated_bytes", "reserved_bytes", "active_bytes", "requested_bytes", "segments")
 _SERIES = {
     "allocated_bytes": "allocated",
@@ -41,10 +44,12 @@ class Span:
     start: int
     end: int
     name: str = ""  # "step 7", a record_function range's name, or "" for one the user drew
+    step: int = field(default=0, compare=False)  # K of the step named "step K" (named_spans.STEP), 0 for none
 
     @property
     def label(self) -> str:
-        where = f"events {self.start + 1:,} to {self.end:,}"
+        """`events I to J`, after the span's name if it has one (English: the window words it with EVENTS)."""
+        where = EVENTS.format(first=f"{self.start + 1:,}", last=f"{self.end:,}")
         return f"{self.name} ({where})" if self.name else where
 
 

@@ -28,6 +28,7 @@ from gpumem_gui.core.snapshot.frame_kinds import (
     user_code_generation,
 )
 from gpumem_gui.core.snapshot.fx_frames import FxNode, fx_node
+from gpumem_gui.core.snapshot.marked import QT_TRANSLATE_NOOP
 from gpumem_gui.core.snapshot.model import I32, NO_STACK, Frame, StackTable
 
 try:  # the compiled twin of StackInterner's interning (_columns.FrameInterner); absent where no compiler built it
@@ -36,12 +37,14 @@ except ImportError:  # pragma: no cover - depends on the install
     _columns = None
 
 NO_SITE = -1  # site index of a stack without a Python frame or an autograd node
-UNKNOWN_SITE = "unknown"  # the site of a block allocated while recording whose stack names nothing
+UNKNOWN_SITE = QT_TRANSLATE_NOOP(
+    "Sites", "unknown"
+)  # the site of a block allocated while recording whose stack names nothing
 # the site of a block the trace never saw allocated and whose stack names nothing (the weights, usually): never
 # "unknown", and never the line that freed it
-BEFORE_RECORDING_SITE = "allocated before recording began"
+BEFORE_RECORDING_SITE = QT_TRANSLATE_NOOP("Sites", "allocated before recording began")
 # a block allocated in backward with no frame at all: stacks="python" records none on the autograd engine's threads
-BACKWARD_NO_FRAMES_SITE = "backward, node and forward line not recorded"
+BACKWARD_NO_FRAMES_SITE = QT_TRANSLATE_NOOP("Sites", "backward, node and forward line not recorded")
 NAMELESS_SITES = (UNKNOWN_SITE, BEFORE_RECORDING_SITE, BACKWARD_NO_FRAMES_SITE)  # by reason: 0, 1, 2
 
 

@@ -10,6 +10,7 @@ translator means English: "1,5 GiB" in ro, "1,5 Gio" in fr.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import weakref
@@ -18,6 +19,7 @@ from collections.abc import Mapping
 import shiboken6
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.core.snapshot.backward_nodes import BACKWARD_OF, ENGINE_WORDS, NOT_RECORDED
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.teach.demos.wording import Count, fill_text, localize, number, percent
 from gpumem_gui.translations import FOLDER
@@ -217,6 +219,30 @@ CATEGORY_WORDS = (
 def category_word(label: str) -> str:
     """A category's label (CATEGORY_LABELS) in the window's language."""
     return QtCore.QCoreApplication.translate("Categories", label)
+
+
+SITES = "Sites"  # the context of the words core puts in a site's label (core.snapshot.stacks, backward_nodes)
+_BACKWARD_OF = re.compile(re.escape(BACKWARD_OF).replace(re.escape("{op}"), r"(\w+)"))
+
+
+def site_words(label: str) -> str:
+    """A site's label with the words core wrote in it in the window's language: a nameless site ("unknown",
+    "allocated before recording began"), the autograd engine's work ("backward of bmm", "forward line not
+    recorded"); the code it names (files, lines, functions, the node's class) as it is."""
+    lang = current_language()
+    return label if lang == "en" else _site_words(label, lang)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _site_words(label: str, _lang: str) -> str:  # per language: the translators installed for it
+    translate_site = functools.partial(QtCore.QCoreApplication.translate, SITES)
+    whole = translate_site(label)
+    if whole != label:
+        return whole
+    for phrase in (*ENGINE_WORDS, NOT_RECORDED):
+        if phrase in label:
+            label = label.replace(phrase, translate_site(phrase))
+    return _BACKWARD_OF.sub(lambda m: translate_site(BACKWARD_OF).format(op=m.group(1)), label)
 
 
 _BYTES = QT_TRANSLATE_NOOP("Units", "bytes")  # format_bytes_exact's "1.5 GiB (1,610,612,736 bytes)"

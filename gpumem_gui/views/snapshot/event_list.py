@@ -4,6 +4,7 @@ The model holds only the filter's index array: rows are made when drawn, so thre
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from typing import Any
 
@@ -15,7 +16,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
 from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, row_of
 from gpumem_gui.document.events import action_label
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, site_words, translate
 from gpumem_gui.views.common.table_model import ColumnsModel
 
 _RIGHT = {0, 1, 3, 5}  # the number columns
@@ -30,6 +31,15 @@ def _size_text(n: int) -> str:
         if n % scale == 0:
             return f"{n // scale}{unit}"
     return str(n)
+
+
+_DECIMAL = re.compile(r"(?<=\d)\.(?=\d)")
+
+
+def _time_text(elapsed: str) -> str:
+    """A time since the first event ("+12 min 05.000 s") with the language's decimal mark, its zeros kept."""
+    point = localized("0.5")[1]
+    return elapsed if point == "." else _DECIMAL.sub(point, elapsed)
 
 
 # document.event_list's COLUMNS and KINDS, marked here for pyside6-lupdate (the document is Qt-free)
@@ -82,7 +92,11 @@ class EventListModel(ColumnsModel):
             cell = self.table.cells(event)[column]
             if column == 2:  # the action in words (EventWords, marked in event_inspector); cudaMalloc stays
                 return translate("EventWords", cell)
-            return localized(cell) if column == 3 else cell  # a size as the window's language writes it
+            if column in (0, 3):  # the event's number and a size as the window's language writes them
+                return localized(cell)
+            if column == 1:
+                return _time_text(cell)
+            return site_words(cell) if column == 6 else cell
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and column == 3:
             size = int(self.table.trace.size[event])
             block = self.table.block_size(event)
@@ -92,7 +106,9 @@ class EventListModel(ColumnsModel):
             return translate("EventListView", "{size}; block {block}").format_map(fields)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole and column in (2, 6):
             cells = self.table.cells(event)
-            return translate("EventWords", action_label(self.table.trace, event)) if column == 2 else cells[column]
+            return (
+                translate("EventWords", action_label(self.table.trace, event)) if column == 2 else site_words(cells[6])
+            )
         return None
 
 

@@ -14,14 +14,16 @@ import numpy as np
 import numpy.typing as npt
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.core.analysis.flame import COST_LABELS, FlameFrame
+from gpumem_gui.core.analysis.flame import COST_LABELS, ROOT, FlameFrame
 from gpumem_gui.core.snapshot.units import format_bytes, format_percent
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import localized, translate
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, filled, localized, site_words, translate
 
 ROW_HEIGHT = 18
 MIN_LABEL_PX = 36  # narrower rectangles carry no text
 F64 = npt.NDArray[np.float64]
+SUMMARY = QT_TRANSLATE_NOOP("Flame", "{cost}: {total}")  # the line over the graph: what it weighs, and the whole
+ALLOCATIONS = QT_TRANSLATE_NOOP("Flame", "{n} {n:allocation|allocations}")  # the "allocations in the span" cost
 MIN_PX = 0.5  # narrower rectangles are not drawn (their parent's width already shows their cost)
 
 
@@ -55,6 +57,11 @@ class FlameGraph(QtWidgets.QWidget):
         self._hue_of = _hues(frame) if frame is not None else np.zeros(0, np.int64)
         self._invalidate()
 
+    def changeEvent(self, event: QtCore.QEvent) -> None:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:  # the root's and the sites' words drawn again
+            self._invalidate()
+        super().changeEvent(event)
+
     def set_icicle(self, icicle: bool) -> None:
         if icicle != self.icicle:
             self.icicle = icicle
@@ -73,8 +80,10 @@ class FlameGraph(QtWidgets.QWidget):
         frame = self.frame
         if frame is None:
             return ""
-        total = localized(format_bytes(frame.total) if frame.unit == "bytes" else f"{frame.total:,} {frame.unit}")
-        text = f"{translate('Flame', COST_LABELS.get(frame.cost, frame.cost))}: {total}"
+        total = self.cost_text(frame.total)
+        text = translate(
+            "Flame", SUMMARY, {"cost": translate("Flame", COST_LABELS.get(frame.cost, frame.cost)), "total": total}
+        )
         if frame.search:
             matches = translate("Flame", "; '{search}' matches {share} of the cost")
             text += matches.format(search=frame.search, share=localized(format_percent(frame.matched_share)))
@@ -85,9 +94,26 @@ class FlameGraph(QtWidgets.QWidget):
         if frame is None or not 0 <= row < len(frame):
             return ""
         cost = int(frame.width[row])
-        amount = localized(format_bytes(cost) if frame.unit == "bytes" else f"{cost:,} {frame.unit}")
         share = localized(format_percent(cost / frame.total) if frame.total else "0%")
-        return f"{frame.label(row)}\n{amount} ({share})"
+        return f"{self.label_of(frame, row)}\n{self.cost_text(cost)} ({share})"
+
+    def cost_text(self, cost: float) -> str:
+        """A cost in the frame's unit as the window's language writes it: bytes, or a count of allocations."""
+        if self.frame is None or self.frame.unit == "bytes":
+            return localized(format_bytes(cost))
+        return filled(translate("Flame", ALLOCATIONS), {"n": f"{int(cost):,}"})
+
+    @staticmethod
+    def label_of(frame: FlameFrame, row: int) -> str:
+        """Rectangle `row`'s name in the window's language: the root's word, a site's words (a frame's code as the
+        file has it)."""
+        return translate("Flame", ROOT) if frame.name[row] < 0 else site_words(frame.label(row))
+
+    def painted_texts(self) -> list[str]:
+        """The names drawn in the rectangles (for tests that read the window)."""
+        if self.frame is not None and self.frame.total and not self._batches:
+            self._batch()
+        return [text for _rect, text in self._labels]
 
     # -- geometry -----------------------------------------------------------------------------------------
 
@@ -156,7 +182,7 @@ class FlameGraph(QtWidgets.QWidget):
         wide = seen[(x1 - x0) >= MIN_LABEL_PX]
         self._labels = [
             (QtCore.QRectF(max(left[i], 0.0) + 3, top[i], min(right[i], width) - max(left[i], 0.0) - 6, ROW_HEIGHT),
-             frame.label(int(i)))
+             self.label_of(frame, int(i)))
             for i in wide.tolist()
         ]  # fmt: skip
 

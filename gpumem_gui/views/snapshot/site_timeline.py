@@ -202,7 +202,7 @@ class SiteTimelineView(Retranslated):
             self.set_event(self.current_event, emit=False)
         if self.selected is not None:
             self._show_details()
-        elif self.snapshot is not None:
+        else:  # the hint, also on a page not shown yet (its document comes when it is first shown)
             self.info.setText(translate("SiteTimeline", _CLICK))
 
     # -- the document ----------------------------------------------------------------------------------------------

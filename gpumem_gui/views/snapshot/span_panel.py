@@ -7,9 +7,17 @@ import html
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.analysis.span import FIGURES, BlockSet, Span, SpanReport
+from gpumem_gui.core.analysis.named_spans import STEP
+from gpumem_gui.core.analysis.span import EVENTS, FIGURES, BlockSet, Span, SpanReport
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    filled,
+    localized,
+    site_words,
+    translate,
+)
 
 TOP_SITES = 8  # sites listed per set; the rest summed in one line
 FIGURE_NAMES = {
@@ -19,7 +27,25 @@ FIGURE_NAMES = {
     "requested_bytes": QT_TRANSLATE_NOOP("SpanPanel", "requested"),
     "segments": QT_TRANSLATE_NOOP("SpanPanel", "segments"),
 }
+# the figures' columns: right after the span's first moment, after its last, and the change
+HEADS = (
+    QT_TRANSLATE_NOOP("SpanPanel", "at its start"),
+    QT_TRANSLATE_NOOP("SpanPanel", "at its end"),
+    QT_TRANSLATE_NOOP("SpanPanel", "difference"),
+)
+HEAD = QT_TRANSLATE_NOOP("SpanPanel", "{title}: {amount}")  # a set of blocks' head: its name and its bytes
 HINT = QT_TRANSLATE_NOOP("SpanPanel", "Pick a step or a range, or shift-drag across a timeline to select a span.")
+
+
+def span_label(span: Span) -> str:
+    """A span's name as the window says it (core's Span.label, in English, is the command line's): a step's name
+    and its events in the window's language, the numbers as the language writes them; a record_function range's
+    name as the file has it."""
+    events = filled(translate("Span", EVENTS), {"first": f"{span.start + 1:,}", "last": f"{span.end:,}"})
+    if not span.name:
+        return events
+    name = filled(translate("Span", STEP), {"k": f"{span.step:,}"}) if span.step else span.name
+    return f"{name} ({events})"
 
 
 def _amount(key: str, value: int, signed: bool = False) -> str:
@@ -32,13 +58,14 @@ def _amount(key: str, value: int, signed: bool = False) -> str:
 def _block_set(title: str, what: str, blocks: BlockSet) -> str:
     fields = {"bytes": localized(format_bytes(blocks.bytes)), "blocks": f"{blocks.blocks:,}"}
     amount = filled(translate("SpanPanel", "{bytes} in {blocks} {blocks:block|blocks}"), fields)
-    head = f"<h4>{html.escape(translate('SpanPanel', title))}: {amount}</h4>"
+    named = translate("SpanPanel", HEAD, {"title": translate("SpanPanel", title), "amount": amount})  # filled in
+    head = f"<h4>{html.escape(named)}</h4>"
     if not blocks.blocks:
         return head + "<p>{}</p>".format(translate("SpanPanel", "none"))
     rows = "".join(
         f"<tr><td align='right'>{localized(format_bytes(s.bytes))}</td>"
         f"<td align='right'>{localized(f'{s.blocks:,}')}</td>"
-        f"<td>{html.escape(s.site)}</td></tr>"
+        f"<td>{html.escape(site_words(s.site))}</td></tr>"
         for s in blocks.by_site[:TOP_SITES]
     )
     rest = blocks.by_site[TOP_SITES:]
@@ -67,15 +94,16 @@ def span_report_html(report: SpanReport) -> str:
         where = filled(translate("SpanPanel", "from before the first event to after event {end}"), fields)
     else:
         where = filled(translate("SpanPanel", "from after event {start} to after event {end}"), fields)
-    heads = [translate("SpanPanel", t) for t in ("at its start", "at its end", "difference")]
+    heads = [html.escape(translate("SpanPanel", head)) for head in HEADS]
     peak = {"peak": localized(format_bytes(report.peak_bytes)), "event": f"{report.peak_event:,}"}
     held = filled(
         translate("SpanPanel", "what was allocated at the span's peak, {peak} right after event {event}"), peak
     )
     return (
-        f"<h3>{html.escape(span.label)}</h3>"
-        f"<table cellspacing='0' cellpadding='2'><tr><th></th><th>{heads[0]}</th><th>{heads[1]}</th>"
-        f"<th>{heads[2]}</th></tr>{figures}</table>"
+        f"<h3>{html.escape(span_label(span))}</h3>"
+        # the heads over their figures, right-aligned as they are, and apart: "au début à la fin" reads as one
+        f"<table cellspacing='0' cellpadding='3'><tr><th></th><th align='right'>{heads[0]}</th>"
+        f"<th align='right'>{heads[1]}</th><th align='right'>{heads[2]}</th></tr>{figures}</table>"
         f"<p>{where}</p>"
         + _block_set(
             _LEFT,
@@ -136,6 +164,8 @@ class SpanPanel(Retranslated):
         self.whole_button.setToolTip(translate("SpanPanel", "scope every view to the whole trace again"))
         if self.span_box.count():
             self.span_box.setItemText(0, translate("SpanPanel", "whole trace"))
+            for i, span in enumerate(self._spans, 1):  # the steps' names and every span's events
+                self.span_box.setItemText(i, span_label(span))
         self.show_report(*self._report)
 
     def set_spans(self, spans: list[Span], current: Span | None) -> None:
@@ -147,7 +177,7 @@ class SpanPanel(Retranslated):
         self.span_box.clear()
         self.span_box.addItem(translate("SpanPanel", "whole trace"))
         for span in self._spans:
-            self.span_box.addItem(span.label)
+            self.span_box.addItem(span_label(span))
         self.span_box.setCurrentIndex(0 if current is None else self._spans.index(current) + 1)
         self.span_box.blockSignals(False)
         self.whole_button.setEnabled(current is not None)

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore
 
 from gpumem_gui.core.analysis.breakdown import block_lifetimes
@@ -20,19 +21,21 @@ from gpumem_gui.core.analysis.flame import FlameFrame
 from gpumem_gui.core.analysis.span import Span, SpanReport
 from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.document.curves import memory_unit, steps
-from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
+from gpumem_gui.views.common import language, palette
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab, translate
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
 from gpumem_gui.views.snapshot.span_marks import SpanMarks
-from gpumem_gui.views.snapshot.span_panel import SpanPanel
+from gpumem_gui.views.snapshot.span_panel import SpanPanel, span_label
 from gpumem_gui.views.snapshot.tab_pins import TabPins
 
 if TYPE_CHECKING:
     from gpumem_gui.views.snapshot.tab_host import TabHost
 
-LEFT_BEHIND = ": allocated in the span and still alive at its end"  # the map's caption, after the span's name
+# the map's captions: what the span left behind, lit at its end; a clicked flame rectangle's blocks
+LEFT_BEHIND = QT_TRANSLATE_NOOP("SpanPanel", "{span}: allocated in the span and still alive at its end")
+ITS_BLOCKS = QT_TRANSLATE_NOOP("Flame", "{name}: its blocks")
 SPAN_COST = "leaked"  # what the flame graph asks first of a span: what it left behind
 
 
@@ -52,6 +55,9 @@ class TabScope(QtCore.QObject):
         self._spans_for: tuple[int, object] | None = None  # (device, timeline) whose named spans are listed
         self._report_token = self._flame_token = 0
         self._report_for: tuple[object, ...] | None = None  # the (device, timeline, span) reported
+        # the map's caption this scope wrote last, what it lights ("left behind", "flame") and what words it again
+        # in another language (None: the map's light, if any, is another view's)
+        self._caption: tuple[str, str, Callable[[], str]] | None = None
         site = tab.site_timeline
         self.site_drag = SpanDrag(site.plot, round, lambda e: e.astype(np.float64), self.choose_events)
         self.band = pg.PlotCurveItem(pen=pg.mkPen(palette.FOCUS, width=3, style=QtCore.Qt.PenStyle.DashLine))
@@ -67,6 +73,7 @@ class TabScope(QtCore.QObject):
         tab.controls.colouring_box.currentIndexChanged.connect(
             lambda _i: tab.show_frame(self.document.set_colouring(tab.controls.colouring_box.currentData()))
         )
+        language.notifier().changed.connect(self._recaption)
         tab.side_tabs.currentChanged.connect(lambda _i: self.sync())
         tab.curve_tabs.currentChanged.connect(lambda _i: self.sync())
         tab.device_box.currentIndexChanged.connect(lambda _i: self.sync())  # after the tab's: the span is gone
@@ -98,8 +105,7 @@ class TabScope(QtCore.QObject):
             self.tab.travel_to(span.end)
             self.tab.timeline_view.set_event(span.end, emit=False)
         else:  # the whole trace: the light on what the span left behind goes with it
-            lit = frame.spotlight
-            self.tab.show_frame(doc.clear_spotlight() if lit and lit.caption.endswith(LEFT_BEHIND) else frame)
+            self.tab.show_frame(doc.clear_spotlight() if self._lit() == "left behind" else frame)
         self.sync()
         self.tab.side_tabs.setCurrentWidget(self.span_panel)
 
@@ -163,12 +169,33 @@ class TabScope(QtCore.QObject):
         if token == self._report_token and report is not None and report.span == self.document.span:
             self.span_panel.show_report(report)
             if self.document.event == report.span.end:  # still at its end: its blocks left behind lit on the map
-                self.tab.show_frame(
-                    self.document.set_spotlight(
-                        self._left_behind(report),
-                        f"{report.span.label}{LEFT_BEHIND}",
-                    )
+                span = report.span
+                caption = self._wrote(
+                    "left behind", lambda: translate("SpanPanel", LEFT_BEHIND, {"span": span_label(span)})
                 )
+                self.tab.show_frame(self.document.set_spotlight(self._left_behind(report), caption))
+
+    def _wrote(self, what: str, caption: Callable[[], str]) -> str:
+        """`caption()` now, for the light on `what`, kept to be worded again on a switch of language while the map
+        still shows it."""
+        text = caption()
+        self._caption = (text, what, caption)
+        return text
+
+    def _lit(self) -> str | None:
+        """What the map's light shows if this scope lit it ("left behind", "flame"), else None."""
+        lit = None if self.document.pending else self.document.frame().spotlight
+        ours = self._caption
+        return ours[1] if ours is not None and lit is not None and lit.caption == ours[0] else None
+
+    def _recaption(self, _lang: str) -> None:
+        """Another language: the map's caption this scope wrote, if the map still shows it, worded again."""
+        if not shiboken6.isValid(self.tab):  # a closed tab's scope can outlive its widgets until the collector comes
+            language.notifier().changed.disconnect(self._recaption)
+            return
+        what = self._lit()
+        if what is not None and self._caption is not None:
+            self.tab.show_frame(self.document.recaption_spotlight(self._wrote(what, self._caption[2])))
 
     def _left_behind(self, report: SpanReport) -> Callable[[AllocatorState], npt.NDArray[np.bool_]]:
         timeline, event = self.document.timeline(), report.span.end
@@ -212,7 +239,9 @@ class TabScope(QtCore.QObject):
     def light(self, frame: FlameFrame, row: int) -> None:
         """A clicked rectangle: its blocks lit on the map, its bytes over the trace drawn on the site timeline."""
         tab = self.tab
-        tab.show_frame(self.document.light_flame_frame(frame, row))
+        graph = self.flame_page.graph
+        caption = self._wrote("flame", lambda: translate("Flame", ITS_BLOCKS, {"name": graph.label_of(frame, row)}))
+        tab.show_frame(self.document.light_flame_frame(frame, row, caption))
         events, values = self.document.flame_band(frame, row)
         if not len(events):
             self.band.setData([], [])
