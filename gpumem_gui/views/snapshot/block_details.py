@@ -11,6 +11,7 @@ from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document.frame import BlockDetails
 from gpumem_gui.views.common.language import category_word, filled, localized, translate
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.stack_view import StackView
 
 
@@ -38,7 +39,7 @@ def block_details_html(description: str, d: BlockDetails) -> str:
     lines = [description, "", f"<b>{words['segment']}</b> {segment}", free]
     if d.category:  # known once the trace is indexed
         label = html.escape(category_word(CATEGORY_LABELS.get(d.category, d.category)))
-        lines[1:1] = [f"<b>{words['category']}</b> {label}: {html.escape(d.category_rule)}"]
+        lines[1:1] = [f"<b>{words['category']}</b> {label}: {html.escape(said(d.category_rule))}"]
     if d.no_frames_cause:
         lines[1:1] = [f"<b>{words['no stack']}</b>: {html.escape(d.no_frames_cause)}"]
     if d.user_metadata or d.annotations:
