@@ -107,7 +107,7 @@
     </message>
     <message>
         <source>autocast&apos;s cast (at::autocast -&gt; _to_copy, no Python .to()) to half the size of a weight block: the low-precision copy of an fp32 weight, cached until the autocast region ends</source>
-        <translation>la conversion d&apos;autocast (at::autocast -&gt; _to_copy, sans .to() Python) à la moitié de la taille d&apos;un bloc de poids&#x202f;: la copie basse précision d&apos;un poids fp32, gardée jusqu&apos;à la fin de la région autocast</translation>
+        <translation>la conversion d&apos;autocast (autocast d&apos;ATen -&gt; _to_copy, sans .to() Python) à la moitié de la taille d&apos;un bloc de poids&#x202f;: la copie basse précision d&apos;un poids fp32, gardée jusqu&apos;à la fin de la région autocast</translation>
     </message>
     <message>
         <source>made by a forward run inside backward (checkpointing&apos;s recomputation)</source>
@@ -294,6 +294,10 @@
     <message>
         <source>Before raising the OOM the allocator had already unmapped every page of its segments that no live block touches (what empty_cache() does), so an empty_cache() before this request would not have helped.</source>
         <translation>Avant de lever l&apos;OOM, l&apos;allocateur avait déjà démappé chaque page de ses segments qu&apos;aucun bloc vivant ne touche (ce que fait empty_cache()), donc un empty_cache() avant cette demande n&apos;aurait pas aidé.</translation>
+    </message>
+    <message>
+        <source>{size} at {address} from {site}</source>
+        <translation>{size} à {address} depuis {site}</translation>
     </message>
     <message>
         <source> (and {n} more)</source>

@@ -107,7 +107,7 @@
     </message>
     <message>
         <source>autocast&apos;s cast (at::autocast -&gt; _to_copy, no Python .to()) to half the size of a weight block: the low-precision copy of an fp32 weight, cached until the autocast region ends</source>
-        <translation>conversia autocast (at::autocast -&gt; _to_copy, fără .to() din Python) la jumătate din mărimea unui bloc de ponderi: copia de precizie redusă a unei ponderi fp32, păstrată până se încheie regiunea autocast</translation>
+        <translation>conversia autocast (autocast din ATen -&gt; _to_copy, fără .to() din Python) la jumătate din mărimea unui bloc de ponderi: copia de precizie redusă a unei ponderi fp32, păstrată până se încheie regiunea autocast</translation>
     </message>
     <message>
         <source>made by a forward run inside backward (checkpointing&apos;s recomputation)</source>
@@ -294,6 +294,10 @@
     <message>
         <source>Before raising the OOM the allocator had already unmapped every page of its segments that no live block touches (what empty_cache() does), so an empty_cache() before this request would not have helped.</source>
         <translation>Înainte de a ridica OOM-ul, alocatorul demapase deja fiecare pagină a segmentelor sale pe care nu o atinge niciun bloc activ (ce face empty_cache()), deci un empty_cache() înaintea acestei cereri nu ar fi ajutat.</translation>
+    </message>
+    <message>
+        <source>{size} at {address} from {site}</source>
+        <translation>{size} la {address} din {site}</translation>
     </message>
     <message>
         <source> (and {n} more)</source>

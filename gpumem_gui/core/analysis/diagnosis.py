@@ -480,10 +480,11 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
     if o.splitters:
         named = joined(
             (
-                Sentence(
-                    "",
-                    "{size} at {address} from {site}",
-                    {"size": format_bytes(s.size), "address": f"{s.address:#x}", "site": s.site},
+                say(
+                    QT_TRANSLATE_NOOP("Diagnosis", "{size} at {address} from {site}"),
+                    size=format_bytes(s.size),
+                    address=f"{s.address:#x}",
+                    site=s.site,
                 )
                 for s in o.splitters
             ),

@@ -36,7 +36,10 @@ def QT_TRANSLATE_NOOP(context: str, text: str) -> Sentence:  # the name pyside6-
 
 def say(template: Sentence, **fields: str | int) -> Sentence:
     """`template` (made by QT_TRANSLATE_NOOP) filled with `fields` (an int is written as str() writes it)."""
-    return Sentence(template.context, template.template, {k: str(v) for k, v in fields.items()})
+    # a str field is kept as it is: a Sentence stays one (the window says it in its language too)
+    return Sentence(
+        template.context, template.template, {k: v if isinstance(v, str) else str(v) for k, v in fields.items()}
+    )
 
 
 def joined(parts: Iterable[str], separator: str) -> Sentence:

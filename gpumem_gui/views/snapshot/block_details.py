@@ -4,6 +4,7 @@ its stack."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtWidgets
 
@@ -58,17 +59,23 @@ class BlockPage(QtWidgets.QSplitter):
         self.addWidget(self.details)
         self.addWidget(self.stack)
         self.setSizes([140, 300])
+        self._shown: tuple[Callable[[], str], BlockDetails] | None = None  # worded again after a language switch
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.details.setPlaceholderText(translate("BlockPage", "Click a block for details."))
+            if self._shown is not None:
+                self.show_block(*self._shown)
         super().changeEvent(event)
 
-    def show_block(self, description: str, d: BlockDetails) -> None:
+    def show_block(self, describe: Callable[[], str], d: BlockDetails) -> None:
+        """The block's details: `describe()` says what it is (in the window's language: called again on a switch)."""
+        self._shown = (describe, d)
         title = translate("BlockPage", "stack") if d.recorded_frames else translate("BlockPage", "no stack recorded")
         self.stack.set_frames(d.recorded_frames, title)
-        self.details.setHtml(block_details_html(description, d))
+        self.details.setHtml(block_details_html(describe(), d))
 
     def clear(self) -> None:
+        self._shown = None
         self.details.clear()
         self.stack.clear()
