@@ -99,10 +99,7 @@ def _map_clicks(doc: SnapshotTab) -> Texts:
         _click(viewport, at)
         assert doc.map.popup.pinned and doc.side_tabs.currentWidget() is doc.block_page
         found += visible_texts(doc.map.popup)
-        # the category's rule is core.analysis.categories' English, translated by the helper of issue 34 that
-        # words the categories: left out here until then
-        rule = doc.document.block_details(index).category_rule
-        found += [(where, text.replace(rule, "") if rule else text) for where, text in visible_texts(doc.block_page)]
+        found += visible_texts(doc.block_page)  # the category's rule included (core's template, translated)
         doc.map.popup.unpin()
     return found
 

@@ -29,7 +29,8 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
-from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
+from gpumem_gui.core.snapshot.origin import PROFILER_SENTENCE, profiler_made
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.events import describe_event
@@ -144,7 +145,10 @@ class SnapshotDocument:
         if not self.pending:
             found += self.timeline().warnings
         if len(found) > limit:
-            found = [*found[: limit - 1], f"... and {len(found) - limit + 1} more"]
+            found = [
+                *found[: limit - 1],
+                say(QT_TRANSLATE_NOOP("Warnings", "... and {n} more"), n=len(found) - limit + 1),
+            ]
         return found
 
     def nameless_reasons(self, state: AllocatorState) -> npt.NDArray[np.int8] | None:
@@ -441,7 +445,7 @@ class SnapshotDocument:
     def _findings(self, state: AllocatorState, metrics: Metrics) -> tuple[Finding, ...]:
         """The first look at the frame's state: with the device's OOMs and the next allocations once indexed."""
         if profiler_made(self.snapshot):  # its gaps are no cache: no figure of free memory or fragmentation holds
-            return (Finding("info", f"This is a {PROFILER_FORM}: {SYNTHETIC_SPACE}.", {}),)
+            return (Finding("info", PROFILER_SENTENCE, {}),)
         if self.pending:
             return tuple(first_look(metrics))
         small = {"small": True, "large": False}.get(self.filters.pool)

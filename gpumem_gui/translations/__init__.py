@@ -25,6 +25,20 @@ AREAS: dict[str, tuple[str, ...]] = {
         "gpumem_gui/views/diagnosis",
         "gpumem_gui/core/analysis/first_look.py",
         "gpumem_gui/core/analysis/growth.py",
+        # the core's sentences the window says (core/snapshot/sentences.py): the explanation and its remedies, the
+        # category rules, the loader's and the replay's warnings
+        "gpumem_gui/core/analysis/diagnosis.py",
+        "gpumem_gui/core/analysis/explain_output.py",
+        "gpumem_gui/core/analysis/categories.py",
+        "gpumem_gui/core/analysis/replay_warnings.py",
+        "gpumem_gui/core/analysis/backward_pass.py",
+        "gpumem_gui/core/analysis/timetravel.py",
+        "gpumem_gui/core/allocator/remedies.py",
+        "gpumem_gui/core/allocator/program_remedies.py",
+        "gpumem_gui/core/allocator/judged.py",
+        "gpumem_gui/core/snapshot/checks.py",
+        "gpumem_gui/core/snapshot/origin.py",
+        "gpumem_gui/document/document.py",
     ),
     # the quiz dock's chrome, the lab (its texts made in teach/lab are marked there), the challenge, the lessons
     "teach": ("gpumem_gui/views/teach", "gpumem_gui/teach/lab"),

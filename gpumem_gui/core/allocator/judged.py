@@ -7,6 +7,7 @@ import numpy as np
 
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.snapshot.model import Action, TraceTable
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, joined, say
 
 # the settings that act on segments: how they are made (expandable_segments), which cached blocks are split or
 # released (max_split_size_mb), when cached segments are given back (garbage_collection_threshold) and how many may be
@@ -37,8 +38,19 @@ def unjudged_reason(trace: TraceTable, recorded: str, settings: str) -> str:
     changed = [name for field, name in SEGMENT_SETTINGS.items() if getattr(before, field) != getattr(after, field)]
     if not changed:
         return ""
-    verb = "acts" if len(changed) == 1 else "act"
-    return (
-        f"the trace cannot judge this: every segment predates recording (the trace never creates or frees one), and"
-        f" {' and '.join(changed)} {verb} on how segments are made, split or given back"
+    if len(changed) == 1:
+        template = QT_TRANSLATE_NOOP(
+            "Remedies",
+            "the trace cannot judge this: every segment predates recording (the trace never creates or frees one),"
+            " and {settings} acts on how segments are made, split or given back",
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "Remedies",
+            "the trace cannot judge this: every segment predates recording (the trace never creates or frees one),"
+            " and {settings} act on how segments are made, split or given back",
+        )
+    names = say(
+        QT_TRANSLATE_NOOP("Remedies", "{some} and {last}"), some=joined(changed[:-1], " and "), last=changed[-1]
     )
+    return say(template, settings=names if len(changed) > 1 else changed[0])

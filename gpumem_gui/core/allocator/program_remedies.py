@@ -49,6 +49,7 @@ from gpumem_gui.core.analysis.diagnosis import Diagnosis
 from gpumem_gui.core.analysis.growth import find_growth
 from gpumem_gui.core.analysis.timetravel import NEVER
 from gpumem_gui.core.snapshot.model import I64, Action, Snapshot
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
 from gpumem_gui.core.snapshot.stacks import block_sites, short_site, stack_sites
 from gpumem_gui.core.snapshot.units import format_bytes
 
@@ -170,7 +171,7 @@ def _checkpoint(ctx: _Context) -> Made:
     act = ctx.of(ACTIVATIONS)
     held = act & ctx.live
     if not held.any():
-        return [], ["Checkpointing was not tried: no activation is held at this moment."]
+        return [], [QT_TRANSLATE_NOOP("Remedies", "Checkpointing was not tried: no activation is held at this moment.")]
     life = ctx.diagnosis.timeline.lifetimes
     per_site = np.bincount(ctx.site[held], life.size[held].astype(np.float64), len(ctx.labels))
     order = [int(s) for s in np.argsort(-per_site, kind="stable") if per_site[s] > 0]
@@ -194,10 +195,19 @@ def _checkpoint(ctx: _Context) -> Made:
         names = _and([short_site(ctx.labels[s]) for s in chosen])
         out.append(
             ctx.candidate(
-                f"checkpoint {names} (torch.utils.checkpoint: its activations recomputed in backward, not kept)",
-                "each activation of these sites is freed once the next allocation is made (the next operation has"
-                " read it) and made again just before backward frees it (its recomputation); the input each"
-                " checkpointed region keeps is not added back",
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "Remedies",
+                        "checkpoint {sites} (torch.utils.checkpoint: its activations recomputed in backward, not kept)",
+                    ),
+                    sites=names,
+                ),
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "each activation of these sites is freed once the next allocation is made (the next operation has"
+                    " read it) and made again just before backward frees it (its recomputation); the input each"
+                    " checkpointed region keeps is not added back",
+                ),
                 e,
             )
         )
@@ -222,7 +232,7 @@ def _request_scales(ctx: _Context) -> bool:
     return (own if own != NONE else int(ctx.phase[ctx.stop])) in _BATCH_PHASES
 
 
-def _scale_batch(ctx: _Context, fraction: Fraction, change: str, assumes: str) -> ProgramCandidate:
+def _scale_batch(ctx: _Context, fraction: Fraction, change: Sentence, assumes: Sentence) -> ProgramCandidate:
     e = ctx.edits()
     e.scale[_batch_lifetimes(ctx)] = float(fraction)
     return ctx.candidate(change, assumes, e, float(fraction) if _request_scales(ctx) else 1.0)
@@ -232,7 +242,12 @@ def _smaller_batch(ctx: _Context) -> Made:
     batch = _batch_lifetimes(ctx)
     held = ctx.held(batch)
     if not held:
-        return [], ["A smaller batch was not tried: no activation, input or forward temporary is held at this moment."]
+        return [], [
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "A smaller batch was not tried: no activation, input or forward temporary is held at this moment.",
+            )
+        ]
     o = ctx.diagnosis.oom
     request = o.request_bytes if o is not None and _request_scales(ctx) else 0
     need = _need(ctx)
@@ -240,28 +255,41 @@ def _smaller_batch(ctx: _Context) -> Made:
     if need:
         room = 1 - need / (held + request)
         fraction = Fraction(max(min(int(room * 8), 7), 1), 8)
-    what = ", and so does the failing request" if request else ""
-    return [
-        _scale_batch(
-            ctx,
-            fraction,
-            f"a batch (or sequence) {fraction} as large",
-            f"every activation, input and forward or backward temporary scales with the batch{what}; parameters,"
-            " gradients and optimizer state do not",
+    if request:
+        assumes = QT_TRANSLATE_NOOP(
+            "Remedies",
+            "every activation, input and forward or backward temporary scales with the batch, and so does the failing"
+            " request; parameters, gradients and optimizer state do not",
         )
-    ], []
+    else:
+        assumes = QT_TRANSLATE_NOOP(
+            "Remedies",
+            "every activation, input and forward or backward temporary scales with the batch; parameters, gradients"
+            " and optimizer state do not",
+        )
+    change = say(QT_TRANSLATE_NOOP("Remedies", "a batch (or sequence) {fraction} as large"), fraction=str(fraction))
+    return [_scale_batch(ctx, fraction, change, assumes)], []
 
 
 def _eight_bit(ctx: _Context) -> Made:
     state = ctx.of(OPTIMIZER_STATE)
     if not ctx.held(state):
-        return [], ["An 8-bit optimizer was not tried: no optimizer state is held at this moment."]
+        return [], [
+            QT_TRANSLATE_NOOP(
+                "Remedies", "An 8-bit optimizer was not tried: no optimizer state is held at this moment."
+            )
+        ]
     e = ctx.edits()
     e.scale[state] = 0.25
     return [
         ctx.candidate(
-            "an 8-bit optimizer (bitsandbytes' Adam8bit): its state a quarter of fp32 Adam's",
-            "every optimizer state block (exp_avg, exp_avg_sq, momentum) takes one byte per value instead of four",
+            QT_TRANSLATE_NOOP(
+                "Remedies", "an 8-bit optimizer (bitsandbytes' Adam8bit): its state a quarter of fp32 Adam's"
+            ),
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "every optimizer state block (exp_avg, exp_avg_sq, momentum) takes one byte per value instead of four",
+            ),
             e,
         )
     ], []
@@ -270,17 +298,42 @@ def _eight_bit(ctx: _Context) -> Made:
 def _shard(ctx: _Context, gpus: int | None) -> Made:
     kinds = ctx.of(PARAMETERS, GRADIENTS, OPTIMIZER_STATE)
     if not ctx.held(kinds):
-        return [], ["Sharding was not tried: no parameter, gradient or optimizer state recorded being made is held."]
+        return [], [
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "Sharding was not tried: no parameter, gradient or optimizer state recorded being made is held.",
+            )
+        ]
     devices = len(ctx.snapshot.devices())
     n = gpus or (devices if devices > 1 else DEFAULT_SHARDS)
-    told = "asked for" if gpus else "the file's devices" if devices > 1 else "the smallest sharding"
+    told = (
+        QT_TRANSLATE_NOOP("Remedies", "asked for")
+        if gpus
+        else QT_TRANSLATE_NOOP("Remedies", "the file's devices")
+        if devices > 1
+        else QT_TRANSLATE_NOOP("Remedies", "the smallest sharding")
+    )
     e = ctx.edits()
     e.scale[kinds] = 1.0 / n
     return [
         ctx.candidate(
-            f"shard parameters, gradients and optimizer state over {n} GPUs (FSDP or DeepSpeed ZeRO-3)",
-            f"each GPU keeps 1/{n} of them ({n}: {told}); the parameters gathered for the layer that runs and the"
-            " communication buffers are not added; blocks from before recording are left whole",
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "shard parameters, gradients and optimizer state over {n} GPUs (FSDP or DeepSpeed ZeRO-3)",
+                ),
+                n=n,
+            ),
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "each GPU keeps {share} of them ({n}: {told}); the parameters gathered for the layer that runs and"
+                    " the communication buffers are not added; blocks from before recording are left whole",
+                ),
+                share=f"1/{n}",
+                n=n,
+                told=told,
+            ),
             e,
         )
     ], []
@@ -292,7 +345,11 @@ def _set_to_none(ctx: _Context) -> Made:
     if not grads.any():
         return [], []
     if int(ctx.phase[ctx.moment]) in (BACKWARD, ACCUMULATE_GRAD, OPTIMIZER):
-        return [], ["zero_grad(set_to_none=True) was not tried: the gradients are in use at this moment."]
+        return [], [
+            QT_TRANSLATE_NOOP(
+                "Remedies", "zero_grad(set_to_none=True) was not tried: the gradients are in use at this moment."
+            )
+        ]
     first = int(np.searchsorted(ctx.run, ctx.run[ctx.moment]))  # the stretch the moment lies in begins here
     kept = grads & (life.start < first)
     if not kept.any() or first == 0:
@@ -303,9 +360,14 @@ def _set_to_none(ctx: _Context) -> Made:
     e.hole_to[kept] = ctx.moment + 1 + int(later[0]) if len(later) else NEVER
     return [
         ctx.candidate(
-            "optimizer.zero_grad(set_to_none=True): the gradients freed after each optimizer step",
-            "the gradients held since the step before are freed when this stretch begins and made again where"
-            " the next backward begins; no gradient is accumulated over several forwards",
+            QT_TRANSLATE_NOOP(
+                "Remedies", "optimizer.zero_grad(set_to_none=True): the gradients freed after each optimizer step"
+            ),
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "the gradients held since the step before are freed when this stretch begins and made again where"
+                " the next backward begins; no gradient is accumulated over several forwards",
+            ),
             e,
         )
     ], []
@@ -319,9 +381,14 @@ def _before_recording(ctx: _Context) -> Made:
     e.drop[early] = True
     return [
         ctx.candidate(
-            "free what was allocated before recording began (start recording earlier to see what it is)",
-            "none of it is needed: the trace cannot tell what it is; it is given back to the cache as free blocks"
-            " of the segments that held it",
+            QT_TRANSLATE_NOOP(
+                "Remedies", "free what was allocated before recording began (start recording earlier to see what it is)"
+            ),
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "none of it is needed: the trace cannot tell what it is; it is given back to the cache as free blocks"
+                " of the segments that held it",
+            ),
             e,
         )
     ], []
@@ -331,18 +398,25 @@ def _empty_cache(ctx: _Context) -> Made:
     """What empty_cache() would really give back: the cached segments without a live block (nothing at an OOM)."""
     whole = ctx.diagnosis.gap.whole_bytes
     if ctx.diagnosis.oom is not None:
-        assumes = (
+        assumes = QT_TRANSLATE_NOOP(
+            "Remedies",
             "nothing is replayed differently: before raising an OOM the allocator itself gives back every cached"
-            " segment without a live block, so the call adds nothing"
+            " segment without a live block, so the call adds nothing",
         )
     else:
-        assumes = (
+        assumes = QT_TRANSLATE_NOOP(
+            "Remedies",
             "the cached segments with no live block go back to the device, for other processes; this process"
             " gains nothing, since the allocator gives them back itself before running out: the replay is the"
-            " recorded one"
+            " recorded one",
         )
     trace = ctx.snapshot.trace(ctx.diagnosis.device)
-    change = f"torch.cuda.empty_cache() at this moment (it would return {format_bytes(whole)} to the device)"
+    change = say(
+        QT_TRANSLATE_NOOP(
+            "Remedies", "torch.cuda.empty_cache() at this moment (it would return {bytes} to the device)"
+        ),
+        bytes=format_bytes(whole),
+    )
     return [ProgramCandidate(change, assumes, 0, unchanged(trace, ctx.stop))], []
 
 
@@ -354,8 +428,13 @@ def _workspaces(ctx: _Context) -> Made:
     e.drop[kinds] = True
     return [
         ctx.candidate(
-            "CUBLAS_WORKSPACE_CONFIG=:0:0 (and no cuBLASLt workspace): no library workspace kept",
-            "the libraries run without their workspaces (slower matrix products); no other request changes",
+            QT_TRANSLATE_NOOP(
+                "Remedies", "CUBLAS_WORKSPACE_CONFIG=:0:0 (and no cuBLASLt workspace): no library workspace kept"
+            ),
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "the libraries run without their workspaces (slower matrix products); no other request changes",
+            ),
             e,
         )
     ], []
@@ -370,15 +449,26 @@ def _mixed_precision(ctx: _Context) -> Made:
     e.scale[params | ctx.of(GRADIENTS)] = 0.5
     e.drop[copies] = True
     evidence = (
-        "autocast's fp16/bf16 copies of the weights show they are fp32"
+        QT_TRANSLATE_NOOP("Remedies", "autocast's fp16/bf16 copies of the weights show they are fp32")
         if ctx.held(copies) or copies.any()
-        else "the weights are fp32 (a snapshot records no dtype: if they are already 16-bit, this frees nothing)"
+        else QT_TRANSLATE_NOOP(
+            "Remedies",
+            "the weights are fp32 (a snapshot records no dtype: if they are already 16-bit, this frees nothing)",
+        )
     )
     return [
         ctx.candidate(
-            "keep the weights in bf16 (model.to(torch.bfloat16), or FSDP's mixed precision)",
-            f"{evidence}; weights and gradients take half the bytes and autocast's weight copies go; the optimizer"
-            " state and the activations are left as recorded",
+            QT_TRANSLATE_NOOP(
+                "Remedies", "keep the weights in bf16 (model.to(torch.bfloat16), or FSDP's mixed precision)"
+            ),
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "{evidence}; weights and gradients take half the bytes and autocast's weight copies go; the"
+                    " optimizer state and the activations are left as recorded",
+                ),
+                evidence=evidence,
+            ),
             e,
         )
     ], []
@@ -410,10 +500,20 @@ def _growth(ctx: _Context) -> Made:
         e.hole_from[kept] = step_end[kept]
         out.append(
             ctx.candidate(
-                f"{STOP_KEEPING} {short_site(g.site)} (it grows by {format_bytes(g.bytes_per_step)}"
-                " a step): e.g. loss.item() instead of the loss, or .detach() before keeping a tensor",
-                "what this line keeps past its step is not needed after it: each such block is freed at the end"
-                " of the step that made it",
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "Remedies",
+                        "stop keeping references at {site} (it grows by {bytes} a step): e.g. loss.item() instead of"
+                        " the loss, or .detach() before keeping a tensor",
+                    ),
+                    site=short_site(g.site),
+                    bytes=format_bytes(g.bytes_per_step),
+                ),
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "what this line keeps past its step is not needed after it: each such block is freed at the end"
+                    " of the step that made it",
+                ),
                 e,
             )
         )
@@ -430,18 +530,23 @@ def _balance(ctx: _Context) -> Made:
     if peaks[device] < max(peaks.values()) or peaks[device] < IMBALANCE * min(peaks.values()):
         return [], []
     others = [d for d in devices if d != device]
-    named = _and([f"{d}" for d in others])
+    named = _and([str(d) for d in others])
     sizes = _and([format_bytes(peaks[d]) for d in others])
     parallel = any(_DATA_PARALLEL.search(f.filename) for f in snapshot.stacks.frames)
-    sentence = (
-        f"The GPUs are not evenly loaded: GPU {device} reached {format_bytes(peaks[device])} reserved, GPU"
-        f"{'s' if len(others) > 1 else ''} {named} {sizes}."
-    )
+    fields = {"device": str(device), "peak": format_bytes(peaks[device]), "n": str(len(others))}
     if parallel:
-        sentence += (
-            " The stacks show DataParallel, which replicates the model from one GPU and gathers every output on"
-            " one device; DistributedDataParallel runs one process per GPU, each with its own share of the batch."
+        template = QT_TRANSLATE_NOOP(
+            "Remedies",
+            "The GPUs are not evenly loaded: GPU {device} reached {peak} reserved, {n:GPU|GPUs} {others} {sizes}. The"
+            " stacks show DataParallel, which replicates the model from one GPU and gathers every output on one"
+            " device; DistributedDataParallel runs one process per GPU, each with its own share of the batch.",
         )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "Remedies",
+            "The GPUs are not evenly loaded: GPU {device} reached {peak} reserved, {n:GPU|GPUs} {others} {sizes}.",
+        )
+    sentence = say(template, **fields, others=named, sizes=sizes)
     mean = sum(peaks.values()) / len(peaks)
     batch = _batch_lifetimes(ctx)
     held = ctx.held(batch)
@@ -449,19 +554,28 @@ def _balance(ctx: _Context) -> Made:
         return [], [sentence]
     fraction = Fraction(max(min(int((1 - (peaks[device] - mean) / held) * 8), 7), 1), 8)
     change = (
-        "DistributedDataParallel instead of DataParallel: each GPU its own share of the batch"
+        QT_TRANSLATE_NOOP(
+            "Remedies", "DistributedDataParallel instead of DataParallel: each GPU its own share of the batch"
+        )
         if parallel
-        else "spread the work evenly over the GPUs"
+        else QT_TRANSLATE_NOOP("Remedies", "spread the work evenly over the GPUs")
     )
-    found = _scale_batch(
-        ctx,
-        fraction,
-        change,
-        f"evenly loaded, GPU {device} would hold the devices' mean ({format_bytes(mean)}): its activations,"
-        f" inputs and forward or backward temporaries are taken {fraction} as large",
+    assumes = say(
+        QT_TRANSLATE_NOOP(
+            "Remedies",
+            "evenly loaded, GPU {device} would hold the devices' mean ({mean}): its activations, inputs and forward"
+            " or backward temporaries are taken {fraction} as large",
+        ),
+        device=device,
+        mean=format_bytes(mean),
+        fraction=str(fraction),
     )
+    found = _scale_batch(ctx, fraction, change, assumes)
     return [found], [sentence]
 
 
 def _and(words: list[str]) -> str:
-    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+    """ "a", "a and b", "a, b and c" """
+    if len(words) == 1:
+        return words[0]
+    return say(QT_TRANSLATE_NOOP("Remedies", "{some} and {last}"), some=joined(words[:-1], ", "), last=words[-1])

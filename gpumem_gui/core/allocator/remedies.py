@@ -31,7 +31,8 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import Action, Snapshot
-from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, joined, say
+from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 
 PARALLEL_EVENTS = 200_000  # from this many trace events on, replays run in parallel processes
 LONG_TRACE = 1_000_000  # from this many on, one max_split_size_mb value is replayed, not three
@@ -113,7 +114,7 @@ def explain(
     every replay (see replay.replay)."""
     diagnosis = diagnose(snapshot, device, at, timeline=timeline)
     if not diagnosis.timeline.n_events:
-        return Explanation(diagnosis, [], ["There is no trace to replay, so no remedy could be verified."])
+        return Explanation(diagnosis, [], [NO_TRACE])
     candidates, notes = candidates_for(snapshot, diagnosis)
     programs, program_notes = program_candidates(snapshot, diagnosis, gpus)
     candidates += [_program(p) for p in programs]
@@ -170,7 +171,10 @@ def _combinations(diagnosis: Diagnosis, candidates: list[Candidate], results: li
     out = []
     for c in programs[:MAX_COMBINED]:
         assert c.program is not None
-        p = dataclasses.replace(c.program, change=f"{c.program.change}, with {best.settings}", overrides=best.overrides)
+        change = say(
+            QT_TRANSLATE_NOOP("Remedies", "{change}, with {settings}"), change=c.program.change, settings=best.settings
+        )
+        p = dataclasses.replace(c.program, change=change, overrides=best.overrides)
         out.append(_program(p))
     return out
 
@@ -197,18 +201,27 @@ def _remedy(c: Candidate, r: Outcome, diagnosis: Diagnosis, baseline: Outcome | 
             verdict, settings=settings, kind="program", change=p.change, frees_bytes=p.frees_bytes, assumes=p.assumes
         )
     if c.smaller_request is not None:
-        size = c.settings.removeprefix("the request made ")
         return dataclasses.replace(
             verdict,
             kind="program",
-            change=f"make the failing request {size} (compute it in chunks, or a smaller shape)",
+            change=say(
+                QT_TRANSLATE_NOOP(
+                    "Remedies", "make the failing request {size} (compute it in chunks, or a smaller shape)"
+                ),
+                size=format_bytes_exact(c.smaller_request),
+            ),
             frees_bytes=diagnosis.timeline.ooms[0].requested_bytes - c.smaller_request,
-            assumes="only the failing request changes; every other request is as recorded",
+            assumes=QT_TRANSLATE_NOOP(
+                "Remedies", "only the failing request changes; every other request is as recorded"
+            ),
         )
     return verdict
 
 
-REPLAY_ASSUMES = "the program makes the same requests in the same order under these settings"
+REPLAY_ASSUMES = QT_TRANSLATE_NOOP(
+    "Remedies", "the program makes the same requests in the same order under these settings"
+)
+NO_TRACE = QT_TRANSLATE_NOOP("Remedies", "There is no trace to replay, so no remedy could be verified.")
 
 
 BASELINE = Candidate("the recorded settings", ())
@@ -221,13 +234,22 @@ def _baseline_sentence(diagnosis: Diagnosis, baseline: Outcome | str) -> str:
     recorded = len(diagnosis.timeline.ooms)
     peak = format_bytes(baseline.peak_reserved_bytes)
     if recorded and baseline.oom_events:
-        return f"Replayed under the recorded settings, the simulator runs out of memory too (peak reserved {peak})."
-    if recorded:
-        return (
-            "Replayed under the recorded settings, the simulator does not run out of memory: it does not reproduce"
-            " this run, so the remedies below are less certain."
+        return say(
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "Replayed under the recorded settings, the simulator runs out of memory too (peak reserved {peak}).",
+            ),
+            peak=peak,
         )
-    return f"Replayed under the recorded settings, the peak reserved is {peak}."
+    if recorded:
+        return QT_TRANSLATE_NOOP(
+            "Remedies",
+            "Replayed under the recorded settings, the simulator does not run out of memory: it does not reproduce"
+            " this run, so the remedies below are less certain.",
+        )
+    return say(
+        QT_TRANSLATE_NOOP("Remedies", "Replayed under the recorded settings, the peak reserved is {peak}."), peak=peak
+    )
 
 
 def candidates_for(snapshot: Snapshot, diagnosis: Diagnosis) -> tuple[list[Candidate], list[str]]:
@@ -239,7 +261,7 @@ def candidates_for(snapshot: Snapshot, diagnosis: Diagnosis) -> tuple[list[Candi
         recorded = parse_alloc_conf("")
     out: list[Candidate] = []
     if recorded.expandable_segments:
-        notes.append("expandable_segments was already on in the recorded run.")
+        notes.append(QT_TRANSLATE_NOOP("Remedies", "expandable_segments was already on in the recorded run."))
     else:
         out.append(Candidate("expandable_segments:True", ("expandable_segments:True",)))
     oom = diagnosis.oom
@@ -251,28 +273,47 @@ def candidates_for(snapshot: Snapshot, diagnosis: Diagnosis) -> tuple[list[Candi
     values = _split_values(request)
     if len(values) > 1 and diagnosis.timeline.n_events >= LONG_TRACE:
         notes.append(
-            f"Of the max_split_size_mb values only {values[1]} was tried: each replay of a trace this long takes"
-            " seconds (try others with `gpumem-gui replay --set`)."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "Of the max_split_size_mb values only {value} was tried: each replay of a trace this long takes"
+                    " seconds (try others with `gpumem-gui replay --set`).",
+                ),
+                value=values[1],
+            )
         )
         values = values[1:2]
     for mb in values:
         out.append(Candidate(f"max_split_size_mb:{mb}", (f"max_split_size_mb:{mb}",)))
     if request and not _split_values(request):
         notes.append(
-            f"max_split_size_mb was not tried: the request ({format_bytes(request)}) is below the smallest useful"
-            f" value ({MIN_SPLIT_MB} MB), so it would be split as before."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Remedies",
+                    "max_split_size_mb was not tried: the request ({request}) is below the smallest useful value"
+                    " ({smallest} MB), so it would be split as before.",
+                ),
+                request=format_bytes(request),
+                smallest=MIN_SPLIT_MB,
+            )
         )
     if diagnosis.timeline.ooms:
         out.append(Candidate(GC_SETTINGS, tuple(GC_SETTINGS.split(","))))
     else:
         notes.append(
-            "garbage_collection_threshold was not tried: it acts against a memory fraction of the device, and a trace"
-            " without an OOM does not tell the device's capacity."
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "garbage_collection_threshold was not tried: it acts against a memory fraction of the device, and a"
+                " trace without an OOM does not tell the device's capacity.",
+            )
         )
     if diagnosis.timeline.ooms:
         notes.append(
-            "empty_cache() before the failing request was not replayed: the replay only repeats the program's own"
-            " empty_cache() calls (and the allocator releases the same segments before any OOM)."
+            QT_TRANSLATE_NOOP(
+                "Remedies",
+                "empty_cache() before the failing request was not replayed: the replay only repeats the program's own"
+                " empty_cache() calls (and the allocator releases the same segments before any OOM).",
+            )
         )
     pools = private_pool_note(diagnosis)
     if pools:
@@ -290,12 +331,27 @@ def private_pool_note(diagnosis: Diagnosis) -> str:
     if not pools:
         return ""
     held = sum(m.reserved_bytes for m in pools.values())
-    each = ", ".join(f"{format_bytes(m.reserved_bytes)} in pool {k}" for k, m in sorted(pools.items()))
-    return (
-        f"Private pools (CUDA graphs, torch.cuda.MemPool) hold {format_bytes(held)} of the"
-        f" {format_bytes(diagnosis.report.metrics.reserved_bytes)} reserved at this moment ({each}). The replays"
-        " keep those blocks for the pools' own requests, and empty_cache() gives a pool's memory back only once"
-        " the graphs using it are destroyed (or the MemPool deleted)."
+    each = joined(
+        (
+            say(
+                QT_TRANSLATE_NOOP("Remedies", "{bytes} in pool {pool}"),
+                bytes=format_bytes(m.reserved_bytes),
+                pool=str(k),
+            )
+            for k, m in sorted(pools.items())
+        ),
+        ", ",
+    )
+    return say(
+        QT_TRANSLATE_NOOP(
+            "Remedies",
+            "Private pools (CUDA graphs, torch.cuda.MemPool) hold {held} of the {reserved} reserved at this moment"
+            " ({each}). The replays keep those blocks for the pools' own requests, and empty_cache() gives a pool's"
+            " memory back only once the graphs using it are destroyed (or the MemPool deleted).",
+        ),
+        held=format_bytes(held),
+        reserved=format_bytes(diagnosis.report.metrics.reserved_bytes),
+        each=each,
     )
 
 
@@ -382,7 +438,11 @@ def _run(index: int) -> Outcome | str:
         )
     except Exception as e:  # a simulator bug must not hide the other remedies
         what = c.program.change if c.program else c.settings
-        return f"The replay with {what} failed ({type(e).__name__}: {e}); it is left out."
+        return say(
+            QT_TRANSLATE_NOOP("Remedies", "The replay with {what} failed ({error}); it is left out."),
+            what=what,
+            error=f"{type(e).__name__}: {e}",
+        )
 
 
 def _with_smaller_request(snapshot: Snapshot, device: int, size: int) -> Snapshot:

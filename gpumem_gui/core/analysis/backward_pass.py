@@ -15,6 +15,7 @@ from gpumem_gui.core.analysis.replay_warnings import MAX_WARNINGS, W_HISTORY_ALL
 from gpumem_gui.core.analysis.segment_map import LiveSegment, SegmentMap
 from gpumem_gui.core.rules.allocator_constants import SMALL_BUFFER
 from gpumem_gui.core.snapshot.model import I64, NO_STACK, Action, AllocatorState, BlockState, TraceTable
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 
 
 @dataclass(frozen=True)
@@ -148,20 +149,52 @@ def backward_segments(trace: TraceTable, final: AllocatorState) -> tuple[Segment
         if a == Action.SEGMENT_ALLOC:
             seg = segs.by_start.get(addr)
             if seg is None:
-                warnings.append(f"event {i}: segment_alloc of {addr:#x} is not there afterwards")
+                warnings.append(
+                    say(
+                        QT_TRANSLATE_NOOP(
+                            "Warnings", "event {event}: segment_alloc of {address} is not there afterwards"
+                        ),
+                        event=i,
+                        address=f"{addr:#x}",
+                    )
+                )
             else:
                 segs.remove(seg)
         elif a == Action.SEGMENT_FREE:
             if segs.overlaps(addr, addr + size):  # a broken trace: the memory it frees is in use afterwards
-                warnings.append(f"event {i}: segment_free of {addr:#x}, whose memory is a segment afterwards")
+                warnings.append(
+                    say(
+                        QT_TRANSLATE_NOOP(
+                            "Warnings", "event {event}: segment_free of {address}, whose memory is a segment afterwards"
+                        ),
+                        event=i,
+                        address=f"{addr:#x}",
+                    )
+                )
             else:
                 segs.add(segment_from_event(t, i, expandable=False))
         elif a == Action.SEGMENT_MAP:
             if segs.unmap_range(addr, addr + size) is None:
-                warnings.append(f"event {i}: segment_map of {addr:#x} is not mapped afterwards")
+                warnings.append(
+                    say(
+                        QT_TRANSLATE_NOOP(
+                            "Warnings", "event {event}: segment_map of {address} is not mapped afterwards"
+                        ),
+                        event=i,
+                        address=f"{addr:#x}",
+                    )
+                )
         elif a == Action.SEGMENT_UNMAP:
             if segs.overlaps(addr, addr + size):
-                warnings.append(f"event {i}: segment_unmap of {addr:#x}, whose memory is mapped afterwards")
+                warnings.append(
+                    say(
+                        QT_TRANSLATE_NOOP(
+                            "Warnings", "event {event}: segment_unmap of {address}, whose memory is mapped afterwards"
+                        ),
+                        event=i,
+                        address=f"{addr:#x}",
+                    )
+                )
             else:
                 segs.map_range(addr, addr + size, segment_from_event(t, i, expandable=True))
     return segs, warnings

@@ -63,6 +63,7 @@ from gpumem_gui.core.analysis.category_marks import frame_marks
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline, Lifetimes
 from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind, is_autograd_node, qualified_name
 from gpumem_gui.core.snapshot.model import I8, Action, Frame, Snapshot, StackTable, TraceTable
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence
 
 CATEGORIES: tuple[str, ...] = (
     "parameters",
@@ -97,6 +98,13 @@ CATEGORY_LABELS: dict[str, str] = {
     "autocast_weight_copies": "weight copies made by autocast",
     "inputs": "inputs moved to the device",
 }
+
+
+def category_label(key: str) -> Sentence:
+    """A category's label (CATEGORY_LABELS; `key` itself for one it does not know), translated where the window says
+    it (the labels are marked in views/common/language.py, CATEGORY_WORDS)."""
+    return Sentence("Categories", CATEGORY_LABELS.get(key, key))
+
 
 # Phases of a stack, most telling first (a stack with several phase frames takes the first in this order)
 # (CHECKPOINT reads as FORWARD and INIT as LOAD once a stack's phase is decided)
@@ -317,40 +325,53 @@ class Rule:
     """One row of the rules table: the category it names, in words, and when it holds."""
 
     category: int
-    says: str  # what the block details and `explain --json` show of the rule
+    says: Sentence  # what the block details and `explain --json` show of the rule
     holds: Callable[[_Life], npt.NDArray[np.bool_]]
 
 
 # The rules of the module docstring, first match wins, in the order they are tried.
 RULES: tuple[Rule, ...] = (
     # 1. no alloc event: when and why it was allocated is outside the recording
-    Rule(BEFORE_RECORDING, "no alloc event in the trace: live before recording began", lambda b: ~b.recorded),
+    Rule(
+        BEFORE_RECORDING,
+        QT_TRANSLATE_NOOP("CategoryRules", "no alloc event in the trace: live before recording began"),
+        lambda b: ~b.recorded,
+    ),
     # 2. a library's handle set-up: made when first needed (often inside backward), kept for the whole process
     Rule(
         LIBRARY_WORKSPACES,
-        "allocated by a library's workspace set-up (cuBLAS getNewWorkspace/getCurrentCUDABlasHandle, cuBLASLt,"
-        " cuDNN, NCCL): kept for the whole process",
+        QT_TRANSLATE_NOOP(
+            "CategoryRules",
+            "allocated by a library's workspace set-up (cuBLAS getNewWorkspace/getCurrentCUDABlasHandle, cuBLASLt,"
+            " cuDNN, NCCL): kept for the whole process",
+        ),
         lambda b: b.marked(marks.WORKSPACE),
     ),
     # 3. the model's weights, made or moved while it was built or loaded
     Rule(
         PARAMETERS,
-        "allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters,"
-        " load_state_dict, from_pretrained, a module's __init__)",
+        QT_TRANSLATE_NOOP(
+            "CategoryRules",
+            "allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters,"
+            " load_state_dict, from_pretrained, a module's __init__)",
+        ),
         lambda b: b.alloc_phase == LOAD,
     ),
     # 4. AccumulateGrad allocates exactly the .grad of leaf tensors
     Rule(
         GRADIENTS,
-        "allocated by autograd's AccumulateGrad: a leaf's .grad",
+        QT_TRANSLATE_NOOP("CategoryRules", "allocated by autograd's AccumulateGrad: a leaf's .grad"),
         lambda b: b.alloc_phase == ACCUMULATE_GRAD,
     ),
     # 5. autocast's cast of an fp32 weight: frames alone cannot tell a weight's cast from an activation's, the size
     #    can (an fp16/bf16 copy is half the fp32 block it copies)
     Rule(
         AUTOCAST_WEIGHT_COPIES,
-        "autocast's cast (at::autocast -> _to_copy, no Python .to()) to half the size of a weight block: the"
-        " low-precision copy of an fp32 weight, cached until the autocast region ends",
+        QT_TRANSLATE_NOOP(
+            "CategoryRules",
+            "autocast's cast (at::autocast -> _to_copy, no Python .to()) to half the size of a weight block: the"
+            " low-precision copy of an fp32 weight, cached until the autocast region ends",
+        ),
         lambda b: b.weight_cast,
     ),
     # 6. a forward inside backward is checkpointing's recomputation: backward consumes what it makes, even where
@@ -358,53 +379,71 @@ RULES: tuple[Rule, ...] = (
     #    between two backwards, reads the same: its short-lived blocks are called activations too)
     Rule(
         ACTIVATIONS,
-        "made by a forward run inside backward (checkpointing's recomputation)",
+        QT_TRANSLATE_NOOP("CategoryRules", "made by a forward run inside backward (checkpointing's recomputation)"),
         lambda b: b.recompute & (b.alloc_phase == FORWARD),
     ),
     # 7. gone before its phase ended: scratch space, whatever the phase (never for blocks with no frames)
     Rule(
         TEMPORARIES,
-        "allocated and freed within one stretch of the same phase (scratch space)",
+        QT_TRANSLATE_NOOP("CategoryRules", "allocated and freed within one stretch of the same phase (scratch space)"),
         lambda b: b.same_stretch & (b.alloc_phase != NONE),
     ),
     # 8. a batch sent to the device; the move's frames say so only outside the model (a forward that moves its own
     #    tensors is making activations or temporaries)
     Rule(
         INPUTS,
-        "a batch sent to the device: DataParallel's scatter, or a .to(device)/.cuda() (send_to_device,"
-        " BatchEncoding.to, ...) outside any forward, backward or optimizer step",
+        QT_TRANSLATE_NOOP(
+            "CategoryRules",
+            "a batch sent to the device: DataParallel's scatter, or a .to(device)/.cuda() (send_to_device,"
+            " BatchEncoding.to, ...) outside any forward, backward or optimizer step",
+        ),
         lambda b: b.marked(marks.SCATTER) | (b.marked(marks.DATA_MOVE | marks.DEVICE_MOVE) & (b.alloc_phase == OTHER)),
     ),
     # 9. DataParallel's copies of the weights on the other devices (the flat buffers it packs them into on the
     #    source device are freed at once: rule 7)
-    Rule(PARAMETERS, "replica (DataParallel broadcast: nn/parallel/replicate.py)", lambda b: b.marked(marks.REPLICA)),
+    Rule(
+        PARAMETERS,
+        QT_TRANSLATE_NOOP("CategoryRules", "replica (DataParallel broadcast: nn/parallel/replicate.py)"),
+        lambda b: b.marked(marks.REPLICA),
+    ),
     # 10. made by the optimizer and kept past its step: exp_avg, exp_avg_sq, momentum buffers
     Rule(
         OPTIMIZER_STATE,
-        "made by the optimizer and kept past its step (exp_avg, exp_avg_sq, momentum buffers)",
+        QT_TRANSLATE_NOOP(
+            "CategoryRules", "made by the optimizer and kept past its step (exp_avg, exp_avg_sq, momentum buffers)"
+        ),
         lambda b: b.alloc_phase == OPTIMIZER,
     ),
     # 11. made in backward and kept past it: what the optimizer step reads (a backward temporary is rule 7)
-    Rule(GRADIENTS, "made in backward and kept past it", lambda b: b.alloc_phase == BACKWARD),
+    Rule(
+        GRADIENTS,
+        QT_TRANSLATE_NOOP("CategoryRules", "made in backward and kept past it"),
+        lambda b: b.alloc_phase == BACKWARD,
+    ),
     # 12. made in a forward and kept past it: saved for backward, or the forward's output
     Rule(
         ACTIVATIONS,
-        "made in a forward and kept past it (saved for backward, or its output)",
+        QT_TRANSLATE_NOOP("CategoryRules", "made in a forward and kept past it (saved for backward, or its output)"),
         lambda b: b.alloc_phase == FORWARD,
     ),
     # 13. made by code outside any module's forward (a script's own functions) and freed by backward: saved for it
     Rule(
         ACTIVATIONS,
-        "made by code outside any module's forward and freed in backward (saved for it)",
+        QT_TRANSLATE_NOOP(
+            "CategoryRules", "made by code outside any module's forward and freed in backward (saved for it)"
+        ),
         lambda b: (b.alloc_phase == OTHER) & (b.free_phase == BACKWARD),
     ),
 )
 FROM_FILE, NO_RULE = len(RULES), len(RULES) + 1
 BEFORE_RECORDING_RULE = 0  # RULES[0]: the rule of blocks without an alloc event
-RULE_TEXTS: tuple[str, ...] = (
+RULE_TEXTS: tuple[Sentence, ...] = (
     *(r.says for r in RULES),
-    "the file's own category (torch.cuda._memory_viz._profile_to_snapshot, from PyTorch's memory profiler)",
-    "no rule matched (no frames, or frames that name no phase)",
+    QT_TRANSLATE_NOOP(
+        "CategoryRules",
+        "the file's own category (torch.cuda._memory_viz._profile_to_snapshot, from PyTorch's memory profiler)",
+    ),
+    QT_TRANSLATE_NOOP("CategoryRules", "no rule matched (no frames, or frames that name no phase)"),
 )
 
 # the categories torch's memory profiler writes (torch.profiler._memory_profiler.Category, lower-cased)

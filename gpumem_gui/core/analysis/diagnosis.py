@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.analysis.breakdown import Breakdown, breakdown_at, nameless_reasons
-from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
+from gpumem_gui.core.analysis.categories import category_label
 from gpumem_gui.core.analysis.expandable_room import ExpandableRoom, expandable_room
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group, segment_free
@@ -39,7 +39,8 @@ from gpumem_gui.core.rules.allocator_rules import (
 )
 from gpumem_gui.core.snapshot.frame_kinds import FrameKind, frame_kind
 from gpumem_gui.core.snapshot.model import Action, AllocatorState, BlockState, Snapshot, TraceTable
-from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
+from gpumem_gui.core.snapshot.origin import PROFILER_SENTENCE, profiler_made
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
 from gpumem_gui.core.snapshot.stacks import block_sites, format_frame, stack_site_label
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 
@@ -196,7 +197,7 @@ def diagnose(
     lead = 2 if oom else 1
     findings[lead:lead] = _stack_sentences(oom) + _breakdown_sentences(breakdown)
     if profiler_made(snapshot):  # its gaps are between the tensors the profiler saw, not a cache the allocator keeps
-        findings.append(f"This is a {PROFILER_FORM}: {SYNTHETIC_SPACE}.")
+        findings.append(PROFILER_SENTENCE)
     else:
         findings += _gap_sentences(gap)
     growth = find_growth(snapshot, timeline)  # memory kept step after step: a leak, whatever the moment
@@ -355,18 +356,21 @@ def analyze_gap(report: DeviceReport, timeline: DeviceTimeline, actions: np.ndar
 
 
 # -- sentences ---------------------------------------------------------------------------------------------------
+# each marked for the window's translations (views/common/sentences.py says them in its language); the CLI and the
+# JSON print them in English as they are
 
 
-_ACTION_WORDS: dict[int, str] = {
-    Action.ALLOC: "an allocation",
-    Action.FREE_REQUESTED: "a free, requested",
-    Action.FREE_COMPLETED: "a free, completed",
-    Action.SEGMENT_ALLOC: "a cudaMalloc",
-    Action.SEGMENT_FREE: "a cudaFree",
-    Action.SEGMENT_MAP: "pages mapped",
-    Action.SEGMENT_UNMAP: "pages unmapped",
-    Action.OOM: "an OOM",
+_ACTION_WORDS: dict[int, Sentence] = {
+    Action.ALLOC: QT_TRANSLATE_NOOP("Diagnosis", "an allocation"),
+    Action.FREE_REQUESTED: QT_TRANSLATE_NOOP("Diagnosis", "a free, requested"),
+    Action.FREE_COMPLETED: QT_TRANSLATE_NOOP("Diagnosis", "a free, completed"),
+    Action.SEGMENT_ALLOC: QT_TRANSLATE_NOOP("Diagnosis", "a cudaMalloc"),
+    Action.SEGMENT_FREE: QT_TRANSLATE_NOOP("Diagnosis", "a cudaFree"),
+    Action.SEGMENT_MAP: QT_TRANSLATE_NOOP("Diagnosis", "pages mapped"),
+    Action.SEGMENT_UNMAP: QT_TRANSLATE_NOOP("Diagnosis", "pages unmapped"),
+    Action.OOM: QT_TRANSLATE_NOOP("Diagnosis", "an OOM"),
 }
+_AN_EVENT = QT_TRANSLATE_NOOP("Diagnosis", "an event")
 
 
 def _share(part: int, whole: int) -> str:
@@ -378,102 +382,219 @@ def _moment_sentences(
 ) -> list[str]:
     m = report.metrics
     n = report.trace.n_events
-    held = f"{format_bytes(m.allocated_bytes)} allocated in {format_bytes(m.reserved_bytes)} reserved"
+    held = say(
+        QT_TRANSLATE_NOOP("Diagnosis", "{allocated} allocated in {reserved} reserved"),
+        allocated=format_bytes(m.allocated_bytes),
+        reserved=format_bytes(m.reserved_bytes),
+    )
+    fields = {"device": str(device), "event": str(moment.event), "n": str(n), "held": held}
     if moment.kind == "oom":
-        head = f"Device {device} ran out of memory at event {moment.event} of {n} (its first OOM)."
+        head = QT_TRANSLATE_NOOP(
+            "Diagnosis", "Device {device} ran out of memory at event {event} of {n} (its first OOM)."
+        )
     elif moment.kind == "peak":
-        head = f"Device {device} has no OOM in its trace; this is its peak of allocated memory, at event {moment.event}"
-        head += f" of {n}: {held}."
+        head = QT_TRANSLATE_NOOP(
+            "Diagnosis",
+            "Device {device} has no OOM in its trace; this is its peak of allocated memory, at event {event} of {n}:"
+            " {held}.",
+        )
     elif moment.kind == "snapshot":
-        head = f"Device {device} has no trace in this file; this is its state when the snapshot was taken: {held}."
+        head = QT_TRANSLATE_NOOP(
+            "Diagnosis",
+            "Device {device} has no trace in this file; this is its state when the snapshot was taken: {held}.",
+        )
+    elif moment.event == -1:
+        head = QT_TRANSLATE_NOOP("Diagnosis", "Device {device} before the first event: {held}.")
+    elif moment.event is not None and moment.event >= 0:
+        fields["action"] = _ACTION_WORDS.get(int(snapshot.trace(device).action[moment.event]), _AN_EVENT)
+        head = QT_TRANSLATE_NOOP("Diagnosis", "Device {device} right after event {event} of {n} ({action}): {held}.")
     else:
-        what = "before the first event" if moment.event == -1 else f"right after event {moment.event} of {n}"
-        if moment.event is not None and moment.event >= 0:
-            code = int(snapshot.trace(device).action[moment.event])
-            what += f" ({_ACTION_WORDS.get(code, 'an event')})"
-        head = f"Device {device} {what}: {held}."
-    return [head, *(_oom_sentences(oom) if oom else [])]
+        head = QT_TRANSLATE_NOOP("Diagnosis", "Device {device} right after event {event} of {n}: {held}.")
+    return [say(head, **fields), *(_oom_sentences(oom) if oom else [])]
+
+
+def _pool_words(o: OomAnalysis) -> Sentence:
+    if o.private_pool is None:
+        small = QT_TRANSLATE_NOOP("Diagnosis", "small pool")
+        return small if o.small_pool else QT_TRANSLATE_NOOP("Diagnosis", "large pool")
+    if o.small_pool:
+        return say(QT_TRANSLATE_NOOP("Diagnosis", "small pool of private pool {pool}"), pool=str(o.private_pool))
+    return say(QT_TRANSLATE_NOOP("Diagnosis", "large pool of private pool {pool}"), pool=str(o.private_pool))
 
 
 def _oom_sentences(o: OomAnalysis) -> list[str]:
-    pool = ("small" if o.small_pool else "large") + " pool"
-    if o.private_pool is not None:
-        pool += f" of private pool {o.private_pool}"
-    who = o.site or "The program"
-    out = [
-        f"{who} asked for {format_bytes_exact(o.request_bytes)}, rounded as the allocator rounds it, from the"
-        f" {pool} on stream {o.stream}.",
-        f"A new segment for it needed {format_bytes(o.segment_bytes)} from cudaMalloc, but the device had only"
-        f" {format_bytes_exact(o.device_free_bytes)} free (cudaMemGetInfo at the OOM).",
-        f"The cache had {format_bytes(o.pool_free_bytes)} free in that pool, but its largest hole was"
-        f" {format_bytes_exact(o.largest_hole_bytes)}: no free block could serve the request.",
-        "Before raising the OOM the allocator had already given back every cached segment without a live block (what"
-        " empty_cache() does), so an empty_cache() before this request would not have helped.",
+    who = o.site or QT_TRANSLATE_NOOP("Diagnosis", "The program")
+    out: list[str] = [
+        say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "{who} asked for {request}, rounded as the allocator rounds it, from the {pool} on stream {stream}.",
+            ),
+            who=who,
+            request=format_bytes_exact(o.request_bytes),
+            pool=_pool_words(o),
+            stream=o.stream,
+        ),
+        say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "A new segment for it needed {segment} from cudaMalloc, but the device had only {device_free} free"
+                " (cudaMemGetInfo at the OOM).",
+            ),
+            segment=format_bytes(o.segment_bytes),
+            device_free=format_bytes_exact(o.device_free_bytes),
+        ),
+        say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "The cache had {pool_free} free in that pool, but its largest hole was {hole}: no free block could"
+                " serve the request.",
+            ),
+            pool_free=format_bytes(o.pool_free_bytes),
+            hole=format_bytes_exact(o.largest_hole_bytes),
+        ),
+        QT_TRANSLATE_NOOP(
+            "Diagnosis",
+            "Before raising the OOM the allocator had already given back every cached segment without a live block"
+            " (what empty_cache() does), so an empty_cache() before this request would not have helped.",
+        ),
     ]
     if o.private_pool is not None:
-        out[3] = (
-            "Before raising the OOM the allocator had already given back every cached segment without a live block"
-            f" (what empty_cache() does), except those of private pools still in use: pool {o.private_pool} keeps"
-            " its own until the program releases it (destroys its graphs, deletes its MemPool), so an empty_cache()"
-            " before this request would not have helped."
+        out[3] = say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "Before raising the OOM the allocator had already given back every cached segment without a live"
+                " block (what empty_cache() does), except those of private pools still in use: pool {pool} keeps its"
+                " own until the program releases it (destroys its graphs, deletes its MemPool), so an empty_cache()"
+                " before this request would not have helped.",
+            ),
+            pool=str(o.private_pool),
         )
     if o.expandable is not None:
         out[1] = _pages_needed_sentence(o, o.expandable)
-        out[3] = (
+        out[3] = QT_TRANSLATE_NOOP(
+            "Diagnosis",
             "Before raising the OOM the allocator had already unmapped every page of its segments that no live block"
-            " touches (what empty_cache() does), so an empty_cache() before this request would not have helped."
+            " touches (what empty_cache() does), so an empty_cache() before this request would not have helped.",
         )
     if o.splitters:
-        named = "; ".join(f"{format_bytes(s.size)} at {s.address:#x} from {s.site}" for s in o.splitters)
-        more = f" (and {o.splitter_count - len(o.splitters)} more)" if o.splitter_count > len(o.splitters) else ""
-        segments = (
-            f"{o.splitter_segments} segment(s) of {format_bytes(o.splitter_segment_bytes)} with"
-            f" {format_bytes(o.splitter_free_bytes)} free"
+        named = joined(
+            (
+                say(
+                    QT_TRANSLATE_NOOP("Diagnosis", "{size} at {address} from {site}"),
+                    size=format_bytes(s.size),
+                    address=f"{s.address:#x}",
+                    site=s.site,
+                )
+                for s in o.splitters
+            ),
+            "; ",
+        )
+        more: str = ""
+        if o.splitter_count > len(o.splitters):
+            more = say(QT_TRANSLATE_NOOP("Diagnosis", " (and {n} more)"), n=o.splitter_count - len(o.splitters))
+        segments = say(
+            QT_TRANSLATE_NOOP("Diagnosis", "{n} segment(s) of {size} with {free} free"),
+            n=o.splitter_segments,
+            size=format_bytes(o.splitter_segment_bytes),
+            free=format_bytes(o.splitter_free_bytes),
         )
         if o.splitter_rule == "split":
             out.append(
-                f"{o.splitter_count} live block(s) split the holes of {segments}: without them the holes would have"
-                f" been one, large enough for the request. They are: {named}{more}."
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "Diagnosis",
+                        "{count} live block(s) split the holes of {segments}: without them the holes would have been"
+                        " one, large enough for the request. They are: {named}{more}.",
+                    ),
+                    count=o.splitter_count,
+                    segments=segments,
+                    named=named,
+                    more=more,
+                )
             )
         else:
             out.append(
-                f"{o.splitter_count} live block(s) keep {segments} from being released: without them the allocator"
-                f" would have given those segments back and cudaMalloc'ed the request"
-                f" ({format_bytes(o.device_free_bytes)} + {format_bytes(o.splitter_segment_bytes)} >="
-                f" {format_bytes(o.segment_bytes)}). They are: {named}{more}."
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "Diagnosis",
+                        "{count} live block(s) keep {segments} from being released: without them the allocator would"
+                        " have given those segments back and cudaMalloc'ed the request ({device_free} + {released} >="
+                        " {needed}). They are: {named}{more}.",
+                    ),
+                    count=o.splitter_count,
+                    segments=segments,
+                    device_free=format_bytes(o.device_free_bytes),
+                    released=format_bytes(o.splitter_segment_bytes),
+                    needed=format_bytes(o.segment_bytes),
+                    named=named,
+                    more=more,
+                )
             )
     elif o.cache_free_bytes + o.device_free_bytes < o.request_bytes:
         out.append(
-            f"Even all the free memory of the cache and the device together ({format_bytes(o.cache_free_bytes)} +"
-            f" {format_bytes(o.device_free_bytes)}) is less than the request: no rearrangement of free memory could"
-            " have served it, only a smaller request or a smaller live set."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "Even all the free memory of the cache and the device together ({cache_free} + {device_free}) is"
+                    " less than the request: no rearrangement of free memory could have served it, only a smaller"
+                    " request or a smaller live set.",
+                ),
+                cache_free=format_bytes(o.cache_free_bytes),
+                device_free=format_bytes(o.device_free_bytes),
+            )
         )
     if o.fits_up_to_bytes < o.request_bytes:
-        how = (
-            f"the larger of what the largest hole serves and what a new segment in the device's free memory serves"
-            f" ({format_bytes(o.new_segment_fits_bytes)})"
+        how = say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "the larger of what the largest hole serves and what a new segment in the device's free memory serves"
+                " ({new})",
+            ),
+            new=format_bytes(o.new_segment_fits_bytes),
         )
         if o.expandable is not None:
             how = _pages_limit_words(o.expandable, o.new_segment_fits_bytes >= o.fits_up_to_bytes)
         out.append(
-            f"The request would have fitted at {format_bytes_exact(o.fits_up_to_bytes)} or less"
-            f" ({format_bytes(o.request_bytes - o.fits_up_to_bytes)} smaller): {how}."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis", "The request would have fitted at {fits} or less ({smaller} smaller): {how}."
+                ),
+                fits=format_bytes_exact(o.fits_up_to_bytes),
+                smaller=format_bytes(o.request_bytes - o.fits_up_to_bytes),
+                how=how,
+            )
         )
     else:
         out.append(
-            "By these figures the request should have fitted: another stream's holes, a private pool or memory"
-            " freed while the OOM was handled may explain the difference."
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "By these figures the request should have fitted: another stream's holes, a private pool or memory"
+                " freed while the OOM was handled may explain the difference.",
+            )
         )
     if o.live_excess_bytes and o.expandable is not None:
         out.append(
-            f"Or the live set would have to shrink by {format_bytes(o.live_excess_bytes)}, freed as whole"
-            f" {page_size_text(o.expandable.page_bytes)} pages (a page goes back to the device only when no live"
-            " block lies on it)."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "Or the live set would have to shrink by {excess}, freed as whole {page} pages (a page goes back"
+                    " to the device only when no live block lies on it).",
+                ),
+                excess=format_bytes(o.live_excess_bytes),
+                page=page_size_text(o.expandable.page_bytes),
+            )
         )
     elif o.live_excess_bytes:
         out.append(
-            f"Or the live set would have to shrink by {format_bytes(o.live_excess_bytes)}, freed as whole segments (a"
-            " segment goes back to the device only when none of its blocks is live)."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "Or the live set would have to shrink by {excess}, freed as whole segments (a segment goes back to"
+                    " the device only when none of its blocks is live).",
+                ),
+                excess=format_bytes(o.live_excess_bytes),
+            )
         )
     return out
 
@@ -482,8 +603,16 @@ def _stack_sentences(o: OomAnalysis | None) -> list[str]:
     if o is None or not o.user_frames:
         return []
     shown = o.user_frames[:MAX_USER_FRAMES]
-    more = f" (and {len(o.user_frames) - len(shown)} more)" if len(o.user_frames) > len(shown) else ""
-    return [f"Its stack in your code, innermost first: {' <- '.join(shown)}{more}."]
+    more: str = ""
+    if len(o.user_frames) > len(shown):
+        more = say(QT_TRANSLATE_NOOP("Diagnosis", " (and {n} more)"), n=len(o.user_frames) - len(shown))
+    return [
+        say(
+            QT_TRANSLATE_NOOP("Diagnosis", "Its stack in your code, innermost first: {frames}{more}."),
+            frames=" <- ".join(shown),
+            more=more,
+        )
+    ]
 
 
 def page_size_text(page: int) -> str:
@@ -491,84 +620,184 @@ def page_size_text(page: int) -> str:
     return f"{page >> 20} MiB" if page % (1 << 20) == 0 else format_bytes(page)
 
 
-def _pages(count: int, page: int) -> str:
-    return f"{count:,} page{'' if count == 1 else 's'} of {page_size_text(page)}"
+def _pages(count: int, page: int) -> Sentence:
+    return say(
+        QT_TRANSLATE_NOOP("Diagnosis", "{n} {n:page|pages} of {size}"), n=f"{count:,}", size=page_size_text(page)
+    )
 
 
-def _pages_needed_sentence(o: OomAnalysis, room: ExpandableRoom) -> str:
+def _pages_needed_sentence(o: OomAnalysis, room: ExpandableRoom) -> Sentence:
     """What growing an expandable segment for the request needed, against what the device had."""
     grow = room.request
     where = (
-        "a new expandable segment"
+        QT_TRANSLATE_NOOP("Diagnosis", "a new expandable segment")
         if grow.segment < 0
-        else f"the free tail of {format_bytes_exact(grow.tail_bytes)} at the end of the segment at {grow.segment:#x}"
+        else say(
+            QT_TRANSLATE_NOOP("Diagnosis", "the free tail of {tail} at the end of the segment at {segment}"),
+            tail=format_bytes_exact(grow.tail_bytes),
+            segment=f"{grow.segment:#x}",
+        )
     )
-    return (
-        f"Expandable segments are on, so the allocator grows a segment by mapping pages rather than by cudaMalloc:"
-        f" the request needed {_pages(grow.map_bytes // room.page_bytes, room.page_bytes)}"
-        f" ({format_bytes(grow.map_bytes)}) mapped onto {where}, but the device had only"
-        f" {format_bytes_exact(o.device_free_bytes)} free (cudaMemGetInfo at the OOM), room for"
-        f" {_pages(room.pages_free, room.page_bytes)}."
+    return say(
+        QT_TRANSLATE_NOOP(
+            "Diagnosis",
+            "Expandable segments are on, so the allocator grows a segment by mapping pages rather than by cudaMalloc:"
+            " the request needed {pages} ({bytes}) mapped onto {where}, but the device had only {device_free} free"
+            " (cudaMemGetInfo at the OOM), room for {room}.",
+        ),
+        pages=_pages(grow.map_bytes // room.page_bytes, room.page_bytes),
+        bytes=format_bytes(grow.map_bytes),
+        where=where,
+        device_free=format_bytes_exact(o.device_free_bytes),
+        room=_pages(room.pages_free, room.page_bytes),
     )
 
 
-def _pages_limit_words(room: ExpandableRoom, by_pages: bool) -> str:
+def _pages_limit_words(room: ExpandableRoom, by_pages: bool) -> Sentence:
     """How the largest request that fits would have been served: the largest hole, or pages mapped."""
     grow = room.limit
     if not by_pages or not grow.bytes:
-        return "what the largest hole serves; the device could not map enough pages for more"
+        return QT_TRANSLATE_NOOP(
+            "Diagnosis", "what the largest hole serves; the device could not map enough pages for more"
+        )
     pages = _pages(grow.map_bytes // room.page_bytes, room.page_bytes)
     if grow.segment < 0:
-        return f"{pages} the device could still map, in a new expandable segment"
+        return say(
+            QT_TRANSLATE_NOOP("Diagnosis", "{pages} the device could still map, in a new expandable segment"),
+            pages=pages,
+        )
     beyond = grow.bytes - grow.tail_bytes - grow.map_bytes
-    more = f", plus {format_bytes_exact(beyond)} free in the segment after them" if beyond else ""
-    return (
-        f"the free tail of {format_bytes_exact(grow.tail_bytes)} at the end of the segment at {grow.segment:#x},"
-        f" plus {pages} the device could still map after it{more}; the allocator grows the first segment, by"
-        " address, with room for the request, and maps no page elsewhere when that fails"
+    more: str = ""
+    if beyond:
+        more = say(
+            QT_TRANSLATE_NOOP("Diagnosis", ", plus {beyond} free in the segment after them"),
+            beyond=format_bytes_exact(beyond),
+        )
+    return say(
+        QT_TRANSLATE_NOOP(
+            "Diagnosis",
+            "the free tail of {tail} at the end of the segment at {segment}, plus {pages} the device could still map"
+            " after it{more}; the allocator grows the first segment, by address, with room for the request, and maps"
+            " no page elsewhere when that fails",
+        ),
+        tail=format_bytes_exact(grow.tail_bytes),
+        segment=f"{grow.segment:#x}",
+        pages=pages,
+        more=more,
     )
 
 
 def _breakdown_sentences(b: Breakdown) -> list[str]:
     total = b.allocated_bytes
     if not total:
-        return ["Nothing is allocated at this moment."]
+        return [QT_TRANSLATE_NOOP("Diagnosis", "Nothing is allocated at this moment.")]
     sites = sorted(b.by_site, key=lambda s: -s.bytes)[:TOP_SITES]
-    named = ", ".join(f"{s.site} {format_bytes(s.bytes)} ({_share(s.bytes, total)})" for s in sites)
+    named = joined(
+        (
+            Sentence(
+                "",
+                "{site} {bytes} ({share})",
+                {"site": s.site, "bytes": format_bytes(s.bytes), "share": _share(s.bytes, total)},
+            )
+            for s in sites
+        ),
+        ", ",
+    )
     cats = sorted(((v, k) for k, v in b.by_category.items() if v), reverse=True)
-    by_cat = ", ".join(f"{CATEGORY_LABELS.get(k, k)} {format_bytes(v)} ({_share(v, total)})" for v, k in cats)
-    source = " (the file's own categories, from PyTorch's memory profiler)" if b.category_source == "file" else ""
-    return [f"What holds the memory: {named}.", f"By category{source}: {by_cat}."]
+    by_cat = joined(
+        (
+            Sentence(
+                "",
+                "{category} {bytes} ({share})",
+                {"category": category_label(k), "bytes": format_bytes(v), "share": _share(v, total)},
+            )
+            for v, k in cats
+        ),
+        ", ",
+    )
+    if b.category_source == "file":
+        by = QT_TRANSLATE_NOOP(
+            "Diagnosis", "By category (the file's own categories, from PyTorch's memory profiler): {categories}."
+        )
+    else:
+        by = QT_TRANSLATE_NOOP("Diagnosis", "By category: {categories}.")
+    return [
+        say(QT_TRANSLATE_NOOP("Diagnosis", "What holds the memory: {sites}."), sites=named),
+        say(by, categories=by_cat),
+    ]
 
 
 def _gap_sentences(g: GapAnalysis) -> list[str]:
     if g.gap_bytes <= 0:
-        return ["Every reserved byte is allocated."]
-    parts = []
+        return [QT_TRANSLATE_NOOP("Diagnosis", "Every reserved byte is allocated.")]
+    parts: list[Sentence] = []
     if g.split_bytes:
         parts.append(
-            f"{format_bytes(g.split_bytes)} is free inside segments that also hold live blocks (split blocks: the"
-            " allocator cannot give them back)"
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "{bytes} is free inside segments that also hold live blocks (split blocks: the allocator cannot"
+                    " give them back)",
+                ),
+                bytes=format_bytes(g.split_bytes),
+            )
         )
     if g.whole_bytes:
         parts.append(
-            f"{format_bytes(g.whole_bytes)} is {g.whole_segments} wholly free segment(s) the cache keeps for later"
-            " requests (empty_cache() would give them back)"
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "{bytes} is {n} wholly free segment(s) the cache keeps for later requests (empty_cache() would"
+                    " give them back)",
+                ),
+                bytes=format_bytes(g.whole_bytes),
+                n=g.whole_segments,
+            )
         )
     if g.pool_bytes:
         parts.append(
-            f"{format_bytes(g.pool_bytes)} is {g.pool_segments} wholly free segment(s) of private pools (CUDA graphs,"
-            " MemPool), kept for the pools' own requests (empty_cache() gives them back only once the pool is"
-            " released)"
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "{bytes} is {n} wholly free segment(s) of private pools (CUDA graphs, MemPool), kept for the"
+                    " pools' own requests (empty_cache() gives them back only once the pool is released)",
+                ),
+                bytes=format_bytes(g.pool_bytes),
+                n=g.pool_segments,
+            )
         )
     if g.expandable_bytes:
-        parts.append(f"{format_bytes(g.expandable_bytes)} is free pages of expandable segments")
+        parts.append(
+            say(
+                QT_TRANSLATE_NOOP("Diagnosis", "{bytes} is free pages of expandable segments"),
+                bytes=format_bytes(g.expandable_bytes),
+            )
+        )
     if g.pending_bytes:
-        parts.append(f"{format_bytes(g.pending_bytes)} is freed but waits for other streams (pending free)")
-    out = [f"Reserved but not allocated: {format_bytes(g.gap_bytes)}. " + "; ".join(parts) + "."]
+        parts.append(
+            say(
+                QT_TRANSLATE_NOOP("Diagnosis", "{bytes} is freed but waits for other streams (pending free)"),
+                bytes=format_bytes(g.pending_bytes),
+            )
+        )
+    out: list[str] = [
+        say(
+            QT_TRANSLATE_NOOP("Diagnosis", "Reserved but not allocated: {gap}. {parts}."),
+            gap=format_bytes(g.gap_bytes),
+            parts=joined(parts, "; "),
+        )
+    ]
     if g.later_larger:
         out.append(
-            f"{g.later_larger} of the {g.later_requests} requests after this moment were larger than its largest"
-            f" cached hole ({format_bytes(g.largest_hole_bytes)}), so no hole cached here could serve them."
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "{n} of the {total} requests after this moment were larger than its largest cached hole ({hole}),"
+                    " so no hole cached here could serve them.",
+                ),
+                n=g.later_larger,
+                total=g.later_requests,
+                hole=format_bytes(g.largest_hole_bytes),
+            )
         )
     return out

@@ -8,23 +8,26 @@ from typing import Any
 
 from gpumem_gui.core.analysis.categories import CATEGORIES
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, OomAnalysis, Remedy
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
 from gpumem_gui.core.snapshot.units import format_bytes
 
 TEXT_SITES = 8  # sites listed in the text (the JSON lists every one)
 
 
-REPLAY_NOTE = (
+REPLAY_NOTE = QT_TRANSLATE_NOOP(
+    "Explain",
     "Each remedy is a replay of the recorded allocations and frees through the allocator simulator: a setting"
     " replays them as recorded, assuming the program makes the same requests in the same order; a change to the"
-    " program replays them changed as that change would change them (what it assumes is in its row)."
+    " program replays them changed as that change would change them (what it assumes is in its row).",
 )
 
 
-MODEL_NOTE = (
+MODEL_NOTE = QT_TRANSLATE_NOOP(
+    "Explain",
     "Each change to the program below is replayed as a changed trace: the recorded requests with those the change"
     " acts on dropped, shrunk or freed for a while, every other request as recorded, up to the request explained"
     " (the whole trace at a peak). It is a model of the change, not the changed program; what each one assumes is"
-    " said with it."
+    " said with it.",
 )
 
 
@@ -35,24 +38,33 @@ def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[st
     peak = diagnosis.report.trace.peak_reserved
     settings = [r for r in remedies if r.kind == "setting"]
     programs = [r for r in remedies if r.kind != "setting"]
-    out = [REPLAY_NOTE] if settings else []
+    out: list[str] = [REPLAY_NOTE] if settings else []
     out += [baseline] if baseline else []
     had_oom = bool(diagnosis.timeline.ooms)
     for r in settings:
-        after = f"peak reserved {format_bytes(r.peak_reserved_bytes)}, recorded {format_bytes(peak)}"
+        after = say(
+            QT_TRANSLATE_NOOP("Explain", "peak reserved {peak}, recorded {recorded}"),
+            peak=format_bytes(r.peak_reserved_bytes),
+            recorded=format_bytes(peak),
+        )
+        fields = {"settings": r.settings, "after": after, "n": str(r.oom_events)}
         if not r.judged:
-            out.append(
-                f"With {r.settings} {r.unjudged}; the replay ({after}) starts from the segments the recorded settings"
-                " made."
+            fields["reason"] = r.unjudged
+            verdict = QT_TRANSLATE_NOOP(
+                "Explain",
+                "With {settings} {reason}; the replay ({after}) starts from the segments the recorded settings made.",
             )
         elif had_oom and r.fits:
-            out.append(f"With {r.settings} the OOM goes away ({after}).")
+            verdict = QT_TRANSLATE_NOOP("Explain", "With {settings} the OOM goes away ({after}).")
         elif had_oom:
-            out.append(f"With {r.settings} the replay still runs out of memory ({r.oom_events} OOM; {after}).")
+            verdict = QT_TRANSLATE_NOOP(
+                "Explain", "With {settings} the replay still runs out of memory ({n} OOM; {after})."
+            )
         elif r.fits:
-            out.append(f"With {r.settings}: {after}.")
+            verdict = QT_TRANSLATE_NOOP("Explain", "With {settings}: {after}.")
         else:
-            out.append(f"With {r.settings} the replay runs out of memory ({r.oom_events} OOM; {after}).")
+            verdict = QT_TRANSLATE_NOOP("Explain", "With {settings} the replay runs out of memory ({n} OOM; {after}).")
+        out.append(say(verdict, **fields))
     if programs:
         out.append(MODEL_NOTE)
     out += [_program_sentence(r, had_oom) for r in programs]
@@ -62,22 +74,53 @@ def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[st
 def _program_sentence(r: Remedy, had_oom: bool) -> str:
     """A change to the program: what it frees at the moment, what its changed trace's replay gave, what it assumes."""
     first = r.what.split(" ", 1)[0]
-    head = r.what[0].upper() + r.what[1:] if first.isalpha() and first.islower() else r.what
-    frees = f"frees {format_bytes(r.frees_bytes or 0)} at this moment"
-    peak = f"peak reserved {format_bytes(r.peak_reserved_bytes)}"
+    head = r.what
+    if first.isalpha() and first.islower():  # a change said as a clause ("checkpoint ...") begins the sentence
+        head = Sentence("", "{what:capital}", {"what": r.what})
+    fields = {
+        "frees": format_bytes(r.frees_bytes or 0),
+        "peak": format_bytes(r.peak_reserved_bytes),
+        "reason": r.unjudged,
+        "n": str(r.oom_events),
+    }
     if not r.judged:
-        verdict = f"{frees}; the replay cannot judge it ({r.unjudged})"
+        verdict = QT_TRANSLATE_NOOP("Explain", "frees {frees} at this moment; the replay cannot judge it ({reason})")
     elif had_oom and r.fits:
-        verdict = f"{frees}, and the request then fits: the changed trace replays to it with no OOM ({peak})"
+        verdict = QT_TRANSLATE_NOOP(
+            "Explain",
+            "frees {frees} at this moment, and the request then fits: the changed trace replays to it with no OOM"
+            " (peak reserved {peak})",
+        )
     elif had_oom:
-        verdict = f"{frees}, but the request still does not fit: the changed trace's replay runs out of memory ({peak})"
+        verdict = QT_TRANSLATE_NOOP(
+            "Explain",
+            "frees {frees} at this moment, but the request still does not fit: the changed trace's replay runs out of"
+            " memory (peak reserved {peak})",
+        )
     else:
         room = r.headroom_bytes or 0
-        gain = f"{format_bytes(room)} of headroom" if room > 0 else "no headroom"
-        verdict = f"{frees}; replayed, {peak}: {gain} against the recorded settings' replay"
-        if r.oom_events:
-            verdict += f" ({r.oom_events} OOM in the replay)"
-    return f"{head}: {verdict}. It assumes {r.assumes}."
+        if room > 0:
+            fields["room"] = format_bytes(room)
+            verdict = QT_TRANSLATE_NOOP(
+                "Explain",
+                "frees {frees} at this moment; replayed, peak reserved {peak}: {room} of headroom against the"
+                " recorded settings' replay",
+            )
+        else:
+            verdict = QT_TRANSLATE_NOOP(
+                "Explain",
+                "frees {frees} at this moment; replayed, peak reserved {peak}: no headroom against the recorded"
+                " settings' replay",
+            )
+    said = say(verdict, **fields)
+    if r.judged and not had_oom and r.oom_events:
+        said = say(QT_TRANSLATE_NOOP("Explain", "{verdict} ({n} OOM in the replay)"), verdict=said, n=r.oom_events)
+    return say(
+        QT_TRANSLATE_NOOP("Explain", "{change}: {verdict}. It assumes {assumes}."),
+        change=head,
+        verdict=said,
+        assumes=r.assumes,
+    )
 
 
 def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: list[str]) -> dict[str, Any]:

@@ -38,6 +38,7 @@ from gpumem_gui.core.analysis.categories import (
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, Lifetimes
 from gpumem_gui.core.snapshot.annotations import annotation_ranges
 from gpumem_gui.core.snapshot.model import I8, I64, Action, Frame, Snapshot
+from gpumem_gui.core.snapshot.sentences import Sentence
 from gpumem_gui.core.snapshot.stacks import NO_SITE, stack_sites
 from gpumem_gui.core.snapshot.units import format_bytes
 
@@ -338,21 +339,52 @@ def _top_stack(life: Lifetimes, ids: I64, points: I64) -> int:
     return int(stacks[np.argmax(np.bincount(inverse, size[pick].astype(np.float64)))])
 
 
+def _steps_how(steps: Steps) -> str:
+    """How the steps were found (or why none were), as a Sentence when it has a template."""
+    return Sentence("Growth", steps.template, steps.fields) if steps.template else steps.how
+
+
 def growth_sentences(growth: Growth) -> list[str]:
-    """The findings: one sentence per growing site (the largest few), then how the steps were found."""
+    """The findings: one sentence per growing site (the largest few), then how the steps were found (each a
+    Sentence, marked for the window's translations)."""
+    how = _steps_how(growth.steps)
     if not growth.steps.found:
-        return [growth.steps.how[0].upper() + growth.steps.how[1:] + "."]
+        return [Sentence("", "{how:capital}.", {"how": how})]
     if not growth.sites:
-        return [growth.summary]
-    out = []
+        template, fields = growth.summary_template()
+        return [Sentence("Growth", template, {**fields, "how": how})]
+    out: list[str] = []
     for g in growth.sites[:MAX_SENTENCES]:
-        where = f" (allocated in {g.phase})" if g.phase in _SHOWN_PHASES else ""
-        out.append(
-            f"{g.site}{where} grows by {format_bytes(g.bytes_per_step)} per step over {g.steps} "
-            f"steps (from {format_bytes(g.first_bytes)} to {format_bytes(g.last_bytes)}): {KEPT}."
-        )
+        fields = {
+            "site": g.site,
+            "phase": g.phase,
+            "per_step": format_bytes(g.bytes_per_step),
+            "steps": str(g.steps),
+            "first": format_bytes(g.first_bytes),
+            "last": format_bytes(g.last_bytes),
+        }
+        if g.phase in _SHOWN_PHASES:
+            template = QT_TRANSLATE_NOOP(
+                "Growth",
+                "{site} (allocated in {phase}) grows by {per_step} per step over {steps} steps (from {first} to"
+                " {last}): memory kept from each step, e.g. a tensor appended to a list or a loss kept with its graph.",
+            )
+        else:
+            template = QT_TRANSLATE_NOOP(
+                "Growth",
+                "{site} grows by {per_step} per step over {steps} steps (from {first} to {last}): memory kept from"
+                " each step, e.g. a tensor appended to a list or a loss kept with its graph.",
+            )
+        out.append(Sentence("Growth", template, fields))
     if len(growth.sites) > MAX_SENTENCES:
-        out.append(f"{len(growth.sites) - MAX_SENTENCES} more sites grow too.")
-    rule = f"{format_bytes(MIN_GROWTH)} or more a step, holding more after {MIN_INCREASING:.0%} of the steps"
-    out.append(f"Steps measured at {growth.steps.how}; a site counts as growing at {rule}.")
+        more = QT_TRANSLATE_NOOP("Growth", "{n} more sites grow too.")
+        out.append(Sentence("Growth", more, {"n": str(len(growth.sites) - MAX_SENTENCES)}))
+    rule = QT_TRANSLATE_NOOP(
+        "Growth",
+        "Steps measured at {how}; a site counts as growing at {size} or more a step, holding more after {share} of"
+        " the steps.",
+    )
+    out.append(
+        Sentence("Growth", rule, {"how": how, "size": format_bytes(MIN_GROWTH), "share": f"{MIN_INCREASING:.0%}"})
+    )
     return out

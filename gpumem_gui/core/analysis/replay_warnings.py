@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+
 # The twins report (code, event, address) triples, never text: the compiled kernel (_replay.pyx, which imports these
 # codes) then carries no strings, and the two can only ever word a warning the same way.
 W_ALLOC_LIVE = 1
@@ -19,22 +21,30 @@ W_SEG_MAP_OVER = 12
 
 MAX_WARNINGS = 50  # a broken trace would repeat the same complaint on every event: the first ones are enough
 
-WARNING_TEXTS: dict[int, str] = {
-    W_ALLOC_LIVE: "event {event}: alloc of {addr:#x}, which is already live",
-    W_ALLOC_NO_SEGMENT: "event {event}: alloc of {addr:#x} outside every segment",
-    W_ALLOC_NOT_FREE: "event {event}: alloc of {addr:#x} where no memory is free",
-    W_FREE_REQ_NOT_LIVE: "event {event}: free_requested of {addr:#x}, which is not live",
-    W_FREE_DONE_NOT_LIVE: "event {event}: free_completed of {addr:#x}, which is not live",
-    W_SEG_ALLOC_OVER: "event {event}: segment_alloc of {addr:#x} over a live segment",
-    W_SEG_FREE_NOT_FREE: "event {event}: segment_free of {addr:#x}, which is not a free segment",
-    W_UNMAP_NOT_FREE: "event {event}: segment_unmap of {addr:#x}, which is not free mapped memory",
-    W_BLOCK_NO_SEGMENT: "block {addr:#x} lies in no segment before the first event",
-    W_HISTORY_ALLOC: "event {event}: alloc of {addr:#x} is not live afterwards",
-    W_HISTORY_FREE: "event {event}: free_completed of {addr:#x}, which is live afterwards",
-    W_SEG_MAP_OVER: "event {event}: segment_map of {addr:#x} over a live segment",
+WARNING_TEXTS: dict[int, Sentence] = {
+    W_ALLOC_LIVE: QT_TRANSLATE_NOOP("Warnings", "event {event}: alloc of {address}, which is already live"),
+    W_ALLOC_NO_SEGMENT: QT_TRANSLATE_NOOP("Warnings", "event {event}: alloc of {address} outside every segment"),
+    W_ALLOC_NOT_FREE: QT_TRANSLATE_NOOP("Warnings", "event {event}: alloc of {address} where no memory is free"),
+    W_FREE_REQ_NOT_LIVE: QT_TRANSLATE_NOOP("Warnings", "event {event}: free_requested of {address}, which is not live"),
+    W_FREE_DONE_NOT_LIVE: QT_TRANSLATE_NOOP(
+        "Warnings", "event {event}: free_completed of {address}, which is not live"
+    ),
+    W_SEG_ALLOC_OVER: QT_TRANSLATE_NOOP("Warnings", "event {event}: segment_alloc of {address} over a live segment"),
+    W_SEG_FREE_NOT_FREE: QT_TRANSLATE_NOOP(
+        "Warnings", "event {event}: segment_free of {address}, which is not a free segment"
+    ),
+    W_UNMAP_NOT_FREE: QT_TRANSLATE_NOOP(
+        "Warnings", "event {event}: segment_unmap of {address}, which is not free mapped memory"
+    ),
+    W_BLOCK_NO_SEGMENT: QT_TRANSLATE_NOOP("Warnings", "block {address} lies in no segment before the first event"),
+    W_HISTORY_ALLOC: QT_TRANSLATE_NOOP("Warnings", "event {event}: alloc of {address} is not live afterwards"),
+    W_HISTORY_FREE: QT_TRANSLATE_NOOP(
+        "Warnings", "event {event}: free_completed of {address}, which is live afterwards"
+    ),
+    W_SEG_MAP_OVER: QT_TRANSLATE_NOOP("Warnings", "event {event}: segment_map of {address} over a live segment"),
 }
 
 
-def warning_text(code: int, event: int, addr: int) -> str:
+def warning_text(code: int, event: int, addr: int) -> Sentence:
     """The message of one reported warning."""
-    return WARNING_TEXTS[code].format(event=int(event), addr=int(addr))
+    return say(WARNING_TEXTS[code], event=int(event), address=f"{int(addr):#x}")

@@ -36,6 +36,7 @@ from gpumem_gui.core.snapshot.model import (
     TraceTable,
 )
 from gpumem_gui.core.snapshot.safe_unpickle import gc_paused
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 
 try:  # the compiled twin of forward_replay.ForwardReplay; absent where no C++ compiler built it
     from gpumem_gui.core.analysis import _replay  # type: ignore[attr-defined]
@@ -397,7 +398,13 @@ class _TimelineBuilder:
         extra = [a for a in got if a not in expected]
         if mismatched or extra:
             self._warn(
-                f"replay ends with {len(mismatched)} blocks unlike the snapshot and {len(extra)} it does not have"
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "Warnings", "replay ends with {unlike} blocks unlike the snapshot and {extra} it does not have"
+                    ),
+                    unlike=len(mismatched),
+                    extra=len(extra),
+                )
             )
 
     def _warn(self, message: str) -> None:

@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 
 # Every address, size, stream, time and pool id lives in an int64 column, and the replays add and round them: below
 # 2^62 no end (address + rounded size) and no total can pass 2^63 in the compiled twin while the pure one goes on.
@@ -211,12 +212,33 @@ def check_layout(
     covered = np.zeros(n, np.int64)
     np.add.at(covered, seg, b_size)  # no overflow: the blocks of a segment were just found disjoint inside it
     short = np.flatnonzero(covered != total)
-    warnings = []
+    warnings: list[str] = []
     for i in short[:5].tolist():
-        what = "no blocks" if counts[i] == 0 else f"blocks that cover {int(covered[i])} of its {int(total[i])} bytes"
-        warnings.append(f"segment {i} at {int(address[i]):#x} has {what}: the rest of it is in no block")
+        if counts[i] == 0:
+            what = QT_TRANSLATE_NOOP("Warnings", "no blocks")
+        else:
+            what = say(
+                QT_TRANSLATE_NOOP("Warnings", "blocks that cover {covered} of its {total} bytes"),
+                covered=int(covered[i]),
+                total=int(total[i]),
+            )
+        warnings.append(
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Warnings", "segment {segment} at {address} has {what}: the rest of it is in no block"
+                ),
+                segment=i,
+                address=f"{int(address[i]):#x}",
+                what=what,
+            )
+        )
     if len(short) > 5:
-        warnings.append(f"{len(short) - 5} more segments whose blocks do not add up to their size")
+        warnings.append(
+            say(
+                QT_TRANSLATE_NOOP("Warnings", "{n} more segments whose blocks do not add up to their size"),
+                n=len(short) - 5,
+            )
+        )
     return warnings
 
 

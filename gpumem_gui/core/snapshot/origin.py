@@ -5,6 +5,7 @@ from __future__ import annotations
 import numpy as np
 
 from gpumem_gui.core.snapshot.model import Action, Snapshot
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP
 
 PROFILER_FORM = (
     "snapshot made by torch.cuda._memory_viz._profile_to_snapshot from a torch.profiler run (profile_memory=True)"
@@ -16,6 +17,14 @@ SYNTHETIC_SPACE = (
     "its one segment per device spans the addresses the profiler saw (lowest to highest end), not memory the"
     " caching allocator reserved: the gaps between tensors are no free cache, so this file has no free memory,"
     " largest hole or fragmentation to report"
+)
+# the two said as one finding, marked for the window's translations (the diagnosis and the figures panel say it)
+PROFILER_SENTENCE = QT_TRANSLATE_NOOP(
+    "Diagnosis",
+    "This is a snapshot made by torch.cuda._memory_viz._profile_to_snapshot from a torch.profiler run"
+    " (profile_memory=True): its one segment per device spans the addresses the profiler saw (lowest to highest"
+    " end), not memory the caching allocator reserved: the gaps between tensors are no free cache, so this file has"
+    " no free memory, largest hole or fragmentation to report.",
 )
 _SEGMENT_ACTIONS = (Action.SEGMENT_ALLOC, Action.SEGMENT_FREE, Action.SEGMENT_MAP, Action.SEGMENT_UNMAP)
 

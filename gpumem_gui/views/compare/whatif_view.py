@@ -15,6 +15,7 @@ from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import num, pct, signed_size, size, unit_word
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.travel_keys import page_step, travel_delta
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
@@ -207,7 +208,7 @@ class WhatIfView(QtWidgets.QWidget):
             where = self.tr("never")
         else:
             where = self.tr("first at event {event}").format(event=num(result.first_divergence))
-        replayed = html.escape(self.run.change or result.settings or self.tr("recorded settings"))
+        replayed = html.escape(said(self.run.change) or result.settings or self.tr("recorded settings"))
         text = self.tr(
             "<b>{replayed}</b> on {capacity}: peak reserved {peak_before} &rarr; {peak_after} (<b>{diff}</b>), OOMs "
             "{ooms_before} &rarr; {ooms_after}, cudaMalloc/map calls {calls_before} &rarr; {calls_after}, worst "
@@ -227,7 +228,7 @@ class WhatIfView(QtWidgets.QWidget):
             where=where,
         )
         if result.unjudged:
-            text += self.tr(". <b>Note:</b> {note}.").format(note=html.escape(result.unjudged))
+            text += self.tr(". <b>Note:</b> {note}.").format(note=html.escape(said(result.unjudged)))
         return text
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:

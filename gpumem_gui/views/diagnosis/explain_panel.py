@@ -17,6 +17,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.diagnosis.breakdown_view import share, summary_html, text_bar
 
 TOP_SITES = 10  # sites listed in the panel (the breakdown view shows them all)
@@ -143,7 +144,8 @@ def _section(title: str) -> str:
 
 
 def _paragraphs(sentences: list[str]) -> str:
-    return "".join(f'<p style="margin-bottom: 4px;">{html.escape(s)}</p>' for s in sentences)
+    # the core's sentences, in the window's language (said)
+    return "".join(f'<p style="margin-bottom: 4px;">{html.escape(said(s))}</p>' for s in sentences)
 
 
 def _header(d: Diagnosis) -> str:
@@ -223,7 +225,8 @@ def _sites(d: Diagnosis) -> str:
 
 def _remedies(e: Explanation) -> str:
     note_word = translate("ExplainPanel", "Note:")
-    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>{note_word}</b> {html.escape(REPLAY_NOTE)}</p>'
+    replayed = html.escape(said(REPLAY_NOTE))
+    note = f'<p style="background-color: {palette.FOCUS_BACKGROUND};"><b>{note_word}</b> {replayed}</p>'
     out = [note]
     if e.baseline:
         out.append(_paragraphs([e.baseline]))
@@ -241,10 +244,11 @@ def _remedies(e: Explanation) -> str:
             )
             # what the changed trace assumes of the program change, on hover (the JSON's `assumes`)
             same = translate("ExplainPanel", "the program makes the same requests in the same order")
-            assumes = html.escape(r.assumes or same, quote=True)
+            assumes = html.escape(said(r.assumes) if r.assumes else same, quote=True)
             frees = "" if r.frees_bytes is None else localized(format_bytes(r.frees_bytes))
+            what = html.escape(said(r.what))
             rows.append(
-                f"<tr><td title=\"{assumes}\">{html.escape(r.what)}</td><td align='right'>{frees}</td><td>{fits}</td>"
+                f"<tr><td title=\"{assumes}\">{what}</td><td align='right'>{frees}</td><td>{fits}</td>"
                 f"<td align='right'>{r.oom_events}</td>"
                 f"<td align='right'>{localized(format_bytes(r.peak_reserved_bytes))}</td>"
                 f'<td><a href="remedy:{k}" title="{assumes}">{show}</a></td></tr>'

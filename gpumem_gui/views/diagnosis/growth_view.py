@@ -119,6 +119,9 @@ class GrowthView(Retranslated):
             self.show_error(self._error)
         else:
             self.summary.setText(_summary(self.growth))
+            site = self.selected_site()
+            if site is not None:  # the stack's title says how fast the site grows, in the new language
+                self._show_stack(site)
 
     def set_growth(self, growth: Growth | None) -> None:
         """Show `growth` (None: nothing computed yet); the first row, the fastest growing, is picked."""
@@ -149,9 +152,12 @@ class GrowthView(Retranslated):
             self.stack.clear()
             return
         g = self.model.sites[self.proxy.mapToSource(current).row()]
+        self._show_stack(g)
+        self.site_selected.emit(g.site)
+
+    def _show_stack(self, g: GrowingSite) -> None:
         more = translate("GrowthView", "{site}: {bytes} more per step")
         self.stack.set_frames(g.frames, more.format(site=g.site, bytes=localized(format_bytes(g.bytes_per_step))))
-        self.site_selected.emit(g.site)
 
 
 def _summary(growth: Growth | None) -> str:

@@ -4,6 +4,7 @@ its stack."""
 from __future__ import annotations
 
 import html
+from collections.abc import Callable
 
 from PySide6 import QtCore, QtWidgets
 
@@ -11,6 +12,7 @@ from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document.frame import BlockDetails
 from gpumem_gui.views.common.language import category_word, filled, localized, translate
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.stack_view import StackView
 
 
@@ -35,14 +37,15 @@ def block_details_html(description: str, d: BlockDetails) -> str:
         "user metadata": translate("BlockPage", "user metadata"),
         "annotation": translate("BlockPage", "annotation"),
     }
-    said = translate("BlockPage", "{what}: {why}")  # a colon as the language writes it (fr: a narrow space before)
+    what_why = translate("BlockPage", "{what}: {why}")  # a colon as the language writes it (fr: a narrow space before)
     lines = [description, "", f"<b>{words['segment']}</b> {segment}", free]
     if d.category:  # known once the trace is indexed
         label = html.escape(category_word(CATEGORY_LABELS.get(d.category, d.category)))
-        lines[1:1] = [f"<b>{words['category']}</b> " + said.format(what=label, why=html.escape(d.category_rule))]
+        rule = html.escape(said(d.category_rule))
+        lines[1:1] = [f"<b>{words['category']}</b> " + what_why.format(what=label, why=rule)]
     if d.no_frames_cause:
         cause = translate("Frameless", d.no_frames_cause)  # core.analysis.frameless's FRAMELESS_WORDS
-        lines[1:1] = [said.format(what=f"<b>{words['no stack']}</b>", why=html.escape(cause))]
+        lines[1:1] = [what_why.format(what=f"<b>{words['no stack']}</b>", why=html.escape(cause))]
     if d.user_metadata or d.annotations:
         tags = [f"<b>{words['user metadata']}</b> {html.escape(d.user_metadata)}"] if d.user_metadata else []
         tags += [f"<b>{words['annotation']}</b> {html.escape(a)}" for a in d.annotations]
@@ -59,17 +62,23 @@ class BlockPage(QtWidgets.QSplitter):
         self.addWidget(self.details)
         self.addWidget(self.stack)
         self.setSizes([140, 300])
+        self._shown: tuple[Callable[[], str], BlockDetails] | None = None  # worded again after a language switch
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.details.setPlaceholderText(translate("BlockPage", "Click a block for details."))
+            if self._shown is not None:
+                self.show_block(*self._shown)
         super().changeEvent(event)
 
-    def show_block(self, description: str, d: BlockDetails) -> None:
+    def show_block(self, describe: Callable[[], str], d: BlockDetails) -> None:
+        """The block's details: `describe()` says what it is (in the window's language: called again on a switch)."""
+        self._shown = (describe, d)
         title = translate("BlockPage", "stack") if d.recorded_frames else translate("BlockPage", "no stack recorded")
         self.stack.set_frames(d.recorded_frames, title)
-        self.details.setHtml(block_details_html(description, d))
+        self.details.setHtml(block_details_html(describe(), d))
 
     def clear(self) -> None:
+        self._shown = None
         self.details.clear()
         self.stack.clear()

@@ -13,6 +13,7 @@ from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.sentences import said
 
 _ROWS = (
     (
@@ -127,7 +128,7 @@ def _tr(text: str) -> str:
 def _finding_text(f: Finding) -> str:
     """A finding's sentence in the window's language, its figures written as the language writes them."""
     if not f.template:
-        return f.text
+        return said(f.text)  # a core Sentence (the profiler-made file's), or a sentence said as it is
     return filled(QtCore.QCoreApplication.translate("Findings", f.template), f.fields)
 
 

@@ -11,6 +11,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, filled, localized, translate
+from gpumem_gui.views.common.sentences import said
 
 
 def moment_words(doc: SnapshotDocument) -> str:
@@ -58,7 +59,7 @@ class FileNotes(Retranslated):
     def show_notes(self, doc: SnapshotDocument) -> None:
         """The document's warnings, after a line saying so where the device shown holds nothing."""
         self._doc = doc
-        notes = doc.warnings()
+        notes = [said(note) for note in doc.warnings()]  # the core's sentences, in the window's language
         snapshot = doc.snapshot
         if snapshot.peak_reserved(doc.device) <= 0:
             others = [d for d in doc.devices() if snapshot.peak_reserved(d) > 0]

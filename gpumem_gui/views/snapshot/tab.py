@@ -551,7 +551,12 @@ class SnapshotTab(QtWidgets.QWidget):
             self._block_page.clear()
 
     def show_block(self, index: int) -> None:
-        self.block_page.show_block(self.map.describe(index), self.document.block_details(index))
+        shown, state = self.map.describe(index), self.map.state
+
+        def describe() -> str:  # worded again after a language switch while the map shows the same state
+            return self.map.describe(index) if self.map.state is state else shown
+
+        self.block_page.show_block(describe, self.document.block_details(index))
 
     def _event_chosen(self, index: int) -> None:
         """An event picked in the list: travel there (the list keeps its selection)."""
