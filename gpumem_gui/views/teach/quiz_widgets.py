@@ -267,7 +267,7 @@ QLabel#prompt {{ font-size: 12pt; font-weight: 600; color: {INK}; }}
 QFrame#card {{ background: {CARD}; border: 1px solid {LINE}; border-radius: 8px; }}
 QFrame#card QLabel {{ background: transparent; color: {INK}; }}
 QFrame#card QLabel#muted {{ color: {MUTED}; }}
-QLabel#brings_back {{ color: {ACCENT}; font-weight: 600; }}
+QLabel#brings_back, QFrame#card QLabel#brings_back {{ color: {ACCENT}; font-weight: 600; }}
 QLabel#card_title {{ font-size: 11pt; font-weight: 600; color: {INK}; }}
 QFrame#choice {{ background: {CARD}; border: 2px solid {LINE}; border-radius: 8px; }}
 QFrame#choice:hover[state="idle"] {{ border-color: {ACCENT}; }}
