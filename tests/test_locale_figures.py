@@ -9,7 +9,6 @@ import string
 import pytest
 
 from gpumem_gui.teach.demos.wording import Count, worded
-from gpumem_gui.teach.fresh_cases import retry_texts
 from gpumem_gui.teach.lab import torch_available
 from gpumem_gui.teach.predict import Case, Prediction, load_predictions, make_case
 from gpumem_gui.teach.quiz import LANGUAGES
@@ -108,10 +107,3 @@ def test_empty_cache_reveal_agrees_with_one_segment() -> None:
     assert filled["en"].startswith("1 of 5 segments survives: the one holding")
     assert filled["ro"].startswith("Rămâne 1 segment din 5: cel care conține")
     assert filled["fr"].startswith("1 segment sur 5 survit\u202f: celui qui contient")
-
-
-def test_retry_label_says_it_counts_missed_predictions_too() -> None:
-    """The count is of questions whose answer or prediction was wrong: beside a 100% score, the label says so."""
-    words = {"en": "prediction", "ro": "predicție", "fr": "prédiction"}
-    for lang in LANGUAGES:
-        assert words[lang] in retry_texts(lang)["retry_missed"]

@@ -200,6 +200,7 @@ def test_progress_comes_back_in_a_new_session(quiz: Quiz, other: Quiz) -> None:
         open_quiz="small",
         current={"other": "q1", "small": "q3"},
         answers={"small": {"q1": ANSWERS[0], "q2": 1}, "other": {"q1": 0}},
+        misses={"small": {"q2": "answer"}, "other": {"q1": "answer"}},  # the two wrong answers, kept for a round
     )
 
     again = QuizSession([quiz, other], progress)

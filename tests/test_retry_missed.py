@@ -1,4 +1,5 @@
-"""The retry round: exactly the missed questions again, in a new order, with seeds; the review button starts it."""
+"""The retry round on questions that name no concept: exactly the missed questions again, in a new order, with
+seeds; the review button starts it. (Concepts brought back from both quizzes: tests/test_quiz_concepts.py.)"""
 
 from __future__ import annotations
 
@@ -68,7 +69,7 @@ def test_review_button_starts_the_round(qtbot) -> None:  # type: ignore[no-untyp
     button = RetryMissedButton(session, changes.append)
     qtbot.addWidget(button)
     button.refresh("fr")
-    assert "(2)" in button.text() and not button.isHidden()
+    assert button.text() == "Reprendre 2 questions manquées" and not button.isHidden()
     qtbot.mouseClick(button, QtCore.Qt.MouseButton.LeftButton)
     assert changes == [Change.PAGE]
     assert session.in_retry and sorted(q.id for q in session.questions) == ["q0", "q4"]

@@ -14,11 +14,9 @@ from __future__ import annotations
 import contextlib
 import pickle
 import random
-import tomllib
 from collections.abc import Callable
 from typing import Any
 
-from gpumem_gui import assets
 from gpumem_gui.core.allocator.examples import ATTENTION, LOGITS, MLP, WEIGHT
 from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim, OutOfMemoryError
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
@@ -141,12 +139,3 @@ def fresh_case(prediction: Prediction, seed: int, check: Callable[[], None] | No
     if check is not None:
         check()
     return case_on(prediction, snapshot)
-
-
-RETRY_KEYS = ("retry_missed", "retry_missed_tip")
-
-
-def retry_texts(lang: str) -> dict[str, str]:
-    """The retry button's texts in `lang` (predictions.toml's [interface]; predict.py reads only its own keys)."""
-    interface = tomllib.loads(assets.PREDICTIONS.read_text(encoding="utf-8"))["interface"]
-    return {key: str(interface[key][lang]) for key in RETRY_KEYS}

@@ -29,11 +29,31 @@ DEMOS: frozenset[str] = frozenset(
     }
 )
 LAB_DEMO = "checkpointing_lab"
+
+# the shared vocabulary of a question's `concepts` (quizzes/README.md): what a learner misses is remembered by these
+# names, so that a missed concept brings back the questions of every quiz that teaches it, not only the one missed.
+# Each has a name in every language in resources/quiz_interface.toml (concept_<name>), which the panel shows
+CONCEPTS: tuple[str, ...] = (
+    "fragmentation",
+    "caching-allocator",
+    "split-blocks",
+    "max-split-size",
+    "expandable-segments",
+    "empty-cache",
+    "reserved-vs-allocated",
+    "kv-cache",
+    "activations",
+    "checkpointing",
+    "recomputation",
+    "selective-checkpointing",
+    "autocast",
+    "fsdp",
+)
 LAB_FOCUSES: frozenset[str] = frozenset(FOCUSES)  # the lab's own list: a quiz can focus only what it can show
 
 _ID = re.compile(r"[a-z0-9_-]+")
 _QUIZ_KEYS = ("id", "source", "title", "intro", "questions")
-_QUESTION_KEYS = ("id", "concept", "demo", "focus", "prompt", "answer", "caption", "map_caption", "choices")
+_QUESTION_KEYS = ("id", "concept", "concepts", "demo", "focus", "prompt", "answer", "caption", "map_caption", "choices")
 _CHOICE_KEYS = ("text", "explanation")
 _MIN_CHOICES = 2
 # tomllib's messages end with where the parser stopped; the line goes to the front of ours
@@ -83,6 +103,9 @@ class Question:
     # the demo's caption templates, name -> text with {placeholders} the demo fills from the facts it computed
     # (teach/demos/captions.py says which names and placeholders each demo uses)
     map_caption: Mapping[str, Text] = field(default_factory=dict, hash=False)
+    # what the question teaches, in the words of CONCEPTS; a quiz written without them has none (the bundled ones
+    # all have some: tests/test_quiz_concepts.py)
+    concepts: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +179,26 @@ class _Place:
             raise self.error(f"{field} {value!r} may hold only a-z, 0-9, '_' and '-'")
         return value
 
+    def concepts(self, table: Mapping[str, object], key: str) -> tuple[str, ...]:
+        """An optional array of names from CONCEPTS, none twice; () when the key is absent."""
+        if key not in table:
+            return ()
+        value = table[key]
+        if not isinstance(value, list):
+            raise self.error(f"{key} must be an array of strings, not {_toml_type(value)}")
+        if not value:
+            raise self.error(f"{key} is empty; leave it out or name at least one concept")
+        names: list[str] = []
+        for i, name in enumerate(value):
+            if not isinstance(name, str):
+                raise self.error(f"{key}[{i}] must be a string, not {_toml_type(name)}")
+            if name not in CONCEPTS:
+                raise self.error(f"{key}[{i}] {name!r} is not in the concept vocabulary{_suggest(name, CONCEPTS)}")
+            if name in names:
+                raise self.error(f"{key}[{i}] {name!r} is named twice")
+            names.append(name)
+        return tuple(names)
+
     def table(self, table: Mapping[str, object], key: str, field: str) -> dict[str, object]:
         if key not in table:
             raise self.error(f"{field} is missing")
@@ -206,6 +249,7 @@ def _parse_question(file: str, number: int, raw: dict[str, object]) -> Question:
     qid = place.identifier(raw, "id", "id")
 
     concept = place.string(raw, "concept", "concept")
+    concepts = place.concepts(raw, "concepts")
     demo = place.string(raw, "demo", "demo")
     if demo not in DEMOS:
         raise place.error(f"demo {demo!r} is not a known demo{_suggest(demo, tuple(sorted(DEMOS)))}")
@@ -254,6 +298,7 @@ def _parse_question(file: str, number: int, raw: dict[str, object]) -> Question:
         choices=choices,
         caption=caption,
         map_caption=map_caption,
+        concepts=concepts,
     )
 
 

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 import string
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from gpumem_gui.assets import RESOURCES
 from gpumem_gui.teach.demos.wording import fill
-from gpumem_gui.teach.quiz import LANGUAGES
+from gpumem_gui.teach.quiz import CONCEPTS, LANGUAGES
 
 INTERFACE_PATH = RESOURCES / "quiz_interface.toml"
+
+
+def concept_key(name: str) -> str:
+    """The interface key of a concept's name."""
+    return f"concept_{name}"
+
 
 # every interface key the panel uses, with the {fields} it fills in: the file must offer exactly these
 INTERFACE_FIELDS: dict[str, frozenset[str]] = {
@@ -50,6 +56,16 @@ INTERFACE_FIELDS: dict[str, frozenset[str]] = {
     "go_to_question": frozenset(),
     "start_again": frozenset(),
     "start_again_tip": frozenset(),
+    # the round that brings back what was missed in every quiz (teach/quiz_session.py start_retry): its button's
+    # label by what was missed, its tip, the review's list of the concepts, and the concepts a question brings back
+    "retry_missed": frozenset({"questions", "predictions"}),
+    "retry_missed_questions": frozenset({"questions"}),
+    "retry_missed_predictions": frozenset({"predictions"}),
+    "retry_missed_tip": frozenset({"concepts"}),
+    "missed_concepts": frozenset({"concepts"}),
+    "brings_back": frozenset({"count", "concepts"}),
+    # the name of each concept of the quizzes' vocabulary (teach/quiz.py CONCEPTS)
+    **{concept_key(name): frozenset() for name in CONCEPTS},
 }
 
 
@@ -67,6 +83,10 @@ class Interface:
         """Template `key` in `lang`: ints written as the language groups them (and `{n:one|other}` in the plural form
         they take), Figures (a percentage) localized, by the formatter every teaching text uses."""
         return fill(self.texts, key, lang, fields)
+
+    def concepts(self, names: Sequence[str], lang: str) -> str:
+        """The concepts' names in `lang`, listed with commas."""
+        return ", ".join(self(concept_key(name), lang) for name in names)
 
 
 def _fields(template: str) -> frozenset[str]:

@@ -218,7 +218,8 @@ class QuizPanel(QtWidgets.QWidget):
             self.show_demo.emit(question)
 
     def _predicted(self, question_id: str, right: bool) -> None:
-        self._apply(self.session.record_prediction(question_id, right))
+        quiz = self.session.question_quiz
+        self._apply(self.session.record_prediction(question_id, right, quiz.id if quiz is not None else None))
 
     def _open_from_chooser(self, quiz_id: str) -> None:
         self._apply(self.session.resume(quiz_id))
@@ -240,18 +241,21 @@ class QuizPanel(QtWidgets.QWidget):
         settings = self.settings
         current: dict[str, str] = {}
         answers: dict[str, dict[str, object]] = {}
+        misses: dict[str, dict[str, object]] = {}
         for quiz in self.quizzes:
             saved = settings.value(f"quiz/{quiz.id}/current")
             if saved is not None:
                 current[quiz.id] = str(saved)
-            settings.beginGroup(f"quiz/{quiz.id}/answers")
-            answers[quiz.id] = {key: settings.value(key) for key in settings.childKeys()}
-            settings.endGroup()
+            for group, values in (("answers", answers), ("missed", misses)):
+                settings.beginGroup(f"quiz/{quiz.id}/{group}")
+                values[quiz.id] = {key: settings.value(key) for key in settings.childKeys()}
+                settings.endGroup()
         return Progress(
             language=str(settings.value("quiz/language", "en")),
             open_quiz=str(settings.value("quiz/open", "")),
             current=current,
             answers=answers,
+            misses=misses,
         )
 
     def _store(self) -> None:
@@ -275,6 +279,14 @@ class QuizPanel(QtWidgets.QWidget):
             for question_id, index in answers.items():
                 if before.get(question_id) != index:
                     settings.setValue(f"quiz/{quiz_id}/answers/{question_id}", index)
+        # what was missed in every quiz: a miss got right since goes, a new or changed one is written
+        for quiz_id in {*new.misses, *old.misses}:
+            now, before = new.misses.get(quiz_id, {}), old.misses.get(quiz_id, {})
+            for question_id in before.keys() - now.keys():
+                settings.remove(f"quiz/{quiz_id}/missed/{question_id}")
+            for question_id, kind in now.items():
+                if before.get(question_id) != kind:
+                    settings.setValue(f"quiz/{quiz_id}/missed/{question_id}", kind)
         settings.sync()
         self._stored = new
 
@@ -349,7 +361,9 @@ class QuizPanel(QtWidgets.QWidget):
         head.addWidget(self.score_label)
         self.dots = ProgressDots()
         self.dots.jump.connect(self.go_to)
+        self.brings_back_label = wrapped_label("brings_back")  # in a round: why this question is asked again
         outer.addWidget(self.quiz_title)
+        outer.addWidget(self.brings_back_label)
         outer.addLayout(head)
         outer.addWidget(self.dots)
 
@@ -420,7 +434,10 @@ class QuizPanel(QtWidgets.QWidget):
         row = QtWidgets.QHBoxLayout()
         self.review_back_button = push_button(self.back_to_quizzes)
         self.start_again_button = push_button(self.restart, primary=True)
-        self.retry_button = RetryMissedButton(self.session, self._apply)  # the missed questions, with fresh cases
+        # what was missed in every quiz: its concepts, and the round that brings them back, with fresh cases
+        self.missed_concepts_label = wrapped_label("muted")
+        outer.addWidget(self.missed_concepts_label)
+        self.retry_button = RetryMissedButton(self.session, self._apply, self.interface)
         row.addWidget(self.review_back_button)
         row.addStretch(1)
         row.addWidget(self.retry_button)
@@ -462,18 +479,23 @@ class QuizPanel(QtWidgets.QWidget):
 
     def _render_question(self) -> None:
         session = self.session
-        quiz, question = session.current_quiz, session.current_question
+        quiz, question = session.question_quiz, session.current_question  # in a round, maybe the other quiz's
         assert quiz is not None and question is not None
         lang = session.language
         index, selected, chosen = session.current_index, session.selected, session.chosen
         self.quiz_title.setText(quiz.title[lang])
+        self.brings_back_label.setText(self._brings_back(session.brings_back))
+        self.brings_back_label.setVisible(bool(session.brings_back))
         self.progress_label.setText(self.t("question_progress", number=index + 1, total=len(session.questions)))
         self.score_label.setText(self.t("score", right=session.score(), answered=len(session.answers)))
         self.dots.set_states(session.dot_states(), index)
         self.prompt.setText(rich(question.prompt[lang]))
         prediction = self.predictions.find(quiz.id, question.id)
         self.predict_box.set_prediction(
-            prediction, lang, session.prediction(question.id), session.fresh_seed(question.id)
+            prediction,
+            lang,
+            session.prediction(question.id),  # the shown question's, in a round the round's
+            session.fresh_seed(question.id, quiz.id),
         )
 
         while len(self.choice_cards) < len(question.choices):
@@ -536,6 +558,20 @@ class QuizPanel(QtWidgets.QWidget):
         self.show_me_button.setToolTip(tip)
         self.back_button.setText(self.t("back"))
 
+    def _source(self, quiz_id: str) -> str:
+        """The quiz a round's question is from, named where it is not the open one; "" where it is."""
+        quiz = self.session.current_quiz
+        if quiz is None or quiz_id in ("", quiz.id):
+            return ""
+        return self.session.quiz(quiz_id).title[self.session.language]
+
+    def _brings_back(self, concepts: tuple[str, ...]) -> str:
+        """The line naming the missed concepts a round's question brings back; "" for none."""
+        if not concepts:
+            return ""
+        names = self.interface.concepts(concepts, self.session.language)
+        return self.t("brings_back", count=len(concepts), concepts=names)
+
     def _clicked(self, index: int) -> None:
         self.answer(index)
         self.setFocus()
@@ -556,6 +592,11 @@ class QuizPanel(QtWidgets.QWidget):
         self.start_again_button.setText(self.t("start_again"))
         self.start_again_button.setToolTip(self.t("start_again_tip"))
         self.retry_button.refresh(session.language)
+        missed = session.missed_concepts()
+        self.missed_concepts_label.setText(
+            self.t("missed_concepts", concepts=self.interface.concepts(missed, session.language))
+        )
+        self.missed_concepts_label.setVisible(bool(missed))
 
         for item in self._review_items:
             self.review_box.removeWidget(item)
@@ -568,7 +609,9 @@ class QuizPanel(QtWidgets.QWidget):
                 self.session.language,
                 self.t,
                 show_demo=partial(self.request_demo, entry.question),
-                go_to=partial(self.go_to, entry.number - 1),
+                go_to=partial(self.go_to, entry.position),
+                source=self._source(entry.quiz_id),
+                brings_back=self._brings_back(entry.brings_back),
             )
             self.review_box.insertWidget(self.review_box.count() - 1, item)
             self._review_items.append(item)

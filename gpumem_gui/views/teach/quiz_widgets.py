@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.teach.fresh_cases import retry_texts
+from gpumem_gui.teach.quiz_interface import Interface, load_interface
 from gpumem_gui.teach.quiz_session import Change, QuizSession, ReviewItem
 from gpumem_gui.views.common.palette import (
     ACCENT,
@@ -139,7 +139,8 @@ class ExplanationBox(QtWidgets.QFrame):
 
 class ReviewCard(QtWidgets.QFrame):
     """One question on the review page: its prompt, the answer given and the right one, their explanations, and
-    buttons to show its demo or go back to it. The property "plain" holds all its text, "verdict" how it went."""
+    buttons to show its demo or go back to it; in a round, the quiz it is from (`source`, "" for the open one) and
+    the concepts it brings back. The property "plain" holds all its text, "verdict" how it went."""
 
     def __init__(
         self,
@@ -149,6 +150,8 @@ class ReviewCard(QtWidgets.QFrame):
         *,
         show_demo: Callable[[], None],
         go_to: Callable[[], None],
+        source: str = "",
+        brings_back: str = "",
     ) -> None:
         super().__init__()
         number, question, chosen, verdict = entry.number, entry.question, entry.chosen, entry.verdict
@@ -157,14 +160,22 @@ class ReviewCard(QtWidgets.QFrame):
         box.setContentsMargins(12, 10, 12, 10)
         box.setSpacing(5)
         head = QtWidgets.QHBoxLayout()
-        heading = QtWidgets.QLabel(t("review_question", number=number))
+        title = t("review_question", number=number)
+        heading = QtWidgets.QLabel(f"{title} · {source}" if source else title)
         heading.setObjectName("muted")
+        heading.setWordWrap(True)
         mark = QtWidgets.QLabel({"right": "✓", "wrong": "✗", "none": "–"}[verdict])
         mark.setObjectName("review_mark")
         mark.setProperty("verdict", verdict)
         head.addWidget(heading, 1)
         head.addWidget(mark)
         box.addLayout(head)
+        texts = [heading.text()] if source else []
+        if brings_back:
+            concepts = wrapped_label("brings_back")
+            concepts.setText(brings_back)
+            box.addWidget(concepts)
+            texts.append(brings_back)
         prompt = wrapped_label("card_title", rich=True)
         prompt.setText(rich(question.prompt[lang]))
         box.addWidget(prompt)
@@ -177,7 +188,7 @@ class ReviewCard(QtWidgets.QFrame):
         your_label.setProperty("verdict", verdict)
         your_label.setText(rich(your))
         box.addWidget(your_label)
-        texts = [plain(question.prompt[lang]), plain(your)]
+        texts += [plain(question.prompt[lang]), plain(your)]
         if verdict != "right":
             right_answer = t("review_right_answer", answer=choice_text(question.answer))
             right_label = wrapped_label(rich=True)
@@ -211,13 +222,18 @@ class ReviewCard(QtWidgets.QFrame):
 
 
 class RetryMissedButton(QtWidgets.QPushButton):
-    """The review page's "Try the missed ones again (n)": starts the session's retry round and hands its Change to
-    `apply` (the panel's redraw). Hidden when nothing was missed; `refresh(lang)` after each review render."""
+    """The review page's "Retry 2 missed questions and 1 prediction": starts the session's round of the missed
+    concepts, from every quiz, and hands its Change to `apply` (the panel's redraw). It counts what was missed in
+    all the quizzes, answers and predictions apart; hidden when nothing was. `refresh(lang)` after each review
+    render."""
 
-    def __init__(self, session: QuizSession, apply: Callable[[Change], None]) -> None:
+    def __init__(
+        self, session: QuizSession, apply: Callable[[Change], None], interface: Interface | None = None
+    ) -> None:
         super().__init__()
         self.session = session
         self._apply = apply
+        self.interface = interface if interface is not None else load_interface()
         self.setAutoDefault(False)  # Enter stays the panel's
         font = self.font()
         font.setBold(True)
@@ -226,11 +242,18 @@ class RetryMissedButton(QtWidgets.QPushButton):
         self.refresh(session.language)
 
     def refresh(self, lang: str) -> None:
-        texts = retry_texts(lang)
-        count = len(self.session.missed())
-        self.setText(texts["retry_missed"].format(count=count))
-        self.setToolTip(texts["retry_missed_tip"])
-        self.setVisible(count > 0)
+        questions, predictions = self.session.missed_counts()
+        if questions and predictions:
+            text = self.interface("retry_missed", lang, questions=questions, predictions=predictions)
+        elif predictions:
+            text = self.interface("retry_missed_predictions", lang, predictions=predictions)
+        else:
+            text = self.interface("retry_missed_questions", lang, questions=questions)
+        self.setText(text)
+        concepts = self.session.missed_concepts()  # none where the missed questions name no concept
+        names = self.interface.concepts(concepts, lang)
+        self.setToolTip(self.interface("retry_missed_tip", lang, concepts=names) if concepts else "")
+        self.setVisible(questions + predictions > 0)
 
     def start(self) -> None:
         self._apply(self.session.start_retry())
@@ -244,6 +267,7 @@ QLabel#prompt {{ font-size: 12pt; font-weight: 600; color: {INK}; }}
 QFrame#card {{ background: {CARD}; border: 1px solid {LINE}; border-radius: 8px; }}
 QFrame#card QLabel {{ background: transparent; color: {INK}; }}
 QFrame#card QLabel#muted {{ color: {MUTED}; }}
+QLabel#brings_back, QFrame#card QLabel#brings_back {{ color: {ACCENT}; font-weight: 600; }}
 QLabel#card_title {{ font-size: 11pt; font-weight: 600; color: {INK}; }}
 QFrame#choice {{ background: {CARD}; border: 2px solid {LINE}; border-radius: 8px; }}
 QFrame#choice:hover[state="idle"] {{ border-color: {ACCENT}; }}
