@@ -139,10 +139,10 @@ def _for_bands(timeline: DeviceTimeline) -> DeviceTimeline:
     sizes), so that the worker's peak, during the bands' passes, is a few hundred MB lower at millions of events."""
     import dataclasses  # noqa: PLC0415
 
-    from gpumem_gui.core.analysis.timetravel import SERIES_NAMES  # noqa: PLC0415
+    from gpumem_gui.core.analysis.timetravel import STORED_SERIES  # noqa: PLC0415
 
     empty = np.zeros(0, np.int64)
-    gone: dict[str, object] = {name: empty for name in SERIES_NAMES if name != "allocated"}
+    gone: dict[str, object] = {name: empty for name in STORED_SERIES if name != "allocated"}
     series = dataclasses.replace(timeline.series, **gone, time_us=None)  # type: ignore[arg-type]
     return dataclasses.replace(timeline, series=series, keyframes=[], block_sizes=empty)
 
