@@ -1,10 +1,12 @@
 """What the loading worker hands the window instead of passes over the series: the derived series (free, the
 fragmentation) equal the formulas over the raw counters, by ranges too; the worker's digest (each curve's chunk
 extremes, the ticks, the streams, the peaks and the first event at the peak) equals what the window made of the
-whole series before, through the hand-over file; a damaged digest is refused in one line."""
+whole series before, through the hand-over file; a damaged digest is refused in one line; columns written narrower
+or sparse come back with the same values."""
 
 from __future__ import annotations
 
+import dataclasses
 import pickle
 from pathlib import Path
 
@@ -143,3 +145,47 @@ def test_an_envelope_refuses_extremes_of_another_length() -> None:
     Envelope(y, np.minimum.reduceat(y, starts), np.maximum.reduceat(y, starts))
     with pytest.raises(ValueError, match="extremes"):
         Envelope(y, y[:3], y[:3])
+
+
+def test_narrowed_columns_keep_their_values_and_widen_where_a_file_needs_it(
+    long_trace: tuple[Snapshot, DeviceTimeline], tmp_path: Path
+) -> None:
+    snapshot, timeline = long_trace
+    device = timeline.device
+    save_parts(tmp_path / "small.arrays", snapshot, {device: timeline})
+    _snap, timelines = load_parts(tmp_path / "small.arrays")
+    back = timelines[device]
+    assert back.block_sizes.dtype == np.int32 and back.series.segments.dtype == np.int32
+    assert np.array_equal(back.block_sizes, timeline.block_sizes)
+    assert np.array_equal(back.series.segments, timeline.series.segments)
+    # a block of 3 GiB, past int32's range: the column stays int64, exact
+    sizes = timeline.block_sizes.copy()
+    big = int(np.flatnonzero(sizes)[0])
+    sizes[big] = 3 << 30
+    huge = dataclasses.replace(timeline, block_sizes=sizes)
+    save_parts(tmp_path / "huge.arrays", snapshot, {device: huge})
+    _snap, timelines = load_parts(tmp_path / "huge.arrays")
+    back = timelines[device]
+    assert back.block_sizes.dtype == np.int64 and np.array_equal(back.block_sizes, sizes)
+    assert int(back.block_sizes[big]) == 3 << 30
+
+
+def test_an_ooms_free_memory_travels_as_its_rows_alone(
+    long_trace: tuple[Snapshot, DeviceTimeline], tmp_path: Path
+) -> None:
+    snapshot, timeline = long_trace
+    trace = snapshot.trace(timeline.device)
+    free = np.zeros(len(trace), np.int64)
+    free[[3, 4_000, len(trace) - 1]] = [1 << 20, 5 << 33, 7]  # one past int32's range too
+    traces = list(snapshot.traces)
+    traces[timeline.device] = dataclasses.replace(trace, device_free=free)
+    save_parts(tmp_path / "oom.arrays", dataclasses.replace(snapshot, traces=traces), {})
+    arrays, meta = read_arrays(tmp_path / "oom.arrays")
+    p = f"trace{timeline.device}."
+    assert p + "device_free" not in arrays and arrays[p + "oom.rows"].tolist() == [3, 4_000, len(trace) - 1]
+    back, _ = load_parts(tmp_path / "oom.arrays")
+    assert np.array_equal(back.trace(timeline.device).device_free, free)
+    forged = {name: np.array(a) for name, a in arrays.items()} | {p + "oom.rows": np.array([0, 1, len(trace)])}
+    write_arrays(tmp_path / "forged.arrays", forged, meta)
+    with pytest.raises(ArrayFileError, match=r"oom\.rows points outside"):
+        load_parts(tmp_path / "forged.arrays")
