@@ -3,7 +3,9 @@ shared machine) and RSS after it, beside a gc-paused pickle.load of the same fil
 
 Stages, in the worker's order (sources/file_loader.py): read and convert (the map's state handed over on the way, the
 running curves of the trace read so far sent as it goes), every device's timeline, the hand-over file of the whole
-snapshot, the named spans, the site bands and their hand-over file. The worker is one thread: on an idle machine its
+snapshot (with the window's digest of each timeline), that file mapped again for the bands (the worker's own columns
+freed), the named spans, the site bands and their hand-over file. Each stage's CPU time, RSS after it and highest
+RSS during it (sampled every 20 ms). The worker is one thread: on an idle machine its
 wall time is about this CPU time, and the window shows its timeline about when the hand-over file is written.
 
 Run: python benchmarks/bench_worker_stages.py [--events N | --file PATH]
@@ -17,6 +19,7 @@ import os
 import resource
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -33,32 +36,53 @@ def stages(path: Path, folder: str) -> dict[str, Any]:
     from gpumem_gui.core.analysis.site_series import build_site_series
     from gpumem_gui.core.analysis.timetravel import build_timeline
     from gpumem_gui.core.snapshot.loader import load_snapshot
+    from gpumem_gui.sources.file_loader import bands_input
     from gpumem_gui.sources.transfer import save_bands, save_parts
 
     out: dict[str, Any] = {}
     clock = [time.process_time()]
+    me = psutil.Process()
+    peak = [0]
+    sampling = threading.Event()
+
+    def sample() -> None:  # each stage's highest RSS, every 20 ms
+        while not sampling.wait(0.02):
+            peak[0] = max(peak[0], me.memory_info().rss)
+
+    sampler = threading.Thread(target=sample, daemon=True)
+    sampler.start()
 
     def done(stage: str) -> None:
         now = time.process_time()
-        rss = psutil.Process().memory_info().rss
-        out[stage] = {"cpu_s": round(now - clock[0], 2), "rss_mb": round(rss / 1e6)}
-        clock[0] = now
+        rss = me.memory_info().rss
+        out[stage] = {
+            "cpu_s": round(now - clock[0], 2),
+            "rss_mb": round(rss / 1e6),
+            "peak_rss_mb": round(max(peak[0], rss) / 1e6),
+        }
+        clock[0], peak[0] = now, rss
 
     curves = RunningCurves()
     snapshot = load_snapshot(path, on_rows=curves.add)
     done("read_and_convert (with the running curves)")
     timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
     done("timelines")
-    save_parts(os.path.join(folder, "whole.arrays"), snapshot, timelines)
-    done("hand_over_whole")
+    whole = os.path.join(folder, "whole.arrays")
+    save_parts(whole, snapshot, timelines)
+    out["hand_over_bytes"] = os.path.getsize(whole)
+    done("hand_over_whole (with the window's digest)")
     device = snapshot.default_device()
-    named_spans(snapshot, timelines[device])
+    out["events"] = sum(len(t) for t in snapshot.traces)
+    del snapshot, timelines  # as the worker: the bands read the file just written
+    snapshot, timeline = bands_input(whole, device)
+    done("bands_input (the hand-over mapped)")
+    named_spans(snapshot, timeline)
     done("named_spans")
-    series = build_site_series(snapshot, timelines[device])
+    series = build_site_series(snapshot, timeline)
     done("site_bands")
     save_bands(os.path.join(folder, "bands.arrays"), device, series.groupings)
     done("hand_over_bands")
-    out["events"] = sum(len(t) for t in snapshot.traces)
+    sampling.set()
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3)
     return out
 

@@ -16,11 +16,13 @@ from pytestqt.qtbot import QtBot
 from gpumem_gui.app import MainWindow
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
+from gpumem_gui.core.analysis import timeline_digest
 from gpumem_gui.core.analysis.site_series import GROUPINGS, build_site_series
+from gpumem_gui.core.analysis.timeline_digest import segment_growths
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import Action
 from gpumem_gui.document import event_list
-from gpumem_gui.document.event_list import EventFilter, EventTable, segment_growths
+from gpumem_gui.document.event_list import EventFilter, EventTable
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.sources.transfer import load_bands, load_parts, save_bands, save_parts
@@ -84,6 +86,7 @@ def test_event_list_passes_in_chunks_match_plain_walks(monkeypatch: pytest.Monke
     device = snap.devices()[0]
     trace = snap.trace(device)
     monkeypatch.setattr(event_list, "PASS_CHUNK", 7)  # chunk edges everywhere, a stream switch on some of them
+    monkeypatch.setattr(timeline_digest, "PASS_CHUNK", 7)  # the streams' and the ticks' passes
     table = EventTable(snap, device)
     raw = list(zip(trace.action.tolist(), trace.size.tolist(), trace.stream.tolist(), strict=True))
     assert table.streams() == sorted({s for _a, _z, s in raw})

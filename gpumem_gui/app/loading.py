@@ -11,10 +11,10 @@ import numpy as np
 
 from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.span import Span
+from gpumem_gui.core.analysis.timeline_digest import segment_growths
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.document import LAYOUTS
-from gpumem_gui.document.event_list import segment_growths
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.views.common.tasks import TaskContext
 
@@ -67,13 +67,19 @@ def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResu
 
 
 def prepared(result: LoadResult) -> Loaded:
-    """What the GUI thread would otherwise do with a whole snapshot, done in the load task."""
-    # the curves' decimation, made here: at millions of events it is a stall's worth of work
-    envelopes = {d: series_envelopes(tl.series) for d, tl in (result.timelines or {}).items()}
+    """What the GUI thread would otherwise do with a whole snapshot, done in the load task: the curves' envelopes
+    and the ticks of the loading worker's digest (a pass of this process over the series would touch every page of
+    them, and hold the GIL), else made here."""
+    timelines = result.timelines or {}
+    envelopes = {d: series_envelopes(tl.series, tl.digest) for d, tl in timelines.items()}
     if result.snapshot is not None:
         for device in result.snapshot.devices():  # the worker's, or a pass over each trace: the device menu reads them
             result.snapshot.peak_reserved(device)
         result.default_device = result.snapshot.default_device()  # the OOM counts: a pass over each trace
     snapshot = result.snapshot
-    ticks = {d: segment_growths(snapshot.trace(d)) for d in envelopes} if snapshot is not None else {}
+    ticks = {}
+    if snapshot is not None:
+        for d in envelopes:
+            digest = timelines[d].digest
+            ticks[d] = digest.ticks if digest is not None else segment_growths(snapshot.trace(d))
     return result, envelopes, ticks

@@ -7,22 +7,58 @@ event."""
 
 from __future__ import annotations
 
+from typing import Any, Protocol
+
 import numpy as np
 import numpy.typing as npt
 
+from gpumem_gui.core.analysis.timeline_digest import CHUNK, CURVES, TimelineDigest
+
 F64 = npt.NDArray[np.float64]
-CHUNK = 64
+
+
+class Values(Protocol):
+    """A curve's values, one per event, read by ranges and single events: a numpy array, or a SeriesColumn."""
+
+    def __len__(self) -> int: ...
+    def __getitem__(self, key: Any) -> Any: ...
+
+
+class SeriesColumn:
+    """A derived series of a timeline (free, fragmentation) read by ranges: each range is made of those events
+    alone, so that a view of a few thousand events never makes millions."""
+
+    def __init__(self, series: Any, name: str) -> None:
+        self.series, self.name = series, name
+
+    def __len__(self) -> int:
+        return len(self.series)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            start, stop, step = key.indices(len(self))
+            return self.series.part(self.name, start, max(start, stop))[::step]
+        i = range(len(self))[key]  # an IndexError outside, as an array's
+        return self.series.part(self.name, i, i + 1)[0]
 
 
 class Envelope:
     """A curve's values, one per event, with each chunk's extremes; `points` draws it against any sorted x (event
-    indices or times), so the chunks serve both axes."""
+    indices or times), so the chunks serve both axes. The extremes are found here unless given (the loading worker's,
+    TimelineDigest): then the values are read only where a view shows few enough events."""
 
-    def __init__(self, y: npt.NDArray[np.generic]) -> None:
+    def __init__(
+        self, y: Values, lows: npt.NDArray[np.generic] | None = None, highs: npt.NDArray[np.generic] | None = None
+    ) -> None:
         self.y = y
         self.starts = np.arange(0, len(y), CHUNK, dtype=np.int64)
-        self.lows = np.minimum.reduceat(y, self.starts) if len(y) else y[:0]
-        self.highs = np.maximum.reduceat(y, self.starts) if len(y) else y[:0]
+        if lows is None or highs is None:
+            values = np.asarray(y[:])
+            lows = np.minimum.reduceat(values, self.starts) if len(values) else values[:0]
+            highs = np.maximum.reduceat(values, self.starts) if len(values) else values[:0]
+        if len(lows) != len(self.starts) or len(highs) != len(self.starts):
+            raise ValueError(f"{len(lows)} and {len(highs)} extremes for {len(self.starts)} chunks")
+        self.lows, self.highs = lows, highs
 
     def points(self, x: F64 | None, lo: float, hi: float, bins: int) -> tuple[F64, F64]:
         """The points that draw the curve over `x` (None: the event index) between lo and hi at `bins` columns:
@@ -41,7 +77,7 @@ class Envelope:
 
         n = stop - start
         if n <= 2 * bins:
-            return at(np.arange(start, stop, dtype=np.int64)), y[start:stop].astype(np.float64)
+            return at(np.arange(start, stop, dtype=np.int64)), np.asarray(y[start:stop]).astype(np.float64)
         if n >= 2 * bins * CHUNK:
             # whole chunks per column: the range grows to chunk edges, which a column's width hides
             first, last = start // CHUNK, -(-stop // CHUNK)
@@ -52,7 +88,7 @@ class Envelope:
             end = min(last * CHUNK, len(y)) - 1
         else:
             offsets = (np.arange(bins, dtype=np.int64) * n) // bins
-            window = y[start:stop]
+            window = np.asarray(y[start:stop])
             lows = np.minimum.reduceat(window, offsets)
             highs = np.maximum.reduceat(window, offsets)
             column_starts = start + offsets
@@ -95,9 +131,20 @@ def envelope(x: F64, y: npt.NDArray[np.generic], lo: float, hi: float, bins: int
     return Envelope(y).points(x, lo, hi, bins)
 
 
-SERIES = ("reserved", "allocated", "requested", "free", "largest_free", "external_fragmentation")
+SERIES = CURVES
 
 
-def series_envelopes(series: object) -> dict[str, Envelope]:
-    """An Envelope of each curve the timeline draws (a timeline's Series), made once per device and kept."""
-    return {name: Envelope(getattr(series, name)) for name in SERIES}
+def series_envelopes(series: Any, digest: TimelineDigest | None = None) -> dict[str, Envelope]:
+    """An Envelope of each curve the timeline draws (a timeline's Series), made once per device and kept; with the
+    loading worker's `digest`, of its extremes (the window then reads no event for a whole view), the derived
+    curves read by ranges."""
+    if digest is None:
+        return {name: Envelope(getattr(series, name)) for name in SERIES}
+    return {
+        name: Envelope(
+            SeriesColumn(series, name) if name in ("free", "external_fragmentation") else getattr(series, name),
+            digest.lows[name],
+            digest.highs[name],
+        )
+        for name in SERIES
+    }

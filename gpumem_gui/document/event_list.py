@@ -8,8 +8,9 @@ from typing import Literal
 
 import numpy as np
 
+from gpumem_gui.core.analysis.timeline_digest import PASS_CHUNK, trace_streams
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
-from gpumem_gui.core.snapshot.model import I64, Action, Snapshot, TraceTable
+from gpumem_gui.core.snapshot.model import I64, Action, Snapshot
 from gpumem_gui.core.snapshot.stacks import site_frame
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.events import action_label, format_elapsed
@@ -32,9 +33,7 @@ COLUMNS = ("#", "time", "action", "size", "address", "stream", "site")
 SHORT_LABELS: dict[int, str] = {Action.SEGMENT_ALLOC: "cudaMalloc", Action.SEGMENT_FREE: "cudaFree"}
 BACKSLASH = "\\"  # Windows paths in frames (seen in real files)
 _ROW_CACHE = 1024  # rows whose cells are kept: a screenful many times over, never the whole trace
-# events per numpy call of the passes over a whole trace: such a call holds the GIL throughout, and the list is made in
-# a thread of the GUI process, whose GUI thread must not wait for it more than a few ms
-PASS_CHUNK = 1 << 20
+# the passes over a whole trace go PASS_CHUNK events per numpy call: the list is made in a thread of the GUI process
 
 
 @dataclass(frozen=True)
@@ -56,6 +55,7 @@ class EventTable:
         self.device = device
         self.trace = snapshot.trace(device)
         self.block_sizes = timeline.block_sizes if timeline is not None else None
+        self.digest = timeline.digest if timeline is not None and timeline.device == device else None
         self._top_frames: dict[int, str] = {}  # stack index -> its top user frame (stacks repeat a lot)
         self._cells: dict[int, tuple[str, ...]] = {}
         self._streams: list[int] | None = None
@@ -65,15 +65,9 @@ class EventTable:
         return len(self.trace)
 
     def streams(self) -> list[int]:
-        """The distinct streams of the trace (runs of one stream are read once: a trace rarely switches)."""
+        """The distinct streams of the trace (the loading worker's, else found here)."""
         if self._streams is None:
-            s = self.trace.stream
-            found: set[int] = set()
-            for lo in range(0, len(s), PASS_CHUNK):
-                part = s[lo : lo + PASS_CHUNK + 1]  # one event more: a switch at the chunk's end is seen
-                heads = part[np.concatenate(([0], np.flatnonzero(part[1:] != part[:-1]) + 1))]
-                found.update(int(x) for x in np.unique(heads))
-            self._streams = sorted(found)
+            self._streams = list(self.digest.streams) if self.digest is not None else trace_streams(self.trace)
         return self._streams
 
     def filter(self, flt: EventFilter) -> I64:
@@ -157,18 +151,6 @@ def prepared_table(
     if flt.stream is not None and flt.stream not in table.streams():
         flt = EventFilter(flt.kind, flt.min_size, None)
     return table, table.filter(flt)
-
-
-def segment_growths(trace: TraceTable) -> I64:
-    """The events where the trace's device grew a segment (cudaMalloc or a mapped range), in PASS_CHUNK chunks: the
-    timeline's ticks, found by the load task rather than on the GUI thread."""
-    action = trace.action
-    parts = [
-        np.flatnonzero((a == Action.SEGMENT_ALLOC) | (a == Action.SEGMENT_MAP)) + lo
-        for lo in range(0, len(action), PASS_CHUNK)
-        for a in (action[lo : lo + PASS_CHUNK],)
-    ]
-    return np.concatenate(parts).astype(np.int64, copy=False) if parts else np.zeros(0, np.int64)
 
 
 def row_of(indices: I64, event: int) -> int:

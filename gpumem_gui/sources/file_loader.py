@@ -93,19 +93,20 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
         # the whole snapshot again, not only what the state lacked: the state was read alone, with a stack table of
         # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
         save_parts(out, snapshot, timelines)
+        device = snapshot.default_device()
+        has_trace = device in timelines and timelines[device].n_events > 0
+        del snapshot, timelines  # what the bands read comes from the file written (bands_input)
         conn.send(("done", out))
         if site_bands:
-            device = snapshot.default_device()
             try:
                 bands = None
-                if device in timelines and timelines[device].n_events:
+                if has_trace:
                     from gpumem_gui.core.analysis.site_series import build_site_series  # noqa: PLC0415
 
                     # the site timeline's bands, here rather than in a thread of the GUI process: their numpy passes
                     # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
                     bands = os.path.join(folder, BANDS_FILE)
-                    timeline = _for_bands(timelines.pop(device))
-                    timelines.clear()  # in the window already: what the bands do not read goes before their passes
+                    snapshot, timeline = bands_input(out, device)  # the worker's own columns are freed here
                     _send_spans(snapshot, timeline, folder, conn)
                     save_bands(bands, device, build_site_series(snapshot, timeline).groupings)
             except Exception:  # the window computes them itself
@@ -134,17 +135,22 @@ def _send_spans(snapshot: Snapshot, timeline: DeviceTimeline, folder: str, conn:
     conn.send(("spans", path))
 
 
-def _for_bands(timeline: DeviceTimeline) -> DeviceTimeline:
-    """`timeline` without what the site bands never read (every series but allocated, the keyframes, the block
-    sizes), so that the worker's peak, during the bands' passes, is a few hundred MB lower at millions of events."""
+def bands_input(whole: str, device: int) -> tuple[Snapshot, DeviceTimeline]:
+    """The snapshot and `device`'s timeline as the site bands read them: mapped from the hand-over file `whole` (the
+    worker's own copies, some 450 MB of anonymous memory at 3M events, are freed meanwhile; of the mapped file only the
+    pages the bands' passes read count, a few columns), without what the bands never read (every series but
+    allocated, the keyframes, the block sizes, the other devices' timelines)."""
     import dataclasses  # noqa: PLC0415
 
-    from gpumem_gui.core.analysis.timetravel import SERIES_NAMES  # noqa: PLC0415
+    from gpumem_gui.core.analysis.timetravel import STORED_SERIES  # noqa: PLC0415
+    from gpumem_gui.sources.transfer import load_parts  # noqa: PLC0415
 
+    snapshot, timelines = load_parts(whole)
+    timeline = timelines[device]
     empty = np.zeros(0, np.int64)
-    gone: dict[str, object] = {name: empty for name in SERIES_NAMES if name != "allocated"}
+    gone: dict[str, object] = {name: empty for name in STORED_SERIES if name != "allocated"}
     series = dataclasses.replace(timeline.series, **gone, time_us=None)  # type: ignore[arg-type]
-    return dataclasses.replace(timeline, series=series, keyframes=[], block_sizes=empty)
+    return snapshot, dataclasses.replace(timeline, series=series, keyframes=[], block_sizes=empty)
 
 
 def _hand_over(path: str, load: Callable[[str], tuple[int, T]], given: Callable[[int, T], None] | None) -> None:

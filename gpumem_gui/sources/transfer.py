@@ -16,7 +16,8 @@ import numpy as np
 from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.core.analysis.site_series import Band, BandSeries, TotalIndex
 from gpumem_gui.core.analysis.span import Span
-from gpumem_gui.core.analysis.timetravel import SERIES_NAMES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
+from gpumem_gui.core.analysis.timeline_digest import CURVES, TimelineDigest, timeline_digest
+from gpumem_gui.core.analysis.timetravel import STORED_SERIES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
 from gpumem_gui.core.snapshot.fx_frames import FxNode
 from gpumem_gui.core.snapshot.model import (
     AllocatorState,
@@ -31,12 +32,41 @@ from gpumem_gui.sources.array_file import ArrayFileError, read_arrays, write_arr
 
 _TRACE_DICTS = ("has_time", "forward_frames", "unknown_actions", "categories")  # travel in the JSON
 _TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in _TRACE_DICTS]
-_SERIES_ARRAYS = list(SERIES_NAMES)
+_SERIES_ARRAYS = list(STORED_SERIES)  # free and the fragmentation are derived in the window (Series.part)
+
+
+_I32 = np.iinfo(np.int32)
+# int64 columns written as int32 where a file's values fit (checked per file, else int64 as before): a count, and the
+# block size of each event, read one value at a time by the window (int(), comparisons); 12 MB less each at 3M events
+NARROWED = ("series.segments", "block_sizes")
 
 
 def _put(arrays: dict[str, np.ndarray], prefix: str, obj: Any, names: list[str]) -> None:
     for name in names:
         arrays[f"{prefix}{name}"] = np.asarray(getattr(obj, name))
+
+
+def narrowed(column: np.ndarray) -> np.ndarray:
+    """`column` as int32 where every value fits in it, else itself."""
+    if column.dtype == np.int64 and len(column) and _I32.min <= int(column.min()) and int(column.max()) <= _I32.max:
+        return column.astype(np.int32)
+    return column
+
+
+def _sparse(arrays: dict[str, np.ndarray], prefix: str, column: np.ndarray) -> None:
+    """A column that is 0 but at a few rows (an OOM's free memory) as its rows and their values."""
+    rows = np.flatnonzero(column)
+    arrays[f"{prefix}rows"], arrays[f"{prefix}values"] = rows.astype(np.int64), column[rows]
+
+
+def _unsparse(path: str | Path, arrays: dict[str, np.ndarray], prefix: str, n: int) -> np.ndarray:
+    """What _sparse wrote, as the whole column again (its zeros are pages nobody touches until they are written)."""
+    rows, values = arrays[f"{prefix}rows"], arrays[f"{prefix}values"]
+    if len(rows) and (int(rows.min()) < 0 or int(rows.max()) >= n):
+        raise ArrayFileError(f"{path}: {prefix}rows points outside its table")
+    column = np.zeros(n, np.int64)
+    column[rows] = values
+    return column
 
 
 def save_parts(
@@ -51,7 +81,7 @@ def save_parts(
     meta: dict[str, Any] = {"timelines": {}}
     if with_snapshot:
         _snapshot_parts(arrays, meta, snapshot)
-    _timeline_parts(arrays, meta, timelines)
+    _timeline_parts(arrays, meta, snapshot, timelines)
     write_arrays(path, arrays, meta)
 
 
@@ -80,7 +110,8 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "peaks": {str(d): snapshot.peak_reserved(d) for d in snapshot.devices()} if snapshot.has_traces else {},
     }
     for d, t in enumerate(snapshot.traces):
-        _put(arrays, f"trace{d}.", t, _TRACE_ARRAYS)
+        _put(arrays, f"trace{d}.", t, [n for n in _TRACE_ARRAYS if n != "device_free"])
+        _sparse(arrays, f"trace{d}.oom.", t.device_free)  # 0 but at OOM entries: 24 MB of zeros at 3M events
         meta["traces"].append(
             {
                 "has_time": t.has_time,
@@ -91,16 +122,25 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         )
 
 
-def _timeline_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], timelines: dict[int, DeviceTimeline]) -> None:
+def _timeline_parts(
+    arrays: dict[str, np.ndarray], meta: dict[str, Any], snapshot: Snapshot, timelines: dict[int, DeviceTimeline]
+) -> None:
     for d, tl in timelines.items():
         p = f"tl{d}."
         _put(arrays, p + "life.", tl.lifetimes, [f.name for f in fields(Lifetimes)])
         _put(arrays, p + "piece.", tl.pieces, [f.name for f in fields(Pieces)])
         _put(arrays, p + "series.", tl.series, _SERIES_ARRAYS)
         arrays[p + "block_sizes"] = tl.block_sizes
+        for name in NARROWED:
+            arrays[p + name] = narrowed(arrays[p + name])
         lengths = np.array([len(k) for k in tl.keyframes], np.int64)
         arrays[p + "kf.lengths"] = lengths
         arrays[p + "kf.ids"] = np.concatenate(tl.keyframes) if tl.keyframes else np.zeros(0, np.int64)
+        # what the window reads first, made here: its own passes over the series would touch every page of them
+        digest = tl.digest or timeline_digest(tl, snapshot.trace(d))
+        for name in CURVES:
+            arrays[f"{p}env.low.{name}"], arrays[f"{p}env.high.{name}"] = digest.lows[name], digest.highs[name]
+        arrays[p + "ticks.events"] = digest.ticks
         meta["timelines"][str(d)] = {
             "n_events": tl.n_events,
             "keyframe_interval": tl.keyframe_interval,
@@ -108,7 +148,37 @@ def _timeline_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], timelin
             "ooms": [vars(o) for o in tl.ooms],
             "warnings": tl.warnings,
             "rule_mismatches": tl.rule_mismatches,
+            "digest": {"peaks": digest.peaks, "peak_events": digest.peak_events, "streams": digest.streams},
         }
+
+
+def _digest(path: str | Path, arrays: dict[str, np.ndarray], p: str, info: dict[str, Any], n: int) -> TimelineDigest:
+    """The worker's digest of timeline `p` (of `n` events), checked: extremes of one per CHUNK events, the ticks and
+    the peak events inside the trace, numbers where numbers are due."""
+    from gpumem_gui.core.analysis.timeline_digest import CHUNK  # noqa: PLC0415
+
+    found = info.get("digest")
+    chunks = -(-n // CHUNK)
+    lows = {name: arrays.get(f"{p}env.low.{name}") for name in CURVES}
+    highs = {name: arrays.get(f"{p}env.high.{name}") for name in CURVES}
+    ticks = arrays.get(p + "ticks.events")
+    if (
+        not isinstance(found, dict)
+        or any(a is None or len(a) != chunks for a in (*lows.values(), *highs.values()))
+        or ticks is None
+        or (len(ticks) and (int(ticks.min()) < 0 or int(ticks.max()) >= n))
+    ):
+        raise ArrayFileError(f"{path}: {p} has no digest of its events")
+    peaks, peak_events, streams = found.get("peaks"), found.get("peak_events"), found.get("streams")
+    if (
+        not isinstance(peaks, dict)
+        or not isinstance(peak_events, dict)
+        or not isinstance(streams, list)
+        or not all(type(v) is int for v in (*peaks.values(), *peak_events.values(), *streams))
+        or not all(0 <= v < n for v in peak_events.values())
+    ):
+        raise ArrayFileError(f"{path}: {p} has a damaged digest")
+    return TimelineDigest(lows, highs, ticks, peaks, peak_events, streams)  # type: ignore[arg-type]
 
 
 def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
@@ -129,11 +199,13 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
         )
         traces = []
         for d, info in enumerate(meta["traces"]):
+            n = len(arrays[f"trace{d}.action"])
             traces.append(
                 take(
                     f"trace{d}.",
                     TraceTable,
-                    _TRACE_ARRAYS,
+                    [name for name in _TRACE_ARRAYS if name != "device_free"],
+                    device_free=_unsparse(path, arrays, f"trace{d}.oom.", n),
                     has_time=info["has_time"],
                     forward_frames={int(k): v for k, v in info["forward_frames"].items()},
                     unknown_actions={int(k): v for k, v in info["unknown_actions"].items()},
@@ -175,6 +247,9 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             time_us=trace.time_us if trace.has_time else None,
             initial=info["initial"],
         )
+        digest = _digest(path, arrays, p, info, int(info["n_events"])) if "digest" in info else None
+        if digest is not None:
+            series.seed(digest.peaks, digest.peak_events)
         timelines[d] = DeviceTimeline(
             device=d,
             n_events=info["n_events"],
@@ -189,6 +264,7 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             block_sizes=arrays[p + "block_sizes"],
             warnings=info["warnings"],
             rule_mismatches=info["rule_mismatches"],
+            digest=digest,
         )
     return snapshot, timelines
 
@@ -206,6 +282,7 @@ def _check_tables(path: str | Path, arrays: dict[str, np.ndarray], n_frames: int
         table = name.rsplit(".", 1)[0]
         if array.ndim != 1:
             raise bad(f"{name} is not a column")
+        # the fragmentation's extremes are the one float column
         if array.dtype.kind not in ("f" if name.endswith("external_fragmentation") else "iub"):
             raise bad(f"{name} has dtype {array.dtype}")
         if not table.endswith((".kf", "stacks")) and tables.setdefault(table, len(array)) != len(array):

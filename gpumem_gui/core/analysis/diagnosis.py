@@ -158,7 +158,8 @@ def pick_moment(timeline: DeviceTimeline, at: int | None = None) -> Moment:
     if timeline.ooms:
         return Moment("oom", timeline.ooms[0].index)
     if timeline.n_events:
-        return Moment("peak", int(np.argmax(timeline.series.allocated)))  # the first event at the peak
+        # the first event at the peak (found once; the loading worker finds it for the window)
+        return Moment("peak", timeline.series.peak_event("allocated"))
     return Moment("snapshot", None)
 
 

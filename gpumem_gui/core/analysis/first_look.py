@@ -188,7 +188,7 @@ def oom_figures(timeline: DeviceTimeline, event: int) -> OomFigures | None:
         oom.index,
         len(ooms),
         oom.requested_bytes,
-        int(series.free[oom.index]),
+        int(series.part("free", oom.index, oom.index + 1)[0]),  # that event alone: free is derived
         int(series.largest_free[oom.index]),
         oom.device_free_bytes,
     )

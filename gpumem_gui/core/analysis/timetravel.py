@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,7 @@ __all__ = [
     "KEYFRAME_INTERVAL",
     "NEVER",
     "SERIES_NAMES",
+    "STORED_SERIES",
     "BlockHistory",
     "DeviceTimeline",
     "Lifetimes",
@@ -74,6 +76,10 @@ SERIES_NAMES = (
     "external_fragmentation",
     "segments",
 )
+# the series a timeline keeps; free and external_fragmentation are derived from them when read (Series.part), so the
+# loading worker writes and the window maps two columns per event fewer
+DERIVED_SERIES = ("free", "external_fragmentation")
+STORED_SERIES = tuple(name for name in SERIES_NAMES if name not in DERIVED_SERIES)
 
 
 @dataclass(frozen=True)
@@ -99,23 +105,46 @@ class TraceFigures:
 
 @dataclass(frozen=True)
 class Series:
-    """Values right after each event (arrays of length N) and before the first one (`initial`)."""
+    """Values right after each event (arrays of length N) and before the first one (`initial`). `free` (reserved
+    but not active) and `external_fragmentation` (the share of free memory outside the largest free block, float64
+    in [0, 1]) are derived from the others when first read; `part` derives a range of them alone."""
 
     reserved: I64
     allocated: I64
     requested: I64
     active: I64
-    free: I64
     largest_free: I64
-    external_fragmentation: np.ndarray  # float64 in [0, 1]
     segments: I64
     time_us: I64 | None
     initial: dict[str, float]
     # each curve's peak, found once: at 10M events a pass costs ~10 ms and the window asks on every repaint of a view
     _peaks: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+    _peak_events: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
 
     def __len__(self) -> int:
         return len(self.reserved)
+
+    @cached_property
+    def free(self) -> I64:
+        return self.part("free", 0, len(self))
+
+    @cached_property
+    def external_fragmentation(self) -> np.ndarray:
+        return self.part("external_fragmentation", 0, len(self))
+
+    def part(self, name: str, start: int, stop: int) -> np.ndarray:
+        """Series `name`'s values after events start .. stop - 1, a derived one made of those events alone (the
+        whole of it is never made for a view's range)."""
+        if name not in DERIVED_SERIES:
+            values: np.ndarray = getattr(self, name)[start:stop]
+            return values
+        if name in self.__dict__:  # made whole already
+            whole: np.ndarray = self.__dict__[name]
+            return whole[start:stop]
+        free = self.reserved[start:stop] - self.active[start:stop]
+        if name == "free":
+            return free
+        return np.where(free > 0, 1.0 - self.largest_free[start:stop] / np.maximum(free, 1), 0.0)
 
     def peak(self, name: str) -> int:
         if name not in self._peaks:
@@ -123,6 +152,19 @@ class Series:
             initial = self.initial[name]
             self._peaks[name] = int(max(initial, values.max())) if len(values) else int(initial)
         return self._peaks[name]
+
+    def peak_event(self, name: str) -> int:
+        """The first event at the largest value of series `name` (0 for an empty series)."""
+        if name not in self._peak_events:
+            values: np.ndarray = getattr(self, name)
+            self._peak_events[name] = int(np.argmax(values)) if len(values) else 0
+        return self._peak_events[name]
+
+    def seed(self, peaks: dict[str, int], peak_events: dict[str, int]) -> None:
+        """Peaks and peak events found where the series were made (the loading worker), so that the window's first
+        reads do not pass over millions of events."""
+        self._peaks.update(peaks)
+        self._peak_events.update(peak_events)
 
 
 @dataclass
@@ -171,6 +213,9 @@ class DeviceTimeline:
     block_sizes: I64  # the block size of each alloc/free event (0 for other events)
     warnings: list[str] = field(default_factory=list)
     rule_mismatches: int = 0  # allocations whose size the split rule got wrong, per the final snapshot
+    # what the window reads first (the curves' extremes, the ticks, the streams), made by the loading worker: a
+    # timeline_digest.TimelineDigest (that module reads this one)
+    digest: Any = field(default=None, repr=False, compare=False)
 
     def state_at(self, index: int) -> AllocatorState:
         """Segments and blocks right after event `index` (-1: before the first event)."""
@@ -197,18 +242,13 @@ class DeviceTimeline:
 
 def _series(values: dict[str, I64], trace: TraceTable, initial: dict[str, float]) -> Series:
     """Series from the per-event counters (reserved, allocated, requested, active, largest_free, segments)."""
-    reserved, active, largest = values["reserved"], values["active"], values["largest_free"]
-    free = reserved - active
-    frag = np.where(free > 0, 1.0 - largest / np.maximum(free, 1), 0.0)
     time_us = trace.time_us if trace.has_time else None
     return Series(
-        reserved,
+        values["reserved"],
         values["allocated"],
         values["requested"],
-        active,
-        free,
-        largest,
-        frag,
+        values["active"],
+        values["largest_free"],
         values["segments"],
         time_us,
         initial,
