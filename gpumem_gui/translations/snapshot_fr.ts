@@ -546,11 +546,11 @@
     </message>
     <message>
         <source>Opened at {where}, the final state.</source>
-        <translation>Ouvert à {where}, l&apos;état final.</translation>
+        <translation>Ouvert sur {where}, l&apos;état final.</translation>
     </message>
     <message>
         <source>Opened at {where}; {end} shows the final state.</source>
-        <translation>Ouvert à {where}&#x202f;; {end} montre l&apos;état final.</translation>
+        <translation>Ouvert sur {where}&#x202f;; {end} montre l&apos;état final.</translation>
     </message>
     <message>
         <source>End</source>
