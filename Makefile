@@ -57,10 +57,16 @@ lint: $(STAMP_TEST)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-# one process: `-n 2 --dist loadfile` (pytest-xdist, installed with the test extra) takes 3.7 min instead of ~9 on
-# two idle cores, but a lab test once hung in a worker there (undiagnosed), so CI keeps the single process for now
+# Two processes (pytest-xdist, installed with the test extra), a test file to one at a time, so that its module
+# fixtures are made once; the files holding a test marked slow go first (tests/conftest.py), not xdist's "most tests
+# first"; torch and BLAS take one thread in each (tests/conftest.py). Measured on a shared 2-core machine: the suite in
+# one process, 9.7 min (9.4 min of CPU); in two, 9.8 min of CPU, so about 5 min on two idle cores (6.9 min there with
+# other jobs running). The lab test that once hung in a worker was Python's garbage collector freeing earlier tests'
+# Qt objects on the lab's thread: the GUI thread collects now (qt_start.collect_on_gui_thread); a test that hangs
+# fails after 5 min with every thread's stack (pytest-timeout, faulthandler_timeout). `make test TEST_WORKERS=4`.
+TEST_WORKERS ?= 2
 test: lint
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 bench: $(STAMP_RUN)
 	$(BIN)/python benchmarks/bench_load.py --quick --shape real

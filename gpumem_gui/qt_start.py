@@ -1,8 +1,10 @@
-"""Before and around the QApplication: the no-display check, Qt's message filter, and throwaway settings."""
+"""Before and around the QApplication: the no-display check, Qt's message filter, throwaway settings, and the garbage
+collector kept on the GUI thread."""
 
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import sys
 import tempfile
@@ -13,6 +15,9 @@ from PySide6 import QtCore, QtWidgets
 # printed by Qt's offscreen platform (renders, tests) whenever a window's size limits change: it means nothing to a
 # user, who would otherwise see it on every render
 HARMLESS_QT_MESSAGES = frozenset({"This plugin does not support propagateSizeHints()"})
+# how often the GUI thread collects what the automatic collector would have (pyqtgraph's GarbageCollector: 1 s)
+GC_INTERVAL_MS = 500
+_GC_TIMER: QtCore.QTimer | None = None
 
 
 def qt_message(mode: QtCore.QtMsgType, context: QtCore.QMessageLogContext, message: str) -> None:
@@ -48,3 +53,41 @@ def throwaway_settings() -> Iterator[QtCore.QSettings]:
             yield settings
         finally:
             settings.sync()  # now, while the folder is there: a later sync would make the folder again
+
+
+def collect_on_gui_thread() -> None:
+    """Turn Python's automatic cyclic garbage collector off and collect on a timer of the GUI thread instead.
+
+    Python collects in whichever thread allocates past a threshold: a task's thread (the lab's sweep makes objects
+    for every torch op), a Dask or NVML thread. A collection there that frees the last reference to a cycle holding a
+    Qt object (a closed tab's widget, a timer, a pixmap) runs its C++ destructor off the GUI thread, which Qt
+    forbids: a timer says "Timers cannot be stopped from another thread", a widget crashes or deadlocks (a test hung
+    in qtbot.waitUntil while the lab's sweep thread was inside torch, whose op hook had just collected three main
+    windows and hundreds of widgets of earlier tests). Call it on the GUI thread once the QApplication exists: a
+    second call, or one from another thread, does nothing. For a process whose event loop runs (the window, the test
+    session): where none runs (a notebook's render), nothing would collect, so `render` does not call it.
+    """
+    global _GC_TIMER  # noqa: PLW0603 (one per process: the QApplication's)
+    app = QtCore.QCoreApplication.instance()
+    if _GC_TIMER is not None or app is None or QtCore.QThread.currentThread() is not app.thread():
+        return
+    gc.disable()
+    _GC_TIMER = QtCore.QTimer(app, interval=GC_INTERVAL_MS)
+    _GC_TIMER.timeout.connect(collect_due)
+    _GC_TIMER.start()
+
+
+def collect_due() -> int:
+    """On the GUI thread: collect the generations whose counts passed their thresholds, as the automatic collector
+    would have by now (how many unreachable objects it found); nothing before `collect_on_gui_thread`. The collector
+    is turned off again first: a block that paused it before that call (core's gc_paused) turns it on at its end."""
+    if _GC_TIMER is None:
+        return 0
+    gc.disable()
+    counts, thresholds = gc.get_count(), gc.get_threshold()
+    generation = -1
+    for g in range(3):
+        if thresholds[g] <= 0 or counts[g] <= thresholds[g]:
+            break
+        generation = g
+    return gc.collect(generation) if generation >= 0 else 0

@@ -20,6 +20,12 @@ if TYPE_CHECKING:  # only named in annotations: the package loads after the envi
     from gpumem_gui.teach.quiz import Quiz, Text
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+# A pytest-xdist worker is one of `make test`'s processes, one per core: torch's OpenMP pool (and BLAS's) one thread
+# each, not one per core in every worker, whose threads spin waiting for each other on a busy machine (the lab's
+# predictions took 27 s instead of 2 under `-n 2`). Set before torch or numpy load; their subprocesses inherit it.
+if os.environ.get("PYTEST_XDIST_WORKER"):
+    for _threads in ("OMP_NUM_THREADS", "MKL_NUM_THREADS", "OPENBLAS_NUM_THREADS"):
+        os.environ.setdefault(_threads, "1")
 
 # Everything a run writes outside pytest's own tmp_path goes into one folder of the run, removed at its end
 # (pytest_sessionfinish) with what the tests, their probes and their subprocesses left there: stale sockets, OOM
@@ -130,6 +136,35 @@ for _name, _sub in _SUBFOLDERS.items():
 tempfile.tempdir = os.environ["TMPDIR"]
 
 
+# A test that hangs fails instead of holding the run (CI's too) until its job is killed: pytest-timeout, installed with
+# the test extra, ends it after TEST_TIMEOUT seconds (several times the slowest test on a loaded 2-core machine), from
+# a thread of its own, which works even where the main thread is stuck in Qt or torch without the GIL (the signal
+# method cannot); pyproject's faulthandler_timeout has printed every thread's stack a little before. Set here, not in
+# pyproject, so that a venv without the plugin still runs the suite (an unknown ini key is an error under -W error).
+TEST_TIMEOUT = 300
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """The per-test time limit, where pytest-timeout is installed and neither the command line nor PYTEST_TIMEOUT
+    sets one (the plugin reads them in its own pytest_configure, after this one)."""
+    if not config.pluginmanager.hasplugin("timeout"):
+        return
+    if config.getoption("timeout", None) is None and not os.environ.get("PYTEST_TIMEOUT"):
+        config.option.timeout = TEST_TIMEOUT
+    if config.getoption("timeout_method", None) is None:
+        config.option.timeout_method = "thread"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """The files that hold a test marked slow run first, each file's tests in their order: `make test`'s two
+    processes (xdist's --dist loadfile, --no-loadscope-reorder) take files from the front of this order as they
+    finish one, so the long files start early and the short ones fill in, and neither process ends the run alone
+    on a long file; xdist's own order (most tests first) put the slowest files, with few tests, last."""
+    slow = {item.path for item in items if item.get_closest_marker("slow") is not None}
+    items.sort(key=lambda item: item.path not in slow)  # a stable sort: the files' own order otherwise
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """The run's folder goes with it; one that cannot be removed fails the run, naming what is left in it, and so
     does anything new in the temporary folder or the user's config and cache folders."""
@@ -190,6 +225,28 @@ def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str
         if time.monotonic() > deadline:
             pytest.fail(f"timed out after {timeout:g} s waiting for {what}", pytrace=False)
         time.sleep(0.01)
+
+
+@pytest.fixture(scope="session")
+def qapp(qapp: Any) -> Any:
+    """pytest-qt's QApplication, with Python's garbage collected on its thread, as the window's is (qt_start): a
+    collection in a task's thread freed earlier tests' widgets there, and a lab test hung under pytest-xdist."""
+    from gpumem_gui.qt_start import collect_on_gui_thread  # noqa: PLC0415  (Qt loads with the first Qt test)
+
+    collect_on_gui_thread()
+    return qapp
+
+
+@pytest.fixture(autouse=True)
+def _garbage_collected_on_the_main_thread() -> Iterator[None]:
+    """After each test, the collections that came due while no event loop ran the collector's timer; the collector
+    is moved to the main thread by a test that made the QApplication itself (render's, api's), not through qapp."""
+    yield
+    qt_start = sys.modules.get("gpumem_gui.qt_start")
+    if qt_start is None:
+        return
+    qt_start.collect_on_gui_thread()  # nothing where it is there, or where no QApplication is
+    qt_start.collect_due()
 
 
 @pytest.fixture(autouse=True)

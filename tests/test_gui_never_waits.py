@@ -89,6 +89,7 @@ def window(qtbot: Any, monkeypatch: pytest.MonkeyPatch) -> MainWindow:
     return win
 
 
+@pytest.mark.slow
 def test_a_silent_probe_socket_never_freezes_the_window(qtbot: Any, window: MainWindow, tmp_path: Path) -> None:
     idle = _idle_stall(qtbot)
     with silent_probe(tmp_path / "silent.sock") as held:

@@ -102,6 +102,7 @@ def _every_key() -> dict[str, Any]:
     return {"segments": [segment, default], "device_traces": [trace, other], "allocator_settings": {"a": 0.8}}
 
 
+@pytest.mark.slow
 @fast_way
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_real_files_as_json_read_as_json_loads_reads_them(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import pytestqt  # noqa: F401  (a test dependency: missing, the suite fails rather than skips)
 from PySide6 import QtCore
 
@@ -60,6 +61,7 @@ def test_the_status_says_what_is_measured_and_counts_the_seconds(qtbot: Any) -> 
     assert not panel.clock.isActive()
 
 
+@pytest.mark.slow
 def test_the_api_tab_opened_during_a_sweep_is_measured_next(qtbot: Any, monkeypatch: Any) -> None:
     from gpumem_gui.views.teach.lab.panel import TAB_API, CheckpointLabPanel  # noqa: PLC0415
 

@@ -88,6 +88,7 @@ def _kernel_sources(dest: Path) -> None:
     ("case", "notices"),
     [("no g++ on PATH", 4), ("CC and CXX fail", 4), ("GPUMEM_GUI_PURE_PYTHON=1", 1)],  # a notice per kernel, or one
 )
+@pytest.mark.slow
 def test_the_kernels_build_is_optional(tmp_path: Path, case: str, notices: int) -> None:
     import Cython  # noqa: F401, PLC0415 (in the test extra: a missing one fails, it does not skip)
 

@@ -180,6 +180,7 @@ def _oracle(frames: list[dict[str, Any]]) -> str:
 REAL_WITH_CPP = ["silmont_mem_snapshot.pickle", "cranberrii_memory_snapshot.pickle"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", REAL_WITH_CPP)
 def test_sites_of_real_trace_events_match_the_raw_pickle(name: str) -> None:
     path = fixture_path(name)

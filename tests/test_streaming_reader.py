@@ -50,6 +50,7 @@ def raw_stacks(entries: list[dict[str, Any]]) -> list[tuple[tuple[str, str, int]
     return [tuple((f["name"], f["filename"], f["line"]) for f in e.get("frames") or []) for e in entries]
 
 
+@pytest.mark.slow
 @compiled
 @pytest.mark.parametrize("name", FIXTURE_NAMES)
 def test_real_files_and_their_gzip_read_alike_both_ways(name: str, tmp_path: Path) -> None:
@@ -65,6 +66,7 @@ def test_real_files_and_their_gzip_read_alike_both_ways(name: str, tmp_path: Pat
 SHAPES = [("real", 2), ("real", 4), ("real", 5), ("unshared", 4), ("json", 0), ("json-gzip", 0)]
 
 
+@pytest.mark.slow
 @compiled
 @pytest.mark.parametrize(("shape", "protocol"), SHAPES)
 def test_generated_files_of_each_shape_match_the_raw_data(shape: str, protocol: int, tmp_path: Path) -> None:

@@ -44,8 +44,14 @@ def test_make_test_installs_the_tested_torch_through_a_constraints_file() -> Non
     assert "pip install -v $(1)" in macro
     (install,) = [line for line in makefile.splitlines() if "PIP_INSTALL," in line and "[test]" in line]
     assert "-c $(CONSTRAINTS)" in install.split("-e")[0]  # before: no constraints file, the pin sat in the extra
-    pins = [Requirement(line) for line in (ROOT / path).read_text().splitlines() if line and not line.startswith("#")]
-    assert [(r.name, str(r.specifier)) for r in pins] == [("torch", f"=={TESTED}")]
+    lines = (ROOT / path).read_text().splitlines()
+    requirements = [Requirement(line) for line in lines if line and not line.startswith("#")]
+    pins = {r.name: str(r.specifier) for r in requirements}
+    assert pins["torch"] == f"=={TESTED}"
+    # the others pin test tools (pytest-timeout, whose options tests/conftest.py sets): exact, and in the test extra
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["optional-dependencies"]
+    assert set(pins) <= {Requirement(text).name for text in extras["test"]}
+    assert all(re.fullmatch(r"==[0-9.]+", specifier) for specifier in pins.values()), pins
     assert Version(Version(version("torch")).base_version) == TESTED  # the suite runs on it (2.13.0+cpu here)
 
 

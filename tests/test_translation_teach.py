@@ -249,6 +249,7 @@ def test_the_language_is_read_from_the_translators(qtbot: Any) -> None:
 # -- the views -----------------------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_the_lab_every_tab_in_ro_and_fr(qtbot: Any) -> None:
     from gpumem_gui.views.teach.lab.panel import TAB_API, TAB_FSDP, CheckpointLabPanel  # noqa: PLC0415
 

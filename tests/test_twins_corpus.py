@@ -35,6 +35,7 @@ def assert_twins_agree(label: str, data: bytes) -> dict[str, Any]:
     return compiled_side
 
 
+@pytest.mark.slow
 @compiled
 def test_the_twins_agree_on_mutated_real_snapshots() -> None:
     paths = [fixture_path(name) for name in FIXTURE_NAMES]
@@ -54,6 +55,7 @@ def test_the_twins_agree_on_mutated_real_snapshots() -> None:
     assert kinds["error"] > MUTANTS // 10 and kinds["read"] > MUTANTS // 5 and kinds["replayed"] > MUTANTS // 10, kinds
 
 
+@pytest.mark.slow
 @compiled
 def test_the_real_snapshots_themselves_agree() -> None:
     for name in FIXTURE_NAMES:

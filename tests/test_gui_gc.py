@@ -1,0 +1,79 @@
+"""Python's cyclic garbage is collected on the GUI thread only (qt_start.collect_on_gui_thread): a task's thread that
+allocates past the collector's threshold must not free the window's Qt objects (it hung a lab test, crashed others)."""
+
+from __future__ import annotations
+
+import gc
+import threading
+from typing import Any
+
+from PySide6 import QtCore
+
+from gpumem_gui.qt_start import collect_due, collect_on_gui_thread
+from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+
+
+def _garbage_then_a_busy_task(qtbot: Any) -> list[threading.Thread]:
+    """A cycle holding a Qt timer made garbage on the GUI thread, then a task that allocates 200,000 lists while the
+    GUI thread waits without allocating: the threads in which the cycle was freed (none yet, or one)."""
+    freed_in: list[threading.Thread] = []
+
+    class Holder:
+        def __init__(self) -> None:
+            self.me = self  # only the cyclic collector frees it
+            self.timer = QtCore.QTimer()  # a Qt object whose C++ destructor must run on its own thread
+
+        def __del__(self) -> None:
+            freed_in.append(threading.current_thread())
+
+    gc.collect()  # nothing pending: the next collection is the task's allocations' doing
+    Holder()
+    done = threading.Event()
+
+    def busy(ctx: TaskContext) -> None:
+        [[] for _ in range(200_000)]  # allocations, thrown away at once
+        done.set()
+
+    tasks = TaskGroup()
+    tasks.start("busy", busy)
+    assert done.wait(60)  # blocked, allocating nothing: the collection, if any, is the task thread's
+    assert tasks.wait(10_000)
+    return freed_in
+
+
+def test_automatic_collection_would_free_the_cycle_on_the_tasks_thread(qtbot: Any) -> None:
+    """The oracle: with Python's automatic collector on, the task's thread frees the GUI thread's garbage."""
+    gc.enable()
+    try:
+        freed_in = _garbage_then_a_busy_task(qtbot)
+    finally:
+        gc.disable()
+    assert len(freed_in) == 1 and freed_in[0] is not threading.main_thread()
+
+
+def test_the_gui_thread_collects_the_cycle_on_its_timer(qtbot: Any) -> None:
+    collect_on_gui_thread()  # done already by the suite's qapp fixture: a second call changes nothing
+    assert not gc.isenabled()
+    freed_in = _garbage_then_a_busy_task(qtbot)
+    assert freed_in == []  # the task's 200,000 allocations collected nothing on its thread
+    # ten times the first generation's threshold in containers kept alive: a collection is due, as it would be for
+    # the automatic collector, and the GUI thread's timer makes it within a second. (Its count is allocations less
+    # deallocations: objects of earlier tests freed meanwhile lower it, by some 800 once in the whole suite.)
+    kept = [[] for _ in range(10 * gc.get_threshold()[0])]
+    qtbot.waitUntil(lambda: bool(freed_in), timeout=5_000)
+    assert freed_in == [threading.main_thread()] and len(kept) > 0
+
+
+def test_collect_due_follows_the_thresholds_and_turns_the_collector_off_again() -> None:
+    collect_on_gui_thread()
+    gc.collect()
+    gc.enable()  # what a gc_paused block begun before the collector moved leaves at its end
+    assert collect_due() == 0  # nothing over its threshold yet
+    assert not gc.isenabled()
+    threshold = gc.get_threshold()[0]
+    for _ in range(threshold + 10):
+        a: list[Any] = []
+        a.append(a)  # a cycle, made garbage at once
+    assert gc.get_count()[0] > threshold
+    assert collect_due() >= threshold
+    assert gc.get_count()[0] < threshold
