@@ -100,7 +100,7 @@ def test_sites_outside_the_top_n_are_one_band() -> None:
     assert [b.key for b in site.bands] == [A, OTHER_SITES, BEFORE_RECORDING_SITE, "unknown"]
     n = timeline.n_events
     assert _values(site, OTHER_SITES, n) == [0, 0] + [2 * MiB] * 9
-    assert site.bands[1].label == "other (1 sites)"
+    assert site.bands[1].label == "other (1 site)"  # one site: the singular
 
 
 @cache

@@ -20,6 +20,8 @@ AREAS: dict[str, tuple[str, ...]] = {
         "gpumem_gui/core/analysis/flame.py",
         "gpumem_gui/core/snapshot/stacks.py",
         "gpumem_gui/core/snapshot/backward_nodes.py",
+        "gpumem_gui/core/analysis/site_series.py",
+        "gpumem_gui/core/analysis/site_tree.py",
     ),
     "diagnosis": (
         "gpumem_gui/views/diagnosis",

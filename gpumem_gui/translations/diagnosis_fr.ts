@@ -823,7 +823,31 @@ Cela ne compte que si beaucoup est libre (20 % du réservé et 1 Gio)&#x202f;; a
     </message>
     <message>
         <source>the end of each of the {n} {name} phases, read from the stacks&apos; frames</source>
-        <translation>la fin de chacune des {n} phases {name}, lues dans les cadres des piles</translation>
+        <translation>la fin de chacune des {n} phases ({name}), lues dans les cadres des piles</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>la passe avant</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>la passe arrière</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>l&apos;étape de l&apos;optimiseur</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>le chargement</translation>
+    </message>
+    <message>
+        <source>checkpoint</source>
+        <translation>le checkpoint</translation>
+    </message>
+    <message>
+        <source>init</source>
+        <translation>l&apos;initialisation</translation>
     </message>
     <message>
         <source>just before each of the {n} allocations from {where}, one every ~{gap} events</source>
@@ -831,7 +855,7 @@ Cela ne compte que si beaucoup est libre (20 % du réservé et 1 Gio)&#x202f;; a
     </message>
     <message>
         <source>{site} (allocated in {phase}) grows by {per_step} per step over {steps} steps (from {first} to {last}): memory kept from each step, e.g. a tensor appended to a list or a loss kept with its graph.</source>
-        <translation>{site} (alloué dans {phase}) croît de {per_step} par pas sur {steps} pas (de {first} à {last})&#x202f;: de la mémoire gardée de chaque pas, p. ex. un tenseur ajouté à une liste ou une loss gardée avec son graphe.</translation>
+        <translation>{site} (alloué pendant {phase}) croît de {per_step} par pas sur {steps} pas (de {first} à {last})&#x202f;: de la mémoire gardée de chaque pas, p. ex. un tenseur ajouté à une liste ou une loss gardée avec son graphe.</translation>
     </message>
     <message>
         <source>{site} grows by {per_step} per step over {steps} steps (from {first} to {last}): memory kept from each step, e.g. a tensor appended to a list or a loss kept with its graph.</source>

@@ -823,7 +823,31 @@ Contează doar când este mult liber (20 % din rezervat și 1 GiB); cu puțin li
     </message>
     <message>
         <source>the end of each of the {n} {name} phases, read from the stacks&apos; frames</source>
-        <translation>sfârșitul fiecăreia dintre cele {n} faze {name}, citite din cadrele stivelor</translation>
+        <translation>sfârșitul fiecăreia dintre cele {n} faze ({name}), citite din cadrele stivelor</translation>
+    </message>
+    <message>
+        <source>forward</source>
+        <translation>trecerea înainte</translation>
+    </message>
+    <message>
+        <source>backward</source>
+        <translation>trecerea înapoi</translation>
+    </message>
+    <message>
+        <source>optimizer</source>
+        <translation>pasul optimizatorului</translation>
+    </message>
+    <message>
+        <source>load</source>
+        <translation>încărcare</translation>
+    </message>
+    <message>
+        <source>checkpoint</source>
+        <translation>checkpoint</translation>
+    </message>
+    <message>
+        <source>init</source>
+        <translation>inițializare</translation>
     </message>
     <message>
         <source>just before each of the {n} allocations from {where}, one every ~{gap} events</source>

@@ -49,6 +49,17 @@
     </message>
 </context>
 <context>
+    <name>Breakdown</name>
+    <message>
+        <source>small</source>
+        <translation>petit</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>grand</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>address</source>
@@ -1315,12 +1326,40 @@ alloué {allocated}
         <source>backward of {op}</source>
         <translation>passe arrière de {op}</translation>
     </message>
+    <message>
+        <source>other ({n} {n:site|sites})</source>
+        <translation>autres ({n} {n:site d’appel|sites d’appel})</translation>
+    </message>
+    <message>
+        <source>unknown (no frames)</source>
+        <translation>inconnu (sans cadres)</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>aucune pile enregistrée</translation>
+    </message>
+    <message>
+        <source>line {line}</source>
+        <translation>ligne {line}</translation>
+    </message>
+    <message>
+        <source>native code (no Python frame)</source>
+        <translation>code natif (aucun cadre Python)</translation>
+    </message>
 </context>
 <context>
     <name>SnapshotTab</name>
     <message>
         <source>reading the trace...</source>
         <translation>lecture de la trace...</translation>
+    </message>
+    <message>
+        <source>{label}: its blocks</source>
+        <translation>{label}&#x202f;: ses blocs</translation>
+    </message>
+    <message>
+        <source>site {site}</source>
+        <translation>site d&apos;appel {site}</translation>
     </message>
 </context>
 <context>

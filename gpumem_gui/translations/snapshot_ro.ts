@@ -49,6 +49,17 @@
     </message>
 </context>
 <context>
+    <name>Breakdown</name>
+    <message>
+        <source>small</source>
+        <translation>mic</translation>
+    </message>
+    <message>
+        <source>large</source>
+        <translation>mare</translation>
+    </message>
+</context>
+<context>
     <name>Columns</name>
     <message>
         <source>address</source>
@@ -1315,12 +1326,40 @@ diferență {gap}</translation>
         <source>backward of {op}</source>
         <translation>trecerea înapoi pentru {op}</translation>
     </message>
+    <message>
+        <source>other ({n} {n:site|sites})</source>
+        <translation>altele ({n} {n:site de apel|site-uri de apel|de site-uri de apel})</translation>
+    </message>
+    <message>
+        <source>unknown (no frames)</source>
+        <translation>necunoscut (fără cadre)</translation>
+    </message>
+    <message>
+        <source>no stack recorded</source>
+        <translation>nicio stivă înregistrată</translation>
+    </message>
+    <message>
+        <source>line {line}</source>
+        <translation>linia {line}</translation>
+    </message>
+    <message>
+        <source>native code (no Python frame)</source>
+        <translation>cod nativ (niciun cadru Python)</translation>
+    </message>
 </context>
 <context>
     <name>SnapshotTab</name>
     <message>
         <source>reading the trace...</source>
         <translation>se citește jurnalul de evenimente...</translation>
+    </message>
+    <message>
+        <source>{label}: its blocks</source>
+        <translation>{label}: blocurile sale</translation>
+    </message>
+    <message>
+        <source>site {site}</source>
+        <translation>site-ul de apel {site}</translation>
     </message>
 </context>
 <context>

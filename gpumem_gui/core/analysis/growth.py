@@ -167,6 +167,18 @@ def _annotated_steps(snapshot: Snapshot, timeline: DeviceTimeline) -> Steps | No
     return _said(points, template, {"n": str(len(points)), "name": name})
 
 
+PHASES_STEPS = QT_TRANSLATE_NOOP("Growth", "the end of each of the {n} {name} phases, read from the stacks' frames")
+# the phases a growth sentence names (categories.PHASE_NAMES), said in the window's language
+PHASE_WORDS = (
+    QT_TRANSLATE_NOOP("Growth", "forward"),
+    QT_TRANSLATE_NOOP("Growth", "backward"),
+    QT_TRANSLATE_NOOP("Growth", "optimizer"),
+    QT_TRANSLATE_NOOP("Growth", "load"),
+    QT_TRANSLATE_NOOP("Growth", "checkpoint"),
+    QT_TRANSLATE_NOOP("Growth", "init"),
+)
+
+
 def _phase_steps(phase: I8, run: I64) -> Steps | None:
     """The ends of a phase's stretches, where they come at a steady pace and each step holds every main phase.
 
@@ -185,9 +197,7 @@ def _phase_steps(phase: I8, run: I64) -> Steps | None:
         ends = lasts[kinds == anchor]
         if len(ends) >= MIN_STEPS and _steady(np.diff(ends)) and _whole_steps(ends, phase):
             name = PHASE_NAMES[anchor]
-            template = QT_TRANSLATE_NOOP(
-                "Growth", "the end of each of the {n} {name} phases, read from the stacks' frames"
-            )
+            template = PHASES_STEPS
             return _said(ends, template, {"n": str(len(ends)), "name": name})
     return None
 
@@ -357,7 +367,7 @@ def growth_sentences(growth: Growth) -> list[str]:
     for g in growth.sites[:MAX_SENTENCES]:
         fields = {
             "site": g.site,
-            "phase": g.phase,
+            "phase": Sentence("Growth", g.phase),  # PHASE_WORDS: said in the window's language
             "per_step": format_bytes(g.bytes_per_step),
             "steps": str(g.steps),
             "first": format_bytes(g.first_bytes),

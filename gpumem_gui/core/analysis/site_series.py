@@ -29,12 +29,23 @@ from gpumem_gui.core.analysis.breakdown import (
 from gpumem_gui.core.analysis.categories import CATEGORIES, lifetime_categories
 from gpumem_gui.core.analysis.metadata_groups import block_metadata, lifetime_metadata
 from gpumem_gui.core.analysis.timetravel import NEVER, DeviceTimeline
+from gpumem_gui.core.snapshot.marked import QT_TRANSLATE_NOOP
 from gpumem_gui.core.snapshot.model import DEFAULT_POOL, I64, AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, block_sites, stack_sites
 
 GROUPINGS = ("site", "category", "stream", "pool", "metadata")
 TOP_SITES = 10
 OTHER_SITES = "other"  # the key of the band of every site outside the top N
+# the labels of the bands that are no one site, in English; the window says them in its language (site_words)
+OTHER_LABEL = QT_TRANSLATE_NOOP("Sites", "other ({n} {n:site|sites})")
+UNKNOWN_NO_FRAMES = QT_TRANSLATE_NOOP("Sites", "unknown (no frames)")
+
+
+def other_label(n: int) -> str:
+    """The label of the band of the `n` sites outside the top N: "other (1 site)", "other (12 sites)"."""
+    return f"other ({n} {'site' if n == 1 else 'sites'})"
+
+
 CHUNK = 64  # events per precomputed extreme of the total: a full view reads n / CHUNK of them
 _MAX_WALK = 256  # pieces stepped over, at most, to find the segment a block lies in (real files need 1 to 5)
 
@@ -228,10 +239,10 @@ def _site_bands(
     stacks = _main_stacks(life.stack, life.size, lifetime_band, n_bands)
     bands = [Band(site_labels[c - 1], site_labels[c - 1], *own[b], int(stacks[b])) for b, c in enumerate(chosen)]
     if rest:
-        bands.append(Band(OTHER_SITES, f"other ({len(rest)} sites)", *own[len(chosen)], -1))
+        bands.append(Band(OTHER_SITES, other_label(len(rest)), *own[len(chosen)], -1))
     for k, c in enumerate(nameless):
         key = codes[c]
-        label = "unknown (no frames)" if c == 0 else key
+        label = UNKNOWN_NO_FRAMES if c == 0 else key
         bands.append(Band(key, label, *own[len(chosen) + bool(rest) + k], -1))
     return BandSeries("site", timeline.n_events, tuple(bands), lifetime_band, code_band, codes, keys, values, index)
 

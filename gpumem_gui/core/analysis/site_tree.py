@@ -19,13 +19,17 @@ import numpy.typing as npt
 from gpumem_gui.core.analysis.breakdown import BEFORE_RECORDING_SITE, allocated_mask, nameless_reasons
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.frame_kinds import is_python_file
+from gpumem_gui.core.snapshot.marked import QT_TRANSLATE_NOOP
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.stacks import NAMELESS_SITES, site_frame, site_label, sites_of, stack_sites
 
 ROOT_LABEL = "allocated"
 BEFORE_LABEL = BEFORE_RECORDING_SITE
-NO_STACK_LABEL = "no stack recorded"  # the leaf, under BEFORE_LABEL, of its blocks without frames
-NATIVE_MODULE = "native code (no Python frame)"  # the module of sites that are backward work without Python
+# the leaf, under BEFORE_LABEL, of its blocks without frames
+NO_STACK_LABEL = QT_TRANSLATE_NOOP("Sites", "no stack recorded")
+LINE = QT_TRANSLATE_NOOP("Sites", "line {line}")  # a node of the tree: a line of its function
+# the module of sites that are backward work without Python
+NATIVE_MODULE = QT_TRANSLATE_NOOP("Sites", "native code (no Python frame)")
 
 
 @dataclass(frozen=True)
@@ -120,7 +124,7 @@ def tree_of_blocks(
         label = labels[site]
         frame = site_frame(snapshot.stacks.stack(some_stack))
         if frame is not None and is_python_file(frame.filename) and label.startswith(site_label(frame)):
-            path += [("module", frame.filename), ("function", frame.name), ("line", f"line {frame.line}")]
+            path += [("module", frame.filename), ("function", frame.name), ("line", LINE.format(line=frame.line))]
             rest = label[len(site_label(frame)) :].strip()
             if rest:  # the library line below the user's (`via ...`), or the backward work in words
                 path.append(("via", rest))

@@ -19,9 +19,11 @@ from collections.abc import Mapping
 import shiboken6
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.core.analysis.site_series import OTHER_LABEL
+from gpumem_gui.core.analysis.site_tree import LINE
 from gpumem_gui.core.snapshot.backward_nodes import BACKWARD_OF, ENGINE_WORDS, NOT_RECORDED
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.teach.demos.wording import Count, fill_text, localize, number, percent
+from gpumem_gui.teach.demos.wording import Count, localize, number, percent, worded
 from gpumem_gui.translations import FOLDER
 
 LANGUAGES = ("en", "ro", "fr")
@@ -223,6 +225,8 @@ def category_word(label: str) -> str:
 
 SITES = "Sites"  # the context of the words core puts in a site's label (core.snapshot.stacks, backward_nodes)
 _BACKWARD_OF = re.compile(re.escape(BACKWARD_OF).replace(re.escape("{op}"), r"(\w+)"))
+_OTHER = re.compile(r"other \((\d+) sites?\)")  # site_series.other_label's band of the sites outside the top N
+_LINE = re.compile(LINE.replace("{line}", r"(\d+)"))  # site_tree's node of a line
 
 
 def site_words(label: str) -> str:
@@ -239,6 +243,10 @@ def _site_words(label: str, _lang: str) -> str:  # per language: the translators
     whole = translate_site(label)
     if whole != label:
         return whole
+    if other := _OTHER.fullmatch(label):
+        return fill_text_shown(translate_site(OTHER_LABEL), {"n": other.group(1)}, _lang)
+    if line := _LINE.fullmatch(label):
+        return translate_site(LINE).format(line=line.group(1))
     for phrase in (*ENGINE_WORDS, NOT_RECORDED):
         if phrase in label:
             label = label.replace(phrase, translate_site(phrase))
@@ -253,19 +261,24 @@ QT_OWN = (
 )
 
 
-def localized(english: str) -> str:
+class Shown(str):
+    """A figure already written as the window's language writes it (localized, size): `filled` puts it in as it is
+    (written again, "805.306.368" would be read as an English decimal and become "805,306.368")."""
+
+
+def localized(english: str) -> Shown:
     """A figure written in English ("1.5 GiB", "41.9%", "2,520", "1.5 GiB (1,610,612,736 bytes)") as the current
     language writes it."""
     if english[:1] in "<>~" and len(english) > 1:  # "<0.1%": the bound as it is, the figure localized
-        return english[0] + localized(english[1:])
+        return Shown(english[0] + localized(english[1:]))
     lang = current_language()
     text = localize(english, lang)
     if "bytes" in text and lang != "en":
         text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
-    return text
+    return Shown(text)
 
 
-def size(n: float) -> str:
+def size(n: float) -> Shown:
     """`n` bytes as the language writes them: "1.5 GiB", ro "1,5 GiB", fr "1,5 Gio"."""
     return localized(format_bytes(n))
 
@@ -297,8 +310,14 @@ def unit_word(unit: str) -> str:
 
 def filled(translated: str, fields: Mapping[str, str]) -> str:
     """A translated template filled with figures written in English: each written as the current language writes
-    it, a count's `{n:one|other}` (ro: `{n:one|few|other}`) in the form the count takes."""
-    return fill_text(translated, current_language(), fields)
+    it, a count's `{n:one|other}` (ro: `{n:one|few|other}`) in the form the count takes; a figure written already
+    (localized, size: a Shown) as it is."""
+    return fill_text_shown(translated, fields, current_language())
+
+
+def fill_text_shown(translated: str, fields: Mapping[str, str], lang: str) -> str:
+    """`filled` in `lang`."""
+    return translated.format_map({k: v if isinstance(v, Shown) else worded(v, lang) for k, v in fields.items()})
 
 
 class Retranslated(QtWidgets.QWidget):

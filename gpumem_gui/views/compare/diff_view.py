@@ -344,7 +344,7 @@ def figures_html(diff: Diff) -> str:
     for key in FIGURES:
         a, b, d = getattr(diff.a, key), getattr(diff.b, key), delta[key]
         if key.endswith("_bytes"):
-            cells = (size(a), size(b), signed_size(d))
+            cells: tuple[str, str, str] = (size(a), size(b), signed_size(d))
         else:
             cells = (num(a), num(b), ("+" if d > 0 else "−") + num(abs(d)) if d else "0")
         rows.append(

@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.breakdown import Breakdown
 from gpumem_gui.core.analysis.categories import CATEGORIES, CATEGORY_LABELS
 from gpumem_gui.core.analysis.metadata_groups import NO_METADATA
-from gpumem_gui.core.analysis.site_tree import SiteNode
+from gpumem_gui.core.analysis.site_tree import NATIVE_MODULE, SiteNode
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import (
@@ -20,6 +20,7 @@ from gpumem_gui.views.common.language import (
     category_word,
     filled,
     localized,
+    site_words,
     translate,
     translated_model,
 )
@@ -99,8 +100,9 @@ def _pool_word(pool: str) -> str:
 
 
 def _node_label(label: str) -> str:
-    """A tree node's label: a site stays as it is, the tree's own words (no stack, before recording) translated."""
-    return translate("Breakdown", label) if label in _NODE_WORDS else label
+    """A tree node's label in the window's language: the tree's own words (no stack, before recording, native code,
+    "line 12") and a site's core words translated, the code it names as it is."""
+    return translate("Breakdown", label) if label in _NODE_WORDS else site_words(label)
 
 
 # core.analysis.breakdown's names of the rows that are no site, marked for pyside6-lupdate
@@ -169,7 +171,7 @@ class SiteTreeModel(QtCore.QAbstractItemModel):
         col = index.column()
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             if col == SITE:  # a module by its last folders and file: the full path is in the tooltip
-                if node.kind == "module":
+                if node.kind == "module" and node.label != NATIVE_MODULE:
                     return "/".join(node.label.replace("\\", "/").split("/")[-2:])
                 return _node_label(node.label)
             if col == BYTES:
@@ -183,6 +185,7 @@ class SiteTreeModel(QtCore.QAbstractItemModel):
             return int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
             where = node.site or node.label
+            # the exact bytes written once, by the language (filled leaves a Shown figure as it is)
             fields = {"bytes": localized(format_bytes_exact(node.bytes)), "blocks": f"{node.blocks:,}"}
             return f"{_node_label(where)}\n" + filled(
                 translate("Breakdown", "{bytes} in {blocks} {blocks:block|blocks}"), fields

@@ -6,10 +6,17 @@ from typing import Any
 
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, GrowingSite, Growth
+from gpumem_gui.core.analysis.growth import MIN_GROWTH, MIN_INCREASING, PHASES_STEPS, GrowingSite, Growth
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    filled,
+    localized,
+    site_words,
+    translate,
+)
 from gpumem_gui.views.common.stack_view import StackView
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 
@@ -46,7 +53,7 @@ class GrowthModel(ColumnsModel):
         column = index.column()
         if role == QtCore.Qt.ItemDataRole.DisplayRole:
             return (
-                g.site,
+                site_words(g.site),
                 localized(format_bytes(g.bytes_per_step)),
                 str(g.steps),
                 localized(format_bytes(g.first_bytes)),
@@ -58,7 +65,7 @@ class GrowthModel(ColumnsModel):
             return _RIGHT
         if role == QtCore.Qt.ItemDataRole.ToolTipRole:
             fields = {
-                "phase": g.phase,
+                "phase": translate("Growth", g.phase),  # growth.PHASE_WORDS
                 "per_step": localized(format_bytes_exact(round(g.bytes_per_step))),
                 "increases": str(g.increases),
                 "steps": str(len(g.values) - 1),
@@ -71,7 +78,7 @@ class GrowthModel(ColumnsModel):
                 "{increases} of the {steps} steps after the first measured\n{first} at the first step, {last} at the "
                 "last",
             )
-            return f"{g.site}\n" + tip.format_map(fields)
+            return f"{site_words(g.site)}\n" + tip.format_map(fields)
         return None
 
 
@@ -157,14 +164,19 @@ class GrowthView(Retranslated):
 
     def _show_stack(self, g: GrowingSite) -> None:
         more = translate("GrowthView", "{site}: {bytes} more per step")
-        self.stack.set_frames(g.frames, more.format(site=g.site, bytes=localized(format_bytes(g.bytes_per_step))))
+        self.stack.set_frames(
+            g.frames, more.format(site=site_words(g.site), bytes=localized(format_bytes(g.bytes_per_step)))
+        )
 
 
 def _summary(growth: Growth | None) -> str:
     if growth is None:
         return translate("GrowthView", "Growth from step to step: not computed yet.")
     steps = growth.steps
-    how = filled(translate("Growth", steps.template), steps.fields) if steps.template else steps.how
+    fields = dict(steps.fields)
+    if "name" in fields and steps.template == PHASES_STEPS:  # a phase's name (growth.PHASE_WORDS), not a range's
+        fields["name"] = translate("Growth", fields["name"])
+    how = filled(translate("Growth", steps.template), fields) if steps.template else steps.how
     template, fields = growth.summary_template()
     text = filled(translate("Growth", template), {**fields, "how": how}) if template != "{how}" else how
     text = text[0].upper() + text[1:]

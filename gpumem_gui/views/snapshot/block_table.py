@@ -8,9 +8,9 @@ import numpy as np
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import STATE_LABELS, AllocatorState, BlockState, StackTable
-from gpumem_gui.core.snapshot.stacks import site_frame
+from gpumem_gui.core.snapshot.stacks import NO_SITE, short_site, stack_sites
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, localized, site_words, translate
 from gpumem_gui.views.common.table_model import ColumnsModel
 
 _HEADERS = (
@@ -61,17 +61,20 @@ class BlockTableModel(ColumnsModel):
         if column == 0:
             return f"{int(b.address[i]):#x}"
         if column == 1:
-            return format_bytes(int(b.size[i]))
+            return localized(format_bytes(int(b.size[i])))
         if column == 2:
-            return "" if b.state[i] == BlockState.INACTIVE else format_bytes(int(b.requested_size[i]))
+            return "" if b.state[i] == BlockState.INACTIVE else localized(format_bytes(int(b.requested_size[i])))
         if column == 3:
             return STATE_LABELS[BlockState(int(b.state[i]))]
         if column == 4:
             return str(int(s.stream[seg]))
         if column == 5:
-            return "small" if s.is_small[seg] else "large"
-        frame = site_frame(self.stacks.stack(int(b.stack[i])))  # the user's code that asked, not torch's plumbing
-        return f"{frame.name} ({frame.filename.rsplit('/', 1)[-1]}:{frame.line})" if frame else ""
+            return translate("Breakdown", "small") if s.is_small[seg] else translate("Breakdown", "large")
+        # the line it is charged to, as every list names it (the user's code that asked, not torch's plumbing)
+        stack = int(b.stack[i])
+        sites, labels = stack_sites(self.stacks)
+        site = int(sites[stack]) if 0 <= stack < len(self.stacks) else NO_SITE
+        return site_words(short_site(labels[site])) if site != NO_SITE else ""
 
     def sort(self, column: int, order: Any = QtCore.Qt.SortOrder.AscendingOrder) -> None:
         if self.state is None:

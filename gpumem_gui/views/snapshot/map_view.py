@@ -16,7 +16,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
-from gpumem_gui.views.common.language import Retranslated, localized, translate
+from gpumem_gui.views.common.language import Retranslated, localized, site_words, translate
 from gpumem_gui.views.snapshot.age_legend import map_legend, site_legend
 from gpumem_gui.views.snapshot.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
@@ -306,7 +306,7 @@ class SegmentMapView(Retranslated):
         site = stack_sites(self.stacks)[0][stack] if 0 <= stack < len(self.stacks) else NO_SITE
         if site != NO_SITE:  # the line it is charged to, as every list names it (its stack is in the stack pane)
             text += "<br><b>{}</b> ".format(translate("SegmentMap", "site")) + html.escape(
-                short_site(stack_sites(self.stacks)[1][site])
+                site_words(short_site(stack_sites(self.stacks)[1][site]))
             )
         elif frames := filter_frames(self.stacks.stack(stack))[:3] if stack >= 0 else []:
             shown = (f"{f.name} ({f.filename.rsplit('/', 1)[-1]}:{f.line})" for f in frames)

@@ -34,6 +34,7 @@ from gpumem_gui.views.common.language import (
     category_word,
     filled,
     localized,
+    site_words,
     translate,
     unit_word,
 )
@@ -78,6 +79,16 @@ def short_label(label: str) -> str:
     """A site without the folders of the user's files (`model.py:12:forward via einops/_backends.py:288:einsum`);
     the legend's tooltip has the whole path."""
     return short_site(label)
+
+
+def band_name(kind: str, label: str, short: bool = False) -> str:
+    """A band's label as the window shows it, in its language: a category's name, a site's core words (the code it
+    names as it is; `short`: without the folders of the user's files). The label itself stays the band's key."""
+    if kind == "category":
+        return category_word(label)
+    if kind == "site":
+        return site_words(short_label(label) if short else label)
+    return label
 
 
 class SiteTimelineView(Retranslated):
@@ -380,8 +391,8 @@ class SiteTimelineView(Retranslated):
         for row, band in enumerate(bands.bands):
             swatch = QtGui.QPixmap(12, 12)
             swatch.fill(QtGui.QColor(band_colour(band, row)))
-            name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), category_word(short_label(band.label)))
-            name.setToolTip(category_word(band.label))
+            name = QtWidgets.QTableWidgetItem(QtGui.QIcon(swatch), band_name(bands.kind, band.label, short=True))
+            name.setToolTip(band_name(bands.kind, band.label))
             self.legend.setItem(row, 0, name)
             peak = QtWidgets.QTableWidgetItem(localized(format_bytes(band.peak_bytes)))
             fields = {"bytes": f"{band.peak_bytes:,}", "event": f"{band.peak_event:,}"}
@@ -472,7 +483,8 @@ class SiteTimelineView(Retranslated):
         at = max(int(np.searchsorted(self._drawn_events, x, "right")) - 1, 0)
         tops = self._drawn_tops[:, at] if len(self._drawn_tops) else np.zeros(len(bands.bands))
         held = (tops[index] - (tops[index - 1] if index else 0.0)) * self.unit_scale
-        title = f"<b>{html.escape(short_label(band.label))}</b> &nbsp; {localized(format_bytes(held))}"
+        name = html.escape(band_name(bands.kind, band.label, short=True))
+        title = f"<b>{name}</b> &nbsp; {localized(format_bytes(held))}"
         frames = list(self.snapshot.stacks.stack(band.stack)) if band.stack >= 0 else []
         return title, frames
 
@@ -510,7 +522,7 @@ class SiteTimelineView(Retranslated):
             "stream": translate("SiteTimeline", "stream"),
             "pool": translate("SiteTimeline", "pool"),
         }[self.kind]
-        label = category_word(band.label) if self.kind == "category" else band.label
+        label = band_name(self.kind, band.label)
         fields = {
             "now": localized(format_bytes(now)),
             "event": f"{self.current_event:,}",

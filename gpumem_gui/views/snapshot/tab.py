@@ -16,7 +16,7 @@ from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab, site_words, translate
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.common.travel_keys import travel_delta
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
@@ -31,7 +31,7 @@ from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
-from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
+from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView, band_name
 from gpumem_gui.views.snapshot.tab_controls import TabControls, frame_title
 from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
@@ -44,6 +44,10 @@ from gpumem_gui.views.snapshot.tab_support import (
     scroll_area,
 )
 from gpumem_gui.views.snapshot.timeline import TimelineView
+
+# the map's captions when a band of the site timeline or a site of a list lights its blocks
+_BAND_BLOCKS = QT_TRANSLATE_NOOP("SnapshotTab", "{label}: its blocks")
+_SITE = QT_TRANSLATE_NOOP("SnapshotTab", "site {site}")
 
 
 class SnapshotTab(QtWidgets.QWidget):
@@ -570,7 +574,15 @@ class SnapshotTab(QtWidgets.QWidget):
         self.timeline_view.set_event(index, emit=False)
 
     def _band_selected(self, kind: str, key: object, label: str) -> None:
-        self.show_frame(self.document.set_spotlight(self.site_timeline.mask_of(kind, key), f"{label}: its blocks"))
+        # the label stays the band's key; the caption says it in the window's language, again after a switch
+        caption = self._caption(
+            "band", lambda: translate("SnapshotTab", _BAND_BLOCKS, {"label": band_name(kind, label)})
+        )
+        self.show_frame(self.document.set_spotlight(self.site_timeline.mask_of(kind, key), caption))
+
+    def _caption(self, what: str, caption: Callable[[], str]) -> str:
+        """The map's caption `caption()` now, worded again on a switch of language while the map shows it."""
+        return self.scope.wrote(what, caption) if self.scope is not None else caption()
 
     def spotlight_site(self, site: str) -> None:
         """Light up the blocks of one allocation site on the map (picked in the breakdown or the explanation)."""
@@ -579,7 +591,8 @@ class SnapshotTab(QtWidgets.QWidget):
         def of_site(state: AllocatorState) -> npt.NDArray[np.bool_]:
             return site_block_mask(snapshot, state, site, document.nameless_reasons(state))
 
-        self.show_frame(document.set_spotlight(of_site, f"site {site}"))
+        caption = self._caption("site", lambda: translate("SnapshotTab", _SITE, {"site": site_words(site)}))
+        self.show_frame(document.set_spotlight(of_site, caption))
 
     def explain(self, at: int | None = None) -> None:
         """Explain the device's OOM or peak (`at`: that event) in the panel beside the timeline."""

@@ -170,14 +170,14 @@ class TabScope(QtCore.QObject):
             self.span_panel.show_report(report)
             if self.document.event == report.span.end:  # still at its end: its blocks left behind lit on the map
                 span = report.span
-                caption = self._wrote(
+                caption = self.wrote(
                     "left behind", lambda: translate("SpanPanel", LEFT_BEHIND, {"span": span_label(span)})
                 )
                 self.tab.show_frame(self.document.set_spotlight(self._left_behind(report), caption))
 
-    def _wrote(self, what: str, caption: Callable[[], str]) -> str:
-        """`caption()` now, for the light on `what`, kept to be worded again on a switch of language while the map
-        still shows it."""
+    def wrote(self, what: str, caption: Callable[[], str]) -> str:
+        """`caption()` now, for the light on `what` (also the tab's: a band, a site), kept to be worded again on a
+        switch of language while the map still shows it."""
         text = caption()
         self._caption = (text, what, caption)
         return text
@@ -195,7 +195,7 @@ class TabScope(QtCore.QObject):
             return
         what = self._lit()
         if what is not None and self._caption is not None:
-            self.tab.show_frame(self.document.recaption_spotlight(self._wrote(what, self._caption[2])))
+            self.tab.show_frame(self.document.recaption_spotlight(self.wrote(what, self._caption[2])))
 
     def _left_behind(self, report: SpanReport) -> Callable[[AllocatorState], npt.NDArray[np.bool_]]:
         timeline, event = self.document.timeline(), report.span.end
@@ -240,7 +240,7 @@ class TabScope(QtCore.QObject):
         """A clicked rectangle: its blocks lit on the map, its bytes over the trace drawn on the site timeline."""
         tab = self.tab
         graph = self.flame_page.graph
-        caption = self._wrote("flame", lambda: translate("Flame", ITS_BLOCKS, {"name": graph.label_of(frame, row)}))
+        caption = self.wrote("flame", lambda: translate("Flame", ITS_BLOCKS, {"name": graph.label_of(frame, row)}))
         tab.show_frame(self.document.light_flame_frame(frame, row, caption))
         events, values = self.document.flame_band(frame, row)
         if not len(events):

@@ -1,0 +1,168 @@
+"""Sites in Romanian and French: the site timeline (its legend, a picked band's details and the map's caption), the
+site tree, the growth page, the block table and the map's hover line say core's words of a site ("unknown",
+"allocated before recording began", "backward of mm", "other (N sites)") and the growth's phase in the window's
+language, and write exact byte counts with one kind of separator."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from PySide6 import QtCore, QtWidgets
+
+from gpumem_gui.app.window import MainWindow
+from gpumem_gui.assets import example_path
+from gpumem_gui.core.snapshot.model import BlockState
+from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.common import language
+from gpumem_gui.views.diagnosis.breakdown_view import SITE
+from gpumem_gui.views.snapshot.tab import SnapshotTab
+from tests.conftest import fixture_path
+from tests.translation_walk import english_left, visible_texts
+
+FILES = (example_path("training_leak"), example_path("fragmented_oom"), fixture_path("felix_dump_a.pickle"))
+ALLOWED = ("inactive",)  # the block states as the snapshot format names them (active_allocated...): its words
+# data, not the window's words, cut out before the texts are read
+NOT_THESE = re.compile(
+    "|".join(
+        (
+            r"^block\b",  # training_leak's own function named `block` (transformer.py:120)
+            r"\S+ to \S+\.py:\d+",  # a folded stack's frames (file:line to file:line)
+        )
+    ),
+    re.MULTILINE,
+)
+
+
+def _settle() -> None:
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def _wait(done: object, seconds: float = 90) -> None:
+    timer = QtCore.QElapsedTimer()
+    timer.start()
+    while not done():  # type: ignore[operator]
+        assert timer.elapsed() < seconds * 1000, "timed out"
+        _settle()
+
+
+def _tabs(window: MainWindow) -> list[SnapshotTab]:
+    return [w for w in (window.tabs.widget(i) for i in range(window.tabs.count())) if isinstance(w, SnapshotTab)]
+
+
+@pytest.fixture(scope="module")
+def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
+    with throwaway_settings() as settings:
+        win = MainWindow(settings)
+        win.show()
+        win.open_files([str(p) for p in FILES])
+        win.wait_for_loads()
+        for index in range(win.tabs.count()):
+            win.tabs.setCurrentIndex(index)
+            tab = win.tabs.widget(index)
+            assert isinstance(tab, SnapshotTab)
+            for tabs in tab.findChildren(QtWidgets.QTabWidget):
+                for i in range(tabs.count()):
+                    tabs.setCurrentIndex(i)
+                    _settle()
+            pages = tab.diagnosis
+            pages.tabs.setCurrentWidget(pages.breakdown)
+            _wait(lambda: pages.breakdown.model is not None)  # noqa: B023
+            pages.tabs.setCurrentWidget(pages.growth)
+            _wait(lambda: pages.growth.growth is not None)  # noqa: B023
+            _wait(tab.site_timeline.is_ready)
+        try:
+            yield win
+        finally:
+            language.set_language("en")
+            win.close()
+            win.deleteLater()
+
+
+def _switch(window: MainWindow, lang: str) -> None:
+    action = next(a for a in window.language_group.actions() if a.data() == lang)
+    action.trigger()
+    _settle()
+
+
+def _site_texts(tab: SnapshotTab) -> list[tuple[str, str]]:
+    """What the pages of sites show: every band of the site timeline picked in turn (its details, its hover title,
+    the map's caption), the site tree with a site picked, the growth page, the block table, the map's hover lines."""
+    texts: list[tuple[str, str]] = []
+    timeline = tab.site_timeline
+    timeline.set_kind("site")
+    bands = timeline.bands
+    assert bands is not None and bands.bands
+    _settle()
+    x = float(max(bands.n_events - 1, 0))
+    for i in range(len(bands.bands)):
+        timeline.select_band(i)
+        spotlight = tab.document.frame().spotlight
+        assert spotlight is not None
+        texts += [("band caption", spotlight.caption), ("band hover", timeline.band_stack(i, x)[0])]
+        texts += visible_texts(timeline)
+    pages = tab.diagnosis
+    tree = pages.breakdown.tree
+    texts += visible_texts(pages.breakdown)
+    model = pages.breakdown.model
+    assert model is not None
+    leaf = model.index(0, SITE)
+    while model.rowCount(leaf):
+        leaf = model.index(0, SITE, leaf)
+    tree.setCurrentIndex(leaf)  # a site picked: its blocks lit on the map
+    _settle()
+    spotlight = tab.document.frame().spotlight
+    assert spotlight is not None
+    texts.append(("site caption", spotlight.caption))
+    texts += visible_texts(pages.growth)
+    texts += visible_texts(tab.table)
+    state = tab.document.frame().state
+    live = [i for i in range(len(state.blocks)) if state.blocks.state[i] == BlockState.ALLOCATED]
+    texts += [("map hover", tab.map.describe(i)) for i in live[:300]]
+    return texts
+
+
+def test_the_pages_of_sites_show_core_words_in_english_first(window: MainWindow) -> None:
+    # what the walk below looks for is there: core's words of a site, and the growth's phase
+    _switch(window, "en")
+    shown = "\n".join(text for tab in _tabs(window) for _where, text in _site_texts(tab))
+    for words in ("other (", "allocated before recording began", ": its blocks", "site "):
+        assert words in shown, words
+    growth = _tabs(window)[0].diagnosis.growth
+    assert re.search(r"\b(forward|backward|optimizer)\b", growth.summary.text()), growth.summary.text()
+
+
+@pytest.mark.parametrize("lang", ["ro", "fr"])
+def test_no_english_is_left_in_the_pages_of_sites(window: MainWindow, lang: str) -> None:
+    _switch(window, lang)
+    kept = [(where, NOT_THESE.sub(" ", text)) for tab in _tabs(window) for where, text in _site_texts(tab)]
+    left = english_left(kept, ALLOWED)
+    assert left == [], f"{len(left)} texts in English after switching to {lang}:\n" + "\n".join(left)
+
+
+@pytest.mark.parametrize(
+    ("lang", "exact"),
+    [
+        ("en", "768.0 MiB (805,306,368 bytes) in 12 blocks"),
+        ("ro", "768,0 MiB (805.306.368 octeți) în 12 blocuri"),
+        ("fr", "768,0 Mio (805 306 368 octets) dans 12 blocs"),
+    ],
+)
+def test_the_site_tree_writes_exact_bytes_as_the_language_does(window: MainWindow, lang: str, exact: str) -> None:
+    # training_leak's top row at its last event: 12 blocks of 64 MiB (805,306,368 bytes, counted from the nodes)
+    _switch(window, lang)
+    model = _tabs(window)[0].diagnosis.breakdown.model
+    assert model is not None
+    rows, found = [model.index(0, SITE)], []
+    while rows:
+        index = rows.pop()
+        if (model.node(index).bytes, model.node(index).blocks) == (805_306_368, 12):
+            found.append(index)
+        rows += [model.index(r, SITE, index) for r in range(model.rowCount(index))]
+        if index.row() + 1 < model.rowCount(index.parent()):
+            rows.append(index.siblingAtRow(index.row() + 1))
+    assert found
+    tip = str(model.data(found[0], QtCore.Qt.ItemDataRole.ToolTipRole))
+    assert re.sub(r"[\u00a0\u202f]", " ", tip).endswith(exact), tip
