@@ -42,11 +42,31 @@ class ProbeEntry:
     command: str
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a message for the window's translations (sources import no Qt: views' source_words translates it)."""
+    return text
+
+
+NO_PROBE = QT_TRANSLATE_NOOP(
+    "Probe",
+    "process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it",  # noqa: E501 (one literal: lupdate)
+)
+LEFT_BEHIND = QT_TRANSLATE_NOOP("Probe", "no probe answers at {path}: its job has gone and left the socket behind")
+NO_CONNECTION = QT_TRANSLATE_NOOP("Probe", "cannot connect to the probe at {path}: {error}")
+NO_PROCESS = QT_TRANSLATE_NOOP("Probe", "no process {pid}")
+NO_ANSWER = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} did not answer in {seconds} s")
+BAD_MESSAGE = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} sent a bad message: {error}")
+BAD_SNAPSHOT = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} sent a bad snapshot: {error}")
+NOT_STORED = QT_TRANSLATE_NOOP("Probe", "cannot store the snapshot of pid {pid}: {error}")
+# every message above, for a window that translates them (views' source_words)
+MESSAGES = (
+    "Probe",
+    (NO_PROBE, LEFT_BEHIND, NO_CONNECTION, NO_PROCESS, NO_ANSWER, BAD_MESSAGE, BAD_SNAPSHOT, NOT_STORED),
+)
+
+
 def probe_hint(pid: int) -> str:
-    return (
-        f"process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, "
-        "or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it"
-    )
+    return NO_PROBE.format(pid=pid)
 
 
 def list_probes(directory: Path | None = None, *, handshake_s: float = HANDSHAKE_TIMEOUT_S) -> list[ProbeEntry]:
@@ -102,10 +122,10 @@ class ProbeClient:
             wire.check_peer(wire.peer_uid(self.sock))  # the socket's owner must be us too
         except ConnectionRefusedError:
             self.sock.close()
-            raise ProbeError(f"no probe answers at {path}: its job has gone and left the socket behind") from None
+            raise ProbeError(LEFT_BEHIND.format(path=path)) from None
         except (OSError, wire.PeerRefused) as exc:
             self.sock.close()
-            raise ProbeError(f"cannot connect to the probe at {path}: {exc}") from None
+            raise ProbeError(NO_CONNECTION.format(path=path, error=exc)) from None
         self.sock.settimeout(self.reply_timeout)
 
     @classmethod
@@ -116,7 +136,7 @@ class ProbeClient:
             raise ProbeError(str(exc)) from None
         if not path.exists():
             if not psutil.pid_exists(pid):
-                raise ProbeError(f"no process {pid}")
+                raise ProbeError(NO_PROCESS.format(pid=pid))
             raise ProbeError(probe_hint(pid))
         return cls(path)
 
@@ -159,9 +179,9 @@ class ProbeClient:
         except (EOFError, ConnectionError) as exc:
             raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
         except TimeoutError:
-            raise ProbeError(f"the probe in pid {self.pid} did not answer in {self.reply_timeout:g} s") from None
+            raise ProbeError(NO_ANSWER.format(pid=self.pid, seconds=f"{self.reply_timeout:g}")) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(f"the probe in pid {self.pid} sent a bad message: {exc}") from None
+            raise ProbeError(BAD_MESSAGE.format(pid=self.pid, error=exc)) from None
         if not reply.get("ok", False):
             raise ProbeError(str(reply.get("error", "the probe refused the request")))
         return reply
@@ -191,7 +211,7 @@ class ProbeClient:
         except (EOFError, ConnectionError) as exc:
             raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
         except wire.ProtocolError as exc:
-            raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
+            raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
 
     def snapshot_into(self, out: IO[bytes], include_traces: bool = True) -> int:
         """The snapshot pickle written into the file `out` as it arrives, never whole in memory; its length.
@@ -210,7 +230,7 @@ class ProbeClient:
             try:
                 out.write(chunk)
             except OSError as exc:
-                raise ProbeError(f"cannot store the snapshot of pid {self.pid}: {exc.strerror or exc}") from None
+                raise ProbeError(NOT_STORED.format(pid=self.pid, error=exc.strerror or exc)) from None
 
         self._send("snapshot", {"include_traces": include_traces})
         self._reply()
@@ -220,7 +240,7 @@ class ProbeClient:
         except (EOFError, ConnectionError) as exc:
             raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
         except wire.ProtocolError as exc:
-            raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
+            raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
         return length
 
     def snapshot(self, include_traces: bool = True) -> Snapshot:

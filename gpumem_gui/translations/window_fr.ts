@@ -494,12 +494,36 @@
         <translation>en direct&#x202f;: tous les jobs</translation>
     </message>
     <message>
+        <source>live: pid {pid}</source>
+        <translation>en direct&#x202f;: pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: pid {pid} (remote)</source>
+        <translation>en direct&#x202f;: pid {pid} (distant)</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid}</source>
+        <translation>en direct&#x202f;: rang {rank} pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid} (remote)</source>
+        <translation>en direct&#x202f;: rang {rank} pid {pid} (distant)</translation>
+    </message>
+    <message>
         <source>what if: {change}</source>
         <translation>et si&#x202f;: {change}</translation>
     </message>
     <message>
         <source>what if: recorded</source>
         <translation>et si&#x202f;: enregistré</translation>
+    </message>
+    <message>
+        <source>ranks: {folder} on {scheduler}</source>
+        <translation>rangs&#x202f;: {folder} sur {scheduler}</translation>
+    </message>
+    <message>
+        <source>ranks: {folder}</source>
+        <translation>rangs&#x202f;: {folder}</translation>
     </message>
 </context>
 <context>

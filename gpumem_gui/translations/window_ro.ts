@@ -494,12 +494,36 @@
         <translation>în direct: toate joburile</translation>
     </message>
     <message>
+        <source>live: pid {pid}</source>
+        <translation>în direct: pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: pid {pid} (remote)</source>
+        <translation>în direct: pid {pid} (la distanță)</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid}</source>
+        <translation>în direct: rangul {rank} pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid} (remote)</source>
+        <translation>în direct: rangul {rank} pid {pid} (la distanță)</translation>
+    </message>
+    <message>
         <source>what if: {change}</source>
         <translation>ce-ar fi dacă: {change}</translation>
     </message>
     <message>
         <source>what if: recorded</source>
         <translation>ce-ar fi dacă: înregistrat</translation>
+    </message>
+    <message>
+        <source>ranks: {folder} on {scheduler}</source>
+        <translation>ranguri: {folder} pe {scheduler}</translation>
+    </message>
+    <message>
+        <source>ranks: {folder}</source>
+        <translation>ranguri: {folder}</translation>
     </message>
 </context>
 <context>

@@ -19,6 +19,7 @@ from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, num, size, unit_word
 from gpumem_gui.views.common.one_line import OneLineLabel
+from gpumem_gui.views.common.source_words import source_words
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -50,6 +51,10 @@ OUTSIDE = BAR_PARTS[3][0]
 
 def _tr(text: str) -> str:
     return QtCore.QCoreApplication.translate("LiveView", text)
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _exact(n: int) -> str:
@@ -387,10 +392,10 @@ class LiveView(Retranslated):
                 self._on_event(event)
             if update.messages:
                 said = update.messages[-1]
-                self._set_status(lambda: said)  # the session's own words
+                self._set_status(lambda: source_words(said))  # the session's own words
             if update.ended is not None:
                 ended = update.ended
-                self._finish(lambda: f"{ended[0].upper()}{ended[1:]}")
+                self._finish(lambda: _capitalized(source_words(ended)))
         finally:
             self.session.delivered()
         if update.samples or update.frame is not None or update.ended is not None:
@@ -450,7 +455,7 @@ class LiveView(Retranslated):
         # the task mechanism has logged the traceback; the user reads one line, and the last state stays
         self.tasks.cancel_all()
         self.apply(self.session.take())
-        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=message))
+        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=source_words(message)))
         self.updated.emit()
 
     def _finish(self, why: Callable[[], str]) -> None:
@@ -488,7 +493,7 @@ class LiveView(Retranslated):
     def save_now(self, path: Path) -> None:
         message = self.session.save_now(path)
         if message is not None:
-            self._set_status(lambda: message)
+            self._set_status(lambda: source_words(message))
 
     def _mark_dialog(self) -> None:
         name, ok = QtWidgets.QInputDialog.getText(self, self.tr("Mark"), self.tr("Name of the mark:"))
