@@ -142,6 +142,9 @@ def test_live_and_ranks_views_after_their_events(
     plain = tmp_path / "plain.txt"
     plain.write_text("not a socket")
     not_socket = _failed_attach(window, plain)
+    status = window.statusBar().currentMessage()  # the last failed task, named, and why
+    assert plain.name in status
+    texts.append(("status bar", status))
     boxes = _box_texts()
     assert len(boxes) == 3  # each attach warned, in a box of its own
     assert [(what, text) for what, text in boxes if str(os.getpid()) in text]  # the pid's hint

@@ -18,7 +18,7 @@ from gpumem_gui.sources.probe_client import ProbeError, probe_hint
 from gpumem_gui.sources.probe_socket import connect
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
-from gpumem_gui.views.common.source_words import source_words
+from gpumem_gui.views.common.source_words import ATTACH_ALL_TASK, ATTACH_TASK, source_words
 from gpumem_gui.views.common.tasks import TaskContext
 from gpumem_gui.views.live.attaching import Attaching, rank_order
 from gpumem_gui.views.live.live_view import LiveView
@@ -75,7 +75,7 @@ class LiveActions:
 
         attaching.tasks.append(
             self.host.tasks.start(
-                "Attach to All",
+                ATTACH_ALL_TASK,
                 lambda _ctx: [entry.path for entry in _list_probes()],
                 on_result=listed,
                 on_error=attaching.errors.append,
@@ -158,7 +158,7 @@ class LiveActions:
         self.pending.add(target)
         attaching.tasks.append(
             self.host.tasks.start(
-                f"attach {target}",
+                ATTACH_TASK.format(target=target),
                 lambda ctx: open_session(target, ctx),
                 on_result=lambda session: attaching.add(self._opened(session)),
                 on_error=failed,

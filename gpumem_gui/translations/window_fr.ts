@@ -527,6 +527,37 @@
     </message>
 </context>
 <context>
+    <name>Tasks</name>
+    <message>
+        <source>attach {target}</source>
+        <translation>attacher {target}</translation>
+    </message>
+    <message>
+        <source>Attach to All</source>
+        <translation>Attacher à tous</translation>
+    </message>
+    <message>
+        <source>live session pid {pid}</source>
+        <translation>session en direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>live events pid {pid}</source>
+        <translation>événements en direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>mark {name}</source>
+        <translation>marquer {name}</translation>
+    </message>
+    <message>
+        <source>ranks {folder}</source>
+        <translation>rangs {folder}</translation>
+    </message>
+    <message>
+        <source>NVML poll</source>
+        <translation>lecture NVML</translation>
+    </message>
+</context>
+<context>
     <name>TeachActions</name>
     <message>
         <source>Guided quiz</source>

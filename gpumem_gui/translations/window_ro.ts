@@ -527,6 +527,37 @@
     </message>
 </context>
 <context>
+    <name>Tasks</name>
+    <message>
+        <source>attach {target}</source>
+        <translation>atașare {target}</translation>
+    </message>
+    <message>
+        <source>Attach to All</source>
+        <translation>Atașare la toate</translation>
+    </message>
+    <message>
+        <source>live session pid {pid}</source>
+        <translation>sesiune în direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>live events pid {pid}</source>
+        <translation>evenimente în direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>mark {name}</source>
+        <translation>marcare {name}</translation>
+    </message>
+    <message>
+        <source>ranks {folder}</source>
+        <translation>ranguri {folder}</translation>
+    </message>
+    <message>
+        <source>NVML poll</source>
+        <translation>citire NVML</translation>
+    </message>
+</context>
+<context>
     <name>TeachActions</name>
     <message>
         <source>Guided quiz</source>

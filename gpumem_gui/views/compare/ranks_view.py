@@ -18,7 +18,7 @@ from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, count, num, pct, size, unit_word
-from gpumem_gui.views.common.source_words import source_words
+from gpumem_gui.views.common.source_words import RANKS_TASK, source_words
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
 from gpumem_gui.views.compare.rank_curves import RankCurves, flag_text, rank_colour
@@ -435,7 +435,9 @@ class RanksView(Retranslated):
                 self.rank_pins.offer_sites(sorted(sites, key=lambda site: (-sites[site], site)))
                 self.set_table(result)
 
-        self.tasks.start(f"ranks {folder}", work, on_result=done, on_progress=self._file_done, on_error=self._failed)
+        self.tasks.start(
+            RANKS_TASK.format(folder=folder), work, on_result=done, on_progress=self._file_done, on_error=self._failed
+        )
 
     def cancel(self) -> None:
         self.tasks.cancel_all()

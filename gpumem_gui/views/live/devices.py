@@ -19,7 +19,7 @@ from gpumem_gui.sources.nvml import (
 )
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.language import count, num, pct, size
-from gpumem_gui.views.common.source_words import source_words
+from gpumem_gui.views.common.source_words import NVML_TASK, source_words
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0
@@ -196,7 +196,7 @@ class DeviceView(QtWidgets.QWidget):
             poller.run(lambda: ctx.progress(poller))
 
         self.poller = poller
-        self.poll_task = self.tasks.start("NVML poll", poll, on_progress=self._take_reading, on_error=self._poll_failed)
+        self.poll_task = self.tasks.start(NVML_TASK, poll, on_progress=self._take_reading, on_error=self._poll_failed)
 
     def stop(self, timeout_s: float = 2.0) -> bool:
         """Cancel the polling task; True once its loop has ended (a driver call that hangs can outlast the wait)."""

@@ -19,7 +19,7 @@ from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, num, size, unit_word
 from gpumem_gui.views.common.one_line import OneLineLabel
-from gpumem_gui.views.common.source_words import source_words
+from gpumem_gui.views.common.source_words import EVENTS_TASK, MARK_TASK, SESSION_TASK, source_words
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -327,14 +327,14 @@ class LiveView(Retranslated):
         # holds it), where a child group would be deleted with the widget under the task's last signal
         self.tasks = TaskGroup()
         self.session_task: Task = self.tasks.start(
-            f"live session pid {session.pid}",
+            SESSION_TASK.format(pid=session.pid),
             _session_loop(session),
             on_progress=self.apply,
             on_result=self._session_ended,
             on_error=self._session_failed,
         )
         self.events_task: Task = self.tasks.start(
-            f"live events pid {session.pid}",
+            EVENTS_TASK.format(pid=session.pid),
             _event_loop(session),
             on_progress=self._on_event,
             on_error=self._session_failed,
@@ -509,10 +509,10 @@ class LiveView(Retranslated):
                 client.mark(name)
 
         self.tasks.start(
-            f"mark {name!r}",
+            MARK_TASK.format(name=repr(name)),
             send,
             on_result=lambda _r: self._set_status(lambda: self.tr("marked {name}").format(name=repr(name))),
-            on_error=self.status.setText,
+            on_error=lambda message: self._set_status(lambda: source_words(message)),
         )
 
     def _record_toggled(self, on: bool) -> None:
