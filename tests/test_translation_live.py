@@ -177,6 +177,7 @@ def test_a_source_message_is_translated_through_its_template(qapp: QtWidgets.QAp
     """The sources' English lines, as the CLI prints them, read back into their templates: the more particular
     template wins over a general one that also fits, a field that is itself a message ("compute") is translated in
     turn, and a line no template made (a library's words) is left as it is."""
+    from gpumem_gui.probe import wire  # noqa: PLC0415
     from gpumem_gui.sources import nvml  # noqa: PLC0415
     from gpumem_gui.views.common.source_words import source_words  # noqa: PLC0415
 
@@ -184,6 +185,10 @@ def test_a_source_message_is_translated_through_its_template(qapp: QtWidgets.QAp
     assert both == "compute processes n/a (this driver has no call to list them)"
     other = nvml.NOT_LISTED.format(kind="graphics", error="Not Supported")
     failed = nvml.READING_FAILED.format(error="OSError: gone")
+    # a probe's refusals, in the words the probe (in the job, without the window's marks) sends them
+    with pytest.raises(wire.PeerRefused) as refused:
+        wire.check_peer(os.getuid() + 1)
+    refusals = [wire.TOO_MANY_VIEWERS, str(refused.value)]
     try:
         language.set_language("fr")
         n = "\u202f"
@@ -192,6 +197,10 @@ def test_a_source_message_is_translated_through_its_template(qapp: QtWidgets.QAp
         # "{what} failed: {error}" (the probe's socket) fits too: the NVML line with more words of its own is taken
         assert source_words(failed) == f"la lecture a échoué{n}: OSError: gone"
         assert source_words("Timed out trying to connect") == "Timed out trying to connect"
+        assert [source_words(r) for r in refusals] == [
+            "trop de visualiseurs attachés",
+            f"connexion de l'uid {os.getuid() + 1} refusée{n}: seul l'uid {os.getuid()} peut s'attacher",
+        ]
         language.set_language("ro")
         assert source_words(failed) == "citirea a eșuat: OSError: gone"
     finally:

@@ -58,10 +58,39 @@ NO_ANSWER = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} did not answer in
 BAD_MESSAGE = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} sent a bad message: {error}")
 BAD_SNAPSHOT = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} sent a bad snapshot: {error}")
 NOT_STORED = QT_TRANSLATE_NOOP("Probe", "cannot store the snapshot of pid {pid}: {error}")
+REFUSED_CONNECTION = QT_TRANSLATE_NOOP("Probe", "the probe refused the connection")
+REFUSED_REQUEST = QT_TRANSLATE_NOOP("Probe", "the probe refused the request")
+GONE = QT_TRANSLATE_NOOP("Probe", "the job (pid {pid}) has gone: {error}")
+GONE_IN_TRANSFER = QT_TRANSLATE_NOOP("Probe", "the job (pid {pid}) has gone during the transfer: {error}")
+NO_ROOM = QT_TRANSLATE_NOOP(
+    "Probe",
+    "the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)",
+)
+# what a probe says when it refuses (its words, sent over the socket: the probe runs in the job, without these marks)
+PROBE_REFUSALS = (
+    QT_TRANSLATE_NOOP("Probe", "too many viewers attached"),  # wire.TOO_MANY_VIEWERS
+    QT_TRANSLATE_NOOP("Probe", "connection from uid {uid} refused: only uid {me} may attach"),  # wire.check_peer
+    QT_TRANSLATE_NOOP("Probe", "{op} failed in the probe: {error}"),  # the server's answer to a request that broke
+)
 # every message above, for a window that translates them (views' source_words)
 MESSAGES = (
     "Probe",
-    (NO_PROBE, LEFT_BEHIND, NO_CONNECTION, NO_PROCESS, NO_ANSWER, BAD_MESSAGE, BAD_SNAPSHOT, NOT_STORED),
+    (
+        NO_PROBE,
+        LEFT_BEHIND,
+        NO_CONNECTION,
+        NO_PROCESS,
+        NO_ANSWER,
+        BAD_MESSAGE,
+        BAD_SNAPSHOT,
+        NOT_STORED,
+        REFUSED_CONNECTION,
+        REFUSED_REQUEST,
+        GONE,
+        GONE_IN_TRANSFER,
+        NO_ROOM,
+        *PROBE_REFUSALS,
+    ),
 )
 
 
@@ -162,7 +191,7 @@ class ProbeClient:
             why = self._parting_words()
             if why is not None:
                 raise ProbeError(why) from None
-            raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
+            raise ProbeGone(GONE.format(pid=self.pid, error=exc)) from None
         return request_id
 
     def _parting_words(self) -> str | None:
@@ -171,19 +200,19 @@ class ProbeClient:
             reply = wire.read_json(self.sock)
         except (OSError, EOFError, wire.ProtocolError):
             return None
-        return None if reply.get("ok", False) else str(reply.get("error", "the probe refused the connection"))
+        return None if reply.get("ok", False) else str(reply.get("error", REFUSED_CONNECTION))
 
     def _reply(self) -> dict[str, Any]:
         try:
             reply = wire.read_json(self.sock)
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
+            raise ProbeGone(GONE.format(pid=self.pid, error=exc)) from None
         except TimeoutError:
             raise ProbeError(NO_ANSWER.format(pid=self.pid, seconds=f"{self.reply_timeout:g}")) from None
         except wire.ProtocolError as exc:
             raise ProbeError(BAD_MESSAGE.format(pid=self.pid, error=exc)) from None
         if not reply.get("ok", False):
-            raise ProbeError(str(reply.get("error", "the probe refused the request")))
+            raise ProbeError(str(reply.get("error", REFUSED_REQUEST)))
         return reply
 
     def request(self, op: str, **args: Any) -> dict[str, Any]:
@@ -209,7 +238,7 @@ class ProbeClient:
         try:
             return wire.read_bytes(self.sock, max_bytes=self.max_snapshot)
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
+            raise ProbeGone(GONE_IN_TRANSFER.format(pid=self.pid, error=exc)) from None
         except wire.ProtocolError as exc:
             raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
 
@@ -221,10 +250,7 @@ class ProbeClient:
             info = os.fstatvfs(out.fileno())
             free = info.f_bavail * info.f_frsize
             if length > free - FREE_SPACE_KEPT:
-                raise ProbeError(
-                    f"the snapshot of pid {self.pid} ({length:,} bytes) does not fit in the free space where it is "
-                    f"stored ({free:,} bytes free)"
-                )
+                raise ProbeError(NO_ROOM.format(pid=self.pid, length=f"{length:,}", free=f"{free:,}"))
 
         def write(chunk: memoryview) -> None:
             try:
@@ -238,7 +264,7 @@ class ProbeClient:
             length = wire.read_bytes_into(self.sock, write, max_bytes=self.max_snapshot, room=room)
             out.flush()
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
+            raise ProbeGone(GONE_IN_TRANSFER.format(pid=self.pid, error=exc)) from None
         except wire.ProtocolError as exc:
             raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
         return length

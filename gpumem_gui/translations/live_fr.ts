@@ -697,6 +697,38 @@ double-cliquez pour l&apos;ouvrir dans un onglet</translation>
         <translation>impossible de stocker le snapshot du pid {pid}&#x202f;: {error}</translation>
     </message>
     <message>
+        <source>the probe refused the connection</source>
+        <translation>la sonde a refusé la connexion</translation>
+    </message>
+    <message>
+        <source>the probe refused the request</source>
+        <translation>la sonde a refusé la requête</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone: {error}</source>
+        <translation>le job (pid {pid}) a disparu&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone during the transfer: {error}</source>
+        <translation>le job (pid {pid}) a disparu pendant le transfert&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)</source>
+        <translation>le snapshot du pid {pid} ({length} octets) ne tient pas dans l&apos;espace libre où il est stocké ({free} octets libres)</translation>
+    </message>
+    <message>
+        <source>too many viewers attached</source>
+        <translation>trop de visualiseurs attachés</translation>
+    </message>
+    <message>
+        <source>connection from uid {uid} refused: only uid {me} may attach</source>
+        <translation>connexion de l&apos;uid {uid} refusée&#x202f;: seul l&apos;uid {me} peut s&apos;attacher</translation>
+    </message>
+    <message>
+        <source>{op} failed in the probe: {error}</source>
+        <translation>{op} a échoué dans la sonde&#x202f;: {error}</translation>
+    </message>
+    <message>
         <source>no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)</source>
         <translation>aucun socket à {path}&#x202f;: rien à cet endroit (pour une redirection SSH&#x202f;: `ssh -L` tourne-t-il&#x202f;?)</translation>
     </message>

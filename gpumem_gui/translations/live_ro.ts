@@ -697,6 +697,38 @@ dublu clic pentru a-l deschide într-o filă</translation>
         <translation>snapshotul pid-ului {pid} nu poate fi stocat: {error}</translation>
     </message>
     <message>
+        <source>the probe refused the connection</source>
+        <translation>sonda a refuzat conexiunea</translation>
+    </message>
+    <message>
+        <source>the probe refused the request</source>
+        <translation>sonda a refuzat cererea</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone: {error}</source>
+        <translation>jobul (pid {pid}) nu mai există: {error}</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone during the transfer: {error}</source>
+        <translation>jobul (pid {pid}) a dispărut în timpul transferului: {error}</translation>
+    </message>
+    <message>
+        <source>the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)</source>
+        <translation>snapshotul pid-ului {pid} ({length} octeți) nu încape în spațiul liber unde este stocat ({free} octeți liberi)</translation>
+    </message>
+    <message>
+        <source>too many viewers attached</source>
+        <translation>prea mulți vizualizatori atașați</translation>
+    </message>
+    <message>
+        <source>connection from uid {uid} refused: only uid {me} may attach</source>
+        <translation>conexiunea de la uid {uid} a fost refuzată: doar uid {me} se poate atașa</translation>
+    </message>
+    <message>
+        <source>{op} failed in the probe: {error}</source>
+        <translation>{op} a eșuat în sondă: {error}</translation>
+    </message>
+    <message>
         <source>no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)</source>
         <translation>niciun socket la {path}: nu există nimic acolo (pentru o redirecționare SSH: rulează `ssh -L`?)</translation>
     </message>
