@@ -2,7 +2,7 @@
 open: the devices page over a driver that fails (and one that answers: its column tips), a live job's view after an
 OOM and after its job has gone, an attach to a pid that runs no probe, to a socket that does not exist and to a file
 that is no socket, and a ranks tab on a hand-made folder (its title, its summary and its unreadable file): walked
-widget by widget, the attach warnings too, no English left."""
+widget by widget, the attach warnings and the attach dialog's hint too, no English left."""
 
 from __future__ import annotations
 
@@ -18,10 +18,13 @@ from gpumem_gui.app.window import MainWindow
 from gpumem_gui.core.allocator.simulator import OutOfMemoryError
 from gpumem_gui.core.rules.allocator_constants import GiB, MiB
 from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.sources import nvml
+from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.nvml import NvmlSource
 from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.views.common import language
 from gpumem_gui.views.compare.ranks_view import RanksView
+from gpumem_gui.views.live.attach import AttachDialog
 from gpumem_gui.views.live.devices import DeviceView
 from gpumem_gui.views.live.live_view import LiveView
 from tests.probe_helpers import serve_simulated
@@ -133,8 +136,22 @@ def test_live_and_ranks_views_after_their_events(
     finally:
         server.stop()
     _wait(lambda: view.state != "live", "the job's end")
+    capture = view.ooms.capture_at(0)
+    assert capture is not None and capture.path is not None
+    Path(capture.path).unlink()  # its file gone with the job: the list says so when the row is opened
+    assert view.ooms.open_row(0) is not None and view.ooms.problem.text().startswith("OOM ")
     _settle()
     texts += visible_texts(window)
+
+    # the attach dialog: a GPU job without a probe picked, NVML unavailable
+    jobs = LocalJobs((LocalJob(os.getpid(), "python train.py", None, None),), nvml.NO_DRIVER)
+    dialog = AttachDialog(lambda: jobs, window)  # it lists them in a task
+    _wait(lambda: dialog.table.rowCount() == 1, "the dialog's list")
+    dialog.table.selectRow(0)
+    _settle()
+    assert str(os.getpid()) in dialog.hint.text()
+    texts += visible_texts(dialog)
+    dialog.reject()
 
     # attaches that fail: a pid without a probe, a socket that is not there, a file that is no socket
     no_probe = _failed_attach(window, os.getpid())
@@ -178,7 +195,6 @@ def test_a_source_message_is_translated_through_its_template(qapp: QtWidgets.QAp
     template wins over a general one that also fits, a field that is itself a message ("compute") is translated in
     turn, and a line no template made (a library's words) is left as it is."""
     from gpumem_gui.probe import wire  # noqa: PLC0415
-    from gpumem_gui.sources import nvml  # noqa: PLC0415
     from gpumem_gui.views.common.source_words import source_words  # noqa: PLC0415
 
     both = nvml.NO_LIST_CALL.format(kind="compute")

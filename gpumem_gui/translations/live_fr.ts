@@ -54,6 +54,10 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
         <translation>Impossible de lister les tâches locales&#x202f;: {message}</translation>
     </message>
     <message>
+        <source>; </source>
+        <translation>&#x202f;; </translation>
+    </message>
+    <message>
         <source>GPU processes from NVML, and every local job that runs a probe.</source>
         <translation>Les processus GPU vus par NVML, et chaque tâche locale qui exécute une sonde.</translation>
     </message>
@@ -602,6 +606,10 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
     <message>
         <source>no such OOM in the list</source>
         <translation>cet OOM n&apos;est pas dans la liste</translation>
+    </message>
+    <message>
+        <source>OOM #{ordinal}: {problem}</source>
+        <translation>OOM n°{ordinal}&#x202f;: {problem}</translation>
     </message>
     <message>
         <source>none written</source>

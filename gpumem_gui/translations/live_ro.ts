@@ -54,6 +54,10 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
         <translation>Joburile locale nu au putut fi listate: {message}</translation>
     </message>
     <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
         <source>GPU processes from NVML, and every local job that runs a probe.</source>
         <translation>Procesele GPU din NVML și fiecare job local care rulează o sondă.</translation>
     </message>
@@ -602,6 +606,10 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
     <message>
         <source>no such OOM in the list</source>
         <translation>acest OOM nu este în listă</translation>
+    </message>
+    <message>
+        <source>OOM #{ordinal}: {problem}</source>
+        <translation>OOM #{ordinal}: {problem}</translation>
     </message>
     <message>
         <source>none written</source>
