@@ -10,7 +10,8 @@ from PySide6 import QtWidgets
 from gpumem_gui.document import SnapshotDocument
 from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.sources.file_loader import load_in_worker
-from gpumem_gui.views.common.language import localized, translate
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, localized, translate
 from gpumem_gui.views.common.tasks import Task, TaskContext
 from gpumem_gui.views.compare.cluster_dialog import ClusterFolderDialog
 from gpumem_gui.views.compare.diff_view import DiffView
@@ -161,7 +162,12 @@ class CompareActions:
         view = RanksView()
         view.open_requested.connect(self.host.open_file_at_device)
         view.compare_requested.connect(self.compare_files)
-        where = f" on {scheduler}" if scheduler else ""
-        self.host.tabs.setCurrentIndex(self.host.tabs.addTab(view, f"ranks: {Path(folder).name}{where}"))
+        tabs = self.host.tabs
+        tabs.setCurrentIndex(tabs.addTab(view, ""))
+        if scheduler:
+            title = QT_TRANSLATE_NOOP("Tabs", "ranks: {folder} on {scheduler}")
+            language.tab_title(tabs, view, title, folder=Path(folder).name, scheduler=scheduler)
+        else:
+            language.tab_title(tabs, view, QT_TRANSLATE_NOOP("Tabs", "ranks: {folder}"), folder=Path(folder).name)
         view.load_folder(folder, scheduler)
         return view

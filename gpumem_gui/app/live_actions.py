@@ -18,6 +18,7 @@ from gpumem_gui.sources.probe_client import ProbeError, probe_hint
 from gpumem_gui.sources.probe_socket import connect
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
+from gpumem_gui.views.common.source_words import ATTACH_ALL_TASK, ATTACH_TASK, source_words
 from gpumem_gui.views.common.tasks import TaskContext
 from gpumem_gui.views.live.attaching import Attaching, rank_order
 from gpumem_gui.views.live.live_view import LiveView
@@ -34,7 +35,7 @@ def open_session(target: int | Path, ctx: TaskContext) -> LiveSession:
     path = wire.socket_path(target) if isinstance(target, int) else target
     if not path.exists():
         missing = translate("LiveActions", "no probe at {path}").format(path=path)
-        raise ProbeError(probe_hint(target) if isinstance(target, int) else missing)
+        raise ProbeError(probe_hint(target) if isinstance(target, int) else missing)  # translated where shown
     client, _probe = connect(path)  # any path, perhaps forwarded: a silent peer fails in seconds, here
     client.close()
     ctx.check()
@@ -74,7 +75,7 @@ class LiveActions:
 
         attaching.tasks.append(
             self.host.tasks.start(
-                "Attach to All",
+                ATTACH_ALL_TASK,
                 lambda _ctx: [entry.path for entry in _list_probes()],
                 on_result=listed,
                 on_error=attaching.errors.append,
@@ -143,7 +144,10 @@ class LiveActions:
             attaching.errors.append(message)
             if warn:  # not modal: a task's failure must not hold the event loop in a dialog of its own
                 box = QtWidgets.QMessageBox(
-                    QtWidgets.QMessageBox.Icon.Warning, translate("LiveActions", "Attach"), message, parent=self.parent
+                    QtWidgets.QMessageBox.Icon.Warning,
+                    translate("LiveActions", "Attach"),
+                    source_words(message),
+                    parent=self.parent,
                 )
                 box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
                 box.open()
@@ -154,7 +158,7 @@ class LiveActions:
         self.pending.add(target)
         attaching.tasks.append(
             self.host.tasks.start(
-                f"attach {target}",
+                ATTACH_TASK.format(target=target),
                 lambda ctx: open_session(target, ctx),
                 on_result=lambda session: attaching.add(self._opened(session)),
                 on_error=failed,
@@ -173,8 +177,16 @@ class LiveActions:
             i for i in range(tabs.count())
             if isinstance(other := tabs.widget(i), LiveView) and rank_order(other) > rank_order(view)
         )  # fmt: skip
-        title = f"live: {view.title}" + ("" if view.local else " (remote)")
-        index = tabs.insertTab(next(later, tabs.count()), view, title)
+        index = tabs.insertTab(next(later, tabs.count()), view, "")
+        if view.rank is None:
+            title = QT_TRANSLATE_NOOP("Tabs", "live: pid {pid}")
+            if not view.local:
+                title = QT_TRANSLATE_NOOP("Tabs", "live: pid {pid} (remote)")
+        else:
+            title = QT_TRANSLATE_NOOP("Tabs", "live: rank {rank} pid {pid}")
+            if not view.local:
+                title = QT_TRANSLATE_NOOP("Tabs", "live: rank {rank} pid {pid} (remote)")
+        language.tab_title(tabs, view, title, pid=session.pid, rank=view.rank)
         tabs.setTabToolTip(index, str(session.path))
         tabs.setCurrentIndex(index)
         return view

@@ -33,11 +33,20 @@ from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.sources.array_file import new_private_file
-from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, ProbeGone
+from gpumem_gui.sources.probe_client import QT_TRANSLATE_NOOP, EventStream, ProbeClient, ProbeError, ProbeGone
 from gpumem_gui.sources.probe_socket import is_local, local_rank
 
 MAX_SAMPLES = 4 * 3600 * 2  # four hours of 2 Hz stats
 PAUSED_WAIT_S = 0.5
+
+UNREADABLE = QT_TRANSLATE_NOOP("LiveSession", "the probe sent an unreadable snapshot: {error}")
+NOTHING_YET = QT_TRANSLATE_NOOP("LiveSession", "nothing to save yet: no snapshot has arrived")
+NOT_SAVED = QT_TRANSLATE_NOOP("LiveSession", "cannot save {path}: {error}")
+SAVED = QT_TRANSLATE_NOOP("LiveSession", "saved {path}")
+CLOSED_ITS_PROBE = QT_TRANSLATE_NOOP("LiveSession", "the job (pid {pid}) closed its probe at {time}")
+EXITED = QT_TRANSLATE_NOOP("LiveSession", "the job (pid {pid}) has exited at {time}")
+# every message above, for a window that translates them (views' source_words)
+MESSAGES = ("LiveSession", (UNREADABLE, NOTHING_YET, NOT_SAVED, SAVED, CLOSED_ITS_PROBE, EXITED))
 
 
 @dataclass(frozen=True)
@@ -214,7 +223,7 @@ class LiveSession:
                         break
                     self._post(messages=[str(exc)])
                 except SnapshotError as exc:
-                    self._post(messages=[f"the probe sent an unreadable snapshot: {exc}"])
+                    self._post(messages=[UNREADABLE.format(error=exc)])
                 except OSError:
                     if stopping():
                         break
@@ -327,22 +336,20 @@ class LiveSession:
     def _write_frame(self, path: Path) -> str:
         frame = self.last_frame
         if frame is None:
-            return "nothing to save yet: no snapshot has arrived"
+            return NOTHING_YET
         try:
             tmp = path.with_name(path.name + ".part")
             shutil.copyfile(frame.path, tmp)
             tmp.replace(path)
         except OSError as exc:
-            return f"cannot save {path}: {exc}"
-        return f"saved {path}"
+            return NOT_SAVED.format(path=path, error=exc)
+        return SAVED.format(path=path)
 
     def _end(self) -> str:
         deadline = time.monotonic() + 1.0  # a job that is exiting closes its sockets a moment before it is gone
         while (alive := _running(self.pid)) and time.monotonic() < deadline and not self._stop.wait(0.05):
             pass
-        self.ended = (
-            f"the job (pid {self.pid}) closed its probe" if alive else f"the job (pid {self.pid}) has exited"
-        ) + time.strftime(" at %H:%M:%S")
+        self.ended = (CLOSED_ITS_PROBE if alive else EXITED).format(pid=self.pid, time=time.strftime("%H:%M:%S"))
         self._post(ended=self.ended)
         return self.ended
 

@@ -33,9 +33,32 @@ NO_BINDINGS = QT_TRANSLATE_NOOP(
     "Nvml", "nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)"
 )
 
-MEMORY_UTIL_TIP = (
-    "Memory utilisation is the fraction of the last sample period (1/6 s to 1 s) during which device memory was "
-    "read or written: bandwidth busy time, not how full the memory is. Fullness is used / total."
+MEMORY_UTIL_TIP = QT_TRANSLATE_NOOP(
+    "DeviceView",  # the devices page's words: a column's tip
+    "Memory utilisation is the fraction of the last sample period (1/6 s to 1 s) during which device memory was read or written: bandwidth busy time, not how full the memory is. Fullness is used / total.",  # noqa: E501 (one literal: lupdate)
+)
+NOT_STARTED = QT_TRANSLATE_NOOP("Nvml", "NVML could not start ({error}): no GPU monitoring")
+NOT_COUNTED = QT_TRANSLATE_NOOP("Nvml", "NVML could not count the GPUs ({error})")
+READING_FAILED = QT_TRANSLATE_NOOP("Nvml", "reading failed: {error}")
+NOTES_APART = "; "  # between a device's notes on its process lists (a view translates each note)
+NOT_LISTED = QT_TRANSLATE_NOOP("Nvml", "{kind} processes n/a ({error})")
+NO_LIST_CALL = QT_TRANSLATE_NOOP("Nvml", "{kind} processes n/a (this driver has no call to list them)")
+# every message above, for a window that translates what a reading says (views' translate_message)
+MESSAGES = (
+    "Nvml",
+    (
+        NO_DRIVER,
+        DRIVER_NOT_LOADED,
+        VERSION_MISMATCH,
+        NO_BINDINGS,
+        NOT_STARTED,
+        NOT_COUNTED,
+        READING_FAILED,
+        NO_LIST_CALL,
+        NOT_LISTED,
+        QT_TRANSLATE_NOOP("Nvml", "compute"),
+        QT_TRANSLATE_NOOP("Nvml", "graphics"),
+    ),
 )
 
 ProcessKind = Literal["compute", "graphics", "compute+graphics"]
@@ -237,7 +260,7 @@ class NvmlSource:
             return DRIVER_NOT_LOADED
         if self._is(e, "NVMLError_LibRmVersionMismatch"):
             return VERSION_MISMATCH
-        return f"NVML could not start ({e}): no GPU monitoring"
+        return NOT_STARTED.format(error=e)
 
     def _soft_errors(self) -> tuple[type[BaseException], ...]:
         """NVML's errors, and the bindings' own one for an unversioned call the driver lacks."""
@@ -258,7 +281,7 @@ class NvmlSource:
         except nvml.NVMLError as e:
             if self._is(e, "NVMLError_Uninitialized"):
                 self._started = False  # someone shut NVML down under us: start again next time
-            return (), f"NVML could not count the GPUs ({e})"
+            return (), NOT_COUNTED.format(error=e)
         return tuple(self._device(i) for i in range(count)), None
 
     def _field(self, fn: Callable[..., Any] | None, *args: Any) -> Any:
@@ -324,11 +347,11 @@ class NvmlSource:
             except self._soft_errors() as e:
                 if not isinstance(e, nvml.NVMLError) or self._is(e, "NVMLError_FunctionNotFound"):
                     continue  # the bindings or the driver lack this version: try the older one
-                return None, f"{kind} processes {NA} ({e})"  # not supported or not permitted on this device
+                return None, NOT_LISTED.format(kind=kind, error=e)  # not supported or not permitted on this device
             self._process_call[kind] = i
             return entries, None
         self._process_call[kind] = len(names)
-        return None, f"{kind} processes {NA} (this driver has no call to list them)"
+        return None, NO_LIST_CALL.format(kind=kind)
 
     def _processes(self, handle: Any) -> tuple[tuple[GpuProcess, ...], str | None]:
         kinds: dict[int, list[ProcessKind]] = {}
@@ -355,7 +378,7 @@ class NvmlSource:
             both: ProcessKind = "compute+graphics"
             result.append(GpuProcess(pid, used[pid], both if len(its_kinds) == 2 else its_kinds[0], user, command))
         result.sort(key=lambda p: (-(p.used_bytes or 0), p.pid))
-        return tuple(result), ("; ".join(notes) or None)
+        return tuple(result), (NOTES_APART.join(notes) or None)
 
 
 class NvmlPoller:
@@ -438,7 +461,9 @@ class NvmlPoller:
                     reading = self.source.read()
                 except Exception as e:  # only a foreign source can raise here; NvmlSource.read never does
                     text = " ".join(str(e).split())  # one line: the view's banner is one line high
-                    reading = NvmlReading((), f"reading failed: {type(e).__name__}: {text}", taken_at=time.time())
+                    reading = NvmlReading(
+                        (), READING_FAILED.format(error=f"{type(e).__name__}: {text}"), taken_at=time.time()
+                    )
                 self.reads += 1
                 with self._lock:
                     self._latest = reading

@@ -42,11 +42,60 @@ class ProbeEntry:
     command: str
 
 
+def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
+    """Marks a message for the window's translations (sources import no Qt: views' source_words translates it)."""
+    return text
+
+
+NO_PROBE = QT_TRANSLATE_NOOP(
+    "Probe",
+    "process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it",  # noqa: E501 (one literal: lupdate)
+)
+LEFT_BEHIND = QT_TRANSLATE_NOOP("Probe", "no probe answers at {path}: its job has gone and left the socket behind")
+NO_CONNECTION = QT_TRANSLATE_NOOP("Probe", "cannot connect to the probe at {path}: {error}")
+NO_PROCESS = QT_TRANSLATE_NOOP("Probe", "no process {pid}")
+NO_ANSWER = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} did not answer in {seconds} s")
+BAD_MESSAGE = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} sent a bad message: {error}")
+BAD_SNAPSHOT = QT_TRANSLATE_NOOP("Probe", "the probe in pid {pid} sent a bad snapshot: {error}")
+NOT_STORED = QT_TRANSLATE_NOOP("Probe", "cannot store the snapshot of pid {pid}: {error}")
+REFUSED_CONNECTION = QT_TRANSLATE_NOOP("Probe", "the probe refused the connection")
+REFUSED_REQUEST = QT_TRANSLATE_NOOP("Probe", "the probe refused the request")
+GONE = QT_TRANSLATE_NOOP("Probe", "the job (pid {pid}) has gone: {error}")
+GONE_IN_TRANSFER = QT_TRANSLATE_NOOP("Probe", "the job (pid {pid}) has gone during the transfer: {error}")
+NO_ROOM = QT_TRANSLATE_NOOP(
+    "Probe",
+    "the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)",
+)
+# what a probe says when it refuses (its words, sent over the socket: the probe runs in the job, without these marks)
+PROBE_REFUSALS = (
+    QT_TRANSLATE_NOOP("Probe", "too many viewers attached"),  # wire.TOO_MANY_VIEWERS
+    QT_TRANSLATE_NOOP("Probe", "connection from uid {uid} refused: only uid {me} may attach"),  # wire.check_peer
+    QT_TRANSLATE_NOOP("Probe", "{op} failed in the probe: {error}"),  # the server's answer to a request that broke
+)
+# every message above, for a window that translates them (views' source_words)
+MESSAGES = (
+    "Probe",
+    (
+        NO_PROBE,
+        LEFT_BEHIND,
+        NO_CONNECTION,
+        NO_PROCESS,
+        NO_ANSWER,
+        BAD_MESSAGE,
+        BAD_SNAPSHOT,
+        NOT_STORED,
+        REFUSED_CONNECTION,
+        REFUSED_REQUEST,
+        GONE,
+        GONE_IN_TRANSFER,
+        NO_ROOM,
+        *PROBE_REFUSALS,
+    ),
+)
+
+
 def probe_hint(pid: int) -> str:
-    return (
-        f"process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, "
-        "or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it"
-    )
+    return NO_PROBE.format(pid=pid)
 
 
 def list_probes(directory: Path | None = None, *, handshake_s: float = HANDSHAKE_TIMEOUT_S) -> list[ProbeEntry]:
@@ -102,10 +151,10 @@ class ProbeClient:
             wire.check_peer(wire.peer_uid(self.sock))  # the socket's owner must be us too
         except ConnectionRefusedError:
             self.sock.close()
-            raise ProbeError(f"no probe answers at {path}: its job has gone and left the socket behind") from None
+            raise ProbeError(LEFT_BEHIND.format(path=path)) from None
         except (OSError, wire.PeerRefused) as exc:
             self.sock.close()
-            raise ProbeError(f"cannot connect to the probe at {path}: {exc}") from None
+            raise ProbeError(NO_CONNECTION.format(path=path, error=exc)) from None
         self.sock.settimeout(self.reply_timeout)
 
     @classmethod
@@ -116,7 +165,7 @@ class ProbeClient:
             raise ProbeError(str(exc)) from None
         if not path.exists():
             if not psutil.pid_exists(pid):
-                raise ProbeError(f"no process {pid}")
+                raise ProbeError(NO_PROCESS.format(pid=pid))
             raise ProbeError(probe_hint(pid))
         return cls(path)
 
@@ -142,7 +191,7 @@ class ProbeClient:
             why = self._parting_words()
             if why is not None:
                 raise ProbeError(why) from None
-            raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
+            raise ProbeGone(GONE.format(pid=self.pid, error=exc)) from None
         return request_id
 
     def _parting_words(self) -> str | None:
@@ -151,19 +200,19 @@ class ProbeClient:
             reply = wire.read_json(self.sock)
         except (OSError, EOFError, wire.ProtocolError):
             return None
-        return None if reply.get("ok", False) else str(reply.get("error", "the probe refused the connection"))
+        return None if reply.get("ok", False) else str(reply.get("error", REFUSED_CONNECTION))
 
     def _reply(self) -> dict[str, Any]:
         try:
             reply = wire.read_json(self.sock)
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(f"the job (pid {self.pid}) has gone: {exc}") from None
+            raise ProbeGone(GONE.format(pid=self.pid, error=exc)) from None
         except TimeoutError:
-            raise ProbeError(f"the probe in pid {self.pid} did not answer in {self.reply_timeout:g} s") from None
+            raise ProbeError(NO_ANSWER.format(pid=self.pid, seconds=f"{self.reply_timeout:g}")) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(f"the probe in pid {self.pid} sent a bad message: {exc}") from None
+            raise ProbeError(BAD_MESSAGE.format(pid=self.pid, error=exc)) from None
         if not reply.get("ok", False):
-            raise ProbeError(str(reply.get("error", "the probe refused the request")))
+            raise ProbeError(str(reply.get("error", REFUSED_REQUEST)))
         return reply
 
     def request(self, op: str, **args: Any) -> dict[str, Any]:
@@ -189,9 +238,9 @@ class ProbeClient:
         try:
             return wire.read_bytes(self.sock, max_bytes=self.max_snapshot)
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
+            raise ProbeGone(GONE_IN_TRANSFER.format(pid=self.pid, error=exc)) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
+            raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
 
     def snapshot_into(self, out: IO[bytes], include_traces: bool = True) -> int:
         """The snapshot pickle written into the file `out` as it arrives, never whole in memory; its length.
@@ -201,16 +250,13 @@ class ProbeClient:
             info = os.fstatvfs(out.fileno())
             free = info.f_bavail * info.f_frsize
             if length > free - FREE_SPACE_KEPT:
-                raise ProbeError(
-                    f"the snapshot of pid {self.pid} ({length:,} bytes) does not fit in the free space where it is "
-                    f"stored ({free:,} bytes free)"
-                )
+                raise ProbeError(NO_ROOM.format(pid=self.pid, length=f"{length:,}", free=f"{free:,}"))
 
         def write(chunk: memoryview) -> None:
             try:
                 out.write(chunk)
             except OSError as exc:
-                raise ProbeError(f"cannot store the snapshot of pid {self.pid}: {exc.strerror or exc}") from None
+                raise ProbeError(NOT_STORED.format(pid=self.pid, error=exc.strerror or exc)) from None
 
         self._send("snapshot", {"include_traces": include_traces})
         self._reply()
@@ -218,9 +264,9 @@ class ProbeClient:
             length = wire.read_bytes_into(self.sock, write, max_bytes=self.max_snapshot, room=room)
             out.flush()
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(f"the job (pid {self.pid}) has gone during the transfer: {exc}") from None
+            raise ProbeGone(GONE_IN_TRANSFER.format(pid=self.pid, error=exc)) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(f"the probe in pid {self.pid} sent a bad snapshot: {exc}") from None
+            raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
         return length
 
     def snapshot(self, include_traces: bool = True) -> Snapshot:

@@ -20,10 +20,44 @@ from typing import IO, Any
 
 import psutil
 
-from gpumem_gui.sources.probe_client import REPLY_TIMEOUT_S, ProbeClient, ProbeError, ProbeGone
+from gpumem_gui.sources.probe_client import QT_TRANSLATE_NOOP, REPLY_TIMEOUT_S, ProbeClient, ProbeError, ProbeGone
 
 HANDSHAKE_S = 5.0  # to connect and get the probe's hello: a probe answers in milliseconds, an SSH hop in a second
 _PEERCRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
+
+NO_SOCKET = QT_TRANSLATE_NOOP("Probe", "no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)")
+UNREACHABLE = QT_TRANSLATE_NOOP("Probe", "cannot reach {path}: {error}")
+IS_FOLDER = QT_TRANSLATE_NOOP("Probe", "{path} is a folder, not a probe's socket")
+IS_FILE = QT_TRANSLATE_NOOP("Probe", "{path} is a file, not a probe's socket")
+IS_OTHER = QT_TRANSLATE_NOOP("Probe", "{path} is not a socket, not a probe's socket")
+TOO_LONG = QT_TRANSLATE_NOOP("Probe", "{what} took longer than {seconds} s: {path}")
+FAILED = QT_TRANSLATE_NOOP("Probe", "{what} failed: {error}")
+NOBODY = QT_TRANSLATE_NOOP("Probe", "nothing listens at {path}: the probe's job or the SSH forward has gone")
+NOT_A_PROBE = QT_TRANSLATE_NOOP("Probe", "what answers at {path} is not a gpumem-gui probe")
+CLOSED = QT_TRANSLATE_NOOP(
+    "Probe",
+    "the connection at {path} closed without an answer: no probe behind it (for an SSH forward: is the job still running, and is the server's socket path right?)",  # noqa: E501 (one literal: lupdate)
+)
+HELLO = QT_TRANSLATE_NOOP("Probe", "the probe's hello")
+SNAPSHOT = QT_TRANSLATE_NOOP("Probe", "the snapshot")
+# every message above, for a window that translates them (views' source_words)
+MESSAGES = (
+    "Probe",
+    (
+        NO_SOCKET,
+        UNREACHABLE,
+        IS_FOLDER,
+        IS_FILE,
+        IS_OTHER,
+        TOO_LONG,
+        FAILED,
+        NOBODY,
+        NOT_A_PROBE,
+        CLOSED,
+        HELLO,
+        SNAPSHOT,
+    ),
+)
 
 
 @dataclass(frozen=True)
@@ -40,12 +74,12 @@ def check_socket_path(path: Path) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise ProbeError(f"no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)") from None
+        raise ProbeError(NO_SOCKET.format(path=path)) from None
     except OSError as exc:
-        raise ProbeError(f"cannot reach {path}: {exc.strerror or exc}") from None
+        raise ProbeError(UNREACHABLE.format(path=path, error=exc.strerror or exc)) from None
     if not stat.S_ISSOCK(mode):
-        kind = "a folder" if stat.S_ISDIR(mode) else "a file" if stat.S_ISREG(mode) else "not a socket"
-        raise ProbeError(f"{path} is {kind}, not a probe's socket")
+        wrong = IS_FOLDER if stat.S_ISDIR(mode) else IS_FILE if stat.S_ISREG(mode) else IS_OTHER
+        raise ProbeError(wrong.format(path=path))
 
 
 def peer_pid(sock: socket.socket) -> int | None:
@@ -89,12 +123,12 @@ def deadline(client: ProbeClient, seconds: float, what: str) -> Iterator[None]:
     try:
         yield
         if fired.is_set():  # struck just as the work ended: the connection is shut, so it counts as too late
-            raise ProbeError(f"{what} took longer than {seconds:g} s: {client.path}")
+            raise ProbeError(TOO_LONG.format(what=what, seconds=f"{seconds:g}", path=client.path))
     except (ProbeError, OSError) as exc:
         if fired.is_set():
-            raise ProbeError(f"{what} took longer than {seconds:g} s: {client.path}") from None
+            raise ProbeError(TOO_LONG.format(what=what, seconds=f"{seconds:g}", path=client.path)) from None
         if isinstance(exc, OSError):
-            raise ProbeError(f"{what} failed: {exc}") from None
+            raise ProbeError(FAILED.format(what=what, error=exc)) from None
         raise
     finally:
         timer.cancel()
@@ -108,24 +142,21 @@ def connect(path: Path, *, timeout: float = HANDSHAKE_S) -> tuple[ProbeClient, S
         client = ProbeClient(path, timeout=timeout)
     except ProbeError as exc:
         if "no probe answers" in str(exc):
-            raise ProbeError(f"nothing listens at {path}: the probe's job or the SSH forward has gone") from None
+            raise ProbeError(NOBODY.format(path=path)) from None
         raise
     client.sock.settimeout(timeout + 1.0)  # the deadline, not a read's timeout, ends a silent peer: one message
     try:
-        with deadline(client, timeout, "the probe's hello"):
+        with deadline(client, timeout, HELLO):
             hello = client.hello()
         if "probe_protocol" not in hello or not isinstance(hello.get("pid"), int):
-            raise ProbeError(f"what answers at {path} is not a gpumem-gui probe")
+            raise ProbeError(NOT_A_PROBE.format(path=path))
     except ProbeGone:
         client.close()
-        raise ProbeError(
-            f"the connection at {path} closed without an answer: no probe behind it (for an SSH forward: is the "
-            "job still running, and is the server's socket path right?)"
-        ) from None
+        raise ProbeError(CLOSED.format(path=path)) from None
     except ProbeError as exc:
         client.close()
         if "bad message" in str(exc):
-            raise ProbeError(f"what answers at {path} is not a gpumem-gui probe") from None
+            raise ProbeError(NOT_A_PROBE.format(path=path)) from None
         raise
     pid = int(hello["pid"])
     client.pid = pid  # the socket's name may not hold it (a forward): messages name the job by its pid
@@ -148,6 +179,6 @@ def fetch_snapshot_into(
     memory), the whole transfer bounded by `timeout` seconds: its length."""
     client, probe = connect(path, timeout=min(HANDSHAKE_S, timeout))
     client.sock.settimeout(timeout + 1.0)  # the whole transfer's deadline rules, not a read's
-    with client, deadline(client, timeout, "the snapshot"):
+    with client, deadline(client, timeout, SNAPSHOT):
         length = client.snapshot_into(out, include_traces=include_traces)
     return length, probe

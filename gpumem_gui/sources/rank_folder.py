@@ -26,6 +26,7 @@ import psutil
 
 from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, FileSummary, RanksTable, ranks_table
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
+from gpumem_gui.sources.probe_client import QT_TRANSLATE_NOOP
 from gpumem_gui.sources.rank_shards import SUMMARY_SUFFIX, find_summary_files, read_summary
 from gpumem_gui.sources.summary_cache import SummaryCache
 
@@ -55,6 +56,18 @@ class ClusterReading(Protocol):
 WORKER_BASE_BYTES = 200 * 2**20
 WORKER_BYTES_PER_FILE_BYTE = 10
 MEMORY_SHARE = 0.5  # of the memory available now: the window and the user's other programs keep the rest
+
+NOT_A_FOLDER = QT_TRANSLATE_NOOP("RankFolder", "not a folder ({path})")
+NO_MEMORY = QT_TRANSLATE_NOOP("RankFolder", "not enough memory to load it ({path})")
+CANNOT_READ = QT_TRANSLATE_NOOP("RankFolder", "cannot read: {error} ({path})")
+LINK_LOOP = QT_TRANSLATE_NOOP("RankFolder", "a loop of symbolic links ({path})")
+DANGLING = QT_TRANSLATE_NOOP("RankFolder", "a symbolic link to {target}, which does not exist ({path})")
+KILLED = QT_TRANSLATE_NOOP("RankFolder", "the process reading it was killed by {signal} ({path})")
+NO_ANSWER = QT_TRANSLATE_NOOP(
+    "RankFolder", "the process reading it ended without an answer (exit status {status}) ({path})"
+)
+# every message above, for a window that translates them (views' source_words)
+MESSAGES = ("RankFolder", (NOT_A_FOLDER, NO_MEMORY, CANNOT_READ, LINK_LOOP, DANGLING, KILLED, NO_ANSWER))
 
 
 def find_snapshot_files(folder: str | os.PathLike[str]) -> list[str]:
@@ -95,7 +108,7 @@ def _summarise(path: str, relative: str, pins: Sequence[PinKey] = ()) -> Result:
     except SnapshotError as e:
         return str(e)
     except MemoryError:
-        return f"not enough memory to load it ({path})"
+        return NO_MEMORY.format(path=path)
     except Exception as e:  # whatever broke, one line for this file and the others go on
         return f"{type(e).__name__}: {e} ({path})"
 
@@ -117,14 +130,14 @@ def unreachable(path: str) -> str | None:
         os.stat(path)
     except OSError as e:
         if not os.path.islink(path):
-            return f"cannot read: {e.strerror or e} ({path})"
+            return CANNOT_READ.format(error=e.strerror or e, path=path)
         if e.errno == errno.ELOOP:
-            return f"a loop of symbolic links ({path})"
+            return LINK_LOOP.format(path=path)
         try:
             target = os.readlink(path)
         except OSError:
             target = "?"
-        return f"a symbolic link to {target}, which does not exist ({path})"
+        return DANGLING.format(target=target, path=path)
     return None
 
 
@@ -343,8 +356,8 @@ def _death(exitcode: int | None, path: str) -> str:
     if exitcode is not None and exitcode < 0:
         if -exitcode == getattr(signal, "SIGBUS", None):
             return changed_while_read(path)
-        return f"the process reading it was killed by {reader_stopped_by(-exitcode)} ({path})"
-    return f"the process reading it ended without an answer (exit status {exitcode}) ({path})"
+        return KILLED.format(signal=reader_stopped_by(-exitcode), path=path)
+    return NO_ANSWER.format(status=exitcode, path=path)
 
 
 def summarise_folder(

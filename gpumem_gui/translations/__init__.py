@@ -44,6 +44,13 @@ AREAS: dict[str, tuple[str, ...]] = {
     ),
     # the quiz dock's chrome, the lab (its texts made in teach/lab are marked there), the challenge, the lessons
     "teach": ("gpumem_gui/views/teach", "gpumem_gui/teach/lab"),
-    "compare": ("gpumem_gui/views/compare",),
-    "live": ("gpumem_gui/views/live", "gpumem_gui/sources/nvml.py"),
+    "compare": ("gpumem_gui/views/compare", "gpumem_gui/sources/rank_folder.py"),
+    # the live views, with the messages of the sources they show (marked there, translated by source_words)
+    "live": (
+        "gpumem_gui/views/live",
+        "gpumem_gui/sources/nvml.py",
+        "gpumem_gui/sources/probe_client.py",
+        "gpumem_gui/sources/probe_socket.py",
+        "gpumem_gui/sources/live.py",
+    ),
 }

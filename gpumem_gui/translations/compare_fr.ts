@@ -123,6 +123,37 @@
     </message>
 </context>
 <context>
+    <name>RankFolder</name>
+    <message>
+        <source>not a folder ({path})</source>
+        <translation>pas un dossier ({path})</translation>
+    </message>
+    <message>
+        <source>not enough memory to load it ({path})</source>
+        <translation>pas assez de mémoire pour le charger ({path})</translation>
+    </message>
+    <message>
+        <source>cannot read: {error} ({path})</source>
+        <translation>lecture impossible&#x202f;: {error} ({path})</translation>
+    </message>
+    <message>
+        <source>a loop of symbolic links ({path})</source>
+        <translation>une boucle de liens symboliques ({path})</translation>
+    </message>
+    <message>
+        <source>a symbolic link to {target}, which does not exist ({path})</source>
+        <translation>un lien symbolique vers {target}, qui n&apos;existe pas ({path})</translation>
+    </message>
+    <message>
+        <source>the process reading it was killed by {signal} ({path})</source>
+        <translation>le processus qui le lisait a été tué par {signal} ({path})</translation>
+    </message>
+    <message>
+        <source>the process reading it ended without an answer (exit status {status}) ({path})</source>
+        <translation>le processus qui le lisait s&apos;est terminé sans réponse (code de sortie {status}) ({path})</translation>
+    </message>
+</context>
+<context>
     <name>RankPins</name>
     <message>
         <source>site</source>

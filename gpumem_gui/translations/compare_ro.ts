@@ -123,6 +123,37 @@
     </message>
 </context>
 <context>
+    <name>RankFolder</name>
+    <message>
+        <source>not a folder ({path})</source>
+        <translation>nu este un dosar ({path})</translation>
+    </message>
+    <message>
+        <source>not enough memory to load it ({path})</source>
+        <translation>memorie insuficientă pentru a-l încărca ({path})</translation>
+    </message>
+    <message>
+        <source>cannot read: {error} ({path})</source>
+        <translation>nu poate fi citit: {error} ({path})</translation>
+    </message>
+    <message>
+        <source>a loop of symbolic links ({path})</source>
+        <translation>o buclă de legături simbolice ({path})</translation>
+    </message>
+    <message>
+        <source>a symbolic link to {target}, which does not exist ({path})</source>
+        <translation>o legătură simbolică spre {target}, care nu există ({path})</translation>
+    </message>
+    <message>
+        <source>the process reading it was killed by {signal} ({path})</source>
+        <translation>procesul care îl citea a fost oprit de {signal} ({path})</translation>
+    </message>
+    <message>
+        <source>the process reading it ended without an answer (exit status {status}) ({path})</source>
+        <translation>procesul care îl citea s-a încheiat fără răspuns (cod de ieșire {status}) ({path})</translation>
+    </message>
+</context>
+<context>
     <name>RankPins</name>
     <message>
         <source>site</source>

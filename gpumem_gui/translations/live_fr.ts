@@ -54,6 +54,10 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
         <translation>Impossible de lister les tâches locales&#x202f;: {message}</translation>
     </message>
     <message>
+        <source>; </source>
+        <translation>&#x202f;; </translation>
+    </message>
+    <message>
         <source>GPU processes from NVML, and every local job that runs a probe.</source>
         <translation>Les processus GPU vus par NVML, et chaque tâche locale qui exécute une sonde.</translation>
     </message>
@@ -189,12 +193,20 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
         <translation>Ce pilote n&apos;a que memory info v1&#x202f;: «&#x202f;utilisé&#x202f;» inclut la mémoire réservée par le pilote.</translation>
     </message>
     <message>
+        <source>; </source>
+        <translation>&#x202f;; </translation>
+    </message>
+    <message>
         <source>no processes</source>
         <translation>aucun processus</translation>
     </message>
     <message>
         <source>NVML lists no process on this GPU.</source>
         <translation>NVML ne liste aucun processus sur ce GPU.</translation>
+    </message>
+    <message>
+        <source>Memory utilisation is the fraction of the last sample period (1/6 s to 1 s) during which device memory was read or written: bandwidth busy time, not how full the memory is. Fullness is used / total.</source>
+        <translation>L&apos;utilisation de la mémoire est la part de la dernière période d&apos;échantillonnage (de 1/6 s à 1 s) pendant laquelle la mémoire du périphérique a été lue ou écrite&#x202f;: le temps d&apos;occupation de la bande passante, pas le remplissage de la mémoire. Le remplissage, c&apos;est utilisée / totale.</translation>
     </message>
 </context>
 <context>
@@ -274,6 +286,33 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
     <message>
         <source>{size} ({bytes} bytes)</source>
         <translation>{size} ({bytes} octets)</translation>
+    </message>
+</context>
+<context>
+    <name>LiveSession</name>
+    <message>
+        <source>the probe sent an unreadable snapshot: {error}</source>
+        <translation>la sonde a envoyé un snapshot illisible&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>nothing to save yet: no snapshot has arrived</source>
+        <translation>rien à enregistrer pour l&apos;instant&#x202f;: aucun snapshot n&apos;est arrivé</translation>
+    </message>
+    <message>
+        <source>cannot save {path}: {error}</source>
+        <translation>impossible d&apos;enregistrer {path}&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>saved {path}</source>
+        <translation>{path} enregistré</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) closed its probe at {time}</source>
+        <translation>le job (pid {pid}) a fermé sa sonde à {time}</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has exited at {time}</source>
+        <translation>le job (pid {pid}) s&apos;est terminé à {time}</translation>
     </message>
 </context>
 <context>
@@ -513,6 +552,34 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
         <source>nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)</source>
         <translation>nvidia-ml-py (module pynvml) n&apos;est pas installé&#x202f;: NVML est indisponible (pas de suivi des GPU)</translation>
     </message>
+    <message>
+        <source>NVML could not start ({error}): no GPU monitoring</source>
+        <translation>NVML n&apos;a pas pu démarrer ({error})&#x202f;: pas de suivi des GPU</translation>
+    </message>
+    <message>
+        <source>NVML could not count the GPUs ({error})</source>
+        <translation>NVML n&apos;a pas pu compter les GPU ({error})</translation>
+    </message>
+    <message>
+        <source>reading failed: {error}</source>
+        <translation>la lecture a échoué&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>{kind} processes n/a ({error})</source>
+        <translation>processus {kind} indisponibles ({error})</translation>
+    </message>
+    <message>
+        <source>{kind} processes n/a (this driver has no call to list them)</source>
+        <translation>processus {kind} indisponibles (ce pilote n&apos;a pas d&apos;appel pour les lister)</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>de calcul</translation>
+    </message>
+    <message>
+        <source>graphics</source>
+        <translation>graphiques</translation>
+    </message>
 </context>
 <context>
     <name>OomList</name>
@@ -539,6 +606,10 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
     <message>
         <source>no such OOM in the list</source>
         <translation>cet OOM n&apos;est pas dans la liste</translation>
+    </message>
+    <message>
+        <source>OOM #{ordinal}: {problem}</source>
+        <translation>OOM n°{ordinal}&#x202f;: {problem}</translation>
     </message>
     <message>
         <source>none written</source>
@@ -597,6 +668,121 @@ double-cliquez pour l&apos;ouvrir dans un onglet</translation>
     <message>
         <source>its snapshot {path} no longer exists (a demo job removes its OOM folder when it exits)</source>
         <translation>son snapshot {path} n&apos;existe plus (une tâche de démonstration supprime son dossier d&apos;OOM en se terminant)</translation>
+    </message>
+</context>
+<context>
+    <name>Probe</name>
+    <message>
+        <source>process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it</source>
+        <translation>le processus {pid} n&apos;exécute aucune sonde gpumem-gui&#x202f;: lancer le job avec `python -m gpumem_gui.probe script.py`, ou y ajouter `import gpumem_gui.probe` puis `gpumem_gui.probe.start()`</translation>
+    </message>
+    <message>
+        <source>no probe answers at {path}: its job has gone and left the socket behind</source>
+        <translation>aucune sonde ne répond à {path}&#x202f;: son job est parti en laissant le socket derrière lui</translation>
+    </message>
+    <message>
+        <source>cannot connect to the probe at {path}: {error}</source>
+        <translation>impossible de se connecter à la sonde à {path}&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>no process {pid}</source>
+        <translation>aucun processus {pid}</translation>
+    </message>
+    <message>
+        <source>the probe in pid {pid} did not answer in {seconds} s</source>
+        <translation>la sonde du pid {pid} n&apos;a pas répondu en {seconds} s</translation>
+    </message>
+    <message>
+        <source>the probe in pid {pid} sent a bad message: {error}</source>
+        <translation>la sonde du pid {pid} a envoyé un message incorrect&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>the probe in pid {pid} sent a bad snapshot: {error}</source>
+        <translation>la sonde du pid {pid} a envoyé un snapshot incorrect&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>cannot store the snapshot of pid {pid}: {error}</source>
+        <translation>impossible de stocker le snapshot du pid {pid}&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>the probe refused the connection</source>
+        <translation>la sonde a refusé la connexion</translation>
+    </message>
+    <message>
+        <source>the probe refused the request</source>
+        <translation>la sonde a refusé la requête</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone: {error}</source>
+        <translation>le job (pid {pid}) a disparu&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone during the transfer: {error}</source>
+        <translation>le job (pid {pid}) a disparu pendant le transfert&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)</source>
+        <translation>le snapshot du pid {pid} ({length} octets) ne tient pas dans l&apos;espace libre où il est stocké ({free} octets libres)</translation>
+    </message>
+    <message>
+        <source>too many viewers attached</source>
+        <translation>trop de visualiseurs attachés</translation>
+    </message>
+    <message>
+        <source>connection from uid {uid} refused: only uid {me} may attach</source>
+        <translation>connexion de l&apos;uid {uid} refusée&#x202f;: seul l&apos;uid {me} peut s&apos;attacher</translation>
+    </message>
+    <message>
+        <source>{op} failed in the probe: {error}</source>
+        <translation>{op} a échoué dans la sonde&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)</source>
+        <translation>aucun socket à {path}&#x202f;: rien à cet endroit (pour une redirection SSH&#x202f;: `ssh -L` tourne-t-il&#x202f;?)</translation>
+    </message>
+    <message>
+        <source>cannot reach {path}: {error}</source>
+        <translation>impossible d&apos;atteindre {path}&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a probe&apos;s socket</source>
+        <translation>{path} est un dossier, pas le socket d&apos;une sonde</translation>
+    </message>
+    <message>
+        <source>{path} is a file, not a probe&apos;s socket</source>
+        <translation>{path} est un fichier, pas le socket d&apos;une sonde</translation>
+    </message>
+    <message>
+        <source>{path} is not a socket, not a probe&apos;s socket</source>
+        <translation>{path} n&apos;est pas un socket, donc pas celui d&apos;une sonde</translation>
+    </message>
+    <message>
+        <source>{what} took longer than {seconds} s: {path}</source>
+        <translation>{what} a pris plus de {seconds} s&#x202f;: {path}</translation>
+    </message>
+    <message>
+        <source>{what} failed: {error}</source>
+        <translation>{what} a échoué&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>nothing listens at {path}: the probe&apos;s job or the SSH forward has gone</source>
+        <translation>rien n&apos;écoute à {path}&#x202f;: le job de la sonde ou la redirection SSH a disparu</translation>
+    </message>
+    <message>
+        <source>what answers at {path} is not a gpumem-gui probe</source>
+        <translation>ce qui répond à {path} n&apos;est pas une sonde gpumem-gui</translation>
+    </message>
+    <message>
+        <source>the connection at {path} closed without an answer: no probe behind it (for an SSH forward: is the job still running, and is the server&apos;s socket path right?)</source>
+        <translation>la connexion à {path} s&apos;est fermée sans réponse&#x202f;: aucune sonde derrière (pour une redirection SSH&#x202f;: le job tourne-t-il encore, et le chemin du socket sur le serveur est-il le bon&#x202f;?)</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s hello</source>
+        <translation>le bonjour de la sonde</translation>
+    </message>
+    <message>
+        <source>the snapshot</source>
+        <translation>le snapshot</translation>
     </message>
 </context>
 </TS>

@@ -54,6 +54,10 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
         <translation>Joburile locale nu au putut fi listate: {message}</translation>
     </message>
     <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
         <source>GPU processes from NVML, and every local job that runs a probe.</source>
         <translation>Procesele GPU din NVML și fiecare job local care rulează o sondă.</translation>
     </message>
@@ -189,12 +193,20 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
         <translation>Acest driver are doar memory info v1: „folosit” include memoria rezervată de driver.</translation>
     </message>
     <message>
+        <source>; </source>
+        <translation>; </translation>
+    </message>
+    <message>
         <source>no processes</source>
         <translation>niciun proces</translation>
     </message>
     <message>
         <source>NVML lists no process on this GPU.</source>
         <translation>NVML nu listează niciun proces pe acest GPU.</translation>
+    </message>
+    <message>
+        <source>Memory utilisation is the fraction of the last sample period (1/6 s to 1 s) during which device memory was read or written: bandwidth busy time, not how full the memory is. Fullness is used / total.</source>
+        <translation>Utilizarea memoriei este fracțiunea din ultima perioadă de eșantionare (între 1/6 s și 1 s) în care memoria dispozitivului a fost citită sau scrisă: timpul în care lățimea de bandă a fost ocupată, nu cât de plină este memoria. Gradul de umplere este folosită / totală.</translation>
     </message>
 </context>
 <context>
@@ -274,6 +286,33 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
     <message>
         <source>{size} ({bytes} bytes)</source>
         <translation>{size} ({bytes} octeți)</translation>
+    </message>
+</context>
+<context>
+    <name>LiveSession</name>
+    <message>
+        <source>the probe sent an unreadable snapshot: {error}</source>
+        <translation>sonda a trimis un snapshot ilizibil: {error}</translation>
+    </message>
+    <message>
+        <source>nothing to save yet: no snapshot has arrived</source>
+        <translation>nimic de salvat încă: nu a sosit niciun snapshot</translation>
+    </message>
+    <message>
+        <source>cannot save {path}: {error}</source>
+        <translation>{path} nu poate fi salvat: {error}</translation>
+    </message>
+    <message>
+        <source>saved {path}</source>
+        <translation>{path} a fost salvat</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) closed its probe at {time}</source>
+        <translation>jobul (pid {pid}) și-a închis sonda la {time}</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has exited at {time}</source>
+        <translation>jobul (pid {pid}) s-a încheiat la {time}</translation>
     </message>
 </context>
 <context>
@@ -513,6 +552,34 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
         <source>nvidia-ml-py (module pynvml) is not installed: NVML is unavailable (no GPU monitoring)</source>
         <translation>nvidia-ml-py (modulul pynvml) nu este instalat: NVML nu este disponibil (fără monitorizarea GPU-urilor)</translation>
     </message>
+    <message>
+        <source>NVML could not start ({error}): no GPU monitoring</source>
+        <translation>NVML nu a putut porni ({error}): fără monitorizarea GPU-urilor</translation>
+    </message>
+    <message>
+        <source>NVML could not count the GPUs ({error})</source>
+        <translation>NVML nu a putut număra GPU-urile ({error})</translation>
+    </message>
+    <message>
+        <source>reading failed: {error}</source>
+        <translation>citirea a eșuat: {error}</translation>
+    </message>
+    <message>
+        <source>{kind} processes n/a ({error})</source>
+        <translation>procese {kind} indisponibile ({error})</translation>
+    </message>
+    <message>
+        <source>{kind} processes n/a (this driver has no call to list them)</source>
+        <translation>procese {kind} indisponibile (acest driver nu are un apel care să le listeze)</translation>
+    </message>
+    <message>
+        <source>compute</source>
+        <translation>de calcul</translation>
+    </message>
+    <message>
+        <source>graphics</source>
+        <translation>grafice</translation>
+    </message>
 </context>
 <context>
     <name>OomList</name>
@@ -539,6 +606,10 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
     <message>
         <source>no such OOM in the list</source>
         <translation>acest OOM nu este în listă</translation>
+    </message>
+    <message>
+        <source>OOM #{ordinal}: {problem}</source>
+        <translation>OOM #{ordinal}: {problem}</translation>
     </message>
     <message>
         <source>none written</source>
@@ -597,6 +668,121 @@ dublu clic pentru a-l deschide într-o filă</translation>
     <message>
         <source>its snapshot {path} no longer exists (a demo job removes its OOM folder when it exits)</source>
         <translation>snapshot-ul său {path} nu mai există (un job demonstrativ își șterge dosarul de OOM-uri la ieșire)</translation>
+    </message>
+</context>
+<context>
+    <name>Probe</name>
+    <message>
+        <source>process {pid} runs no gpumem-gui probe: start the job with `python -m gpumem_gui.probe script.py`, or add `import gpumem_gui.probe; gpumem_gui.probe.start()` to it</source>
+        <translation>procesul {pid} nu rulează nicio sondă gpumem-gui: porniți jobul cu `python -m gpumem_gui.probe script.py` sau adăugați în el `import gpumem_gui.probe; gpumem_gui.probe.start()`</translation>
+    </message>
+    <message>
+        <source>no probe answers at {path}: its job has gone and left the socket behind</source>
+        <translation>nicio sondă nu răspunde la {path}: jobul ei s-a încheiat și a lăsat socketul în urmă</translation>
+    </message>
+    <message>
+        <source>cannot connect to the probe at {path}: {error}</source>
+        <translation>conectarea la sonda de la {path} nu este posibilă: {error}</translation>
+    </message>
+    <message>
+        <source>no process {pid}</source>
+        <translation>niciun proces {pid}</translation>
+    </message>
+    <message>
+        <source>the probe in pid {pid} did not answer in {seconds} s</source>
+        <translation>sonda din pid {pid} nu a răspuns în {seconds} s</translation>
+    </message>
+    <message>
+        <source>the probe in pid {pid} sent a bad message: {error}</source>
+        <translation>sonda din pid {pid} a trimis un mesaj greșit: {error}</translation>
+    </message>
+    <message>
+        <source>the probe in pid {pid} sent a bad snapshot: {error}</source>
+        <translation>sonda din pid {pid} a trimis un snapshot greșit: {error}</translation>
+    </message>
+    <message>
+        <source>cannot store the snapshot of pid {pid}: {error}</source>
+        <translation>snapshotul pid-ului {pid} nu poate fi stocat: {error}</translation>
+    </message>
+    <message>
+        <source>the probe refused the connection</source>
+        <translation>sonda a refuzat conexiunea</translation>
+    </message>
+    <message>
+        <source>the probe refused the request</source>
+        <translation>sonda a refuzat cererea</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone: {error}</source>
+        <translation>jobul (pid {pid}) nu mai există: {error}</translation>
+    </message>
+    <message>
+        <source>the job (pid {pid}) has gone during the transfer: {error}</source>
+        <translation>jobul (pid {pid}) a dispărut în timpul transferului: {error}</translation>
+    </message>
+    <message>
+        <source>the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)</source>
+        <translation>snapshotul pid-ului {pid} ({length} octeți) nu încape în spațiul liber unde este stocat ({free} octeți liberi)</translation>
+    </message>
+    <message>
+        <source>too many viewers attached</source>
+        <translation>prea mulți vizualizatori atașați</translation>
+    </message>
+    <message>
+        <source>connection from uid {uid} refused: only uid {me} may attach</source>
+        <translation>conexiunea de la uid {uid} a fost refuzată: doar uid {me} se poate atașa</translation>
+    </message>
+    <message>
+        <source>{op} failed in the probe: {error}</source>
+        <translation>{op} a eșuat în sondă: {error}</translation>
+    </message>
+    <message>
+        <source>no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)</source>
+        <translation>niciun socket la {path}: nu există nimic acolo (pentru o redirecționare SSH: rulează `ssh -L`?)</translation>
+    </message>
+    <message>
+        <source>cannot reach {path}: {error}</source>
+        <translation>{path} nu poate fi accesat: {error}</translation>
+    </message>
+    <message>
+        <source>{path} is a folder, not a probe&apos;s socket</source>
+        <translation>{path} este un dosar, nu socketul unei sonde</translation>
+    </message>
+    <message>
+        <source>{path} is a file, not a probe&apos;s socket</source>
+        <translation>{path} este un fișier, nu socketul unei sonde</translation>
+    </message>
+    <message>
+        <source>{path} is not a socket, not a probe&apos;s socket</source>
+        <translation>{path} nu este un socket, deci nici socketul unei sonde</translation>
+    </message>
+    <message>
+        <source>{what} took longer than {seconds} s: {path}</source>
+        <translation>{what} a durat mai mult de {seconds} s: {path}</translation>
+    </message>
+    <message>
+        <source>{what} failed: {error}</source>
+        <translation>{what} a eșuat: {error}</translation>
+    </message>
+    <message>
+        <source>nothing listens at {path}: the probe&apos;s job or the SSH forward has gone</source>
+        <translation>nimic nu ascultă la {path}: jobul sondei sau redirecționarea SSH nu mai există</translation>
+    </message>
+    <message>
+        <source>what answers at {path} is not a gpumem-gui probe</source>
+        <translation>ce răspunde la {path} nu este o sondă gpumem-gui</translation>
+    </message>
+    <message>
+        <source>the connection at {path} closed without an answer: no probe behind it (for an SSH forward: is the job still running, and is the server&apos;s socket path right?)</source>
+        <translation>conexiunea de la {path} s-a închis fără răspuns: nicio sondă în spatele ei (pentru o redirecționare SSH: mai rulează jobul și este corectă calea socketului pe server?)</translation>
+    </message>
+    <message>
+        <source>the probe&apos;s hello</source>
+        <translation>salutul sondei</translation>
+    </message>
+    <message>
+        <source>the snapshot</source>
+        <translation>snapshotul</translation>
     </message>
 </context>
 </TS>

@@ -494,12 +494,67 @@
         <translation>en direct&#x202f;: tous les jobs</translation>
     </message>
     <message>
+        <source>live: pid {pid}</source>
+        <translation>en direct&#x202f;: pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: pid {pid} (remote)</source>
+        <translation>en direct&#x202f;: pid {pid} (distant)</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid}</source>
+        <translation>en direct&#x202f;: rang {rank} pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid} (remote)</source>
+        <translation>en direct&#x202f;: rang {rank} pid {pid} (distant)</translation>
+    </message>
+    <message>
         <source>what if: {change}</source>
         <translation>et si&#x202f;: {change}</translation>
     </message>
     <message>
         <source>what if: recorded</source>
         <translation>et si&#x202f;: enregistré</translation>
+    </message>
+    <message>
+        <source>ranks: {folder} on {scheduler}</source>
+        <translation>rangs&#x202f;: {folder} sur {scheduler}</translation>
+    </message>
+    <message>
+        <source>ranks: {folder}</source>
+        <translation>rangs&#x202f;: {folder}</translation>
+    </message>
+</context>
+<context>
+    <name>Tasks</name>
+    <message>
+        <source>attach {target}</source>
+        <translation>attacher {target}</translation>
+    </message>
+    <message>
+        <source>Attach to All</source>
+        <translation>Attacher à tous</translation>
+    </message>
+    <message>
+        <source>live session pid {pid}</source>
+        <translation>session en direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>live events pid {pid}</source>
+        <translation>événements en direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>mark {name}</source>
+        <translation>marquer {name}</translation>
+    </message>
+    <message>
+        <source>ranks {folder}</source>
+        <translation>rangs {folder}</translation>
+    </message>
+    <message>
+        <source>NVML poll</source>
+        <translation>lecture NVML</translation>
     </message>
 </context>
 <context>

@@ -494,12 +494,67 @@
         <translation>în direct: toate joburile</translation>
     </message>
     <message>
+        <source>live: pid {pid}</source>
+        <translation>în direct: pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: pid {pid} (remote)</source>
+        <translation>în direct: pid {pid} (la distanță)</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid}</source>
+        <translation>în direct: rangul {rank} pid {pid}</translation>
+    </message>
+    <message>
+        <source>live: rank {rank} pid {pid} (remote)</source>
+        <translation>în direct: rangul {rank} pid {pid} (la distanță)</translation>
+    </message>
+    <message>
         <source>what if: {change}</source>
         <translation>ce-ar fi dacă: {change}</translation>
     </message>
     <message>
         <source>what if: recorded</source>
         <translation>ce-ar fi dacă: înregistrat</translation>
+    </message>
+    <message>
+        <source>ranks: {folder} on {scheduler}</source>
+        <translation>ranguri: {folder} pe {scheduler}</translation>
+    </message>
+    <message>
+        <source>ranks: {folder}</source>
+        <translation>ranguri: {folder}</translation>
+    </message>
+</context>
+<context>
+    <name>Tasks</name>
+    <message>
+        <source>attach {target}</source>
+        <translation>atașare {target}</translation>
+    </message>
+    <message>
+        <source>Attach to All</source>
+        <translation>Atașare la toate</translation>
+    </message>
+    <message>
+        <source>live session pid {pid}</source>
+        <translation>sesiune în direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>live events pid {pid}</source>
+        <translation>evenimente în direct pid {pid}</translation>
+    </message>
+    <message>
+        <source>mark {name}</source>
+        <translation>marcare {name}</translation>
+    </message>
+    <message>
+        <source>ranks {folder}</source>
+        <translation>ranguri {folder}</translation>
+    </message>
+    <message>
+        <source>NVML poll</source>
+        <translation>citire NVML</translation>
     </message>
 </context>
 <context>

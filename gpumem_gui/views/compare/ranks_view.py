@@ -18,6 +18,7 @@ from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, count, num, pct, size, unit_word
+from gpumem_gui.views.common.source_words import RANKS_TASK, source_words
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
 from gpumem_gui.views.compare.rank_curves import RankCurves, flag_text, rank_colour
@@ -434,7 +435,9 @@ class RanksView(Retranslated):
                 self.rank_pins.offer_sites(sorted(sites, key=lambda site: (-sites[site], site)))
                 self.set_table(result)
 
-        self.tasks.start(f"ranks {folder}", work, on_result=done, on_progress=self._file_done, on_error=self._failed)
+        self.tasks.start(
+            RANKS_TASK.format(folder=folder), work, on_result=done, on_progress=self._file_done, on_error=self._failed
+        )
 
     def cancel(self) -> None:
         self.tasks.cancel_all()
@@ -464,7 +467,7 @@ class RanksView(Retranslated):
 
     def _failed(self, message: str) -> None:
         self.progress.setVisible(False)
-        self._set_status(lambda: self.tr("Could not read the folder: {message}").format(message=message))
+        self._set_status(lambda: self.tr("Could not read the folder: {message}").format(message=source_words(message)))
 
     def set_table(self, table: RanksTable, folder: str | None = None) -> None:
         """Show a finished table (what load_folder ends with; tests and scripts may hand one directly)."""
@@ -485,7 +488,7 @@ class RanksView(Retranslated):
     def _show_errors(self, errors: list[str]) -> None:
         self.errors.setVisible(bool(errors))
         # the reader's own words quoted as they are (the command line prints the same)
-        lines = [self.tr("unreadable: “{error}”").format(error=printable(e)) for e in errors]
+        lines = [self.tr("unreadable: “{error}”").format(error=printable(source_words(e))) for e in errors]
         shown = lines[:MAX_ERRORS_SHOWN]
         if len(errors) > MAX_ERRORS_SHOWN:
             shown.append(self.tr("and {n} more (see the tooltip)").format(n=num(len(errors) - MAX_ERRORS_SHOWN)))

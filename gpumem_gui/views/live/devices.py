@@ -7,9 +7,19 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
-from gpumem_gui.sources.nvml import MEMORY_UTIL_TIP, NA, GpuDevice, GpuProcess, NvmlPoller, NvmlReading, NvmlSource
+from gpumem_gui.sources.nvml import (
+    MEMORY_UTIL_TIP,
+    NA,
+    NOTES_APART,
+    GpuDevice,
+    GpuProcess,
+    NvmlPoller,
+    NvmlReading,
+    NvmlSource,
+)
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
-from gpumem_gui.views.common.language import count, num, pct, size, translate
+from gpumem_gui.views.common.language import count, num, pct, size
+from gpumem_gui.views.common.source_words import NVML_TASK, source_words
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0
@@ -186,7 +196,7 @@ class DeviceView(QtWidgets.QWidget):
             poller.run(lambda: ctx.progress(poller))
 
         self.poller = poller
-        self.poll_task = self.tasks.start("NVML poll", poll, on_progress=self._take_reading, on_error=self._poll_failed)
+        self.poll_task = self.tasks.start(NVML_TASK, poll, on_progress=self._take_reading, on_error=self._poll_failed)
 
     def stop(self, timeout_s: float = 2.0) -> bool:
         """Cancel the polling task; True once its loop has ended (a driver call that hangs can outlast the wait)."""
@@ -223,7 +233,7 @@ class DeviceView(QtWidgets.QWidget):
         """Show one reading. Rows are updated in place, so what the user expanded, collapsed or selected stays."""
         self.reading = reading
         self.banner.setVisible(reading.error is not None)
-        self.banner.setText(translate("Nvml", reading.error) if reading.error else "")  # sources.nvml's words
+        self.banner.setText(source_words(reading.error) if reading.error else "")
         self.tree.setVisible(reading.error is None)
         stamp = time.strftime("%H:%M:%S", time.localtime(reading.taken_at)) if reading.taken_at else NA
         if reading.error is None:
@@ -267,7 +277,7 @@ class DeviceView(QtWidgets.QWidget):
             "memory util": _percent(d.mem_util),
             "temp": NA if d.temperature is None else f"{d.temperature} °C",
             "user": "",
-            "UUID / kind": d.uuid or (d.error and f"{NA}: {d.error}") or NA,
+            "UUID / kind": d.uuid or (d.error and f"{NA}: {source_words(d.error)}") or NA,
         }
         self._set_texts(item, values)
         font = item.font(0)
@@ -279,7 +289,7 @@ class DeviceView(QtWidgets.QWidget):
                 item.setToolTip(
                     _COL[header], self.tr("{size} ({bytes} bytes)").format(size=size(value), bytes=num(value))
                 )
-        item.setToolTip(_COL["memory util"], MEMORY_UTIL_TIP)
+        item.setToolTip(_COL["memory util"], _tr(MEMORY_UTIL_TIP))
         if d.memory_version == 1:
             item.setToolTip(
                 _COL["reserved"],
@@ -294,7 +304,8 @@ class DeviceView(QtWidgets.QWidget):
             (p.pid, self._process_values(p), f"{p.pid}: {p.command or NA}") for p in d.processes
         ]
         if d.processes_note:
-            rows.append((d.processes_note, {"name / command": d.processes_note}, d.processes_note))
+            note = self.tr("; ").join(source_words(n) for n in d.processes_note.split(NOTES_APART))
+            rows.append((d.processes_note, {"name / command": note}, note))
         elif not d.processes and d.error is None:
             none = self.tr("no processes")
             rows.append(("no processes", {"name / command": none}, self.tr("NVML lists no process on this GPU.")))

@@ -177,7 +177,8 @@ class OomList(QtWidgets.QWidget):
         if capture is None:
             return QtCore.QCoreApplication.translate("OomList", "no such OOM in the list")
         problem = _unopenable(capture)
-        self.problem.setText(f"OOM #{capture.ordinal}: {problem}" if problem else "")
+        said = QtCore.QCoreApplication.translate("OomList", "OOM #{ordinal}: {problem}")
+        self.problem.setText(said.format(ordinal=capture.ordinal, problem=problem) if problem else "")
         self.problem.setVisible(problem is not None)
         if problem is not None:
             self.refresh_files()

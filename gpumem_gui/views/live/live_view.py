@@ -19,6 +19,7 @@ from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, num, size, unit_word
 from gpumem_gui.views.common.one_line import OneLineLabel
+from gpumem_gui.views.common.source_words import EVENTS_TASK, MARK_TASK, SESSION_TASK, source_words
 from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
 from gpumem_gui.views.snapshot.tab import SnapshotTab
@@ -50,6 +51,10 @@ OUTSIDE = BAR_PARTS[3][0]
 
 def _tr(text: str) -> str:
     return QtCore.QCoreApplication.translate("LiveView", text)
+
+
+def _capitalized(text: str) -> str:
+    return text[:1].upper() + text[1:]
 
 
 def _exact(n: int) -> str:
@@ -322,14 +327,14 @@ class LiveView(Retranslated):
         # holds it), where a child group would be deleted with the widget under the task's last signal
         self.tasks = TaskGroup()
         self.session_task: Task = self.tasks.start(
-            f"live session pid {session.pid}",
+            SESSION_TASK.format(pid=session.pid),
             _session_loop(session),
             on_progress=self.apply,
             on_result=self._session_ended,
             on_error=self._session_failed,
         )
         self.events_task: Task = self.tasks.start(
-            f"live events pid {session.pid}",
+            EVENTS_TASK.format(pid=session.pid),
             _event_loop(session),
             on_progress=self._on_event,
             on_error=self._session_failed,
@@ -387,10 +392,10 @@ class LiveView(Retranslated):
                 self._on_event(event)
             if update.messages:
                 said = update.messages[-1]
-                self._set_status(lambda: said)  # the session's own words
+                self._set_status(lambda: source_words(said))  # the session's own words
             if update.ended is not None:
                 ended = update.ended
-                self._finish(lambda: f"{ended[0].upper()}{ended[1:]}")
+                self._finish(lambda: _capitalized(source_words(ended)))
         finally:
             self.session.delivered()
         if update.samples or update.frame is not None or update.ended is not None:
@@ -450,7 +455,7 @@ class LiveView(Retranslated):
         # the task mechanism has logged the traceback; the user reads one line, and the last state stays
         self.tasks.cancel_all()
         self.apply(self.session.take())
-        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=message))
+        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=source_words(message)))
         self.updated.emit()
 
     def _finish(self, why: Callable[[], str]) -> None:
@@ -488,7 +493,7 @@ class LiveView(Retranslated):
     def save_now(self, path: Path) -> None:
         message = self.session.save_now(path)
         if message is not None:
-            self._set_status(lambda: message)
+            self._set_status(lambda: source_words(message))
 
     def _mark_dialog(self) -> None:
         name, ok = QtWidgets.QInputDialog.getText(self, self.tr("Mark"), self.tr("Name of the mark:"))
@@ -504,10 +509,10 @@ class LiveView(Retranslated):
                 client.mark(name)
 
         self.tasks.start(
-            f"mark {name!r}",
+            MARK_TASK.format(name=repr(name)),
             send,
             on_result=lambda _r: self._set_status(lambda: self.tr("marked {name}").format(name=repr(name))),
-            on_error=self.status.setText,
+            on_error=lambda message: self._set_status(lambda: source_words(message)),
         )
 
     def _record_toggled(self, on: bool) -> None:
