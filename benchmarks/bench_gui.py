@@ -39,13 +39,18 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import psutil
 from bench_data import data_dir, shape_path, watch_process
-from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.app import MainWindow, application
-from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
-from gpumem_gui.core.rules.allocator_constants import GiB
-from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
+# the loading worker (multiprocessing's spawn) runs this module again as __mp_main__ before its work: there without Qt
+# and the window, as the app's worker, whose main module is gpumem_gui.cli (about 35 MB; with these, some 85 MB more
+# of the worker's RSS that the app's worker never has)
+if __name__ != "__mp_main__":
+    from PySide6 import QtCore, QtWidgets
+
+    from gpumem_gui.app import MainWindow, application
+    from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
+    from gpumem_gui.core.rules.allocator_constants import GiB
+    from gpumem_gui.qt_start import throwaway_settings
+    from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 
 STALL_MS = 50.0  # the budget: a longer gap of the GUI thread is a stall worth naming
 SETTLE_S = 1.0  # stalls still count for this long after the last stage
