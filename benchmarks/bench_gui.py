@@ -39,13 +39,18 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import psutil
 from bench_data import data_dir, shape_path, watch_process
-from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.app import MainWindow, application
-from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
-from gpumem_gui.core.rules.allocator_constants import GiB
-from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
+# the loading worker (multiprocessing's spawn) runs this module again as __mp_main__ before its work: there without Qt
+# and the window, as the app's worker, whose main module is gpumem_gui.cli (about 35 MB; with these, some 85 MB more
+# of the worker's RSS that the app's worker never has)
+if __name__ != "__mp_main__":
+    from PySide6 import QtCore, QtWidgets
+
+    from gpumem_gui.app import MainWindow, application
+    from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
+    from gpumem_gui.core.rules.allocator_constants import GiB
+    from gpumem_gui.qt_start import throwaway_settings
+    from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 
 STALL_MS = 50.0  # the issue's budget: a longer gap of the GUI thread is a stall worth naming
 SETTLE_S = 1.0  # stalls still count for this long after the last stage
@@ -101,6 +106,7 @@ class Sampler(threading.Thread):
         self.gui_peak = 0
         self.worker_peak = 0
         self.total_peak = 0  # the window's and the worker's RSS summed at one moment
+        self.total_split = (0, 0)  # the window's and the worker's RSS at that moment
 
     def run(self) -> None:
         me = psutil.Process()
@@ -123,7 +129,8 @@ class Sampler(threading.Thread):
                         rss = child.memory_info().rss
                         self.worker_peak = max(self.worker_peak, rss)
                         workers += rss
-                self.total_peak = max(self.total_peak, gui + workers)
+                if gui + workers > self.total_peak:
+                    self.total_peak, self.total_split = gui + workers, (gui, workers)
 
     def cause(self, start: float, end: float) -> str:
         """What the GUI thread was doing most often between start and end; when it was in Qt's own code (painting,
@@ -309,6 +316,7 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
             max(sampler.worker_peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kb) / 1e6
         ),
         "total_peak_rss_mb": round(sampler.total_peak / 1e6),  # sampled every 50 ms: the sum at one moment
+        "total_peak_window_and_worker_mb": [round(x / 1e6) for x in sampler.total_split],
         "total_s": round(total, 2),
         "gui_cpu_s": round(cpu[0], 2),
         "worker_cpu_s": round(cpu[1], 2),

@@ -4,9 +4,9 @@ shared machine) and RSS after it, beside a gc-paused pickle.load of the same fil
 Stages, in the worker's order (sources/file_loader.py): read and convert (the map's state handed over on the way, the
 running curves of the trace read so far sent as it goes), every device's timeline, the hand-over file of the whole
 snapshot (with the window's digest of each timeline), that file mapped again for the bands (the worker's own columns
-freed), the named spans, the site bands and their hand-over file. Each stage's CPU time, RSS after it and highest
-RSS during it (sampled every 20 ms). The worker is one thread: on an idle machine its
-wall time is about this CPU time, and the window shows its timeline about when the hand-over file is written.
+freed), the named spans, the site bands (each grouping written to the bands' hand-over file as it is made). Each stage's
+CPU time, RSS after it and highest RSS during it (sampled every 20 ms). The worker is one thread: on an idle machine
+its wall time is about this CPU time, and the window shows its timeline about when the hand-over file is written.
 
 Run: python benchmarks/bench_worker_stages.py [--events N | --file PATH]
 """
@@ -33,11 +33,10 @@ YARDSTICK = "import gc, pickle, sys, os\ngc.disable()\nwith open(sys.argv[1], 'r
 def stages(path: Path, folder: str) -> dict[str, Any]:
     from gpumem_gui.core.analysis.named_spans import named_spans
     from gpumem_gui.core.analysis.running_curves import RunningCurves
-    from gpumem_gui.core.analysis.site_series import build_site_series
     from gpumem_gui.core.analysis.timetravel import build_timeline
     from gpumem_gui.core.snapshot.loader import load_snapshot
     from gpumem_gui.sources.file_loader import bands_input
-    from gpumem_gui.sources.transfer import save_bands, save_parts
+    from gpumem_gui.sources.transfer import make_and_save_bands, save_parts
 
     out: dict[str, Any] = {}
     clock = [time.process_time()]
@@ -78,10 +77,8 @@ def stages(path: Path, folder: str) -> dict[str, Any]:
     done("bands_input (the hand-over mapped)")
     named_spans(snapshot, timeline)
     done("named_spans")
-    series = build_site_series(snapshot, timeline)
-    done("site_bands")
-    save_bands(os.path.join(folder, "bands.arrays"), device, series.groupings)
-    done("hand_over_bands")
+    make_and_save_bands(os.path.join(folder, "bands.arrays"), snapshot, timeline)
+    done("site_bands (each grouping written to its hand-over file as made)")
     sampling.set()
     out["peak_rss_mb"] = round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3)
     return out

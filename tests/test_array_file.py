@@ -10,7 +10,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from gpumem_gui.sources.array_file import MAGIC, ArrayFileError, read_arrays, write_arrays
+from gpumem_gui.sources import array_file
+from gpumem_gui.sources.array_file import MAGIC, ArrayFileError, ArrayWriter, read_arrays, write_arrays
 
 
 def sample() -> dict[str, np.ndarray]:
@@ -88,3 +89,30 @@ def test_a_cut_or_foreign_file_is_refused(tmp_path: Path) -> None:
     path.write_bytes(MAGIC + (1 << 40).to_bytes(8, "little"))
     with pytest.raises(ArrayFileError, match="header runs past"):
         read_arrays(path)
+
+
+@pytest.mark.parametrize("reserve", [1 << 20, 0, 200])
+def test_arrays_written_one_at_a_time_read_as_write_arrays_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, reserve: int
+) -> None:
+    # reserve 0 and 200: a header longer than its room, so the arrays already written move on (in steps of 64 bytes,
+    # far fewer than the arrays hold, so the move's order matters)
+    monkeypatch.setattr(array_file, "_MOVE_STEP", 64)
+    arrays, meta = sample(), {"labels": ["x" * 300, "é"], "n": 3}
+    whole, one_by_one = tmp_path / "whole.arrays", tmp_path / "one.arrays"
+    write_arrays(whole, arrays, meta)
+    writer = ArrayWriter(one_by_one, reserve)
+    for name, array in arrays.items():
+        writer.add(name, array)
+    writer.close(meta)
+    expected, expected_meta = read_arrays(whole)
+    got, got_meta = read_arrays(one_by_one)
+    assert got_meta == expected_meta == meta and list(got) == list(expected)
+    for name, array in expected.items():
+        assert got[name].dtype == array.dtype and got[name].shape == array.shape, name
+        np.testing.assert_array_equal(got[name], array)
+    if reserve == 0:  # moved: where write_arrays puts them, the same bytes after the header
+        size = whole.stat().st_size
+        assert one_by_one.stat().st_size == size
+        tail = sum(a.nbytes for a in arrays.values())
+        assert one_by_one.read_bytes()[size - tail :] == whole.read_bytes()[size - tail :]

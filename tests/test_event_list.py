@@ -3,6 +3,7 @@ widget (clicks and keys choose trace events, show_event follows without emitting
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from benchmarks.bench_budgets import tiled
 from gpumem_gui import assets
 from gpumem_gui.core import Snapshot, load_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
-from gpumem_gui.document.event_list import KINDS, EventFilter, EventTable, row_of
+from gpumem_gui.document.event_list import KINDS, EventFilter, EventTable, RowRange, row_of
 from gpumem_gui.document.events import format_elapsed
 from gpumem_gui.views.snapshot.event_list import EventListView
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
@@ -69,11 +70,40 @@ def test_the_filter_keeps_what_a_walk_over_the_raw_trace_keeps() -> None:
             for kind in RAW_KINDS:
                 for min_size in (0, 1, MiB, 64 * MiB):
                     for stream in (None, streams[-1]):
-                        got = table.filter(EventFilter(kind, min_size, stream))  # type: ignore[arg-type]
-                        assert got.dtype == np.int64
-                        assert got.tolist() == _oracle(entries, kind, min_size, stream), (path.name, kind, min_size)
+                        flt = EventFilter(kind, min_size, stream)  # type: ignore[arg-type]
+                        got = table.filter(flt)
+                        expected = _oracle(entries, kind, min_size, stream)
+                        # every event in order: a range, no array (24 MB at 3M events)
+                        assert isinstance(got, RowRange) == (kind == "all" and min_size == 0 and stream is None)
+                        assert np.asarray(got).dtype == np.int64
+                        assert got.tolist() == np.asarray(got).tolist() == expected, (path.name, kind, min_size)
+                        # a span of it: the rows of the span, whichever the representation
+                        n = len(entries)
+                        for first, last in ((0, n - 1), (n // 3, 2 * n // 3), (n // 2, n // 2), (5, 4), (-3, n + 9)):
+                            spanned = table.filter(replace(flt, span=(first, last)))
+                            assert isinstance(spanned, RowRange) == isinstance(got, RowRange)
+                            assert spanned.tolist() == [i for i in expected if first <= i <= last]
                         checked += 1
     assert checked > 500
+
+
+def test_the_row_range_reads_as_the_array_it_stands_for() -> None:
+    for start, stop in ((0, 0), (0, 1), (0, 10), (3, 10), (7, 7)):
+        rows, array = RowRange(start, stop), np.arange(start, stop, dtype=np.int64)
+        assert len(rows) == len(array) and rows.tolist() == array.tolist()
+        assert np.array_equal(np.asarray(rows), array) and np.asarray(rows).dtype == np.int64
+        for i in range(-len(array), len(array)):
+            assert rows[i] == array[i]
+        for i in (len(array), -len(array) - 1):
+            with pytest.raises(IndexError):
+                rows[i]
+        for key in (slice(None), slice(2, 5), slice(-3, None), slice(None, None, 2), slice(8, 2, -1), slice(20, 30)):
+            assert np.array_equal(rows[key], array[key])
+        for event in range(-2, stop + 3):
+            assert row_of(rows, event) == row_of(array, event), (start, stop, event)
+        for first, last in ((0, 100), (4, 6), (6, 4), (-5, 2), (stop, stop + 5)):
+            kept = array[(array >= first) & (array <= last)]
+            assert rows.within(first, last).tolist() == kept.tolist()
 
 
 def test_cells_read_the_raw_entry() -> None:
@@ -214,6 +244,7 @@ def test_three_million_events_stay_virtual(qtbot: Any) -> None:
     snapshot = big_snapshot()
     view.set_document(snapshot, 0)
     assert view.model.rowCount() == 3_000_000
+    assert isinstance(view.indices, RowRange)  # the unfiltered list holds no row index
     view.show_event(2_500_000)
     qtbot.wait(10)
     table = view.table

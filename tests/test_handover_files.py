@@ -14,10 +14,13 @@ import pytest
 
 from gpumem_gui.assets import example_path
 from gpumem_gui.core import load_snapshot
+from gpumem_gui.core.analysis.site_series import GROUPINGS, build_site_series
 from gpumem_gui.core.analysis.timetravel import build_timeline
+from gpumem_gui.sources import transfer
 from gpumem_gui.sources.array_file import MAGIC, ArrayFileError, read_arrays, write_arrays
 from gpumem_gui.sources.file_loader import FileLoadJob
-from gpumem_gui.sources.transfer import load_parts, save_parts
+from gpumem_gui.sources.transfer import load_bands, load_parts, make_and_save_bands, save_bands, save_parts
+from tests.conftest import fixture_path
 
 
 def test_the_worker_hands_over_in_a_private_folder_and_leaves_nothing() -> None:
@@ -118,3 +121,42 @@ def test_a_deeply_nested_header_is_one_line(tmp_path: Path) -> None:
     path.write_bytes(MAGIC + len(header).to_bytes(8, "little") + header)
     with pytest.raises(ArrayFileError, match="unreadable header"):
         read_arrays(path)
+
+
+@pytest.mark.parametrize(
+    ("name", "device"),
+    [("cranberrii_memory_snapshot.pickle", 0), ("constructor_memory_snapshot.pickle", 1), ("training_leak", 0)],
+)
+def test_the_bands_written_as_made_are_those_of_the_whole_site_series(tmp_path: Path, name: str, device: int) -> None:
+    path = fixture_path(name) if name.endswith(".pickle") else example_path(name)
+    snapshot = load_snapshot(path)
+    timeline = build_timeline(snapshot, device)
+    save_bands(tmp_path / "whole.arrays", device, build_site_series(snapshot, timeline).groupings)
+    make_and_save_bands(tmp_path / "made.arrays", snapshot, timeline)
+    (d1, expected), (d2, got) = load_bands(tmp_path / "whole.arrays"), load_bands(tmp_path / "made.arrays")
+    assert d1 == d2 == device and list(got) == list(expected) == list(GROUPINGS)
+    for kind, b in expected.items():
+        g = got[kind]
+        assert (g.kind, g.n_events, g.bands, g.codes) == (b.kind, b.n_events, b.bands, b.codes), kind
+        assert len(b.bands) > 0 and len(b.keys) > 0, kind  # something to compare
+        for array in ("lifetime_band", "code_band", "keys", "values"):
+            x, y = getattr(g, array), getattr(b, array)
+            assert x.dtype == y.dtype and np.array_equal(x, y), (kind, array)
+    for array in ("total", "chunk_low", "chunk_high"):
+        assert np.array_equal(getattr(got["site"].index, array), getattr(expected["site"].index, array))
+
+
+def test_bands_that_fail_halfway_leave_no_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    snapshot = load_snapshot(example_path("training_leak"))
+    timeline = build_timeline(snapshot, 0)
+    made = transfer.build_bands
+
+    def broken(snapshot: Any, timeline: Any, kind: str, *args: Any, **kwargs: Any) -> Any:
+        if kind == "pool":
+            raise MemoryError("no room")
+        return made(snapshot, timeline, kind, *args, **kwargs)
+
+    monkeypatch.setattr(transfer, "build_bands", broken)
+    with pytest.raises(MemoryError):
+        make_and_save_bands(tmp_path / "bands.arrays", snapshot, timeline)
+    assert not (tmp_path / "bands.arrays").exists()

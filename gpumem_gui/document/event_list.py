@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, replace
 from pathlib import PurePath
-from typing import Literal
+from typing import Any, Literal, overload
 
 import numpy as np
+import numpy.typing as npt
 
 from gpumem_gui.core.analysis.timeline_digest import PASS_CHUNK, trace_streams
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
@@ -37,6 +39,47 @@ _ROW_CACHE = 1024  # rows whose cells are kept: a screenful many times over, nev
 
 
 @dataclass(frozen=True)
+class RowRange:
+    """The rows of a list that keeps every event from `start` to `stop` - 1, in order (no filter, or a span alone):
+    what np.arange(start, stop) would hold, without the array (24 MB for 3M events). Indexed and sliced as the
+    array would be; np.asarray and tolist() make the array for whoever asks for it."""
+
+    start: int
+    stop: int
+
+    def __len__(self) -> int:
+        return max(0, self.stop - self.start)
+
+    @overload
+    def __getitem__(self, key: int) -> int: ...
+    @overload
+    def __getitem__(self, key: slice) -> I64: ...
+    def __getitem__(self, key: int | slice) -> int | I64:
+        if isinstance(key, slice):
+            return np.arange(self.start, max(self.start, self.stop), dtype=np.int64)[key]  # what the array gives
+        n = len(self)
+        i = operator.index(key)
+        if not -n <= i < n:
+            raise IndexError(f"row {i} of {n}")
+        return self.start + (i if i >= 0 else n + i)
+
+    def __array__(self, dtype: npt.DTypeLike | None = None, copy: bool | None = None) -> npt.NDArray[Any]:
+        rows = np.arange(self.start, max(self.start, self.stop), dtype=np.int64)
+        return rows if dtype is None else rows.astype(dtype, copy=False)
+
+    def tolist(self) -> list[int]:
+        return list(range(self.start, max(self.start, self.stop)))
+
+    def within(self, first: int, last: int) -> RowRange:
+        """The rows from event `first` to event `last`, both kept."""
+        start = min(max(self.start, first), self.stop)
+        return RowRange(start, max(start, min(self.stop, last + 1)))
+
+
+Rows = I64 | RowRange  # a filter's rows: ascending trace indices
+
+
+@dataclass(frozen=True)
 class EventFilter:
     """Which events the list shows: a kind, a least `size` (the trace's size: the request for alloc and free), a
     stream (None: every stream)."""
@@ -59,7 +102,6 @@ class EventTable:
         self._top_frames: dict[int, str] = {}  # stack index -> its top user frame (stacks repeat a lot)
         self._cells: dict[int, tuple[str, ...]] = {}
         self._streams: list[int] | None = None
-        self._everything: I64 | None = None  # the unfiltered rows, made once (24 MB for 3M events)
 
     def __len__(self) -> int:
         return len(self.trace)
@@ -70,22 +112,18 @@ class EventTable:
             self._streams = list(self.digest.streams) if self.digest is not None else trace_streams(self.trace)
         return self._streams
 
-    def filter(self, flt: EventFilter) -> I64:
-        """The ascending trace indices `flt` keeps."""
+    def filter(self, flt: EventFilter) -> Rows:
+        """The ascending trace indices `flt` keeps: a RowRange where it keeps every event (of its span)."""
         if flt.span is not None:
             rows = self.filter(replace(flt, span=None))
             first, last = flt.span
+            if isinstance(rows, RowRange):
+                return rows.within(first, last)
             return rows[int(np.searchsorted(rows, first, "left")) : int(np.searchsorted(rows, last, "right"))]
         trace = self.trace
         n = len(trace)
         if flt.kind == "all" and flt.min_size <= 0 and flt.stream is None:
-            if self._everything is None:
-                everything = np.empty(n, np.int64)
-                for lo in range(0, n, PASS_CHUNK):
-                    everything[lo : lo + PASS_CHUNK] = np.arange(lo, min(lo + PASS_CHUNK, n), dtype=np.int64)
-                everything.flags.writeable = False
-                self._everything = everything
-            return self._everything
+            return RowRange(0, n)
         keep = np.zeros(256, bool)  # a lookup table over the action codes: one gather per chunk of the trace
         keep[[int(a) for a in KINDS[flt.kind][1]]] = True
         actions = trace.action.view(np.uint8)
@@ -143,7 +181,7 @@ class EventTable:
 
 def prepared_table(
     snapshot: Snapshot, device: int, timeline: DeviceTimeline | None, flt: EventFilter
-) -> tuple[EventTable, I64]:
+) -> tuple[EventTable, Rows]:
     """An EventTable with its per-event passes made (its streams, the rows `flt` keeps): for a task to make off the
     GUI thread, which then only hands the finished table to the list."""
     table = EventTable(snapshot, device, timeline)
@@ -153,6 +191,8 @@ def prepared_table(
     return table, table.filter(flt)
 
 
-def row_of(indices: I64, event: int) -> int:
+def row_of(indices: Rows, event: int) -> int:
     """The row showing `event`, or else the last row before it (-1 where none is)."""
+    if isinstance(indices, RowRange):
+        return min(max(event + 1 - indices.start, 0), len(indices)) - 1
     return int(np.searchsorted(indices, event, "right")) - 1

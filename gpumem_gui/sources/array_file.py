@@ -51,6 +51,63 @@ def write_arrays(path: str | Path, arrays: dict[str, np.ndarray], meta: dict[str
         f.truncate(start + offset)
 
 
+class ArrayWriter:
+    """write_arrays one array at a time, for a writer that makes them one after another and need not hold them all:
+    each array goes to the file as it is added, the header (which names them all) is written at close. The same
+    file as write_arrays gives for the same arrays, but for spaces after the header's JSON: the arrays start after
+    `reserve` bytes, and a header longer than that moves them further on in place."""
+
+    def __init__(self, path: str | Path, reserve: int = 1 << 20) -> None:
+        self.start = _aligned(max(reserve, len(MAGIC) + _LENGTH.size + 2))
+        self.entries: list[dict[str, Any]] = []
+        self.offset = 0
+        # read too: a header longer than `reserve` moves the arrays already written
+        self.file = os.fdopen(os.open(path, (_CREATE & ~os.O_WRONLY) | os.O_RDWR, 0o600), "r+b")
+
+    def add(self, name: str, array: np.ndarray) -> None:
+        """Write `array` (a C-contiguous copy where it is not) as `name`."""
+        if array.dtype.hasobject or array.dtype.kind not in "biufc":
+            raise TypeError(f"{name}: only numeric arrays travel ({array.dtype})")
+        self.entries.append({"name": name, "dtype": array.dtype.str, "shape": list(array.shape), "offset": self.offset})
+        self.file.seek(self.start + self.offset)
+        _write(self.file, np.ascontiguousarray(array))
+        self.offset += _aligned(array.nbytes)
+
+    def close(self, meta: dict[str, Any]) -> None:
+        """Write the header with `meta` and close the file."""
+        with self.file as f:
+            header = json.dumps({"arrays": self.entries, "meta": meta}).encode()
+            room = self.start - len(MAGIC) - _LENGTH.size
+            if len(header) > room:  # the arrays move on to where write_arrays would have put them
+                start = _aligned(len(MAGIC) + _LENGTH.size + len(header))
+                _move(f, self.start, start, self.offset)
+                self.start, room = start, start - len(MAGIC) - _LENGTH.size
+            # JSON allows whitespace after the value: the header fills its room, so the arrays start where written
+            f.seek(0)
+            f.write(MAGIC + _LENGTH.pack(room) + header.ljust(room))
+            f.truncate(self.start + self.offset)
+
+    def abandon(self) -> None:
+        """Close the file unfinished (the caller removes it)."""
+        self.file.close()
+
+
+_MOVE_STEP = 16 << 20  # bytes read and written at once when the arrays move on
+
+
+def _move(f: BinaryIO, old: int, new: int, length: int) -> None:
+    """Move `length` bytes of `f` from `old` to `new` (> old), from the end backwards so nothing is overwritten."""
+    step = _MOVE_STEP
+    f.flush()
+    fd = f.fileno()
+    end = length
+    while end > 0:
+        lo = max(0, end - step)
+        chunk = os.pread(fd, end - lo, old + lo)
+        os.pwrite(fd, chunk, new + lo)
+        end = lo
+
+
 def new_private_file(path: str | Path) -> BinaryIO:
     """`path` made new for writing, readable by its owner alone; FileExistsError rather than through a planted link
     or over a file someone else made (the loading worker's hand-over, a live session's snapshots)."""

@@ -74,7 +74,7 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
-        from gpumem_gui.sources.transfer import save_bands, save_parts  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import save_parts  # noqa: PLC0415
 
         if rows_step:  # this process's own reader: its batches of rows
             from gpumem_gui.core.snapshot import convert  # noqa: PLC0415
@@ -101,14 +101,14 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
             try:
                 bands = None
                 if has_trace:
-                    from gpumem_gui.core.analysis.site_series import build_site_series  # noqa: PLC0415
+                    from gpumem_gui.sources.transfer import make_and_save_bands  # noqa: PLC0415
 
                     # the site timeline's bands, here rather than in a thread of the GUI process: their numpy passes
                     # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
                     bands = os.path.join(folder, BANDS_FILE)
                     snapshot, timeline = bands_input(out, device)  # the worker's own columns are freed here
                     _send_spans(snapshot, timeline, folder, conn)
-                    save_bands(bands, device, build_site_series(snapshot, timeline).groupings)
+                    make_and_save_bands(bands, snapshot, timeline)  # each grouping written as it is made
             except Exception:  # the window computes them itself
                 bands = None
             conn.send(("bands", bands))

@@ -7,6 +7,7 @@ copying it, and never unpickles anything, not even what its own worker wrote.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -14,7 +15,16 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.analysis.running_curves import PartialCurves
-from gpumem_gui.core.analysis.site_series import Band, BandSeries, TotalIndex
+from gpumem_gui.core.analysis.site_series import (
+    GROUPINGS,
+    TOP_SITES,
+    Band,
+    BandSeries,
+    TotalIndex,
+    build_bands,
+    event_order,
+    total_index,
+)
 from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timeline_digest import CURVES, TimelineDigest, timeline_digest
 from gpumem_gui.core.analysis.timetravel import STORED_SERIES, DeviceTimeline, Lifetimes, OomEvent, Pieces, Series
@@ -28,7 +38,7 @@ from gpumem_gui.core.snapshot.model import (
     StackTable,
     TraceTable,
 )
-from gpumem_gui.sources.array_file import ArrayFileError, read_arrays, write_arrays
+from gpumem_gui.sources.array_file import ArrayFileError, ArrayWriter, read_arrays, write_arrays
 
 _TRACE_DICTS = ("has_time", "forward_frames", "unknown_actions", "categories")  # travel in the JSON
 _TRACE_ARRAYS = [f.name for f in fields(TraceTable) if f.name not in _TRACE_DICTS]
@@ -319,20 +329,55 @@ def _json_key(value: object) -> object:
 
 def save_bands(path: str | Path, device: int, groupings: dict[str, BandSeries]) -> None:
     """The site timeline's groupings of one device's timeline (they share one TotalIndex)."""
-    arrays: dict[str, np.ndarray] = {}
-    meta: dict[str, Any] = {"device": device, "groupings": {}}
+    writer = _BandsWriter(path, device)
     for kind, b in groupings.items():
+        writer.add(kind, b)
+    writer.close()
+
+
+def make_and_save_bands(
+    path: str | Path, snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str] = GROUPINGS
+) -> None:
+    """build_site_series' groupings of `timeline`, each written to `path` as soon as it is made and then dropped:
+    the same file as save_bands of them all, without holding every grouping's change points at once (some
+    hundreds of MB at millions of events)."""
+    index, order = total_index(timeline), event_order(timeline)
+    writer = _BandsWriter(path, timeline.device)
+    try:
+        for kind in kinds:
+            writer.add(kind, build_bands(snapshot, timeline, kind, TOP_SITES, index, order=order))
+        writer.close()
+    except BaseException:
+        writer.abandon()
+        Path(path).unlink(missing_ok=True)
+        raise
+
+
+class _BandsWriter:
+    """save_bands' file, one grouping at a time (the index written with the first)."""
+
+    def __init__(self, path: str | Path, device: int) -> None:
+        self.writer = ArrayWriter(path)
+        self.meta: dict[str, Any] = {"device": device, "groupings": {}}
+
+    def add(self, kind: str, b: BandSeries) -> None:
+        if not self.meta["groupings"]:
+            index = b.index
+            for name, array in (("total", index.total), ("low", index.chunk_low), ("high", index.chunk_high)):
+                self.writer.add(f"index.{name}", array)
         for name in ("lifetime_band", "code_band", "keys", "values"):
-            arrays[f"{kind}.{name}"] = getattr(b, name)
-        meta["groupings"][kind] = {
+            self.writer.add(f"{kind}.{name}", getattr(b, name))
+        self.meta["groupings"][kind] = {
             "n_events": b.n_events,
             "codes": [_json_key(c) for c in b.codes],
             "bands": [[_json_key(x.key), x.label, int(x.peak_bytes), int(x.peak_event), int(x.stack)] for x in b.bands],
         }
-        index = b.index
-    if groupings:
-        arrays |= {"index.total": index.total, "index.low": index.chunk_low, "index.high": index.chunk_high}
-    write_arrays(path, arrays, meta)
+
+    def close(self) -> None:
+        self.writer.close(self.meta)
+
+    def abandon(self) -> None:
+        self.writer.abandon()
 
 
 def load_bands(path: str | Path) -> tuple[int, dict[str, BandSeries]]:

@@ -14,7 +14,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
-from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, row_of
+from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, Rows, row_of
 from gpumem_gui.document.events import action_label
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, site_words, translate
 from gpumem_gui.views.common.table_model import ColumnsModel
@@ -69,12 +69,12 @@ class EventListModel(ColumnsModel):
     def __init__(self) -> None:
         super().__init__()
         self.table: EventTable | None = None
-        self.indices = np.zeros(0, np.int64)
+        self.indices: Rows = np.zeros(0, np.int64)
 
-    def set_rows(self, table: EventTable | None, indices: np.ndarray) -> None:
+    def set_rows(self, table: EventTable | None, indices: Rows) -> None:
         self.beginResetModel()
         self.table = table
-        self.indices = np.asarray(indices, np.int64)
+        self.indices = indices  # a RowRange stays one: the unfiltered list of millions has no array
         self.endResetModel()
 
     def row_count(self) -> int:
@@ -200,7 +200,7 @@ class EventListView(Retranslated):
         """List `device`'s trace (the timeline adds block sizes to the size tooltips); the filter stays."""
         self.set_table(EventTable(snapshot, device, timeline))
 
-    def set_table(self, table: EventTable, indices: np.ndarray | None = None) -> None:
+    def set_table(self, table: EventTable, indices: Rows | None = None) -> None:
         """List `table` (made by document.event_list.prepared_table in a task, with `indices` its rows under the
         filter: nothing per event is left to do here)."""
         self.table = table
@@ -250,8 +250,8 @@ class EventListView(Retranslated):
         self._refilter()
 
     @property
-    def indices(self) -> np.ndarray:
-        """The trace indices listed, in row order."""
+    def indices(self) -> Rows:
+        """The trace indices listed, in row order (a RowRange where every event of the trace or span is)."""
         return self.model.indices
 
     # -- inside -------------------------------------------------------------------------------------------------
@@ -283,7 +283,7 @@ class EventListView(Retranslated):
         else:
             self._show_count()
 
-    def _refilter(self, indices: np.ndarray | None = None) -> None:
+    def _refilter(self, indices: Rows | None = None) -> None:
         if indices is None:
             indices = self.table.filter(self.filter) if self.table is not None else np.zeros(0, np.int64)
         self.model.set_rows(self.table, indices)
