@@ -355,6 +355,9 @@ class FileLoadJob:
         # run() ends with it and cancel() may call it from another thread at the same moment: both must find the
         # files gone without an error
         self._proc.join(timeout=5)
+        if self._proc.is_alive():  # a worker still writing would put files back while its folder is removed
+            self._proc.kill()
+            self._proc.join(timeout=5)
         with self._closing:  # a second close of the pipe would close a descriptor number that may be reused
             if not self._conn.closed:
                 self._conn.close()
