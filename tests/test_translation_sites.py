@@ -17,6 +17,7 @@ from gpumem_gui.core.snapshot.model import BlockState
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.common import language
 from gpumem_gui.views.diagnosis.breakdown_view import SITE
+from gpumem_gui.views.snapshot.site_timeline import band_name
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
 from tests.translation_walk import english_left, visible_texts
@@ -166,3 +167,24 @@ def test_the_site_tree_writes_exact_bytes_as_the_language_does(window: MainWindo
     assert found
     tip = str(model.data(found[0], QtCore.Qt.ItemDataRole.ToolTipRole))
     assert re.sub(r"[\u00a0\u202f]", " ", tip).endswith(exact), tip
+
+
+@pytest.mark.parametrize(
+    ("lang", "large", "private"),
+    [
+        ("en", "large pool", "private (1, 2) pool"),
+        ("ro", "pool mare", "pool privat (1, 2)"),
+        ("fr", "pool grand", "pool privé (1, 2)"),
+    ],
+)
+def test_the_site_timeline_names_its_pool_bands_in_the_language(
+    qapp: QtWidgets.QApplication, lang: str, large: str, private: str
+) -> None:
+    """The pool grouping's bands ("large", "private (1, 2)" as site_series names them) as the breakdown words them."""
+    language.set_language(lang)
+    try:
+        assert band_name("pool", "large") == large
+        assert band_name("pool", "private (1, 2)") == private
+        assert band_name("stream", "stream 7") == "stream 7"  # the same word in the three languages
+    finally:
+        language.set_language("en")

@@ -58,6 +58,10 @@
         <source>large</source>
         <translation>mare</translation>
     </message>
+    <message>
+        <source>{pool} pool</source>
+        <translation>pool {pool}</translation>
+    </message>
 </context>
 <context>
     <name>Columns</name>

@@ -63,7 +63,7 @@ def summary_html(b: Breakdown) -> str:
     stream = translate("Breakdown", "stream {stream}")
     streams = [(stream.format(stream=s), v) for s, v in sorted(b.by_stream.items(), key=lambda kv: -kv[1])]
     pool = translate("Breakdown", "{pool} pool")
-    pools = [(pool.format(pool=_pool_word(p)), v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]
+    pools = [(pool.format(pool=pool_word(p)), v) for p, v in sorted(b.by_pool.items(), key=lambda kv: -kv[1])]
     metadata = sorted(b.by_metadata.items(), key=lambda kv: -kv[1])
     groups = [
         (translate("Breakdown", "By category"), cats),
@@ -91,11 +91,13 @@ def share_table(rows: list[tuple[str, int]], total: int) -> str:
     return f'<table cellspacing="0" cellpadding="2">{cells}</table>'
 
 
-def _pool_word(pool: str) -> str:
+def pool_word(pool: str) -> str:
     """core.analysis.breakdown's pool names ("small", "large", "private (1, 2)") in the window's language."""
     words = {"small": translate("Breakdown", "small"), "large": translate("Breakdown", "large")}
     if pool in words:
         return words[pool]
+    if pool == "unknown":  # site_series.pool_names' last: blocks whose segment was not found
+        return site_words(pool)
     return pool.replace("private", translate("Breakdown", "private"), 1)
 
 

@@ -39,6 +39,7 @@ from gpumem_gui.views.common.language import (
     unit_word,
 )
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
+from gpumem_gui.views.diagnosis.breakdown_view import pool_word
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {
@@ -88,7 +89,9 @@ def band_name(kind: str, label: str, short: bool = False) -> str:
         return category_word(label)
     if kind == "site":
         return site_words(short_label(label) if short else label)
-    return label
+    if kind == "pool":  # site_series.pool_names: breakdown's names ("large", "private (1, 2)", "unknown")
+        return translate("Breakdown", "{pool} pool").format(pool=pool_word(label))
+    return label  # a stream ("stream 7" in every language) or the file's own metadata
 
 
 class SiteTimelineView(Retranslated):
