@@ -16,6 +16,7 @@ from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, SMALL_SIZE
 from gpumem_gui.core.snapshot.model import I64, Action, AllocatorState, BlockState, TraceTable
+from gpumem_gui.core.snapshot.sentences import EnglishField
 from gpumem_gui.core.snapshot.units import format_bytes
 
 
@@ -99,24 +100,11 @@ class Finding:
     fields: Mapping[str, str] = field(default_factory=dict)
 
 
-class _English:
-    """A field in an English sentence: `{x}` writes it, `{x:one|other}` the form its count takes."""
-
-    def __init__(self, value: str) -> None:
-        self.value = value
-
-    def __format__(self, spec: str) -> str:
-        if "|" in spec:
-            forms = spec.split("|")
-            return forms[0] if self.value == "1" else forms[-1]
-        return self.value
-
-
 def _said(
     severity: Severity, template: str, fields: Mapping[str, str], figures: Mapping[str, float], subject: str = ""
 ) -> Finding:
     """A finding whose sentence is `template` filled with `fields` (see Finding.template)."""
-    text = template.format_map({name: _English(value) for name, value in fields.items()})
+    text = template.format_map({name: EnglishField(value) for name, value in fields.items()})
     return Finding(severity, text, figures, subject, template, dict(fields))
 
 

@@ -20,7 +20,9 @@ class Sentence(str):
 
     def __new__(cls, context: str, template: str, fields: Mapping[str, str] | None = None) -> Sentence:
         fields = dict(fields or {})
-        text = template.format_map({name: _English(value) for name, value in fields.items()}) if fields else template
+        text = (
+            template.format_map({name: EnglishField(value) for name, value in fields.items()}) if fields else template
+        )
         made = super().__new__(cls, text)
         made.context, made.template, made.fields = context, template, fields
         return made
@@ -49,7 +51,7 @@ def joined(parts: Iterable[str], separator: str) -> Sentence:
     return Sentence("", template, {f"p{k}": p for k, p in enumerate(parts)})
 
 
-class _English:
+class EnglishField:
     """A field in the English sentence: `{x}` writes it, `{x:one|other}` the form its count takes."""
 
     def __init__(self, value: str) -> None:
