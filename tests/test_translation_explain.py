@@ -28,6 +28,8 @@ from gpumem_gui.views.common import language
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.translation_walk import english_left, english_words, visible_texts
+from tests.translation_walk import settle as _settle
+from tests.translation_walk import switch_language as _switch
 
 EXAMPLES = ("fragmented_oom", "split_blocks_oom", "training_leak")
 # widgets whose sentences another part of the work translates (document.settings_page), as test_translation_walk
@@ -51,11 +53,6 @@ NOT_THESE = re.compile(
 )
 # the contexts of the core's sentences (the .ts of the diagnosis area holds them)
 CORE_CONTEXTS = ("Diagnosis", "Explain", "Remedies", "Warnings", "CategoryRules", "Growth")
-
-
-def _settle() -> None:
-    for _ in range(5):
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
 
 
 def _wait(done: object, seconds: float = 60) -> None:
@@ -105,12 +102,6 @@ def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
             language.set_language("en")
             win.close()
             win.deleteLater()
-
-
-def _switch(window: MainWindow, lang: str) -> None:
-    action = next(a for a in window.language_group.actions() if a.data() == lang)
-    action.trigger()
-    _settle()
 
 
 def _tabs(window: MainWindow) -> list[SnapshotTab]:

@@ -31,15 +31,11 @@ from tests.probe_helpers import serve_simulated
 from tests.test_nvml import FakeGpu, FakeNvml
 from tests.test_ranks import _write
 from tests.translation_walk import english_left, visible_texts
+from tests.translation_walk import settle as _settle
 
 # NVML's own reason, as the driver words it (the bindings' text, not the window's), torch's word for a block, and
 # the Python statement the attach hint quotes for the user to type (`import gpumem_gui.probe; ...`)
 ALLOWED = ("Insufficient", "Permissions", "inactive", "import")
-
-
-def _settle() -> None:
-    for _ in range(5):
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
 
 
 def _wait(done: object, what: str, timeout_ms: int = 30_000) -> None:

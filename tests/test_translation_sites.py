@@ -21,6 +21,8 @@ from gpumem_gui.views.snapshot.site_timeline import band_name
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
 from tests.translation_walk import english_left, visible_texts
+from tests.translation_walk import settle as _settle
+from tests.translation_walk import switch_language as _switch
 
 FILES = (example_path("training_leak"), example_path("fragmented_oom"), fixture_path("felix_dump_a.pickle"))
 ALLOWED = ("inactive",)  # the block states as the snapshot format names them (active_allocated...): its words
@@ -34,11 +36,6 @@ NOT_THESE = re.compile(
     ),
     re.MULTILINE,
 )
-
-
-def _settle() -> None:
-    for _ in range(5):
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
 
 
 def _wait(done: object, seconds: float = 90) -> None:
@@ -80,12 +77,6 @@ def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
             language.set_language("en")
             win.close()
             win.deleteLater()
-
-
-def _switch(window: MainWindow, lang: str) -> None:
-    action = next(a for a in window.language_group.actions() if a.data() == lang)
-    action.trigger()
-    _settle()
 
 
 def _site_texts(tab: SnapshotTab) -> list[tuple[str, str]]:

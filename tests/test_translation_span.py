@@ -19,6 +19,8 @@ from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.translation_walk import english_left, visible_texts
+from tests.translation_walk import settle as _settle
+from tests.translation_walk import switch_language as _switch
 
 ALLOWED = ("inactive",)  # torch's name of a free block's state, as in test_translation_walk
 ENGLISH_FROM_BELOW = ("settings_from_document",)  # as in test_translation_walk: the allocator settings' page
@@ -45,22 +47,11 @@ def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
             win.deleteLater()
 
 
-def _settle() -> None:
-    for _ in range(5):
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
-
-
 def _wait(done: object, what: str) -> None:
     deadline = QtCore.QDeadlineTimer(30_000)
     while not done():  # type: ignore[operator]
         assert not deadline.hasExpired(), f"waited too long for {what}"
         QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
-
-
-def _switch(window: MainWindow, lang: str) -> None:
-    action = next(a for a in window.language_group.actions() if a.data() == lang)
-    action.trigger()  # View > Language, as the user picks it
-    _settle()
 
 
 def _span_made(window: MainWindow, index: int) -> SnapshotTab:

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from gpumem_gui.app.window import MainWindow
 from gpumem_gui.assets import example_path
@@ -17,6 +17,8 @@ from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
 from tests.translation_walk import english_left, english_words, visible_texts
+from tests.translation_walk import settle as _settle
+from tests.translation_walk import switch_language as _switch
 
 # what stays as it is in every language: data and names from the file (the example's and the fixture's frames,
 # code names torch prints), none of them the window's own words
@@ -45,11 +47,6 @@ def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
             win.deleteLater()
 
 
-def _settle() -> None:
-    for _ in range(5):
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
-
-
 def _visit_every_page(tab: SnapshotTab) -> None:
     """Show each page of the side panel and of the curves (a page fills when first shown), then the first again."""
     assert tab.scope is not None  # the last of its parts: every page is made
@@ -58,12 +55,6 @@ def _visit_every_page(tab: SnapshotTab) -> None:
             tabs.setCurrentIndex(i)
             _settle()
         tabs.setCurrentIndex(0)
-    _settle()
-
-
-def _switch(window: MainWindow, lang: str) -> None:
-    action = next(a for a in window.language_group.actions() if a.data() == lang)
-    action.trigger()  # View > Language, as the user picks it
     _settle()
 
 

@@ -452,3 +452,17 @@ def english_left(texts: Iterable[tuple[str, str]], allowed: Iterable[str] = ()) 
             seen.add(text)
             lines.append(f"{where}: {sorted(set(words))} in {text[:160]!r}")
     return lines
+
+
+def settle() -> None:
+    """Let the window finish what a click or a switch set going (posted events, queued repaints, short timers)."""
+    for _ in range(5):
+        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+
+
+def switch_language(window: QtWidgets.QMainWindow, lang: str) -> None:
+    """View > Language, as the user picks it (the window's language_group holds one action per language)."""
+    group = window.language_group  # type: ignore[attr-defined]
+    action = next(a for a in group.actions() if a.data() == lang)
+    action.trigger()
+    settle()
