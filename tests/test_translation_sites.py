@@ -24,7 +24,8 @@ from tests.translation_walk import english_left, visible_texts
 from tests.translation_walk import settle as _settle
 from tests.translation_walk import switch_language as _switch
 
-FILES = (example_path("training_leak"), example_path("fragmented_oom"), fixture_path("felix_dump_a.pickle"))
+EXAMPLES = ("training_leak", "fragmented_oom")
+FIXTURE = "felix_dump_a.pickle"  # resolved when the window opens, not at import (tests/test_suite_collects.py)
 ALLOWED = ("inactive",)  # the block states as the snapshot format names them (active_allocated...): its words
 # data, not the window's words, cut out before the texts are read
 NOT_THESE = re.compile(
@@ -55,7 +56,7 @@ def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
     with throwaway_settings() as settings:
         win = MainWindow(settings)
         win.show()
-        win.open_files([str(p) for p in FILES])
+        win.open_files([*(str(example_path(n)) for n in EXAMPLES), str(fixture_path(FIXTURE))])
         win.wait_for_loads()
         for index in range(win.tabs.count()):
             win.tabs.setCurrentIndex(index)
