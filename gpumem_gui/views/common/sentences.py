@@ -27,10 +27,6 @@ def said(text: str) -> str:
     return template.format_map({name: _worded(value) for name, value in text.fields.items()})
 
 
-def said_all(texts: list[str]) -> list[str]:
-    return [said(t) for t in texts]
-
-
 class _Said(str):
     """A field already said in the window's language: `{x:capital}` writes it with a capital."""
 
