@@ -35,8 +35,9 @@ def stages(path: Path, folder: str) -> dict[str, Any]:
     from gpumem_gui.core.analysis.running_curves import RunningCurves
     from gpumem_gui.core.analysis.timetravel import build_timeline
     from gpumem_gui.core.snapshot.loader import load_snapshot
+    from gpumem_gui.sources.array_file import write_arrays
     from gpumem_gui.sources.file_loader import bands_input
-    from gpumem_gui.sources.transfer import make_and_save_bands, save_parts
+    from gpumem_gui.sources.transfer import make_and_save_bands, parts
 
     out: dict[str, Any] = {}
     clock = [time.process_time()]
@@ -67,12 +68,13 @@ def stages(path: Path, folder: str) -> dict[str, Any]:
     timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
     done("timelines")
     whole = os.path.join(folder, "whole.arrays")
-    save_parts(whole, snapshot, timelines)
-    out["hand_over_bytes"] = os.path.getsize(whole)
-    done("hand_over_whole (with the window's digest)")
+    arrays, meta = parts(snapshot, timelines)
     device = snapshot.default_device()
     out["events"] = sum(len(t) for t in snapshot.traces)
-    del snapshot, timelines  # as the worker: the bands read the file just written
+    del snapshot, timelines  # as the worker: each column freed as written, the bands read the file just written
+    write_arrays(whole, arrays, meta, drain=True)
+    out["hand_over_bytes"] = os.path.getsize(whole)
+    done("hand_over_whole (with the window's digest)")
     snapshot, timeline = bands_input(whole, device)
     done("bands_input (the hand-over mapped)")
     named_spans(snapshot, timeline)

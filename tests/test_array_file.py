@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import weakref
 from pathlib import Path
 
 import numpy as np
@@ -26,6 +27,18 @@ def sample() -> dict[str, np.ndarray]:
         "strided": np.arange(20, dtype=np.int64)[::3],
         "u8": np.frombuffer(b"meta as bytes", np.uint8),
     }
+
+
+def test_a_drained_write_is_the_same_file_and_lets_go_of_each_array(tmp_path: Path) -> None:
+    # the loading worker drains its hand-over: the bytes are those of a plain write, and the dict holds nothing after
+    # (each array left it once written: nothing of the writer keeps the columns alive)
+    arrays, meta = sample(), {"n": 1}
+    write_arrays(tmp_path / "plain.arrays", arrays, meta)
+    drained = {name: array.copy() for name, array in arrays.items()}
+    gone = weakref.ref(drained["i64"])
+    write_arrays(tmp_path / "drained.arrays", drained, meta, drain=True)
+    assert drained == {} and gone() is None
+    assert (tmp_path / "drained.arrays").read_bytes() == (tmp_path / "plain.arrays").read_bytes()
 
 
 def test_arrays_and_meta_come_back_equal(tmp_path: Path) -> None:

@@ -74,7 +74,8 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
     try:
         from gpumem_gui.core.analysis.timetravel import build_timeline  # noqa: PLC0415
         from gpumem_gui.core.snapshot.loader import load_snapshot  # noqa: PLC0415 (the worker imports what it runs)
-        from gpumem_gui.sources.transfer import save_parts  # noqa: PLC0415
+        from gpumem_gui.sources.array_file import write_arrays  # noqa: PLC0415
+        from gpumem_gui.sources.transfer import parts, save_parts  # noqa: PLC0415
 
         if rows_step:  # this process's own reader: its batches of rows
             from gpumem_gui.core.snapshot import convert  # noqa: PLC0415
@@ -92,10 +93,12 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
         timelines = {d: build_timeline(snapshot, d) for d in snapshot.devices()}
         # the whole snapshot again, not only what the state lacked: the state was read alone, with a stack table of
         # its own (the blocks' stack indices differ) and without the file's settings; a state is a few MB at most
-        save_parts(out, snapshot, timelines)
+        arrays, meta = parts(snapshot, timelines)
         device = snapshot.default_device()
         has_trace = device in timelines and timelines[device].n_events > 0
-        del snapshot, timelines  # what the bands read comes from the file written (bands_input)
+        # what the bands read comes from the file written (bands_input); each column is freed as it is written
+        del snapshot, timelines
+        write_arrays(out, arrays, meta, drain=True)
         conn.send(("done", out))
         if site_bands:
             try:

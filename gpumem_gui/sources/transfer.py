@@ -87,12 +87,21 @@ def save_parts(
     with_snapshot: bool = True,
 ) -> None:
     """Write `timelines`, and `snapshot` too unless with_snapshot is False (it was sent before)."""
+    arrays, meta = parts(snapshot, timelines, with_snapshot=with_snapshot)
+    write_arrays(path, arrays, meta)
+
+
+def parts(
+    snapshot: Snapshot, timelines: dict[int, DeviceTimeline], *, with_snapshot: bool = True
+) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """What save_parts writes, as write_arrays takes it: a caller that drops `snapshot` and `timelines` then and
+    writes with write_arrays(..., drain=True) frees each column as it is written (see write_arrays)."""
     arrays: dict[str, np.ndarray] = {}
     meta: dict[str, Any] = {"timelines": {}}
     if with_snapshot:
         _snapshot_parts(arrays, meta, snapshot)
     _timeline_parts(arrays, meta, snapshot, timelines)
-    write_arrays(path, arrays, meta)
+    return arrays, meta
 
 
 def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapshot: Snapshot) -> None:
