@@ -291,11 +291,14 @@ class Snapshot:
         seg = self.state.segments
         final = float(seg.total_size[seg.device == device].sum(dtype=np.float64))
         trace = self.trace(device)
-        sign = np.zeros(len(trace), np.float64)
-        sign[(trace.action == Action.SEGMENT_ALLOC) | (trace.action == Action.SEGMENT_MAP)] = 1.0
-        sign[(trace.action == Action.SEGMENT_FREE) | (trace.action == Action.SEGMENT_UNMAP)] = -1.0
-        if not sign.any():
+        # the segment events alone (thousands among millions): the running sum between them stays what it was, so
+        # its values there are all it takes (and the 0 before the first is `before`, below)
+        action = trace.action
+        grows = (action == Action.SEGMENT_ALLOC) | (action == Action.SEGMENT_MAP)
+        rows = np.flatnonzero(grows | (action == Action.SEGMENT_FREE) | (action == Action.SEGMENT_UNMAP))
+        if not len(rows):
             return final
-        running = np.cumsum(sign * trace.size)
+        sign = np.where(grows[rows], 1.0, -1.0)
+        running = np.cumsum(sign * trace.size[rows])
         before = final - float(running[-1])
         return max(final, before + float(running.max()), before)
