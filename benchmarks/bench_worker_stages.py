@@ -4,9 +4,10 @@ shared machine) and RSS after it, beside a gc-paused pickle.load of the same fil
 Stages, in the worker's order (sources/file_loader.py): read and convert (the map's state handed over on the way, the
 running curves of the trace read so far sent as it goes), every device's timeline, the hand-over file of the whole
 snapshot (with the window's digest of each timeline; each column freed, its pages given back, as it is written), that
-file mapped again for the bands, the named spans, the site bands (each grouping written to the bands' hand-over file as it is made). Each stage's
-CPU time, RSS after it and highest RSS during it (sampled every 20 ms). The worker is one thread: on an idle machine
-its wall time is about this CPU time, and the window shows its timeline about when the hand-over file is written.
+file mapped again for the bands, the named spans, the site bands (each grouping written to the bands' hand-over file
+as it is made). Each stage's CPU time, RSS after it and highest RSS during it (sampled every 20 ms). The worker is
+one thread: on an idle machine its wall time is about this CPU time, and the window shows its timeline about when the
+hand-over file is written.
 
 Run: python benchmarks/bench_worker_stages.py [--events N | --file PATH]
 """
