@@ -186,35 +186,45 @@ def test_live_and_ranks_views_after_their_events(
     assert not left, f"English left in {lang}:\n" + "\n".join(left)
 
 
-def test_a_source_message_is_translated_through_its_template(qapp: QtWidgets.QApplication) -> None:
-    """The sources' English lines, as the CLI prints them, read back into their templates: the more particular
-    template wins over a general one that also fits, a field that is itself a message ("compute") is translated in
-    turn, and a line no template made (a library's words) is left as it is."""
+def test_a_source_message_is_said_from_its_template(qapp: QtWidgets.QApplication) -> None:
+    """The sources' messages are Sentences, English as the CLI prints them: the window says each from its own
+    template (never matched back from its English), a field that is itself a message ("compute") in turn; a probe's
+    refusal arrives with its template and fields and is rebuilt; a plain line (a library's words) is left as it is."""
     from gpumem_gui.probe import wire  # noqa: PLC0415
-    from gpumem_gui.views.common.source_words import source_words  # noqa: PLC0415
+    from gpumem_gui.sources import probe_client  # noqa: PLC0415
+    from gpumem_gui.views.common.sentences import said  # noqa: PLC0415
 
-    both = nvml.NO_LIST_CALL.format(kind="compute")
+    both = nvml.say(nvml.NO_LIST_CALL, kind=nvml.KINDS["compute"])
     assert both == "compute processes n/a (this driver has no call to list them)"
-    other = nvml.NOT_LISTED.format(kind="graphics", error="Not Supported")
-    failed = nvml.READING_FAILED.format(error="OSError: gone")
-    # a probe's refusals, in the words the probe (in the job, without the window's marks) sends them
+    other = nvml.say(nvml.NOT_LISTED, kind=nvml.KINDS["graphics"], error=nvml.as_is("Not Supported"))
+    failed = nvml.say(nvml.READING_FAILED, error=nvml.as_is("OSError: gone"))
+    assert failed == "reading failed: OSError: gone"
+    # a probe's refusals, as the probe (in the job, without the window's marks) sends them, read by the viewer
     with pytest.raises(wire.PeerRefused) as refused:
         wire.check_peer(os.getuid() + 1)
-    refusals = [wire.TOO_MANY_VIEWERS, str(refused.value)]
+    refusals = [
+        probe_client.refused_with(wire.refusal(wire.TOO_MANY_VIEWERS), probe_client.REFUSED_REQUEST),
+        probe_client.refused_with(wire.refusal_of(refused.value), probe_client.REFUSED_REQUEST),
+        probe_client.worded(refused.value),
+    ]
+    assert refusals[1] == refusals[2] == str(refused.value)
+    old_probe = probe_client.refused_with({"ok": False, "error": "too many viewers attached"}, "")
     try:
         language.set_language("fr")
         n = "\u202f"
-        assert source_words(both) == "processus de calcul indisponibles (ce pilote n'a pas d'appel pour les lister)"
-        assert source_words(other) == "processus graphiques indisponibles (Not Supported)"
-        # "{what} failed: {error}" (the probe's socket) fits too: the NVML line with more words of its own is taken
-        assert source_words(failed) == f"la lecture a échoué{n}: OSError: gone"
-        assert source_words("Timed out trying to connect") == "Timed out trying to connect"
-        assert [source_words(r) for r in refusals] == [
+        assert said(both) == "processus de calcul indisponibles (ce pilote n'a pas d'appel pour les lister)"
+        assert said(other) == "processus graphiques indisponibles (Not Supported)"
+        assert said(failed) == f"la lecture a échoué{n}: OSError: gone"
+        assert said("Timed out trying to connect") == "Timed out trying to connect"
+        uid, me = os.getuid() + 1, os.getuid()
+        assert [said(r) for r in refusals] == [
             "trop de visualiseurs attachés",
-            f"connexion de l'uid {os.getuid() + 1} refusée{n}: seul l'uid {os.getuid()} peut s'attacher",
+            f"connexion de l'uid {uid} refusée{n}: seul l'uid {me} peut s'attacher",
+            f"connexion de l'uid {uid} refusée{n}: seul l'uid {me} peut s'attacher",
         ]
+        assert said(old_probe) == "too many viewers attached"  # an older probe's line: shown as it is
         language.set_language("ro")
-        assert source_words(failed) == "citirea a eșuat: OSError: gone"
+        assert said(failed) == "citirea a eșuat: OSError: gone"
     finally:
         language.set_language("en")
-    assert source_words(both) == both
+    assert said(both) == both

@@ -16,10 +16,11 @@ from gpumem_gui.sources.live import LiveSession
 from gpumem_gui.sources.nvml import NvmlSource
 from gpumem_gui.sources.probe_client import ProbeError, probe_hint
 from gpumem_gui.sources.probe_socket import connect
+from gpumem_gui.sources.words import as_is, say
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
-from gpumem_gui.views.common.source_words import ATTACH_ALL_TASK, ATTACH_TASK, source_words
-from gpumem_gui.views.common.tasks import TaskContext
+from gpumem_gui.views.common.sentences import said
+from gpumem_gui.views.common.tasks import ATTACH_ALL_TASK, ATTACH_TASK, TaskContext
 from gpumem_gui.views.live.attaching import Attaching, rank_order
 from gpumem_gui.views.live.live_view import LiveView
 
@@ -146,7 +147,7 @@ class LiveActions:
                 box = QtWidgets.QMessageBox(
                     QtWidgets.QMessageBox.Icon.Warning,
                     translate("LiveActions", "Attach"),
-                    source_words(message),
+                    said(message),
                     parent=self.parent,
                 )
                 box.setAttribute(QtCore.Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -158,7 +159,7 @@ class LiveActions:
         self.pending.add(target)
         attaching.tasks.append(
             self.host.tasks.start(
-                ATTACH_TASK.format(target=target),
+                say(ATTACH_TASK, target=as_is(target)),
                 lambda ctx: open_session(target, ctx),
                 on_result=lambda session: attaching.add(self._opened(session)),
                 on_error=failed,

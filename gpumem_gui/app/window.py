@@ -29,7 +29,7 @@ from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
-from gpumem_gui.views.common.source_words import source_words
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
@@ -327,8 +327,8 @@ class MainWindow(MenuWindow):
         """A task failed (or an exception went uncaught): one line in the status bar, the window goes on (where it
         failed has logged the traceback already)."""
         log.info("%s: %s", name, message)
-        # the live and ranks views' tasks and what their sources say, in the window's language (source_words)
-        self.statusBar().showMessage(f"{source_words(name)}: {source_words(message)}", 30_000)
+        # the live and ranks views' tasks and what their sources say (Sentences), in the window's language
+        self.statusBar().showMessage(f"{said(name)}: {said(message)}", 30_000)
 
     def cancel_loads(self) -> None:
         """Cancel every load; a tab already showing a snapshot whose trace was still being indexed closes too."""

@@ -193,7 +193,7 @@ class ProbeServer:
             except (wire.PeerRefused, OSError) as exc:
                 self.refused += 1
                 self.log(str(exc))
-                self._send_quietly(conn, {"ok": False, "error": str(exc)})
+                self._send_quietly(conn, wire.refusal_of(exc))
                 conn.close()
                 continue
             with self._lock:
@@ -254,7 +254,7 @@ class ProbeServer:
             if request is None:
                 return
             if not self._admit(conn):
-                self._send_quietly(conn, {"ok": False, "error": wire.TOO_MANY_VIEWERS})
+                self._send_quietly(conn, wire.refusal(wire.TOO_MANY_VIEWERS))
                 return
             while not self._stopping:
                 if request.get("op") == "subscribe":
@@ -317,7 +317,7 @@ class ProbeServer:
             reply.update(ok=False, error=str(exc))
         except Exception as exc:
             self.log(f"{op} failed: {type(exc).__name__}: {exc}")
-            reply.update(ok=False, error=f"{op} failed in the probe: {type(exc).__name__}: {exc}")
+            reply.update(wire.refusal(wire.OP_FAILED, op=op, error=f"{type(exc).__name__}: {exc}"))
         if op == "snapshot" and reply["ok"]:
             # sent with no lock held: a viewer that stops reading holds up its own connection and nothing else
             conn.sendall(wire.encode_json(reply) + wire.encode_bytes_header(len(data)))

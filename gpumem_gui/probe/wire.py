@@ -43,12 +43,55 @@ class ProtocolError(Exception):
     """A frame that is malformed, of another version, or larger than allowed: the connection is closed."""
 
 
-class PeerRefused(Exception):
+# the words of a refusal, kept as template and fields (plain strings: the probe runs without the window's marks), so
+# that a viewer says them in its language (sources/probe_client.py marks each template and rebuilds the sentence)
+DIR_NOT_MADE = "socket folder {path}: cannot create it: {error}"
+DIR_UNREADABLE = "socket folder {path}: {error}"
+DIR_NOT_FOLDER = "socket folder {path} is not a directory"
+DIR_OTHER_USER = "socket folder {path} belongs to another user (uid {uid})"
+DIR_OPEN = "socket folder {path} is open to other users (mode {mode}); expected 0700"
+PEER_OTHER_USER = "connection from uid {uid} refused: only uid {me} may attach"
+PEER_UNKNOWN = "this system cannot tell who is connecting (no SO_PEERCRED)"
+OP_FAILED = "{op} failed in the probe: {error}"  # the answer to a request that broke in the probe
+
+
+class _Worded(Exception):
+    """An exception whose one line is `template` filled with `fields`, both kept (`template`, `fields`)."""
+
+    template: str
+    fields: dict[str, str]
+
+    def _word(self, template: str, fields: dict[str, object]) -> str:
+        self.template, self.fields = template, {k: str(v) for k, v in fields.items()}
+        return template.format(**self.fields)
+
+
+class PeerRefused(_Worded):
     """The peer of a connection is another user."""
 
+    def __init__(self, template: str, **fields: object) -> None:
+        super().__init__(self._word(template, fields))
 
-class SocketDirError(PermissionError):
+
+class SocketDirError(_Worded, PermissionError):
     """The socket folder cannot be trusted or made: another user's, open to others, not a folder, not creatable."""
+
+    def __init__(self, template: str, **fields: object) -> None:
+        super().__init__(self._word(template, fields))
+
+
+def refusal(template: str, **fields: object) -> dict[str, Any]:
+    """A reply that refuses: `error` its one line (what every viewer reads), `words` its template and fields (what
+    a viewer that translates rebuilds its sentence from)."""
+    words = {k: str(v) for k, v in fields.items()}
+    return {"ok": False, "error": template.format(**words), "words": {"template": template, "fields": words}}
+
+
+def refusal_of(exc: BaseException) -> dict[str, Any]:
+    """The reply that refuses with `exc`'s words (its template and fields where it keeps them)."""
+    if isinstance(exc, _Worded):
+        return refusal(exc.template, **exc.fields)
+    return {"ok": False, "error": str(exc)}
 
 
 def encode_json(obj: dict[str, Any]) -> bytes:
@@ -168,7 +211,7 @@ def socket_dir(create: bool = False) -> Path:
         except FileExistsError:
             pass
         except OSError as exc:
-            raise SocketDirError(f"socket folder {path}: cannot create it: {exc.strerror or exc}") from None
+            raise SocketDirError(DIR_NOT_MADE, path=path, error=exc.strerror or exc) from None
     if path.exists() or path.is_symlink():
         check_private_dir(path)
     return path
@@ -184,14 +227,13 @@ def check_private_dir(path: Path) -> None:
     try:
         info = path.lstat()
     except OSError as exc:
-        raise SocketDirError(f"socket folder {path}: {exc.strerror or exc}") from None
+        raise SocketDirError(DIR_UNREADABLE, path=path, error=exc.strerror or exc) from None
     if not stat.S_ISDIR(info.st_mode):
-        raise SocketDirError(f"socket folder {path} is not a directory")
+        raise SocketDirError(DIR_NOT_FOLDER, path=path)
     if info.st_uid != os.getuid():
-        raise SocketDirError(f"socket folder {path} belongs to another user (uid {info.st_uid})")
+        raise SocketDirError(DIR_OTHER_USER, path=path, uid=info.st_uid)
     if info.st_mode & 0o077:
-        mode = info.st_mode & 0o777
-        raise SocketDirError(f"socket folder {path} is open to other users (mode {mode:o}); expected 0700")
+        raise SocketDirError(DIR_OPEN, path=path, mode=f"{info.st_mode & 0o777:o}")
 
 
 def socket_path(pid: int, directory: Path | None = None) -> Path:
@@ -214,9 +256,9 @@ def peer_uid(sock: socket.socket) -> int:
     if hasattr(socket, "SO_PEERCRED"):
         _pid, uid, _gid = _PEERCRED.unpack(sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, _PEERCRED.size))
         return int(uid)
-    raise PeerRefused("this system cannot tell who is connecting (no SO_PEERCRED)")  # refuse rather than guess
+    raise PeerRefused(PEER_UNKNOWN)  # refuse rather than guess
 
 
 def check_peer(uid: int) -> None:
     if uid != os.getuid():
-        raise PeerRefused(f"connection from uid {uid} refused: only uid {os.getuid()} may attach")
+        raise PeerRefused(PEER_OTHER_USER, uid=uid, me=os.getuid())

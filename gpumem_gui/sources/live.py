@@ -33,8 +33,9 @@ from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.sources.array_file import new_private_file
-from gpumem_gui.sources.probe_client import QT_TRANSLATE_NOOP, EventStream, ProbeClient, ProbeError, ProbeGone
+from gpumem_gui.sources.probe_client import EventStream, ProbeClient, ProbeError, ProbeGone
 from gpumem_gui.sources.probe_socket import is_local, local_rank
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, as_is, error_text, say
 
 MAX_SAMPLES = 4 * 3600 * 2  # four hours of 2 Hz stats
 PAUSED_WAIT_S = 0.5
@@ -45,8 +46,8 @@ NOT_SAVED = QT_TRANSLATE_NOOP("LiveSession", "cannot save {path}: {error}")
 SAVED = QT_TRANSLATE_NOOP("LiveSession", "saved {path}")
 CLOSED_ITS_PROBE = QT_TRANSLATE_NOOP("LiveSession", "the job (pid {pid}) closed its probe at {time}")
 EXITED = QT_TRANSLATE_NOOP("LiveSession", "the job (pid {pid}) has exited at {time}")
-# every message above, for a window that translates them (views' source_words)
-MESSAGES = ("LiveSession", (UNREADABLE, NOTHING_YET, NOT_SAVED, SAVED, CLOSED_ITS_PROBE, EXITED))
+# every message above, each made with say(): the window says it in its language (views/common/sentences.said)
+MESSAGES = (UNREADABLE, NOTHING_YET, NOT_SAVED, SAVED, CLOSED_ITS_PROBE, EXITED)
 
 
 @dataclass(frozen=True)
@@ -221,9 +222,9 @@ class LiveSession:
                 except ProbeError as exc:
                     if stopping():
                         break
-                    self._post(messages=[str(exc)])
+                    self._post(messages=[error_text(exc)])
                 except SnapshotError as exc:
-                    self._post(messages=[UNREADABLE.format(error=exc)])
+                    self._post(messages=[say(UNREADABLE, error=error_text(exc))])
                 except OSError:
                     if stopping():
                         break
@@ -342,14 +343,15 @@ class LiveSession:
             shutil.copyfile(frame.path, tmp)
             tmp.replace(path)
         except OSError as exc:
-            return NOT_SAVED.format(path=path, error=exc)
-        return SAVED.format(path=path)
+            return say(NOT_SAVED, path=as_is(path), error=error_text(exc))
+        return say(SAVED, path=as_is(path))
 
     def _end(self) -> str:
         deadline = time.monotonic() + 1.0  # a job that is exiting closes its sockets a moment before it is gone
         while (alive := _running(self.pid)) and time.monotonic() < deadline and not self._stop.wait(0.05):
             pass
-        self.ended = (CLOSED_ITS_PROBE if alive else EXITED).format(pid=self.pid, time=time.strftime("%H:%M:%S"))
+        template = CLOSED_ITS_PROBE if alive else EXITED
+        self.ended = say(template, pid=as_is(self.pid), time=as_is(time.strftime("%H:%M:%S")))
         self._post(ended=self.ended)
         return self.ended
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import psutil
 
 from gpumem_gui.sources.probe_client import ProbeError, list_probes
+from gpumem_gui.sources.words import error_text
 
 
 @dataclass(frozen=True)
@@ -50,7 +51,7 @@ def local_jobs(socket_dir: Path | None = None) -> LocalJobs:
     try:
         probes = {entry.pid: entry for entry in list_probes(socket_dir)}
     except ProbeError as exc:
-        probes, probe_error = {}, str(exc)
+        probes, probe_error = {}, error_text(exc)
     jobs = []
     for pid in sorted(set(gpu) | set(probes)):
         probe = probes.get(pid)

@@ -13,15 +13,10 @@ from typing import Any, Literal
 import psutil  # type: ignore[import-untyped, unused-ignore]
 
 from gpumem_gui.core.snapshot.units import format_bytes
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
-    """Marks a message for the window's translations (sources import no Qt: the live views translate it)."""
-    return text
-
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, as_is, error_text, joined, say
 
 NA = "n/a"  # how every unknown value (None below) is shown
-# why NVML cannot be read, one line each (translated where a window shows them: translate("Nvml", message))
+# why NVML cannot be read, one line each (Sentences: the window says them in its language)
 NO_DRIVER = QT_TRANSLATE_NOOP("Nvml", "NVIDIA driver not found: NVML is unavailable (no GPU monitoring)")
 DRIVER_NOT_LOADED = QT_TRANSLATE_NOOP(
     "Nvml", "NVIDIA driver is installed but not loaded: NVML is unavailable (no GPU monitoring)"
@@ -43,22 +38,21 @@ READING_FAILED = QT_TRANSLATE_NOOP("Nvml", "reading failed: {error}")
 NOTES_APART = "; "  # between a device's notes on its process lists (a view translates each note)
 NOT_LISTED = QT_TRANSLATE_NOOP("Nvml", "{kind} processes n/a ({error})")
 NO_LIST_CALL = QT_TRANSLATE_NOOP("Nvml", "{kind} processes n/a (this driver has no call to list them)")
-# every message above, for a window that translates what a reading says (views' translate_message)
+READ_FAILED = QT_TRANSLATE_NOOP("Nvml", "NVML read failed: {error}")
+KINDS = {"compute": QT_TRANSLATE_NOOP("Nvml", "compute"), "graphics": QT_TRANSLATE_NOOP("Nvml", "graphics")}
+# every message above, each made with say(): the window says it in its language (views/common/sentences.said)
 MESSAGES = (
-    "Nvml",
-    (
-        NO_DRIVER,
-        DRIVER_NOT_LOADED,
-        VERSION_MISMATCH,
-        NO_BINDINGS,
-        NOT_STARTED,
-        NOT_COUNTED,
-        READING_FAILED,
-        NO_LIST_CALL,
-        NOT_LISTED,
-        QT_TRANSLATE_NOOP("Nvml", "compute"),
-        QT_TRANSLATE_NOOP("Nvml", "graphics"),
-    ),
+    NO_DRIVER,
+    DRIVER_NOT_LOADED,
+    VERSION_MISMATCH,
+    NO_BINDINGS,
+    NOT_STARTED,
+    NOT_COUNTED,
+    READING_FAILED,
+    READ_FAILED,
+    NO_LIST_CALL,
+    NOT_LISTED,
+    *KINDS.values(),
 )
 
 ProcessKind = Literal["compute", "graphics", "compute+graphics"]
@@ -217,7 +211,7 @@ class NvmlSource:
             try:
                 devices, error = self._read_locked()
             except Exception as e:  # a broken binding must cost one line in the view, never the poller thread
-                devices, error = (), f"NVML read failed: {type(e).__name__}: {e}"
+                devices, error = (), say(READ_FAILED, error=as_is(f"{type(e).__name__}: {e}"))
             return NvmlReading(devices, error, self._driver_version, taken_at, time.perf_counter() - started)
 
     def close(self) -> None:
@@ -260,7 +254,7 @@ class NvmlSource:
             return DRIVER_NOT_LOADED
         if self._is(e, "NVMLError_LibRmVersionMismatch"):
             return VERSION_MISMATCH
-        return NOT_STARTED.format(error=e)
+        return say(NOT_STARTED, error=error_text(e))
 
     def _soft_errors(self) -> tuple[type[BaseException], ...]:
         """NVML's errors, and the bindings' own one for an unversioned call the driver lacks."""
@@ -281,7 +275,7 @@ class NvmlSource:
         except nvml.NVMLError as e:
             if self._is(e, "NVMLError_Uninitialized"):
                 self._started = False  # someone shut NVML down under us: start again next time
-            return (), NOT_COUNTED.format(error=e)
+            return (), say(NOT_COUNTED, error=error_text(e))
         return tuple(self._device(i) for i in range(count)), None
 
     def _field(self, fn: Callable[..., Any] | None, *args: Any) -> Any:
@@ -298,7 +292,7 @@ class NvmlSource:
         try:
             handle = nvml.nvmlDeviceGetHandleByIndex(index)
         except nvml.NVMLError as e:  # a lost GPU, or one this user may not open
-            return GpuDevice(index, None, None, None, None, None, None, None, None, None, error=str(e))
+            return GpuDevice(index, None, None, None, None, None, None, None, None, None, error=error_text(e))
         get = self._field
         name = _text(get(nvml.nvmlDeviceGetName, handle))
         uuid = _text(get(nvml.nvmlDeviceGetUUID, handle))
@@ -347,11 +341,13 @@ class NvmlSource:
             except self._soft_errors() as e:
                 if not isinstance(e, nvml.NVMLError) or self._is(e, "NVMLError_FunctionNotFound"):
                     continue  # the bindings or the driver lack this version: try the older one
-                return None, NOT_LISTED.format(kind=kind, error=e)  # not supported or not permitted on this device
+                return None, say(
+                    NOT_LISTED, kind=KINDS[kind], error=error_text(e)
+                )  # not supported or not permitted on this device
             self._process_call[kind] = i
             return entries, None
         self._process_call[kind] = len(names)
-        return None, NO_LIST_CALL.format(kind=kind)
+        return None, say(NO_LIST_CALL, kind=KINDS[kind])
 
     def _processes(self, handle: Any) -> tuple[tuple[GpuProcess, ...], str | None]:
         kinds: dict[int, list[ProcessKind]] = {}
@@ -378,7 +374,7 @@ class NvmlSource:
             both: ProcessKind = "compute+graphics"
             result.append(GpuProcess(pid, used[pid], both if len(its_kinds) == 2 else its_kinds[0], user, command))
         result.sort(key=lambda p: (-(p.used_bytes or 0), p.pid))
-        return tuple(result), (NOTES_APART.join(notes) or None)
+        return tuple(result), (joined(notes, NOTES_APART) if notes else None)
 
 
 class NvmlPoller:
@@ -462,7 +458,7 @@ class NvmlPoller:
                 except Exception as e:  # only a foreign source can raise here; NvmlSource.read never does
                     text = " ".join(str(e).split())  # one line: the view's banner is one line high
                     reading = NvmlReading(
-                        (), READING_FAILED.format(error=f"{type(e).__name__}: {text}"), taken_at=time.time()
+                        (), say(READING_FAILED, error=as_is(f"{type(e).__name__}: {text}")), taken_at=time.time()
                     )
                 self.reads += 1
                 with self._lock:

@@ -20,6 +20,7 @@ from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.probe import wire
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, Sentence, as_is, error_text, rebuilt, say
 
 CONNECT_TIMEOUT_S = 5.0
 HANDSHAKE_TIMEOUT_S = 2.0  # listing probes: a socket that does not answer a hello in this time is not listed
@@ -28,7 +29,8 @@ FREE_SPACE_KEPT = 256 << 20  # a snapshot stored on the way in leaves at least t
 
 
 class ProbeError(Exception):
-    """One line for the user: no probe there, the job has gone, or the probe refused a request."""
+    """One line for the user: no probe there, the job has gone, or the probe refused a request (a Sentence, or the
+    words of an older probe as they are)."""
 
 
 class ProbeGone(ProbeError):
@@ -40,11 +42,6 @@ class ProbeEntry:
     pid: int
     path: Path
     command: str
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
-    """Marks a message for the window's translations (sources import no Qt: views' source_words translates it)."""
-    return text
 
 
 NO_PROBE = QT_TRANSLATE_NOOP(
@@ -66,36 +63,65 @@ NO_ROOM = QT_TRANSLATE_NOOP(
     "Probe",
     "the snapshot of pid {pid} ({length} bytes) does not fit in the free space where it is stored ({free} bytes free)",
 )
-# what a probe says when it refuses (its words, sent over the socket: the probe runs in the job, without these marks)
+# what a probe says when it refuses (its words, sent over the socket with their template: the probe runs in the job,
+# without these marks), and what the socket folder check says (probe/wire.py): each rebuilt here as a Sentence
 PROBE_REFUSALS = (
     QT_TRANSLATE_NOOP("Probe", "too many viewers attached"),  # wire.TOO_MANY_VIEWERS
-    QT_TRANSLATE_NOOP("Probe", "connection from uid {uid} refused: only uid {me} may attach"),  # wire.check_peer
-    QT_TRANSLATE_NOOP("Probe", "{op} failed in the probe: {error}"),  # the server's answer to a request that broke
+    QT_TRANSLATE_NOOP("Probe", "connection from uid {uid} refused: only uid {me} may attach"),  # wire.PEER_OTHER_USER
+    QT_TRANSLATE_NOOP("Probe", "this system cannot tell who is connecting (no SO_PEERCRED)"),  # wire.PEER_UNKNOWN
+    QT_TRANSLATE_NOOP("Probe", "{op} failed in the probe: {error}"),  # wire.OP_FAILED
+    QT_TRANSLATE_NOOP("Probe", "socket folder {path}: cannot create it: {error}"),  # wire.DIR_NOT_MADE
+    QT_TRANSLATE_NOOP("Probe", "socket folder {path}: {error}"),  # wire.DIR_UNREADABLE
+    QT_TRANSLATE_NOOP("Probe", "socket folder {path} is not a directory"),  # wire.DIR_NOT_FOLDER
+    QT_TRANSLATE_NOOP("Probe", "socket folder {path} belongs to another user (uid {uid})"),  # wire.DIR_OTHER_USER
+    QT_TRANSLATE_NOOP(
+        "Probe", "socket folder {path} is open to other users (mode {mode}); expected 0700"
+    ),  # wire.DIR_OPEN
 )
-# every message above, for a window that translates them (views' source_words)
+# every message above, each made with say(): the window says it in its language (views/common/sentences.said)
 MESSAGES = (
-    "Probe",
-    (
-        NO_PROBE,
-        LEFT_BEHIND,
-        NO_CONNECTION,
-        NO_PROCESS,
-        NO_ANSWER,
-        BAD_MESSAGE,
-        BAD_SNAPSHOT,
-        NOT_STORED,
-        REFUSED_CONNECTION,
-        REFUSED_REQUEST,
-        GONE,
-        GONE_IN_TRANSFER,
-        NO_ROOM,
-        *PROBE_REFUSALS,
-    ),
+    NO_PROBE,
+    LEFT_BEHIND,
+    NO_CONNECTION,
+    NO_PROCESS,
+    NO_ANSWER,
+    BAD_MESSAGE,
+    BAD_SNAPSHOT,
+    NOT_STORED,
+    REFUSED_CONNECTION,
+    REFUSED_REQUEST,
+    GONE,
+    GONE_IN_TRANSFER,
+    NO_ROOM,
+    *PROBE_REFUSALS,
 )
+_KNOWN = {m.template for m in PROBE_REFUSALS}
 
 
-def probe_hint(pid: int) -> str:
-    return NO_PROBE.format(pid=pid)
+def probe_words(template: str, fields: dict[str, object]) -> Sentence:
+    """The probe's words (wire.py's template and fields) as a Sentence in the "Probe" context."""
+    return rebuilt("Probe", template, fields)
+
+
+def refused_with(reply: dict[str, Any], default: Sentence) -> str:
+    """What a reply that refuses says: a Sentence rebuilt from its template and fields where the probe sent them
+    (one of wire.py's), else its one line as it is (an older probe), else `default`."""
+    words = reply.get("words")
+    if isinstance(words, dict) and words.get("template") in _KNOWN and isinstance(words.get("fields"), dict):
+        return probe_words(str(words["template"]), words["fields"])
+    return str(reply["error"]) if "error" in reply else default
+
+
+def worded(exc: BaseException) -> Sentence:
+    """A wire.py refusal raised here (the socket folder, the peer) as a Sentence; any other error as it is."""
+    template, fields = getattr(exc, "template", None), getattr(exc, "fields", None)
+    if isinstance(template, str) and template in _KNOWN and isinstance(fields, dict):
+        return probe_words(template, fields)
+    return error_text(exc)
+
+
+def probe_hint(pid: int) -> Sentence:
+    return say(NO_PROBE, pid=as_is(pid))
 
 
 def list_probes(directory: Path | None = None, *, handshake_s: float = HANDSHAKE_TIMEOUT_S) -> list[ProbeEntry]:
@@ -109,7 +135,7 @@ def list_probes(directory: Path | None = None, *, handshake_s: float = HANDSHAKE
             return []
         wire.check_private_dir(directory)
     except PermissionError as exc:
-        raise ProbeError(str(exc)) from None
+        raise ProbeError(worded(exc)) from None
     entries = []
     for path in sorted(directory.iterdir()):
         pid = wire.pid_of_socket(path)
@@ -151,10 +177,10 @@ class ProbeClient:
             wire.check_peer(wire.peer_uid(self.sock))  # the socket's owner must be us too
         except ConnectionRefusedError:
             self.sock.close()
-            raise ProbeError(LEFT_BEHIND.format(path=path)) from None
+            raise ProbeError(say(LEFT_BEHIND, path=as_is(path))) from None
         except (OSError, wire.PeerRefused) as exc:
             self.sock.close()
-            raise ProbeError(NO_CONNECTION.format(path=path, error=exc)) from None
+            raise ProbeError(say(NO_CONNECTION, path=as_is(path), error=worded(exc))) from None
         self.sock.settimeout(self.reply_timeout)
 
     @classmethod
@@ -162,10 +188,10 @@ class ProbeClient:
         try:
             path = wire.socket_path(pid, directory or wire.socket_dir())
         except PermissionError as exc:
-            raise ProbeError(str(exc)) from None
+            raise ProbeError(worded(exc)) from None
         if not path.exists():
             if not psutil.pid_exists(pid):
-                raise ProbeError(NO_PROCESS.format(pid=pid))
+                raise ProbeError(say(NO_PROCESS, pid=as_is(pid)))
             raise ProbeError(probe_hint(pid))
         return cls(path)
 
@@ -191,7 +217,7 @@ class ProbeClient:
             why = self._parting_words()
             if why is not None:
                 raise ProbeError(why) from None
-            raise ProbeGone(GONE.format(pid=self.pid, error=exc)) from None
+            raise ProbeGone(say(GONE, pid=as_is(self.pid), error=error_text(exc))) from None
         return request_id
 
     def _parting_words(self) -> str | None:
@@ -200,19 +226,19 @@ class ProbeClient:
             reply = wire.read_json(self.sock)
         except (OSError, EOFError, wire.ProtocolError):
             return None
-        return None if reply.get("ok", False) else str(reply.get("error", REFUSED_CONNECTION))
+        return None if reply.get("ok", False) else refused_with(reply, REFUSED_CONNECTION)
 
     def _reply(self) -> dict[str, Any]:
         try:
             reply = wire.read_json(self.sock)
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(GONE.format(pid=self.pid, error=exc)) from None
+            raise ProbeGone(say(GONE, pid=as_is(self.pid), error=error_text(exc))) from None
         except TimeoutError:
-            raise ProbeError(NO_ANSWER.format(pid=self.pid, seconds=f"{self.reply_timeout:g}")) from None
+            raise ProbeError(say(NO_ANSWER, pid=as_is(self.pid), seconds=f"{self.reply_timeout:g}")) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(BAD_MESSAGE.format(pid=self.pid, error=exc)) from None
+            raise ProbeError(say(BAD_MESSAGE, pid=as_is(self.pid), error=error_text(exc))) from None
         if not reply.get("ok", False):
-            raise ProbeError(str(reply.get("error", REFUSED_REQUEST)))
+            raise ProbeError(refused_with(reply, REFUSED_REQUEST))
         return reply
 
     def request(self, op: str, **args: Any) -> dict[str, Any]:
@@ -238,9 +264,9 @@ class ProbeClient:
         try:
             return wire.read_bytes(self.sock, max_bytes=self.max_snapshot)
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(GONE_IN_TRANSFER.format(pid=self.pid, error=exc)) from None
+            raise ProbeGone(say(GONE_IN_TRANSFER, pid=as_is(self.pid), error=error_text(exc))) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
+            raise ProbeError(say(BAD_SNAPSHOT, pid=as_is(self.pid), error=error_text(exc))) from None
 
     def snapshot_into(self, out: IO[bytes], include_traces: bool = True) -> int:
         """The snapshot pickle written into the file `out` as it arrives, never whole in memory; its length.
@@ -250,13 +276,14 @@ class ProbeClient:
             info = os.fstatvfs(out.fileno())
             free = info.f_bavail * info.f_frsize
             if length > free - FREE_SPACE_KEPT:
-                raise ProbeError(NO_ROOM.format(pid=self.pid, length=f"{length:,}", free=f"{free:,}"))
+                # the sizes in bytes, written as counts: the window groups them as its language does
+                raise ProbeError(say(NO_ROOM, pid=as_is(self.pid), length=f"{length:,}", free=f"{free:,}"))
 
         def write(chunk: memoryview) -> None:
             try:
                 out.write(chunk)
             except OSError as exc:
-                raise ProbeError(NOT_STORED.format(pid=self.pid, error=exc.strerror or exc)) from None
+                raise ProbeError(say(NOT_STORED, pid=as_is(self.pid), error=error_text(exc.strerror or exc))) from None
 
         self._send("snapshot", {"include_traces": include_traces})
         self._reply()
@@ -264,9 +291,9 @@ class ProbeClient:
             length = wire.read_bytes_into(self.sock, write, max_bytes=self.max_snapshot, room=room)
             out.flush()
         except (EOFError, ConnectionError) as exc:
-            raise ProbeGone(GONE_IN_TRANSFER.format(pid=self.pid, error=exc)) from None
+            raise ProbeGone(say(GONE_IN_TRANSFER, pid=as_is(self.pid), error=error_text(exc))) from None
         except wire.ProtocolError as exc:
-            raise ProbeError(BAD_SNAPSHOT.format(pid=self.pid, error=exc)) from None
+            raise ProbeError(say(BAD_SNAPSHOT, pid=as_is(self.pid), error=error_text(exc))) from None
         return length
 
     def snapshot(self, include_traces: bool = True) -> Snapshot:
@@ -276,7 +303,7 @@ class ProbeClient:
             try:
                 return load_snapshot(out.name, name=f"pid {self.pid}")
             except SnapshotError as exc:
-                raise ProbeError(str(exc)) from None
+                raise ProbeError(error_text(exc)) from None
 
 
 class EventStream:
@@ -295,7 +322,7 @@ class EventStream:
         except TimeoutError:
             return None
         except (EOFError, OSError, wire.ProtocolError) as exc:
-            raise ProbeGone(f"the job (pid {self.client.pid}) has gone: {exc}") from None
+            raise ProbeGone(say(GONE, pid=as_is(self.client.pid), error=error_text(exc))) from None
 
     def close(self) -> None:
         self.client.close()

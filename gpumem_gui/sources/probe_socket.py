@@ -20,7 +20,15 @@ from typing import IO, Any
 
 import psutil
 
-from gpumem_gui.sources.probe_client import QT_TRANSLATE_NOOP, REPLY_TIMEOUT_S, ProbeClient, ProbeError, ProbeGone
+from gpumem_gui.sources.probe_client import (
+    BAD_MESSAGE,
+    LEFT_BEHIND,
+    REPLY_TIMEOUT_S,
+    ProbeClient,
+    ProbeError,
+    ProbeGone,
+)
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, Sentence, as_is, error_text, say
 
 HANDSHAKE_S = 5.0  # to connect and get the probe's hello: a probe answers in milliseconds, an SSH hop in a second
 _PEERCRED = struct.Struct("3i")  # struct ucred: pid, uid, gid
@@ -40,24 +48,14 @@ CLOSED = QT_TRANSLATE_NOOP(
 )
 HELLO = QT_TRANSLATE_NOOP("Probe", "the probe's hello")
 SNAPSHOT = QT_TRANSLATE_NOOP("Probe", "the snapshot")
-# every message above, for a window that translates them (views' source_words)
-MESSAGES = (
-    "Probe",
-    (
-        NO_SOCKET,
-        UNREACHABLE,
-        IS_FOLDER,
-        IS_FILE,
-        IS_OTHER,
-        TOO_LONG,
-        FAILED,
-        NOBODY,
-        NOT_A_PROBE,
-        CLOSED,
-        HELLO,
-        SNAPSHOT,
-    ),
-)
+# every message above, each made with say(): the window says it in its language (views/common/sentences.said)
+MESSAGES = (NO_SOCKET, UNREACHABLE, IS_FOLDER, IS_FILE, IS_OTHER, TOO_LONG, FAILED, NOBODY, NOT_A_PROBE, CLOSED)
+
+
+def _made_from(exc: ProbeError, template: Sentence) -> bool:
+    """Whether `exc` says `template` (compared by template, not by its English words)."""
+    message = exc.args[0] if exc.args else None
+    return isinstance(message, Sentence) and message.template == template.template
 
 
 @dataclass(frozen=True)
@@ -74,12 +72,12 @@ def check_socket_path(path: Path) -> None:
     try:
         mode = path.stat().st_mode
     except FileNotFoundError:
-        raise ProbeError(NO_SOCKET.format(path=path)) from None
+        raise ProbeError(say(NO_SOCKET, path=as_is(path))) from None
     except OSError as exc:
-        raise ProbeError(UNREACHABLE.format(path=path, error=exc.strerror or exc)) from None
+        raise ProbeError(say(UNREACHABLE, path=as_is(path), error=error_text(exc.strerror or exc))) from None
     if not stat.S_ISSOCK(mode):
         wrong = IS_FOLDER if stat.S_ISDIR(mode) else IS_FILE if stat.S_ISREG(mode) else IS_OTHER
-        raise ProbeError(wrong.format(path=path))
+        raise ProbeError(say(wrong, path=as_is(path)))
 
 
 def peer_pid(sock: socket.socket) -> int | None:
@@ -107,7 +105,7 @@ def local_rank(pid: int) -> int | None:
 
 
 @contextlib.contextmanager
-def deadline(client: ProbeClient, seconds: float, what: str) -> Iterator[None]:
+def deadline(client: ProbeClient, seconds: float, what: Sentence) -> Iterator[None]:
     """Bound the whole of what runs inside, not only each read: a peer that trickles a byte now and then would pass
     every per-read timeout. At the deadline the connection is shut down and ProbeError says what took too long."""
     fired = threading.Event()
@@ -123,12 +121,12 @@ def deadline(client: ProbeClient, seconds: float, what: str) -> Iterator[None]:
     try:
         yield
         if fired.is_set():  # struck just as the work ended: the connection is shut, so it counts as too late
-            raise ProbeError(TOO_LONG.format(what=what, seconds=f"{seconds:g}", path=client.path))
+            raise ProbeError(say(TOO_LONG, what=what, seconds=f"{seconds:g}", path=as_is(client.path)))
     except (ProbeError, OSError) as exc:
         if fired.is_set():
-            raise ProbeError(TOO_LONG.format(what=what, seconds=f"{seconds:g}", path=client.path)) from None
+            raise ProbeError(say(TOO_LONG, what=what, seconds=f"{seconds:g}", path=as_is(client.path))) from None
         if isinstance(exc, OSError):
-            raise ProbeError(FAILED.format(what=what, error=exc)) from None
+            raise ProbeError(say(FAILED, what=what, error=error_text(exc))) from None
         raise
     finally:
         timer.cancel()
@@ -141,22 +139,22 @@ def connect(path: Path, *, timeout: float = HANDSHAKE_S) -> tuple[ProbeClient, S
     try:
         client = ProbeClient(path, timeout=timeout)
     except ProbeError as exc:
-        if "no probe answers" in str(exc):
-            raise ProbeError(NOBODY.format(path=path)) from None
+        if _made_from(exc, LEFT_BEHIND):
+            raise ProbeError(say(NOBODY, path=as_is(path))) from None
         raise
     client.sock.settimeout(timeout + 1.0)  # the deadline, not a read's timeout, ends a silent peer: one message
     try:
         with deadline(client, timeout, HELLO):
             hello = client.hello()
         if "probe_protocol" not in hello or not isinstance(hello.get("pid"), int):
-            raise ProbeError(NOT_A_PROBE.format(path=path))
+            raise ProbeError(say(NOT_A_PROBE, path=as_is(path)))
     except ProbeGone:
         client.close()
-        raise ProbeError(CLOSED.format(path=path)) from None
+        raise ProbeError(say(CLOSED, path=as_is(path))) from None
     except ProbeError as exc:
         client.close()
-        if "bad message" in str(exc):
-            raise ProbeError(NOT_A_PROBE.format(path=path)) from None
+        if _made_from(exc, BAD_MESSAGE):
+            raise ProbeError(say(NOT_A_PROBE, path=as_is(path))) from None
         raise
     pid = int(hello["pid"])
     client.pid = pid  # the socket's name may not hold it (a forward): messages name the job by its pid

@@ -15,9 +15,16 @@ from concurrent.futures import CancelledError
 from typing import Any
 
 from gpumem_gui.sources.rank_folder import _summarise, find_snapshot_files
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, Sentence, as_is, say
 
 INSTALL_HINT = "--scheduler needs Dask: pip install 'gpumem-gui[cluster]' (or: pip install 'dask[distributed]')"
 CONNECT_TIMEOUT_S = 20
+# why a file was not read on the cluster, each made with say(): the ranks view says it in its language
+DIED = QT_TRANSLATE_NOOP("RankFolder", "every Dask worker that read it died (KilledWorker) ({path})")
+WENT_AWAY = QT_TRANSLATE_NOOP("RankFolder", "the Dask scheduler went away before it was read ({name}) ({path})")
+NEVER_READ = QT_TRANSLATE_NOOP("RankFolder", "the Dask scheduler went away before it was read ({path})")
+TASK_FAILED = QT_TRANSLATE_NOOP("RankFolder", "the Dask task reading it failed ({error}) ({path})")
+MESSAGES = (DIED, WENT_AWAY, NEVER_READ, TASK_FAILED)
 
 
 class DaskMissing(RuntimeError):
@@ -36,13 +43,13 @@ def _list(folder: str) -> list[str]:
     return find_snapshot_files(folder)
 
 
-def _why(error: BaseException, path: str) -> str:
+def _why(error: BaseException, path: str) -> Sentence:
     name = type(error).__name__
     if name == "KilledWorker":
-        return f"every Dask worker that read it died (KilledWorker) ({path})"
+        return say(DIED, path=as_is(path))
     if isinstance(error, CancelledError | asyncio.CancelledError | TimeoutError | OSError):  # the client's are these
-        return f"the Dask scheduler went away before it was read ({name}) ({path})"
-    return f"the Dask task reading it failed ({name}: {error}) ({path})"
+        return say(WENT_AWAY, name=as_is(name), path=as_is(path))
+    return say(TASK_FAILED, error=as_is(f"{name}: {error}"), path=as_is(path))
 
 
 class ClusterReader:
@@ -105,7 +112,7 @@ class ClusterReader:
         if not cancelled.is_set():
             for path in paths:
                 if path not in done:
-                    record(path, f"the Dask scheduler went away before it was read ({path})")
+                    record(path, say(NEVER_READ, path=as_is(path)))
 
     def cancel(self) -> None:
         with self._lock:

@@ -26,9 +26,9 @@ import psutil
 
 from gpumem_gui.core.analysis.ranks import SNAPSHOT_SUFFIXES, FileSummary, RanksTable, ranks_table
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
-from gpumem_gui.sources.probe_client import QT_TRANSLATE_NOOP
 from gpumem_gui.sources.rank_shards import SUMMARY_SUFFIX, find_summary_files, read_summary
 from gpumem_gui.sources.summary_cache import SummaryCache
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, as_is, error_text, say
 
 Result = dict[str, Any] | str  # a file's summary (rank_summary), or the one line why it has none
 PinKey = tuple[str, str | int]  # a pin's (kind, key), as rank_summary.PinKey (not imported: numpy, on use)
@@ -66,8 +66,9 @@ KILLED = QT_TRANSLATE_NOOP("RankFolder", "the process reading it was killed by {
 NO_ANSWER = QT_TRANSLATE_NOOP(
     "RankFolder", "the process reading it ended without an answer (exit status {status}) ({path})"
 )
-# every message above, for a window that translates them (views' source_words)
-MESSAGES = ("RankFolder", (NOT_A_FOLDER, NO_MEMORY, CANNOT_READ, LINK_LOOP, DANGLING, KILLED, NO_ANSWER))
+STOPPED = QT_TRANSLATE_NOOP("RankFolder", "the process reading it stopped ({error}) ({path})")
+# every message above, each made with say(): the window says it in its language (views/common/sentences.said)
+MESSAGES = (NOT_A_FOLDER, NO_MEMORY, CANNOT_READ, LINK_LOOP, DANGLING, KILLED, NO_ANSWER, STOPPED)
 
 
 def find_snapshot_files(folder: str | os.PathLike[str]) -> list[str]:
@@ -106,9 +107,9 @@ def _summarise(path: str, relative: str, pins: Sequence[PinKey] = ()) -> Result:
     try:
         return summarise_path(path, relative, pins)
     except SnapshotError as e:
-        return str(e)
+        return error_text(e)  # its Sentence, where it says one
     except MemoryError:
-        return NO_MEMORY.format(path=path)
+        return say(NO_MEMORY, path=as_is(path))
     except Exception as e:  # whatever broke, one line for this file and the others go on
         return f"{type(e).__name__}: {e} ({path})"
 
@@ -130,14 +131,14 @@ def unreachable(path: str) -> str | None:
         os.stat(path)
     except OSError as e:
         if not os.path.islink(path):
-            return CANNOT_READ.format(error=e.strerror or e, path=path)
+            return say(CANNOT_READ, error=error_text(e.strerror or e), path=as_is(path))
         if e.errno == errno.ELOOP:
-            return LINK_LOOP.format(path=path)
+            return say(LINK_LOOP, path=as_is(path))
         try:
             target = os.readlink(path)
         except OSError:
             target = "?"
-        return DANGLING.format(target=target, path=path)
+        return say(DANGLING, target=as_is(target), path=as_is(path))
     return None
 
 
@@ -277,7 +278,7 @@ class RankFolderJob:
                     except BrokenProcessPool:  # a worker died: this file may be the cause, or only its neighbour
                         broken.append((path, relative))
                     except Exception as e:
-                        record(path, f"the process reading it stopped ({type(e).__name__}: {e}) ({path})")
+                        record(path, say(STOPPED, error=as_is(f"{type(e).__name__}: {e}"), path=as_is(path)))
         finally:
             if self._cancelled.is_set():
                 with self._lock:
@@ -356,8 +357,8 @@ def _death(exitcode: int | None, path: str) -> str:
     if exitcode is not None and exitcode < 0:
         if -exitcode == getattr(signal, "SIGBUS", None):
             return changed_while_read(path)
-        return KILLED.format(signal=reader_stopped_by(-exitcode), path=path)
-    return NO_ANSWER.format(status=exitcode, path=path)
+        return say(KILLED, signal=error_text(reader_stopped_by(-exitcode)), path=as_is(path))
+    return say(NO_ANSWER, status=as_is(exitcode), path=as_is(path))
 
 
 def summarise_folder(

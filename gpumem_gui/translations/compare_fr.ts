@@ -152,6 +152,26 @@
         <source>the process reading it ended without an answer (exit status {status}) ({path})</source>
         <translation>le processus qui le lisait s&apos;est terminé sans réponse (code de sortie {status}) ({path})</translation>
     </message>
+    <message>
+        <source>the process reading it stopped ({error}) ({path})</source>
+        <translation>le processus qui le lisait s&apos;est arrêté ({error}) ({path})</translation>
+    </message>
+    <message>
+        <source>every Dask worker that read it died (KilledWorker) ({path})</source>
+        <translation>chaque worker Dask qui l&apos;a lu est mort (KilledWorker) ({path})</translation>
+    </message>
+    <message>
+        <source>the Dask scheduler went away before it was read ({name}) ({path})</source>
+        <translation>l&apos;ordonnanceur Dask a disparu avant qu&apos;il soit lu ({name}) ({path})</translation>
+    </message>
+    <message>
+        <source>the Dask scheduler went away before it was read ({path})</source>
+        <translation>l&apos;ordonnanceur Dask a disparu avant qu&apos;il soit lu ({path})</translation>
+    </message>
+    <message>
+        <source>the Dask task reading it failed ({error}) ({path})</source>
+        <translation>la tâche Dask qui le lisait a échoué ({error}) ({path})</translation>
+    </message>
 </context>
 <context>
     <name>RankPins</name>

@@ -152,6 +152,26 @@
         <source>the process reading it ended without an answer (exit status {status}) ({path})</source>
         <translation>procesul care îl citea s-a încheiat fără răspuns (cod de ieșire {status}) ({path})</translation>
     </message>
+    <message>
+        <source>the process reading it stopped ({error}) ({path})</source>
+        <translation>procesul care îl citea s-a oprit ({error}) ({path})</translation>
+    </message>
+    <message>
+        <source>every Dask worker that read it died (KilledWorker) ({path})</source>
+        <translation>fiecare worker Dask care l-a citit a murit (KilledWorker) ({path})</translation>
+    </message>
+    <message>
+        <source>the Dask scheduler went away before it was read ({name}) ({path})</source>
+        <translation>planificatorul Dask a dispărut înainte ca fișierul să fie citit ({name}) ({path})</translation>
+    </message>
+    <message>
+        <source>the Dask scheduler went away before it was read ({path})</source>
+        <translation>planificatorul Dask a dispărut înainte ca fișierul să fie citit ({path})</translation>
+    </message>
+    <message>
+        <source>the Dask task reading it failed ({error}) ({path})</source>
+        <translation>sarcina Dask care îl citea a eșuat ({error}) ({path})</translation>
+    </message>
 </context>
 <context>
     <name>RankPins</name>

@@ -573,6 +573,10 @@ Pas de GPU ici&#x202f;? Essayez `gpumem-gui demo-job`, une tâche simulée avec 
         <translation>processus {kind} indisponibles (ce pilote n&apos;a pas d&apos;appel pour les lister)</translation>
     </message>
     <message>
+        <source>NVML read failed: {error}</source>
+        <translation>la lecture NVML a échoué&#x202f;: {error}</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>de calcul</translation>
     </message>
@@ -733,8 +737,32 @@ double-cliquez pour l&apos;ouvrir dans un onglet</translation>
         <translation>connexion de l&apos;uid {uid} refusée&#x202f;: seul l&apos;uid {me} peut s&apos;attacher</translation>
     </message>
     <message>
+        <source>this system cannot tell who is connecting (no SO_PEERCRED)</source>
+        <translation>ce système ne peut pas dire qui se connecte (pas de SO_PEERCRED)</translation>
+    </message>
+    <message>
         <source>{op} failed in the probe: {error}</source>
         <translation>{op} a échoué dans la sonde&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>socket folder {path}: cannot create it: {error}</source>
+        <translation>dossier des sockets {path}&#x202f;: impossible de le créer&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>socket folder {path}: {error}</source>
+        <translation>dossier des sockets {path}&#x202f;: {error}</translation>
+    </message>
+    <message>
+        <source>socket folder {path} is not a directory</source>
+        <translation>le dossier des sockets {path} n&apos;est pas un dossier</translation>
+    </message>
+    <message>
+        <source>socket folder {path} belongs to another user (uid {uid})</source>
+        <translation>le dossier des sockets {path} appartient à un autre utilisateur (uid {uid})</translation>
+    </message>
+    <message>
+        <source>socket folder {path} is open to other users (mode {mode}); expected 0700</source>
+        <translation>le dossier des sockets {path} est ouvert aux autres utilisateurs (mode {mode})&#x202f;; 0700 attendu</translation>
     </message>
     <message>
         <source>no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)</source>

@@ -573,6 +573,10 @@ Nu aveți GPU aici? Încercați `gpumem-gui demo-job`, un job simulat cu sonda r
         <translation>procese {kind} indisponibile (acest driver nu are un apel care să le listeze)</translation>
     </message>
     <message>
+        <source>NVML read failed: {error}</source>
+        <translation>citirea NVML a eșuat: {error}</translation>
+    </message>
+    <message>
         <source>compute</source>
         <translation>de calcul</translation>
     </message>
@@ -733,8 +737,32 @@ dublu clic pentru a-l deschide într-o filă</translation>
         <translation>conexiunea de la uid {uid} a fost refuzată: doar uid {me} se poate atașa</translation>
     </message>
     <message>
+        <source>this system cannot tell who is connecting (no SO_PEERCRED)</source>
+        <translation>acest sistem nu poate spune cine se conectează (fără SO_PEERCRED)</translation>
+    </message>
+    <message>
         <source>{op} failed in the probe: {error}</source>
         <translation>{op} a eșuat în sondă: {error}</translation>
+    </message>
+    <message>
+        <source>socket folder {path}: cannot create it: {error}</source>
+        <translation>dosarul de socketuri {path}: nu poate fi creat: {error}</translation>
+    </message>
+    <message>
+        <source>socket folder {path}: {error}</source>
+        <translation>dosarul de socketuri {path}: {error}</translation>
+    </message>
+    <message>
+        <source>socket folder {path} is not a directory</source>
+        <translation>dosarul de socketuri {path} nu este un dosar</translation>
+    </message>
+    <message>
+        <source>socket folder {path} belongs to another user (uid {uid})</source>
+        <translation>dosarul de socketuri {path} aparține altui utilizator (uid {uid})</translation>
+    </message>
+    <message>
+        <source>socket folder {path} is open to other users (mode {mode}); expected 0700</source>
+        <translation>dosarul de socketuri {path} este deschis altor utilizatori (mod {mode}); se așteaptă 0700</translation>
     </message>
     <message>
         <source>no socket at {path}: nothing there (for an SSH forward: is `ssh -L` running?)</source>

@@ -346,37 +346,3 @@ class TranslatedLabel(QtWidgets.QLabel):
         if event.type() == QtCore.QEvent.Type.LanguageChange:
             self.setText(translate(*self._source))
         super().changeEvent(event)
-
-
-@functools.cache
-def _template_pattern(template: str) -> re.Pattern[str]:
-    """`template`'s literal parts, each {field} any text: a field named twice must read the same both times."""
-    parts, seen = [], set()
-    for i, part in enumerate(re.split(r"\{(\w+)\}", template)):
-        if i % 2 == 0:
-            parts.append(re.escape(part))
-        else:
-            parts.append(f"(?P={part})" if part in seen else f"(?P<{part}>.+?)")
-            seen.add(part)
-    return re.compile("".join(parts), re.DOTALL)
-
-
-@functools.cache
-def _by_literal_length(catalogs: tuple[tuple[str, tuple[str, ...]], ...]) -> tuple[tuple[str, str], ...]:
-    """Every (context, template), the one with most literal text first: "reading failed: {error}" is tried before
-    "{what} failed: {error}", which would take it too."""
-    pairs = [(context, template) for context, templates in catalogs for template in templates]
-    return tuple(sorted(pairs, key=lambda pair: -len(re.sub(r"\{\w+\}", "", pair[1]))))
-
-
-def translate_message(message: str, catalogs: tuple[tuple[str, tuple[str, ...]], ...]) -> str:
-    """A Qt-free layer's English message (sources, the CLI print it as is) in the current language: the template it
-    was made from, found among `catalogs` ((context, templates marked QT_TRANSLATE_NOOP) pairs), translated and
-    filled with what the message carries in its fields, each field translated the same way in turn (a message may
-    quote another); the message itself where no template matches (an OS's or a library's words)."""
-    for context, template in _by_literal_length(catalogs):
-        match = _template_pattern(template).fullmatch(message)
-        if match is not None:
-            fields = {k: translate_message(v, catalogs) for k, v in match.groupdict().items()}
-            return QtCore.QCoreApplication.translate(context, template).format_map(fields)
-    return message

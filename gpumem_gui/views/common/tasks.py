@@ -21,6 +21,8 @@ from typing import Any
 
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence
+
 log = logging.getLogger(__name__)
 
 # Live sessions and device polls hold a thread for as long as they run: a pool of its own, larger than the cores,
@@ -100,13 +102,13 @@ class Task(QtCore.QObject):
 
     progressed = QtCore.Signal(object)
     succeeded = QtCore.Signal(object)
-    failed = QtCore.Signal(str)
+    failed = QtCore.Signal(object)  # the one line: a Sentence kept as one (a str signal would make it a QString)
     finished = QtCore.Signal()  # always last, cancelled or not
 
     # emitted from the worker thread; this object lives in the GUI thread, so the slots below run there
     _progress = QtCore.Signal(object)
     _done = QtCore.Signal(object)
-    _error = QtCore.Signal(str)
+    _error = QtCore.Signal(object)
     _end = QtCore.Signal()
 
     def __init__(self, name: str, fn: Callable[[TaskContext], Any]) -> None:
@@ -156,7 +158,7 @@ class Task(QtCore.QObject):
         if not self.cancelled:
             self.succeeded.emit(result)
 
-    @QtCore.Slot(str)
+    @QtCore.Slot(object)
     def _on_error(self, message: str) -> None:
         if not self.cancelled:
             self.failed.emit(message)
@@ -194,18 +196,34 @@ def _emit(signal: QtCore.SignalInstance, *args: object) -> None:
 
 
 def one_line(error: BaseException) -> str:
-    """An exception as the one line a user reads: its message, with the type where the message alone is unclear."""
-    text = " ".join(str(error).split())
+    """An exception as the one line a user reads: its message, with the type where the message alone is unclear.
+    A message that is a Sentence (a source's, the loader's) stays one, so the window says it in its language."""
+    message = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Sentence) else str(error)
+    text: str = " ".join(message.split())
+    if isinstance(message, Sentence) and text == message:
+        text = message
     if not text:
         return type(error).__name__
     expected = ("SnapshotError", "ProbeError", "ProbeGone", "AllocConfError", "DemoError", "QuizError", "LabError")
-    return text if type(error).__name__ in expected else f"{type(error).__name__}: {text}"
+    if type(error).__name__ in expected:
+        return text
+    return Sentence("", "{kind}: {text}", {"kind": Sentence("", type(error).__name__), "text": text})
+
+
+# the names of the live and ranks views' tasks: the status line names the one that failed (the log keeps English)
+ATTACH_TASK = QT_TRANSLATE_NOOP("Tasks", "attach {target}")
+ATTACH_ALL_TASK = QT_TRANSLATE_NOOP("Tasks", "Attach to All")
+SESSION_TASK = QT_TRANSLATE_NOOP("Tasks", "live session pid {pid}")
+EVENTS_TASK = QT_TRANSLATE_NOOP("Tasks", "live events pid {pid}")
+MARK_TASK = QT_TRANSLATE_NOOP("Tasks", "mark {name}")
+RANKS_TASK = QT_TRANSLATE_NOOP("Tasks", "ranks {folder}")
+NVML_TASK = QT_TRANSLATE_NOOP("Tasks", "NVML poll")
 
 
 class Failures(QtCore.QObject):
     """Every task's failure and every uncaught exception of the process, as (what failed, one line)."""
 
-    failed = QtCore.Signal(str, str)
+    failed = QtCore.Signal(object, object)  # Sentences kept as they are, said by the window in its language
 
 
 _FAILURES: Failures | None = None

@@ -15,12 +15,13 @@ from gpumem_gui.core.analysis.ranks import FileSummary, RanksTable, oom_flag
 from gpumem_gui.core.snapshot.errors import printable
 from gpumem_gui.sources.rank_cluster import ClusterReader, DaskMissing
 from gpumem_gui.sources.rank_folder import FileDone, RankFolderJob
+from gpumem_gui.sources.words import as_is, say
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, count, num, pct, size, unit_word
-from gpumem_gui.views.common.source_words import RANKS_TASK, source_words
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.table_model import ColumnsModel, sortable_rows
-from gpumem_gui.views.common.tasks import TaskContext, TaskGroup, one_line
+from gpumem_gui.views.common.tasks import RANKS_TASK, TaskContext, TaskGroup, one_line
 from gpumem_gui.views.compare.rank_curves import RankCurves, flag_text, rank_colour
 from gpumem_gui.views.compare.rank_pins import RankPins
 
@@ -436,7 +437,11 @@ class RanksView(Retranslated):
                 self.set_table(result)
 
         self.tasks.start(
-            RANKS_TASK.format(folder=folder), work, on_result=done, on_progress=self._file_done, on_error=self._failed
+            say(RANKS_TASK, folder=as_is(folder)),
+            work,
+            on_result=done,
+            on_progress=self._file_done,
+            on_error=self._failed,
         )
 
     def cancel(self) -> None:
@@ -467,7 +472,7 @@ class RanksView(Retranslated):
 
     def _failed(self, message: str) -> None:
         self.progress.setVisible(False)
-        self._set_status(lambda: self.tr("Could not read the folder: {message}").format(message=source_words(message)))
+        self._set_status(lambda: self.tr("Could not read the folder: {message}").format(message=said(message)))
 
     def set_table(self, table: RanksTable, folder: str | None = None) -> None:
         """Show a finished table (what load_folder ends with; tests and scripts may hand one directly)."""
@@ -488,7 +493,7 @@ class RanksView(Retranslated):
     def _show_errors(self, errors: list[str]) -> None:
         self.errors.setVisible(bool(errors))
         # the reader's own words quoted as they are (the command line prints the same)
-        lines = [self.tr("unreadable: “{error}”").format(error=printable(source_words(e))) for e in errors]
+        lines = [self.tr("unreadable: “{error}”").format(error=printable(said(e))) for e in errors]
         shown = lines[:MAX_ERRORS_SHOWN]
         if len(errors) > MAX_ERRORS_SHOWN:
             shown.append(self.tr("and {n} more (see the tooltip)").format(n=num(len(errors) - MAX_ERRORS_SHOWN)))

@@ -11,7 +11,7 @@ from gpumem_gui.sources.local_jobs import LocalJob, LocalJobs
 from gpumem_gui.sources.probe_client import probe_hint
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import size
-from gpumem_gui.views.common.source_words import source_words
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.tasks import TaskGroup
 
 
@@ -99,9 +99,7 @@ class AttachDialog(QtWidgets.QDialog):
 
     def _not_listed(self, message: str) -> None:
         self.refresh_button.setEnabled(True)
-        self.nvml_note.setText(
-            self.tr("The local jobs could not be listed: {message}").format(message=source_words(message))
-        )
+        self.nvml_note.setText(self.tr("The local jobs could not be listed: {message}").format(message=said(message)))
         self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};")
 
     def show_jobs(self, found: LocalJobs) -> None:
@@ -109,7 +107,7 @@ class AttachDialog(QtWidgets.QDialog):
         self.found = found
         self.jobs = list(found.jobs)
         # the sources' words: an untrusted socket folder, NVML unavailable
-        note = self.tr("; ").join(source_words(e) for e in (found.probe_error, found.nvml_error) if e)
+        note = self.tr("; ").join(said(e) for e in (found.probe_error, found.nvml_error) if e)
         self.nvml_note.setText(note or self.tr("GPU processes from NVML, and every local job that runs a probe."))
         self.nvml_note.setStyleSheet(f"color: {palette.WARNING_TEXT};" if note else "")
         self.table.setRowCount(len(self.jobs))
@@ -135,7 +133,7 @@ class AttachDialog(QtWidgets.QDialog):
         self.selected = job
         self.attach_button.setEnabled(job is not None and job.probe is not None)
         if job is not None and job.probe is None:
-            self.hint.setText(source_words(probe_hint(job.pid)) + ".\n\n" + how_to_probe())
+            self.hint.setText(said(probe_hint(job.pid)) + ".\n\n" + how_to_probe())
         elif self.jobs:
             self.hint.setText(how_to_probe())
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.snapshot.sentences import Sentence
 from gpumem_gui.sources.nvml import (
     MEMORY_UTIL_TIP,
     NA,
@@ -19,8 +20,8 @@ from gpumem_gui.sources.nvml import (
 )
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common.language import count, num, pct, size
-from gpumem_gui.views.common.source_words import NVML_TASK, source_words
-from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
+from gpumem_gui.views.common.sentences import said
+from gpumem_gui.views.common.tasks import NVML_TASK, Task, TaskContext, TaskGroup
 
 DEFAULT_INTERVAL_S = 1.0
 
@@ -82,6 +83,13 @@ _KEY_ROLE = QtCore.Qt.ItemDataRole.UserRole  # a process row's pid (int), or the
 
 def _tr(text: str) -> str:
     return QtCore.QCoreApplication.translate("DeviceView", text)
+
+
+def _notes(note: str) -> list[str]:
+    """A device's notes on its process lists, one by one: the parts of the Sentence that joins them, else split."""
+    if isinstance(note, Sentence) and not note.context:
+        return list(note.fields.values())
+    return note.split(NOTES_APART)
 
 
 def _bytes(n: int | None) -> str:
@@ -233,7 +241,7 @@ class DeviceView(QtWidgets.QWidget):
         """Show one reading. Rows are updated in place, so what the user expanded, collapsed or selected stays."""
         self.reading = reading
         self.banner.setVisible(reading.error is not None)
-        self.banner.setText(source_words(reading.error) if reading.error else "")
+        self.banner.setText(said(reading.error) if reading.error else "")
         self.tree.setVisible(reading.error is None)
         stamp = time.strftime("%H:%M:%S", time.localtime(reading.taken_at)) if reading.taken_at else NA
         if reading.error is None:
@@ -277,7 +285,7 @@ class DeviceView(QtWidgets.QWidget):
             "memory util": _percent(d.mem_util),
             "temp": NA if d.temperature is None else f"{d.temperature} °C",
             "user": "",
-            "UUID / kind": d.uuid or (d.error and f"{NA}: {source_words(d.error)}") or NA,
+            "UUID / kind": d.uuid or (d.error and f"{NA}: {said(d.error)}") or NA,
         }
         self._set_texts(item, values)
         font = item.font(0)
@@ -304,7 +312,7 @@ class DeviceView(QtWidgets.QWidget):
             (p.pid, self._process_values(p), f"{p.pid}: {p.command or NA}") for p in d.processes
         ]
         if d.processes_note:
-            note = self.tr("; ").join(source_words(n) for n in d.processes_note.split(NOTES_APART))
+            note = self.tr("; ").join(said(n) for n in _notes(d.processes_note))
             rows.append((d.processes_note, {"name / command": note}, note))
         elif not d.processes and d.error is None:
             none = self.tr("no processes")

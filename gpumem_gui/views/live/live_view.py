@@ -15,12 +15,13 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.analysis.reconcile import MemoryReconciliation
 from gpumem_gui.sources.live import MAX_SAMPLES, LiveFrame, LiveSession, LiveUpdate, StatsSample
 from gpumem_gui.sources.probe_client import ProbeClient
+from gpumem_gui.sources.words import as_is, say
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, num, size, unit_word
 from gpumem_gui.views.common.one_line import OneLineLabel
-from gpumem_gui.views.common.source_words import EVENTS_TASK, MARK_TASK, SESSION_TASK, source_words
-from gpumem_gui.views.common.tasks import Task, TaskContext, TaskGroup
+from gpumem_gui.views.common.sentences import said
+from gpumem_gui.views.common.tasks import EVENTS_TASK, MARK_TASK, SESSION_TASK, Task, TaskContext, TaskGroup
 from gpumem_gui.views.live.live_ooms import OomCapture, OomList
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 
@@ -327,14 +328,14 @@ class LiveView(Retranslated):
         # holds it), where a child group would be deleted with the widget under the task's last signal
         self.tasks = TaskGroup()
         self.session_task: Task = self.tasks.start(
-            SESSION_TASK.format(pid=session.pid),
+            say(SESSION_TASK, pid=as_is(session.pid)),
             _session_loop(session),
             on_progress=self.apply,
             on_result=self._session_ended,
             on_error=self._session_failed,
         )
         self.events_task: Task = self.tasks.start(
-            EVENTS_TASK.format(pid=session.pid),
+            say(EVENTS_TASK, pid=as_is(session.pid)),
             _event_loop(session),
             on_progress=self._on_event,
             on_error=self._session_failed,
@@ -391,11 +392,11 @@ class LiveView(Retranslated):
             for event in update.events:
                 self._on_event(event)
             if update.messages:
-                said = update.messages[-1]
-                self._set_status(lambda: source_words(said))  # the session's own words
+                latest = update.messages[-1]
+                self._set_status(lambda: said(latest))  # the session's own words
             if update.ended is not None:
                 ended = update.ended
-                self._finish(lambda: _capitalized(source_words(ended)))
+                self._finish(lambda: _capitalized(said(ended)))
         finally:
             self.session.delivered()
         if update.samples or update.frame is not None or update.ended is not None:
@@ -455,7 +456,7 @@ class LiveView(Retranslated):
         # the task mechanism has logged the traceback; the user reads one line, and the last state stays
         self.tasks.cancel_all()
         self.apply(self.session.take())
-        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=source_words(message)))
+        self._finish(lambda: self.tr("The live session stopped: {message}").format(message=said(message)))
         self.updated.emit()
 
     def _finish(self, why: Callable[[], str]) -> None:
@@ -493,7 +494,7 @@ class LiveView(Retranslated):
     def save_now(self, path: Path) -> None:
         message = self.session.save_now(path)
         if message is not None:
-            self._set_status(lambda: source_words(message))
+            self._set_status(lambda: said(message))
 
     def _mark_dialog(self) -> None:
         name, ok = QtWidgets.QInputDialog.getText(self, self.tr("Mark"), self.tr("Name of the mark:"))
@@ -509,10 +510,10 @@ class LiveView(Retranslated):
                 client.mark(name)
 
         self.tasks.start(
-            MARK_TASK.format(name=repr(name)),
+            say(MARK_TASK, name=as_is(repr(name))),
             send,
             on_result=lambda _r: self._set_status(lambda: self.tr("marked {name}").format(name=repr(name))),
-            on_error=lambda message: self._set_status(lambda: source_words(message)),
+            on_error=lambda message: self._set_status(lambda: said(message)),
         )
 
     def _record_toggled(self, on: bool) -> None:
