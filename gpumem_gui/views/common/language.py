@@ -168,8 +168,44 @@ def _install(app: QtCore.QCoreApplication, path: str) -> None:
         _installed.append(translator)
 
 
+class _LanguageCache(QtCore.QObject):
+    """Forgets the language known when it may change: Qt sends the application a LanguageChange whenever a
+    translator is installed or removed (set_language's, or a test's own); the application going, too."""
+
+    def __init__(self, app: QtCore.QCoreApplication) -> None:
+        super().__init__(app)
+        app.installEventFilter(self)
+        self.destroyed.connect(_forget)
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            _forget()
+        return False
+
+
+_known: list[str | None] = [None]  # what the translators said, until they change (figures ask it per figure)
+_watching: list[_LanguageCache] = []
+
+
+def _forget() -> None:
+    _known[0] = None
+
+
 def current_language() -> str:
     """en, ro or fr: the language of the translators installed now (set_language's, or a test's own)."""
+    lang = _known[0]
+    if lang is not None:
+        return lang
+    app = QtCore.QCoreApplication.instance()
+    if app is None:  # no application: nothing tells a change, ask each time
+        return _asked()
+    if not _watching or not shiboken6.isValid(_watching[0]):
+        _watching[:] = [_LanguageCache(app)]
+    _known[0] = lang = _asked()
+    return lang
+
+
+def _asked() -> str:
     # the one message every .qm translates into its own language code: lupdate finds it here
     return QtCore.QCoreApplication.translate("Language", "en")
 
