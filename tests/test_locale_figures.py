@@ -12,6 +12,7 @@ from gpumem_gui.teach.demos.wording import Count, worded
 from gpumem_gui.teach.lab import torch_available
 from gpumem_gui.teach.predict import Case, Prediction, load_predictions, make_case
 from gpumem_gui.teach.quiz import LANGUAGES
+from gpumem_gui.views.common.language import Shown, filled
 
 PREDICTIONS = load_predictions()
 ALL = sorted(PREDICTIONS.items.values(), key=lambda p: (p.quiz, p.question))
@@ -107,3 +108,24 @@ def test_empty_cache_reveal_agrees_with_one_segment() -> None:
     assert filled["en"].startswith("1 of 5 segments survives: the one holding")
     assert filled["ro"].startswith("Rămâne 1 segment din 5: cel care conține")
     assert filled["fr"].startswith("1 segment sur 5 survit\u202f: celui qui contient")
+
+
+def test_the_window_fills_figures_and_leaves_data_as_it_is(qapp: object) -> None:
+    """views' filled (said() uses it too): figures localized, a Shown and data (an address, a clock) as they are."""
+    nnbsp, nbsp = "\u202f", "\u00a0"  # CLDR's French: grouping, and before %
+    template = "{a} | {clock} | {n} {n:bloc|blocs} | {size} | {share} | {low} | {shown}"
+    fields = {
+        "a": "0x7f0350600000",
+        "clock": "2026-01-01 00:00:00.000204 UTC",
+        "n": "2,520",
+        "size": "1.5 GiB",
+        "share": "41.9%",
+        "low": "<0.1%",
+        "shown": Shown("805.306.368"),
+    }
+    expected = (
+        f"0x7f0350600000 | 2026-01-01 00:00:00.000204 UTC | 2{nnbsp}520 blocs | 1,5 Gio | 41,9{nbsp}% | <0,1{nbsp}% "
+        "| 805.306.368"
+    )
+    assert filled(template, fields, "fr") == expected
+    assert filled(template, fields, "en") == template.replace("{n:bloc|blocs}", "blocs").format_map(fields)

@@ -11,67 +11,38 @@ from gpumem_gui.core.allocator.replay import merged_settings
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import UNLIMITED
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
 from gpumem_gui.core.snapshot.units import format_bytes
 
 CONF = "PYTORCH_CUDA_ALLOC_CONF"
-CONTEXT = "SettingsPage"  # the translations' context of every template below
+# Every text of the page is a Sentence (str() is the English; the window says it in its language): a template
+# marked in the "SettingsPage" context, its sizes written in English ("1.5 GiB", the window writes them as its
+# language does) and names and values from the file said as they are (_as_is).
 
 
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
-    """Marks a template for the window's translations (the document has no Qt: the settings view translates it)."""
-    return text
+def _as_is(text: str) -> Sentence:
+    """A name or value from the file (a key, a number, True, PyTorch's message): the same in every language."""
+    return Sentence("", text)
 
 
-@dataclass(frozen=True)
-class Bytes:
-    """A size in a text: written "1.5 GiB" in English, as its language writes it in the window ("1,5 Gio")."""
-
-    n: int
-
-    def __str__(self) -> str:
-        return format_bytes(self.n)
+def _size(n: int) -> Sentence:
+    return say(Sentence("", "{size}"), size=format_bytes(n))
 
 
-@dataclass(frozen=True)
-class Words:
-    """A text of the page: a template marked QT_TRANSLATE_NOOP(CONTEXT, ...) and its fields (Words of their own, a
-    size, or a name or value from the file, shown as it is); str() is the English text, the window says it in its
-    language."""
-
-    template: str
-    fields: tuple[tuple[str, Words | Bytes | str], ...] = ()
-
-    def __str__(self) -> str:
-        return self.template.format_map({name: str(value) for name, value in self.fields})
-
-
-def _words(template: str, **fields: Words | Bytes | str) -> Words:
-    return Words(template, tuple(fields.items()))
-
-
-AS_IS = "{text}"  # the template of a value from the file (a name, a number, True), the same in every language
-
-
-def _as_is(text: str) -> Words:
-    return _words(AS_IS, text=text)
-
-
-NOT_RECORDED = _words(
-    QT_TRANSLATE_NOOP(
-        "SettingsPage",
-        "This file recorded no allocator settings (PyTorch wrote them from 2.3 on): the values below are PyTorch's "
-        "defaults, assumed; the run may have used others.",
-    )
+NOT_RECORDED = QT_TRANSLATE_NOOP(
+    "SettingsPage",
+    "This file recorded no allocator settings (PyTorch wrote them from 2.3 on): the values below are PyTorch's "
+    "defaults, assumed; the run may have used others.",
 )
 
 
 @dataclass(frozen=True)
 class SettingRow:
     key: str
-    value: Words  # as recorded, in words
-    default: Words
-    meaning: Words
-    what_if: Words  # what the What if... replay makes of it: the value it tries, or whether it can change it
+    value: Sentence  # as recorded, in words
+    default: Sentence
+    meaning: Sentence
+    what_if: Sentence  # what the What if... replay makes of it: the value it tries, or whether it can change it
     set: bool  # the recorded value differs from the default
     what_if_changes: bool  # the what-if value differs from the recorded one
 
@@ -80,15 +51,17 @@ class SettingRow:
 class SettingsPage:
     recorded: bool  # whether the file recorded its settings
     conf: str  # the PYTORCH_CUDA_ALLOC_CONF it ran with ("" when unset or unrecorded)
-    notes: tuple[Words, ...]  # what to know before reading the rows (nothing recorded, a string PyTorch would refuse)
+    notes: tuple[
+        Sentence, ...
+    ]  # what to know before reading the rows (nothing recorded, a string PyTorch would refuse)
     rows: tuple[SettingRow, ...]
 
 
 @dataclass(frozen=True)
 class _Key:
-    meaning: str
+    meaning: Sentence
     field: str | None  # the What if... field that changes it; None: the replay keeps it as recorded
-    why_not: str = ""  # why the replay cannot change it
+    why_not: Sentence | None = None  # why the replay cannot change it
 
 
 _NOT_A_FIELD = QT_TRANSLATE_NOOP("SettingsPage", "not a field of the dialog")
@@ -204,54 +177,50 @@ _FROM_CONF = ("large_segment_size_mb", "max_non_split_rounding_mb", "per_process
 _OFF = QT_TRANSLATE_NOOP("SettingsPage", "off")
 
 
-def _mib(n: int) -> Words:
-    return _words(QT_TRANSLATE_NOOP("SettingsPage", "unlimited")) if n >= UNLIMITED else _words("{size}", size=Bytes(n))
+def _mib(n: int) -> Sentence:
+    return QT_TRANSLATE_NOOP("SettingsPage", "unlimited") if n >= UNLIMITED else _size(n)
 
 
-def _divisions(table: Sequence[int]) -> Words:
+def _divisions(table: Sequence[int]) -> Sentence:
     """The per-range divisions in words: `off`, `4 everywhere`, `1 MiB-: 1, 256 MiB-: 4` (runs of one value)."""
     if not any(table):
-        return _words(_OFF)
+        return _OFF
     if len(set(table)) == 1:
-        return _words(QT_TRANSLATE_NOOP("SettingsPage", "{n} everywhere"), n=str(table[0]))
+        return say(QT_TRANSLATE_NOOP("SettingsPage", "{n} everywhere"), n=_as_is(str(table[0])))
     runs = [(i, d) for i, d in enumerate(table) if i == 0 or table[i - 1] != d]
-    # a run: its range's first size and its divisions (the words "off" for none); the runs joined by ", "
-    said = {
-        f"run{k}": _words(
-            "{size}-: {divisions}", size=Bytes((1 << i) << 20), divisions=_as_is(str(d)) if d else _words(_OFF)
-        )
-        for k, (i, d) in enumerate(runs)
-    }
-    return _words(", ".join(f"{{{name}}}" for name in said), **said)
+    # a run: its range's first size and its divisions (the words "off" for none)
+    run = Sentence("", "{size}-: {divisions}")
+    return joined(
+        (say(run, size=format_bytes((1 << i) << 20), divisions=_as_is(str(d)) if d else _OFF) for i, d in runs), ", "
+    )
 
 
-def _fraction(x: float, unset: Words) -> Words:
+def _fraction(x: float, unset: Sentence) -> Sentence:
     return unset if not x else _as_is(f"{x:g}")
 
 
-def _value_words(key: str, config: AllocatorConfig) -> Words:
+def _value_words(key: str, config: AllocatorConfig) -> Sentence:
     """The value of `key` (one the replay reads) in `config`, in words."""
     if key == "expandable_segments":
         return _as_is(str(config.expandable_segments))
     if key == "max_split_size":
         return _mib(config.max_split_size)
     if key == "garbage_collection_threshold":
-        return _fraction(config.garbage_collection_threshold, _words(QT_TRANSLATE_NOOP("SettingsPage", "0 (off)")))
+        return _fraction(config.garbage_collection_threshold, QT_TRANSLATE_NOOP("SettingsPage", "0 (off)"))
     if key == "roundup_power2_divisions":
         return _divisions(config.roundup_power2_divisions)
     if key == "large_segment_size_mb":
-        return _words("{size}", size=Bytes(config.large_segment_size))
+        return _size(config.large_segment_size)
     if key == "max_non_split_rounding_mb":
-        return _words("{size}", size=Bytes(config.max_non_split_rounding_size))
+        return _size(config.max_non_split_rounding_size)
     if key == "per_process_memory_fraction":
         return _fraction(
-            config.per_process_memory_fraction,
-            _words(QT_TRANSLATE_NOOP("SettingsPage", "not set (the whole device)")),
+            config.per_process_memory_fraction, QT_TRANSLATE_NOOP("SettingsPage", "not set (the whole device)")
         )
     raise KeyError(key)
 
 
-_UNSET = _words(QT_TRANSLATE_NOOP("SettingsPage", "unset"))
+_UNSET = QT_TRANSLATE_NOOP("SettingsPage", "unset")
 _DEFAULTS_OF_OTHERS = {
     CONF: _UNSET,
     "release_lock_on_cudamalloc": _as_is("False"),
@@ -264,7 +233,7 @@ _DEFAULTS_OF_OTHERS = {
 _MISSING = object()
 
 
-def _recorded_words(key: str, value: Any) -> Words:
+def _recorded_words(key: str, value: Any) -> Sentence:
     if key == CONF:
         return _as_is(f'"{value}"') if value else _UNSET
     return _as_is(str(value))
@@ -273,7 +242,7 @@ def _recorded_words(key: str, value: Any) -> Words:
 def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] = ()) -> SettingsPage:
     """The page of a snapshot's `allocator_settings` (None: not recorded), with the what-if `overrides`
     (PYTORCH_CUDA_ALLOC_CONF items, as the What if... dialog gives them) where a replay was asked for."""
-    notes: list[Words] = []
+    notes: list[Sentence] = []
     recorded = settings is not None
     conf = str((settings or {}).get(CONF, "") or "")
     if not recorded:
@@ -285,7 +254,7 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
         refused = QT_TRANSLATE_NOOP(
             "SettingsPage", "PyTorch would refuse its {conf} ({error}): the keys it alone holds show their defaults."
         )
-        notes.append(_words(refused, conf=CONF, error=str(e)))
+        notes.append(say(refused, conf=_as_is(CONF), error=_as_is(str(e))))
         conf_config = AllocatorConfig()
     what_if_config: AllocatorConfig | None = None
     what_if_conf = ""
@@ -296,7 +265,7 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
             what_if_config = parse_alloc_conf(what_if_conf)
         except AllocConfError as e:
             wrong = QT_TRANSLATE_NOOP("SettingsPage", "The what-if settings are not ones PyTorch would take: {error}")
-            notes.append(_words(wrong, error=str(e)))
+            notes.append(say(wrong, error=_as_is(str(e))))
     default = AllocatorConfig()
     keys = [CONF, *[k for k in (settings or {}) if k != CONF]]
     # every key a replay reads has its row, recorded or not; a file without settings, every key PyTorch writes
@@ -315,23 +284,22 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
             default_words = _DEFAULTS_OF_OTHERS.get(key, _as_is("?"))
         differs = recorded and str(value) != str(default_words)
         if not recorded:
-            value = _words(QT_TRANSLATE_NOOP("SettingsPage", "not recorded; assumed: {default}"), default=default_words)
+            value = say(QT_TRANSLATE_NOOP("SettingsPage", "not recorded; assumed: {default}"), default=default_words)
         changes = False
         if key == CONF and what_if_config is not None:
-            what_if = _words(QT_TRANSLATE_NOOP("SettingsPage", 'replayed under "{conf}"'), conf=what_if_conf)
+            what_if = say(QT_TRANSLATE_NOOP("SettingsPage", 'replayed under "{conf}"'), conf=_as_is(what_if_conf))
         elif not simulated or (info.field is None and what_if_config is None):
             kept = QT_TRANSLATE_NOOP("SettingsPage", "kept as recorded")
             why = QT_TRANSLATE_NOOP("SettingsPage", "kept as recorded: {why}")
-            what_if = _words(why, why=_words(info.why_not)) if info.why_not else _words(kept)
+            what_if = say(why, why=info.why_not) if info.why_not else kept
         elif what_if_config is None:
-            what_if = _words(
-                QT_TRANSLATE_NOOP("SettingsPage", "What if... can change it ({field})"), field=str(info.field)
-            )
+            can = QT_TRANSLATE_NOOP("SettingsPage", "What if... can change it ({field})")
+            what_if = say(can, field=_as_is(str(info.field)))
         else:
             tried = _value_words(key, what_if_config)
             changes = str(tried) != str(_value_words(key, conf_config if key in _FROM_CONF else dict_config))
             changed = QT_TRANSLATE_NOOP("SettingsPage", "{value} (changed)")
             as_recorded = QT_TRANSLATE_NOOP("SettingsPage", "{value} (as recorded)")
-            what_if = _words(changed if changes else as_recorded, value=tried)
-        rows.append(SettingRow(key, value, default_words, _words(info.meaning), what_if, differs, changes))
+            what_if = say(changed if changes else as_recorded, value=tried)
+        rows.append(SettingRow(key, value, default_words, info.meaning, what_if, differs, changes))
     return SettingsPage(recorded, conf, tuple(notes), tuple(rows))

@@ -16,14 +16,8 @@ from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, SMALL_SIZE
 from gpumem_gui.core.snapshot.model import I64, Action, AllocatorState, BlockState, TraceTable
-from gpumem_gui.core.snapshot.sentences import EnglishField
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
 from gpumem_gui.core.snapshot.units import format_bytes
-
-
-def QT_TRANSLATE_NOOP(context: str, text: str) -> str:  # the name pyside6-lupdate looks for
-    """Marks a sentence for the window's translations (core imports no Qt: the figures panel translates it)."""
-    return text
-
 
 Severity = Literal["info", "warn", "alert"]
 SEVERITIES: tuple[Severity, ...] = ("info", "warn", "alert")  # mildest first
@@ -90,22 +84,18 @@ class Finding:
     """One thing worth saying about the state: how much it matters, one plain sentence, the figures behind it."""
 
     severity: Severity
+    # the sentence in English; a Sentence (its template marked "Findings", its figures written in English: "1.5
+    # GiB", "41%", "2,520") is said in the window's language (views/common/sentences.said)
     text: str
     figures: Mapping[str, float] = field(default_factory=dict)  # Metrics' names where the figure is one of them
     subject: str = ""  # the Metrics figure the finding is about (its row is marked), "" for none
-    # the sentence as a template (marked for translation) and its figures written in English ("1.5 GiB", "41%",
-    # "2,520"): the window translates the template and writes the figures as its language does; `text` is the
-    # English sentence they make ({n:form|forms}: a count's noun, in the form the count takes)
-    template: str = ""
-    fields: Mapping[str, str] = field(default_factory=dict)
 
 
 def _said(
-    severity: Severity, template: str, fields: Mapping[str, str], figures: Mapping[str, float], subject: str = ""
+    severity: Severity, template: Sentence, fields: Mapping[str, str], figures: Mapping[str, float], subject: str = ""
 ) -> Finding:
-    """A finding whose sentence is `template` filled with `fields` (see Finding.template)."""
-    text = template.format_map({name: EnglishField(value) for name, value in fields.items()})
-    return Finding(severity, text, figures, subject, template, dict(fields))
+    """A finding whose sentence is `template` filled with `fields`."""
+    return Finding(severity, say(template, **fields), figures, subject)
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,7 @@ from gpumem_gui.core.analysis.site_series import OTHER_LABEL
 from gpumem_gui.core.analysis.site_tree import LINE
 from gpumem_gui.core.snapshot.backward_nodes import BACKWARD_OF, ENGINE_WORDS, NOT_RECORDED
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.teach.demos.wording import Count, localize, number, percent, worded
+from gpumem_gui.teach.demos.wording import Count, localize, number, percent
 from gpumem_gui.translations import FOLDER
 
 LANGUAGES = ("en", "ro", "fr")
@@ -168,8 +168,44 @@ def _install(app: QtCore.QCoreApplication, path: str) -> None:
         _installed.append(translator)
 
 
+class _LanguageCache(QtCore.QObject):
+    """Forgets the language known when it may change: Qt sends the application a LanguageChange whenever a
+    translator is installed or removed (set_language's, or a test's own); the application going, too."""
+
+    def __init__(self, app: QtCore.QCoreApplication) -> None:
+        super().__init__(app)
+        app.installEventFilter(self)
+        self.destroyed.connect(_forget)
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:
+            _forget()
+        return False
+
+
+_known: list[str | None] = [None]  # what the translators said, until they change (figures ask it per figure)
+_watching: list[_LanguageCache] = []
+
+
+def _forget() -> None:
+    _known[0] = None
+
+
 def current_language() -> str:
     """en, ro or fr: the language of the translators installed now (set_language's, or a test's own)."""
+    lang = _known[0]
+    if lang is not None:
+        return lang
+    app = QtCore.QCoreApplication.instance()
+    if app is None:  # no application: nothing tells a change, ask each time
+        return _asked()
+    if not _watching or not shiboken6.isValid(_watching[0]):
+        _watching[:] = [_LanguageCache(app)]
+    _known[0] = lang = _asked()
+    return lang
+
+
+def _asked() -> str:
     # the one message every .qm translates into its own language code: lupdate finds it here
     return QtCore.QCoreApplication.translate("Language", "en")
 
@@ -244,7 +280,7 @@ def _site_words(label: str, _lang: str) -> str:  # per language: the translators
     if whole != label:
         return whole
     if other := _OTHER.fullmatch(label):
-        return fill_text_shown(translate_site(OTHER_LABEL), {"n": other.group(1)}, _lang)
+        return filled(translate_site(OTHER_LABEL), {"n": other.group(1)}, _lang)
     if line := _LINE.fullmatch(label):
         return translate_site(LINE).format(line=line.group(1))
     for phrase in (*ENGINE_WORDS, NOT_RECORDED):
@@ -262,16 +298,20 @@ QT_OWN = (
 
 
 class Shown(str):
-    """A figure already written as the window's language writes it (localized, size): `filled` puts it in as it is
-    (written again, "805.306.368" would be read as an English decimal and become "805,306.368")."""
+    """A text already written as the window's language writes it (a figure localized, a sentence said): `filled`
+    puts it in as it is (written again, "805.306.368" would be read as an English decimal and become
+    "805,306.368"); `{x:capital}` writes it with a capital."""
+
+    def __format__(self, spec: str) -> str:
+        return self[:1].upper() + self[1:] if spec == "capital" else format(str(self), spec)
 
 
-def localized(english: str) -> Shown:
-    """A figure written in English ("1.5 GiB", "41.9%", "2,520", "1.5 GiB (1,610,612,736 bytes)") as the current
-    language writes it."""
+def localized(english: str, lang: str | None = None) -> Shown:
+    """A figure written in English ("1.5 GiB", "41.9%", "2,520", "1.5 GiB (1,610,612,736 bytes)") as `lang` (by
+    default the current language) writes it."""
+    lang = current_language() if lang is None else lang
     if english[:1] in "<>~" and len(english) > 1:  # "<0.1%": the bound as it is, the figure localized
-        return Shown(english[0] + localized(english[1:]))
-    lang = current_language()
+        return Shown(english[0] + localized(english[1:], lang))
     text = localize(english, lang)
     if "bytes" in text and lang != "en":
         text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
@@ -308,16 +348,30 @@ def unit_word(unit: str) -> str:
     return localize(f"1 {unit}", current_language()).split(" ", 1)[1]
 
 
-def filled(translated: str, fields: Mapping[str, str]) -> str:
-    """A translated template filled with figures written in English: each written as the current language writes
-    it, a count's `{n:one|other}` (ro: `{n:one|few|other}`) in the form the count takes; a figure written already
-    (localized, size: a Shown) as it is."""
-    return fill_text_shown(translated, fields, current_language())
+# a count as the core writes it ("2,520"), and any figure: a number, a size ("1.5 GiB", "512 B"), a percentage
+# ("41.9%", "<0.1%"), an exact size ("1.5 GiB (1,610,612,736 bytes)"); anything else (an address, a setting, a path)
+# is data, said as it is
+_COUNT = re.compile(r"\d{1,3}(?:,\d{3})+|\d+")
+_FIGURE = re.compile(r"[<>~]?-?\d[\d,]*(?:\.\d+)?(?:%| [KMGTP]iB| B| bytes| MB)?(?: \([\d,]+ bytes\))?")
 
 
-def fill_text_shown(translated: str, fields: Mapping[str, str], lang: str) -> str:
-    """`filled` in `lang`."""
-    return translated.format_map({k: v if isinstance(v, Shown) else worded(v, lang) for k, v in fields.items()})
+def filled(translated: str, fields: Mapping[str, str], lang: str | None = None) -> str:
+    """A translated template filled with fields written in English, each as `lang` (by default the current
+    language) writes it: a count grouped, its `{n:one|other}` (ro: `{n:one|few|other}`) in the form it takes; a
+    figure localized; a text written already (a Shown: a localized figure, a sentence said) and data as they are.
+    The window's one way of writing core's figures in its language (said() fills a Sentence's fields with it)."""
+    lang = current_language() if lang is None else lang
+    return translated.format_map({name: _field(value, lang) for name, value in fields.items()})
+
+
+def _field(value: str, lang: str) -> object:
+    if isinstance(value, Shown):
+        return value
+    if _COUNT.fullmatch(value):
+        return Count(int(value.replace(",", "")), lang)
+    if _FIGURE.fullmatch(value):
+        return localized(value, lang)
+    return Shown(value)
 
 
 class Retranslated(QtWidgets.QWidget):

@@ -12,7 +12,7 @@ from gpumem_gui.core.analysis.first_look import percent as share_percent
 from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate
 from gpumem_gui.views.common.sentences import said
 
 _ROWS = (
@@ -123,13 +123,6 @@ _FIGURE_NAMES = {
 
 def _tr(text: str) -> str:
     return QtCore.QCoreApplication.translate("FiguresPanel", text)
-
-
-def _finding_text(f: Finding) -> str:
-    """A finding's sentence in the window's language, its figures written as the language writes them."""
-    if not f.template:
-        return said(f.text)  # a core Sentence (the profiler-made file's), or a sentence said as it is
-    return filled(QtCore.QCoreApplication.translate("Findings", f.template), f.fields)
 
 
 _BRACKETED = ("reserved_bytes", "allocated_bytes", "free_bytes", "pending_free_bytes")  # what the gap is made of
@@ -362,7 +355,7 @@ class FiguresPanel(Retranslated):
         self._restyle()
         rows = "".join(
             f'<tr><td bgcolor="{palette.FINDING_BACK[f.severity]}" style="color: {palette.FINDING[f.severity]};">'
-            f"<b>{_tr(_SEVERITY_WORD[f.severity])}</b> {html.escape(_finding_text(f))}</td></tr>"
+            f"<b>{_tr(_SEVERITY_WORD[f.severity])}</b> {html.escape(said(f.text))}</td></tr>"
             for f in self.findings
         )
         self.findings_label.setText(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')

@@ -9,19 +9,10 @@ from typing import Any
 
 from PySide6 import QtWidgets
 
-from gpumem_gui.document.settings_page import CONTEXT, Bytes, SettingsPage, Words, settings_page
+from gpumem_gui.document.settings_page import SettingsPage, settings_page
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import Retranslated, size, translate
-
-
-def said(words: Words) -> str:
-    """A text of the settings page in the window's language: its template translated, sizes as the language writes
-    them, names and values from the file as they are."""
-    fields = {
-        name: said(value) if isinstance(value, Words) else size(value.n) if isinstance(value, Bytes) else value
-        for name, value in words.fields
-    }
-    return translate(CONTEXT, words.template, fields)
+from gpumem_gui.views.common.language import Retranslated, translate
+from gpumem_gui.views.common.sentences import said
 
 
 class SettingsView(Retranslated):
