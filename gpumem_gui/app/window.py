@@ -29,6 +29,7 @@ from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.teach.quiz import Question
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.source_words import source_words
 from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
@@ -277,14 +278,14 @@ class MainWindow(MenuWindow):
 
     def show_load_error(self, path: str, message: str) -> LoadErrorPage:
         """A file that cannot be opened gets a tab saying why (not a dialog that would hold up the other loads)."""
-        page = LoadErrorPage(path, message)
+        page = LoadErrorPage(path, message)  # says the message in the window's language, again on a switch
         page.close_requested.connect(lambda: self.close_tab(self.tabs.indexOf(page)))
         page.open_another.connect(self.open_dialog)
         index = self.tabs.addTab(page, Path(path).name)
         language.tab_title(self.tabs, page, QT_TRANSLATE_NOOP("Tabs", "{name} (cannot open)"), name=Path(path).name)
-        self.tabs.setTabToolTip(index, message)
+        self.tabs.setTabToolTip(index, said(message))
         self.tabs.setCurrentIndex(index)
-        self.statusBar().showMessage(message, 30_000)
+        self.statusBar().showMessage(said(message), 30_000)
         return page
 
     def job_done(self, task: Task) -> None:

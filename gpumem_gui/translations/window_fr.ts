@@ -54,6 +54,10 @@
 <context>
     <name>CompareActions</name>
     <message>
+        <source>Compare: {message}</source>
+        <translation>Comparer&#x202f;: {message}</translation>
+    </message>
+    <message>
         <source>Compare: open a snapshot (fully loaded) first.</source>
         <translation>Comparer&#x202f;: ouvrez d&apos;abord un instantané (entièrement chargé).</translation>
     </message>

@@ -54,6 +54,10 @@
 <context>
     <name>CompareActions</name>
     <message>
+        <source>Compare: {message}</source>
+        <translation>Comparare: {message}</translation>
+    </message>
+    <message>
         <source>Compare: open a snapshot (fully loaded) first.</source>
         <translation>Comparare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
     </message>

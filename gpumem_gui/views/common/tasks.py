@@ -100,13 +100,13 @@ class Task(QtCore.QObject):
 
     progressed = QtCore.Signal(object)
     succeeded = QtCore.Signal(object)
-    failed = QtCore.Signal(str)
+    failed = QtCore.Signal(object)  # a str: a Sentence (core/snapshot/sentences.py) stays one, for said()
     finished = QtCore.Signal()  # always last, cancelled or not
 
     # emitted from the worker thread; this object lives in the GUI thread, so the slots below run there
     _progress = QtCore.Signal(object)
     _done = QtCore.Signal(object)
-    _error = QtCore.Signal(str)
+    _error = QtCore.Signal(object)
     _end = QtCore.Signal()
 
     def __init__(self, name: str, fn: Callable[[TaskContext], Any]) -> None:
@@ -156,7 +156,7 @@ class Task(QtCore.QObject):
         if not self.cancelled:
             self.succeeded.emit(result)
 
-    @QtCore.Slot(str)
+    @QtCore.Slot(object)
     def _on_error(self, message: str) -> None:
         if not self.cancelled:
             self.failed.emit(message)
@@ -195,11 +195,14 @@ def _emit(signal: QtCore.SignalInstance, *args: object) -> None:
 
 def one_line(error: BaseException) -> str:
     """An exception as the one line a user reads: its message, with the type where the message alone is unclear."""
-    text = " ".join(str(error).split())
+    said = str(error)
+    text = " ".join(said.split())
     if not text:
         return type(error).__name__
     expected = ("SnapshotError", "ProbeError", "ProbeGone", "AllocConfError", "DemoError", "QuizError", "LabError")
-    return text if type(error).__name__ in expected else f"{type(error).__name__}: {text}"
+    if type(error).__name__ not in expected:
+        return f"{type(error).__name__}: {text}"
+    return said if said == text else text  # a Sentence already on one line stays one (the window translates it)
 
 
 class Failures(QtCore.QObject):
