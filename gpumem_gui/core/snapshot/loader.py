@@ -66,7 +66,8 @@ def opened(source: Source, name: str | None = None) -> Iterator[tuple[Buffer, st
             yield mapped, label
             return
         compressed = os.fstat(f.fileno()).st_size
-        with _gunzipped_file(f, compressed, label) as plain, _mapped(plain, label, "the gzip stream is empty") as inner:
+        gzip_empty = QT_TRANSLATE_NOOP("SnapshotError", "the gzip stream is empty")
+        with _gunzipped_file(f, compressed, label) as plain, _mapped(plain, label, gzip_empty) as inner:
             yield inner, label
 
 
