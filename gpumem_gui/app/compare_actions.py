@@ -12,6 +12,7 @@ from gpumem_gui.document.compare import CompareDocument
 from gpumem_gui.sources.file_loader import load_in_worker
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, localized, translate
+from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.tasks import Task, TaskContext
 from gpumem_gui.views.compare.cluster_dialog import ClusterFolderDialog
 from gpumem_gui.views.compare.diff_view import DiffView
@@ -45,6 +46,11 @@ class CompareActions:
 
     def _say(self, text: str) -> None:
         self.host.statusBar().showMessage(text, 10_000)
+
+    def _compare_failed(self, message: str) -> None:
+        """A comparison that could not be made (a file B that is no snapshot): why, in the window's language."""
+        template = QT_TRANSLATE_NOOP("CompareActions", "Compare: {message}")
+        self._say(translate("CompareActions", template, {"message": said(message)}))
 
     def compare_dialog(self) -> None:
         """This tab (A, at its cursor) against another tab (at its cursor) or a file (at its snapshot)."""
@@ -117,7 +123,7 @@ class CompareActions:
             "compare",
             run,
             on_result=done,
-            on_error=lambda message: self._say(f"Compare: {message}"),
+            on_error=self._compare_failed,
         )
 
     def compare_files(  # noqa: PLR0917 (each side's file, device and event, as the ranks table gives them)
@@ -137,9 +143,7 @@ class CompareActions:
             index = self.host.tabs.addTab(DiffView(diff, a, b), title)
             self.host.tabs.setCurrentIndex(index)
 
-        return self.host.tasks.start(
-            "compare", run, on_result=done, on_error=lambda message: self._say(f"Compare: {message}")
-        )
+        return self.host.tasks.start("compare", run, on_result=done, on_error=self._compare_failed)
 
     # -- a folder of rank files -----------------------------------------------------------------------------------
 

@@ -277,14 +277,14 @@ class MainWindow(MenuWindow):
 
     def show_load_error(self, path: str, message: str) -> LoadErrorPage:
         """A file that cannot be opened gets a tab saying why (not a dialog that would hold up the other loads)."""
-        page = LoadErrorPage(path, message)
+        page = LoadErrorPage(path, message)  # says the message in the window's language, again on a switch
         page.close_requested.connect(lambda: self.close_tab(self.tabs.indexOf(page)))
         page.open_another.connect(self.open_dialog)
         index = self.tabs.addTab(page, Path(path).name)
         language.tab_title(self.tabs, page, QT_TRANSLATE_NOOP("Tabs", "{name} (cannot open)"), name=Path(path).name)
-        self.tabs.setTabToolTip(index, message)
+        self.tabs.setTabToolTip(index, said(message))
         self.tabs.setCurrentIndex(index)
-        self.statusBar().showMessage(message, 30_000)
+        self.statusBar().showMessage(said(message), 30_000)
         return page
 
     def job_done(self, task: Task) -> None:

@@ -28,6 +28,7 @@ from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
 from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
 
 T = TypeVar("T")
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
@@ -116,9 +117,9 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
                 bands = None
             conn.send(("bands", bands))
     except SnapshotError as e:
-        conn.send(("error", str(e)))
+        conn.send(("error", str(e)))  # a Sentence (pickled as one): the window says it in its language
     except Exception as e:  # whatever broke, the window gets one line instead of a dead worker
-        conn.send(("error", f"{type(e).__name__}: {e} ({path})"))
+        conn.send(("error", _broke(e, path)))
     finally:
         conn.close()
         os._exit(0)
@@ -171,7 +172,23 @@ def _hand_over(path: str, load: Callable[[str], tuple[int, T]], given: Callable[
 
 def _unreadable(e: Exception, path: str) -> str:
     first = (str(e).splitlines() or [""])[0][:200]
-    return f"could not read the loaded data: {type(e).__name__}: {first} ({path})"
+    return say(
+        QT_TRANSLATE_NOOP("SnapshotError", "could not read the loaded data: {type}: {reason} ({path})"),
+        type=type(e).__name__,
+        reason=Sentence("", first),  # Python's words: said as they are
+        path=path,
+    )
+
+
+def _broke(e: Exception, path: str) -> str:
+    """An unexpected exception in the worker as the window's one line: its type, its words (data), the file."""
+    return Sentence(
+        "", "{type}: {reason} ({path})", {"type": type(e).__name__, "reason": Sentence("", str(e)), "path": path}
+    )
+
+
+def _with_path(template: Sentence, path: str, **fields: str | int) -> Sentence:
+    return say(template, path=path, **fields)
 
 
 @dataclass
@@ -232,7 +249,12 @@ class FileLoadJob:
             while not self._cancelled.is_set():
                 if deadline is not None and time.monotonic() > deadline:
                     self.cancel()
-                    return LoadResult(self.path, error=f"loading took longer than {timeout:.0f} s ({self.path})")
+                    took = _with_path(
+                        QT_TRANSLATE_NOOP("SnapshotError", "loading took longer than {seconds} s ({path})"),
+                        self.path,
+                        seconds=f"{timeout:.0f}",
+                    )
+                    return LoadResult(self.path, error=took)
                 closed = False
                 try:
                     message = self._conn.recv() if self._conn.poll(0.05) else None
@@ -251,9 +273,10 @@ class FileLoadJob:
                     and value is not None
                     and not self._ours(value)
                 ):
-                    return LoadResult(
-                        self.path, error=f"the loading process named a file outside its folder ({self.path})"
+                    outside = QT_TRANSLATE_NOOP(
+                        "SnapshotError", "the loading process named a file outside its folder ({path})"
                     )
+                    return LoadResult(self.path, error=_with_path(outside, self.path))
                 if kind == "curves":
                     self._curves(value, on_curves)
                 elif kind == "spans":
@@ -275,8 +298,11 @@ class FileLoadJob:
                         whole.site_bands = self._bands(value)
                     return whole
                 else:
-                    return LoadResult(self.path, error=str(value))
-            return LoadResult(self.path, error=f"cancelled ({self.path})")
+                    # a Sentence stays one (str() of it would be its English only)
+                    return LoadResult(self.path, error=value if isinstance(value, str) else str(value))
+            return LoadResult(
+                self.path, error=_with_path(QT_TRANSLATE_NOOP("SnapshotError", "cancelled ({path})"), self.path)
+            )
         finally:
             self._cleanup()
 
@@ -284,12 +310,19 @@ class FileLoadJob:
         """Why the worker left without a last word, in one line."""
         self._proc.join(timeout=5)
         code = self._proc.exitcode
-        why = ""
         if code == -signal.SIGBUS:  # its mapped pages past a new end: the file was cut short under the reader
             return changed_while_read(self.path)
         if code is not None and code < 0:
-            why = f", killed by {reader_stopped_by(-code)}"
-        return f"the loading process stopped unexpectedly{why} ({self.path})"
+            return _with_path(
+                QT_TRANSLATE_NOOP(
+                    "SnapshotError", "the loading process stopped unexpectedly, killed by {signal} ({path})"
+                ),
+                self.path,
+                signal=reader_stopped_by(-code),
+            )
+        return _with_path(
+            QT_TRANSLATE_NOOP("SnapshotError", "the loading process stopped unexpectedly ({path})"), self.path
+        )
 
     def _ours(self, value: object) -> bool:
         """A hand-over file of this job: the worker names nothing else (a path elsewhere is never opened)."""
@@ -377,5 +410,7 @@ def load_in_worker(path: str) -> tuple[Snapshot, dict[int, DeviceTimeline]]:
     the worker's one line when it could not be read."""
     result = FileLoadJob(path).wait()
     if result.error is not None or result.snapshot is None or result.timelines is None:
-        raise SnapshotError(result.error or f"nothing was loaded ({path})")
+        raise SnapshotError(
+            result.error or _with_path(QT_TRANSLATE_NOOP("SnapshotError", "nothing was loaded ({path})"), path)
+        )
     return result.snapshot, result.timelines

@@ -9,7 +9,21 @@ FOLDER = Path(__file__).resolve().parent
 TRANSLATED = ("ro", "fr")  # the languages besides English, the language the code is written in
 # each area's sources, relative to the repository's top: one .ts per area and language; a file is in one area only
 AREAS: dict[str, tuple[str, ...]] = {
-    "window": ("gpumem_gui/app", "gpumem_gui/views/common"),
+    # with the loader's errors (SnapshotError), which the window shows where a file cannot be opened
+    "window": (
+        "gpumem_gui/app",
+        "gpumem_gui/views/common",
+        "gpumem_gui/core/snapshot/errors.py",
+        "gpumem_gui/core/snapshot/convert.py",
+        "gpumem_gui/core/snapshot/loader.py",
+        "gpumem_gui/core/snapshot/budget.py",
+        "gpumem_gui/core/snapshot/model.py",
+        "gpumem_gui/core/snapshot/recorded_with.py",
+        "gpumem_gui/core/snapshot/safe_unpickle.py",
+        "gpumem_gui/core/analysis/rank_summary.py",
+        "gpumem_gui/mcp_tools.py",
+        "gpumem_gui/sources/file_loader.py",
+    ),
     # the snapshot tab, with the spans', sites' and settings' words made below it (marked there, translated where shown)
     "snapshot": (
         "gpumem_gui/views/snapshot",

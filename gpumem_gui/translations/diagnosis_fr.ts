@@ -1127,6 +1127,133 @@ a tenu davantage après {increases} des {steps} pas suivant le premier mesuré
     </message>
 </context>
 <context>
+    <name>SnapshotError</name>
+    <message>
+        <source>a {bits}-bit integer</source>
+        <translation>un entier de {bits} bits</translation>
+    </message>
+    <message>
+        <source>is {value}, not an integer</source>
+        <translation>est {value}, pas un entier</translation>
+    </message>
+    <message>
+        <source>is {value}, below zero</source>
+        <translation>est {value}, sous zéro</translation>
+    </message>
+    <message>
+        <source>is {value}, beyond {limit}</source>
+        <translation>est {value}, au-delà de {limit}</translation>
+    </message>
+    <message>
+        <source>is {value}, not a pair of integers</source>
+        <translation>est {value}, pas une paire d&apos;entiers</translation>
+    </message>
+    <message>
+        <source>holds a value that {problem}</source>
+        <translation>contient une valeur qui {problem}</translation>
+    </message>
+    <message>
+        <source>is {type}, not a dict</source>
+        <translation>est {type}, pas un dict</translation>
+    </message>
+    <message>
+        <source>has no {key}</source>
+        <translation>n&apos;a pas de {key}</translation>
+    </message>
+    <message>
+        <source>has an {key} that is {value}, not a string</source>
+        <translation>a une valeur {key} qui est {value}, pas une chaîne</translation>
+    </message>
+    <message>
+        <source>has a {key} that {problem}</source>
+        <translation>a une valeur {key} qui {problem}</translation>
+    </message>
+    <message>
+        <source>ends beyond 2^62 - 1 (&apos;addr&apos; {addr} + &apos;size&apos; {size})</source>
+        <translation>finit au-delà de 2^62 - 1 (&apos;addr&apos; {addr} + &apos;size&apos; {size})</translation>
+    </message>
+    <message>
+        <source>has a {key} that is {value}, not a string</source>
+        <translation>a une valeur {key} qui est {value}, pas une chaîne</translation>
+    </message>
+    <message>
+        <source>has &apos;frames&apos; that is {value}, not a list</source>
+        <translation>a des &apos;frames&apos; qui sont {value}, pas une liste</translation>
+    </message>
+    <message>
+        <source>has a stack frame that is {value}, not a dict</source>
+        <translation>a un cadre de pile qui est {value}, pas un dict</translation>
+    </message>
+    <message>
+        <source>is {value}, not a string or a dict</source>
+        <translation>est {value}, ni une chaîne ni un dict</translation>
+    </message>
+    <message>
+        <source>is a dict of {n} keys, beyond {limit}</source>
+        <translation>est un dict de {n} clés, au-delà de {limit}</translation>
+    </message>
+    <message>
+        <source>is a dict whose keys are not all strings</source>
+        <translation>est un dict dont les clés ne sont pas toutes des chaînes</translation>
+    </message>
+    <message>
+        <source>is a dict nested deeper than {limit}</source>
+        <translation>est un dict imbriqué sur plus de {limit} niveaux</translation>
+    </message>
+    <message>
+        <source>device {device} trace</source>
+        <translation>la trace du périphérique {device}</translation>
+    </message>
+    <message>
+        <source>{where}: entry {i} {problem}</source>
+        <translation>{where}&#x202f;: l&apos;entrée {i} {problem}</translation>
+    </message>
+    <message>
+        <source>{where}: an entry cannot be read</source>
+        <translation>{where}&#x202f;: une entrée est illisible</translation>
+    </message>
+    <message>
+        <source>segment {i} ends beyond 2^62 - 1 (address {address})</source>
+        <translation>le segment {i} finit au-delà de 2^62 - 1 (adresse {address})</translation>
+    </message>
+    <message>
+        <source>segment {i}: a block at {address} ends beyond 2^62 - 1</source>
+        <translation>segment {i}&#x202f;: un bloc à {address} finit au-delà de 2^62 - 1</translation>
+    </message>
+    <message>
+        <source>segment {i} ({address}, {size} bytes) has a block outside it ({at}, {bytes} bytes)</source>
+        <translation>le segment {i} ({address}, {size} octets) a un bloc hors de lui ({at}, {bytes} octets)</translation>
+    </message>
+    <message>
+        <source>segment {i} has blocks that overlap or are out of order (at {at})</source>
+        <translation>le segment {i} a des blocs qui se chevauchent ou sont dans le désordre (à {at})</translation>
+    </message>
+    <message>
+        <source>segments {i} and {j} overlap (at {at} on device {device})</source>
+        <translation>les segments {i} et {j} se chevauchent (à {at} sur le périphérique {device})</translation>
+    </message>
+    <message>
+        <source>its sizes add up to about 2^{power} bytes, beyond what any device holds</source>
+        <translation>ses tailles totalisent environ 2^{power} octets, au-delà de ce que contient tout périphérique</translation>
+    </message>
+    <message>
+        <source>{where} {key} holds a value that</source>
+        <translation>{where} {key} contient une valeur qui</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a table</source>
+        <translation>{where} {key} est {value}, pas une table</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a number in 0..1</source>
+        <translation>{where} {key} est {value}, pas un nombre dans 0..1</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a string</source>
+        <translation>{where} {key} est {value}, pas une chaîne</translation>
+    </message>
+</context>
+<context>
     <name>Tabs</name>
     <message>
         <source>explain</source>

@@ -1127,6 +1127,133 @@ a ținut mai mult după {increases} din cei {steps} pași de după primul măsur
     </message>
 </context>
 <context>
+    <name>SnapshotError</name>
+    <message>
+        <source>a {bits}-bit integer</source>
+        <translation>un întreg de {bits} biți</translation>
+    </message>
+    <message>
+        <source>is {value}, not an integer</source>
+        <translation>este {value}, nu un întreg</translation>
+    </message>
+    <message>
+        <source>is {value}, below zero</source>
+        <translation>este {value}, sub zero</translation>
+    </message>
+    <message>
+        <source>is {value}, beyond {limit}</source>
+        <translation>este {value}, peste {limit}</translation>
+    </message>
+    <message>
+        <source>is {value}, not a pair of integers</source>
+        <translation>este {value}, nu o pereche de întregi</translation>
+    </message>
+    <message>
+        <source>holds a value that {problem}</source>
+        <translation>conține o valoare care {problem}</translation>
+    </message>
+    <message>
+        <source>is {type}, not a dict</source>
+        <translation>este {type}, nu un dict</translation>
+    </message>
+    <message>
+        <source>has no {key}</source>
+        <translation>nu are {key}</translation>
+    </message>
+    <message>
+        <source>has an {key} that is {value}, not a string</source>
+        <translation>are o valoare {key} care este {value}, nu un șir</translation>
+    </message>
+    <message>
+        <source>has a {key} that {problem}</source>
+        <translation>are o valoare {key} care {problem}</translation>
+    </message>
+    <message>
+        <source>ends beyond 2^62 - 1 (&apos;addr&apos; {addr} + &apos;size&apos; {size})</source>
+        <translation>se termină după 2^62 - 1 (&apos;addr&apos; {addr} + &apos;size&apos; {size})</translation>
+    </message>
+    <message>
+        <source>has a {key} that is {value}, not a string</source>
+        <translation>are o valoare {key} care este {value}, nu un șir</translation>
+    </message>
+    <message>
+        <source>has &apos;frames&apos; that is {value}, not a list</source>
+        <translation>are &apos;frames&apos; care este {value}, nu o listă</translation>
+    </message>
+    <message>
+        <source>has a stack frame that is {value}, not a dict</source>
+        <translation>are un cadru de stivă care este {value}, nu un dict</translation>
+    </message>
+    <message>
+        <source>is {value}, not a string or a dict</source>
+        <translation>este {value}, nu un șir sau un dict</translation>
+    </message>
+    <message>
+        <source>is a dict of {n} keys, beyond {limit}</source>
+        <translation>este un dict cu {n} chei, peste {limit}</translation>
+    </message>
+    <message>
+        <source>is a dict whose keys are not all strings</source>
+        <translation>este un dict ale cărui chei nu sunt toate șiruri</translation>
+    </message>
+    <message>
+        <source>is a dict nested deeper than {limit}</source>
+        <translation>este un dict imbricat pe mai mult de {limit} niveluri</translation>
+    </message>
+    <message>
+        <source>device {device} trace</source>
+        <translation>jurnalul de evenimente al dispozitivului {device}</translation>
+    </message>
+    <message>
+        <source>{where}: entry {i} {problem}</source>
+        <translation>{where}: intrarea {i} {problem}</translation>
+    </message>
+    <message>
+        <source>{where}: an entry cannot be read</source>
+        <translation>{where}: o intrare nu poate fi citită</translation>
+    </message>
+    <message>
+        <source>segment {i} ends beyond 2^62 - 1 (address {address})</source>
+        <translation>segmentul {i} se termină după 2^62 - 1 (adresa {address})</translation>
+    </message>
+    <message>
+        <source>segment {i}: a block at {address} ends beyond 2^62 - 1</source>
+        <translation>segmentul {i}: un bloc de la {address} se termină după 2^62 - 1</translation>
+    </message>
+    <message>
+        <source>segment {i} ({address}, {size} bytes) has a block outside it ({at}, {bytes} bytes)</source>
+        <translation>segmentul {i} ({address}, {size} octeți) are un bloc în afara lui ({at}, {bytes} octeți)</translation>
+    </message>
+    <message>
+        <source>segment {i} has blocks that overlap or are out of order (at {at})</source>
+        <translation>segmentul {i} are blocuri care se suprapun sau nu sunt în ordine (la {at})</translation>
+    </message>
+    <message>
+        <source>segments {i} and {j} overlap (at {at} on device {device})</source>
+        <translation>segmentele {i} și {j} se suprapun (la {at} pe dispozitivul {device})</translation>
+    </message>
+    <message>
+        <source>its sizes add up to about 2^{power} bytes, beyond what any device holds</source>
+        <translation>dimensiunile sale însumează circa 2^{power} octeți, peste ce poate conține orice dispozitiv</translation>
+    </message>
+    <message>
+        <source>{where} {key} holds a value that</source>
+        <translation>{where} {key} conține o valoare care</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a table</source>
+        <translation>{where} {key} este {value}, nu un tabel</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a number in 0..1</source>
+        <translation>{where} {key} este {value}, nu un număr în 0..1</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a string</source>
+        <translation>{where} {key} este {value}, nu un șir</translation>
+    </message>
+</context>
+<context>
     <name>Tabs</name>
     <message>
         <source>explain</source>

@@ -54,6 +54,10 @@
 <context>
     <name>CompareActions</name>
     <message>
+        <source>Compare: {message}</source>
+        <translation>Comparer&#x202f;: {message}</translation>
+    </message>
+    <message>
         <source>Compare: open a snapshot (fully loaded) first.</source>
         <translation>Comparer&#x202f;: ouvrez d&apos;abord un instantané (entièrement chargé).</translation>
     </message>
@@ -357,6 +361,293 @@
     <message>
         <source>Cancel</source>
         <translation>Annuler</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotError</name>
+    <message>
+        <source>a {type}</source>
+        <translation>un objet {type}</translation>
+    </message>
+    <message>
+        <source>{names} changed while it was read (it is shorter than when it was opened); open it again once it is written</source>
+        <translation>{names} a changé pendant sa lecture (il est plus court qu&apos;à l&apos;ouverture)&#x202f;; rouvrez-le une fois qu&apos;il est écrit</translation>
+    </message>
+    <message>
+        <source>signal {number}</source>
+        <translation>signal {number}</translation>
+    </message>
+    <message>
+        <source>{signal} (out of memory? the system&apos;s OOM killer sends it)</source>
+        <translation>{signal} (mémoire épuisée&#x202f;? le tueur OOM du système l&apos;envoie)</translation>
+    </message>
+    <message>
+        <source>a stack frame is {type}, not a dict</source>
+        <translation>un cadre de pile est {type}, pas un dict</translation>
+    </message>
+    <message>
+        <source>a &apos;frames&apos; value is {type}, not a list</source>
+        <translation>une valeur &apos;frames&apos; est {type}, pas une liste</translation>
+    </message>
+    <message>
+        <source>not a snapshot: a list, but not of segments (dicts with &apos;blocks&apos;)</source>
+        <translation>pas un instantané&#x202f;: une liste, mais pas de segments (dicts avec &apos;blocks&apos;)</translation>
+    </message>
+    <message>
+        <source>not a snapshot: the dict has no &apos;segments&apos; (its keys: {keys})</source>
+        <translation>pas un instantané&#x202f;: le dict n&apos;a pas de &apos;segments&apos; (ses clés&#x202f;: {keys})</translation>
+    </message>
+    <message>
+        <source>not a snapshot: the file holds {type}, not the dict of torch.cuda.memory._dump_snapshot or a list of segments</source>
+        <translation>pas un instantané&#x202f;: le fichier contient {type}, pas le dict de torch.cuda.memory._dump_snapshot ni une liste de segments</translation>
+    </message>
+    <message>
+        <source>not a snapshot: &apos;segments&apos; is {type}, not a list</source>
+        <translation>pas un instantané&#x202f;: &apos;segments&apos; est {type}, pas une liste</translation>
+    </message>
+    <message>
+        <source>not a snapshot: &apos;device_traces&apos; is not a list of lists</source>
+        <translation>pas un instantané&#x202f;: &apos;device_traces&apos; n&apos;est pas une liste de listes</translation>
+    </message>
+    <message>
+        <source>segment {i} is {type}, not a dict</source>
+        <translation>le segment {i} est {type}, pas un dict</translation>
+    </message>
+    <message>
+        <source>segment {i} has no {key}</source>
+        <translation>le segment {i} n&apos;a pas de {key}</translation>
+    </message>
+    <message>
+        <source>segment {i} has &apos;blocks&apos; that is not a list</source>
+        <translation>le segment {i} a des &apos;blocks&apos; qui ne sont pas une liste</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} is not a dict</source>
+        <translation>le bloc {j} du segment {i} n&apos;est pas un dict</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} has no {key}</source>
+        <translation>le bloc {j} du segment {i} n&apos;a pas de {key}</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} has a bad &apos;state&apos; ({state})</source>
+        <translation>le bloc {j} du segment {i} a un &apos;state&apos; invalide ({state})</translation>
+    </message>
+    <message>
+        <source>segment {i} {key}</source>
+        <translation>la valeur {key} du segment {i}</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} {key}</source>
+        <translation>la valeur {key} du bloc {j} du segment {i}</translation>
+    </message>
+    <message>
+        <source>{where} entry {row} {key}</source>
+        <translation>{where}, la valeur {key} de l&apos;entrée {row}</translation>
+    </message>
+    <message>
+        <source>is a directory, not a snapshot file</source>
+        <translation>est un dossier, pas un fichier d&apos;instantané</translation>
+    </message>
+    <message>
+        <source>is a FIFO (named pipe), not a snapshot file</source>
+        <translation>est une FIFO (tube nommé), pas un fichier d&apos;instantané</translation>
+    </message>
+    <message>
+        <source>is a character device, not a snapshot file</source>
+        <translation>est un périphérique caractère, pas un fichier d&apos;instantané</translation>
+    </message>
+    <message>
+        <source>is a block device, not a snapshot file</source>
+        <translation>est un périphérique bloc, pas un fichier d&apos;instantané</translation>
+    </message>
+    <message>
+        <source>is a socket, not a snapshot file</source>
+        <translation>est un socket, pas un fichier d&apos;instantané</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>ce fichier n&apos;existe pas</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>permission refusée</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>le fichier est vide</translation>
+    </message>
+    <message>
+        <source>is not a regular file</source>
+        <translation>n&apos;est pas un fichier ordinaire</translation>
+    </message>
+    <message>
+        <source>cannot read: {reason}</source>
+        <translation>lecture impossible&#x202f;: {reason}</translation>
+    </message>
+    <message>
+        <source>refused to load: gzip inside gzip more than {n} deep</source>
+        <translation>chargement refusé&#x202f;: gzip dans gzip sur plus de {n} niveaux</translation>
+    </message>
+    <message>
+        <source>half the memory available</source>
+        <translation>la moitié de la mémoire disponible</translation>
+    </message>
+    <message>
+        <source>from {size}</source>
+        <translation>à partir de {size}</translation>
+    </message>
+    <message>
+        <source>refused to load: the gzip data expands beyond {size} ({why})</source>
+        <translation>chargement refusé&#x202f;: les données gzip dépassent {size} une fois décompressées ({why})</translation>
+    </message>
+    <message>
+        <source>corrupt gzip data ({reason})</source>
+        <translation>données gzip corrompues ({reason})</translation>
+    </message>
+    <message>
+        <source>cannot decompress into {folder}: {reason}</source>
+        <translation>décompression impossible dans {folder}&#x202f;: {reason}</translation>
+    </message>
+    <message>
+        <source>the gzip stream is empty</source>
+        <translation>le flux gzip est vide</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({reason})</source>
+        <translation>JSON invalide ({reason})</translation>
+    </message>
+    <message>
+        <source>a number in the JSON has more digits than Python reads ({n})</source>
+        <translation>un nombre du JSON a plus de chiffres que Python n&apos;en lit ({n})</translation>
+    </message>
+    <message>
+        <source>not valid JSON (nested too deeply)</source>
+        <translation>JSON invalide (imbriqué trop profondément)</translation>
+    </message>
+    <message>
+        <source>pickle protocol {protocol} is newer than this Python reads</source>
+        <translation>le protocole pickle {protocol} est plus récent que ce que lit ce Python</translation>
+    </message>
+    <message>
+        <source>not a snapshot: neither a pickle nor JSON</source>
+        <translation>pas un instantané&#x202f;: ni un pickle ni du JSON</translation>
+    </message>
+    <message>
+        <source>ran out of input</source>
+        <translation>les données se sont terminées</translation>
+    </message>
+    <message>
+        <source>truncated or corrupt pickle ({reason})</source>
+        <translation>pickle tronqué ou corrompu ({reason})</translation>
+    </message>
+    <message>
+        <source>corrupt pickle ({type}: {reason})</source>
+        <translation>pickle corrompu ({type}&#x202f;: {reason})</translation>
+    </message>
+    <message>
+        <source>corrupt pickle (nested too deeply)</source>
+        <translation>pickle corrompu (imbriqué trop profondément)</translation>
+    </message>
+    <message>
+        <source>corrupt pickle (it asks for more memory than there is)</source>
+        <translation>pickle corrompu (il demande plus de mémoire qu&apos;il n&apos;y en a)</translation>
+    </message>
+    <message>
+        <source>refused to load: the data is nested too deeply</source>
+        <translation>chargement refusé&#x202f;: les données sont imbriquées trop profondément</translation>
+    </message>
+    <message>
+        <source>refused to load: it needs more memory than there is</source>
+        <translation>chargement refusé&#x202f;: il faut plus de mémoire qu&apos;il n&apos;y en a</translation>
+    </message>
+    <message>
+        <source>refused to load: device {device} trace holds one entry at several places</source>
+        <translation>chargement refusé&#x202f;: la trace du périphérique {device} contient une même entrée à plusieurs endroits</translation>
+    </message>
+    <message>
+        <source>refused to load: more than {rows} segments, blocks and trace entries from {bytes} bytes of pickle (one entry repeated by reference?)</source>
+        <translation>chargement refusé&#x202f;: plus de {rows} segments, blocs et entrées de trace pour {bytes} octets de pickle (une entrée répétée par référence&#x202f;?)</translation>
+    </message>
+    <message>
+        <source>device {device} has no segments and no trace (devices: {found})</source>
+        <translation>le périphérique {device} n&apos;a ni segments ni trace (périphériques&#x202f;: {found})</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>aucun</translation>
+    </message>
+    <message>
+        <source>{where} is {value}, not a dict</source>
+        <translation>{where} est {value}, pas un dict</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a string</source>
+        <translation>{where} {key} est {value}, pas une chaîne</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a dict of device: bytes</source>
+        <translation>{where} {key} est {value}, pas un dict périphérique&#x202f;: octets</translation>
+    </message>
+    <message>
+        <source>{where} device</source>
+        <translation>le périphérique de {where}</translation>
+    </message>
+    <message>
+        <source>{where} total memory of device {device}</source>
+        <translation>{where}, mémoire totale du périphérique {device}</translation>
+    </message>
+    <message>
+        <source>refused to load: the file asks for {name}</source>
+        <translation>chargement refusé&#x202f;: le fichier demande {name}</translation>
+    </message>
+    <message>
+        <source>refused to load: the file uses a persistent id</source>
+        <translation>chargement refusé&#x202f;: le fichier utilise un identifiant persistant</translation>
+    </message>
+    <message>
+        <source>refused to load: the file uses the pickle extension registry ({name})</source>
+        <translation>chargement refusé&#x202f;: le fichier utilise le registre d&apos;extensions pickle ({name})</translation>
+    </message>
+    <message>
+        <source>refused to load: memo index {index} is beyond what a {n}-byte pickle can hold</source>
+        <translation>chargement refusé&#x202f;: l&apos;index memo {index} dépasse ce que peut contenir un pickle de {n} octets</translation>
+    </message>
+    <message>
+        <source>the file changed while it was read; read it again when it is written</source>
+        <translation>le fichier a changé pendant sa lecture&#x202f;; relisez-le une fois écrit</translation>
+    </message>
+    <message>
+        <source>cannot read it: {reason}</source>
+        <translation>lecture impossible&#x202f;: {reason}</translation>
+    </message>
+    <message>
+        <source>could not read the loaded data: {type}: {reason} ({path})</source>
+        <translation>les données chargées n&apos;ont pas pu être lues&#x202f;: {type}&#x202f;: {reason} ({path})</translation>
+    </message>
+    <message>
+        <source>loading took longer than {seconds} s ({path})</source>
+        <translation>le chargement a duré plus de {seconds} s ({path})</translation>
+    </message>
+    <message>
+        <source>the loading process named a file outside its folder ({path})</source>
+        <translation>le processus de chargement a nommé un fichier hors de son dossier ({path})</translation>
+    </message>
+    <message>
+        <source>cancelled ({path})</source>
+        <translation>annulé ({path})</translation>
+    </message>
+    <message>
+        <source>the loading process stopped unexpectedly, killed by {signal} ({path})</source>
+        <translation>le processus de chargement s&apos;est arrêté de façon inattendue, tué par {signal} ({path})</translation>
+    </message>
+    <message>
+        <source>the loading process stopped unexpectedly ({path})</source>
+        <translation>le processus de chargement s&apos;est arrêté de façon inattendue ({path})</translation>
+    </message>
+    <message>
+        <source>nothing was loaded ({path})</source>
+        <translation>rien n&apos;a été chargé ({path})</translation>
     </message>
 </context>
 <context>

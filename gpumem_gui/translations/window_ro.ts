@@ -54,6 +54,10 @@
 <context>
     <name>CompareActions</name>
     <message>
+        <source>Compare: {message}</source>
+        <translation>Comparare: {message}</translation>
+    </message>
+    <message>
         <source>Compare: open a snapshot (fully loaded) first.</source>
         <translation>Comparare: deschideți mai întâi un instantaneu (încărcat complet).</translation>
     </message>
@@ -357,6 +361,293 @@
     <message>
         <source>Cancel</source>
         <translation>Anulați</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotError</name>
+    <message>
+        <source>a {type}</source>
+        <translation>un obiect {type}</translation>
+    </message>
+    <message>
+        <source>{names} changed while it was read (it is shorter than when it was opened); open it again once it is written</source>
+        <translation>{names} s-a schimbat în timp ce era citit (este mai scurt decât la deschidere); deschideți-l din nou după ce este scris complet</translation>
+    </message>
+    <message>
+        <source>signal {number}</source>
+        <translation>semnalul {number}</translation>
+    </message>
+    <message>
+        <source>{signal} (out of memory? the system&apos;s OOM killer sends it)</source>
+        <translation>{signal} (memorie epuizată? îl trimite OOM killer-ul sistemului)</translation>
+    </message>
+    <message>
+        <source>a stack frame is {type}, not a dict</source>
+        <translation>un cadru de stivă este {type}, nu un dict</translation>
+    </message>
+    <message>
+        <source>a &apos;frames&apos; value is {type}, not a list</source>
+        <translation>o valoare &apos;frames&apos; este {type}, nu o listă</translation>
+    </message>
+    <message>
+        <source>not a snapshot: a list, but not of segments (dicts with &apos;blocks&apos;)</source>
+        <translation>nu este un instantaneu: o listă, dar nu de segmente (dict-uri cu &apos;blocks&apos;)</translation>
+    </message>
+    <message>
+        <source>not a snapshot: the dict has no &apos;segments&apos; (its keys: {keys})</source>
+        <translation>nu este un instantaneu: dict-ul nu are &apos;segments&apos; (cheile sale: {keys})</translation>
+    </message>
+    <message>
+        <source>not a snapshot: the file holds {type}, not the dict of torch.cuda.memory._dump_snapshot or a list of segments</source>
+        <translation>nu este un instantaneu: fișierul conține {type}, nu dict-ul lui torch.cuda.memory._dump_snapshot sau o listă de segmente</translation>
+    </message>
+    <message>
+        <source>not a snapshot: &apos;segments&apos; is {type}, not a list</source>
+        <translation>nu este un instantaneu: &apos;segments&apos; este {type}, nu o listă</translation>
+    </message>
+    <message>
+        <source>not a snapshot: &apos;device_traces&apos; is not a list of lists</source>
+        <translation>nu este un instantaneu: &apos;device_traces&apos; nu este o listă de liste</translation>
+    </message>
+    <message>
+        <source>segment {i} is {type}, not a dict</source>
+        <translation>segmentul {i} este {type}, nu un dict</translation>
+    </message>
+    <message>
+        <source>segment {i} has no {key}</source>
+        <translation>segmentul {i} nu are {key}</translation>
+    </message>
+    <message>
+        <source>segment {i} has &apos;blocks&apos; that is not a list</source>
+        <translation>segmentul {i} are &apos;blocks&apos; care nu este o listă</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} is not a dict</source>
+        <translation>blocul {j} al segmentului {i} nu este un dict</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} has no {key}</source>
+        <translation>blocul {j} al segmentului {i} nu are {key}</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} has a bad &apos;state&apos; ({state})</source>
+        <translation>blocul {j} al segmentului {i} are o valoare &apos;state&apos; greșită ({state})</translation>
+    </message>
+    <message>
+        <source>segment {i} {key}</source>
+        <translation>valoarea {key} a segmentului {i}</translation>
+    </message>
+    <message>
+        <source>segment {i} block {j} {key}</source>
+        <translation>valoarea {key} a blocului {j} al segmentului {i}</translation>
+    </message>
+    <message>
+        <source>{where} entry {row} {key}</source>
+        <translation>{where}, valoarea {key} a intrării {row}</translation>
+    </message>
+    <message>
+        <source>is a directory, not a snapshot file</source>
+        <translation>este un dosar, nu un fișier de instantaneu</translation>
+    </message>
+    <message>
+        <source>is a FIFO (named pipe), not a snapshot file</source>
+        <translation>este un FIFO (canal cu nume), nu un fișier de instantaneu</translation>
+    </message>
+    <message>
+        <source>is a character device, not a snapshot file</source>
+        <translation>este un dispozitiv de caractere, nu un fișier de instantaneu</translation>
+    </message>
+    <message>
+        <source>is a block device, not a snapshot file</source>
+        <translation>este un dispozitiv de blocuri, nu un fișier de instantaneu</translation>
+    </message>
+    <message>
+        <source>is a socket, not a snapshot file</source>
+        <translation>este un socket, nu un fișier de instantaneu</translation>
+    </message>
+    <message>
+        <source>no such file</source>
+        <translation>fișierul nu există</translation>
+    </message>
+    <message>
+        <source>permission denied</source>
+        <translation>permisiune refuzată</translation>
+    </message>
+    <message>
+        <source>the file is empty</source>
+        <translation>fișierul este gol</translation>
+    </message>
+    <message>
+        <source>is not a regular file</source>
+        <translation>nu este un fișier obișnuit</translation>
+    </message>
+    <message>
+        <source>cannot read: {reason}</source>
+        <translation>nu poate fi citit: {reason}</translation>
+    </message>
+    <message>
+        <source>refused to load: gzip inside gzip more than {n} deep</source>
+        <translation>încărcare refuzată: gzip în gzip pe mai mult de {n} niveluri</translation>
+    </message>
+    <message>
+        <source>half the memory available</source>
+        <translation>jumătate din memoria disponibilă</translation>
+    </message>
+    <message>
+        <source>from {size}</source>
+        <translation>din {size}</translation>
+    </message>
+    <message>
+        <source>refused to load: the gzip data expands beyond {size} ({why})</source>
+        <translation>încărcare refuzată: datele gzip se extind peste {size} ({why})</translation>
+    </message>
+    <message>
+        <source>corrupt gzip data ({reason})</source>
+        <translation>date gzip corupte ({reason})</translation>
+    </message>
+    <message>
+        <source>cannot decompress into {folder}: {reason}</source>
+        <translation>nu se poate decomprima în {folder}: {reason}</translation>
+    </message>
+    <message>
+        <source>the gzip stream is empty</source>
+        <translation>fluxul gzip este gol</translation>
+    </message>
+    <message>
+        <source>not valid JSON ({reason})</source>
+        <translation>JSON nevalid ({reason})</translation>
+    </message>
+    <message>
+        <source>a number in the JSON has more digits than Python reads ({n})</source>
+        <translation>un număr din JSON are mai multe cifre decât citește Python ({n})</translation>
+    </message>
+    <message>
+        <source>not valid JSON (nested too deeply)</source>
+        <translation>JSON nevalid (imbricat prea adânc)</translation>
+    </message>
+    <message>
+        <source>pickle protocol {protocol} is newer than this Python reads</source>
+        <translation>protocolul pickle {protocol} este mai nou decât citește acest Python</translation>
+    </message>
+    <message>
+        <source>not a snapshot: neither a pickle nor JSON</source>
+        <translation>nu este un instantaneu: nici pickle, nici JSON</translation>
+    </message>
+    <message>
+        <source>ran out of input</source>
+        <translation>datele s-au terminat</translation>
+    </message>
+    <message>
+        <source>truncated or corrupt pickle ({reason})</source>
+        <translation>pickle trunchiat sau corupt ({reason})</translation>
+    </message>
+    <message>
+        <source>corrupt pickle ({type}: {reason})</source>
+        <translation>pickle corupt ({type}: {reason})</translation>
+    </message>
+    <message>
+        <source>corrupt pickle (nested too deeply)</source>
+        <translation>pickle corupt (imbricat prea adânc)</translation>
+    </message>
+    <message>
+        <source>corrupt pickle (it asks for more memory than there is)</source>
+        <translation>pickle corupt (cere mai multă memorie decât există)</translation>
+    </message>
+    <message>
+        <source>refused to load: the data is nested too deeply</source>
+        <translation>încărcare refuzată: datele sunt imbricate prea adânc</translation>
+    </message>
+    <message>
+        <source>refused to load: it needs more memory than there is</source>
+        <translation>încărcare refuzată: are nevoie de mai multă memorie decât există</translation>
+    </message>
+    <message>
+        <source>refused to load: device {device} trace holds one entry at several places</source>
+        <translation>încărcare refuzată: jurnalul de evenimente al dispozitivului {device} conține aceeași intrare în mai multe locuri</translation>
+    </message>
+    <message>
+        <source>refused to load: more than {rows} segments, blocks and trace entries from {bytes} bytes of pickle (one entry repeated by reference?)</source>
+        <translation>încărcare refuzată: peste {rows} segmente, blocuri și intrări de jurnal din {bytes} octeți de pickle (o intrare repetată prin referință?)</translation>
+    </message>
+    <message>
+        <source>device {device} has no segments and no trace (devices: {found})</source>
+        <translation>dispozitivul {device} nu are segmente și nici jurnal de evenimente (dispozitive: {found})</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>niciunul</translation>
+    </message>
+    <message>
+        <source>{where} is {value}, not a dict</source>
+        <translation>{where} este {value}, nu un dict</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a string</source>
+        <translation>{where} {key} este {value}, nu un șir</translation>
+    </message>
+    <message>
+        <source>{where} {key} is {value}, not a dict of device: bytes</source>
+        <translation>{where} {key} este {value}, nu un dict dispozitiv: octeți</translation>
+    </message>
+    <message>
+        <source>{where} device</source>
+        <translation>dispozitivul din {where}</translation>
+    </message>
+    <message>
+        <source>{where} total memory of device {device}</source>
+        <translation>{where}, memoria totală a dispozitivului {device}</translation>
+    </message>
+    <message>
+        <source>refused to load: the file asks for {name}</source>
+        <translation>încărcare refuzată: fișierul cere {name}</translation>
+    </message>
+    <message>
+        <source>refused to load: the file uses a persistent id</source>
+        <translation>încărcare refuzată: fișierul folosește un id persistent</translation>
+    </message>
+    <message>
+        <source>refused to load: the file uses the pickle extension registry ({name})</source>
+        <translation>încărcare refuzată: fișierul folosește registrul de extensii pickle ({name})</translation>
+    </message>
+    <message>
+        <source>refused to load: memo index {index} is beyond what a {n}-byte pickle can hold</source>
+        <translation>încărcare refuzată: indexul memo {index} depășește ce poate conține un pickle de {n} octeți</translation>
+    </message>
+    <message>
+        <source>the file changed while it was read; read it again when it is written</source>
+        <translation>fișierul s-a schimbat în timp ce era citit; citiți-l din nou după ce este scris</translation>
+    </message>
+    <message>
+        <source>cannot read it: {reason}</source>
+        <translation>nu poate fi citit: {reason}</translation>
+    </message>
+    <message>
+        <source>could not read the loaded data: {type}: {reason} ({path})</source>
+        <translation>datele încărcate nu au putut fi citite: {type}: {reason} ({path})</translation>
+    </message>
+    <message>
+        <source>loading took longer than {seconds} s ({path})</source>
+        <translation>încărcarea a durat mai mult de {seconds} s ({path})</translation>
+    </message>
+    <message>
+        <source>the loading process named a file outside its folder ({path})</source>
+        <translation>procesul de încărcare a numit un fișier din afara dosarului său ({path})</translation>
+    </message>
+    <message>
+        <source>cancelled ({path})</source>
+        <translation>anulat ({path})</translation>
+    </message>
+    <message>
+        <source>the loading process stopped unexpectedly, killed by {signal} ({path})</source>
+        <translation>procesul de încărcare s-a oprit neașteptat, oprit de {signal} ({path})</translation>
+    </message>
+    <message>
+        <source>the loading process stopped unexpectedly ({path})</source>
+        <translation>procesul de încărcare s-a oprit neașteptat ({path})</translation>
+    </message>
+    <message>
+        <source>nothing was loaded ({path})</source>
+        <translation>nu s-a încărcat nimic ({path})</translation>
     </message>
 </context>
 <context>

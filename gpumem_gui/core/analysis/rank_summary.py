@@ -30,6 +30,7 @@ from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.errors import SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.model import Action, Snapshot
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP
 
 SUMMARY_VERSION = 3  # raise when a key changes: cached summaries of another version are read again
 # the versions a summary file (ranks summarize --out) may have and be merged: 3 added `pinned` (a 2 has no pins)
@@ -196,7 +197,10 @@ def summarise_path(path: str, relative: str, pins: Sequence[PinKey] = ()) -> dic
     summary = summarise_loaded(load_snapshot(path), path, relative, stat, pins)
     after = os.stat(path)
     if (after.st_size, after.st_mtime_ns) != (stat["size"], stat["mtime_ns"]):
-        raise SnapshotError("the file changed while it was read; read it again when it is written", path)
+        raise SnapshotError(
+            QT_TRANSLATE_NOOP("SnapshotError", "the file changed while it was read; read it again when it is written"),
+            path,
+        )
     return summary
 
 

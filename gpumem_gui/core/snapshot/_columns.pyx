@@ -28,6 +28,8 @@ import struct
 
 import numpy as np
 
+from gpumem_gui.core.snapshot.errors import frame_not_dict, frames_not_list
+
 INT_KEYS = ("addr", "size", "stream", "time_us")
 CODE_KEYS = ("action", "compile_context", "user_metadata", "pool_id")
 FRAMES_KEY = "frames"

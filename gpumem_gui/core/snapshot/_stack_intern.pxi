@@ -82,7 +82,7 @@ cdef class FrameInterner:
             return deref(found).second
         frame = <object> item
         if not PyDict_Check(item):
-            raise self.error(f"a stack frame is a {type(frame).__name__}, not a dict")
+            raise self.error(frame_not_dict(frame))
         key = self.key(frame)
         cdef PyObject* index = PyDict_GetItemWithError(self.frame_by_key, key)
         cdef int32_t result
@@ -148,7 +148,7 @@ cdef class FrameInterner:
         for j in range(len(frames)):
             item = frames[j]
             if not PyDict_Check(<PyObject*> item):
-                raise self.error(f"a stack frame is a {type(item).__name__}, not a dict")
+                raise self.error(frame_not_dict(item))
         return 0
 
     def intern_many(self, list lists):
@@ -159,7 +159,7 @@ cdef class FrameInterner:
         for i in range(n):  # every value is checked before any is interned, as in the pure twin
             item = lists[i]
             if not (PyList_CheckExact(item) or PyTuple_CheckExact(item)) and item:
-                raise self.error(f"a 'frames' value is a {type(item).__name__}, not a list")
+                raise self.error(frames_not_list(item))
         out = np.empty(n, np.int32)
         cdef int32_t[::1] o = out
         for i in range(n):

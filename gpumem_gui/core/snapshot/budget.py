@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import error
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP
 
 # A pickle can name one list or dict a million times with a 2-byte memo get (or a 1-byte DUP), and the conversion
 # makes a row for every occurrence: a few bytes of file would become gigabytes. A real trace entry, block or segment
@@ -60,11 +61,21 @@ def check_distinct_entries(obj: Any) -> None:
         if not isinstance(entries, list) or len(set(map(id, entries))) == len(entries):
             continue
         if all(isinstance(e, dict) for e in entries):  # other objects: the conversion says what they are
-            raise SnapshotError(f"refused to load: device {device} trace holds one entry at several places")
+            raise error(
+                QT_TRANSLATE_NOOP(
+                    "SnapshotError", "refused to load: device {device} trace holds one entry at several places"
+                ),
+                device=device,
+            )
 
 
 def _refuse(rows: int, nbytes: int) -> None:
-    raise SnapshotError(
-        f"refused to load: more than {row_limit(nbytes):,} segments, blocks and trace entries from "
-        f"{nbytes:,} bytes of pickle (one entry repeated by reference?)"
+    raise error(
+        QT_TRANSLATE_NOOP(
+            "SnapshotError",
+            "refused to load: more than {rows} segments, blocks and trace entries from {bytes} bytes of pickle "
+            "(one entry repeated by reference?)",
+        ),
+        rows=f"{row_limit(nbytes):,}",
+        bytes=f"{nbytes:,}",
     )

@@ -10,8 +10,8 @@ from typing import Any
 
 import numpy as np
 
-from gpumem_gui.core.snapshot.errors import SnapshotError
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
+from gpumem_gui.core.snapshot.errors import SnapshotError, a_type, error
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
 
 # Every address, size, stream, time and pool id lives in an int64 column, and the replays add and round them: below
 # 2^62 no end (address + rounded size) and no total can pass 2^63 in the compiled twin while the pure one goes on.
@@ -33,23 +33,24 @@ def shown(value: Any) -> str:
         return repr(value)
     if isinstance(value, int):
         bits = abs(value).bit_length()
-        return str(value) if bits <= 128 else f"a {bits}-bit integer"
+        return str(value) if bits <= 128 else say(QT_TRANSLATE_NOOP("SnapshotError", "a {bits}-bit integer"), bits=bits)
     if isinstance(value, float):
         return repr(value)
     if isinstance(value, str | bytes):
         text = repr(value[:40])
-        return f"{text}..." if len(value) > 40 else text
-    return f"a {type(value).__name__}"
+        return Sentence("", f"{text}..." if len(value) > 40 else text)  # quoted from the file: said as it is
+    return a_type(value)
 
 
 def count_problem(value: Any, limit: int = MAX_VALUE) -> str | None:
     """Why `value` is not a count, address or id in 0..limit (None when it is one)."""
     if type(value) is not int:  # bool and float included: pickles and JSON give exact ints for these fields
-        return f"is {shown(value)}, not an integer"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is {value}, not an integer"), value=shown(value))
     if value < 0:
-        return f"is {shown(value)}, below zero"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is {value}, below zero"), value=shown(value))
     if value > limit:
-        return f"is {shown(value)}, beyond {'2^62 - 1' if limit == MAX_VALUE else limit}"
+        beyond = "2^62 - 1" if limit == MAX_VALUE else str(limit)
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is {value}, beyond {limit}"), value=shown(value), limit=beyond)
     return None
 
 
@@ -57,66 +58,87 @@ def count(value: Any, what: str, limit: int = MAX_VALUE) -> int:
     """`value` when it is an integer in 0..limit, else SnapshotError naming `what` and the value."""
     problem = count_problem(value, limit)
     if problem:
-        raise SnapshotError(f"{what} {problem}")
+        raise SnapshotError(joined((what, problem), " "))
     return int(value)
 
 
 def pool_problem(value: Any) -> str | None:
     """Why `value` is not a pool id (a pair of integers in 0..2^62 - 1), or None."""
     if not isinstance(value, tuple | list) or len(value) != 2:
-        return f"is {shown(value)}, not a pair of integers"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is {value}, not a pair of integers"), value=shown(value))
     for part in value:
         problem = count_problem(part)
         if problem:
-            return f"holds a value that {problem}"
+            return say(QT_TRANSLATE_NOOP("SnapshotError", "holds a value that {problem}"), problem=problem)
     return None
 
 
 def pool_pair(value: Any, what: str) -> tuple[int, int]:
     problem = pool_problem(value)
     if problem:
-        raise SnapshotError(f"{what} {problem}")
+        raise SnapshotError(joined((what, problem), " "))
     return int(value[0]), int(value[1])
 
 
 def _entry_problem(entry: Any) -> str | None:
     if not isinstance(entry, dict):
-        return f"is a {type(entry).__name__}, not a dict"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is {type}, not a dict"), type=a_type(entry))
     if "action" not in entry:
-        return "has no 'action'"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "has no {key}"), key="'action'")
     if not isinstance(entry["action"], str):
-        return f"has an 'action' that is {shown(entry['action'])}, not a string"
+        return say(
+            QT_TRANSLATE_NOOP("SnapshotError", "has an {key} that is {value}, not a string"),
+            key="'action'",
+            value=shown(entry["action"]),
+        )
     for key in TRACE_INT_KEYS:
         value = entry.get(key)
         problem = None if value is None else count_problem(value)
         if problem:
-            return f"has a {key!r} that {problem}"
+            return say(QT_TRANSLATE_NOOP("SnapshotError", "has a {key} that {problem}"), key=repr(key), problem=problem)
     addr, size = entry.get("addr"), entry.get("size")
     if isinstance(addr, int) and isinstance(size, int) and addr + size > MAX_VALUE:
-        return f"ends beyond 2^62 - 1 ('addr' {shown(addr)} + 'size' {shown(size)})"
+        return say(
+            QT_TRANSLATE_NOOP("SnapshotError", "ends beyond 2^62 - 1 ('addr' {addr} + 'size' {size})"),
+            addr=shown(addr),
+            size=shown(size),
+        )
     pool = entry.get("pool_id")
     problem = None if pool is None else pool_problem(pool)
     if problem:
-        return f"has a 'pool_id' that {problem}"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "has a {key} that {problem}"), key="'pool_id'", problem=problem)
     for key in STRING_KEYS:
         value = entry.get(key)
         if value is not None and not isinstance(value, str):
-            return f"has a {key!r} that is {shown(value)}, not a string"
+            return say(
+                QT_TRANSLATE_NOOP("SnapshotError", "has a {key} that is {value}, not a string"),
+                key=repr(key),
+                value=shown(value),
+            )
     metadata = entry.get("user_metadata")
     problem = None if metadata is None else metadata_problem(metadata)
     if problem:
-        return f"has a 'user_metadata' that {problem}"
+        return say(
+            QT_TRANSLATE_NOOP("SnapshotError", "has a {key} that {problem}"), key="'user_metadata'", problem=problem
+        )
     frames = entry.get("frames")
     if frames is not None:
         if not isinstance(frames, list | tuple):
-            return f"has 'frames' that is {shown(frames)}, not a list"
+            return say(
+                QT_TRANSLATE_NOOP("SnapshotError", "has 'frames' that is {value}, not a list"), value=shown(frames)
+            )
         for frame in frames:
             if not isinstance(frame, dict):
-                return f"has a stack frame that is {shown(frame)}, not a dict"
+                return say(
+                    QT_TRANSLATE_NOOP("SnapshotError", "has a stack frame that is {value}, not a dict"),
+                    value=shown(frame),
+                )
     if "device_free" in entry:
         problem = count_problem(entry["device_free"])
         if problem:
-            return f"has a 'device_free' that {problem}"
+            return say(
+                QT_TRANSLATE_NOOP("SnapshotError", "has a {key} that {problem}"), key="'device_free'", problem=problem
+            )
     return None
 
 
@@ -125,13 +147,17 @@ def metadata_problem(value: Any) -> str | None:
     if isinstance(value, str):
         return None
     if not isinstance(value, dict):
-        return f"is {shown(value)}, not a string or a dict"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is {value}, not a string or a dict"), value=shown(value))
     if len(value) > MAX_METADATA_KEYS:
-        return f"is a dict of {len(value)} keys, beyond {MAX_METADATA_KEYS}"
+        return say(
+            QT_TRANSLATE_NOOP("SnapshotError", "is a dict of {n} keys, beyond {limit}"),
+            n=len(value),
+            limit=MAX_METADATA_KEYS,
+        )
     if not all(isinstance(key, str) for key in value):
-        return "is a dict whose keys are not all strings"
+        return QT_TRANSLATE_NOOP("SnapshotError", "is a dict whose keys are not all strings")
     if _depth(value, MAX_METADATA_DEPTH + 1) > MAX_METADATA_DEPTH:
-        return f"is a dict nested deeper than {MAX_METADATA_DEPTH}"
+        return say(QT_TRANSLATE_NOOP("SnapshotError", "is a dict nested deeper than {limit}"), limit=MAX_METADATA_DEPTH)
     return None
 
 
@@ -143,13 +169,22 @@ def _depth(value: Any, stop: int) -> int:
     return 1 + max((_depth(item, stop - 1) for item in items), default=0)
 
 
+def trace_where(device: int) -> Sentence:
+    """What a trace error names first: "device 0 trace"."""
+    return say(QT_TRANSLATE_NOOP("SnapshotError", "device {device} trace"), device=device)
+
+
 def trace_error(entries: list[Any], where: str) -> SnapshotError:
     """The error for the first entry of `entries` that breaks a rule (both readers raise this, whatever they saw)."""
     for i, entry in enumerate(entries):
         problem = _entry_problem(entry)
         if problem:
-            return SnapshotError(f"{where}: entry {i} {problem}")
-    return SnapshotError(f"{where}: an entry cannot be read")  # a reader saw what these rules miss: a bug
+            return error(
+                QT_TRANSLATE_NOOP("SnapshotError", "{where}: entry {i} {problem}"), where=where, i=i, problem=problem
+            )
+    return error(
+        QT_TRANSLATE_NOOP("SnapshotError", "{where}: an entry cannot be read"), where=where
+    )  # a reader saw what these rules miss: a bug
 
 
 def trace_ints_fine(values: list[Any]) -> bool:
@@ -179,27 +214,43 @@ def check_layout(
     ends = address + total
     if n and np.any(address > MAX_VALUE - total):
         i = int(np.flatnonzero(address > MAX_VALUE - total)[0])
-        raise SnapshotError(f"segment {i} ends beyond 2^62 - 1 (address {shown(int(address[i]))})")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "segment {i} ends beyond 2^62 - 1 (address {address})"),
+            i=i,
+            address=shown(int(address[i])),
+        )
     seg, b_addr, b_size = blocks[:, 0], blocks[:, 1], blocks[:, 2]
     if len(b_addr) and np.any(b_addr > MAX_VALUE - b_size):
         j = int(np.flatnonzero(b_addr > MAX_VALUE - b_size)[0])
-        raise SnapshotError(f"segment {int(seg[j])}: a block at {int(b_addr[j]):#x} ends beyond 2^62 - 1")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "segment {i}: a block at {address} ends beyond 2^62 - 1"),
+            i=int(seg[j]),
+            address=f"{int(b_addr[j]):#x}",
+        )
     b_end = b_addr + b_size
     outside = (b_addr < address[seg]) | (b_end > ends[seg]) if len(seg) else np.zeros(0, bool)
     if outside.any():
         j = int(np.flatnonzero(outside)[0])
         i = int(seg[j])
-        raise SnapshotError(
-            f"segment {i} ({int(address[i]):#x}, {int(total[i])} bytes) has a block outside it "
-            f"({int(b_addr[j]):#x}, {int(b_size[j])} bytes)"
+        raise error(
+            QT_TRANSLATE_NOOP(
+                "SnapshotError", "segment {i} ({address}, {size} bytes) has a block outside it ({at}, {bytes} bytes)"
+            ),
+            i=i,
+            address=f"{int(address[i]):#x}",
+            size=int(total[i]),
+            at=f"{int(b_addr[j]):#x}",
+            bytes=int(b_size[j]),
         )
     if len(seg) > 1:
         same = seg[1:] == seg[:-1]
         back = same & (b_addr[1:] < b_end[:-1])
         if back.any():
             j = int(np.flatnonzero(back)[0]) + 1
-            raise SnapshotError(
-                f"segment {int(seg[j])} has blocks that overlap or are out of order (at {int(b_addr[j]):#x})"
+            raise error(
+                QT_TRANSLATE_NOOP("SnapshotError", "segment {i} has blocks that overlap or are out of order (at {at})"),
+                i=int(seg[j]),
+                at=f"{int(b_addr[j]):#x}",
             )
     order = np.lexsort((address, device))
     if n > 1:
@@ -207,9 +258,12 @@ def check_layout(
         clash = (d[1:] == d[:-1]) & (a[1:] < e[:-1])
         if clash.any():
             k = int(np.flatnonzero(clash)[0])
-            raise SnapshotError(
-                f"segments {int(order[k])} and {int(order[k + 1])} overlap "
-                f"(at {int(a[k + 1]):#x} on device {int(d[k])})"
+            raise error(
+                QT_TRANSLATE_NOOP("SnapshotError", "segments {i} and {j} overlap (at {at} on device {device})"),
+                i=int(order[k]),
+                j=int(order[k + 1]),
+                at=f"{int(a[k + 1]):#x}",
+                device=int(d[k]),
             )
     covered = np.zeros(n, np.int64)
     np.add.at(covered, seg, b_size)  # no overflow: the blocks of a segment were just found disjoint inside it
@@ -248,7 +302,12 @@ def check_totals(sizes: list[np.ndarray]) -> None:
     """Refuse a file whose sizes add up beyond 2^62 bytes: a replay's running totals must fit int64 in both twins."""
     total = sum(float(a.sum(dtype=np.float64)) for a in sizes)
     if total > MAX_VALUE:
-        raise SnapshotError(f"its sizes add up to about 2^{int(np.log2(total))} bytes, beyond what any device holds")
+        raise error(
+            QT_TRANSLATE_NOOP(
+                "SnapshotError", "its sizes add up to about 2^{power} bytes, beyond what any device holds"
+            ),
+            power=int(np.log2(total)),
+        )
 
 
 MAX_DIVISIONS = 1 << 32  # far above any real roundup_power2_divisions; past 2^62 the compiled rounding overflows
@@ -259,20 +318,45 @@ def check_settings(settings: dict[Any, Any]) -> None:
     where = "allocator_settings"
     split = settings.get("max_split_size", -1)
     if split != -1:
-        count(split, f"{where} 'max_split_size'")
+        count(split, _key(where, "max_split_size"))
     divisions = settings.get("roundup_power2_divisions")
     if isinstance(divisions, dict):
         divisions = list(divisions.values())
     if isinstance(divisions, list | tuple):
         for value in divisions:
-            count(value, f"{where} 'roundup_power2_divisions' holds a value that", MAX_DIVISIONS)
+            what = say(
+                QT_TRANSLATE_NOOP("SnapshotError", "{where} {key} holds a value that"),
+                where=where,
+                key="'roundup_power2_divisions'",
+            )
+            count(value, what, MAX_DIVISIONS)
     elif divisions is not None:
-        raise SnapshotError(f"{where} 'roundup_power2_divisions' is {shown(divisions)}, not a table")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "{where} {key} is {value}, not a table"),
+            where=where,
+            key="'roundup_power2_divisions'",
+            value=shown(divisions),
+        )
     threshold = settings.get("garbage_collection_threshold")
     if threshold is not None and (
         type(threshold) not in (int, float) or not 0.0 <= threshold <= 1.0  # NaN fails the comparison too
     ):
-        raise SnapshotError(f"{where} 'garbage_collection_threshold' is {shown(threshold)}, not a number in 0..1")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "{where} {key} is {value}, not a number in 0..1"),
+            where=where,
+            key="'garbage_collection_threshold'",
+            value=shown(threshold),
+        )
     conf = settings.get("PYTORCH_CUDA_ALLOC_CONF")
     if conf is not None and not isinstance(conf, str):
-        raise SnapshotError(f"{where} 'PYTORCH_CUDA_ALLOC_CONF' is {shown(conf)}, not a string")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "{where} {key} is {value}, not a string"),
+            where=where,
+            key="'PYTORCH_CUDA_ALLOC_CONF'",
+            value=shown(conf),
+        )
+
+
+def _key(where: str, key: str) -> Sentence:
+    """`where` and a key in it, as a message names them: "allocator_settings 'max_split_size'" (data both)."""
+    return Sentence("", "{where} {key}", {"where": where, "key": repr(key)})

@@ -24,8 +24,9 @@ from gpumem_gui.core.snapshot.checks import (
     pool_pair,
     trace_error,
     trace_ints_fine,
+    trace_where,
 )
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import SnapshotError, a_type, error
 from gpumem_gui.core.snapshot.metadata import MetadataPairs, metadata_line, metadata_pairs
 from gpumem_gui.core.snapshot.model import (
     ACTION_NAMES,
@@ -41,6 +42,7 @@ from gpumem_gui.core.snapshot.model import (
     TraceTable,
 )
 from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_job, read_recorded_with
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
 from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
@@ -211,27 +213,39 @@ def snapshot_from_object(
     """
     if isinstance(obj, list):
         if obj and not all(isinstance(s, dict) and "blocks" in s for s in obj):
-            raise SnapshotError("not a snapshot: a list, but not of segments (dicts with 'blocks')")
+            raise error(
+                QT_TRANSLATE_NOOP("SnapshotError", "not a snapshot: a list, but not of segments (dicts with 'blocks')")
+            )
         root: dict[str, Any] = {"segments": obj}
         form = "segments" if form == "pickle" else form
     elif isinstance(obj, dict):
         if "segments" not in obj:
             keys = ", ".join(sorted(map(str, obj))[:8]) or "none"
-            raise SnapshotError(f"not a snapshot: the dict has no 'segments' (its keys: {keys})")
+            raise error(
+                QT_TRANSLATE_NOOP("SnapshotError", "not a snapshot: the dict has no 'segments' (its keys: {keys})"),
+                keys=keys,
+            )
         root = obj
     else:
-        raise SnapshotError(
-            f"not a snapshot: the file holds a {type(obj).__name__}, "
-            "not the dict of torch.cuda.memory._dump_snapshot or a list of segments"
+        raise error(
+            QT_TRANSLATE_NOOP(
+                "SnapshotError",
+                "not a snapshot: the file holds {type}, "
+                "not the dict of torch.cuda.memory._dump_snapshot or a list of segments",
+            ),
+            type=a_type(obj),
         )
     segments = root["segments"]
     if not isinstance(segments, list):
-        raise SnapshotError(f"not a snapshot: 'segments' is a {type(segments).__name__}, not a list")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "not a snapshot: 'segments' is {type}, not a list"),
+            type=a_type(segments),
+        )
     traces_raw = root.get("device_traces", [])
     if traces_raw is None:
         traces_raw = []
     if not isinstance(traces_raw, list) or not all(isinstance(t, list) for t in traces_raw):
-        raise SnapshotError("not a snapshot: 'device_traces' is not a list of lists")
+        raise error(QT_TRANSLATE_NOOP("SnapshotError", "not a snapshot: 'device_traces' is not a list of lists"))
 
     tables = tables or _Tables(stacks)
     state, legacy, warnings = _convert_segments(segments, tables)
@@ -280,34 +294,41 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
     legacy = False
     for i, seg in enumerate(segments):
         if not isinstance(seg, dict):
-            raise SnapshotError(f"segment {i} is a {type(seg).__name__}, not a dict")
+            raise error(QT_TRANSLATE_NOOP("SnapshotError", "segment {i} is {type}, not a dict"), i=i, type=a_type(seg))
         for key in ("address", "total_size", "blocks"):
             if key not in seg:
-                raise SnapshotError(f"segment {i} has no {key!r}")
-        address[i] = count(seg["address"], f"segment {i} 'address'")
-        total[i] = count(seg["total_size"], f"segment {i} 'total_size'")
+                raise error(QT_TRANSLATE_NOOP("SnapshotError", "segment {i} has no {key}"), i=i, key=repr(key))
+        address[i] = count(seg["address"], _seg_key(i, "address"))
+        total[i] = count(seg["total_size"], _seg_key(i, "total_size"))
         blocks = seg["blocks"]
-        device[i] = count(seg.get("device", 0), f"segment {i} 'device'", MAX_DEVICE)
-        stream[i] = count(seg.get("stream", 0), f"segment {i} 'stream'")
+        device[i] = count(seg.get("device", 0), _seg_key(i, "device"), MAX_DEVICE)
+        stream[i] = count(seg.get("stream", 0), _seg_key(i, "stream"))
         seg_type = seg.get("segment_type")
         small[i] = seg_type == "small" if seg_type is not None else int(total[i]) == SMALL_BUFFER
         pool_id = seg.get("segment_pool_id")
-        pool[i] = tables.pool(None if pool_id is None else pool_pair(pool_id, f"segment {i} 'segment_pool_id'"))
+        pool[i] = tables.pool(None if pool_id is None else pool_pair(pool_id, _seg_key(i, "segment_pool_id")))
         expandable[i] = bool(seg.get("is_expandable", False))
         seg_frames.append(seg.get("frames"))
         if not isinstance(blocks, list):
-            raise SnapshotError(f"segment {i} has 'blocks' that is not a list")
+            raise error(QT_TRANSLATE_NOOP("SnapshotError", "segment {i} has 'blocks' that is not a list"), i=i)
         offset = int(address[i])
         for j, block in enumerate(blocks):
             if not isinstance(block, dict):
-                raise SnapshotError(f"segment {i} block {j} is not a dict")
+                raise error(QT_TRANSLATE_NOOP("SnapshotError", "segment {i} block {j} is not a dict"), i=i, j=j)
             if "size" not in block or "state" not in block:
                 absent = "size" if "size" not in block else "state"
-                raise SnapshotError(f"segment {i} block {j} has no {absent!r}")
-            size = count(block["size"], f"segment {i} block {j} 'size'")
+                raise error(
+                    QT_TRANSLATE_NOOP("SnapshotError", "segment {i} block {j} has no {key}"), i=i, j=j, key=repr(absent)
+                )
+            size = count(block["size"], _block_key(i, j, "size"))
             block_state = STATE_NAMES.get(block["state"]) if isinstance(block["state"], str) else None
             if block_state is None:
-                raise SnapshotError(f"segment {i} block {j} has a bad 'state' ({block['state']!r})")
+                raise error(
+                    QT_TRANSLATE_NOOP("SnapshotError", "segment {i} block {j} has a bad 'state' ({state})"),
+                    i=i,
+                    j=j,
+                    state=Sentence("", repr(block["state"])),  # quoted from the file: said as it is
+                )
             if "requested_size" in block or "history" not in block:
                 requested = block.get("requested_size", size)
                 frames = block.get("frames")
@@ -317,8 +338,8 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
                 newest = history[0] if isinstance(history, list) and history and isinstance(history[0], dict) else {}
                 requested = newest.get("real_size", size)
                 frames = newest.get("frames")
-            addr = count(block.get("address", offset), f"segment {i} block {j} 'address'")
-            requested = count(requested, f"segment {i} block {j} 'requested_size'")
+            addr = count(block.get("address", offset), _block_key(i, j, "address"))
+            requested = count(requested, _block_key(i, j, "requested_size"))
             block_rows.append((i, addr, size, requested, int(block_state)))
             block_frames.append(frames)
             offset = min(addr + size, MAX_VALUE)  # past it, check_layout refuses the block that ends beyond
@@ -361,7 +382,7 @@ def _convert_trace(entries: list[Any], tables: _Tables, device: int) -> TraceTab
         return _convert_trace_python(entries, tables, device)
     except SnapshotError:
         # the readers only detect a broken rule; the words for the first entry that breaks one come from one place
-        raise trace_error(entries, f"device {device} trace") from None
+        raise trace_error(entries, trace_where(device)) from None
 
 
 def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) -> TraceTable:
@@ -373,6 +394,16 @@ def _convert_trace_compiled(entries: list[Any], tables: _Tables, device: int) ->
     except _columns.ColumnError as e:
         raise SnapshotError(str(e)) from None
     return _trace_from_rows(rows, _row_columns(rows), 0, len(entries), device)
+
+
+def _seg_key(i: int, key: str) -> Sentence:
+    """A segment's key, as a message names it: "segment 3 'address'"."""
+    return say(QT_TRANSLATE_NOOP("SnapshotError", "segment {i} {key}"), i=i, key=repr(key))
+
+
+def _block_key(i: int, j: int, key: str) -> Sentence:
+    """A block's key, as a message names it: "segment 3 block 0 'size'"."""
+    return say(QT_TRANSLATE_NOOP("SnapshotError", "segment {i} block {j} {key}"), i=i, j=j, key=repr(key))
 
 
 def _row_columns(rows: Any) -> tuple[Any, ...]:
@@ -406,7 +437,7 @@ def _traces_from_rows(traces_raw: list[list[Any]], rows: Any) -> list[TraceTable
 
 def _trace_from_rows(rows: Any, columns: tuple[Any, ...], start: int, stop: int, device: int) -> TraceTable:
     """One device's TraceTable from rows start..stop of the compiled reader's columns (_row_columns)."""
-    where = f"device {device} trace"
+    where = trace_where(device)
     ints, codes = ([a[start:stop] for a in column] for column in columns[:2])
     n = stop - start
     if n == 0:
@@ -437,7 +468,7 @@ def _convert_trace_python(entries: list[Any], tables: _Tables, device: int) -> T
     n = len(entries)
     if not all(map(isinstance, entries, repeat(dict))):
         raise SnapshotError(f"device {device} trace holds entries that are not dicts")
-    where = f"device {device} trace"
+    where = trace_where(device)
     lengths = np.fromiter(map(len, entries), np.int64, n)
     # Keys to read as columns: those the first and last entries carry (addr always: oom entries lack it).
     seen = set(entries[0]) | set(entries[-1]) | {"addr"}
@@ -516,10 +547,18 @@ def _trace_table(
     """The TraceTable of the given columns, with the sparse extras (oom's device_free, forward_frames) read."""
     action = cols["action"]
     if ends_overflow(cols["addr"], cols["size"]):
-        raise SnapshotError(f"{where}: an entry ends beyond 2^63 - 1")
+        raise SnapshotError(f"{where}: an entry ends beyond 2^62 - 1")
     device_free = np.zeros(len(action), np.int64)
     for oom_row, value in extras.get("device_free", {}).items():
-        device_free[oom_row] = count(value, f"{where} entry {oom_row} 'device_free'")
+        device_free[oom_row] = count(
+            value,
+            say(
+                QT_TRANSLATE_NOOP("SnapshotError", "{where} entry {row} {key}"),
+                where=where,
+                row=oom_row,
+                key="'device_free'",
+            ),
+        )
     forward = {
         row: [str(line) for line in value]
         for row, value in extras.get("forward_frames", {}).items()

@@ -18,9 +18,10 @@ from typing import Any
 
 from gpumem_gui.core.snapshot.budget import check_distinct_entries, check_expansion
 from gpumem_gui.core.snapshot.convert import RowsCallback, snapshot_from_object, snapshot_from_pickle_fast
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import SnapshotError, error
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.safe_unpickle import Refused, gc_paused, loads_no_globals
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
 
 GZIP_MAGIC = b"\x1f\x8b"
 PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 and later
@@ -34,11 +35,11 @@ GZIP_LAYERS = 3
 _CHUNK = 16 << 20
 RELEASE_STEP = 64 << 20  # the compiled reader drops the mapped file behind it in steps of this many bytes
 _KINDS = (
-    (stat.S_ISDIR, "is a directory, not a snapshot file"),
-    (stat.S_ISFIFO, "is a FIFO (named pipe), not a snapshot file"),
-    (stat.S_ISCHR, "is a character device, not a snapshot file"),
-    (stat.S_ISBLK, "is a block device, not a snapshot file"),
-    (stat.S_ISSOCK, "is a socket, not a snapshot file"),
+    (stat.S_ISDIR, QT_TRANSLATE_NOOP("SnapshotError", "is a directory, not a snapshot file")),
+    (stat.S_ISFIFO, QT_TRANSLATE_NOOP("SnapshotError", "is a FIFO (named pipe), not a snapshot file")),
+    (stat.S_ISCHR, QT_TRANSLATE_NOOP("SnapshotError", "is a character device, not a snapshot file")),
+    (stat.S_ISBLK, QT_TRANSLATE_NOOP("SnapshotError", "is a block device, not a snapshot file")),
+    (stat.S_ISSOCK, QT_TRANSLATE_NOOP("SnapshotError", "is a socket, not a snapshot file")),
 )
 
 Source = str | os.PathLike[str] | bytes | bytearray | memoryview
@@ -65,7 +66,8 @@ def opened(source: Source, name: str | None = None) -> Iterator[tuple[Buffer, st
             yield mapped, label
             return
         compressed = os.fstat(f.fileno()).st_size
-        with _gunzipped_file(f, compressed, label) as plain, _mapped(plain, label, "the gzip stream is empty") as inner:
+        gzip_empty = QT_TRANSLATE_NOOP("SnapshotError", "the gzip stream is empty")
+        with _gunzipped_file(f, compressed, label) as plain, _mapped(plain, label, gzip_empty) as inner:
             yield inner, label
 
 
@@ -85,7 +87,7 @@ def _gunzipped_file(f: Any, compressed: int, label: str) -> Iterator[Any]:
                 return
             plain.seek(0)
             source = plain
-        raise SnapshotError(f"refused to load: gzip inside gzip more than {GZIP_LAYERS} deep", label)
+        raise SnapshotError(_too_deep(), label)
 
 
 @contextmanager
@@ -95,27 +97,27 @@ def _open_regular(path: Path, label: str) -> Iterator[io.BufferedReader]:
         # O_NONBLOCK: should the path become a FIFO after the stat, open() still returns, and fstat refuses it
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        raise SnapshotError("no such file", label) from None
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "no such file"), label) from None
     except IsADirectoryError:
-        raise SnapshotError("is a directory, not a snapshot file", label) from None
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "is a directory, not a snapshot file"), label) from None
     except PermissionError:
-        raise SnapshotError("permission denied", label) from None
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "permission denied"), label) from None
     except OSError as e:
-        raise SnapshotError(f"cannot read: {e.strerror or e}", label) from None
+        raise SnapshotError(_cannot_read(e), label) from None
     with open(fd, "rb", closefd=True) as f:
         _check_regular(os.fstat(f.fileno()), label)
         yield f
 
 
 @contextmanager
-def _mapped(f: Any, label: str, empty: str = "the file is empty") -> Iterator[mmap.mmap]:
+def _mapped(f: Any, label: str, empty: str | None = None) -> Iterator[mmap.mmap]:
     size = os.fstat(f.fileno()).st_size
     if size == 0:
-        raise SnapshotError(empty, label)
+        raise SnapshotError(empty or QT_TRANSLATE_NOOP("SnapshotError", "the file is empty"), label)
     try:
         mapped = mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError) as e:
-        raise SnapshotError(f"cannot read: {getattr(e, 'strerror', None) or e}", label) from None
+        raise SnapshotError(_cannot_read(e), label) from None
     try:
         yield mapped
     finally:
@@ -129,7 +131,19 @@ def _check_regular(info: os.stat_result, label: str) -> None:
         if test(info.st_mode):
             raise SnapshotError(words, label)
     if not stat.S_ISREG(info.st_mode):
-        raise SnapshotError("is not a regular file", label)
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "is not a regular file"), label)
+
+
+def _cannot_read(e: BaseException) -> Sentence:
+    # the system's words for why (strerror) are data: the window says them as they are
+    reason = getattr(e, "strerror", None) or str(e)
+    return say(QT_TRANSLATE_NOOP("SnapshotError", "cannot read: {reason}"), reason=Sentence("", reason))
+
+
+def _too_deep() -> Sentence:
+    return say(
+        QT_TRANSLATE_NOOP("SnapshotError", "refused to load: gzip inside gzip more than {n} deep"), n=GZIP_LAYERS
+    )
 
 
 def _size(n: int) -> str:
@@ -146,8 +160,16 @@ def _gzip_limit(compressed: int) -> tuple[int, str]:
 
     memory = psutil.virtual_memory().available // 2
     limit = min(max(GZIP_RATIO * compressed, GZIP_FLOOR), memory)
-    why = "half the memory available" if limit == memory else f"from {_size(compressed)}"
-    return limit, f"refused to load: the gzip data expands beyond {_size(limit)} ({why})"
+    why = (
+        QT_TRANSLATE_NOOP("SnapshotError", "half the memory available")
+        if limit == memory
+        else say(QT_TRANSLATE_NOOP("SnapshotError", "from {size}"), size=_size(compressed))
+    )
+    return limit, say(
+        QT_TRANSLATE_NOOP("SnapshotError", "refused to load: the gzip data expands beyond {size} ({why})"),
+        size=_size(limit),
+        why=why,
+    )
 
 
 def _gunzip_chunks(raw: Any, compressed: int) -> Iterator[bytes]:
@@ -161,7 +183,9 @@ def _gunzip_chunks(raw: Any, compressed: int) -> Iterator[bytes]:
                     raise SnapshotError(refusal)
                 yield chunk
     except (OSError, EOFError, zlib.error) as e:
-        raise SnapshotError(f"corrupt gzip data ({e})") from None
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "corrupt gzip data ({reason})"), reason=Sentence("", str(e))
+        ) from None
 
 
 def gunzip_bounded(data: bytes) -> bytes:
@@ -172,7 +196,7 @@ def gunzip_bounded(data: bytes) -> bytes:
         data = b"".join(_gunzip_chunks(io.BytesIO(data), compressed))
         if data[:2] != GZIP_MAGIC:
             return data
-    raise SnapshotError(f"refused to load: gzip inside gzip more than {GZIP_LAYERS} deep")
+    raise SnapshotError(_too_deep())
 
 
 def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
@@ -183,18 +207,22 @@ def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
     except SnapshotError as e:
         raise e.with_source(label) from None
     except OSError as e:  # the temporary folder is full
-        raise SnapshotError(f"cannot decompress into {tempfile.gettempdir()}: {e.strerror or e}", label) from None
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "cannot decompress into {folder}: {reason}"),
+            folder=tempfile.gettempdir(),
+            reason=Sentence("", e.strerror or str(e)),
+        ).with_source(label) from None
 
 
 def _decode(data: Buffer) -> tuple[Any, str, int]:
     """Python objects from snapshot bytes (pickle, JSON, either gzip-compressed), which form they were, and the
     size of the data once decompressed."""
     if not data:
-        raise SnapshotError("the file is empty")
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "the file is empty"))
     if data[:2] == GZIP_MAGIC:  # only bytes: opened() decompressed a file's layers already
         data = gunzip_bounded(bytes(data))
         if not data:
-            raise SnapshotError("the gzip stream is empty")
+            raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "the gzip stream is empty"))
     head = data[:64].lstrip()
     if head[:1] in (b"{", b"["):
         try:
@@ -202,29 +230,41 @@ def _decode(data: Buffer) -> tuple[Any, str, int]:
             text = data if isinstance(data, bytes) else str(data, json.detect_encoding(data[:4]), "surrogatepass")
             return json.loads(text), "json", len(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise SnapshotError(f"not valid JSON ({_first_line(e)})") from None
+            raise error(
+                QT_TRANSLATE_NOOP("SnapshotError", "not valid JSON ({reason})"), reason=Sentence("", _first_line(e))
+            ) from None
         except ValueError:  # an int past Python's digit limit (sys.get_int_max_str_digits), not a JSON syntax error
-            raise SnapshotError("a number in the JSON has more digits than Python reads (4300)") from None
+            raise error(
+                QT_TRANSLATE_NOOP("SnapshotError", "a number in the JSON has more digits than Python reads ({n})"),
+                n="4300",
+            ) from None
         except RecursionError:
-            raise SnapshotError("not valid JSON (nested too deeply)") from None
+            raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "not valid JSON (nested too deeply)")) from None
     framed = data[0] == PICKLE_PROTO  # protocols 2-5; 0 and 1 have no header, so anything else is tried too
     if framed and len(data) > 1 and data[1] > pickle.HIGHEST_PROTOCOL:
-        raise SnapshotError(f"pickle protocol {data[1]} is newer than this Python reads")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "pickle protocol {protocol} is newer than this Python reads"),
+            protocol=data[1],
+        )
     try:
         return _unpickle(data), "pickle", len(data)
     except SnapshotError as e:
         if framed or isinstance(e, _Refused):
             raise
-        raise SnapshotError("not a snapshot: neither a pickle nor JSON") from None
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "not a snapshot: neither a pickle nor JSON")) from None
 
 
 def _unpickle(data: Buffer) -> Any:
     try:
         return loads_no_globals(data)
     except Refused as e:
-        raise _Refused(str(e)) from None
+        raise _Refused(e.args[0] if e.args and isinstance(e.args[0], str) else str(e)) from None  # a Sentence kept
     except (pickle.UnpicklingError, EOFError) as e:
-        raise SnapshotError(f"truncated or corrupt pickle ({_first_line(e) or 'ran out of input'})") from None
+        detail = _first_line(e)
+        reason = Sentence("", detail) if detail else QT_TRANSLATE_NOOP("SnapshotError", "ran out of input")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "truncated or corrupt pickle ({reason})"), reason=reason
+        ) from None
     except (
         ValueError,
         TypeError,
@@ -234,11 +274,17 @@ def _unpickle(data: Buffer) -> Any:
         OverflowError,
         UnicodeDecodeError,
     ) as e:
-        raise SnapshotError(f"corrupt pickle ({type(e).__name__}: {_first_line(e)})") from None
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "corrupt pickle ({type}: {reason})"),
+            type=type(e).__name__,
+            reason=Sentence("", _first_line(e)),
+        ) from None
     except RecursionError:
-        raise SnapshotError("corrupt pickle (nested too deeply)") from None
+        raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "corrupt pickle (nested too deeply)")) from None
     except MemoryError:
-        raise SnapshotError("corrupt pickle (it asks for more memory than there is)") from None
+        raise SnapshotError(
+            QT_TRANSLATE_NOOP("SnapshotError", "corrupt pickle (it asks for more memory than there is)")
+        ) from None
 
 
 class _Refused(SnapshotError):
@@ -296,9 +342,13 @@ def load_snapshot(
         except SnapshotError as e:
             raise e.with_source(label) from None
         except RecursionError:  # a structure nested thousands deep, compared or shown somewhere in the conversion
-            raise SnapshotError("refused to load: the data is nested too deeply", label) from None
+            raise SnapshotError(
+                QT_TRANSLATE_NOOP("SnapshotError", "refused to load: the data is nested too deeply"), label
+            ) from None
         except MemoryError:
-            raise SnapshotError("refused to load: it needs more memory than there is", label) from None
+            raise SnapshotError(
+                QT_TRANSLATE_NOOP("SnapshotError", "refused to load: it needs more memory than there is"), label
+            ) from None
     # the reader could not tell it earlier (segments not first, JSON it leaves to json.loads, pure)
     if on_state is not None and not told:
         on_state(snapshot.without_traces())

@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 
 I64 = npt.NDArray[np.int64]
 I32 = npt.NDArray[np.int32]
@@ -260,8 +261,16 @@ class Snapshot:
     def require_device(self, device: int | None) -> None:
         """A device the file has (segments or a trace), else the one line that says which it has."""
         if device is not None and device not in self.devices():
+            found = self.devices()
             raise SnapshotError(
-                f"device {device} has no segments and no trace (devices: {self.devices() or 'none'})", self.source
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "SnapshotError", "device {device} has no segments and no trace (devices: {found})"
+                    ),
+                    device=device,
+                    found=str(found) if found else QT_TRANSLATE_NOOP("SnapshotError", "none"),
+                ),
+                self.source,
             )
 
     def trace(self, device: int) -> TraceTable:

@@ -9,7 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from gpumem_gui.core.snapshot.checks import MAX_DEVICE, count, shown
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import error
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 
 RECORDED_WITH_KEY = "recorded_with"  # top-level key; PyTorch's viewer ignores keys it does not know
 RANK_KEYS = ("RANK", "LOCAL_RANK", "WORLD_SIZE")  # what the probe knew of the job's place (its "job" dict)
@@ -19,21 +20,36 @@ def read_recorded_with(value: Any) -> tuple[str | None, dict[int, int]]:
     """(torch version, {device: total bytes}) from the snapshot's `recorded_with` dict (absent: None and {})."""
     if value is None:
         return None, {}
-    where = RECORDED_WITH_KEY
+    key = repr(RECORDED_WITH_KEY)
     if not isinstance(value, dict):
-        raise SnapshotError(f"'{where}' is {shown(value)}, not a dict")
+        raise error(QT_TRANSLATE_NOOP("SnapshotError", "{where} is {value}, not a dict"), where=key, value=shown(value))
     version = value.get("torch_version")
     if version is not None and not isinstance(version, str):
-        raise SnapshotError(f"'{where}' 'torch_version' is {shown(version)}, not a string")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "{where} {key} is {value}, not a string"),
+            where=key,
+            key="'torch_version'",
+            value=shown(version),
+        )
     totals = value.get("device_total_memory") or {}
     if not isinstance(totals, dict):
-        raise SnapshotError(f"'{where}' 'device_total_memory' is {shown(totals)}, not a dict of device: bytes")
+        raise error(
+            QT_TRANSLATE_NOOP("SnapshotError", "{where} {key} is {value}, not a dict of device: bytes"),
+            where=key,
+            key="'device_total_memory'",
+            value=shown(totals),
+        )
     memory: dict[int, int] = {}
     for device, total in totals.items():
         index = count(
-            int(device) if isinstance(device, str) and device.isdigit() else device, f"'{where}' device", MAX_DEVICE
+            int(device) if isinstance(device, str) and device.isdigit() else device,
+            say(QT_TRANSLATE_NOOP("SnapshotError", "{where} device"), where=key),
+            MAX_DEVICE,
         )
-        memory[index] = count(total, f"'{where}' total memory of device {index}")
+        memory[index] = count(
+            total,
+            say(QT_TRANSLATE_NOOP("SnapshotError", "{where} total memory of device {device}"), where=key, device=index),
+        )
     return version, memory
 
 

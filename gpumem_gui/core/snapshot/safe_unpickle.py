@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
+
 # A memo index the standard unpickler may grow its memo to without asking: it allocates 16 bytes per index up to the
 # highest one put, so an index below this costs at most 16 MB whatever the file's size.
 FREE_MEMO_INDEX = 1 << 20
@@ -25,7 +27,9 @@ class RefusedGlobal(Refused):
     """The pickle named a global (a class or function); loading it could run code."""
 
     def __init__(self, qualified_name: str) -> None:
-        super().__init__(f"refused to load: the file asks for {qualified_name}")
+        super().__init__(
+            say(QT_TRANSLATE_NOOP("SnapshotError", "refused to load: the file asks for {name}"), name=qualified_name)
+        )
         self.qualified_name = qualified_name
 
 
@@ -41,7 +45,7 @@ class _NoGlobalsUnpickler(pickle.Unpickler):
         raise Refused(PERSISTENT_ID)
 
 
-PERSISTENT_ID = "refused to load: the file uses a persistent id"
+PERSISTENT_ID = QT_TRANSLATE_NOOP("SnapshotError", "refused to load: the file uses a persistent id")
 
 
 def _opcode_table() -> tuple[dict[int, int | None], dict[int, str]]:
@@ -126,7 +130,14 @@ def scan_pickle(data: bytes | memoryview | mmap.mmap) -> None:
             name = _NAMES[op]
             if name.endswith("PERSID"):
                 raise Refused(PERSISTENT_ID)
-            raise Refused(f"refused to load: the file uses the pickle extension registry ({name})")
+            raise Refused(
+                say(
+                    QT_TRANSLATE_NOOP(
+                        "SnapshotError", "refused to load: the file uses the pickle extension registry ({name})"
+                    ),
+                    name=name,
+                )
+            )
         if op == _FRAME and pos < frame_end:
             raise pickle.UnpicklingError("beginning of a new frame before end of current frame")
         pos += 1
@@ -191,7 +202,15 @@ def _check_memo_index(index: int | bytes, limit: int, n: int) -> None:
         except ValueError:
             raise pickle.UnpicklingError("bad memo index in PUT") from None
     if index > limit:
-        raise Refused(f"refused to load: memo index {index:,} is beyond what a {n:,}-byte pickle can hold")
+        raise Refused(
+            say(
+                QT_TRANSLATE_NOOP(
+                    "SnapshotError", "refused to load: memo index {index} is beyond what a {n}-byte pickle can hold"
+                ),
+                index=f"{index:,}",
+                n=f"{n:,}",
+            )
+        )
 
 
 @contextmanager

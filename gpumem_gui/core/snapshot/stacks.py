@@ -15,7 +15,7 @@ import numpy.typing as npt
 
 from gpumem_gui.core.snapshot.backward_nodes import NOT_RECORDED, backward_words
 from gpumem_gui.core.snapshot.checks import MAX_VALUE, shown
-from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.core.snapshot.errors import SnapshotError, frame_not_dict, frames_not_list
 from gpumem_gui.core.snapshot.frame_kinds import (
     LIBRARY_KINDS,
     PYTHON_KINDS,
@@ -280,7 +280,7 @@ class StackInterner:
         reps = [lists[i] for i in first]
         for r in reps:  # every value is checked before any is interned
             if r and not isinstance(r, list | tuple):
-                raise SnapshotError(f"a 'frames' value is a {type(r).__name__}, not a list")
+                raise SnapshotError(frames_not_list(r))
         codes = np.fromiter(map(self._stack_of, reps), np.int32, len(reps))
         stacks = codes[inverse]
         return stacks
@@ -350,7 +350,7 @@ class StackInterner:
 
 def _check_frame(frame: Any) -> None:
     if not isinstance(frame, dict):
-        raise SnapshotError(f"a stack frame is a {type(frame).__name__}, not a dict")
+        raise SnapshotError(frame_not_dict(frame))
 
 
 def frame_key(frame: dict[Any, Any]) -> tuple[str, str, int]:

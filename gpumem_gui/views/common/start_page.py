@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated
 from gpumem_gui.views.common.one_line import breakable
+from gpumem_gui.views.common.sentences import said
 
 
 class StartPage(Retranslated):
@@ -108,7 +109,7 @@ class LoadErrorPage(Retranslated):
         where.setToolTip(path)
         where.setStyleSheet(f"color: {palette.TEXT_MUTED};")
         where.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.reason = QtWidgets.QLabel(breakable(message))
+        self.reason = QtWidgets.QLabel()  # the message said in the window's language (retranslate)
         self.reason.setTextFormat(QtCore.Qt.TextFormat.PlainText)
         self.reason.setWordWrap(True)
         self.reason.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -144,3 +145,4 @@ class LoadErrorPage(Retranslated):
         self.heading.setText("<h3>{}</h3>".format(self.tr("Cannot open this file")))
         self.close_button.setText(self.tr("Close"))
         self.another.setText(self.tr("Open another file..."))
+        self.reason.setText(breakable(said(self.message)))  # a loader's Sentence in the window's language

@@ -198,7 +198,9 @@ def _emit(signal: QtCore.SignalInstance, *args: object) -> None:
 def one_line(error: BaseException) -> str:
     """An exception as the one line a user reads: its message, with the type where the message alone is unclear.
     A message that is a Sentence (a source's, the loader's) stays one, so the window says it in its language."""
-    message = error.args[0] if len(error.args) == 1 and isinstance(error.args[0], Sentence) else str(error)
+    message = str(error)  # a Sentence where the exception's __str__ makes one (SnapshotError: its file too)
+    if not isinstance(message, Sentence) and len(error.args) == 1 and isinstance(error.args[0], Sentence):
+        message = error.args[0]  # Exception.__str__ makes its one Sentence argument a plain str
     text: str = " ".join(message.split())
     if isinstance(message, Sentence) and text == message:
         text = message

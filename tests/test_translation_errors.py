@@ -1,0 +1,272 @@
+"""The loader's errors (SnapshotError) in the window's language: each message a Sentence whose English is what the
+command line always printed, the compiled and the pure-Python readers raising the same one, the window saying it in
+Romanian and French, and every template translated in both with its fields kept."""
+
+from __future__ import annotations
+
+import ast
+import gzip
+import json
+import os
+import pickle
+import string
+import tempfile
+import xml.etree.ElementTree as ET
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PySide6 import QtWidgets
+
+from gpumem_gui.app.window import MainWindow
+from gpumem_gui.core.snapshot.errors import MAX_MESSAGE, SnapshotError
+from gpumem_gui.core.snapshot.loader import load_snapshot
+from gpumem_gui.core.snapshot.sentences import Sentence
+from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.translations import FOLDER, TRANSLATED
+from gpumem_gui.views.common import language
+from gpumem_gui.views.common.start_page import LoadErrorPage
+from tests.translation_walk import english_left, settle, switch_language, visible_texts
+
+PACKAGE = Path(__file__).resolve().parent.parent / "gpumem_gui"
+
+
+class _Global:
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (os.system, ("true",))
+
+
+_SEG = {"address": 0, "total_size": 512, "blocks": [{"size": 512, "state": "active_allocated"}]}
+
+
+def _snap(**keys: Any) -> bytes:
+    return pickle.dumps({"segments": [_SEG], "device_traces": [], **keys}, 4)
+
+
+def _trace(*entries: dict[str, Any]) -> bytes:
+    return _snap(device_traces=[list(entries)])
+
+
+def _blocks(*blocks: Any) -> bytes:
+    return _snap(segments=[{"address": 0, "total_size": 512, "blocks": list(blocks)}])
+
+
+# (file's bytes, the message as the command line prints it: written out by hand, "(name)" the file's)
+BROKEN: dict[str, tuple[bytes, str]] = {
+    "truncated": (_snap()[:-5], "truncated or corrupt pickle (pickle data was truncated)"),
+    "global": (pickle.dumps(_Global(), 4), "refused to load: the file asks for posix.system"),
+    "no_segments": (
+        pickle.dumps({"alfa": 1, "beta": 2}, 4),
+        "not a snapshot: the dict has no 'segments' (its keys: alfa, beta)",
+    ),
+    "no_blocks": (pickle.dumps({"segments": [{"address": 0, "total_size": 512}]}, 4), "segment 0 has no 'blocks'"),
+    "bad_state": (_blocks({"size": 512, "state": "ciudat"}), "segment 0 block 0 has a bad 'state' ('ciudat')"),
+    "block_not_dict": (_blocks(3), "segment 0 block 0 is not a dict"),
+    "float_size": (
+        _trace({"action": "alloc", "addr": 0, "size": 1.5, "stream": 0}),
+        "device 0 trace: entry 0 has a 'size' that is 1.5, not an integer",
+    ),
+    "str_addr": (
+        _trace({"action": "alloc", "addr": 0, "size": 5}, {"action": "alloc", "addr": "x", "size": 5}),
+        "device 0 trace: entry 1 has a 'addr' that is 'x', not an integer",
+    ),
+    "no_action": (_trace({"addr": 0, "size": 5}), "device 0 trace: entry 0 has no 'action'"),
+    "trace_not_dict": (
+        _trace({"action": "alloc", "addr": 0, "size": 5}, None),  # type: ignore[arg-type]
+        "device 0 trace: entry 1 is a NoneType, not a dict",
+    ),
+    "trace_frames": (
+        _trace({"action": "alloc", "addr": 0, "size": 5, "frames": 7}),
+        "device 0 trace: entry 0 has 'frames' that is 7, not a list",
+    ),
+    "traces_not_list": (_snap(device_traces={"0": []}), "not a snapshot: 'device_traces' is not a list of lists"),
+    "segments_dict": (pickle.dumps({"segments": {}}, 4), "not a snapshot: 'segments' is a dict, not a list"),
+    "seg_not_dict": (pickle.dumps({"segments": [_SEG, 5]}, 4), "segment 1 is a int, not a dict"),
+    "neg_address": (
+        _snap(segments=[{"address": -4, "total_size": 512, "blocks": []}]),
+        "segment 0 'address' is -4, below zero",
+    ),
+    "frame_not_dict": (
+        _blocks({"size": 512, "state": "active_allocated", "frames": [3]}),
+        "a stack frame is a int, not a dict",
+    ),
+    "overlap": (_snap(segments=[_SEG, dict(_SEG, address=256)]), "segments 0 and 1 overlap (at 0x100 on device 0)"),
+    "outside": (
+        _blocks({"size": 1024, "state": "active_allocated"}),
+        "segment 0 (0x0, 512 bytes) has a block outside it (0x0, 1024 bytes)",
+    ),
+    "settings": (
+        _snap(allocator_settings={"garbage_collection_threshold": 2.0}),
+        "allocator_settings 'garbage_collection_threshold' is 2.0, not a number in 0..1",
+    ),
+    "recorded": (_snap(recorded_with=[1]), "'recorded_with' is a list, not a dict"),
+    "json_not_snapshot": (
+        json.dumps({"salut": 1}).encode(),
+        "not a snapshot: the dict has no 'segments' (its keys: salut)",
+    ),
+    "json_list": (json.dumps([1, 2]).encode(), "not a snapshot: a list, but not of segments (dicts with 'blocks')"),
+    "json_invalid": (b'{"segments": [', "not valid JSON (Expecting value: line 1 column 15 (char 14))"),
+    "empty": (b"", "the file is empty"),
+    "garbage": (b"salut lume, nimic aici", "not a snapshot: neither a pickle nor JSON"),
+    "gzip_empty": (gzip.compress(b""), "the gzip stream is empty"),
+    "protocol": (b"\x80\x09abc", "pickle protocol 9 is newer than this Python reads"),
+}
+
+
+def _parts(text: str) -> Any:
+    """A Sentence as what it is made of (nested Sentences too): its context, template and fields."""
+    if not isinstance(text, Sentence):
+        return ("str", str(text))
+    return (text.context, text.template, {name: _parts(value) for name, value in text.fields.items()})
+
+
+def _contexts(text: str) -> set[str]:
+    """The translation contexts of a Sentence and of those nested in it (glue's empty one left out)."""
+    if not isinstance(text, Sentence):
+        return set()
+    nested = set().union(*(_contexts(value) for value in text.fields.values()))
+    return nested | ({text.context} if text.context else set())
+
+
+def _error(path: Path) -> str:
+    with pytest.raises(SnapshotError) as caught:
+        load_snapshot(path, name=path.stem)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_broken_file_gets_the_same_english_as_a_sentence_from_both_readers(
+    case: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data, english = BROKEN[case]
+    path = tmp_path / f"{case}.pickle"
+    path.write_bytes(data)
+    compiled = _error(path)
+    monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+    pure = _error(path)
+    assert compiled == pure == f"{english} ({case})"  # the command line's, report --json's and MCP's words
+    assert isinstance(compiled, Sentence) and isinstance(pure, Sentence)
+    assert _parts(compiled) == _parts(pure)
+    assert compiled.fields["source"] == case  # the file's name is glue's field, the message the other
+    message = compiled.fields["message"]
+    assert isinstance(message, Sentence) and message == english
+    assert _contexts(message) == {"SnapshotError"}  # its words all marked (glue between them, data as it is)
+    sent = pickle.loads(pickle.dumps(compiled))  # as the loading process sends it to the window
+    assert isinstance(sent, Sentence) and _parts(sent) == _parts(compiled)
+
+
+def test_a_huge_value_from_the_file_is_cut_and_the_message_stays_a_sentence(tmp_path: Path) -> None:
+    path = tmp_path / "huge.json"
+    path.write_text(json.dumps({"x" * 5000: 1}))
+    message = _error(path)
+    assert isinstance(message, Sentence) and len(message) <= MAX_MESSAGE + len(" (huge)")
+    assert message.startswith("not a snapshot: the dict has no 'segments' (its keys: xxx")
+    assert message.fields["message"].template == "not a snapshot: the dict has no 'segments' (its keys: {keys})"
+
+
+# -- in the window ---------------------------------------------------------------------------------------------------
+
+# the snapshot format's own keys, quoted as the file names them ('blocks', 'segments'): code, not English words
+KEYS = ("blocks", "segments", "size")
+IN_WINDOW = (
+    "no_segments",
+    "bad_state",
+    "float_size",
+    "traces_not_list",
+    "json_list",
+    "segments_dict",
+    "empty",
+    "garbage",
+)
+
+
+@pytest.fixture
+def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
+    with throwaway_settings() as settings:
+        win = MainWindow(settings)
+        win.resize(1400, 900)
+        win.show()
+        try:
+            yield win
+        finally:
+            language.set_language("en")
+            win.close()
+            win.deleteLater()
+            settle()
+
+
+def test_the_window_says_why_a_file_cannot_open_in_romanian_and_in_french(window: MainWindow) -> None:
+    # a folder whose name has no English in it (pytest's tmp_path carries the test's name): the path is said as it is
+    with tempfile.TemporaryDirectory(prefix="dosar-") as folder:
+        _opened_in_romanian_then_french(window, Path(folder))
+
+
+def _opened_in_romanian_then_french(window: MainWindow, tmp_path: Path) -> None:
+    names = []
+    for k, case in enumerate(IN_WINDOW):
+        path = tmp_path / f"fisier{k}.pickle"  # a name in no language: the file's name is said as it is
+        path.write_bytes(BROKEN[case][0])
+        names.append(str(path))
+    switch_language(window, "ro")
+    window.open_files(names)
+    window.wait_for_loads()
+    settle()
+    pages = [p for i in range(window.tabs.count()) if isinstance(p := window.tabs.widget(i), LoadErrorPage)]
+    assert len(pages) == len(IN_WINDOW)
+    for lang in ("ro", "fr"):  # fr: the pages already open say it again after the switch
+        if lang == "fr":
+            switch_language(window, "fr")
+        texts = [(f"page {p.path}", p.reason.text()) for p in pages]
+        texts += [(f"tip {i}", window.tabs.tabToolTip(i)) for i in range(window.tabs.count()) if lang == "ro"]
+        texts += visible_texts(window)
+        assert english_left(texts, KEYS) == [], lang
+        reasons = {p.reason.text().replace("\u200b", "") for p in pages}
+        assert len(reasons) == len(pages)  # each its own message
+        assert all(Path(p.path).name in p.reason.text().replace("\u200b", "") for p in pages)
+    assert english_left([("status", window.statusBar().currentMessage())], KEYS) == []
+    assert window.statusBar().currentMessage()  # the last error, said there too
+
+
+# -- the translations ----------------------------------------------------------------------------------------------
+
+
+def _marked_error_templates() -> set[str]:
+    """Every QT_TRANSLATE_NOOP("SnapshotError", ...) in the package's sources."""
+    found = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and getattr(node.func, "id", None) == "QT_TRANSLATE_NOOP"
+                and len(node.args) == 2
+                and all(isinstance(a, ast.Constant) for a in node.args)
+                and node.args[0].value == "SnapshotError"  # type: ignore[attr-defined]
+            ):
+                found.add(node.args[1].value)  # type: ignore[attr-defined]
+    return found
+
+
+def _fields(text: str) -> set[str]:
+    return {name.split(":")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_snapshot_error_has_a_finished_translation_with_its_fields(lang: str) -> None:
+    templates = _marked_error_templates()
+    assert len(templates) > 60
+    # (that each broken file's message is made of these templates: its contexts, checked above)
+    translated: dict[str, str] = {}
+    for ts in FOLDER.glob(f"*_{lang}.ts"):
+        for context in ET.parse(ts).getroot():
+            if context.findtext("name") != "SnapshotError":
+                continue
+            for message in context.findall("message"):
+                node = message.find("translation")
+                assert node is not None
+                if node.get("type") != "unfinished" and node.text:
+                    translated[message.findtext("source") or ""] = node.text
+    missing = sorted(templates - set(translated))
+    assert missing == []
+    for template in templates:
+        assert _fields(translated[template]) == _fields(template), (template, translated[template])
