@@ -3,10 +3,7 @@ GUI thread (the curves' envelopes, the timeline's ticks) so that the GUI thread 
 
 from __future__ import annotations
 
-import contextlib
 import functools
-import os
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -32,26 +29,6 @@ class SpansArrived:
 
     device: int
     spans: list[Span]
-
-
-WORKER_NICE = 10  # the loading worker's priority below the window's (a nice value, as for background work)
-
-
-def lower_priority(job: FileLoadJob) -> None:
-    """Give the loading worker process a lower priority than the window: on a busy machine (another process on each
-    core) the GUI thread gets the CPU when it wakes rather than waiting out the worker's time slices too; on an idle
-    core the worker runs as fast as before. Each of its threads (Linux sets the priority of one thread; threads made
-    later inherit it)."""
-    pid = job._proc.pid  # the worker's process, started by FileLoadJob
-    if pid is None or not hasattr(os, "setpriority"):  # Windows: no nice values
-        return
-    tasks = [pid]
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            tasks = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
-    for task in tasks:
-        with contextlib.suppress(OSError):  # gone already (a file that failed at once), or not ours to change
-            os.setpriority(os.PRIO_PROCESS, task, max(os.getpriority(os.PRIO_PROCESS, task), WORKER_NICE))
 
 
 def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:

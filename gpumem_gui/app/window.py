@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.app import user_code
 from gpumem_gui.app.compare_actions import CompareActions
 from gpumem_gui.app.live_actions import LiveActions
-from gpumem_gui.app.loading import Loaded, SpansArrived, load_task, lower_priority, prepared
+from gpumem_gui.app.loading import Loaded, SpansArrived, load_task, prepared
 from gpumem_gui.app.menu_window import MenuWindow
 from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
@@ -136,7 +136,6 @@ class MainWindow(MenuWindow):
             QtCore.QTimer.singleShot(1, warm_up)  # while the worker reads, not when the tab opens
         for path in paths:
             job = FileLoadJob(path, site_bands=True)
-            lower_priority(job)  # the GUI thread keeps its share of a busy machine
             holder: dict[str, SnapshotTab] = {}  # the tab, once the snapshot has arrived ("whole": with its trace)
             task = self.tasks.start(
                 f"open {Path(path).name}",
