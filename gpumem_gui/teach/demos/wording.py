@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from babel import Locale
-from babel.numbers import format_decimal
+from babel.numbers import NumberPattern, format_decimal, parse_pattern
 
 from gpumem_gui.teach.demos.plans import DemoError
 from gpumem_gui.teach.quiz import LANGUAGES, Text, load_quizzes
@@ -32,9 +32,14 @@ def _locale(lang: str) -> Locale:
     return Locale.parse(lang)
 
 
+@functools.cache  # Babel parses a pattern given as text again on every call: a travel step formats dozens
+def _pattern(pattern: str) -> NumberPattern:
+    return parse_pattern(pattern)
+
+
 def number(value: float, lang: str, decimals: int = 0) -> str:
     """`value` grouped and with `decimals` fraction digits, in the symbols of `lang`."""
-    pattern = "#,##0" + ("." + "0" * decimals if decimals else "")
+    pattern = _pattern("#,##0" + ("." + "0" * decimals if decimals else ""))
     return str(format_decimal(value, format=pattern, locale=_locale(lang)))
 
 
@@ -43,7 +48,7 @@ def percent(value: float, lang: str, decimals: int = 0) -> str:
     pattern = str(_locale(lang).percent_formats[None].pattern)
     last_digit = pattern.rindex("0") + 1
     pattern = pattern[:last_digit] + ("." + "0" * decimals if decimals else "") + pattern[last_digit:]
-    return str(format_decimal(value / 100, format=pattern, locale=_locale(lang)))
+    return str(format_decimal(value / 100, format=_pattern(pattern), locale=_locale(lang)))
 
 
 def localize(text: str, lang: str) -> str:

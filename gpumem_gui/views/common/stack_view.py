@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from collections.abc import Sequence
@@ -134,10 +135,16 @@ class StackView(Retranslated):
         self.show_all_changed.emit(checked)
 
     def _fill(self) -> None:
-        self._rows = list(self._frames) if self.show_all.isChecked() else filter_frames(self._frames)
+        rows = list(self._frames) if self.show_all.isChecked() else filter_frames(self._frames)
+        if rows == self._rows and self.text.document().blockCount() == max(1, len(rows)):
+            # the same lines (travel between events of one stack): the text, its layout and its scroll stay
+            self.text.moveCursor(QtGui.QTextCursor.MoveOperation.Start)
+            return
+        self._rows = rows
         self.text.clear()
         cursor = QtGui.QTextCursor(self.text.document())
-        for i, frame in enumerate(self._rows):
+        cursor.beginEditBlock()  # the document is laid out once, at the end, not after each insert
+        for i, frame in enumerate(rows):
             if i:
                 cursor.insertBlock()
             name_format, place_format = _formats(frame_kind(frame))
@@ -145,6 +152,7 @@ class StackView(Retranslated):
             place = location(frame)
             if place:
                 cursor.insertText("  " + place, place_format)
+        cursor.endEditBlock()
         self.text.moveCursor(QtGui.QTextCursor.MoveOperation.Start)  # the innermost frame in view
 
 
@@ -171,6 +179,7 @@ def tooltip(frame: Frame) -> str:
     return "<qt>" + "<br>".join(html.escape(line) for line in lines if line) + "</qt>"
 
 
+@functools.cache  # a handful of kinds; insertText copies the format it is given
 def _formats(kind: FrameKind) -> tuple[QtGui.QTextCharFormat, QtGui.QTextCharFormat]:
     name, place = QtGui.QTextCharFormat(), QtGui.QTextCharFormat()
     if kind == FrameKind.USER:

@@ -61,6 +61,17 @@ _WORDS = (
 )
 
 
+# the roles the list answers (the rest: Qt's defaults)
+_ROLES = frozenset(
+    int(r)
+    for r in (
+        QtCore.Qt.ItemDataRole.DisplayRole,
+        QtCore.Qt.ItemDataRole.ToolTipRole,
+        QtCore.Qt.ItemDataRole.TextAlignmentRole,
+    )
+)
+
+
 class EventListModel(ColumnsModel):
     """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand."""
 
@@ -81,8 +92,8 @@ class EventListModel(ColumnsModel):
         return len(self.indices)
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
-        if self.table is None or not index.isValid():
-            return None
+        if self.table is None or not index.isValid() or role not in _ROLES:
+            return None  # a painted cell is asked for a dozen roles: the others are answered before finding its row
         column = index.column()
         if role == QtCore.Qt.ItemDataRole.TextAlignmentRole:
             horizontal = QtCore.Qt.AlignmentFlag.AlignRight if column in _RIGHT else QtCore.Qt.AlignmentFlag.AlignLeft

@@ -312,8 +312,8 @@ class FiguresPanel(Retranslated):
         bracket = f"background: {palette.FOCUS_BACKGROUND}; font-weight: bold;"
         for key in self.values:
             style = bracket if self._bracketed and key in _BRACKETED else ""
-            self.names[key].setStyleSheet(style)
-            self.values[key].setStyleSheet(style + self._flags.get(key, ""))
+            _set_style(self.names[key], style)
+            _set_style(self.values[key], style + self._flags.get(key, ""))
 
     def set_metrics(
         self, m: Metrics, title: str | Callable[[], str], findings: Sequence[Finding] | None = None
@@ -360,6 +360,12 @@ class FiguresPanel(Retranslated):
         )
         self.findings_label.setText(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
         self.findings_label.setToolTip("\n".join(_figures_line(f) for f in self.findings))
+
+
+def _set_style(widget: QtWidgets.QWidget, style: str) -> None:
+    """Qt polishes a widget again on every setStyleSheet, even to the same sheet: each travel step restyles them all."""
+    if widget.styleSheet() != style:
+        widget.setStyleSheet(style)
 
 
 def _figures_line(f: Finding) -> str:

@@ -11,8 +11,15 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.teach.demos.wording import number
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, TranslatedLabel, localized, translate
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    TranslatedLabel,
+    current_language,
+    localized,
+    translate,
+)
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
@@ -27,7 +34,8 @@ _warmed = False
 def warm_up() -> None:
     """Make, paint (offscreen) and drop one map view, once per process, over three turns of the event loop: the first
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
-    pays while a file is read rather than in the turn that opens its tab."""
+    pays while a file is read rather than in the turn that opens its tab. Before it, in a turn of its own, the
+    language's number formats (Babel's CLDR data, read on first use: tens of ms in the first figures shown)."""
     global _warmed  # noqa: PLW0603 (once per process)
     if _warmed:
         return
@@ -45,6 +53,7 @@ def warm_up() -> None:
 
         QtCore.QTimer.singleShot(TURN_MS, paint)
 
+    QtCore.QTimer.singleShot(TURN_MS, lambda: number(0, current_language()))  # the figures' locale, read now
     QtCore.QTimer.singleShot(TURN_MS, then)
 
 
