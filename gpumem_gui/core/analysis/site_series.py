@@ -12,6 +12,7 @@ becomes pending free, as the allocated series counts it; the bands therefore sum
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -439,10 +440,26 @@ def _main_stacks(stack: npt.NDArray[np.int32], size: I64, band: npt.NDArray[np.i
 
 
 def lifetime_pieces(timeline: DeviceTimeline) -> I64:
-    """The segment piece each block lifetime lies in when it is allocated (-1 where none is found).
+    """The segment piece each block lifetime lies in when it is allocated (-1 where none is found; read-only,
+    cached per timeline: the stream and the pool groupings both read it).
 
     Pieces of one moment do not overlap, but an address range is reused by other pieces over time: from the last
     piece starting at or below the block, step down until one covers it at that moment (one step in most files)."""
+    key = id(timeline)
+    found = _LIFETIME_PIECES.get(key)
+    if found is None or found[0] is not timeline.lifetimes or found[1] is not timeline.pieces:
+        pieces = _lifetime_pieces(timeline)
+        pieces.flags.writeable = False
+        if key not in _LIFETIME_PIECES:
+            weakref.finalize(timeline, _LIFETIME_PIECES.pop, key, None)
+        found = _LIFETIME_PIECES[key] = (timeline.lifetimes, timeline.pieces, pieces)
+    return found[2]
+
+
+_LIFETIME_PIECES: dict[int, tuple[object, object, I64]] = {}
+
+
+def _lifetime_pieces(timeline: DeviceTimeline) -> I64:
     p, life = timeline.pieces, timeline.lifetimes
     order = np.lexsort((p.start, p.addr))
     index = np.searchsorted(p.addr[order], life.addr, "right") - 1
