@@ -367,14 +367,15 @@ def _last_of_each(key: I64, running: I64) -> tuple[I64, I64]:
         last = np.ones(len(key), bool)
         last[same] = False
         return key[last], running[last]
-    # few (a block allocated and freed at one event): the runs between them copied whole, not masked element-wise
-    keys, values = np.empty(len(key) - len(same), np.int64), np.empty(len(key) - len(same), np.int64)
+    # few (a block allocated and freed at one event): the runs between them moved down in place, not masked
+    # element-wise into new arrays (pages never touched before cost more than the copy)
     at = src = 0
     for drop in [*same.tolist(), len(key)]:
         n = drop - src
-        keys[at : at + n], values[at : at + n] = key[src:drop], running[src:drop]
+        if at != src:
+            key[at : at + n], running[at : at + n] = key[src:drop], running[src:drop]
         at, src = at + n, drop + 1
-    return keys, values
+    return key[:at], running[:at]
 
 
 def _band_peaks(keys: I64, values: I64, bounds: Sequence[int], n_events: int) -> list[tuple[int, int]]:
