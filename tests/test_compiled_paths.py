@@ -6,6 +6,7 @@ import json
 import pickle
 import random
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
@@ -15,11 +16,12 @@ from gpumem_gui.core import SnapshotError, load_snapshot
 from gpumem_gui.core.allocator.synthetic import synthetic_snapshot
 from gpumem_gui.core.analysis import replay_warnings
 from gpumem_gui.core.analysis import timetravel as timetravel_module
+from gpumem_gui.core.analysis.backward_pass import frees_carry_alloc_stacks
 from gpumem_gui.core.analysis.timetravel import build_timeline, compiled_replay_available
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, round_size
 from gpumem_gui.core.snapshot import convert as convert_module
 from gpumem_gui.core.snapshot import json_reader as json_reader_module
-from gpumem_gui.core.snapshot.model import Snapshot
+from gpumem_gui.core.snapshot.model import Action, Snapshot
 from tests.conftest import FIXTURE_NAMES, fixture_path
 
 compiled = pytest.mark.skipif(not compiled_replay_available(), reason="compiled kernels not built")
@@ -186,3 +188,40 @@ def test_pure_python_mode_is_honoured(monkeypatch: pytest.MonkeyPatch, tmp_path:
         assert len(snap.traces[0]) == 300
         assert build_timeline(snap, 0).n_events == 300  # the replay
     assert used == []
+
+
+def _carry_trace(rows: list[tuple[int, int, int]]) -> Any:
+    """A trace of (action, address, stack) rows, with only the columns frees_carry_alloc_stacks reads."""
+    action, addr, stack = zip(*rows, strict=True) if rows else ((), (), ())
+    return SimpleNamespace(
+        action=np.asarray(action, np.int8), addr=np.asarray(addr, np.int64), stack=np.asarray(stack, np.int32)
+    )
+
+
+def _carry_both(trace: Any) -> bool:
+    from gpumem_gui.core.analysis import _replay  # type: ignore[attr-defined]  # noqa: PLC0415 (built or skipped)
+
+    expected = frees_carry_alloc_stacks(trace)
+    assert _replay.frees_carry_alloc_stacks(trace.action, trace.addr, trace.stack) == expected
+    return expected
+
+
+@compiled
+def test_compiled_frees_carry_alloc_stacks_equals_numpy() -> None:
+    a, r, c = int(Action.ALLOC), int(Action.FREE_REQUESTED), int(Action.FREE_COMPLETED)
+    # hand-worked: the free right after its alloc (at that address) repeats the alloc's stack, or not
+    assert _carry_both(_carry_trace([(a, 512, 3), (a, 1024, 4), (r, 1024, 4), (r, 512, 3)])) is True
+    assert _carry_both(_carry_trace([(a, 512, 3), (r, 512, 4)])) is False
+    assert _carry_both(_carry_trace([(a, 512, 3), (r, 512, -1)])) is False  # a free without a stack pairs nothing
+    assert _carry_both(_carry_trace([(r, 512, 3), (a, 512, 3)])) is False  # a free before any alloc pairs nothing
+    assert _carry_both(_carry_trace([(a, 512, 3), (r, 512, 3), (c, 512, 3), (a, 512, 5), (r, 512, 5)])) is True
+    assert _carry_both(_carry_trace([(a, 512, 3), (r, 512, 3), (r, 512, 9)])) is True  # the second free: after a free
+    assert _carry_both(_carry_trace([])) is False
+    rng = random.Random(7)
+    for _ in range(300):  # short traces over few addresses and stacks: every kind of neighbour occurs
+        rows = [(rng.choice((a, a, r, r, c)), 512 * rng.randrange(4), rng.randrange(-1, 3)) for _ in range(12)]
+        _carry_both(_carry_trace(rows))
+    for name in FIXTURE_NAMES:
+        snap = load_snapshot(fixture_path(name))
+        for trace in snap.traces:
+            _carry_both(trace)

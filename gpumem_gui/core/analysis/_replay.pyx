@@ -34,6 +34,27 @@ cdef int8_t ALLOC = 0, FREE_REQUESTED = 1, FREE_COMPLETED = 2, SEGMENT_ALLOC = 3
 cdef int8_t SEGMENT_MAP = 5, SEGMENT_UNMAP = 6, OOM = 8
 
 
+def frees_carry_alloc_stacks(const int8_t[:] action, const int64_t[:] addr, const int32_t[:] stack):
+    """backward_pass.frees_carry_alloc_stacks in one pass over the trace (its twin sorts the allocs and frees by
+    address): each free_requested against the last alloc or free_requested at its address."""
+    cdef FlatMap last  # address -> the stack of the alloc last seen there, FREED_LAST after a free_requested
+    cdef int64_t FREED_LAST = -0x7FFFFFFFFFFFFFFF - 1
+    cdef int64_t i, n = action.shape[0]
+    cdef int64_t* found
+    cdef bint paired = False
+    for i in range(n):
+        if action[i] == ALLOC:
+            last.set(addr[i], stack[i])
+        elif action[i] == FREE_REQUESTED:
+            found = last.find(addr[i])
+            if found != NULL and found[0] != FREED_LAST and stack[i] >= 0:
+                if found[0] != stack[i]:
+                    return False
+                paired = True
+            last.set(addr[i], FREED_LAST)
+    return paired
+
+
 cdef struct Seg:
     int64_t end
     int64_t stream
@@ -54,8 +75,17 @@ cdef class ForwardReplay:
     cdef int64_t largest  # the largest free gap, or -1 when the heap must be consulted
     cdef bint sizes_kept  # gap_count and gap_sizes kept up (not in run_peaks, which never asks for the largest)
     cdef cmap[int64_t, int64_t] live_pieces  # mapped range address -> piece id
-    cdef vector[int64_t] l_addr, l_size, l_req, l_start, l_pend, l_end
-    cdef vector[int32_t] l_stack
+    # the lifetimes' columns: numpy arrays made once at their most (every block before the trace, every alloc) and
+    # filled in place, returned as views: growing vectors moved and touched twice their bytes, then were copied
+    cdef int64_t* l_addr
+    cdef int64_t* l_size
+    cdef int64_t* l_req
+    cdef int64_t* l_start
+    cdef int64_t* l_pend
+    cdef int64_t* l_end
+    cdef int32_t* l_stack
+    cdef int64_t n_life, life_room
+    cdef object life_cols
     cdef vector[int64_t] p_addr, p_size, p_stream, p_start, p_end
     cdef vector[int32_t] p_small, p_pool, p_exp, p_stack
     cdef vector[int64_t] kf_ids, kf_offsets
@@ -206,15 +236,32 @@ cdef class ForwardReplay:
 
     # -- lifetimes --------------------------------------------------------------------------------------
 
+    cdef void life_columns(self, int64_t room):
+        """The lifetimes' columns with room for `room` lifetimes, those made so far kept."""
+        room = max(room, 1)  # a pointer to element 0 of each
+        cols = [np.empty(room, np.int64) for _ in range(6)] + [np.empty(room, np.int32)]
+        if self.life_cols is not None:
+            for new, old in zip(cols, self.life_cols):
+                new[:self.n_life] = old[:self.n_life]
+        self.life_cols, self.life_room = cols, room
+        cdef int64_t[::1] c0 = cols[0], c1 = cols[1], c2 = cols[2], c3 = cols[3], c4 = cols[4], c5 = cols[5]
+        cdef int32_t[::1] c6 = cols[6]
+        self.l_addr, self.l_size, self.l_req = &c0[0], &c1[0], &c2[0]
+        self.l_start, self.l_pend, self.l_end, self.l_stack = &c3[0], &c4[0], &c5[0], &c6[0]
+
     cdef int64_t new_life(self, int64_t a, int64_t sz, int64_t req, int32_t stack, int64_t start):
-        self.l_addr.push_back(a)
-        self.l_size.push_back(sz)
-        self.l_req.push_back(req)
-        self.l_stack.push_back(stack)
-        self.l_start.push_back(start)
-        self.l_pend.push_back(NEVER)
-        self.l_end.push_back(NEVER)
-        return self.l_addr.size() - 1
+        if self.n_life == self.life_room:  # only where setup's count fell short
+            self.life_columns(2 * self.life_room + 16)
+        cdef int64_t lid = self.n_life
+        self.l_addr[lid] = a
+        self.l_size[lid] = sz
+        self.l_req[lid] = req
+        self.l_stack[lid] = stack
+        self.l_start[lid] = start
+        self.l_pend[lid] = NEVER
+        self.l_end[lid] = NEVER
+        self.n_life += 1
+        return lid
 
     cdef int64_t block_size(self, int64_t a, int64_t req, int64_t free_end, cmap[int64_t, Seg].iterator seg_it):
         cdef int64_t rounded = rule_round_size(req, self.divisions)
@@ -291,6 +338,10 @@ cdef class ForwardReplay:
         cdef int64_t k, j, a, sz, next_start, lid, cursor
         cdef cmap[int64_t, Seg].iterator it
         cdef int64_t b
+        cdef int64_t i, allocs = 0
+        for i in range(self.action.shape[0]):  # each alloc makes one lifetime at most
+            allocs += self.action[i] == ALLOC
+        self.life_columns(len(blk_addr) + allocs)
         for k in range(len(seg_start)):
             seg.end, seg.stream, seg.small = seg_end[k], seg_stream[k], seg_small[k]
             seg.pool, seg.expandable, seg.stack = seg_pool[k], seg_exp[k], seg_stack[k]
@@ -618,12 +669,18 @@ cdef class ForwardReplay:
 
     # -- results ----------------------------------------------------------------------------------------------
 
+    def lives(self):
+        """The lifetimes' columns (addr, size, requested, stack, start, pend, end), views of those filled."""
+        if self.life_cols is None:
+            return [np.zeros(0, np.int64)] * 3 + [np.zeros(0, np.int32)] + [np.zeros(0, np.int64)] * 3
+        addr, size, req, start, pend, end, stack = [c[:self.n_life] for c in self.life_cols]
+        return [addr, size, req, stack, start, pend, end]
+
     def result(self):
         kf_ids = arr64(self.kf_ids)
         offsets = list(self.kf_offsets) + [len(kf_ids)]
         return {
-            "life": [arr64(self.l_addr), arr64(self.l_size), arr64(self.l_req), arr32(self.l_stack),
-                     arr64(self.l_start), arr64(self.l_pend), arr64(self.l_end)],
+            "life": self.lives(),
             "pieces": [arr64(self.p_addr), arr64(self.p_size), arr64(self.p_stream), arr32(self.p_small),
                        arr32(self.p_pool), arr32(self.p_exp), arr32(self.p_stack), arr64(self.p_start),
                        arr64(self.p_end)],

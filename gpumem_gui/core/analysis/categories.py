@@ -261,12 +261,18 @@ def event_phases(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, npt.
     # the last known event at or before each (the first known one before it): a running maximum of known indices,
     # one short pass (a searchsorted of every event held the GIL for a third of a second at 3M events, stalling the
     # window while a thread of its process computed the named spans)
-    last = np.maximum.accumulate(np.where(own != NONE, np.arange(n, dtype=np.int64), -1))
-    filled = own[np.where(last >= 0, last, known[0])]
+    # (filled in place: each temporary of millions of int64 is pages to fill)
+    last = np.arange(n, dtype=np.int64)
+    last[own == NONE] = -1
+    np.maximum.accumulate(last, out=last)
+    last[: known[0]] = known[0]  # the events before the first known one: those still at -1
+    filled = np.take(own, last)
+    del last
     # AccumulateGrad runs inside backward: one stretch, or backward's temporaries would outlive "their" stretch
     stretch = np.where(filled == ACCUMULATE_GRAD, BACKWARD, filled)
     run = np.zeros(n, np.int64)
-    run[1:] = np.cumsum((stretch[1:] != stretch[:-1]).astype(np.int64))  # int64 first: numpy's bool cumsum is slow
+    np.not_equal(stretch[1:], stretch[:-1], out=run[1:])  # int64 first: numpy's bool cumsum is slow
+    np.cumsum(run[1:], out=run[1:])
     return filled.astype(np.int8), run
 
 

@@ -12,6 +12,7 @@ becomes pending free, as the allocated series counts it; the bands therefore sum
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -199,13 +200,16 @@ def build_bands(
     else:
         raise ValueError(f"unknown grouping {kind!r} (one of {', '.join(GROUPINGS)})")
     code = code.reshape(-1).astype(np.int64)
-    keys, values = _change_points(timeline, code, len(codes), order)
-    peaks = _peaks(keys, values, len(codes), timeline.n_events)
+    keys, values, bounds = _points(timeline, code, len(codes), order)
+    peaks = _band_peaks(keys, values, bounds, timeline.n_events)
     kept = [c for c in range(len(codes)) if peaks[c][0] > 0]  # a band that never holds a byte is not drawn
     code_band = np.full(len(codes), -1, np.int32)
     code_band[kept] = np.arange(len(kept), dtype=np.int32)
     lifetime_band = code_band[code] if len(code) else np.zeros(0, np.int32)
-    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), len(kept), order)
+    if len(code) and int(code.min()) < 0:  # code -1 indexes code_band from its end: the bands' points anew
+        keys, values = _change_points(timeline, lifetime_band.astype(np.int64), len(kept), order)
+    else:  # each kept code is its band: its points as they are, renumbered
+        keys, values = _renumbered(keys, values, bounds, kept, timeline.n_events + 2)
     bands = tuple(Band(codes[c], labels[c], peaks[c][0], peaks[c][1], -1) for c in kept)
     return BandSeries(kind, timeline.n_events, bands, lifetime_band, code_band, codes, keys, values, index)
 
@@ -217,8 +221,9 @@ def _site_bands(
     _sites, site_labels = stack_sites(snapshot.stacks)
     code = _lifetime_site_codes(snapshot, timeline)
     n_codes = len(site_labels) + len(NAMELESS_SITES)  # unknown first, the sites, the other nameless ones
-    keys, values = _change_points(timeline, code, n_codes, order)
-    peaks = _peaks(keys, values, n_codes, timeline.n_events)
+    keys, values, bounds = _points(timeline, code, n_codes, order)
+    peaks = _band_peaks(keys, values, bounds, timeline.n_events)
+    del keys, values
     # the sites with a name (a block allocated before recording began that has none is a band of its own)
     named = range(1, len(site_labels) + 1)
     codes = (UNKNOWN_SITE, *site_labels, *NAMELESS_SITES[1:])
@@ -234,8 +239,8 @@ def _site_bands(
         code_band[c] = len(chosen) + bool(rest) + k
     n_bands = len(chosen) + bool(rest) + len(nameless)
     lifetime_band = code_band[code]
-    keys, values = _change_points(timeline, lifetime_band.astype(np.int64), n_bands, order)
-    own = _peaks(keys, values, n_bands, timeline.n_events)
+    keys, values, bounds = _points(timeline, lifetime_band, n_bands, order)
+    own = _band_peaks(keys, values, bounds, timeline.n_events)
     stacks = _main_stacks(life.stack, life.size, lifetime_band, n_bands)
     bands = [Band(site_labels[c - 1], site_labels[c - 1], *own[b], int(stacks[b])) for b, c in enumerate(chosen)]
     if rest:
@@ -268,10 +273,9 @@ class EventOrder:
     order: one sort per timeline, shared by every grouping, which then only sorts by band (a radix sort of small
     ints) instead of sorting millions of keys again."""
 
-    events: I64  # each change point's event + 1 (0: before recording)
+    events: I64  # each change point's event + 1 (0: before recording), in event order
     delta: I64  # the bytes it adds (a start) or takes away (a stop)
-    gone: I64  # the rows of the lifetimes that go, in the order of their stops' change points
-    order: I64  # the change points in event order (stable)
+    owner: npt.NDArray[np.signedinteger]  # the lifetime it is of (int32 where they fit: the gather per grouping)
 
 
 def event_order(timeline: DeviceTimeline) -> EventOrder:
@@ -285,7 +289,11 @@ def event_order(timeline: DeviceTimeline) -> EventOrder:
     delta = np.empty(n + g, np.int64)
     delta[:n] = life.size
     np.negative(life.size[gone], out=delta[n:])
-    return EventOrder(events, delta, gone, np.argsort(events, kind="stable"))
+    owner = np.empty(n + g, np.int32 if n < np.iinfo(np.int32).max else np.int64)
+    owner[:n] = np.arange(n, dtype=owner.dtype)
+    owner[n:] = gone
+    order = np.argsort(events, kind="stable")
+    return EventOrder(np.take(events, order), np.take(delta, order), np.take(owner, order))
 
 
 def _change_points(
@@ -296,37 +304,108 @@ def _change_points(
     A lifetime adds its size at its start (-1 before recording) and takes it away at the first of its pending free
     and its free; lifetimes outside every band (band -1) are left out. `order`: the timeline's event_order, where
     several groupings share it."""
+    keys, values, _bounds = _points(timeline, band, n_bands, order)
+    return keys, values
+
+
+def _points(
+    timeline: DeviceTimeline, band: npt.NDArray[np.integer], n_bands: int, order: EventOrder | None = None
+) -> tuple[I64, I64, list[int]]:
+    """_change_points, with where each band's points start in them (n_bands + 1 offsets: band b's are
+    bounds[b]:bounds[b + 1])."""
     if order is None:
         order = event_order(timeline)
     stride = timeline.n_events + 2
-    n = len(band)
-    # filled in place: np.concatenate, np.r_ and np.repeat of millions hold the GIL (a stall of the GUI thread
-    # while this runs on a worker), ufuncs and takes do not
-    point_band = np.empty(len(order.events), np.int64)
-    point_band[:n] = band
-    np.take(band, order.gone, out=point_band[n:])
-    in_event_order = np.take(point_band, order.order)
-    inside = np.flatnonzero(in_event_order >= 0)
-    if not len(inside):
-        return np.zeros(0, np.int64), np.zeros(0, np.int64)
-    bands = np.take(in_event_order, inside)
-    # a stable sort by band keeps the event order within each band: the order of the keys band * stride + event
-    small = bands.astype(np.int16) if int(bands.max()) <= np.iinfo(np.int16).max else bands
-    del n_bands
-    points = np.take(np.take(order.order, inside), np.argsort(small, kind="stable"))
-    key = np.take(point_band, points)
-    key *= stride
-    key += np.take(order.events, points)
-    running = np.cumsum(np.take(order.delta, points))
-    # each band starts from nothing: take away the running sum the bands before it left
-    heads = _run_heads(key // stride)
-    head = np.flatnonzero(heads)
-    before = np.where(head > 0, running[np.maximum(head - 1, 0)], 0)
-    running -= before[_run_index(heads)]
-    last = np.empty(len(key), bool)  # the value after all the changes of one event
-    last[-1] = True
-    np.not_equal(key[1:], key[:-1], out=last[:-1])
-    return key[last], running[last]
+    top = int(band.max()) if len(band) else -1
+    n_bands = max(n_bands, top + 1)
+    if top < 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), [0] * (n_bands + 1)
+    low = int(band.min())
+    # the bands of millions of change points, gathered and radix-sorted as int16 where they fit (1/4 of the bytes)
+    small = band.astype(np.int16) if low >= np.iinfo(np.int16).min and top <= np.iinfo(np.int16).max else band
+    point_band = np.take(small, order.owner)  # each change point's band, in event order
+    if low == top:  # one band holds them all (the events already in order)
+        key, running = order.events.copy(), order.delta.copy()
+        bounds = [0] * (top + 1) + [len(key)] * (n_bands - top)
+    else:
+        # a stable sort by band keeps the event order within each band: the order of the keys band * stride + event
+        by_band = np.argsort(point_band, kind="stable")
+        edges = np.searchsorted(np.take(point_band, by_band), np.arange(n_bands + 1), "left").tolist()
+        edges[-1] = len(by_band)
+        outside = edges[0]  # band -1: left out
+        by_band = by_band[outside:]
+        bounds = [e - outside for e in edges]
+        key, running = np.take(order.events, by_band), np.take(order.delta, by_band)
+        del by_band
+    del point_band
+    np.cumsum(running, out=running)
+    # each band starts from nothing: take away the running sum the bands before it left, and key it by its band
+    before = [int(running[s - 1]) if s > 0 else 0 for s in bounds[:-1]]
+    for b in range(n_bands):
+        s, e = bounds[b], bounds[b + 1]
+        if e > s:
+            if before[b]:
+                running[s:e] -= before[b]
+            if b:
+                key[s:e] += b * stride
+    if not len(key):
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), [0] * (n_bands + 1)
+    keys, values = _last_of_each(key, running)
+    bounds = np.searchsorted(keys, np.arange(n_bands + 1, dtype=np.int64) * stride, "left").tolist()
+    return keys, values, bounds
+
+
+_FEW_TIES = 4096  # events with several changes of one band, at most, left out slice by slice
+
+
+def _last_of_each(key: I64, running: I64) -> tuple[I64, I64]:
+    """The value after all the changes of each key (of one band at one event): the last of each run of `key`."""
+    same = np.flatnonzero(np.equal(key[1:], key[:-1]))  # a change followed by another of the same event
+    if not len(same):
+        return key, running
+    if len(same) > _FEW_TIES:
+        last = np.ones(len(key), bool)
+        last[same] = False
+        return key[last], running[last]
+    # few (a block allocated and freed at one event): the runs between them moved down in place, not masked
+    # element-wise into new arrays (pages never touched before cost more than the copy)
+    at = src = 0
+    for drop in [*same.tolist(), len(key)]:
+        n = drop - src
+        if at != src:
+            key[at : at + n], running[at : at + n] = key[src:drop], running[src:drop]
+        at, src = at + n, drop + 1
+    return key[:at], running[:at]
+
+
+def _band_peaks(keys: I64, values: I64, bounds: Sequence[int], n_events: int) -> list[tuple[int, int]]:
+    """Per band: its highest bytes and the first event right after which it holds them ((0, -1) if empty)."""
+    stride = n_events + 2
+    out = []
+    for b in range(len(bounds) - 1):
+        s, e = bounds[b], bounds[b + 1]
+        if e == s:
+            out.append((0, -1))
+            continue
+        at = s + int(values[s:e].argmax())  # the first of the highest
+        out.append((int(values[at]), int(keys[at]) - b * stride - 1))
+    return out
+
+
+def _renumbered(keys: I64, values: I64, bounds: Sequence[int], kept: Sequence[int], stride: int) -> tuple[I64, I64]:
+    """The change points of bands `kept` (ascending) alone, band kept[j] keyed as band j: as _change_points gives
+    them for the bands renumbered so, without going over the change points again."""
+    if list(kept) == list(range(len(bounds) - 1)):
+        return keys, values
+    total = sum(bounds[c + 1] - bounds[c] for c in kept)
+    out_keys, out_values = np.empty(total, np.int64), np.empty(total, np.int64)
+    at = 0
+    for j, c in enumerate(kept):
+        s, e = bounds[c], bounds[c + 1]
+        np.add(keys[s:e], (j - c) * stride, out=out_keys[at : at + e - s])
+        out_values[at : at + e - s] = values[s:e]
+        at += e - s
+    return out_keys, out_values
 
 
 def _run_index(heads: npt.NDArray[np.bool_]) -> I64:
@@ -346,24 +425,6 @@ def _run_heads(a: npt.NDArray[np.generic]) -> npt.NDArray[np.bool_]:
     return out
 
 
-def _peaks(keys: I64, values: I64, n_bands: int, n_events: int) -> list[tuple[int, int]]:
-    """Per band: its highest bytes and the first event right after which it holds them ((0, -1) if empty)."""
-    stride = n_events + 2
-    out = [(0, -1)] * n_bands
-    if not len(keys):
-        return out
-    band_of = keys // stride
-    heads = _run_heads(band_of)
-    head = np.flatnonzero(heads)
-    high = np.maximum.reduceat(values, head)
-    seg = _run_index(heads)
-    hits = np.flatnonzero(values == high[seg])
-    first = hits[_run_heads(seg[hits])]
-    for j, at in enumerate(first.tolist()):
-        out[int(band_of[at])] = (int(high[j]), int(keys[at] % stride) - 1)
-    return out
-
-
 def _main_stacks(stack: npt.NDArray[np.int32], size: I64, band: npt.NDArray[np.int32], n_bands: int) -> I64:
     """Per band, the stack whose lifetimes hold most bytes over the trace (-1 where the band has none)."""
     out = np.full(n_bands, -1, np.int64)
@@ -380,10 +441,26 @@ def _main_stacks(stack: npt.NDArray[np.int32], size: I64, band: npt.NDArray[np.i
 
 
 def lifetime_pieces(timeline: DeviceTimeline) -> I64:
-    """The segment piece each block lifetime lies in when it is allocated (-1 where none is found).
+    """The segment piece each block lifetime lies in when it is allocated (-1 where none is found; read-only,
+    cached per timeline: the stream and the pool groupings both read it).
 
     Pieces of one moment do not overlap, but an address range is reused by other pieces over time: from the last
     piece starting at or below the block, step down until one covers it at that moment (one step in most files)."""
+    key = id(timeline)
+    found = _LIFETIME_PIECES.get(key)
+    if found is None or found[0] is not timeline.lifetimes or found[1] is not timeline.pieces:
+        pieces = _lifetime_pieces(timeline)
+        pieces.flags.writeable = False
+        if key not in _LIFETIME_PIECES:
+            weakref.finalize(timeline, _LIFETIME_PIECES.pop, key, None)
+        found = _LIFETIME_PIECES[key] = (timeline.lifetimes, timeline.pieces, pieces)
+    return found[2]
+
+
+_LIFETIME_PIECES: dict[int, tuple[object, object, I64]] = {}
+
+
+def _lifetime_pieces(timeline: DeviceTimeline) -> I64:
     p, life = timeline.pieces, timeline.lifetimes
     order = np.lexsort((p.start, p.addr))
     index = np.searchsorted(p.addr[order], life.addr, "right") - 1

@@ -20,7 +20,6 @@ from gpumem_gui.core.analysis.backward_pass import (
     BlockHistory,
     backward_segments,
     block_history,
-    frees_carry_alloc_stacks,
 )
 from gpumem_gui.core.analysis.forward_replay import NEVER, ForwardReplay, ReplayResult
 from gpumem_gui.core.analysis.replay_warnings import MAX_WARNINGS, warning_text
@@ -375,7 +374,11 @@ class _TimelineBuilder:
         return initial, replay.result()
 
     def _replay_compiled(self, counters: dict[str, I64], block_sizes: I64) -> tuple[dict[str, float], ReplayResult]:
-        kernel, initial = self._compiled_kernel(keep_free_stack=frees_carry_alloc_stacks(self.trace))
+        assert _replay is not None
+        t = self.trace  # the compiled twin of frees_carry_alloc_stacks: one pass, not a sort of every alloc and free
+        kernel, initial = self._compiled_kernel(
+            keep_free_stack=_replay.frees_carry_alloc_stacks(t.action, t.addr, t.stack)
+        )
         kernel.run(KEYFRAME_INTERVAL, *(counters[name] for name in _COUNTERS), block_sizes)
         result: ReplayResult = kernel.result()
         return initial, result
