@@ -23,11 +23,10 @@ from gpumem_gui.app.window import MainWindow
 from gpumem_gui.core.snapshot.errors import MAX_MESSAGE, SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.sentences import Sentence
-from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.translations import FOLDER, TRANSLATED
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.start_page import LoadErrorPage
-from tests.translation_walk import english_left, settle, switch_language, visible_texts
+from tests.translation_walk import english_left, opened_window, settle, switch_language, visible_texts
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gpumem_gui"
 
@@ -183,17 +182,8 @@ IN_WINDOW = (
 
 @pytest.fixture
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.resize(1400, 900)
-        win.show()
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
-            settle()
+    with opened_window(size=(1400, 900)) as win:
+        yield win
 
 
 def test_the_window_says_why_a_file_cannot_open_in_romanian_and_in_french(window: MainWindow) -> None:
