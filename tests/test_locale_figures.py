@@ -129,3 +129,48 @@ def test_the_window_fills_figures_and_leaves_data_as_it_is(qapp: object) -> None
     )
     assert filled(template, fields, "fr") == expected
     assert filled(template, fields, "en") == template.replace("{n:bloc|blocs}", "blocs").format_map(fields)
+
+
+def test_the_quiz_view_writes_every_prediction_as_teach_did(qapp: object, cases: dict) -> None:
+    """The quiz view fills predictions with the window's figure writer (language.filled): every real case reads as
+    teach's own fill_text wrote it, in every language."""
+    from gpumem_gui.views.teach.predict_box import _fill  # noqa: PLC0415
+
+    for case in cases.values():
+        for lang in LANGUAGES:
+            assert case.prompt(lang, _fill) == case.prompt(lang)
+            assert case.option_labels(lang, _fill) == case.option_labels(lang)
+            if not case.remedies:  # (a replayed case's reveal needs its replays: the same fields either way)
+                assert case.reveal(lang, PREDICTIONS, _fill) == case.reveal(lang, PREDICTIONS)
+
+
+def test_the_quiz_view_writes_a_bound_percentage_as_the_window_does(qtbot: object, cases: dict) -> None:
+    """A figure teach's writer left in English ("<0.1%") reads in the prediction's language in the quiz view."""
+    import dataclasses  # noqa: PLC0415
+
+    from gpumem_gui.views.teach.predict_box import PredictBox  # noqa: PLC0415
+
+    case, name = next((c, n) for c in cases.values() if not c.remedies for n in _plain_fields(c.prediction))
+    case = dataclasses.replace(case, fields={**case.fields, name: "<0.1%"})
+    box = PredictBox(PREDICTIONS)
+    qtbot.addWidget(box)  # type: ignore[attr-defined]
+    box.set_prediction(case.prediction, "fr")
+    box.case = case
+    box.set_language("fr")
+    assert "<0,1\u00a0%" in box.prompt.text() and "<0.1%" not in box.prompt.text()  # CLDR's French, by hand
+    assert "<0.1%" in case.prompt("fr")  # teach's own writer, where the view used to be
+    box.set_language("ro")
+    assert "<0,1\u00a0%" in box.prompt.text()
+
+
+def _plain_fields(p: Prediction) -> list[str]:
+    """The fields p's French prompt writes that no text of p counts by (no plural forms of them anywhere)."""
+    parsed = [
+        (name, spec)
+        for text in (p.prompt, p.reveal, *p.options)
+        for lang in LANGUAGES
+        for _, name, spec, _ in string.Formatter().parse(text[lang])
+        if name
+    ]
+    counted = {name for name, spec in parsed if spec}
+    return [name for _, name, _, _ in string.Formatter().parse(p.prompt["fr"]) if name and name not in counted]

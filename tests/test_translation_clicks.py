@@ -17,12 +17,12 @@ from PySide6.QtCore import Qt
 from gpumem_gui.app.window import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core.snapshot.model import Action, BlockState
-from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.tab import SnapshotTab
-from tests.test_translation_walk import _settle, _switch
 from tests.test_views import _scene_pos_of_block
-from tests.translation_walk import english_left, english_words, visible_texts
+from tests.translation_walk import english_left, english_words, opened_window, visible_texts
+from tests.translation_walk import settle as _settle
+from tests.translation_walk import switch_language as _switch
 
 # torch's name of a free block's state, as in test_translation_walk; the attach dialog's how-to quotes the probe's
 # two lines of Python ("import gpumem_gui.probe")
@@ -30,23 +30,16 @@ ALLOWED = ("inactive", "import")
 Texts = list[tuple[str, str]]
 
 
+def _made(tab: SnapshotTab) -> None:
+    assert tab.scope is not None  # the last of its parts: every page is made
+
+
 @pytest.fixture(scope="module")
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
     """One window for the module, the bundled fragmented OOM open, every part of its tab made."""
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.resize(1500, 950)
-        win.show()
-        win.open_files([str(example_path("fragmented_oom"))])
-        win.wait_for_loads()
-        doc = win.current_document()
-        assert doc is not None and doc.scope is not None  # the last of its parts: every page is made
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
+    with opened_window([str(example_path("fragmented_oom"))], _made, size=(1500, 950)) as win:
+        assert win.current_document() is not None
+        yield win
 
 
 def _send(

@@ -23,11 +23,10 @@ from gpumem_gui.app.window import MainWindow
 from gpumem_gui.core.snapshot.errors import MAX_MESSAGE, SnapshotError
 from gpumem_gui.core.snapshot.loader import load_snapshot
 from gpumem_gui.core.snapshot.sentences import Sentence
-from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.translations import FOLDER, TRANSLATED
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.start_page import LoadErrorPage
-from tests.translation_walk import english_left, settle, switch_language, visible_texts
+from tests.translation_walk import english_left, opened_window, settle, switch_language, visible_texts
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gpumem_gui"
 
@@ -183,17 +182,8 @@ IN_WINDOW = (
 
 @pytest.fixture
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.resize(1400, 900)
-        win.show()
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
-            settle()
+    with opened_window(size=(1400, 900)) as win:
+        yield win
 
 
 def test_the_window_says_why_a_file_cannot_open_in_romanian_and_in_french(window: MainWindow) -> None:
@@ -270,3 +260,105 @@ def test_every_snapshot_error_has_a_finished_translation_with_its_fields(lang: s
     assert missing == []
     for template in templates:
         assert _fields(translated[template]) == _fields(template), (template, translated[template])
+
+
+# -- a folder of ranks: its own errors and its summary files' ----------------------------------------------------------
+
+# (what is wrong, the English as the command line prints it, Romanian, French): written out by hand, {p} the path
+RANK_ERRORS = {
+    "not_folder": (
+        "not a folder ({p})",
+        "nu este un dosar ({p})",
+        "pas un dossier ({p})",
+    ),
+    "bad_json": (
+        "not a summary file (JSONDecodeError: Expecting value: line 1 column 2 (char 1)) ({p})",
+        "nu este un fișier de rezumat (JSONDecodeError: Expecting value: line 1 column 2 (char 1)) ({p})",
+        "pas un fichier de résumé (JSONDecodeError: Expecting value: line 1 column 2 (char 1)) ({p})",
+    ),
+    "not_object": (
+        "not a summary file (not a JSON object) ({p})",
+        "nu este un fișier de rezumat (nu este un obiect JSON) ({p})",
+        "pas un fichier de résumé (pas un objet JSON) ({p})",
+    ),
+    "old_version": (  # 1000: a version is said as it is, never grouped as a count ("1.000", "1 000")
+        "a summary of version 1000, not 3: summarize it again ({p})",
+        "un rezumat de versiunea 1000, nu 3: rezumați-l din nou ({p})",
+        "un résumé de version 1000, pas 3\u202f: résumez-le à nouveau ({p})",
+    ),
+    "killed": (
+        "the process reading it was killed by SIGKILL (out of memory? the system's OOM killer sends it) ({p})",
+        "procesul care îl citea a fost oprit de SIGKILL (memorie epuizată? îl trimite OOM killer-ul sistemului) ({p})",
+        None,  # French: its words checked apart (below)
+    ),
+}
+
+
+def _rank_error(case: str, folder: Path) -> tuple[str, str]:
+    """The message the rank folder's code makes for `case`, and the path it names."""
+    from gpumem_gui.sources.rank_folder import _death, find_snapshot_files  # noqa: PLC0415
+    from gpumem_gui.sources.rank_shards import read_summary  # noqa: PLC0415
+
+    path = folder / f"{case}.gpumem-summary.json"
+    if case == "not_folder":
+        path.write_text("")
+        with pytest.raises(SnapshotError) as caught:
+            find_snapshot_files(path)
+        return str(caught.value), str(path)
+    if case == "killed":
+        return _death(-9, str(path)), str(path)
+    path.write_text({"bad_json": "[", "not_object": "[1, 2]", "old_version": '{"summary_version": 1000}'}[case])
+    result = read_summary(str(path))
+    assert isinstance(result, str)
+    return result, str(path)
+
+
+@pytest.fixture
+def in_language(qapp: QtWidgets.QApplication) -> Iterator[Any]:
+    yield language.set_language
+    language.set_language("en")
+
+
+@pytest.mark.parametrize("case", list(RANK_ERRORS))
+def test_a_rank_folder_s_errors_are_sentences_said_in_romanian_and_french(case: str, in_language: Any) -> None:
+    from gpumem_gui.views.common.sentences import said  # noqa: PLC0415
+
+    english, romanian, french = RANK_ERRORS[case]
+    with tempfile.TemporaryDirectory(prefix="1000-") as folder:  # a path of digits: data, never a figure
+        message, path = _rank_error(case, Path(folder))
+        assert message == english.format(p=path)  # the command line's words, as they always were
+        assert isinstance(message, Sentence)
+        sent = pickle.loads(pickle.dumps(message))  # as a worker process sends it
+        assert _parts(sent) == _parts(message)
+        in_language("ro")
+        assert said(message) == romanian.format(p=path)
+        in_language("fr")
+        if french is not None:
+            assert said(message) == french.format(p=path)
+        else:
+            assert said(message).startswith("le processus") and said(message).endswith(f" ({path})")
+            assert "SIGKILL" in said(message) and english_left([("fr", said(message))], ["OOM"]) == []
+
+
+def test_the_ranks_view_says_a_folder_s_errors_in_romanian(qtbot: Any, in_language: Any) -> None:
+    from gpumem_gui.views.compare.ranks_view import RanksView  # noqa: PLC0415
+    from tests.test_ranks_view import _write  # noqa: PLC0415
+
+    with tempfile.TemporaryDirectory(prefix="ranguri-") as name:
+        folder = Path(name)
+        _write(folder / "rank0.pickle", 5, 0)
+        paths = {case: _rank_error(case, folder)[1] for case in ("bad_json", "not_object", "old_version")}
+        in_language("ro")
+        view = RanksView()
+        qtbot.addWidget(view)
+        with qtbot.waitSignal(view.loaded, timeout=60_000):
+            view.load_folder(str(folder))
+        shown = view.errors.toolTip()
+        for case, path in paths.items():
+            assert f"ilizibil: „{RANK_ERRORS[case][1].format(p=path)}”" in shown.split("\n"), shown
+        assert english_left([("errors", shown)], ["value"]) == [], shown  # "Expecting value": the JSON parser's own
+        not_folder = folder / "rank0.pickle"
+        view.load_folder(str(not_folder))
+        qtbot.waitUntil(lambda: "nu este un dosar" in view.status.text(), timeout=30_000)
+        assert view.status.text().endswith(f": nu este un dosar ({not_folder})")
+        view.tasks.wait()

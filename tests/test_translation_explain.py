@@ -22,13 +22,20 @@ from gpumem_gui.core.analysis import explain_output, replay_warnings
 from gpumem_gui.core.analysis.categories import RULE_TEXTS
 from gpumem_gui.core.snapshot.origin import PROFILER_FORM, PROFILER_SENTENCE, SYNTHETIC_SPACE
 from gpumem_gui.core.snapshot.sentences import Sentence, joined, say
-from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.translations import FOLDER
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.snapshot.tab import SnapshotTab
-from tests.translation_walk import english_left, english_words, visible_texts
+from tests.translation_walk import (
+    english_left,
+    english_words,
+    opened_window,
+    visible_texts,
+    visit_every_page,
+    wait_until,
+)
 from tests.translation_walk import settle as _settle
+from tests.translation_walk import snapshot_tabs as _tabs
 from tests.translation_walk import switch_language as _switch
 
 EXAMPLES = ("fragmented_oom", "split_blocks_oom", "training_leak")
@@ -55,57 +62,26 @@ NOT_THESE = re.compile(
 CORE_CONTEXTS = ("Diagnosis", "Explain", "Remedies", "Warnings", "CategoryRules", "Growth")
 
 
-def _wait(done: object, seconds: float = 60) -> None:
-    timer = QtCore.QElapsedTimer()
-    timer.start()
-    while not done():  # type: ignore[operator]
-        assert timer.elapsed() < seconds * 1000, "timed out"
-        _settle()
-
-
 def _visit(tab: SnapshotTab) -> None:
     """Every page of the side panel and the curves shown once; a categorized block's details; the explanation of
     the OOM (else the peak) computed and shown, with its remedies."""
-    assert tab.scope is not None
-    for tabs in tab.findChildren(QtWidgets.QTabWidget):
-        for i in range(tabs.count()):
-            tabs.setCurrentIndex(i)
-            _settle()
-        tabs.setCurrentIndex(0)
+    visit_every_page(tab)
     doc = tab.document
     live = [i for i in range(len(tab.state.blocks)) if doc.block_details(i).category]
     assert live, "no block with a category"
     tab.select_block(live[0])  # the block page: its category and the rule that chose it
     pages = tab.diagnosis
     pages.tabs.setCurrentWidget(pages.growth)
-    _wait(lambda: pages.growth.growth is not None)
+    wait_until(lambda: pages.growth.growth is not None, "the growth")
     pages.explain()
-    _wait(lambda: pages.explain_panel.explanation is not None)
+    wait_until(lambda: pages.explain_panel.explanation is not None, "the explanation")
     _settle()
 
 
 @pytest.fixture(scope="module")
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.show()
-        win.open_files([str(example_path(name)) for name in EXAMPLES])
-        win.wait_for_loads()
-        for index in range(win.tabs.count()):
-            win.tabs.setCurrentIndex(index)
-            tab = win.tabs.widget(index)
-            assert isinstance(tab, SnapshotTab)
-            _visit(tab)
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
-
-
-def _tabs(window: MainWindow) -> list[SnapshotTab]:
-    return [w for w in (window.tabs.widget(i) for i in range(window.tabs.count())) if isinstance(w, SnapshotTab)]
+    with opened_window([str(example_path(name)) for name in EXAMPLES], _visit) as win:
+        yield win
 
 
 def test_the_diagnosis_pages_are_shown_in_english_first(window: MainWindow) -> None:

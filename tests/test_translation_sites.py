@@ -6,7 +6,7 @@ language, and write exact byte counts with one kind of separator."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
 from PySide6 import QtCore, QtWidgets
@@ -14,14 +14,14 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.app.window import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core.snapshot.model import BlockState
-from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.common import language
 from gpumem_gui.views.diagnosis.breakdown_view import SITE
 from gpumem_gui.views.snapshot.site_timeline import band_name
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
-from tests.translation_walk import english_left, visible_texts
+from tests.translation_walk import english_left, opened_window, visible_texts, visit_every_page, wait_until
 from tests.translation_walk import settle as _settle
+from tests.translation_walk import snapshot_tabs as _tabs
 from tests.translation_walk import switch_language as _switch
 
 EXAMPLES = ("training_leak", "fragmented_oom")
@@ -39,45 +39,25 @@ NOT_THESE = re.compile(
 )
 
 
-def _wait(done: object, seconds: float = 90) -> None:
-    timer = QtCore.QElapsedTimer()
-    timer.start()
-    while not done():  # type: ignore[operator]
-        assert timer.elapsed() < seconds * 1000, "timed out"
-        _settle()
+def _wait(done: Callable[[], object], what: str = "it") -> None:
+    wait_until(done, what, seconds=90)
 
 
-def _tabs(window: MainWindow) -> list[SnapshotTab]:
-    return [w for w in (window.tabs.widget(i) for i in range(window.tabs.count())) if isinstance(w, SnapshotTab)]
+def _visit(tab: SnapshotTab) -> None:
+    """Every page shown once (each left on its last), the site tree and the growth computed, the site timeline."""
+    visit_every_page(tab, back_to_first=False)
+    pages = tab.diagnosis
+    pages.tabs.setCurrentWidget(pages.breakdown)
+    _wait(lambda: pages.breakdown.model is not None, "the site tree")
+    pages.tabs.setCurrentWidget(pages.growth)
+    _wait(lambda: pages.growth.growth is not None, "the growth")
+    _wait(tab.site_timeline.is_ready, "the site timeline")
 
 
 @pytest.fixture(scope="module")
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.show()
-        win.open_files([*(str(example_path(n)) for n in EXAMPLES), str(fixture_path(FIXTURE))])
-        win.wait_for_loads()
-        for index in range(win.tabs.count()):
-            win.tabs.setCurrentIndex(index)
-            tab = win.tabs.widget(index)
-            assert isinstance(tab, SnapshotTab)
-            for tabs in tab.findChildren(QtWidgets.QTabWidget):
-                for i in range(tabs.count()):
-                    tabs.setCurrentIndex(i)
-                    _settle()
-            pages = tab.diagnosis
-            pages.tabs.setCurrentWidget(pages.breakdown)
-            _wait(lambda: pages.breakdown.model is not None)  # noqa: B023
-            pages.tabs.setCurrentWidget(pages.growth)
-            _wait(lambda: pages.growth.growth is not None)  # noqa: B023
-            _wait(tab.site_timeline.is_ready)
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
+    with opened_window([*(str(example_path(n)) for n in EXAMPLES), str(fixture_path(FIXTURE))], _visit) as win:
+        yield win
 
 
 def _site_texts(tab: SnapshotTab) -> list[tuple[str, str]]:

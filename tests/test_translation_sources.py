@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.sources import live, nvml, probe_client, probe_socket, rank_cluster, rank_folder
+from gpumem_gui.sources import live, nvml, probe_client, probe_socket, rank_cluster, rank_folder, rank_shards
 from gpumem_gui.sources.local_jobs import local_jobs
 from gpumem_gui.sources.probe_client import ProbeError
 from gpumem_gui.translations import FOLDER
@@ -25,7 +25,7 @@ from tests.test_attach_socket import _peer
 from tests.translation_walk import english_words
 from tests.translation_walk import settle as _settle
 
-SOURCES = (probe_client, probe_socket, live, nvml, rank_folder, rank_cluster)
+SOURCES = (probe_client, probe_socket, live, nvml, rank_folder, rank_cluster, rank_shards)
 
 
 def _fields(template: str) -> set[str]:

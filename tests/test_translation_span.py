@@ -7,18 +7,16 @@ them."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 import pytest
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtWidgets
 
 from gpumem_gui.app.window import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.core.analysis.span import Span
-from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.views.common import language
 from gpumem_gui.views.snapshot.tab import SnapshotTab
-from tests.translation_walk import english_left, visible_texts
+from tests.translation_walk import english_left, opened_window, visible_texts, wait_until
 from tests.translation_walk import settle as _settle
 from tests.translation_walk import switch_language as _switch
 
@@ -33,25 +31,12 @@ NARROW = "\u202f"  # French groups thousands and puts before a colon a narrow no
 
 @pytest.fixture(scope="module")
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.resize(1500, 950)
-        win.show()
-        win.open_files([str(example_path(name)) for name, _a, _b in SPANS])
-        win.wait_for_loads()
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
+    with opened_window([str(example_path(name)) for name, _a, _b in SPANS], size=(1500, 950)) as win:
+        yield win
 
 
-def _wait(done: object, what: str) -> None:
-    deadline = QtCore.QDeadlineTimer(30_000)
-    while not done():  # type: ignore[operator]
-        assert not deadline.hasExpired(), f"waited too long for {what}"
-        QtWidgets.QApplication.processEvents(QtCore.QEventLoop.ProcessEventsFlag.AllEvents, 50)
+def _wait(done: Callable[[], object], what: str) -> None:
+    wait_until(done, what, seconds=30)
 
 
 def _span_made(window: MainWindow, index: int) -> SnapshotTab:

@@ -12,11 +12,9 @@ from PySide6 import QtWidgets
 
 from gpumem_gui.app.window import MainWindow
 from gpumem_gui.assets import example_path
-from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.common import language
-from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
-from tests.translation_walk import english_left, english_words, visible_texts
+from tests.translation_walk import english_left, english_words, opened_window, visible_texts, visit_every_page
 from tests.translation_walk import settle as _settle
 from tests.translation_walk import switch_language as _switch
 
@@ -29,33 +27,8 @@ FIXTURE = "felix_dump_a.pickle"
 @pytest.fixture(scope="module")
 def window(qapp: QtWidgets.QApplication) -> Iterator[MainWindow]:
     """One window for the module, with the example and a real snapshot open, every part of their tabs made."""
-    with throwaway_settings() as settings:
-        win = MainWindow(settings)
-        win.show()
-        win.open_files([str(example_path("fragmented_oom")), str(fixture_path(FIXTURE))])
-        win.wait_for_loads()
-        for index in range(win.tabs.count()):
-            tab = win.tabs.widget(index)
-            assert isinstance(tab, SnapshotTab)
-            win.tabs.setCurrentIndex(index)
-            _visit_every_page(tab)
-        try:
-            yield win
-        finally:
-            language.set_language("en")
-            win.close()
-            win.deleteLater()
-
-
-def _visit_every_page(tab: SnapshotTab) -> None:
-    """Show each page of the side panel and of the curves (a page fills when first shown), then the first again."""
-    assert tab.scope is not None  # the last of its parts: every page is made
-    for tabs in tab.findChildren(QtWidgets.QTabWidget):
-        for i in range(tabs.count()):
-            tabs.setCurrentIndex(i)
-            _settle()
-        tabs.setCurrentIndex(0)
-    _settle()
+    with opened_window([str(example_path("fragmented_oom")), str(fixture_path(FIXTURE))], visit_every_page) as win:
+        yield win
 
 
 def _english_in(window: MainWindow) -> list[str]:

@@ -5,15 +5,22 @@ their actions, tab titles, dock and group titles, combo entries, placeholders, t
 cells, text views, and in pyqtgraph plots the axis labels, legends and text items; a widget or plot item may add
 what it paints itself with a `painted_texts()` method. `english_words(texts)` finds the common English words of an
 interface in them, leaving out code (names with _ . ( ) = /, hexadecimal), units and the names the allowed list
-keeps (torch, CUDA, OOM...)."""
+keeps (torch, CUDA, OOM...). `opened_window(files, visit)` is the walks' window: the files open, each snapshot tab
+visited (`visit_every_page`), English and closed again after."""
 
 from __future__ import annotations
 
+import contextlib
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
+
+from gpumem_gui.app.window import MainWindow
+from gpumem_gui.qt_start import throwaway_settings
+from gpumem_gui.views.common import language
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 MAX_ROWS = 40  # the cells of an item view looked at: its first rows (a table of blocks repeats itself)
 
@@ -466,3 +473,61 @@ def switch_language(window: QtWidgets.QMainWindow, lang: str) -> None:
     action = next(a for a in group.actions() if a.data() == lang)
     action.trigger()
     settle()
+
+
+def wait_until(done: Callable[[], object], what: str = "it", seconds: float = 60) -> None:
+    """Let the window work until `done()` (a page filled in the background, a report computed); fail after `seconds`."""
+    timer = QtCore.QElapsedTimer()
+    timer.start()
+    while not done():
+        assert timer.elapsed() < seconds * 1000, f"waited too long for {what}"
+        settle()
+
+
+def snapshot_tabs(window: MainWindow) -> list[SnapshotTab]:
+    """The window's snapshot tabs, in their order."""
+    return [w for w in (window.tabs.widget(i) for i in range(window.tabs.count())) if isinstance(w, SnapshotTab)]
+
+
+def visit_every_page(tab: SnapshotTab, back_to_first: bool = True) -> None:
+    """Show each page of every tab widget in `tab` (the side panel, the curves, the diagnosis: a page fills when
+    first shown), then (`back_to_first`) the first of each again."""
+    assert tab.scope is not None  # the last of its parts: every page is made
+    for tabs in tab.findChildren(QtWidgets.QTabWidget):
+        for i in range(tabs.count()):
+            tabs.setCurrentIndex(i)
+            settle()
+        if back_to_first:
+            tabs.setCurrentIndex(0)
+    settle()
+
+
+@contextlib.contextmanager
+def opened_window(
+    files: Sequence[str] = (),
+    visit: Callable[[SnapshotTab], None] | None = None,
+    size: tuple[int, int] | None = None,
+) -> Iterator[MainWindow]:
+    """A window of throwaway settings (`size` where given) with `files` open and loaded; each tab, a snapshot tab,
+    made current in turn and handed to `visit`. After: back in English, closed and deleted."""
+    with throwaway_settings() as settings:
+        win = MainWindow(settings)
+        if size is not None:
+            win.resize(*size)
+        win.show()
+        try:
+            if files:
+                win.open_files(list(files))
+                win.wait_for_loads()
+            if visit is not None:
+                for index in range(win.tabs.count()):
+                    win.tabs.setCurrentIndex(index)
+                    tab = win.tabs.widget(index)
+                    assert isinstance(tab, SnapshotTab)
+                    visit(tab)
+            yield win
+        finally:
+            language.set_language("en")
+            win.close()
+            win.deleteLater()
+            settle()

@@ -57,7 +57,8 @@ WORKER_BASE_BYTES = 200 * 2**20
 WORKER_BYTES_PER_FILE_BYTE = 10
 MEMORY_SHARE = 0.5  # of the memory available now: the window and the user's other programs keep the rest
 
-NOT_A_FOLDER = QT_TRANSLATE_NOOP("RankFolder", "not a folder ({path})")
+# raised as a SnapshotError, which names the folder after it (str(): "not a folder (PATH)")
+NOT_A_FOLDER = QT_TRANSLATE_NOOP("SnapshotError", "not a folder")
 NO_MEMORY = QT_TRANSLATE_NOOP("RankFolder", "not enough memory to load it ({path})")
 CANNOT_READ = QT_TRANSLATE_NOOP("RankFolder", "cannot read: {error} ({path})")
 LINK_LOOP = QT_TRANSLATE_NOOP("RankFolder", "a loop of symbolic links ({path})")
@@ -75,7 +76,7 @@ def find_snapshot_files(folder: str | os.PathLike[str]) -> list[str]:
     """Paths relative to `folder` of the files that may be snapshots, in and below it, sorted."""
     root = Path(folder)
     if not root.is_dir():
-        raise SnapshotError("not a folder", str(folder))
+        raise SnapshotError(NOT_A_FOLDER, as_is(folder))
     found = []
     for dirpath, dirnames, filenames in os.walk(root):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
@@ -107,7 +108,7 @@ def _summarise(path: str, relative: str, pins: Sequence[PinKey] = ()) -> Result:
     try:
         return summarise_path(path, relative, pins)
     except SnapshotError as e:
-        return error_text(e)  # its Sentence, where it says one
+        return str(e)  # a Sentence naming its file (SnapshotError.__str__); args[0] would drop the file
     except MemoryError:
         return say(NO_MEMORY, path=as_is(path))
     except Exception as e:  # whatever broke, one line for this file and the others go on

@@ -12,9 +12,17 @@ from pathlib import Path
 from typing import Any
 
 from gpumem_gui.core.snapshot.errors import SnapshotError
+from gpumem_gui.sources.words import QT_TRANSLATE_NOOP, as_is, say
 
 SUMMARY_SUFFIX = ".gpumem-summary.json"
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+# why a summary file holds no summary: SnapshotErrors (str(): the message, then the file in parentheses), which the
+# window says in its language (views/common/sentences.said)
+NOT_SUMMARY = QT_TRANSLATE_NOOP("SnapshotError", "not a summary file ({error})")
+NOT_AN_OBJECT = QT_TRANSLATE_NOOP("SnapshotError", "not a summary file (not a JSON object)")
+OLD_VERSION = QT_TRANSLATE_NOOP("SnapshotError", "a summary of version {found}, not {version}: summarize it again")
+MESSAGES = (NOT_SUMMARY, NOT_AN_OBJECT, OLD_VERSION)
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -68,14 +76,15 @@ def read_summary(path: str) -> dict[str, Any] | str:
         with open(path, encoding="utf-8") as f:
             document = json.load(f)
     except (OSError, ValueError) as e:
-        return str(SnapshotError(f"not a summary file ({type(e).__name__}: {e})", path))
+        return str(SnapshotError(say(NOT_SUMMARY, error=as_is(f"{type(e).__name__}: {e}")), as_is(path)))
     if not isinstance(document, dict):
-        return str(SnapshotError("not a summary file (not a JSON object)", path))
+        return str(SnapshotError(NOT_AN_OBJECT, as_is(path)))
     if "error" in document:
         return str(document["error"])
     from gpumem_gui.core.analysis.rank_summary import READABLE_VERSIONS, SUMMARY_VERSION  # noqa: PLC0415
 
     if document.get("summary_version") not in READABLE_VERSIONS:
         found = document.get("summary_version")
-        return str(SnapshotError(f"a summary of version {found}, not {SUMMARY_VERSION}: summarize it again", path))
+        # versions are names, not counts to group: as they are
+        return str(SnapshotError(say(OLD_VERSION, found=as_is(found), version=as_is(SUMMARY_VERSION)), as_is(path)))
     return document

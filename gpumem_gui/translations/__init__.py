@@ -58,7 +58,12 @@ AREAS: dict[str, tuple[str, ...]] = {
     ),
     # the quiz dock's chrome, the lab (its texts made in teach/lab are marked there), the challenge, the lessons
     "teach": ("gpumem_gui/views/teach", "gpumem_gui/teach/lab"),
-    "compare": ("gpumem_gui/views/compare", "gpumem_gui/sources/rank_folder.py", "gpumem_gui/sources/rank_cluster.py"),
+    "compare": (
+        "gpumem_gui/views/compare",
+        "gpumem_gui/sources/rank_folder.py",
+        "gpumem_gui/sources/rank_cluster.py",
+        "gpumem_gui/sources/rank_shards.py",
+    ),
     # the live views, with the messages of the sources they show (marked there as Sentences: views say them, said())
     "live": (
         "gpumem_gui/views/live",

@@ -125,10 +125,6 @@
 <context>
     <name>RankFolder</name>
     <message>
-        <source>not a folder ({path})</source>
-        <translation>pas un dossier ({path})</translation>
-    </message>
-    <message>
         <source>not enough memory to load it ({path})</source>
         <translation>pas assez de mémoire pour le charger ({path})</translation>
     </message>
@@ -445,6 +441,25 @@
     <message>
         <source>{files} {files:file|files} could not be read.</source>
         <translation>{files} {files:fichier n&apos;a pas pu être lu|fichiers n&apos;ont pas pu être lus}.</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotError</name>
+    <message>
+        <source>not a folder</source>
+        <translation>pas un dossier</translation>
+    </message>
+    <message>
+        <source>not a summary file ({error})</source>
+        <translation>pas un fichier de résumé ({error})</translation>
+    </message>
+    <message>
+        <source>not a summary file (not a JSON object)</source>
+        <translation>pas un fichier de résumé (pas un objet JSON)</translation>
+    </message>
+    <message>
+        <source>a summary of version {found}, not {version}: summarize it again</source>
+        <translation>un résumé de version {found}, pas {version}&#x202f;: résumez-le à nouveau</translation>
     </message>
 </context>
 <context>

@@ -125,10 +125,6 @@
 <context>
     <name>RankFolder</name>
     <message>
-        <source>not a folder ({path})</source>
-        <translation>nu este un dosar ({path})</translation>
-    </message>
-    <message>
         <source>not enough memory to load it ({path})</source>
         <translation>memorie insuficientă pentru a-l încărca ({path})</translation>
     </message>
@@ -445,6 +441,25 @@
     <message>
         <source>{files} {files:file|files} could not be read.</source>
         <translation>{files} {files:fișier nu a putut fi citit|fișiere nu au putut fi citite|de fișiere nu au putut fi citite}.</translation>
+    </message>
+</context>
+<context>
+    <name>SnapshotError</name>
+    <message>
+        <source>not a folder</source>
+        <translation>nu este un dosar</translation>
+    </message>
+    <message>
+        <source>not a summary file ({error})</source>
+        <translation>nu este un fișier de rezumat ({error})</translation>
+    </message>
+    <message>
+        <source>not a summary file (not a JSON object)</source>
+        <translation>nu este un fișier de rezumat (nu este un obiect JSON)</translation>
+    </message>
+    <message>
+        <source>a summary of version {found}, not {version}: summarize it again</source>
+        <translation>un rezumat de versiunea {found}, nu {version}: rezumați-l din nou</translation>
     </message>
 </context>
 <context>

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from babel import Locale
-from babel.numbers import NumberPattern, format_decimal, parse_pattern
+from babel.numbers import NumberPattern, parse_pattern
 
 from gpumem_gui.teach.demos.plans import DemoError
 from gpumem_gui.teach.quiz import LANGUAGES, Text, load_quizzes
@@ -33,24 +33,35 @@ def _locale(lang: str) -> Locale:
 
 
 @functools.cache  # Babel parses a pattern given as text again on every call: a travel step formats dozens
-def _pattern(pattern: str) -> NumberPattern:
-    return parse_pattern(pattern)
+def _pattern(lang: str, pattern: str) -> tuple[NumberPattern, Locale]:
+    return parse_pattern(pattern), _locale(lang)
 
 
 def number(value: float, lang: str, decimals: int = 0) -> str:
     """`value` grouped and with `decimals` fraction digits, in the symbols of `lang`."""
-    pattern = _pattern("#,##0" + ("." + "0" * decimals if decimals else ""))
-    return str(format_decimal(value, format=pattern, locale=_locale(lang)))
+    return _written(value, lang, "#,##0" + ("." + "0" * decimals if decimals else ""))
 
 
 def percent(value: float, lang: str, decimals: int = 0) -> str:
     """`value` percent (41.9 -> "41,9 %" in fr), in the locale's own percent pattern."""
+    return _written(value / 100, lang, _percent_pattern(lang, decimals))
+
+
+@functools.cache
+def _percent_pattern(lang: str, decimals: int) -> str:
     pattern = str(_locale(lang).percent_formats[None].pattern)
     last_digit = pattern.rindex("0") + 1
-    pattern = pattern[:last_digit] + ("." + "0" * decimals if decimals else "") + pattern[last_digit:]
-    return str(format_decimal(value / 100, format=_pattern(pattern), locale=_locale(lang)))
+    return pattern[:last_digit] + ("." + "0" * decimals if decimals else "") + pattern[last_digit:]
 
 
+def _written(value: float, lang: str, pattern: str) -> str:
+    """Babel's format_decimal(value, format=pattern, locale=lang) without its per-call parsing of both: the parsed
+    pattern's own apply (the same code format_decimal ends in)."""
+    parsed, locale = _pattern(lang, pattern)
+    return str(parsed.apply(value, locale))
+
+
+@functools.lru_cache(maxsize=1 << 15)  # a list's rows repeat their sizes ("512 B", "2.0 MiB"): each worked out once
 def localize(text: str, lang: str) -> str:
     """A number, size or percentage written in English ("1.5 GiB", "41.9%", "2,520") as `lang` writes it (French
     sizes in octets: "1,5 Gio")."""

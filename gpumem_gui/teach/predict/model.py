@@ -4,6 +4,7 @@ Case: one prediction made ready on its data, graded by what the learner picks.""
 from __future__ import annotations
 
 import tomllib
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal, cast
@@ -16,6 +17,10 @@ from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import B8, AllocatorState, Snapshot
 from gpumem_gui.teach.demos.wording import NARROW_NBSP, fill_text, worded
 from gpumem_gui.teach.quiz import LANGUAGES, Text
+
+# (template in lang, lang, fields written in English) -> the text: teach's own fill_text by default; the window hands
+# in its one figure writer (views/common/language.filled), so a prediction writes its figures as the window does
+Filler = Callable[[str, str, Mapping[str, str]], str]
 
 Kind = Literal["block", "segment", "setting", "number", "option"]
 KIND_NAMES: dict[str, str] = {
@@ -154,18 +159,20 @@ class Case:
     def grade_option(self, index: int) -> bool:
         return index in self.right_options
 
-    def option_labels(self, lang: str) -> tuple[str, ...]:
+    def option_labels(self, lang: str, fill: Filler | None = None) -> tuple[str, ...]:
         """The choices as shown: an option kind's worded templates in `lang`, else the case's own labels."""
         if self.prediction.options:
-            return tuple(fill_text(o[lang], lang, self.fields) for o in self.prediction.options)
+            return tuple((fill or fill_text)(o[lang], lang, self.fields) for o in self.prediction.options)
         if self.prediction.kind == "setting":  # allocator settings are written alike in every language
             return self.options
+        if fill is not None:  # a label is a figure ("1.5 GiB") or a name: the window's writer says which
+            return tuple(fill("{label}", lang, {"label": o}) for o in self.options)
         return tuple(str(worded(o, lang)) for o in self.options)
 
-    def prompt(self, lang: str) -> str:
-        return fill_text(self.prediction.prompt[lang], lang, self.fields)
+    def prompt(self, lang: str, fill: Filler = fill_text) -> str:
+        return fill(self.prediction.prompt[lang], lang, self.fields)
 
-    def reveal(self, lang: str, predictions: Predictions) -> str:
+    def reveal(self, lang: str, predictions: Predictions, fill: Filler = fill_text) -> str:
         fields = dict(self.fields)
         if self.remedies:
             colon, semicolon = (f"{NARROW_NBSP}:", f"{NARROW_NBSP};") if lang == "fr" else (":", ";")
@@ -173,4 +180,4 @@ class Case:
                 f"{label}{colon} {predictions.text('fits' if r.fits else 'fails', lang)}"
                 for label, r in zip(self.options, self.remedies, strict=True)
             )
-        return fill_text(self.prediction.reveal[lang], lang, fields)
+        return fill(self.prediction.reveal[lang], lang, fields)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import partial
 
 import numpy as np
@@ -10,6 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.teach.fresh_cases import fresh_case
 from gpumem_gui.teach.predict import MAP_KINDS, Case, Prediction, Predictions, make_case
+from gpumem_gui.views.common.language import filled
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.teach.quiz_markup import push_button, set_style_state, wrapped_label
@@ -151,7 +153,7 @@ class PredictBox(QtWidgets.QFrame):
         self.start_button.setText(text("start", lang))
         self.start_button.setVisible(case is None and self.verdict is None)
         self.start_button.setEnabled(not self.tasks.busy())
-        self.prompt.setText(case.prompt(lang) if case is not None else "")
+        self.prompt.setText(case.prompt(lang, _fill) if case is not None else "")
         self.prompt.setVisible(case is not None)
         # the task still counts as busy while its result is handed over: a case that is there is no longer loading
         loading = self.tasks.busy() and case is None
@@ -173,7 +175,7 @@ class PredictBox(QtWidgets.QFrame):
             self.result.setText(text("right" if self.verdict else "wrong", lang))
             set_style_state(self.result, "verdict", "right" if self.verdict else "wrong")
         if case is not None and self.verdict is not None:
-            reveal = case.reveal(lang, self.predictions)
+            reveal = case.reveal(lang, self.predictions, _fill)
             if on_map and self.document is not None:
                 right = case.right_addresses  # matched by address: the frame's state may order blocks otherwise
                 self.map.show_frame(
@@ -188,7 +190,7 @@ class PredictBox(QtWidgets.QFrame):
 
     def _render_options(self) -> None:
         case = self.case
-        labels = case.option_labels(self.lang) if case is not None else ()
+        labels = case.option_labels(self.lang, _fill) if case is not None else ()
         while len(self.option_buttons) > len(labels):
             button = self.option_buttons.pop()
             self.options.removeWidget(button)
@@ -204,3 +206,8 @@ class PredictBox(QtWidgets.QFrame):
                 mark = "  ✓" if case.grade_option(i) else "  ✗"
             button.setText(label + mark)
             button.setEnabled(self.verdict is None)
+
+
+def _fill(template: str, lang: str, fields: Mapping[str, str]) -> str:
+    """A prediction's template filled as the window fills every sentence: its figures by the window's one writer."""
+    return filled(template, fields, lang)
