@@ -70,5 +70,6 @@ def test_showing_the_panel_measures_and_draws_quick_figures_first(
     assert max(first.n_values) <= lab.QUICK_N_MAX < max(last.n_values)
     assert first_at < last_at
     assert panel.first_figures_seconds == pytest.approx(first_at - panel.run_started, abs=0.05)
-    assert panel.first_figures_seconds < 3.0  # measured 0.3 s on a busy 2-core machine once torch is warm
+    # measured 0.3 s once torch is warm, 3.1 s with both cores busy; the cold lab this guards against took 24.5 s
+    assert panel.first_figures_seconds < 10.0
     assert f"first figures after {panel.first_figures_seconds:.1f} s" in panel.status.toolTip()
