@@ -9,7 +9,7 @@ painted allocated, rounding waste, pending, free, so a free hole smaller than a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -209,10 +209,10 @@ def _paint(
     # pixel k of run j is run j's first pixel + (k - where run j starts among all the runs' pixels): one repeat of
     # each run's shift, added to one arange, rather than gathering a run's row and x0 for every pixel; int32 where
     # the image allows (half the bytes to move, the travel repaints this several times a step)
-    index = np.int32 if flat.size < 2**31 else np.int64
+    index: type[np.signedinteger[Any]] = np.int32 if flat.size < 2**31 else np.int64
     shift = (row * width + x0 - (ends - lengths)).astype(index)
     pixels = np.arange(total, dtype=index)
-    pixels += np.repeat(shift, lengths)
+    np.add(pixels, np.repeat(shift, lengths), out=pixels)
     flat[pixels] = np.repeat(code[idx][rep], lengths)  # a pixel two runs share takes the later run's code, as before
 
 
