@@ -5,7 +5,8 @@ while it is read), the timeline (its curves drawn), the event
 list (filled), the site timeline (its bands; the bench picks its tab once the timeline shows, as a user would).
 Stalls are the gaps of a 5 ms QTimer; a thread samples the GUI thread's stack meanwhile, so that each long stall
 names what it was doing. RSS: the GUI process's and the loading worker's peaks (sampled with psutil, and the
-kernel's high-water marks). Then the map's repaint at full view and zoomed, and time-travel latency.
+kernel's high-water marks). Then the map's repaint at full view and zoomed, and time-travel latency: travel_to alone,
+and travel_to with the window painted after it (what a user waits for).
 
 Issue 35's targets 1 and 2 are printed beside each figure ("targets"), with the machine's load average before and
 after, and a yardstick from the same run: a gc-paused pickle.load of the same file in a process of its own (the
@@ -60,7 +61,7 @@ TARGETS = (
     (3_000_000, "total_peak_rss_mb", 1000),
     (3_000_000, "sum_of_peaks_rss_mb", 1000),
     (3_000_000, "longest_gui_stall_ms", STALL_MS),
-    (3_000_000, "time_travel_p95_ms", 16.0),
+    (3_000_000, "time_travel_repaint_p95_ms", 16.0),  # the window shows the event: its views redrawn
     (10_000_000, "time_to_timeline_s", 10.0),
     (10_000_000, "total_peak_rss_mb", 2500),
     (10_000_000, "sum_of_peaks_rss_mb", 2500),
@@ -222,6 +223,55 @@ def _stages(window: MainWindow) -> dict[str, bool]:
     }
 
 
+TRAVELS = 100  # random events travelled to (the same ones in every run)
+
+
+def _painted(app: QtWidgets.QApplication) -> None:
+    """The events a travel posted handled: the views' update requests painted (into the offscreen backing store, as
+    on screen), and the turns it left for later run."""
+    app.processEvents()
+    app.processEvents()  # what the first round posted (a deferred turn's own updates)
+
+
+def _travel(app: QtWidgets.QApplication, window: MainWindow, doc: Any, n_events: int) -> dict[str, Any]:
+    """Time travel to random events: `doc.travel_to` alone, then with the window painted after it (what a user waits
+    for); wall and the GUI thread's CPU time, p50 and p95 in ms. GPUMEM_GUI_BENCH_PROFILE=PATH: cProfile's stats of
+    the painted travels written there."""
+    if not n_events:
+        return {}
+    window.repaint()  # a first paint of everything at this size: not a travel's cost
+    _painted(app)
+    times: dict[str, list[float]] = {"": [], "_cpu": [], "_repaint": [], "_repaint_cpu": []}
+    for painted in (False, True):
+        rng = random.Random(0)
+        key = "_repaint" if painted else ""
+        profile = None
+        if painted and os.environ.get("GPUMEM_GUI_BENCH_PROFILE"):
+            import cProfile
+
+            profile = cProfile.Profile()
+            profile.enable()
+        for _ in range(TRAVELS):
+            index = rng.randrange(-1, n_events)
+            t, c = time.perf_counter(), time.thread_time()
+            doc.travel_to(index)
+            if painted:
+                _painted(app)
+            times[key].append((time.perf_counter() - t) * 1000)
+            times[key + "_cpu"].append((time.thread_time() - c) * 1000)
+            if not painted:
+                _painted(app)  # not timed: the next travel starts from a painted window
+        if profile is not None:
+            profile.disable()
+            profile.dump_stats(os.environ["GPUMEM_GUI_BENCH_PROFILE"])
+    result = {}
+    for key, values in times.items():
+        values.sort()
+        result[f"time_travel{key}_p50_ms"] = round(statistics.median(values), 1)
+        result[f"time_travel{key}_p95_ms"] = round(values[int(len(values) * 0.95) - 1], 1)
+    return result
+
+
 def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burners: set[int]) -> dict[str, Any]:
     window.resize(1400, 900)
     window.show()
@@ -294,19 +344,12 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
     doc.map.view.setRange(QtCore.QRectF(100, 0, 50, 5), padding=0)
     app.processEvents()
     zoomed = repaint_ms()
-    tl = doc.timeline(doc.device)
-    rng = random.Random(0)
-    travel = []
-    for _ in range(100 if tl.n_events else 0):
-        t = time.perf_counter()
-        doc.travel_to(rng.randrange(-1, tl.n_events))
-        travel.append((time.perf_counter() - t) * 1000)
-    travel.sort()
+    travel = _travel(app, window, doc, doc.timeline(doc.device).n_events)
     kb = 1024 if sys.platform != "darwin" else 1
     result = {
         "file": path.name,
         "blocks": len(doc.snapshot.state.blocks),
-        "events": tl.n_events,
+        "events": doc.timeline(doc.device).n_events,
         **{f"time_to_{stage}_s": round(at[stage], 2) if stage in at else None for stage in at},
         "longest_gui_stall_ms": round(max((e - s for s, e in gaps), default=0.0) * 1000, 1),
         "stalls_over_50ms": sum(1 for s, e in gaps if (e - s) * 1000 > STALL_MS),
@@ -322,8 +365,7 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
         "worker_cpu_s": round(cpu[1], 2),
         "repaint_full_ms": round(full, 1),
         "repaint_zoomed_ms": round(zoomed, 1),
-        "time_travel_p50_ms": round(statistics.median(travel), 1) if travel else None,
-        "time_travel_p95_ms": round(travel[int(len(travel) * 0.95) - 1], 1) if travel else None,
+        **travel,
     }
     window.close()
     QtWidgets.QApplication.processEvents()

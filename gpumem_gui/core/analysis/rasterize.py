@@ -9,7 +9,7 @@ painted allocated, rounding waste, pending, free, so a free hole smaller than a 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
 import numpy as np
 
@@ -202,13 +202,18 @@ def _paint(
     x1 = np.maximum(-(-(b * width) // row_span), x0 + 1)  # at least one pixel: nothing vanishes
     x1 = np.minimum(x1, width)
     lengths = np.maximum(x1 - x0, 0)
-    total = int(lengths.sum())
+    ends = np.cumsum(lengths)
+    total = int(ends[-1])
     if total == 0:
         return
-    owner = np.repeat(np.arange(len(rep)), lengths)
-    offsets = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    pixels = row[owner] * width + x0[owner] + offsets
-    flat[pixels] = code[idx][rep][owner]
+    # pixel k of run j is run j's first pixel + (k - where run j starts among all the runs' pixels): one repeat of
+    # each run's shift, added to one arange, rather than gathering a run's row and x0 for every pixel; int32 where
+    # the image allows (half the bytes to move, the travel repaints this several times a step)
+    index: type[np.signedinteger[Any]] = np.int32 if flat.size < 2**31 else np.int64
+    shift = (row * width + x0 - (ends - lengths)).astype(index)
+    pixels = np.arange(total, dtype=index)
+    np.add(pixels, np.repeat(shift, lengths), out=pixels)
+    flat[pixels] = np.repeat(code[idx][rep], lengths)  # a pixel two runs share takes the later run's code, as before
 
 
 def block_ids(state: AllocatorState, layout: MapLayout, mask: np.ndarray) -> np.ndarray:

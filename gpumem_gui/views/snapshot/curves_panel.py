@@ -150,12 +150,20 @@ class CurvesPanel(QtWidgets.QSplitter):
         moves them where the travel did not come from them)."""
         self.shown_event = event
         self.event_list.show_event(event)
-        if self.site_timeline_for is not None and self.site_timeline is not None:
-            self.site_timeline.set_event(event, emit=False)
-        if self._segment_timeline_for is not None and self.segment_timeline is not None:
-            self.segment_timeline.set_event(event, emit=False)
-        if self._pool_envelope_for is not None and self.pool_envelope is not None:
-            self.pool_envelope.set_event(event, emit=False)
+        # only the timeline in the tab shown: the others' cursors (and the site legend's figures, a few ms a step)
+        # move to the event when their tab is picked (the *_if_shown below)
+        if self.site_timeline_for is not None:
+            self._cursor_if_shown(self.site_timeline)
+        if self._segment_timeline_for is not None:
+            self._cursor_if_shown(self.segment_timeline)
+        if self._pool_envelope_for is not None:
+            self._cursor_if_shown(self.pool_envelope)
+
+    def _cursor_if_shown(self, view: SiteTimelineView | SegmentTimelineView | PoolEnvelopeView | None) -> None:
+        """`view`'s cursor at the event shown, where its tab is the one picked (and it is not there yet)."""
+        shown = view is not None and self.curve_tabs is not None and self.curve_tabs.currentWidget() is view
+        if shown and view is not None and view.current_event != self.shown_event:
+            view.set_event(self.shown_event, emit=False)
 
     def list_events(self, timeline: DeviceTimeline) -> None:
         """The event list of the device shown: at once for a short trace, else made in a task and handed over (the
@@ -187,6 +195,7 @@ class CurvesPanel(QtWidgets.QSplitter):
             return
         tl = doc.timeline()
         if self.site_timeline_for == (doc.device, tl):
+            self._cursor_if_shown(self.site_timeline)
             return
         self.site_timeline_for = None  # what it shows is of another device or snapshot: it follows no cursor
         if self.curve_tabs.currentWidget() is self.site_timeline:
@@ -209,6 +218,8 @@ class CurvesPanel(QtWidgets.QSplitter):
         if self._segment_timeline_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.segment_timeline:
             self._segment_timeline_for = (doc.device, tl)
             self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.shown_event)
+        elif self._segment_timeline_for == (doc.device, tl):
+            self._cursor_if_shown(self.segment_timeline)
 
     def pool_envelope_if_shown(self) -> None:
         """The pools' envelopes of the device shown, computed when their tab is first looked at."""
@@ -219,6 +230,8 @@ class CurvesPanel(QtWidgets.QSplitter):
         if self._pool_envelope_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.pool_envelope:
             self._pool_envelope_for = (doc.device, tl)
             self.pool_envelope.set_timeline(tl, event=self.shown_event)
+        elif self._pool_envelope_for == (doc.device, tl):
+            self._cursor_if_shown(self.pool_envelope)
 
     def shutdown(self) -> None:
         if self.site_timeline is not None:

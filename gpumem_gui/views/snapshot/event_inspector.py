@@ -197,27 +197,31 @@ class EventInspector(Retranslated):
             self.heading.setText(filled(translate("EventInspector", "event {event} of {events}: {what}"), fields))
         else:
             self.heading.setText(filled(translate("EventInspector", "event {event}: {what}"), fields))
-        for key, text in field_texts(info).items():
+        tips = field_texts(info)
+        for key, text in tips.items():
             self.values[key].setText(text)
-            self.values[key].setToolTip(text)
-        self.values["action"].setToolTip(
-            translate("EventInspector", "{action} in the trace").format(action=info.action)
-        )
+        tips["action"] = translate("EventInspector", "{action} in the trace").format(action=info.action)
         if info.fx_nodes:  # the user's code each node came from, as torch.compile recorded it
-            self.values["fx_node"].setToolTip("\n\n".join(n.original_trace or fx_text(n) for n in info.fx_nodes))
+            tips["fx_node"] = "\n\n".join(n.original_trace or fx_text(n) for n in info.fx_nodes)
         if info.time_us is not None:
             since = translate("EventInspector", "{clock} ({us} µs since the epoch)")
-            self.values["time"].setToolTip(
-                filled(since, {"clock": _wall_clock(info.time_us), "us": f"{info.time_us:,}"})
-            )
+            tips["time"] = filled(since, {"clock": _wall_clock(info.time_us), "us": f"{info.time_us:,}"})
+        for key, tip in tips.items():
+            if self.values[key].toolTip() != tip:  # each set is an event through the window's filters
+                self.values[key].setToolTip(tip)
         self.stack.set_frames(info.recorded_frames or info.frames)
         forward = "\n".join(info.forward_frames) or translate(
             "EventInspector", "(no forward stack: not a backward allocation)"
         )
         self.forward_stack.setPlainText(forward)
-        self.stacks.setTabEnabled(1, bool(info.forward_frames))
+        # the tab bar only where it changes: a tab's text or state set again relays the bar, and its QTabWidget
+        # repaints the whole stack pane
+        if self.stacks.isTabEnabled(1) != bool(info.forward_frames):
+            self.stacks.setTabEnabled(1, bool(info.forward_frames))
         title = translate("Tabs", "forward stack")
-        self.stacks.setTabText(1, f"{title} ({len(info.forward_frames)})" if info.forward_frames else title)
+        title = f"{title} ({len(info.forward_frames)})" if info.forward_frames else title
+        if self.stacks.tabText(1) != title:
+            self.stacks.setTabText(1, title)
         if not info.forward_frames and self.stacks.currentIndex() == 1:
             self.stacks.setCurrentIndex(0)
 

@@ -135,6 +135,12 @@ class TabControls(Retranslated):
         self.position.setFixedWidth(
             metrics.horizontalAdvance(filled(translate("TabControls", "after event {event} of {events}"), fields))
         )
+        # and the bar's height: a label of fixed size (the search's count too) asks no layout above it to be redone
+        # when its text changes (else every travel step relaid the whole tab, and the file's tab widget repainted it)
+        boxes = (self.device_box, self.pool_box, self.layout_box, self.search, self.axis_box, self.play_button)
+        height = max(w.sizeHint().height() for w in boxes)
+        for fixed in (self.position, self.search_count):
+            fixed.setFixedHeight(height)
         if self._streams is not None:
             self.set_streams(*self._streams)
         self.show_matches(self._matches)
