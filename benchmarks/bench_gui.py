@@ -353,6 +353,7 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
         **{f"time_to_{stage}_s": round(at[stage], 2) if stage in at else None for stage in at},
         "longest_gui_stall_ms": round(max((e - s for s, e in gaps), default=0.0) * 1000, 1),
         "stalls_over_50ms": sum(1 for s, e in gaps if (e - s) * 1000 > STALL_MS),
+        "stalls_over_50ms_at": [[round(s - t0, 2), round((e - s) * 1000)] for s, e in gaps if (e - s) * 1000 > STALL_MS],
         "top_stalls": top,
         "gui_peak_rss_mb": round(max(sampler.gui_peak, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kb) / 1e6),
         "worker_peak_rss_mb": round(
