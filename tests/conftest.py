@@ -321,6 +321,8 @@ def twin(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str
     """Each test that asks for it runs twice: the compiled readers, then the pure-Python twins."""
     if request.param == "pure":
         monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
+    else:  # the compiled ones even where the shell running the suite asks for the pure ones
+        monkeypatch.delenv("GPUMEM_GUI_PURE_PYTHON", raising=False)
     return str(request.param)
 
 

@@ -97,15 +97,6 @@ HOSTILE: dict[str, tuple[bytes, str]] = {
 }
 
 
-@pytest.fixture(params=["compiled", "pure"])
-def mode(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "pure":
-        monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
-    else:
-        monkeypatch.delenv("GPUMEM_GUI_PURE_PYTHON", raising=False)
-    return str(request.param)
-
-
 def _error(data: bytes) -> str:
     with pytest.raises(SnapshotError) as e:
         load_snapshot(data, name="hostile.pickle")
@@ -113,7 +104,7 @@ def _error(data: bytes) -> str:
 
 
 @pytest.mark.parametrize("name", sorted(HOSTILE))
-def test_each_hostile_pickle_gets_one_line_in_each_mode(name: str, mode: str) -> None:
+def test_each_hostile_pickle_gets_one_line_in_each_mode(name: str, twin: str) -> None:
     data, expected = HOSTILE[name]
     message = _error(data)
     assert expected in message and "hostile.pickle" in message, message
@@ -154,7 +145,7 @@ def registered_extension(tmp_path: Path) -> Iterator[tuple[int, Path]]:
 
 @pytest.mark.parametrize("width", [1, 2, 4])
 def test_extension_codes_are_refused_even_when_registered(
-    registered_extension: tuple[int, Path], mode: str, width: int
+    registered_extension: tuple[int, Path], twin: str, width: int
 ) -> None:
     code, marker = registered_extension
     if width == 1:
@@ -175,7 +166,7 @@ def test_extension_codes_are_refused_even_when_registered(
             copyreg._extension_cache.clear()  # type: ignore[attr-defined]
 
 
-def test_gzip_that_expands_too_far_is_refused(tmp_path: Path, mode: str) -> None:
+def test_gzip_that_expands_too_far_is_refused(tmp_path: Path, twin: str) -> None:
     path = tmp_path / "zeros.pickle.gz"
     path.write_bytes(gzip.compress(b"\x00" * (200 << 20), 9))  # 200 MB of zeros in about 200 KB
     with pytest.raises(

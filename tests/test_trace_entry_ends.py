@@ -21,16 +21,7 @@ def _file(tmp_path: Path, addr: int, size: int) -> Path:
     return path
 
 
-@pytest.fixture(params=["compiled", "pure"])
-def reader(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    if request.param == "pure":
-        monkeypatch.setenv("GPUMEM_GUI_PURE_PYTHON", "1")
-    else:
-        monkeypatch.delenv("GPUMEM_GUI_PURE_PYTHON", raising=False)
-    return str(request.param)
-
-
-def test_an_entry_one_byte_past_the_end_is_refused(tmp_path: Path, reader: str) -> None:
+def test_an_entry_one_byte_past_the_end_is_refused(tmp_path: Path, twin: str) -> None:
     with pytest.raises(SnapshotError) as caught:
         load_snapshot(_file(tmp_path, LAST - 1023, 1024))
     assert caught.value.message == (
@@ -38,7 +29,7 @@ def test_an_entry_one_byte_past_the_end_is_refused(tmp_path: Path, reader: str) 
     )
 
 
-def test_an_entry_ending_exactly_at_the_end_loads(tmp_path: Path, reader: str) -> None:
+def test_an_entry_ending_exactly_at_the_end_loads(tmp_path: Path, twin: str) -> None:
     snapshot = load_snapshot(_file(tmp_path, LAST - 1023, 1023))
     trace = snapshot.traces[0]
     assert (int(trace.addr[0]), int(trace.size[0])) == (LAST - 1023, 1023)
