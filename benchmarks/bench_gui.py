@@ -277,12 +277,15 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
     window.show()
     app.processEvents()
     gaps: list[tuple[float, float]] = []  # (start, end) of each tick's gap
-    last = [time.perf_counter()]
+    # the GUI thread's CPU time in each gap: what a turn of the event loop cost, whatever else the machine runs
+    gaps_cpu: list[float] = []
+    last = [time.perf_counter(), time.thread_time()]
 
     def tick() -> None:
-        now = time.perf_counter()
+        now, cpu = time.perf_counter(), time.thread_time()
         gaps.append((last[0], now))
-        last[0] = now
+        gaps_cpu.append(cpu - last[1])
+        last[0], last[1] = now, cpu
 
     sampler = Sampler(threading.get_ident(), burners)
     sampler.start()
@@ -353,8 +356,28 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
         **{f"time_to_{stage}_s": round(at[stage], 2) if stage in at else None for stage in at},
         "longest_gui_stall_ms": round(max((e - s for s, e in gaps), default=0.0) * 1000, 1),
         "stalls_over_50ms": sum(1 for s, e in gaps if (e - s) * 1000 > STALL_MS),
-        "stalls_over_50ms_at": [[round(s - t0, 2), round((e - s) * 1000)] for s, e in gaps if (e - s) * 1000 > STALL_MS],
+        "stalls_over_50ms_at": [
+            [round(s - t0, 2), round((e - s) * 1000)] for s, e in gaps if (e - s) * 1000 > STALL_MS
+        ],
+        # [seconds after opening, wall ms, the GUI thread's CPU ms] of each gap whose CPU time is over the budget
+        "cpu_stalls_over_50ms_at": [
+            [round(s - t0, 2), round((e - s) * 1000), round(c * 1000)]
+            for (s, e), c in zip(gaps, gaps_cpu, strict=True)
+            if c * 1000 > STALL_MS
+        ],
         "top_stalls": top,
+        # with GPUMEM_GUI_BENCH_DETAIL, what the GUI thread did in each of those
+        **(
+            {
+                "cpu_stall_causes": [
+                    [round(s - t0, 2), round(c * 1000), sampler.cause(s, e)]
+                    for (s, e), c in zip(gaps, gaps_cpu, strict=True)
+                    if c * 1000 > STALL_MS
+                ]
+            }
+            if DETAIL
+            else {}
+        ),
         "gui_peak_rss_mb": round(max(sampler.gui_peak, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * kb) / 1e6),
         "worker_peak_rss_mb": round(
             max(sampler.worker_peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * kb) / 1e6

@@ -178,7 +178,7 @@ class SnapshotTab(QtWidgets.QWidget):
             self._later(self._first_frame)
 
     def _first_frame(self) -> None:
-        self._device_shown()
+        self._device_shown(staged=True)  # the notes and the map, then the inspector, each in a turn of its own
         self._later(self._make_next)
 
     # -- the tab's parts, made one a turn ----------------------------------------------------------------------
@@ -223,6 +223,7 @@ class SnapshotTab(QtWidgets.QWidget):
 
     def _make_curves(self) -> None:
         curves = CurvesPanel(self.document, self.tasks)
+        curves.shown_event = self.current_event  # where its list and timelines start
         curves.event_chosen.connect(self._event_chosen)
         curves.event_selected.connect(self.travel_to)
         curves.event_travelled.connect(self._event_travelled)
@@ -437,6 +438,10 @@ class SnapshotTab(QtWidgets.QWidget):
         self._later(run)
 
     def _lists_shown(self) -> None:
+        # while the trace is read there are no lists to show: the curves are not made for them here (with the parts
+        # before them, in this one turn: a stall of hundreds of ms), they start at the event shown once made
+        if self._curves is None:
+            return
         self.curves.shown_event = self.current_event
         self.curves.show_lists()
 

@@ -32,29 +32,34 @@ _warmed = False
 
 
 def warm_up() -> None:
-    """Make, paint (offscreen) and drop one map view, once per process, over three turns of the event loop: the first
+    """Make, paint (offscreen) and drop one map view, once per process, over four turns of the event loop: the first
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
-    pays while a file is read rather than in the turn that opens its tab. Before it, in a turn of its own, the
-    language's number formats (Babel's CLDR data, read on first use: tens of ms in the first figures shown)."""
+    pays while a file is read rather than in the turn that opens its tab. Before it, in a turn of its own (the first),
+    the language's number formats (Babel's CLDR data, read on first use: tens of ms in the first figures shown)."""
     global _warmed  # noqa: PLW0603 (once per process)
     if _warmed:
         return
     _warmed = True
-    first = pg.PlotWidget()  # pyqtgraph's classes, in a turn of their own
+    # one step a turn, each asked for by the one before (two timers due at once run in the same turn)
+    number(0, current_language())  # the figures' locale, read now
 
-    def then() -> None:
-        first.deleteLater()
-        view = SegmentMapView()
-        view.resize(400, 300)
+    def plot() -> None:
+        first = pg.PlotWidget()  # pyqtgraph's classes
 
-        def paint() -> None:
-            view.grab()
-            view.deleteLater()
+        def then() -> None:
+            first.deleteLater()
+            view = SegmentMapView()
+            view.resize(400, 300)
 
-        QtCore.QTimer.singleShot(TURN_MS, paint)
+            def paint() -> None:
+                view.grab()
+                view.deleteLater()
 
-    QtCore.QTimer.singleShot(TURN_MS, lambda: number(0, current_language()))  # the figures' locale, read now
-    QtCore.QTimer.singleShot(TURN_MS, then)
+            QtCore.QTimer.singleShot(TURN_MS, paint)
+
+        QtCore.QTimer.singleShot(TURN_MS, then)
+
+    QtCore.QTimer.singleShot(TURN_MS, plot)
 
 
 def scroll_area() -> QtWidgets.QScrollArea:
