@@ -95,6 +95,7 @@ _DELEGATE_ROLES = tuple(
 )
 _DELEGATE_AT_ALIGNMENT = _DELEGATE_ROLES.index(_ALIGNMENT)
 _DELEGATE_AT_DISPLAY = _DELEGATE_ROLES.index(_DISPLAY)
+_N_COLUMNS = len(COLUMNS)
 _SHOWN_CACHE = 512  # rows kept worded: a screenful many times over (a travel scrolls back and forth among them)
 
 
@@ -111,7 +112,7 @@ class EventListModel(ColumnsModel):
         self.table: EventTable | None = None
         self.indices: Rows = np.zeros(0, np.int64)
         self._count = 0  # rowCount is asked dozens of times per paint: no Python call beyond it
-        self._shown: dict[int, tuple[str, ...]] = {}  # event -> its cells as shown, in self._language
+        self._shown: dict[int, tuple[str, ...]] = {}  # row -> its cells as shown, in self._language (set_rows empties)
         self._language = ""
 
     def set_rows(self, table: EventTable | None, indices: Rows) -> None:
@@ -128,20 +129,22 @@ class EventListModel(ColumnsModel):
     def rowCount(self, parent: Any = None) -> int:
         return 0 if parent is not None and parent.isValid() else self._count
 
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else _N_COLUMNS
+
     def _row(self, row: int) -> tuple[str, ...]:
-        """Row `row`'s cells as the window's language writes them (made once, while the language stays)."""
+        """Row `row`'s cells as the window's language writes them (made once, while the rows and language stay)."""
         assert self.table is not None
-        event = int(self.indices[row])
         language = current_language()
         if language != self._language:  # a switch words every row again
             self._shown.clear()
             self._language = language
-        found = self._shown.get(event)
+        found = self._shown.get(row)
         if found is None:
             if len(self._shown) >= _SHOWN_CACHE:
                 self._shown.clear()
-            cells = self.table.cells(event)
-            found = self._shown[event] = (
+            cells = self.table.cells(int(self.indices[row]))
+            found = self._shown[row] = (
                 localized(cells[0]),  # the event's number and a size as the window's language writes them
                 _time_text(cells[1]),
                 translate("EventWords", cells[2]),  # the action in words (EventWords, in event_inspector)
