@@ -79,22 +79,7 @@ _ALIGNMENTS = tuple(
     )
     for column in range(len(COLUMNS))
 )
-_R = QtCore.Qt.ItemDataRole
-# the roles QStyledItemDelegate.initStyleOption asks a cell for, in its order (Qt 6)
-_DELEGATE_ROLES = tuple(
-    int(r)
-    for r in (
-        _R.FontRole,
-        _R.TextAlignmentRole,
-        _R.ForegroundRole,
-        _R.CheckStateRole,
-        _R.DecorationRole,
-        _R.DisplayRole,
-        _R.BackgroundRole,
-    )
-)
-_DELEGATE_AT_ALIGNMENT = _DELEGATE_ROLES.index(_ALIGNMENT)
-_DELEGATE_AT_DISPLAY = _DELEGATE_ROLES.index(_DISPLAY)
+_ROLES = frozenset((_DISPLAY, _TOOLTIP, _ALIGNMENT))  # the rest: Qt's defaults
 _N_COLUMNS = len(COLUMNS)
 _SHOWN_CACHE = 512  # rows kept worded: a screenful many times over (a travel scrolls back and forth among them)
 
@@ -102,8 +87,9 @@ _SHOWN_CACHE = 512  # rows kept worded: a screenful many times over (a travel sc
 class EventListModel(ColumnsModel):
     """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand.
 
-    A painted cell is asked for seven roles, and every travel scrolls the list and repaints it: `multiData` answers
-    a cell's roles in one Python call, from the row's texts worded once (per language) and kept."""
+    Every travel scrolls the list and repaints it, each painted cell asked for seven roles (a Python call each): a
+    row's texts are worded once (per language) and kept, the counts kept, so a call is a lookup. (One multiData call
+    per cell instead measured no faster: reading its span item by item costs what the calls saved.)"""
 
     columns = COLUMNS
 
@@ -172,8 +158,8 @@ class EventListModel(ColumnsModel):
         return None
 
     def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
-        if self.table is None or not index.isValid():
-            return None
+        if role not in _ROLES or self.table is None or not index.isValid():
+            return None  # a painted cell is asked for seven roles: four are answered before anything else
         if role == _DISPLAY:
             return self._row(index.row())[index.column()]
         if role == _ALIGNMENT:
@@ -181,35 +167,6 @@ class EventListModel(ColumnsModel):
         if role == _TOOLTIP:
             return self._tooltip(index.row(), index.column())
         return None
-
-    def multiData(
-        self,
-        index: QtCore.QModelIndex | QtCore.QPersistentModelIndex,
-        roleDataSpan: QtCore.QModelRoleDataSpan | QtCore.QModelRoleData,
-    ) -> None:
-        # QStyledItemDelegate asks font, alignment, colours, check state, icon, text and background at once, in a
-        # fresh span (every role empty): where the span is laid out so, two items are filled and nothing is looped
-        # (the stubs give the span neither len nor [], which it has)
-        items: Any = [roleDataSpan] if isinstance(roleDataSpan, QtCore.QModelRoleData) else roleDataSpan
-        valid = self.table is not None and index.isValid()
-        if valid and len(items) == len(_DELEGATE_ROLES):
-            alignment, display = items[_DELEGATE_AT_ALIGNMENT], items[_DELEGATE_AT_DISPLAY]
-            if alignment.role() == _ALIGNMENT and display.role() == _DISPLAY:
-                column = index.column()
-                alignment.setData(_ALIGNMENTS[column])
-                display.setData(self._row(index.row())[column])
-                return
-        for k in range(len(items)):  # any other caller: every role answered as data() would
-            item = items[k]
-            role = item.role()
-            if valid and role == _DISPLAY:
-                item.setData(self._row(index.row())[index.column()])
-            elif valid and role == _ALIGNMENT:
-                item.setData(_ALIGNMENTS[index.column()])
-            elif valid and role == _TOOLTIP:
-                item.setData(self._tooltip(index.row(), index.column()))
-            else:
-                item.clearData()
 
 
 class EventListView(Retranslated):
