@@ -9,7 +9,7 @@ from typing import Any
 
 import numpy as np
 import pytest
-from PySide6 import QtCore
+from PySide6 import QtCore, QtWidgets
 
 from benchmarks.bench_budgets import tiled
 from gpumem_gui import assets
@@ -17,6 +17,7 @@ from gpumem_gui.core import Snapshot, load_snapshot
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.document.event_list import KINDS, EventFilter, EventTable, RowRange, row_of
 from gpumem_gui.document.events import format_elapsed
+from gpumem_gui.views.common.language import set_language
 from gpumem_gui.views.snapshot.event_list import EventListView
 from tests.conftest import FIXTURE_NAMES, fixture_path, load_raw
 
@@ -253,3 +254,41 @@ def test_three_million_events_stay_virtual(qtbot: Any) -> None:
     expected = int(np.count_nonzero((snapshot.trace(0).action == 0) & (snapshot.trace(0).size >= 64 * MiB)))
     assert view.model.rowCount() == expected
     assert int(view.indices[view.view.currentIndex().row()]) <= 2_500_000
+
+
+def test_the_painted_cells_say_what_the_raw_entry_says(qtbot: Any, listed: tuple[EventListView, Any]) -> None:
+    """What the view paints (the delegate's own reading of a cell, its rows worded once and kept) is the raw entry."""
+    view, entries = listed
+    view.set_filter(EventFilter("allocations"))
+    allocs = [i for i, e in enumerate(entries) if e["action"] == "alloc"]
+    delegate = view.view.itemDelegate()
+    assert isinstance(delegate, QtWidgets.QStyledItemDelegate)
+    right = int(QtCore.Qt.AlignmentFlag.AlignRight | QtCore.Qt.AlignmentFlag.AlignVCenter)
+    left = int(QtCore.Qt.AlignmentFlag.AlignLeft | QtCore.Qt.AlignmentFlag.AlignVCenter)
+    for row in (0, 7, len(allocs) - 1, 7):  # row 7 again: from the kept words
+        e = entries[allocs[row]]
+        painted = []
+        for column in range(7):
+            option = QtWidgets.QStyleOptionViewItem()
+            delegate.initStyleOption(option, view.model.index(row, column))  # Qt's own reading: every role
+            painted.append(option.text)
+            assert int(option.displayAlignment) == (right if column in (0, 1, 3, 5) else left)
+        assert painted[0] == f"{allocs[row]:,}" and painted[2] == "allocation"
+        assert painted[4] == hex(e["addr"]) and painted[5] == str(e["stream"])
+        assert painted[1] == format_elapsed(e["time_us"] - entries[0]["time_us"])
+
+
+def test_a_language_switch_words_the_kept_rows_again(qtbot: Any, listed: tuple[EventListView, Any]) -> None:
+    """The worded rows are kept between paints: after a switch the same rows read in the new language."""
+    view, entries = listed
+    display = QtCore.Qt.ItemDataRole.DisplayRole
+    alloc = next(i for i, e in enumerate(entries) if e["action"] == "alloc")
+    sizes = [view.model.data(view.model.index(i, 3), display) for i in range(len(entries))]
+    at = next(i for i, text in enumerate(sizes) if "." in text)  # a size with a decimal mark ("1.5 MiB")
+    view.show_event(at)
+    view.view.viewport().repaint()  # the rows worded in English and kept
+    size, action = view.model.index(at, 3), view.model.index(alloc, 2)
+    assert view.model.data(action, display) == "allocation"
+    set_language("ro")
+    assert view.model.data(size, display) == sizes[at].replace(".", ",")
+    assert view.model.data(action, display) == "alocare"

@@ -16,7 +16,15 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
 from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, Rows, row_of
 from gpumem_gui.document.events import action_label
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, site_words, translate
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    Retranslated,
+    current_language,
+    filled,
+    localized,
+    site_words,
+    translate,
+)
 from gpumem_gui.views.common.table_model import ColumnsModel
 
 _RIGHT = {0, 1, 3, 5}  # the number columns
@@ -61,19 +69,27 @@ _WORDS = (
 )
 
 
-# the roles the list answers (the rest: Qt's defaults)
-_ROLES = frozenset(
-    int(r)
-    for r in (
-        QtCore.Qt.ItemDataRole.DisplayRole,
-        QtCore.Qt.ItemDataRole.ToolTipRole,
-        QtCore.Qt.ItemDataRole.TextAlignmentRole,
+_DISPLAY = int(QtCore.Qt.ItemDataRole.DisplayRole)
+_TOOLTIP = int(QtCore.Qt.ItemDataRole.ToolTipRole)
+_ALIGNMENT = int(QtCore.Qt.ItemDataRole.TextAlignmentRole)
+_ALIGNMENTS = tuple(
+    int(
+        (QtCore.Qt.AlignmentFlag.AlignRight if column in _RIGHT else QtCore.Qt.AlignmentFlag.AlignLeft)
+        | QtCore.Qt.AlignmentFlag.AlignVCenter
     )
+    for column in range(len(COLUMNS))
 )
+_ROLES = frozenset((_DISPLAY, _TOOLTIP, _ALIGNMENT))  # the rest: Qt's defaults
+_N_COLUMNS = len(COLUMNS)
+_SHOWN_CACHE = 512  # rows kept worded: a screenful many times over (a travel scrolls back and forth among them)
 
 
 class EventListModel(ColumnsModel):
-    """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand."""
+    """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand.
+
+    Every travel scrolls the list and repaints it, each painted cell asked for seven roles (a Python call each): a
+    row's texts are worded once (per language) and kept, the counts kept, so a call is a lookup. (One multiData call
+    per cell instead measured no faster: reading its span item by item costs what the calls saved.)"""
 
     columns = COLUMNS
 
@@ -81,45 +97,75 @@ class EventListModel(ColumnsModel):
         super().__init__()
         self.table: EventTable | None = None
         self.indices: Rows = np.zeros(0, np.int64)
+        self._count = 0  # rowCount is asked dozens of times per paint: no Python call beyond it
+        self._shown: dict[int, tuple[str, ...]] = {}  # row -> its cells as shown, in self._language (set_rows empties)
+        self._language = ""
 
     def set_rows(self, table: EventTable | None, indices: Rows) -> None:
         self.beginResetModel()
         self.table = table
         self.indices = indices  # a RowRange stays one: the unfiltered list of millions has no array
+        self._count = len(indices)
+        self._shown.clear()
         self.endResetModel()
 
     def row_count(self) -> int:
-        return len(self.indices)
+        return self._count
 
-    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
-        if self.table is None or not index.isValid() or role not in _ROLES:
-            return None  # a painted cell is asked for a dozen roles: the others are answered before finding its row
-        column = index.column()
-        if role == QtCore.Qt.ItemDataRole.TextAlignmentRole:
-            horizontal = QtCore.Qt.AlignmentFlag.AlignRight if column in _RIGHT else QtCore.Qt.AlignmentFlag.AlignLeft
-            return int(horizontal | QtCore.Qt.AlignmentFlag.AlignVCenter)
-        event = int(self.indices[index.row()])
-        if role == QtCore.Qt.ItemDataRole.DisplayRole:
-            cell = self.table.cells(event)[column]
-            if column == 2:  # the action in words (EventWords, marked in event_inspector); cudaMalloc stays
-                return translate("EventWords", cell)
-            if column in (0, 3):  # the event's number and a size as the window's language writes them
-                return localized(cell)
-            if column == 1:
-                return _time_text(cell)
-            return site_words(cell) if column == 6 else cell
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole and column == 3:
+    def rowCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else self._count
+
+    def columnCount(self, parent: Any = None) -> int:
+        return 0 if parent is not None and parent.isValid() else _N_COLUMNS
+
+    def _row(self, row: int) -> tuple[str, ...]:
+        """Row `row`'s cells as the window's language writes them (made once, while the rows and language stay)."""
+        assert self.table is not None
+        language = current_language()
+        if language != self._language:  # a switch words every row again
+            self._shown.clear()
+            self._language = language
+        found = self._shown.get(row)
+        if found is None:
+            if len(self._shown) >= _SHOWN_CACHE:
+                self._shown.clear()
+            cells = self.table.cells(int(self.indices[row]))
+            found = self._shown[row] = (
+                localized(cells[0]),  # the event's number and a size as the window's language writes them
+                _time_text(cells[1]),
+                translate("EventWords", cells[2]),  # the action in words (EventWords, in event_inspector)
+                localized(cells[3]),
+                cells[4],
+                cells[5],
+                site_words(cells[6]),
+            )
+        return found
+
+    def _tooltip(self, row: int, column: int) -> str | None:
+        assert self.table is not None
+        if column == 3:
+            event = int(self.indices[row])
             size = int(self.table.trace.size[event])
             block = self.table.block_size(event)
             if block is None or block == size:
                 return localized(format_bytes_exact(size))
             fields = {"size": localized(format_bytes_exact(size)), "block": localized(format_bytes_exact(block))}
             return translate("EventListView", "{size}; block {block}").format_map(fields)
-        if role == QtCore.Qt.ItemDataRole.ToolTipRole and column in (2, 6):
-            cells = self.table.cells(event)
-            return (
-                translate("EventWords", action_label(self.table.trace, event)) if column == 2 else site_words(cells[6])
-            )
+        if column == 2:
+            return translate("EventWords", action_label(self.table.trace, int(self.indices[row])))
+        if column == 6:
+            return self._row(row)[6]
+        return None
+
+    def data(self, index: QtCore.QModelIndex | QtCore.QPersistentModelIndex, role: int = 0) -> Any:
+        if role not in _ROLES or self.table is None or not index.isValid():
+            return None  # a painted cell is asked for seven roles: four are answered before anything else
+        if role == _DISPLAY:
+            return self._row(index.row())[index.column()]
+        if role == _ALIGNMENT:
+            return _ALIGNMENTS[index.column()]
+        if role == _TOOLTIP:
+            return self._tooltip(index.row(), index.column())
         return None
 
 

@@ -1,0 +1,81 @@
+"""Event list repaint benchmark: what a travel costs the list (show_event scrolls to the event's row, the viewport is
+repainted), 100 random events, GUI thread CPU time per round (total, p50, p95 of one travel).
+
+On the real-file-shape snapshot of bench_data.py (made there if missing) in $GPUMEM_GUI_BENCH_DIR or the cache,
+opened in the window (offscreen unless QT_QPA_PLATFORM says otherwise).
+Run: python benchmarks/bench_event_list.py [--events 3000000] [--rounds 4] [FILE]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import time
+from pathlib import Path
+
+from bench_data import shape_path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+from PySide6 import QtWidgets  # (after the platform is chosen)
+
+from gpumem_gui.app.window import MainWindow
+
+TRAVELS = 100
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("file", nargs="?", type=Path)
+    parser.add_argument("--events", type=int, default=3_000_000)
+    parser.add_argument("--rounds", type=int, default=4)
+    args = parser.parse_args()
+    path = args.file or shape_path("real", args.events)
+    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    window = MainWindow()
+    window.resize(1400, 900)
+    window.show()
+    window.open_files([str(path)])
+    deadline = time.perf_counter() + 900
+    doc = None
+    while time.perf_counter() < deadline:
+        app.processEvents()
+        doc = window.current_document()
+        if doc is not None and doc.event_list.model.row_count() and not window.jobs and not doc.pending:
+            break
+        time.sleep(0.01)
+    assert doc is not None, "the file did not open"
+    listed = doc.event_list
+    viewport = listed.view.viewport()
+    n = len(listed.model.indices)
+    viewport.repaint()  # a first paint at this size: not a travel's cost
+    rounds = []
+    for _ in range(args.rounds):
+        rng = random.Random(0)
+        cpu = []
+        for _ in range(TRAVELS):
+            index = rng.randrange(n)
+            c = time.thread_time()
+            listed.show_event(index)
+            viewport.repaint()
+            cpu.append((time.thread_time() - c) * 1000)
+        cpu.sort()
+        rounds.append((sum(cpu), statistics.median(cpu), cpu[int(TRAVELS * 0.95) - 1]))
+    best = min(rounds)  # the round least disturbed by the machine's other work
+    result = {
+        "file": path.name,
+        "rows": n,
+        "viewport": list(viewport.size().toTuple()),
+        f"{TRAVELS}_travels_cpu_ms": [round(r[0], 1) for r in rounds],
+        "best_round_p50_ms": round(best[1], 2),
+        "best_round_p95_ms": round(best[2], 2),
+    }
+    print(json.dumps(result, indent=1))
+    window.close()
+
+
+if __name__ == "__main__":
+    main()
