@@ -495,6 +495,8 @@ class SnapshotTab(QtWidgets.QWidget):
             if self._settings_view is not None:
                 self._settings_view.set_settings(snapshot.allocator_settings)
             self._fill_devices()
+        # the steps of a frame shown before (the first frame's, in turns) stop here: theirs would list the events too
+        self._shown_token += 1
         self._later(lambda: self._device_shown(staged=True))  # in the next turns
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
