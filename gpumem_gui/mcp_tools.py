@@ -16,7 +16,7 @@ from typing import Any
 
 from gpumem_gui import api
 from gpumem_gui.core.snapshot.errors import SnapshotError
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, as_is, say
 from gpumem_gui.json_documents import versioned
 
 KEPT_FILES = 4  # snapshots kept loaded (a 2 GB file's columns are a few hundred MB)
@@ -51,7 +51,7 @@ class Tools:
         try:
             st = os.stat(real)
         except OSError as e:
-            reason = Sentence("", str(e.strerror))  # the system's words: said as they are
+            reason = as_is(e.strerror)  # the system's words: said as they are
             raise SnapshotError(
                 say(QT_TRANSLATE_NOOP("SnapshotError", "cannot read it: {reason}"), reason=reason), path
             ) from None

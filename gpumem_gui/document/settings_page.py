@@ -11,18 +11,13 @@ from gpumem_gui.core.allocator.replay import merged_settings
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import UNLIMITED
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, joined, say
 from gpumem_gui.core.snapshot.units import format_bytes
 
 CONF = "PYTORCH_CUDA_ALLOC_CONF"
 # Every text of the page is a Sentence (str() is the English; the window says it in its language): a template
 # marked in the "SettingsPage" context, its sizes written in English ("1.5 GiB", the window writes them as its
-# language does) and names and values from the file said as they are (_as_is).
-
-
-def _as_is(text: str) -> Sentence:
-    """A name or value from the file (a key, a number, True, PyTorch's message): the same in every language."""
-    return Sentence("", text)
+# language does) and names and values from the file said as they are (as_is).
 
 
 def _size(n: int) -> Sentence:
@@ -186,23 +181,23 @@ def _divisions(table: Sequence[int]) -> Sentence:
     if not any(table):
         return _OFF
     if len(set(table)) == 1:
-        return say(QT_TRANSLATE_NOOP("SettingsPage", "{n} everywhere"), n=_as_is(str(table[0])))
+        return say(QT_TRANSLATE_NOOP("SettingsPage", "{n} everywhere"), n=as_is(str(table[0])))
     runs = [(i, d) for i, d in enumerate(table) if i == 0 or table[i - 1] != d]
     # a run: its range's first size and its divisions (the words "off" for none)
     run = Sentence("", "{size}-: {divisions}")
     return joined(
-        (say(run, size=format_bytes((1 << i) << 20), divisions=_as_is(str(d)) if d else _OFF) for i, d in runs), ", "
+        (say(run, size=format_bytes((1 << i) << 20), divisions=as_is(str(d)) if d else _OFF) for i, d in runs), ", "
     )
 
 
 def _fraction(x: float, unset: Sentence) -> Sentence:
-    return unset if not x else _as_is(f"{x:g}")
+    return unset if not x else as_is(f"{x:g}")
 
 
 def _value_words(key: str, config: AllocatorConfig) -> Sentence:
     """The value of `key` (one the replay reads) in `config`, in words."""
     if key == "expandable_segments":
-        return _as_is(str(config.expandable_segments))
+        return as_is(str(config.expandable_segments))
     if key == "max_split_size":
         return _mib(config.max_split_size)
     if key == "garbage_collection_threshold":
@@ -223,10 +218,10 @@ def _value_words(key: str, config: AllocatorConfig) -> Sentence:
 _UNSET = QT_TRANSLATE_NOOP("SettingsPage", "unset")
 _DEFAULTS_OF_OTHERS = {
     CONF: _UNSET,
-    "release_lock_on_cudamalloc": _as_is("False"),
-    "pinned_use_cuda_host_register": _as_is("False"),
-    "pinned_num_register_threads": _as_is("1"),
-    "graph_capture_record_stream_reuse": _as_is("False"),
+    "release_lock_on_cudamalloc": as_is("False"),
+    "pinned_use_cuda_host_register": as_is("False"),
+    "pinned_num_register_threads": as_is("1"),
+    "graph_capture_record_stream_reuse": as_is("False"),
 }
 
 
@@ -235,8 +230,8 @@ _MISSING = object()
 
 def _recorded_words(key: str, value: Any) -> Sentence:
     if key == CONF:
-        return _as_is(f'"{value}"') if value else _UNSET
-    return _as_is(str(value))
+        return as_is(f'"{value}"') if value else _UNSET
+    return as_is(str(value))
 
 
 def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] = ()) -> SettingsPage:
@@ -254,7 +249,7 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
         refused = QT_TRANSLATE_NOOP(
             "SettingsPage", "PyTorch would refuse its {conf} ({error}): the keys it alone holds show their defaults."
         )
-        notes.append(say(refused, conf=_as_is(CONF), error=_as_is(str(e))))
+        notes.append(say(refused, conf=as_is(CONF), error=as_is(str(e))))
         conf_config = AllocatorConfig()
     what_if_config: AllocatorConfig | None = None
     what_if_conf = ""
@@ -265,7 +260,7 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
             what_if_config = parse_alloc_conf(what_if_conf)
         except AllocConfError as e:
             wrong = QT_TRANSLATE_NOOP("SettingsPage", "The what-if settings are not ones PyTorch would take: {error}")
-            notes.append(say(wrong, error=_as_is(str(e))))
+            notes.append(say(wrong, error=as_is(str(e))))
     default = AllocatorConfig()
     keys = [CONF, *[k for k in (settings or {}) if k != CONF]]
     # every key a replay reads has its row, recorded or not; a file without settings, every key PyTorch writes
@@ -280,21 +275,21 @@ def settings_page(settings: Mapping[str, Any] | None, overrides: Sequence[str] =
             value, default_words = _value_words(key, source), _value_words(key, default)
         else:
             raw = (settings or {}).get(key, _MISSING)
-            value = _DEFAULTS_OF_OTHERS.get(key, _as_is("")) if raw is _MISSING else _recorded_words(key, raw)
-            default_words = _DEFAULTS_OF_OTHERS.get(key, _as_is("?"))
+            value = _DEFAULTS_OF_OTHERS.get(key, as_is("")) if raw is _MISSING else _recorded_words(key, raw)
+            default_words = _DEFAULTS_OF_OTHERS.get(key, as_is("?"))
         differs = recorded and str(value) != str(default_words)
         if not recorded:
             value = say(QT_TRANSLATE_NOOP("SettingsPage", "not recorded; assumed: {default}"), default=default_words)
         changes = False
         if key == CONF and what_if_config is not None:
-            what_if = say(QT_TRANSLATE_NOOP("SettingsPage", 'replayed under "{conf}"'), conf=_as_is(what_if_conf))
+            what_if = say(QT_TRANSLATE_NOOP("SettingsPage", 'replayed under "{conf}"'), conf=as_is(what_if_conf))
         elif not simulated or (info.field is None and what_if_config is None):
             kept = QT_TRANSLATE_NOOP("SettingsPage", "kept as recorded")
             why = QT_TRANSLATE_NOOP("SettingsPage", "kept as recorded: {why}")
             what_if = say(why, why=info.why_not) if info.why_not else kept
         elif what_if_config is None:
             can = QT_TRANSLATE_NOOP("SettingsPage", "What if... can change it ({field})")
-            what_if = say(can, field=_as_is(str(info.field)))
+            what_if = say(can, field=as_is(str(info.field)))
         else:
             tried = _value_words(key, what_if_config)
             changes = str(tried) != str(_value_words(key, conf_config if key in _FROM_CONF else dict_config))

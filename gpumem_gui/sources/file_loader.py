@@ -28,7 +28,7 @@ from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.errors import SnapshotError, changed_while_read, reader_stopped_by
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, say
 
 T = TypeVar("T")
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
@@ -175,16 +175,14 @@ def _unreadable(e: Exception, path: str) -> str:
     return say(
         QT_TRANSLATE_NOOP("SnapshotError", "could not read the loaded data: {type}: {reason} ({path})"),
         type=type(e).__name__,
-        reason=Sentence("", first),  # Python's words: said as they are
+        reason=as_is(first),  # Python's words: said as they are
         path=path,
     )
 
 
 def _broke(e: Exception, path: str) -> str:
     """An unexpected exception in the worker as the window's one line: its type, its words (data), the file."""
-    return Sentence(
-        "", "{type}: {reason} ({path})", {"type": type(e).__name__, "reason": Sentence("", str(e)), "path": path}
-    )
+    return Sentence("", "{type}: {reason} ({path})", {"type": type(e).__name__, "reason": as_is(e), "path": path})
 
 
 def _with_path(template: Sentence, path: str, **fields: str | int) -> Sentence:

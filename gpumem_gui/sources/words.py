@@ -5,15 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, joined, say
 
 __all__ = ["QT_TRANSLATE_NOOP", "Sentence", "as_is", "error_text", "joined", "rebuilt", "say"]
-
-
-def as_is(value: object) -> Sentence:
-    """`value` said as it is in every language: a pid or a uid is not a count to group ("pid 12345", never
-    "12 345"), a path or an error's own words are not translated."""
-    return Sentence("", str(value))
 
 
 def error_text(error: BaseException | str) -> Sentence:

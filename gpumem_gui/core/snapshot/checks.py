@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.snapshot.errors import SnapshotError, a_type, error
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, joined, say
 
 # Every address, size, stream, time and pool id lives in an int64 column, and the replays add and round them: below
 # 2^62 no end (address + rounded size) and no total can pass 2^63 in the compiled twin while the pure one goes on.
@@ -38,7 +38,7 @@ def shown(value: Any) -> str:
         return repr(value)
     if isinstance(value, str | bytes):
         text = repr(value[:40])
-        return Sentence("", f"{text}..." if len(value) > 40 else text)  # quoted from the file: said as it is
+        return as_is(f"{text}..." if len(value) > 40 else text)  # quoted from the file: said as it is
     return a_type(value)
 
 

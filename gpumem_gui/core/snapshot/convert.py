@@ -42,7 +42,7 @@ from gpumem_gui.core.snapshot.model import (
     TraceTable,
 )
 from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_job, read_recorded_with
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, say
 from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
 try:  # the compiled twin of _convert_trace_python (see _columns.pyx); absent where no compiler built it
@@ -327,7 +327,7 @@ def _convert_segments(segments: list[Any], tables: _Tables) -> tuple[AllocatorSt
                     QT_TRANSLATE_NOOP("SnapshotError", "segment {i} block {j} has a bad 'state' ({state})"),
                     i=i,
                     j=j,
-                    state=Sentence("", repr(block["state"])),  # quoted from the file: said as it is
+                    state=as_is(repr(block["state"])),  # quoted from the file: said as it is
                 )
             if "requested_size" in block or "history" not in block:
                 requested = block.get("requested_size", size)

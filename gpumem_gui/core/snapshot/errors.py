@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, say
 
 MAX_MESSAGE = 400  # characters: whatever a message quotes from the file, the line stays readable
 
@@ -76,7 +76,7 @@ def reader_stopped_by(number: int) -> str:
     if number == getattr(signal, "SIGKILL", -1):
         return say(
             QT_TRANSLATE_NOOP("SnapshotError", "{signal} (out of memory? the system's OOM killer sends it)"),
-            signal=Sentence("", name),  # a signal's name, as it is
+            signal=as_is(name),  # a signal's name, as it is
         )
     return name
 

@@ -21,7 +21,7 @@ from gpumem_gui.core.snapshot.convert import RowsCallback, snapshot_from_object,
 from gpumem_gui.core.snapshot.errors import SnapshotError, error
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.safe_unpickle import Refused, gc_paused, loads_no_globals
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, say
 
 GZIP_MAGIC = b"\x1f\x8b"
 PICKLE_PROTO = 0x80  # the PROTO opcode that opens every pickle of protocol 2 and later
@@ -137,7 +137,7 @@ def _check_regular(info: os.stat_result, label: str) -> None:
 def _cannot_read(e: BaseException) -> Sentence:
     # the system's words for why (strerror) are data: the window says them as they are
     reason = getattr(e, "strerror", None) or str(e)
-    return say(QT_TRANSLATE_NOOP("SnapshotError", "cannot read: {reason}"), reason=Sentence("", reason))
+    return say(QT_TRANSLATE_NOOP("SnapshotError", "cannot read: {reason}"), reason=as_is(reason))
 
 
 def _too_deep() -> Sentence:
@@ -183,9 +183,7 @@ def _gunzip_chunks(raw: Any, compressed: int) -> Iterator[bytes]:
                     raise SnapshotError(refusal)
                 yield chunk
     except (OSError, EOFError, zlib.error) as e:
-        raise error(
-            QT_TRANSLATE_NOOP("SnapshotError", "corrupt gzip data ({reason})"), reason=Sentence("", str(e))
-        ) from None
+        raise error(QT_TRANSLATE_NOOP("SnapshotError", "corrupt gzip data ({reason})"), reason=as_is(e)) from None
 
 
 def gunzip_bounded(data: bytes) -> bytes:
@@ -210,7 +208,7 @@ def _gunzip_to(raw: Any, compressed: int, out: Any, label: str) -> None:
         raise error(
             QT_TRANSLATE_NOOP("SnapshotError", "cannot decompress into {folder}: {reason}"),
             folder=tempfile.gettempdir(),
-            reason=Sentence("", e.strerror or str(e)),
+            reason=as_is(e.strerror or e),
         ).with_source(label) from None
 
 
@@ -231,7 +229,7 @@ def _decode(data: Buffer) -> tuple[Any, str, int]:
             return json.loads(text), "json", len(data)
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             raise error(
-                QT_TRANSLATE_NOOP("SnapshotError", "not valid JSON ({reason})"), reason=Sentence("", _first_line(e))
+                QT_TRANSLATE_NOOP("SnapshotError", "not valid JSON ({reason})"), reason=as_is(_first_line(e))
             ) from None
         except ValueError:  # an int past Python's digit limit (sys.get_int_max_str_digits), not a JSON syntax error
             raise error(
@@ -261,7 +259,7 @@ def _unpickle(data: Buffer) -> Any:
         raise _Refused(e.args[0] if e.args and isinstance(e.args[0], str) else str(e)) from None  # a Sentence kept
     except (pickle.UnpicklingError, EOFError) as e:
         detail = _first_line(e)
-        reason = Sentence("", detail) if detail else QT_TRANSLATE_NOOP("SnapshotError", "ran out of input")
+        reason = as_is(detail) if detail else QT_TRANSLATE_NOOP("SnapshotError", "ran out of input")
         raise error(
             QT_TRANSLATE_NOOP("SnapshotError", "truncated or corrupt pickle ({reason})"), reason=reason
         ) from None
@@ -277,7 +275,7 @@ def _unpickle(data: Buffer) -> Any:
         raise error(
             QT_TRANSLATE_NOOP("SnapshotError", "corrupt pickle ({type}: {reason})"),
             type=type(e).__name__,
-            reason=Sentence("", _first_line(e)),
+            reason=as_is(_first_line(e)),
         ) from None
     except RecursionError:
         raise SnapshotError(QT_TRANSLATE_NOOP("SnapshotError", "corrupt pickle (nested too deeply)")) from None

@@ -44,6 +44,12 @@ def say(template: Sentence, **fields: str | int) -> Sentence:
     )
 
 
+def as_is(value: object) -> Sentence:
+    """`value` said as it is in every language: data, not words (a pid or a uid is not a count to group, "pid 12345"
+    never "12 345"; a path, a key or value quoted from a file, Python's or the system's own words)."""
+    return Sentence("", str(value))
+
+
 def joined(parts: Iterable[str], separator: str) -> Sentence:
     """`parts` one after another, `separator` between them (punctuation every language writes alike: "; ", ", ")."""
     parts = list(parts)
