@@ -38,7 +38,7 @@ from benchmarks.gpu_check.sequence import (
     generate,
     without_private_pool,
 )
-from benchmarks.gpu_check.sim_run import PRIVATE_POOL_ID, run_on_simulator
+from benchmarks.gpu_check.sim_run import PRIVATE_POOL_ID, device_addresses, run_on_simulator
 from benchmarks.gpu_check.summary import summary_lines
 from gpumem_gui.cli import main as cli_main
 from gpumem_gui.core.allocator.replay import replay
@@ -172,13 +172,52 @@ def test_simulator_run_of_a_hand_worked_sequence() -> None:
     ]
 
 
-def test_simulator_run_keeps_the_private_pool_out_of_expandable_segments() -> None:
+def test_simulator_run_maps_the_private_pool_in_expandable_segments() -> None:
+    # as torch does since 2.5 (pytorch/pytorch#128068) and the H200 run of 2026-12-04 showed (segment_map, event 193)
     ours = run_on_simulator(HAND_OPS[:5], capacity=CAPACITY, settings="expandable_segments:True")
     trace = [(e["action"], e["size"]) for e in ours["snapshot"]["device_traces"][0]]
     assert trace[0] == ("segment_map", 2 * MiB) and trace[2] == ("segment_map", 20 * MiB)
-    assert trace[4] == ("segment_alloc", 2 * MiB)  # the pool's: cudaMalloc'ed (sim_run.PRIVATE_POOL_EXPANDABLE)
+    assert trace[4] == ("segment_map", 2 * MiB)  # the pool's first request: a page of a reservation of its own
     pool = [s for s in ours["snapshot"]["segments"] if tuple(s["segment_pool_id"]) == PRIVATE_POOL_ID]
-    assert len(pool) == 1 and not pool[0]["is_expandable"]
+    assert len(pool) == 1 and pool[0]["is_expandable"]
+
+
+def test_the_private_pool_gives_back_its_small_segments_first() -> None:
+    # release_cached_blocks frees a private pool's small blocks before its large ones (the default pools the other
+    # way round): on the H200 the MemPool's deletion freed its 2 MiB segment first
+    ops: list[dict[str, Any]] = [
+        {"op": "pool_begin"},
+        {"op": "alloc", "id": 0, "size": 30 * MiB, "pool": True},
+        {"op": "alloc", "id": 1, "size": 1000, "pool": True},
+        {"op": "pool_end"},
+        {"op": "free", "id": 0},
+        {"op": "free", "id": 1},
+        {"op": "pool_delete"},
+    ]
+    ours = run_on_simulator(ops, capacity=CAPACITY)
+    frees = [e["size"] for e in ours["snapshot"]["device_traces"][0] if e["action"] == "segment_free"]
+    assert frees == [2 * MiB, 30 * MiB]
+
+
+def test_simulator_run_follows_the_devices_addresses() -> None:
+    # two whole free 2 MiB segments: the allocator takes the lower address (BlockComparatorSize). The device put the
+    # second one lower, as the H200's driver did at event 62; given the device's addresses, the simulator does too
+    ops: list[dict[str, Any]] = [
+        {"op": "alloc", "id": 0, "size": 1 * MiB},
+        {"op": "alloc", "id": 1, "size": 1 * MiB},  # the first 2 MiB segment full
+        {"op": "alloc", "id": 2, "size": 1 * MiB},  # a second small segment
+        *({"op": "free", "id": i} for i in range(3)),
+        {"op": "alloc", "id": 3, "size": 4096},
+    ]
+    high, low = 0x7FC3_CA60_0000, 0x7FC3_C100_0000
+    follows = run_on_simulator(ops, capacity=CAPACITY, addresses=[high, low])
+    own = run_on_simulator(ops, capacity=CAPACITY)
+    last = [follows["snapshot"]["device_traces"][0][-1], own["snapshot"]["device_traces"][0][-1]]
+    assert [e["action"] for e in last] == ["alloc", "alloc"]
+    assert last[0]["addr"] == low  # the second segment, the lower one on the device
+    first_segment = own["snapshot"]["device_traces"][0][0]["addr"]
+    assert last[1]["addr"] == first_segment  # with addresses of its own the first segment is the lower
+    assert device_addresses(follows["snapshot"]) == [high, low]
 
 
 def test_simulator_run_refuses_bad_settings() -> None:

@@ -150,3 +150,23 @@ def test_generated_traces_under_pressure_replay_with_every_release_predicted(see
         assert result.first_divergence is None
         figures = (o.device_allocations, o.device_frees, o.oom_events, o.peak_reserved_bytes)
         assert (r.device_allocations, r.device_frees, r.oom_events, r.peak_reserved_bytes) == figures
+
+
+def test_an_oom_under_a_memory_fraction_happens_again_in_the_replay() -> None:
+    # set_per_process_memory_fraction refused 200 MiB while the device had 80 GiB free (the trace does not record
+    # the fraction): the replay's capacity stays below what was reserved plus the request, so the OOM recurs,
+    # where the device's free memory would have granted it (seen on an H200 with a 1 GiB fraction)
+    sim = DeviceAllocatorSim(80 * GiB)
+    sim.set_memory_fraction(100 * MiB / (80 * GiB))
+    keep = sim.malloc(40 * MiB, frames=_at("keep", 1))
+    sim.free(sim.malloc(30 * MiB, frames=_at("tmp", 2)))
+    with pytest.raises(OutOfMemoryError):
+        sim.malloc(200 * MiB, frames=_at("huge", 3))
+    assert keep.allocated
+    snap = load_snapshot(pickle.dumps(sim.snapshot()))
+    result = replay(snap)
+    reserved_at_oom = 40 * MiB  # the cached 30 MiB went back before the OOM
+    assert 70 * MiB <= result.capacity < reserved_at_oom + 200 * MiB
+    assert result.original.oom_events == result.replayed.oom_events == 1
+    assert result.first_divergence is None
+    assert result.device_memory >= 80 * GiB - 40 * MiB  # what the OOM saw, not the capacity

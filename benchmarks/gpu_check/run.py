@@ -227,19 +227,26 @@ def compare_sequence(label: str, settings: str, folder: Path, ops: list[dict[str
     """The real run of one setting beside the simulator's run of the same operations."""
     from benchmarks.gpu_check.compare import compare_runs
     from benchmarks.gpu_check.sequence import without_private_pool
-    from benchmarks.gpu_check.sim_run import run_on_simulator
+    from benchmarks.gpu_check.sim_run import device_addresses, run_on_simulator
 
     slug = _slug(label)
     real_path = folder / f"real-{slug}.pickle"
     record = json.loads((folder / f"real-{slug}.json").read_text())
     sim_ops = ops if record.get("private_pool", True) else without_private_pool(ops)
-    sim = run_on_simulator(sim_ops, capacity=int(record["device_total"]), settings=settings)
+    real = {**record, "snapshot": _read_snapshot_dict(real_path)}
+    capacity = int(record["device_total"])
+    # the rules are what is checked: the simulator places each new range where the device's driver put it (the
+    # driver's choice decides ties between equal free blocks); its run with addresses of its own is kept beside
+    sim = run_on_simulator(sim_ops, capacity=capacity, settings=settings, addresses=device_addresses(real["snapshot"]))
+    own = run_on_simulator(sim_ops, capacity=capacity, settings=settings)
     _write_pickle(folder / f"sim-{slug}.pickle", sim["snapshot"])
+    own_comparison = compare_runs(real, own)
     out: dict[str, Any] = {
         "settings": settings,
         "real": {**record, "snapshot_file": real_path.name},
         "simulator": {k: v for k, v in sim.items() if k != "snapshot"} | {"snapshot_file": f"sim-{slug}.pickle"},
-        "comparison": compare_runs({**record, "snapshot": _read_snapshot_dict(real_path)}, sim),
+        "comparison": compare_runs(real, sim),
+        "own_addresses": {"matched": own_comparison["matched"], "first_difference": own_comparison["first_difference"]},
     }
     try:
         out["real"]["loaded"] = snapshot_facts(real_path)

@@ -11,19 +11,23 @@ from gpumem_gui.core.rules.alloc_conf import parse_alloc_conf
 SECOND_STREAM = 1  # the simulator's name for the stream that record_stream marks
 PRIVATE_POOL_ID = (0, 1)  # what the snapshot's segment_pool_id says for the pool's segments (the first MemPool's id)
 POOL_VA_BASE = 0x6F00_0000_0000  # the pool's simulator hands out addresses here, apart from the default pool's
-# Assumption, checked by the comparison on the device: the allocator makes a private pool's segments with cudaMalloc
-# even under expandable_segments:True (CUDACachingAllocator.cpp's alloc_block has kept expandable segments out of
-# private pools, whose checkpointing does not handle them).
-PRIVATE_POOL_EXPANDABLE = False
+# A private pool follows the settings of the default ones, expandable_segments included: torch has mapped a MemPool's
+# (and a CUDA graph's) memory in expandable segments since pytorch/pytorch#128068 (2.5), and the H200 run of
+# 2026-12-04 (torch 2.11) showed it: segment_map, not segment_alloc, for the pool's first request.
 
 Handle = tuple[DeviceAllocatorSim, Block]
+ACQUIRES = ("segment_alloc", "segment_map")
 
 
-def _pool_settings(settings: str) -> str:
-    if PRIVATE_POOL_EXPANDABLE:
-        return settings
-    kept = [part for part in settings.split(",") if part.split(":")[0].strip() != "expandable_segments"]
-    return ",".join(kept)
+def device_addresses(snapshot: dict[str, Any], device: int = 0) -> list[int]:
+    """Where the real run's driver put each range the allocator asked it for (each cudaMalloc or page map), in order.
+
+    The driver's choice of address is not the allocator's rule, but the rule depends on it: among free blocks of one
+    size the allocator takes the lowest address (BlockComparatorSize), so with addresses of its own the simulator
+    breaks such ties differently from the device (seen on the H200: two whole free 2 MiB segments, event 62)."""
+    traces = snapshot.get("device_traces") or []
+    trace = traces[device] if device < len(traces) else []
+    return [int(e["addr"]) for e in trace if e.get("action") in ACQUIRES]
 
 
 class SimulatedDevice:
@@ -36,11 +40,14 @@ class SimulatedDevice:
         self.capacity = capacity
         self.settings = settings
         self.main = DeviceAllocatorSim(capacity, settings)
-        self.pool = DeviceAllocatorSim(capacity, _pool_settings(settings))
+        self.pool = DeviceAllocatorSim(capacity, settings)
         self.pool._next_va = POOL_VA_BASE
+        self.pool.begin_allocate_to_pool(PRIVATE_POOL_ID)  # its rules are a private pool's (release order, pool id)
         self.trace: list[dict[str, Any]] = []
         self._seen = [0, 0]
         self.peak_allocated = self.peak_reserved = 0
+        self.hints: list[int] = []  # device_addresses of the real run, when the simulator is to follow them
+        self._acquired = 0  # device ranges asked for so far, on both simulators
 
     def _collect(self) -> None:
         for side, sim in enumerate((self.main, self.pool)):
@@ -48,15 +55,19 @@ class SimulatedDevice:
             new = entries[self._seen[side] :]
             self._seen[side] = len(entries)
             self.trace.extend(new)
+            self._acquired += sum(1 for e in new if e["action"] in ACQUIRES)
         self.peak_allocated = max(self.peak_allocated, self.main.allocated + self.pool.allocated)
         self.peak_reserved = max(self.peak_reserved, self.main.reserved + self.pool.reserved)
 
     def alloc(self, size: int, *, pool: bool = False) -> Handle:
         """A block of `size` bytes from the default pool or the private one; OutOfMemoryError as PyTorch's."""
         sim = self.pool if pool else self.main
+        if self._acquired < len(self.hints):  # a new range, if this request needs one, goes where the device put it
+            sim.address_hint = self.hints[self._acquired]
         try:
             return sim, sim.malloc(size)
         finally:
+            sim.address_hint = None
             self._collect()
 
     def free(self, handle: Handle) -> None:
@@ -78,6 +89,8 @@ class SimulatedDevice:
     def release_pool(self) -> None:
         """The MemPool dropped: its destructor gives the pool's cached segments back (releasePool, then emptyCache
         of that pool)."""
+        self.pool.end_allocate_to_pool(PRIVATE_POOL_ID)
+        self.pool.release_pool(PRIVATE_POOL_ID)
         self.pool.empty_cache()
         self._collect()
 
@@ -85,10 +98,7 @@ class SimulatedDevice:
         self.main.set_memory_fraction(fraction)
 
     def segments(self) -> list[dict[str, Any]]:
-        pool_segments = self.pool.segment_dicts()
-        for seg in pool_segments:
-            seg["segment_pool_id"] = PRIVATE_POOL_ID
-        return sorted(self.main.segment_dicts() + pool_segments, key=lambda s: s["address"])
+        return sorted(self.main.segment_dicts() + self.pool.segment_dicts(), key=lambda s: s["address"])
 
     def snapshot(self) -> dict[str, Any]:
         """What torch.cuda.memory._snapshot() returns for this device."""
@@ -120,14 +130,19 @@ def _do(device: SimulatedDevice, handles: dict[int, Handle], op: Op) -> None:
         raise ValueError(f"unknown operation {kind!r}")
 
 
-def run_on_simulator(ops: list[Op], *, capacity: int, settings: str = "") -> dict[str, Any]:
-    """Run `ops` on a simulated device of `capacity` bytes under PYTORCH_CUDA_ALLOC_CONF `settings`.
+def run_on_simulator(
+    ops: list[Op], *, capacity: int, settings: str = "", addresses: list[int] | None = None
+) -> dict[str, Any]:
+    """Run `ops` on a simulated device of `capacity` bytes under PYTORCH_CUDA_ALLOC_CONF `settings`; with
+    `addresses` (device_addresses of a real run) each new device range is placed where the real run's driver put
+    the range of the same rank, when that place is free in the simulator.
 
     Returns the run record: `snapshot` (the dict torch.cuda.memory._snapshot() would give), `peaks` (allocated and
     reserved, as memory_stats' .all.peak), `ooms_raised` (indices of the operations that raised out-of-memory) and
     `event_ops` (for each trace entry, the index of the operation that made it).
     """
     device = SimulatedDevice(capacity, settings)
+    device.hints = list(addresses or [])
     handles: dict[int, Handle] = {}
     ooms: list[int] = []
     event_ops: list[int] = []

@@ -36,6 +36,9 @@ def _sequence_line(label: str, run: dict[str, Any], problem: str | None) -> str:
     if "first_divergence" in replay:
         at = replay["first_divergence"]
         facts += f"; gpumem-gui replay of the real trace {'never differs' if at is None else f'differs at event {at}'}"
+    own = run.get("own_addresses")
+    if own is not None:  # the simulator's run with addresses of its own: ties may break the other way
+        facts += "; with its own addresses " + ("too" if own["matched"] else f"first at {own['first_difference']}")
     if comparison["matched"]:
         return f"{head} MATCH ({facts}; segments, block offsets and peaks alike)"
     same = [name for name in aspects if aspects[name]["matched"]]

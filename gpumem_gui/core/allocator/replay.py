@@ -195,14 +195,29 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
     return out
 
 
-def guess_capacity(timeline: DeviceTimeline, bound: int | None = None, device_memory: int | None = None) -> int:
+def guess_capacity(
+    timeline: DeviceTimeline, bound: int | None = None, device_memory: int | None = None, *, fraction_set: bool = False
+) -> int:
     """The memory a replay lets the allocator get: what an OOM saw (reserved then plus free), else the device's
     total memory when known, else 80 GiB; no more than `bound` (what the allocator's own releases say, see
-    releases.capacity_bound) or the device's total, never less than the peak."""
+    releases.capacity_bound) or the device's total, never less than the peak.
+
+    An OOM whose request the device's free memory could have held was refused by a limit of the process's own
+    (set_per_process_memory_fraction; the trace does not record it): that limit lay below reserved memory then
+    plus the request, so the replay's capacity does too, and the recorded OOM happens again (seen on an H200 with
+    a 1 GiB fraction, where the device's free memory would have let the replay grant 2 GiB). Not when the recorded
+    settings carry the fraction (`fraction_set`, torch 2.13's per_process_memory_fraction): the replay applies it."""
     s = timeline.series
-    seen = [int(s.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
+    seen: list[int] = []
+    limits: list[int] = []
+    for o in timeline.ooms:
+        reserved = int(s.reserved[o.index])
+        if not fraction_set and 0 < o.requested_bytes <= o.device_free_bytes:
+            limits.append(reserved + o.requested_bytes - 1)
+        else:
+            seen.append(reserved + o.device_free_bytes)
     guess = max(seen) if seen else device_memory or DEFAULT_CAPACITY
-    for ceiling in (bound, device_memory):
+    for ceiling in (bound, device_memory, min(limits, default=None)):
         if ceiling is not None:
             guess = min(guess, ceiling)
     return max(guess, s.peak("reserved"))
@@ -306,12 +321,15 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     device_memory = device_memory or snapshot.device_memory.get(device)
     if not capacity:  # the recorded run's device: a changed trace runs on the same one
         bound = None
-        if not parse_alloc_conf(str(recorded), rules).garbage_collection_threshold:  # gc frees without a failure
+        recorded_config = parse_alloc_conf(str(recorded), rules)
+        if not recorded_config.garbage_collection_threshold:  # gc frees without a failure
             reserved = timeline.series.reserved
             bound = capacity_bound(recorded_trace, reserved, int(timeline.series.initial["reserved"]), recorded_runs)
-        capacity = guess_capacity(timeline, bound, device_memory)
-    if not device_memory:
-        device_memory, memory_source = capacity, "guessed"
+        fraction_set = bool(recorded_config.per_process_memory_fraction)
+        capacity = guess_capacity(timeline, bound, device_memory, fraction_set=fraction_set)
+    if not device_memory:  # at least what an OOM saw: more than the capacity under a memory fraction
+        seen = [int(timeline.series.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
+        device_memory, memory_source = max([capacity, *seen]), "guessed"
     trace = change.trace if change is not None else recorded_trace
     runs = recorded_runs if change is None else release_runs(trace, snapshot.stacks)
     sim_class, feed_class = _simulation()
@@ -493,7 +511,7 @@ _VERSION_SOURCES = {
 _MEMORY_SOURCES = {
     "recorded": "recorded in the file by the gpumem-gui probe",
     "given": "given",
-    "guessed": "guessed: the capacity; --device-memory sets it",
+    "guessed": "guessed: the capacity, or what an OOM saw; --device-memory sets it",
 }
 
 
