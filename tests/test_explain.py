@@ -226,10 +226,28 @@ def test_blocks_between_holes_that_together_would_fit_are_named() -> None:
 
 def test_blocks_outside_the_holes_are_not_named_and_device_free_counts() -> None:
     layout = [("active_allocated", 40), ("inactive", 30), ("active_allocated", 10), ("inactive", 20)]
-    snapshot = snapshot_from_object(_hand_made(layout, 45 * MiB, 64 * MiB), "hand-made", "dump")
+    snapshot = snapshot_from_object(_hand_made(layout, 45 * MiB, 44 * MiB), "hand-made", "dump")
     d = diagnose(snapshot)
-    assert d.oom is not None
+    assert d.oom is not None and d.oom.process_limit is None  # the device lacked the 46 MiB segment
     assert d.oom.splitter_rule == "split"
     assert [(s.address - 0x7F0000000000) // MiB for s in d.oom.splitters] == [70]  # not the block before the holes
-    # a new segment of up to 64 MiB (2 MiB multiples) would have served 64 MiB: more than the largest hole
-    assert d.oom.fits_up_to_bytes == 64 * MiB
+    # a new segment of up to 44 MiB (2 MiB multiples) would have served 44 MiB: more than the largest hole
+    assert d.oom.fits_up_to_bytes == 44 * MiB
+
+
+def test_an_oom_the_device_had_room_for_is_a_limit_of_the_process() -> None:
+    # 64 MiB free on the device, and the 46 MiB segment was refused: a memory fraction (no cudaMalloc was tried).
+    # What held 100 MiB before is all that is known to be allowed: no room under the limit, so only the largest
+    # hole counts, and the findings say the limit, not the device, refused the request
+    layout = [("active_allocated", 40), ("inactive", 30), ("active_allocated", 10), ("inactive", 20)]
+    snapshot = snapshot_from_object(_hand_made(layout, 45 * MiB, 64 * MiB), "hand-made", "dump")
+    d = diagnose(snapshot)
+    assert d.oom is not None and d.oom.process_limit is not None
+    limit = d.oom.process_limit
+    assert (limit.reserved_bytes, limit.needed_bytes, limit.held_bytes) == (100 * MiB, 46 * MiB, 100 * MiB)
+    assert limit.under_bytes == 146 * MiB and limit.room_bytes == 0 and not limit.lowered
+    assert d.oom.fits_up_to_bytes == 30 * MiB  # the largest hole: nothing more under the limit
+    assert d.oom.live_excess_bytes == 46 * MiB
+    text = " ".join(d.findings)
+    assert "A memory limit of this process refused it" in text and "so it was under 146.0 MiB" in text
+    assert "but the device had only" not in text

@@ -178,6 +178,20 @@ def test_oom_with_too_little_free() -> None:
     )
 
 
+def test_oom_the_device_had_room_for_is_the_process_limit() -> None:
+    # the H200 check's OOM: 1.9 GiB refused with 138.7 GiB free on the device, under a 1 GiB memory fraction
+    oom = OomFigures(6613, 1, 2_004_877_312, 32 * MiB, 10 * MiB, 148_968_177_664)
+    (f,) = [f for f in first_look(metrics(GiB, GiB, 0, 0), oom=oom) if f.severity == "alert"]
+    assert f.text == (
+        "OOM at event 6,613: a request of 1.9 GiB failed while the device had 138.7 GiB free: a memory limit of "
+        "this process (a memory fraction) refused it, not the device."
+    )
+    # 2 MiB short of the new 2.0 GiB segment the request needs: the device, not a limit
+    short = OomFigures(5, 1, 2 * GiB - 512, 32 * MiB, 10 * MiB, 2 * GiB - 2 * MiB)
+    (g,) = [f for f in first_look(metrics(GiB, GiB, 0, 0), oom=short) if f.severity == "alert"]
+    assert g.text.endswith("on the device: the memory was in use.")
+
+
 # -- the next allocations against the holes ----------------------------------------------------------------------
 
 

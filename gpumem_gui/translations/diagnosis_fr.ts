@@ -268,6 +268,22 @@
         <translation>grand pool du pool privé {pool}</translation>
     </message>
     <message>
+        <source>The request needed {needed} more from the device, which had {device_free} free (cudaMemGetInfo at the OOM): enough. A memory limit of this process refused it (torch.cuda.set_per_process_memory_fraction, or per_process_memory_fraction in PYTORCH_CUDA_ALLOC_CONF), unless another process took that memory meanwhile. The trace does not record the limit: the process held {reserved}, so it was under {under}.</source>
+        <translation>La demande exigeait {needed} de plus du périphérique, qui avait {device_free} de libre (cudaMemGetInfo à l&apos;OOM)&#x202f;: assez. Une limite de mémoire de ce processus l&apos;a refusée (torch.cuda.set_per_process_memory_fraction, ou per_process_memory_fraction dans PYTORCH_CUDA_ALLOC_CONF), à moins qu&apos;un autre processus n&apos;ait pris cette mémoire entre-temps. La trace n&apos;enregistre pas la limite&#x202f;: le processus détenait {reserved}, elle était donc inférieure à {under}.</translation>
+    </message>
+    <message>
+        <source>Earlier in the recording it held {held}, more than that: the limit was set or lowered since, and the figures and replays here take it just under {under}.</source>
+        <translation>Plus tôt dans l&apos;enregistrement, il détenait {held}, davantage&#x202f;: la limite a été fixée ou abaissée depuis, et les chiffres et rejeux ici la prennent juste sous {under}.</translation>
+    </message>
+    <message>
+        <source>Earlier in the recording it held {held}: if the limit was the same all along, at least that much was allowed, and the figures and replays here take that lowest limit, so a remedy that fits under it fits under the real one.</source>
+        <translation>Plus tôt dans l&apos;enregistrement, il détenait {held}&#x202f;: si la limite est restée la même, au moins cela était permis, et les chiffres et rejeux ici prennent cette limite la plus basse, de sorte qu&apos;un remède qui tient sous elle tient sous la vraie.</translation>
+    </message>
+    <message>
+        <source>{refused} {then}</source>
+        <translation>{refused} {then}</translation>
+    </message>
+    <message>
         <source>The program</source>
         <translation>Le programme</translation>
     </message>
@@ -316,12 +332,20 @@
         <translation>{count} {count:bloc vivant empêche|blocs vivants empêchent} de libérer {segments}&#x202f;: sans eux l&apos;allocateur aurait rendu ces segments et obtenu la demande par cudaMalloc ({device_free} + {released} &gt;= {needed}). Ce sont&#x202f;: {named}{more}.</translation>
     </message>
     <message>
+        <source>Even all the free memory of the cache and what was left under the limit together ({cache_free} + {left}) is less than the request: no rearrangement of free memory could have served it, only a smaller request, a smaller live set or a higher limit.</source>
+        <translation>Même toute la mémoire libre du cache et ce qui restait sous la limite ensemble ({cache_free} + {left}) est inférieure à la demande&#x202f;: aucun réarrangement de la mémoire libre n&apos;aurait pu la servir, seulement une demande plus petite, un ensemble vivant plus petit ou une limite plus haute.</translation>
+    </message>
+    <message>
         <source>Even all the free memory of the cache and the device together ({cache_free} + {device_free}) is less than the request: no rearrangement of free memory could have served it, only a smaller request or a smaller live set.</source>
         <translation>Même toute la mémoire libre du cache et du périphérique ensemble ({cache_free} + {device_free}) est inférieure à la demande&#x202f;: aucun réarrangement de la mémoire libre n&apos;aurait pu la servir, seulement une demande plus petite ou un ensemble vivant plus petit.</translation>
     </message>
     <message>
         <source>the larger of what the largest hole serves and what a new segment in the device&apos;s free memory serves ({new})</source>
         <translation>le plus grand de ce que sert le plus grand trou et de ce que sert un nouveau segment dans la mémoire libre du périphérique ({new})</translation>
+    </message>
+    <message>
+        <source>the larger of what the largest hole serves and what new memory under the limit serves ({new})</source>
+        <translation>le plus grand de ce que sert le plus grand trou et de ce que sert de la nouvelle mémoire sous la limite ({new})</translation>
     </message>
     <message>
         <source>The request would have fitted at {fits} or less ({smaller} smaller): {how}.</source>
@@ -729,6 +753,14 @@ Cela ne compte que si beaucoup est libre (20 % du réservé et 1 Gio)&#x202f;; a
     <message>
         <source>Nothing is reserved here: no segments to look at.</source>
         <translation>Rien n&apos;est réservé ici&#x202f;: aucun segment à regarder.</translation>
+    </message>
+    <message>
+        <source>OOM at event {event} (and {more} more): a request of {requested} failed while the device had {device_free} free: a memory limit of this process (a memory fraction) refused it, not the device.</source>
+        <translation>OOM à l&apos;événement {event} (et {more} de plus)&#x202f;: une demande de {requested} a échoué alors que le périphérique avait {device_free} de libre&#x202f;: une limite de mémoire de ce processus (une fraction de mémoire) l&apos;a refusée, pas le périphérique.</translation>
+    </message>
+    <message>
+        <source>OOM at event {event}: a request of {requested} failed while the device had {device_free} free: a memory limit of this process (a memory fraction) refused it, not the device.</source>
+        <translation>OOM à l&apos;événement {event}&#x202f;: une demande de {requested} a échoué alors que le périphérique avait {device_free} de libre&#x202f;: une limite de mémoire de ce processus (une fraction de mémoire) l&apos;a refusée, pas le périphérique.</translation>
     </message>
     <message>
         <source>OOM at event {event} (and {more} more): a request of {requested} failed with {free} free in the cache (largest hole {largest}): enough in total, but no hole that large.</source>

@@ -268,6 +268,22 @@
         <translation>pool-ul mare al pool-ului privat {pool}</translation>
     </message>
     <message>
+        <source>The request needed {needed} more from the device, which had {device_free} free (cudaMemGetInfo at the OOM): enough. A memory limit of this process refused it (torch.cuda.set_per_process_memory_fraction, or per_process_memory_fraction in PYTORCH_CUDA_ALLOC_CONF), unless another process took that memory meanwhile. The trace does not record the limit: the process held {reserved}, so it was under {under}.</source>
+        <translation>Cererea avea nevoie de încă {needed} de la dispozitiv, care avea {device_free} liberi (cudaMemGetInfo la OOM): suficient. O limită de memorie a acestui proces a refuzat-o (torch.cuda.set_per_process_memory_fraction sau per_process_memory_fraction în PYTORCH_CUDA_ALLOC_CONF), dacă nu cumva alt proces a luat între timp acea memorie. Urma nu înregistrează limita: procesul deținea {reserved}, deci limita era sub {under}.</translation>
+    </message>
+    <message>
+        <source>Earlier in the recording it held {held}, more than that: the limit was set or lowered since, and the figures and replays here take it just under {under}.</source>
+        <translation>Mai devreme în înregistrare deținea {held}, mai mult de atât: limita a fost stabilită sau coborâtă între timp, iar cifrele și reluările de aici o iau chiar sub {under}.</translation>
+    </message>
+    <message>
+        <source>Earlier in the recording it held {held}: if the limit was the same all along, at least that much was allowed, and the figures and replays here take that lowest limit, so a remedy that fits under it fits under the real one.</source>
+        <translation>Mai devreme în înregistrare deținea {held}: dacă limita a fost aceeași tot timpul, cel puțin atât era permis, iar cifrele și reluările de aici iau această limită cea mai joasă, astfel încât un remediu care încape sub ea încape și sub cea reală.</translation>
+    </message>
+    <message>
+        <source>{refused} {then}</source>
+        <translation>{refused} {then}</translation>
+    </message>
+    <message>
         <source>The program</source>
         <translation>Programul</translation>
     </message>
@@ -316,12 +332,20 @@
         <translation>{count} {count:bloc activ împiedică|blocuri active împiedică|de blocuri active împiedică} eliberarea a {segments}: fără ele alocatorul ar fi returnat acele segmente și ar fi obținut cererea prin cudaMalloc ({device_free} + {released} &gt;= {needed}). Acestea sunt: {named}{more}.</translation>
     </message>
     <message>
+        <source>Even all the free memory of the cache and what was left under the limit together ({cache_free} + {left}) is less than the request: no rearrangement of free memory could have served it, only a smaller request, a smaller live set or a higher limit.</source>
+        <translation>Chiar toată memoria liberă a cache-ului și ce mai rămânea sub limită împreună ({cache_free} + {left}) este mai mică decât cererea: nicio rearanjare a memoriei libere nu ar fi putut-o servi, doar o cerere mai mică, un set activ mai mic sau o limită mai înaltă.</translation>
+    </message>
+    <message>
         <source>Even all the free memory of the cache and the device together ({cache_free} + {device_free}) is less than the request: no rearrangement of free memory could have served it, only a smaller request or a smaller live set.</source>
         <translation>Chiar toată memoria liberă a cache-ului și a dispozitivului împreună ({cache_free} + {device_free}) este mai mică decât cererea: nicio rearanjare a memoriei libere nu ar fi putut-o servi, doar o cerere mai mică sau un set activ mai mic.</translation>
     </message>
     <message>
         <source>the larger of what the largest hole serves and what a new segment in the device&apos;s free memory serves ({new})</source>
         <translation>cea mai mare dintre ce servește cel mai mare gol și ce servește un segment nou în memoria liberă a dispozitivului ({new})</translation>
+    </message>
+    <message>
+        <source>the larger of what the largest hole serves and what new memory under the limit serves ({new})</source>
+        <translation>cea mai mare dintre ce servește cel mai mare gol și ce servește memoria nouă sub limită ({new})</translation>
     </message>
     <message>
         <source>The request would have fitted at {fits} or less ({smaller} smaller): {how}.</source>
@@ -729,6 +753,14 @@ Contează doar când este mult liber (20 % din rezervat și 1 GiB); cu puțin li
     <message>
         <source>Nothing is reserved here: no segments to look at.</source>
         <translation>Nimic nu este rezervat aici: niciun segment de privit.</translation>
+    </message>
+    <message>
+        <source>OOM at event {event} (and {more} more): a request of {requested} failed while the device had {device_free} free: a memory limit of this process (a memory fraction) refused it, not the device.</source>
+        <translation>OOM la evenimentul {event} (și încă {more}): o cerere de {requested} a eșuat în timp ce dispozitivul avea {device_free} liberi: o limită de memorie a acestui proces (o fracțiune de memorie) a refuzat-o, nu dispozitivul.</translation>
+    </message>
+    <message>
+        <source>OOM at event {event}: a request of {requested} failed while the device had {device_free} free: a memory limit of this process (a memory fraction) refused it, not the device.</source>
+        <translation>OOM la evenimentul {event}: o cerere de {requested} a eșuat în timp ce dispozitivul avea {device_free} liberi: o limită de memorie a acestui proces (o fracțiune de memorie) a refuzat-o, nu dispozitivul.</translation>
     </message>
     <message>
         <source>OOM at event {event} (and {more} more): a request of {requested} failed with {free} free in the cache (largest hole {largest}): enough in total, but no hole that large.</source>

@@ -16,10 +16,11 @@ from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.pool_rows import row_pools
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
 from gpumem_gui.core.allocator.trace_transforms import ChangedTrace
+from gpumem_gui.core.analysis.process_limit import process_limit
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import GiB
-from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.rules.allocator_rules import DEFAULT_CONFIG, AllocatorConfig, allocation_size, round_size
 from gpumem_gui.core.rules.torch_versions import (
     DEFAULT_RULES,
     TorchRules,
@@ -196,26 +197,32 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
 
 
 def guess_capacity(
-    timeline: DeviceTimeline, bound: int | None = None, device_memory: int | None = None, *, fraction_set: bool = False
+    timeline: DeviceTimeline,
+    bound: int | None = None,
+    device_memory: int | None = None,
+    *,
+    config: AllocatorConfig | None = None,
 ) -> int:
     """The memory a replay lets the allocator get: what an OOM saw (reserved then plus free), else the device's
     total memory when known, else 80 GiB; no more than `bound` (what the allocator's own releases say, see
     releases.capacity_bound) or the device's total, never less than the peak.
 
-    An OOM whose request the device's free memory could have held was refused by a limit of the process's own
-    (set_per_process_memory_fraction; the trace does not record it): that limit lay below reserved memory then
-    plus the request, so the replay's capacity does too, and the recorded OOM happens again (seen on an H200 with
-    a 1 GiB fraction, where the device's free memory would have let the replay grant 2 GiB). Not when the recorded
-    settings carry the fraction (`fraction_set`, torch 2.13's per_process_memory_fraction): the replay applies it."""
+    An OOM that the device's free memory had room for was refused by a limit of the process's own (a memory
+    fraction the trace does not record, see process_limit.py): the replay takes the lowest limit the recording
+    allows, so that the recorded OOM happens again and a remedy that fits fits under the real limit too. Not when
+    the recorded settings (`config`) carry the fraction: the replay applies it."""
+    config = config or DEFAULT_CONFIG
+    fraction_set = bool(config.per_process_memory_fraction)
     s = timeline.series
     seen: list[int] = []
     limits: list[int] = []
     for o in timeline.ooms:
-        reserved = int(s.reserved[o.index])
-        if not fraction_set and 0 < o.requested_bytes <= o.device_free_bytes:
-            limits.append(reserved + o.requested_bytes - 1)
+        needed = allocation_size(round_size(o.requested_bytes, config), config) if o.requested_bytes > 0 else 0
+        limit = process_limit(timeline, o, needed, fraction_set=fraction_set)
+        if limit is not None:
+            limits.append(limit.assumed_bytes)
         else:
-            seen.append(reserved + o.device_free_bytes)
+            seen.append(int(s.reserved[o.index]) + o.device_free_bytes)
     guess = max(seen) if seen else device_memory or DEFAULT_CAPACITY
     for ceiling in (bound, device_memory, min(limits, default=None)):
         if ceiling is not None:
@@ -325,8 +332,7 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         if not recorded_config.garbage_collection_threshold:  # gc frees without a failure
             reserved = timeline.series.reserved
             bound = capacity_bound(recorded_trace, reserved, int(timeline.series.initial["reserved"]), recorded_runs)
-        fraction_set = bool(recorded_config.per_process_memory_fraction)
-        capacity = guess_capacity(timeline, bound, device_memory, fraction_set=fraction_set)
+        capacity = guess_capacity(timeline, bound, device_memory, config=recorded_config)
     if not device_memory:  # at least what an OOM saw: more than the capacity under a memory fraction
         seen = [int(timeline.series.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
         device_memory, memory_source = max([capacity, *seen]), "guessed"

@@ -27,6 +27,7 @@ from gpumem_gui.core.analysis.categories import category_label
 from gpumem_gui.core.analysis.expandable_room import ExpandableRoom, expandable_room
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group, segment_free
+from gpumem_gui.core.analysis.process_limit import ProcessLimit, process_limit
 from gpumem_gui.core.analysis.report import DeviceReport
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent, build_timeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, MIN_LARGE_ALLOC, ROUND_LARGE, SMALL_SIZE
@@ -91,6 +92,9 @@ class OomAnalysis:
     site: str = ""  # the failing request's site (stacks.stack_site_label); "" for a request recorded without one
     user_frames: tuple[str, ...] = ()  # its stack's frames in the user's own code, innermost first
     private_pool: tuple[int, int] | None = None  # the private pool the request went to (None: the default pools)
+    # the device had room and a limit of the process's own refused the request (see process_limit.py); the
+    # figures above that say what could have fitted then count the room under that limit, not the device's
+    process_limit: ProcessLimit | None = None
 
 
 @dataclass(frozen=True)
@@ -190,7 +194,9 @@ def diagnose(
     if moment.event is not None and moment.event >= 0 and actions[moment.event] == Action.OOM:
         entry = next(o for o in timeline.ooms if o.index == moment.event)
         pool = request_pool(snapshot.trace(device), report.state, moment.event)
-        oom = analyze_oom(report.state, entry, config, site_of, pool=pool)
+        needed = allocation_size(round_size(entry.requested_bytes, config), config)
+        limit = process_limit(timeline, entry, needed, fraction_set=bool(config.per_process_memory_fraction))
+        oom = analyze_oom(report.state, entry, config, site_of, pool=pool, limit=limit)
         oom = replace(oom, **_request_site(snapshot, int(snapshot.trace(device).stack[moment.event])))
     gap = analyze_gap(report, timeline, actions, moment)
     findings = _moment_sentences(snapshot, device, moment, report, oom)
@@ -248,10 +254,12 @@ def analyze_oom(
     site_of: Callable[[int], str],
     *,
     pool: int = -1,
+    limit: ProcessLimit | None = None,
 ) -> OomAnalysis:
     """The request, the device's and the cache's free memory, the largest hole, and the live blocks in the way
     (`site_of`: the site of a block of `state`, by its row), in the request's pool when `pool` (an index into
-    state.pool_ids) says which: a private pool's blocks serve only its requests."""
+    state.pool_ids) says which: a private pool's blocks serve only its requests. `limit`: the process's own limit
+    that refused a request the device had room for; new memory is then what is left under it."""
     request = round_size(oom.requested_bytes, config)  # the trace holds it rounded already: this changes nothing
     small = is_small_request(request)
     seg, blk = state.segments, state.blocks
@@ -266,10 +274,11 @@ def analyze_oom(
     largest = int(seg_largest[mine].max(initial=0))
     segment_bytes = allocation_size(request, config)
     by_hole = largest_request_served_by(largest, small_pool=small, config=config) if largest else 0
-    by_new = new_segment_fits(oom.device_free_bytes, small, config)
+    obtainable = oom.device_free_bytes if limit is None else min(oom.device_free_bytes, limit.room_bytes)
+    by_new = new_segment_fits(obtainable, small, config)
     room = None
     if config.expandable_segments:  # no cudaMalloc: pages mapped onto a segment's free tail
-        room = expandable_room(state, oom.stream, small, request, device_free=oom.device_free_bytes, above=by_hole)
+        room = expandable_room(state, oom.stream, small, request, device_free=obtainable, above=by_hole)
         segment_bytes = room.request.map_bytes
         grown = room.limit.bytes  # 0 when growing serves nothing the largest hole does not
         by_new = largest_request_served_by(grown, small_pool=small, config=config) if grown else 0
@@ -283,7 +292,7 @@ def analyze_oom(
         candidates = np.flatnonzero(fixed)
         candidates = candidates[np.lexsort((seg.address[candidates], -seg_free[candidates]))]
         total = np.cumsum(seg.total_size[candidates])
-        enough = np.flatnonzero(oom.device_free_bytes + total >= segment_bytes)
+        enough = np.flatnonzero(obtainable + total >= segment_bytes)
         if len(enough):
             rule, chosen = "pin", candidates[: int(enough[0]) + 1]
     splitters: list[Splitter] = []
@@ -311,7 +320,7 @@ def analyze_oom(
         largest_hole_bytes=largest,
         new_segment_fits_bytes=by_new,
         fits_up_to_bytes=max(by_hole, by_new),
-        live_excess_bytes=max(segment_bytes - oom.device_free_bytes, 0),
+        live_excess_bytes=max(segment_bytes - obtainable, 0),
         splitter_rule=rule,
         splitter_segments=len(chosen),
         splitter_segment_bytes=int(seg.total_size[chosen].sum()),
@@ -319,6 +328,7 @@ def analyze_oom(
         splitter_count=count,
         splitters=tuple(splitters),
         expandable=room,
+        process_limit=limit,
     )
 
 
@@ -423,6 +433,50 @@ def _pool_words(o: OomAnalysis) -> Sentence:
     return say(QT_TRANSLATE_NOOP("Diagnosis", "large pool of private pool {pool}"), pool=str(o.private_pool))
 
 
+def _obtainable(o: OomAnalysis) -> int:
+    """What the allocator could still get from the device: its free memory, or the room under the process's limit."""
+    if o.process_limit is None:
+        return o.device_free_bytes
+    return min(o.device_free_bytes, o.process_limit.room_bytes)
+
+
+def _limit_sentence(o: OomAnalysis, limit: ProcessLimit) -> str:
+    refused = say(
+        QT_TRANSLATE_NOOP(
+            "Diagnosis",
+            "The request needed {needed} more from the device, which had {device_free} free (cudaMemGetInfo at the"
+            " OOM): enough. A memory limit of this process refused it (torch.cuda.set_per_process_memory_fraction,"
+            " or per_process_memory_fraction in PYTORCH_CUDA_ALLOC_CONF), unless another process took that memory"
+            " meanwhile. The trace does not record the limit: the process held {reserved}, so it was under {under}.",
+        ),
+        needed=format_bytes(limit.needed_bytes),
+        device_free=format_bytes_exact(o.device_free_bytes),
+        reserved=format_bytes(limit.reserved_bytes),
+        under=format_bytes_exact(limit.under_bytes),
+    )
+    if limit.lowered:
+        then = say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "Earlier in the recording it held {held}, more than that: the limit was set or lowered since, and the"
+                " figures and replays here take it just under {under}.",
+            ),
+            held=format_bytes(limit.held_bytes),
+            under=format_bytes(limit.under_bytes),
+        )
+    else:
+        then = say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "Earlier in the recording it held {held}: if the limit was the same all along, at least that much was"
+                " allowed, and the figures and replays here take that lowest limit, so a remedy that fits under it"
+                " fits under the real one.",
+            ),
+            held=format_bytes(limit.held_bytes),
+        )
+    return say(QT_TRANSLATE_NOOP("Diagnosis", "{refused} {then}"), refused=refused, then=then)
+
+
 def _oom_sentences(o: OomAnalysis) -> list[str]:
     who = o.site or QT_TRANSLATE_NOOP("Diagnosis", "The program")
     out: list[str] = [
@@ -473,6 +527,9 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
         )
     if o.expandable is not None:
         out[1] = _pages_needed_sentence(o, o.expandable)
+    if o.process_limit is not None:
+        out[1] = _limit_sentence(o, o.process_limit)
+    if o.expandable is not None:
         out[3] = QT_TRANSLATE_NOOP(
             "Diagnosis",
             "Before raising the OOM the allocator had already unmapped every page of its segments that no live block"
@@ -525,14 +582,27 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
                     ),
                     count=o.splitter_count,
                     segments=segments,
-                    device_free=format_bytes(o.device_free_bytes),
+                    device_free=format_bytes(_obtainable(o)),
                     released=format_bytes(o.splitter_segment_bytes),
                     needed=format_bytes(o.segment_bytes),
                     named=named,
                     more=more,
                 )
             )
-    elif o.cache_free_bytes + o.device_free_bytes < o.request_bytes:
+    elif o.process_limit is not None and o.cache_free_bytes + _obtainable(o) < o.request_bytes:
+        out.append(
+            say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "Even all the free memory of the cache and what was left under the limit together ({cache_free} +"
+                    " {left}) is less than the request: no rearrangement of free memory could have served it, only a"
+                    " smaller request, a smaller live set or a higher limit.",
+                ),
+                cache_free=format_bytes(o.cache_free_bytes),
+                left=format_bytes(_obtainable(o)),
+            )
+        )
+    elif o.process_limit is None and o.cache_free_bytes + o.device_free_bytes < o.request_bytes:
         out.append(
             say(
                 QT_TRANSLATE_NOOP(
@@ -554,7 +624,15 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
             ),
             new=format_bytes(o.new_segment_fits_bytes),
         )
-        if o.expandable is not None:
+        if o.process_limit is not None:
+            how = say(
+                QT_TRANSLATE_NOOP(
+                    "Diagnosis",
+                    "the larger of what the largest hole serves and what new memory under the limit serves ({new})",
+                ),
+                new=format_bytes(o.new_segment_fits_bytes),
+            )
+        elif o.expandable is not None:
             how = _pages_limit_words(o.expandable, o.new_segment_fits_bytes >= o.fits_up_to_bytes)
         out.append(
             say(

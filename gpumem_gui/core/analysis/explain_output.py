@@ -170,8 +170,9 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
 def oom_json(o: OomAnalysis) -> dict[str, Any]:
     """The OOM's figures under their field names; under expandable segments, where the request would have grown
     and the pages that served the largest request that fits."""
-    # private_pool stays out of schema version 2 (a new key raises the version): the sentences say it
-    left_out = {"splitters", "expandable", "private_pool"}
+    # private_pool and process_limit stay out of schema version 2 (a new key raises the version): the sentences say
+    # them
+    left_out = {"splitters", "expandable", "private_pool", "process_limit"}
     out: dict[str, Any] = {f.name: getattr(o, f.name) for f in dataclasses.fields(o) if f.name not in left_out}
     out["splitters"] = [dataclasses.asdict(s) for s in o.splitters]
     out["user_frames"] = list(o.user_frames)  # what json.loads gives back: the API's dict equals the CLI's

@@ -1,0 +1,56 @@
+"""An OOM the device had room for: a memory limit of the process's own refused it, and what the recording says of it.
+
+`torch.cuda.set_per_process_memory_fraction` (or, from torch 2.13, `per_process_memory_fraction` in
+PYTORCH_CUDA_ALLOC_CONF) caps what the caching allocator may hold below the device's memory. The allocator then
+raises an OOM without calling cudaMalloc, while cudaMemGetInfo (the oom entry's device_free) still shows the device
+with room. A trace records neither the call nor the fraction, so the limit is known only by bounds: it lay under what
+the process held at the OOM plus what the request needed, and, if it held for the whole recording, at or above the
+most the process held before. Seen on an H200 (torch 2.11): a 1 GiB fraction refused 1.9 GiB with 138.7 GiB free.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent
+
+
+@dataclass(frozen=True)
+class ProcessLimit:
+    """What the recording says of the limit that refused one OOM's request."""
+
+    reserved_bytes: int  # what the process held at the OOM, after the allocator's own releases
+    needed_bytes: int  # what the request needed from the device (the new segment, or the pages to map)
+    held_bytes: int  # the most the process held before the OOM: allowed, if the limit held all along
+
+    @property
+    def under_bytes(self) -> int:
+        """The limit was less than this: the request needed it on top of what was held, and was refused."""
+        return self.reserved_bytes + self.needed_bytes
+
+    @property
+    def lowered(self) -> bool:
+        """The process held more earlier than the limit allowed at the OOM: the limit was set or lowered since."""
+        return self.held_bytes >= self.under_bytes
+
+    @property
+    def assumed_bytes(self) -> int:
+        """The limit a replay assumes: the lowest the recording allows (the most held before), so that what fits
+        under it fits under the real one; just under the bound where the limit was lowered during the recording."""
+        return self.under_bytes - 1 if self.lowered else self.held_bytes
+
+    @property
+    def room_bytes(self) -> int:
+        """What the process could still have got from the device under the assumed limit."""
+        return max(self.assumed_bytes - self.reserved_bytes, 0)
+
+
+def process_limit(timeline: DeviceTimeline, oom: OomEvent, needed: int, *, fraction_set: bool) -> ProcessLimit | None:
+    """The limit that refused `oom`'s request when the device's free memory held the `needed` bytes; None when it
+    did not (the device itself was full) or when the recorded settings carry the fraction (`fraction_set`: then it
+    is known, and applied as a setting)."""
+    if fraction_set or needed <= 0 or oom.device_free_bytes < needed:
+        return None
+    reserved = timeline.series.reserved
+    held = max(int(timeline.series.initial["reserved"]), int(reserved[: oom.index + 1].max(initial=0)))
+    return ProcessLimit(int(reserved[oom.index]), needed, held)
