@@ -143,13 +143,18 @@ class Snapshot:
         self._require(device)
         return Report(self._snapshot.source, build_report(self._snapshot, device=device, at=at), self._snapshot)
 
-    def explain(self, at: int | None = None, device: int | None = None) -> Explanation:
+    def explain(
+        self, at: int | None = None, device: int | None = None, *, capacity: int | str | None = None
+    ) -> Explanation:
         """Why memory ran out (the first OOM, else the peak, else the event `at`), what holds it, and the remedies
-        verified by replaying the trace under each: `explain --json`."""
+        verified by replaying the trace under each: `explain --json`. `capacity` ("1GiB" or bytes): what the
+        process could get, for an OOM a memory limit refused (`explain --capacity`)."""
         from gpumem_gui.core.allocator.remedies import explain  # noqa: PLC0415
+        from gpumem_gui.core.snapshot.units import parse_bytes  # noqa: PLC0415
 
         self._require(device)
-        return Explanation(explain(self._snapshot, device=device, at=at, parallel=self._parallel))
+        size = parse_bytes(capacity) if isinstance(capacity, str) else capacity
+        return Explanation(explain(self._snapshot, device=device, at=at, parallel=self._parallel, capacity=size))
 
     def diff(
         self,

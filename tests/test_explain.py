@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import subprocess
 import sys
 from pathlib import Path
@@ -251,3 +252,23 @@ def test_an_oom_the_device_had_room_for_is_a_limit_of_the_process() -> None:
     text = " ".join(d.findings)
     assert "A memory limit of this process refused it" in text and "so it was under 146.0 MiB" in text
     assert "but the device had only" not in text
+
+
+def test_the_limit_given_is_what_explain_takes(tmp_path: Any, capsys: Any) -> None:
+    # the same OOM, with the user's limit: 120 MiB (say a fraction of 0.5 of a 240 MiB device). 20 MiB left under it:
+    # a new segment of up to 20 MiB, less than the largest hole (30 MiB), so the hole is what fits
+    layout = [("active_allocated", 40), ("inactive", 30), ("active_allocated", 10), ("inactive", 20)]
+    raw = _hand_made(layout, 45 * MiB, 64 * MiB)
+    snapshot = snapshot_from_object(raw, "hand-made", "dump")
+    d = diagnose(snapshot, capacity=120 * MiB)
+    assert d.oom is not None and d.oom.process_limit is not None
+    assert d.oom.process_limit.given_bytes == 120 * MiB and d.oom.process_limit.room_bytes == 20 * MiB
+    assert d.oom.live_excess_bytes == 26 * MiB  # 46 MiB needed, 20 MiB left under the limit
+    assert "The limit given is 120.0 MiB (125,829,120 bytes)" in " ".join(d.findings)
+    path = tmp_path / "limit.pickle"
+    path.write_bytes(pickle.dumps(raw))
+    assert main(["explain", str(path), "--capacity", "120MiB", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["oom"]["live_excess_bytes"] == 26 * MiB
+    assert main(["explain", str(path), "--capacity", "0"]) == 2
+    assert "--capacity '0'" in capsys.readouterr().err

@@ -72,6 +72,11 @@ def _parser(only: str | None = None) -> argparse.ArgumentParser:
         metavar="N",
         help="GPUs the sharding remedy shards over (default: the file's devices, else 2)",
     )
+    exp.add_argument(
+        "--capacity",
+        help="the memory the process could get, e.g. 1GiB: its memory fraction times the device's total, for an OOM"
+        " a memory limit refused (the trace does not record it; default: what the recording tells)",
+    )
     _add_rules_arguments(exp)
     user_code.add_arguments(exp)
     rep = sub.add_parser("replay", help="replay a recorded trace through the allocator simulator (what if)")
@@ -187,6 +192,14 @@ def _rules_options(args: argparse.Namespace) -> dict[str, Any]:
     if memory is not None and memory <= 0:
         raise ValueError(f"--device-memory {args.device_memory!r}: a device has more memory than that")
     return {"torch_version": args.torch_version, "device_memory": memory}
+
+
+def _capacity(text: str | None) -> int | None:
+    """--capacity, checked (ValueError: one line)."""
+    capacity = parse_bytes(text) if text else None
+    if capacity is not None and capacity <= 0:
+        raise ValueError(f"--capacity {text!r}: a process can get more memory than that")
+    return capacity
 
 
 # subcommands in modules of their own, each with add_arguments(parser) and run(args) -> exit status
@@ -475,7 +488,9 @@ def _explain(args: argparse.Namespace) -> int:
     try:
         snapshot = load_snapshot(args.file)
         snapshot.require_device(args.device)
-        found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus, **_rules_options(args))
+        capacity = _capacity(args.capacity)
+        options = _rules_options(args)
+        found = explain(snapshot, device=args.device, at=args.at, gpus=args.gpus, capacity=capacity, **options)
     except (SnapshotError, IndexError, ValueError) as e:
         return bad_input(e, args.file)
     if args.json:

@@ -272,6 +272,10 @@
         <translation>La demande exigeait {needed} de plus du périphérique, qui avait {device_free} de libre (cudaMemGetInfo à l&apos;OOM)&#x202f;: assez. Une limite de mémoire de ce processus l&apos;a refusée (torch.cuda.set_per_process_memory_fraction, ou per_process_memory_fraction dans PYTORCH_CUDA_ALLOC_CONF), à moins qu&apos;un autre processus n&apos;ait pris cette mémoire entre-temps. La trace n&apos;enregistre pas la limite&#x202f;: le processus détenait {reserved}, elle était donc inférieure à {under}.</translation>
     </message>
     <message>
+        <source>The limit given is {given}: the figures and replays here take it.</source>
+        <translation>La limite donnée est {given}&#x202f;: les chiffres et rejeux ici la prennent.</translation>
+    </message>
+    <message>
         <source>Earlier in the recording it held {held}, more than that: the limit was set or lowered since, and the figures and replays here take it just under {under}.</source>
         <translation>Plus tôt dans l&apos;enregistrement, il détenait {held}, davantage&#x202f;: la limite a été fixée ou abaissée depuis, et les chiffres et rejeux ici la prennent juste sous {under}.</translation>
     </message>

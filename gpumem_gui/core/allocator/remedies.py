@@ -104,6 +104,7 @@ def explain(
     gpus: int | None = None,
     torch_version: str | None = None,
     device_memory: int | None = None,
+    capacity: int | None = None,
 ) -> Explanation:
     """The diagnosis of the moment, and the remedies replayed (none for a file without a trace).
 
@@ -111,8 +112,9 @@ def explain(
     window), where a fork may deadlock. `timeline`: the device's timeline, when the caller has it (not rebuilt).
     `check()` is called before each replay, and raises to cancel (sequential replays only). `gpus`: how many GPUs
     the sharding remedy shards over (default: the file's devices, else 2). `torch_version` and `device_memory` go to
-    every replay (see replay.replay)."""
-    diagnosis = diagnose(snapshot, device, at, timeline=timeline)
+    every replay (see replay.replay), and `capacity` too: what the process could get (the limit of an OOM the device
+    had room for, which a trace does not record; default: what the recording tells)."""
+    diagnosis = diagnose(snapshot, device, at, timeline=timeline, capacity=capacity)
     if not diagnosis.timeline.n_events:
         return Explanation(diagnosis, [], [NO_TRACE])
     candidates, notes = candidates_for(snapshot, diagnosis)
@@ -124,7 +126,7 @@ def explain(
     recorded = snapshot.trace(device)
     same = [c.changed is not None and c.changed.trace is recorded and not c.overrides for c in every]
     to_run = [c for c, s in zip(every, same, strict=True) if not s]
-    options = {"torch_version": torch_version, "device_memory": device_memory}
+    options = {"torch_version": torch_version, "device_memory": device_memory, "capacity": capacity}
     ran = iter(replay_outcomes(snapshot, device, timeline, to_run, parallel=parallel, check=check, options=options))
     results: list[Outcome | str] = []
     for is_same in same:  # the baseline comes first, never the same

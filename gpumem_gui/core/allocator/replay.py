@@ -471,10 +471,11 @@ def replay_outcome(
     timeline: DeviceTimeline | None = None,
     torch_version: str | None = None,
     device_memory: int | None = None,
+    capacity: int | None = None,
 ) -> Outcome:
     """replay()'s OOM count and peak reserved, read off the simulator's own entries: no replayed snapshot is made
-    and indexed (about half a replay's time on a long trace)."""
-    run = _simulate(snapshot, device, overrides, None, True, change, timeline, torch_version, device_memory)
+    and indexed (about half a replay's time on a long trace). `capacity` as replay()'s (default: guessed)."""
+    run = _simulate(snapshot, device, overrides, capacity, True, change, timeline, torch_version, device_memory)
     grow = _GROW
     reserved = peak = run.initial_reserved
     ooms = 0

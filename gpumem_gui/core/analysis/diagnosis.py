@@ -168,11 +168,17 @@ def pick_moment(timeline: DeviceTimeline, at: int | None = None) -> Moment:
 
 
 def diagnose(
-    snapshot: Snapshot, device: int | None = None, at: int | None = None, *, timeline: DeviceTimeline | None = None
+    snapshot: Snapshot,
+    device: int | None = None,
+    at: int | None = None,
+    *,
+    timeline: DeviceTimeline | None = None,
+    capacity: int | None = None,
 ) -> Diagnosis:
     """The moment of `device` (default: Snapshot.default_device) analysed; IndexError for an `at` outside the trace.
 
-    `timeline`: the device's timeline when the caller has it already (the window's document), so it is not rebuilt."""
+    `timeline`: the device's timeline when the caller has it already (the window's document), so it is not rebuilt.
+    `capacity`: what the process could get, as the user knows it: the limit of an OOM the device had room for."""
     device = (timeline.device if timeline is not None else snapshot.default_device()) if device is None else device
     config = AllocatorConfig.from_snapshot_settings(snapshot.allocator_settings)
     if timeline is None or timeline.device != device:
@@ -195,7 +201,8 @@ def diagnose(
         entry = next(o for o in timeline.ooms if o.index == moment.event)
         pool = request_pool(snapshot.trace(device), report.state, moment.event)
         needed = allocation_size(round_size(entry.requested_bytes, config), config)
-        limit = process_limit(timeline, entry, needed, fraction_set=bool(config.per_process_memory_fraction))
+        fraction_set = bool(config.per_process_memory_fraction)
+        limit = process_limit(timeline, entry, needed, fraction_set=fraction_set, given=capacity)
         oom = analyze_oom(report.state, entry, config, site_of, pool=pool, limit=limit)
         oom = replace(oom, **_request_site(snapshot, int(snapshot.trace(device).stack[moment.event])))
     gap = analyze_gap(report, timeline, actions, moment)
@@ -454,7 +461,12 @@ def _limit_sentence(o: OomAnalysis, limit: ProcessLimit) -> str:
         reserved=format_bytes(limit.reserved_bytes),
         under=format_bytes_exact(limit.under_bytes),
     )
-    if limit.lowered:
+    if limit.given_bytes is not None:
+        then = say(
+            QT_TRANSLATE_NOOP("Diagnosis", "The limit given is {given}: the figures and replays here take it."),
+            given=format_bytes_exact(limit.given_bytes),
+        )
+    elif limit.lowered:
         then = say(
             QT_TRANSLATE_NOOP(
                 "Diagnosis",

@@ -22,6 +22,7 @@ class ProcessLimit:
     reserved_bytes: int  # what the process held at the OOM, after the allocator's own releases
     needed_bytes: int  # what the request needed from the device (the new segment, or the pages to map)
     held_bytes: int  # the most the process held before the OOM: allowed, if the limit held all along
+    given_bytes: int | None = None  # the limit as the user gave it (explain --capacity), when given
 
     @property
     def under_bytes(self) -> int:
@@ -36,7 +37,10 @@ class ProcessLimit:
     @property
     def assumed_bytes(self) -> int:
         """The limit a replay assumes: the lowest the recording allows (the most held before), so that what fits
-        under it fits under the real one; just under the bound where the limit was lowered during the recording."""
+        under it fits under the real one; just under the bound where the limit was lowered during the recording; the
+        given one when the user gave it."""
+        if self.given_bytes is not None:
+            return self.given_bytes
         return self.under_bytes - 1 if self.lowered else self.held_bytes
 
     @property
@@ -45,12 +49,14 @@ class ProcessLimit:
         return max(self.assumed_bytes - self.reserved_bytes, 0)
 
 
-def process_limit(timeline: DeviceTimeline, oom: OomEvent, needed: int, *, fraction_set: bool) -> ProcessLimit | None:
+def process_limit(
+    timeline: DeviceTimeline, oom: OomEvent, needed: int, *, fraction_set: bool, given: int | None = None
+) -> ProcessLimit | None:
     """The limit that refused `oom`'s request when the device's free memory held the `needed` bytes; None when it
     did not (the device itself was full) or when the recorded settings carry the fraction (`fraction_set`: then it
-    is known, and applied as a setting)."""
+    is known, and applied as a setting). `given`: the limit as the user knows it (fraction x the device's total)."""
     if fraction_set or needed <= 0 or oom.device_free_bytes < needed:
         return None
     reserved = timeline.series.reserved
     held = max(int(timeline.series.initial["reserved"]), int(reserved[: oom.index + 1].max(initial=0)))
-    return ProcessLimit(int(reserved[oom.index]), needed, held)
+    return ProcessLimit(int(reserved[oom.index]), needed, held, given)
