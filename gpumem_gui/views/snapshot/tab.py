@@ -270,10 +270,12 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def segment_timeline(self) -> SegmentTimelineView:
+        """Made when first asked for or looked at (its tab holds a page standing in for it until then)."""
         return made_part(self._make, 9, lambda: self.curves.segment_timeline)
 
     @property
     def pool_envelope(self) -> PoolEnvelopeView:
+        """Made when first asked for or looked at, as the segment timeline."""
         return made_part(self._make, 10, lambda: self.curves.pool_envelope)
 
     @property
