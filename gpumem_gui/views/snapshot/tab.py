@@ -62,7 +62,9 @@ class SnapshotTab(QtWidgets.QWidget):
         parent: QtWidgets.QWidget | None = None,
         timelines: dict[int, DeviceTimeline] | None = None,
         pending: bool = False,
+        map_view: SegmentMapView | None = None,
     ) -> None:
+        """`map_view`: its map, made in an earlier turn of the event loop (a file's tab is made over three)."""
         super().__init__(parent)
         if isinstance(snapshot, SnapshotDocument):
             self.document = snapshot
@@ -72,7 +74,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.tasks = TaskGroup(self)  # the tab's own slow work (the event list of a long trace)
         self.device_picked = False  # the user chose a device while the trace was read: the whole one keeps it
 
-        self.map = SegmentMapView()
+        self.map = map_view if map_view is not None else SegmentMapView()
         self.figures = FiguresPanel()
         self.side_tabs = QtWidgets.QTabWidget()  # its pages are parts made after the first frame (see _make)
         # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
