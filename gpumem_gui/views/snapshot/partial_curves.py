@@ -4,6 +4,7 @@ the loading worker still reads the trace; the whole timeline's curves replace it
 from __future__ import annotations
 
 import weakref
+from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
@@ -83,14 +84,23 @@ def show_partial(tab: QtWidgets.QWidget | None, device: int, curves: PartialCurv
     staged = tab in _coming
     _coming[tab] = (device, curves)
     if not staged:
-        QtCore.QTimer.singleShot(1, tab, lambda: _make(tab))
+        _later(tab, lambda: _make(tab))
+
+
+def _later(tab: QtWidgets.QWidget, step: Callable[[], None]) -> None:
+    """`step` in a turn of its own: among the tab's own staged steps where it has them (SnapshotTab.later)."""
+    later = getattr(tab, "later", None)
+    if callable(later):
+        later(step)
+    else:
+        QtCore.QTimer.singleShot(1, tab, step)
 
 
 def _make(tab: QtWidgets.QWidget) -> None:
     if tab not in _coming:
         return  # dropped meanwhile: the whole curves are there
     view = PartialCurvesView()
-    QtCore.QTimer.singleShot(1, tab, lambda: _place(tab, view))
+    _later(tab, lambda: _place(tab, view))
 
 
 def _place(tab: QtWidgets.QWidget, view: PartialCurvesView) -> None:
