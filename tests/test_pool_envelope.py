@@ -94,6 +94,36 @@ def test_the_window_has_a_by_pool_tab_that_follows_the_cursor(qtbot: Any) -> Non
     assert pools.current_event == 5 and "32.0 MiB reserved, 20.0 MiB allocated" in pools.figures.text()
 
 
+def test_the_pool_and_segment_views_are_made_when_their_tab_is_first_picked(qtbot: Any) -> None:
+    from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView  # noqa: PLC0415
+    from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView  # noqa: PLC0415
+
+    doc = SnapshotTab(_snapshot(GRAPH_ALIVE, WHILE_ALIVE, pool_ids=False))
+    qtbot.addWidget(doc)
+    doc.show()
+    qtbot.waitUntil(lambda: not doc.settling())
+    doc.travel_to(5)
+    tabs = doc.curve_tabs
+    titles = [tabs.tabText(i) for i in range(tabs.count())]
+    # the whole tab is made, yet neither view is: their tabs hold pages standing in for them
+    assert not doc.findChildren(PoolEnvelopeView) and not doc.findChildren(SegmentTimelineView)
+    seen: list[int] = []
+    tabs.currentChanged.connect(seen.append)
+    tabs.setCurrentIndex(titles.index("by pool"))  # as a click on the tab
+    (pools,) = doc.findChildren(PoolEnvelopeView)
+    assert tabs.currentWidget() is pools and pools.isVisible()
+    assert [tabs.tabText(i) for i in range(tabs.count())] == titles  # in the same place, under the same title
+    assert seen == [titles.index("by pool")]  # one change of tab, the view's making none
+    assert pools.envelope is not None and pools.current_event == 5  # filled, at the event shown
+    assert "32.0 MiB reserved, 20.0 MiB allocated" in pools.figures.text()
+    assert doc.pool_envelope is pools
+    tabs.setCurrentIndex(titles.index("cached segments"))
+    (segments,) = doc.findChildren(SegmentTimelineView)
+    assert tabs.currentWidget() is segments and segments.series is not None and segments.current_event == 5
+    doc.travel_to(7)  # the one shown follows the cursor
+    assert segments.current_event == 7
+
+
 def test_render_draws_the_pools_view(tmp_path: Path, qapp: Any) -> None:
     source = tmp_path / "graph.pickle"
     snapshot = {

@@ -34,6 +34,7 @@ from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
+from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
@@ -94,6 +95,8 @@ class MainWindow(MenuWindow):
         self.jobs: list[Task] = []  # file loads still running
         self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
         self.curves_so_far: dict[int, tuple[int, PartialCurves]] = {}  # id(a load's holder): its latest running curves
+        # id(a load's holder): its state's tab coming, its map made (the rest of the tab in the next turn)
+        self.tabs_coming: dict[int, tuple[LoadResult, SnapshotDocument, SegmentMapView]] = {}
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
@@ -163,11 +166,23 @@ class MainWindow(MenuWindow):
             self.curves_so_far[id(holder)] = (device, curves)  # drawn once its tab shows, if it is not there yet
             show_partial(holder.get("doc"), device, curves)
         elif len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
-            partial = arrived[0]
-            holder["made"] = SnapshotTab(arrived[1])  # the tab made in this turn, shown in the next
-            QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
+            # the map (its plot) made in this turn, the rest of the tab in the next, the tab shown in the one after:
+            # made in one turn with the tab, it made a stall
+            self.tabs_coming[id(holder)] = (arrived[0], arrived[1], SegmentMapView())
+            QtCore.QTimer.singleShot(1, self, lambda: self._make_loaded(holder))
         elif len(arrived) == 3:
             self._whole_arrived(arrived, holder=holder)
+
+    def _make_loaded(self, holder: dict[str, SnapshotTab]) -> None:
+        coming = self.tabs_coming.pop(id(holder), None)
+        if coming is None:
+            return  # made already: the whole snapshot came first
+        partial, document, map_view = coming
+        if not any(h is holder for h in self.load_tabs.values()):  # cancelled or failed meanwhile
+            map_view.deleteLater()
+            return
+        holder["made"] = SnapshotTab(document, map_view=map_view)  # the tab made in this turn, shown in the next
+        QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
 
     def _show_loaded(self, partial: LoadResult, holder: dict[str, SnapshotTab]) -> None:
         view = holder.pop("made", None)
@@ -213,6 +228,7 @@ class MainWindow(MenuWindow):
     def _whole_arrived(self, loaded: Loaded, holder: dict[str, SnapshotTab]) -> None:
         """The whole snapshot with its timelines: the tab's trace can be travelled (its site bands follow)."""
         result, envelopes, ticks = loaded
+        self._make_loaded(holder)  # its state's tab, coming: made now
         if "made" in holder:  # its state's tab, made but not shown yet: shown first
             self._show_loaded(result, holder)
         doc = holder.get("doc")

@@ -18,14 +18,19 @@ from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
 from gpumem_gui.views.snapshot.timeline import TimelineView
 
+# the titles of the tabs whose views are made when first looked at
+_SEGMENTS = QT_TRANSLATE_NOOP("Tabs", "cached segments")
+_POOLS = QT_TRANSLATE_NOOP("Tabs", "by pool")
 # a trace this short is listed at once; a longer one's list is made in a task (a pass over millions of events)
 LIST_AT_ONCE = 100_000
 
 
 class CurvesPanel(QtWidgets.QSplitter):
     """Made in parts by its tab (a plot costs a turn of the event loop): the event list first, then the curves' plot,
-    then their tabs, then the site and segment timelines. The site and segment timelines are computed when their
-    tab is first looked at, per device and timeline."""
+    then their tabs, then the site timeline and the tabs of the segment timeline and the memory by pool. Those two are
+    made when their tab is first looked at (or asked for), each a plot of some 30 ms that most looks at a file never
+    need; the site, segment and pool timelines are computed when their tab is first looked at, per device and
+    timeline."""
 
     event_chosen = QtCore.Signal(int)  # a row of the event list
     event_selected = QtCore.Signal(int)  # the memory curves' cursor
@@ -44,8 +49,11 @@ class CurvesPanel(QtWidgets.QSplitter):
         self.timeline_view: TimelineView | None = None
         self.curve_tabs: QtWidgets.QTabWidget | None = None
         self.site_timeline: SiteTimelineView | None = None
-        self.segment_timeline: SegmentTimelineView | None = None
-        self.pool_envelope: PoolEnvelopeView | None = None
+        self._segment_timeline: SegmentTimelineView | None = None
+        self._pool_envelope: PoolEnvelopeView | None = None
+        # the pages that stand in the two tabs' places until their views are made (see _made_in_place)
+        self._segment_page: QtWidgets.QWidget | None = None
+        self._pool_page: QtWidgets.QWidget | None = None
         self.site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
         self._segment_timeline_for: tuple[int, object] | None = None
         self._pool_envelope_for: tuple[int, object] | None = None
@@ -89,20 +97,59 @@ class CurvesPanel(QtWidgets.QSplitter):
         add_tab(self.curve_tabs, view, QT_TRANSLATE_NOOP("Tabs", "allocated by site"))
 
     def make_segment_timeline(self) -> None:
+        """The cached segments' tab, its view made when the tab is first looked at (segment_timeline)."""
         assert self.curve_tabs is not None
-        view = SegmentTimelineView()  # filled when first shown
-        view.event_selected.connect(self.event_travelled)
-        self.segment_timeline = view
-        add_tab(self.curve_tabs, view, QT_TRANSLATE_NOOP("Tabs", "cached segments"))
+        self._segment_page = QtWidgets.QWidget()
+        add_tab(self.curve_tabs, self._segment_page, _SEGMENTS)
         self.curve_tabs.currentChanged.connect(lambda _i: self.segment_timeline_if_shown())
 
     def make_pool_envelope(self) -> None:
+        """The memory by pool's tab, its view made when the tab is first looked at (pool_envelope)."""
         assert self.curve_tabs is not None
-        view = PoolEnvelopeView()  # filled when first shown
-        view.event_selected.connect(self.event_travelled)
-        self.pool_envelope = view
-        add_tab(self.curve_tabs, view, QT_TRANSLATE_NOOP("Tabs", "by pool"))
+        self._pool_page = QtWidgets.QWidget()
+        add_tab(self.curve_tabs, self._pool_page, _POOLS)
         self.curve_tabs.currentChanged.connect(lambda _i: self.pool_envelope_if_shown())
+
+    @property
+    def segment_timeline(self) -> SegmentTimelineView | None:
+        """The segment timeline (made now where its tab is placed and it is not yet); None before its tab is."""
+        if self._segment_timeline is None and self._segment_page is not None:
+            view = SegmentTimelineView()  # filled when first shown
+            view.event_selected.connect(self.event_travelled)
+            self._segment_timeline = view
+            self._made_in_place(self._segment_page, view, _SEGMENTS)
+        return self._segment_timeline
+
+    @property
+    def pool_envelope(self) -> PoolEnvelopeView | None:
+        """The memory by pool (made now where its tab is placed and it is not yet); None before its tab is."""
+        if self._pool_envelope is None and self._pool_page is not None:
+            view = PoolEnvelopeView()  # filled when first shown
+            view.event_selected.connect(self.event_travelled)
+            self._pool_envelope = view
+            self._made_in_place(self._pool_page, view, _POOLS)
+        return self._pool_envelope
+
+    def _made_in_place(self, page: QtWidgets.QWidget, view: QtWidgets.QWidget, title: str) -> None:
+        """`view` takes the place of the page that stood in its tab, picked if that page was: the tabs' own signal
+        is held meanwhile (a view being made is no tab change; whoever made it goes on with it shown)."""
+        tabs = self.curve_tabs
+        assert tabs is not None
+        index = tabs.indexOf(page)
+        picked = tabs.currentWidget() is page
+        held = tabs.blockSignals(True)
+        try:
+            add_tab(tabs, view, title, index)
+            if picked:
+                tabs.setCurrentIndex(index)
+            tabs.removeTab(tabs.indexOf(page))
+        finally:
+            tabs.blockSignals(held)
+        page.deleteLater()
+
+    def _shown(self, page: QtWidgets.QWidget | None) -> bool:
+        """Whether `page` (a view, or the page standing in for one) is the tab picked."""
+        return page is not None and self.curve_tabs is not None and self.curve_tabs.currentWidget() is page
 
     # -- what arrives from the loader -----------------------------------------------------------------------------
 
@@ -155,9 +202,9 @@ class CurvesPanel(QtWidgets.QSplitter):
         if self.site_timeline_for is not None:
             self._cursor_if_shown(self.site_timeline)
         if self._segment_timeline_for is not None:
-            self._cursor_if_shown(self.segment_timeline)
+            self._cursor_if_shown(self._segment_timeline)
         if self._pool_envelope_for is not None:
-            self._cursor_if_shown(self.pool_envelope)
+            self._cursor_if_shown(self._pool_envelope)
 
     def _cursor_if_shown(self, view: SiteTimelineView | SegmentTimelineView | PoolEnvelopeView | None) -> None:
         """`view`'s cursor at the event shown, where its tab is the one picked (and it is not there yet)."""
@@ -212,26 +259,32 @@ class CurvesPanel(QtWidgets.QSplitter):
     def segment_timeline_if_shown(self) -> None:
         """The segments' lives of the device shown, computed when their tab is first looked at."""
         doc = self.document
-        if doc.pending or self.segment_timeline is None or self.curve_tabs is None:
+        if doc.pending or self.curve_tabs is None:
             return
         tl = doc.timeline()
-        if self._segment_timeline_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.segment_timeline:
+        shown = self._shown(self._segment_page) or self._shown(self._segment_timeline)
+        if self._segment_timeline_for != (doc.device, tl) and shown:
+            view = self.segment_timeline  # made now if its tab is looked at for the first time
+            assert view is not None
             self._segment_timeline_for = (doc.device, tl)
-            self.segment_timeline.set_timeline(doc.snapshot, tl, event=self.shown_event)
+            view.set_timeline(doc.snapshot, tl, event=self.shown_event)
         elif self._segment_timeline_for == (doc.device, tl):
-            self._cursor_if_shown(self.segment_timeline)
+            self._cursor_if_shown(self._segment_timeline)
 
     def pool_envelope_if_shown(self) -> None:
         """The pools' envelopes of the device shown, computed when their tab is first looked at."""
         doc = self.document
-        if doc.pending or self.pool_envelope is None or self.curve_tabs is None:
+        if doc.pending or self.curve_tabs is None:
             return
         tl = doc.timeline()
-        if self._pool_envelope_for != (doc.device, tl) and self.curve_tabs.currentWidget() is self.pool_envelope:
+        shown = self._shown(self._pool_page) or self._shown(self._pool_envelope)
+        if self._pool_envelope_for != (doc.device, tl) and shown:
+            view = self.pool_envelope  # made now if its tab is looked at for the first time
+            assert view is not None
             self._pool_envelope_for = (doc.device, tl)
-            self.pool_envelope.set_timeline(tl, event=self.shown_event)
+            view.set_timeline(tl, event=self.shown_event)
         elif self._pool_envelope_for == (doc.device, tl):
-            self._cursor_if_shown(self.pool_envelope)
+            self._cursor_if_shown(self._pool_envelope)
 
     def shutdown(self) -> None:
         if self.site_timeline is not None:

@@ -43,7 +43,10 @@ class SegmentMapView(Retranslated):
 
         self.labels = SegmentLabels()
         self.scale = ByteScale()
-        self.plot = pg.PlotWidget(background=palette.BACKGROUND, axisItems={"left": self.labels, "bottom": self.scale})
+        # enableMenu=False: the view box's menu (off below) is never made, a few ms of each plot's making
+        self.plot = pg.PlotWidget(
+            background=palette.BACKGROUND, axisItems={"left": self.labels, "bottom": self.scale}, enableMenu=False
+        )
         for axis in (self.labels, self.scale):
             axis.setPen(pg.mkPen(palette.TEXT_MUTED))
             axis.setTextPen(pg.mkPen(palette.TEXT))

@@ -3,6 +3,9 @@ the loading worker still reads the trace; the whole timeline's curves replace it
 
 from __future__ import annotations
 
+import weakref
+from collections.abc import Callable
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
@@ -61,25 +64,64 @@ class PartialCurvesView(QtWidgets.QWidget):
         )
 
 
+# the tabs whose view of the curves so far is being made (see show_partial), each with the latest curves to draw
+_coming: weakref.WeakKeyDictionary[QtWidgets.QWidget, tuple[int, PartialCurves]] = weakref.WeakKeyDictionary()
+
+
 def show_partial(tab: QtWidgets.QWidget | None, device: int, curves: PartialCurves) -> None:
-    """Draw the curves so far under `tab`'s map (a SnapshotTab still reading its trace on `device`), made the first
-    time; nothing once the trace is read, or for another device than the one shown."""
+    """Draw the curves so far under `tab`'s map (a SnapshotTab still reading its trace on `device`); nothing once the
+    trace is read, or for another device than the one shown. The first time, the view is made in a later turn of the
+    event loop and placed (drawing the latest curves) in the one after: its plot costs some 30 ms to make, which in
+    the turn that shows the tab, or with the tab's relayout, made a stall."""
     document = getattr(tab, "document", None)
     reading = getattr(tab, "reading", None)
     if tab is None or document is None or not document.pending or document.device != device or reading is None:
         return
     view = tab.findChild(PartialCurvesView)
-    if view is None:
-        splitter = reading.parentWidget()
-        if not isinstance(splitter, QtWidgets.QSplitter):
-            return
-        view = PartialCurvesView()
-        splitter.insertWidget(splitter.indexOf(reading) + 1, view)
-    view.show_curves(curves)
+    if view is not None:
+        view.show_curves(curves)
+        return
+    staged = tab in _coming
+    _coming[tab] = (device, curves)
+    if not staged:
+        _later(tab, lambda: _make(tab))
+
+
+def _later(tab: QtWidgets.QWidget, step: Callable[[], None]) -> None:
+    """`step` in a turn of its own: among the tab's own staged steps where it has them (SnapshotTab.later)."""
+    later = getattr(tab, "later", None)
+    if callable(later):
+        later(step)
+    else:
+        QtCore.QTimer.singleShot(1, tab, step)
+
+
+def _make(tab: QtWidgets.QWidget) -> None:
+    if tab not in _coming:
+        return  # dropped meanwhile: the whole curves are there
+    view = PartialCurvesView()
+    _later(tab, lambda: _place(tab, view))
+
+
+def _place(tab: QtWidgets.QWidget, view: PartialCurvesView) -> None:
+    arrived = _coming.pop(tab, None)
+    reading = getattr(tab, "reading", None)
+    splitter = reading.parentWidget() if isinstance(reading, QtWidgets.QWidget) else None
+    if arrived is None or reading is None or not isinstance(splitter, QtWidgets.QSplitter):
+        view.deleteLater()
+        return
+    if tab.findChild(PartialCurvesView) is not None:
+        view.deleteLater()
+        return
+    splitter.insertWidget(splitter.indexOf(reading) + 1, view)
+    show_partial(tab, *arrived)  # still pending, on the device shown: drawn
 
 
 def drop_partial(tab: QtWidgets.QWidget | None) -> None:
-    """The whole timeline has arrived: the curves so far go (before the tab places the whole curves)."""
+    """The whole timeline has arrived: the curves so far go (before the tab places the whole curves), and a view of
+    them being made is not placed."""
+    if tab is not None:
+        _coming.pop(tab, None)
     view = tab.findChild(PartialCurvesView) if tab is not None else None
     if view is not None:
         view.hide()

@@ -52,7 +52,7 @@ class PoolEnvelopeView(Retranslated):
         self.figures = QtWidgets.QLabel()  # each pool at the cursor
         self.figures.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.figures.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND)
+        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, enableMenu=False)  # its view box's menu unmade
         self.plot.setMenuEnabled(False)
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.view_box = self.plot.getViewBox()

@@ -3,6 +3,7 @@ stack. It draws the EventFrames its SnapshotDocument hands it and turns the user
 
 from __future__ import annotations
 
+import collections
 from collections.abc import Callable
 
 import numpy as np
@@ -62,7 +63,9 @@ class SnapshotTab(QtWidgets.QWidget):
         parent: QtWidgets.QWidget | None = None,
         timelines: dict[int, DeviceTimeline] | None = None,
         pending: bool = False,
+        map_view: SegmentMapView | None = None,
     ) -> None:
+        """`map_view`: its map, made in an earlier turn of the event loop (a file's tab is made over three)."""
         super().__init__(parent)
         if isinstance(snapshot, SnapshotDocument):
             self.document = snapshot
@@ -72,7 +75,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.tasks = TaskGroup(self)  # the tab's own slow work (the event list of a long trace)
         self.device_picked = False  # the user chose a device while the trace was read: the whole one keeps it
 
-        self.map = SegmentMapView()
+        self.map = map_view if map_view is not None else SegmentMapView()
         self.figures = FiguresPanel()
         self.side_tabs = QtWidgets.QTabWidget()  # its pages are parts made after the first frame (see _make)
         # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
@@ -98,7 +101,11 @@ class SnapshotTab(QtWidgets.QWidget):
         self._settings_view: SettingsView | None = None
         self.scope: TabScope | None = None  # the span, the flame graph, the colouring: the last part made
         self._made = 0  # how many of _parts are made
-        self._queued = 0  # steps waiting for a later turn (_later)
+        # steps waiting for a later turn (later), run one a turn by one timer: two chains of steps (the parts made,
+        # a frame shown in turns) on timers of their own ran in the same turn whenever both were due
+        self._steps: collections.deque[Callable[[], None]] = collections.deque()
+        self._step_timer = QtCore.QTimer(self, singleShot=True, interval=TURN_MS)
+        self._step_timer.timeout.connect(self._next_step)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.controls = TabControls(LAYOUTS.index(self.document.layout))
@@ -152,20 +159,25 @@ class SnapshotTab(QtWidgets.QWidget):
             self._device_shown()
             self._later(self._make_next)
 
-    def _later(self, step: Callable[[], None]) -> None:
-        """`step` in a later turn of the event loop, after a timer rather than as a queued call: the window's own events
-        (input, painting) are served between two steps, never after both."""
-        self._queued += 1
+    def later(self, step: Callable[[], None]) -> None:
+        """`step` in a later turn of the event loop, one step a turn in the order asked, after a timer rather than as
+        a queued call: the window's own events (input, painting) are served between two steps, never after both."""
+        self._steps.append(step)
+        if not self._step_timer.isActive():
+            self._step_timer.start()
 
-        def run() -> None:
-            self._queued -= 1
+    _later = later
+
+    def _next_step(self) -> None:
+        if self._steps:
+            step = self._steps.popleft()
+            if self._steps:
+                self._step_timer.start()  # before the step: one that asks for more keeps the order
             step()
 
-        QtCore.QTimer.singleShot(TURN_MS, self, run)
-
     def settling(self) -> bool:
-        """Whether some of the tab's staged steps are still to come (see _later)."""
-        return self._queued > 0
+        """Whether some of the tab's staged steps are still to come (see later)."""
+        return bool(self._steps)
 
     def showEvent(self, event: QtGui.QShowEvent) -> None:
         super().showEvent(event)
@@ -270,10 +282,12 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def segment_timeline(self) -> SegmentTimelineView:
+        """Made when first asked for or looked at (its tab holds a page standing in for it until then)."""
         return made_part(self._make, 9, lambda: self.curves.segment_timeline)
 
     @property
     def pool_envelope(self) -> PoolEnvelopeView:
+        """Made when first asked for or looked at, as the segment timeline."""
         return made_part(self._make, 10, lambda: self.curves.pool_envelope)
 
     @property

@@ -44,7 +44,7 @@ def warm_up() -> None:
     number(0, current_language())  # the figures' locale, read now
 
     def plot() -> None:
-        first = pg.PlotWidget()  # pyqtgraph's classes
+        first = pg.PlotWidget(enableMenu=False)  # pyqtgraph's classes (the menus no plot of a tab makes)
 
         def then() -> None:
             first.deleteLater()
