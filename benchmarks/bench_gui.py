@@ -50,7 +50,7 @@ if __name__ != "__mp_main__":
     from gpumem_gui.app import MainWindow, application
     from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
     from gpumem_gui.core.rules.allocator_constants import GiB
-    from gpumem_gui.qt_start import throwaway_settings
+    from gpumem_gui.qt_start import collect_on_gui_thread, throwaway_settings
     from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 
 STALL_MS = 50.0  # the issue's budget: a longer gap of the GUI thread is a stall worth naming
@@ -161,6 +161,7 @@ class Sampler(threading.Thread):
 def measure(path: Path, burn: bool = False, yardstick: bool = True) -> dict[str, Any]:
     """The window's figures of `path`, then the yardstick (the burners, with --burn, still spinning)."""
     app = application()
+    collect_on_gui_thread()  # as the window's launch does: the cyclic collector on the GUI thread's timer
     burners = [subprocess.Popen([sys.executable, "-c", BURNER]) for _ in range(os.cpu_count() or 1) if burn]
     load_before = os.getloadavg()[0]
     try:
