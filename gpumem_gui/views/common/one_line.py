@@ -52,3 +52,63 @@ class OneLineLabel(QtWidgets.QLabel):
         width = max(0, self.contentsRect().width())
         shown = self.fontMetrics().elidedText(self._full, QtCore.Qt.TextElideMode.ElideRight, width)
         super().setText(shown)
+
+
+def _hint_key(widget: QtWidgets.QWidget, width: int) -> tuple[int, int, int, int, int]:
+    """What a layout reads of the label's hints: an Ignored direction's size is not read."""
+    policy = widget.sizePolicy()
+    ignored = QtWidgets.QSizePolicy.Policy.Ignored
+    hint, least = widget.sizeHint(), widget.minimumSizeHint()
+    wide = policy.horizontalPolicy() != ignored
+    tall = policy.verticalPolicy() != ignored
+    high = widget.heightForWidth(width) if widget.hasHeightForWidth() else -1  # a wrapped label's height at its width
+    return (hint.width() * wide, hint.height() * tall, least.width() * wide, least.height() * tall, high)
+
+
+class HeldLabel(QtWidgets.QWidget):
+    """A label in a box of its own, for the layout in its place: a new text lays the window out again only where
+    the label's hints change. A QLabel's setText asks its parent's layout to redo everything (a panel of labels in a
+    scroll area: every wrapped label measured again) even where its size cannot change, as for a one-line value
+    whose width its layout decides (policy Ignored) on each travel."""
+
+    def __init__(self, label: QtWidgets.QLabel, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.label = label
+        label.setParent(self)
+        self.setSizePolicy(label.sizePolicy())
+        self._key = _hint_key(label, self.width())
+
+    def set_text(self, text: str) -> None:
+        label = self.label
+        if label.text() == text:
+            return
+        label.setText(text)  # its box has no layout: the request to lay it out stops here
+        self.hints_changed()
+
+    def hints_changed(self) -> None:
+        """Lay the window out again if the label's hints changed (a new text, a style sheet)."""
+        key = _hint_key(self.label, self.width())
+        if key != self._key:
+            self._key = key
+            self.updateGeometry()
+
+    def setFixedWidth(self, width: int) -> None:
+        """The box and its label at one fixed width."""
+        self.label.setFixedWidth(width)
+        super().setFixedWidth(width)
+        self._key = _hint_key(self.label, width)
+
+    def sizeHint(self) -> QtCore.QSize:
+        return self.label.sizeHint()
+
+    def minimumSizeHint(self) -> QtCore.QSize:
+        return self.label.minimumSizeHint()
+
+    def hasHeightForWidth(self) -> bool:
+        return self.label.hasHeightForWidth()
+
+    def heightForWidth(self, width: int) -> int:
+        return self.label.heightForWidth(width)
+
+    def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
+        self.label.setGeometry(self.rect())

@@ -117,6 +117,8 @@ class Rings:
             plot.addItem(item, ignoreBounds=True)
 
     def set_lines(self, x: np.ndarray, y: np.ndarray) -> None:
+        if not len(x) and self.ring.xData is None:
+            return  # no rings before either: clearing again would repaint the map (each travel without a search)
         for item in (self.halo, self.ring):
             if len(x):
                 item.setData(x=x, y=y, connect="pairs")
@@ -153,12 +155,17 @@ class ByteScale(pg.AxisItem):
 
     def set_scale(self, layout: MapLayout) -> None:
         """One scale for the layout: bytes if all its rows span the same bytes, a share of the segment if not."""
-        self.width_units = layout.width
         spans = layout.row_span
         same = len(spans) > 0 and bool(np.all(spans == spans[0]))
-        self.bytes_per_unit = int(spans[0]) / layout.width if same else None
-        self.mode = layout.mode
-        self.row_bytes = int(spans[0]) if len(spans) else 0
+        scale = (
+            layout.width,
+            int(spans[0]) / layout.width if same else None,
+            layout.mode,
+            int(spans[0]) if len(spans) else 0,
+        )
+        if scale == (self.width_units, self.bytes_per_unit, self.mode, self.row_bytes):
+            return  # the same scale (a travel, mostly): its label set again would lay the plot out again
+        self.width_units, self.bytes_per_unit, self.mode, self.row_bytes = scale
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -221,7 +228,9 @@ class SegmentLabels(pg.AxisItem):
 
     def set_segments(self, state: AllocatorState, layout: MapLayout, row_pixels: int) -> None:
         self.state, self.runs, self.row_pixels = state, segment_runs(layout), row_pixels
-        self.setWidth(self.gutter_width(state))
+        width = self.gutter_width(state)
+        if width != self.fixedWidth:  # set again, the same width would lay the plot out again
+            self.setWidth(width)
         self.update()
 
     def gutter_width(self, state: AllocatorState) -> int:
