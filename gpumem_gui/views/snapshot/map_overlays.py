@@ -148,6 +148,8 @@ class ByteScale(pg.AxisItem):
 
     def __init__(self) -> None:
         super().__init__("bottom")
+        # no units: the SI prefix is never shown, yet pyqtgraph would set the label's HTML again on each range change
+        self.enableAutoSIPrefix(False)
         self.width_units = 1
         self.bytes_per_unit: float | None = None
         self.mode = ""
@@ -219,6 +221,7 @@ class SegmentLabels(pg.AxisItem):
 
     def __init__(self) -> None:
         super().__init__("left")
+        self.enableAutoSIPrefix(False)  # no label, no units: as the scale's
         self.font = QtGui.QFont()
         self.font.setPixelSize(LABEL_PIXELS)
         self.metrics = QtGui.QFontMetricsF(self.font)
