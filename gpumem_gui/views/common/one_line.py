@@ -54,29 +54,28 @@ class OneLineLabel(QtWidgets.QLabel):
         super().setText(shown)
 
 
-def _hint_key(widget: QtWidgets.QWidget, width: int) -> tuple[int, int, int, int, int]:
-    """What a layout reads of the label's hints: an Ignored direction's size is not read."""
-    policy = widget.sizePolicy()
-    ignored = QtWidgets.QSizePolicy.Policy.Ignored
-    hint, least = widget.sizeHint(), widget.minimumSizeHint()
-    wide = policy.horizontalPolicy() != ignored
-    tall = policy.verticalPolicy() != ignored
-    high = widget.heightForWidth(width) if widget.hasHeightForWidth() else -1  # a wrapped label's height at its width
-    return (hint.width() * wide, hint.height() * tall, least.width() * wide, least.height() * tall, high)
+def _hint_key(label: QtWidgets.QLabel, width: int, fixed_width: bool) -> tuple[int, int]:
+    """What a layout reads of the label's hints, measured as little as may be (each a layout of its text): a wrapped
+    label's height at its (fixed) width; else its size hint, less an Ignored or fixed width."""
+    if label.hasHeightForWidth():
+        return (-1, label.heightForWidth(width))
+    hint = label.sizeHint()  # a one-line label's minimum size hint is its size hint
+    ignored = label.sizePolicy().horizontalPolicy() == QtWidgets.QSizePolicy.Policy.Ignored
+    return (0 if ignored or fixed_width else hint.width(), hint.height())
 
 
 class HeldLabel(QtWidgets.QWidget):
     """A label in a box of its own, for the layout in its place: a new text lays the window out again only where
     the label's hints change. A QLabel's setText asks its parent's layout to redo everything (a panel of labels in a
     scroll area: every wrapped label measured again) even where its size cannot change, as for a one-line value
-    whose width its layout decides (policy Ignored) on each travel."""
+    whose width its layout decides (policy Ignored) on each travel. A wrapped label's box has a fixed width."""
 
     def __init__(self, label: QtWidgets.QLabel, parent: QtWidgets.QWidget | None = None) -> None:
         super().__init__(parent)
         self.label = label
         label.setParent(self)
         self.setSizePolicy(label.sizePolicy())
-        self._key = _hint_key(label, self.width())
+        self._key = _hint_key(label, self.width(), False)
 
     def set_text(self, text: str) -> None:
         label = self.label
@@ -87,7 +86,7 @@ class HeldLabel(QtWidgets.QWidget):
 
     def hints_changed(self) -> None:
         """Lay the window out again if the label's hints changed (a new text, a style sheet)."""
-        key = _hint_key(self.label, self.width())
+        key = _hint_key(self.label, self.width(), self.minimumWidth() == self.maximumWidth())
         if key != self._key:
             self._key = key
             self.updateGeometry()
@@ -96,7 +95,7 @@ class HeldLabel(QtWidgets.QWidget):
         """The box and its label at one fixed width."""
         self.label.setFixedWidth(width)
         super().setFixedWidth(width)
-        self._key = _hint_key(self.label, width)
+        self._key = _hint_key(self.label, width, True)
 
     def sizeHint(self) -> QtCore.QSize:
         return self.label.sizeHint()
