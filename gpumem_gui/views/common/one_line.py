@@ -55,12 +55,17 @@ class OneLineLabel(QtWidgets.QLabel):
 
 
 def _hint_key(label: QtWidgets.QLabel, width: int, fixed_width: bool) -> tuple[int, int]:
-    """What a layout reads of the label's hints, measured as little as may be (each a layout of its text): a wrapped
-    label's height at its (fixed) width; else its size hint, less an Ignored or fixed width."""
+    """What a layout reads of the label's hints, measured as little as may be (each a layout of its text): nothing
+    for one line whose width its layout decides (policy Ignored, or a fixed width), one line of its font high
+    whatever it says; a wrapped label's height at its (fixed) width; else its size hint."""
+    text = label.text()
+    one_line = not label.wordWrap() and "\n" not in text and "<br" not in text.lower()
+    ignored = label.sizePolicy().horizontalPolicy() == QtWidgets.QSizePolicy.Policy.Ignored
+    if one_line and (ignored or fixed_width):
+        return (0, 0)
     if label.hasHeightForWidth():
         return (-1, label.heightForWidth(width))
     hint = label.sizeHint()  # a one-line label's minimum size hint is its size hint
-    ignored = label.sizePolicy().horizontalPolicy() == QtWidgets.QSizePolicy.Policy.Ignored
     return (0 if ignored or fixed_width else hint.width(), hint.height())
 
 
@@ -84,10 +89,11 @@ class HeldLabel(QtWidgets.QWidget):
         label.setText(text)  # its box has no layout: the request to lay it out stops here
         self.hints_changed()
 
-    def hints_changed(self) -> None:
-        """Lay the window out again if the label's hints changed (a new text, a style sheet)."""
+    def hints_changed(self, font: bool = False) -> None:
+        """Lay the window out again if the label's hints changed: a new text, or (`font`) a new style sheet, which
+        may change a line's height."""
         key = _hint_key(self.label, self.width(), self.minimumWidth() == self.maximumWidth())
-        if key != self._key:
+        if key != self._key or font:
             self._key = key
             self.updateGeometry()
 

@@ -320,7 +320,7 @@ class FiguresPanel(Retranslated):
             style = bracket if self._bracketed and key in _BRACKETED else ""
             _set_style(self.names[key], style)
             if _set_style(self.values[key], style + self._flags.get(key, "")):
-                self._held[self.values[key]].hints_changed()  # a bold font may be wider or taller
+                self._held[self.values[key]].hints_changed(font=True)  # a bold font may be taller
 
     def set_metrics(
         self, m: Metrics, title: str | Callable[[], str], findings: Sequence[Finding] | None = None
