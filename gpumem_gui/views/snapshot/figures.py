@@ -231,6 +231,12 @@ class FiguresPanel(Retranslated):
         outer.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel()
         self.title.setWordWrap(True)
+        # plain text in a bold font, not <b> rich text: the same pixels, and a new title (each travel) is measured
+        # for its height without a rich text document's layout
+        self.title.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        bold = self.title.font()
+        bold.setBold(True)
+        self.title.setFont(bold)
         # the labels a travel changes in boxes of their own: their new texts lay the panel out again only where a
         # label's size hints change (a QLabel's setText would ask for the whole panel, each wrapped label measured)
         self._held: dict[QtWidgets.QLabel, HeldLabel] = {self.title: HeldLabel(self.title)}
@@ -331,7 +337,7 @@ class FiguresPanel(Retranslated):
             self.gap_bar.setVisible(False)
             self._bracketed = False
         self._shown = (m, title, findings)
-        self._held[self.title].set_text(f"<b>{html.escape(title if isinstance(title, str) else title())}</b>")
+        self._held[self.title].set_text(title if isinstance(title, str) else title())
         figures = m.as_dict()
         for key, label in self.values.items():
             value = figures[key]
@@ -351,7 +357,8 @@ class FiguresPanel(Retranslated):
                 of = _tr(_SHARE_OF[part[1]]).format(share=localized(share_percent(part[0]))) if part else ""
                 self._held[self.shares[key]].set_text(of)
             for widget in (self.names[key], label, self.shares[key]):
-                widget.setToolTip(tip)
+                if widget.toolTip() != tip:  # each set is an event through the window's filters
+                    widget.setToolTip(tip)
         self.set_findings(first_look(m) if findings is None else findings)
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
