@@ -238,11 +238,15 @@ class SegmentLabels(pg.AxisItem):
 
     def gutter_width(self, state: AllocatorState) -> int:
         """Room for the first line of the widest label the state can have: a template, not every label (there may
-        be thousands of segments)."""
+        be thousands of segments), its address as many of the widest hex digit as the highest address has digits,
+        so that the width stays while a travel changes the segments (the highest address's own digits moved the
+        map a few pixels sideways, and laid the plot out and painted it again, on most travels)."""
         s = state.segments
         if not len(s):
             return GUTTER_LIMITS[0]
-        width = int(self.metrics.horizontalAdvance(f"1023.9 MiB @ {int(s.address.max()):#x}")) + 12
+        digits = len(f"{int(s.address.max()):x}")
+        widest = max(self.metrics.horizontalAdvance(c) for c in "0123456789abcdef")
+        width = int(self.metrics.horizontalAdvance("1023.9 MiB @ 0x") + digits * widest) + 12
         return max(GUTTER_LIMITS[0], min(width, GUTTER_LIMITS[1]))
 
     def visible_labels(self) -> tuple[list[tuple[QtCore.QRectF, str]], list[tuple[QtCore.QRectF, str]]]:
