@@ -163,13 +163,17 @@ def display_name(frame: Frame) -> str:
 
 def location(frame: Frame) -> str:
     """`package/module.py:line`: the path below site-packages, else its last two parts; nothing where unknown."""
-    filename = frame.filename
-    if filename in ("", "??"):
+    if frame.filename in ("", "??"):
         return ""
+    short = _short_path(frame.filename)
+    return f"{short}:{frame.line}" if frame.line > 0 else short
+
+
+@functools.lru_cache(maxsize=4096)  # a stack's files recur from event to event: two regex splits per frame, each travel
+def _short_path(filename: str) -> str:
     installed = _INSTALLED.split(filename)
     parts = _SEPARATORS.split(installed[-1]) if len(installed) > 1 else _SEPARATORS.split(filename)[-2:]
-    short = "/".join(p for p in parts if p)
-    return f"{short}:{frame.line}" if frame.line > 0 else short
+    return "/".join(p for p in parts if p)
 
 
 def tooltip(frame: Frame) -> str:

@@ -18,6 +18,7 @@ from gpumem_gui.views.common.language import (
     localized,
     translate,
 )
+from gpumem_gui.views.common.one_line import HeldLabel
 from gpumem_gui.views.common.stack_view import StackView
 
 NONE = "—"
@@ -136,7 +137,10 @@ class EventInspector(Retranslated):
         bold.setBold(True)
         self.heading.setFont(bold)
         self.heading.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
+        # the heading and the values in boxes of their own: a travel's new texts do not lay the panel out again
+        self._held_heading = HeldLabel(self.heading)
         self.values: dict[str, QtWidgets.QLabel] = {}
+        self._held: dict[str, HeldLabel] = {}
         grid = QtWidgets.QGridLayout()
         grid.setHorizontalSpacing(10)
         grid.setVerticalSpacing(2)
@@ -150,7 +154,8 @@ class EventInspector(Retranslated):
             # a long value (a compile context) is cut at the edge, its whole text in the tooltip: never a wider pane
             value.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Fixed)
             grid.addWidget(caption, row, 0)
-            grid.addWidget(value, row, 1)
+            self._held[key] = HeldLabel(value)
+            grid.addWidget(self._held[key], row, 1)
             self.values[key] = value
         grid.setColumnStretch(1, 1)
         self.stack = StackView()  # the user's frames first; every recorded frame behind its "show all" box
@@ -162,7 +167,7 @@ class EventInspector(Retranslated):
         add_tab(self.stacks, self.stack, QT_TRANSLATE_NOOP("Tabs", "stack"))
         add_tab(self.stacks, self.forward_stack, QT_TRANSLATE_NOOP("Tabs", "forward stack"))
         layout = QtWidgets.QVBoxLayout(self)
-        layout.addWidget(self.heading)
+        layout.addWidget(self._held_heading)
         layout.addLayout(grid)
         layout.addWidget(self.stacks, 1)
         self.info: EventInfo | None = None
@@ -183,9 +188,9 @@ class EventInspector(Retranslated):
         every field."""
         self.info, self._pending = info, pending
         if info is None:
-            self.heading.setText(translate("EventInspector", NO_EVENT_PENDING if pending else NO_EVENT))
-            for value in self.values.values():
-                value.setText(NONE)
+            self._held_heading.set_text(translate("EventInspector", NO_EVENT_PENDING if pending else NO_EVENT))
+            for key, value in self.values.items():
+                self._held[key].set_text(NONE)
                 value.setToolTip("")
             self.stack.clear()
             self.forward_stack.setPlainText("")
@@ -194,12 +199,14 @@ class EventInspector(Retranslated):
         what = event_word(info.label) if info.label else info.action
         fields = {"event": f"{info.index:,}", "events": f"{info.n_events:,}", "what": what}
         if info.n_events:
-            self.heading.setText(filled(translate("EventInspector", "event {event} of {events}: {what}"), fields))
+            self._held_heading.set_text(
+                filled(translate("EventInspector", "event {event} of {events}: {what}"), fields)
+            )
         else:
-            self.heading.setText(filled(translate("EventInspector", "event {event}: {what}"), fields))
+            self._held_heading.set_text(filled(translate("EventInspector", "event {event}: {what}"), fields))
         tips = field_texts(info)
         for key, text in tips.items():
-            self.values[key].setText(text)
+            self._held[key].set_text(text)
         tips["action"] = translate("EventInspector", "{action} in the trace").format(action=info.action)
         if info.fx_nodes:  # the user's code each node came from, as torch.compile recorded it
             tips["fx_node"] = "\n\n".join(n.original_trace or fx_text(n) for n in info.fx_nodes)

@@ -13,6 +13,7 @@ from gpumem_gui.core.analysis.metrics import Metrics
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate
+from gpumem_gui.views.common.one_line import HeldLabel
 from gpumem_gui.views.common.sentences import said
 
 _ROWS = (
@@ -230,7 +231,16 @@ class FiguresPanel(Retranslated):
         outer.setContentsMargins(6, 6, 6, 6)
         self.title = QtWidgets.QLabel()
         self.title.setWordWrap(True)
-        outer.addWidget(self.title)
+        # plain text in a bold font, not <b> rich text: the same pixels, and a new title (each travel) is measured
+        # for its height without a rich text document's layout
+        self.title.setTextFormat(QtCore.Qt.TextFormat.PlainText)
+        bold = self.title.font()
+        bold.setBold(True)
+        self.title.setFont(bold)
+        # the labels a travel changes in boxes of their own: their new texts lay the panel out again only where a
+        # label's size hints change (a QLabel's setText would ask for the whole panel, each wrapped label measured)
+        self._held: dict[QtWidgets.QLabel, HeldLabel] = {self.title: HeldLabel(self.title)}
+        outer.addWidget(self._held[self.title])
         grid = QtWidgets.QGridLayout()
         grid.setHorizontalSpacing(8)
         grid.setVerticalSpacing(2)
@@ -245,9 +255,10 @@ class FiguresPanel(Retranslated):
             name, value, part = QtWidgets.QLabel(), QtWidgets.QLabel("-"), QtWidgets.QLabel()
             value.setAlignment(right)
             part.setStyleSheet(f"color: {palette.TEXT_MUTED};")
+            self._held[value], self._held[part] = HeldLabel(value), HeldLabel(part)
             grid.addWidget(name, row, 0)
-            grid.addWidget(value, row, 1)
-            grid.addWidget(part, row, 2)
+            grid.addWidget(self._held[value], row, 1)
+            grid.addWidget(self._held[part], row, 2)
             self.values[key], self.names[key], self.shares[key] = value, name, part
         grid.setColumnStretch(3, 1)  # a wider panel leaves its room right of the columns, which stay packed left
         self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set
@@ -257,7 +268,8 @@ class FiguresPanel(Retranslated):
         self.findings_label.setWordWrap(True)
         self.findings_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.findings_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
-        outer.addWidget(self.findings_label)
+        self._held[self.findings_label] = HeldLabel(self.findings_label)
+        outer.addWidget(self._held[self.findings_label])
         outer.addStretch(1)
         self.findings: list[Finding] = []
         self._flags: dict[str, str] = {}  # row key -> the style that marks it (a finding is about it)
@@ -283,13 +295,13 @@ class FiguresPanel(Retranslated):
             self._tips[key] = f"{_tr(meaning)}\n{normal}" if normal else _tr(meaning)
             self.names[key].setText(_tr(label))
             self.names[key].setFixedWidth(name_width)
-            self.values[key].setFixedWidth(value_width)
-            self.shares[key].setFixedWidth(share_width)
+            self._held[self.values[key]].setFixedWidth(value_width)
+            self._held[self.shares[key]].setFixedWidth(share_width)
             for widget in (self.names[key], self.values[key], self.shares[key]):
                 widget.setToolTip(self._tips[key])
         self.content_width = name_width + value_width + share_width + 2 * self.grid.horizontalSpacing()
-        self.title.setFixedWidth(self.content_width)
-        self.findings_label.setFixedWidth(self.content_width)
+        self._held[self.title].setFixedWidth(self.content_width)
+        self._held[self.findings_label].setFixedWidth(self.content_width)
         if self._shown is not None:
             self.set_metrics(*self._shown)
 
@@ -313,7 +325,8 @@ class FiguresPanel(Retranslated):
         for key in self.values:
             style = bracket if self._bracketed and key in _BRACKETED else ""
             _set_style(self.names[key], style)
-            _set_style(self.values[key], style + self._flags.get(key, ""))
+            if _set_style(self.values[key], style + self._flags.get(key, "")):
+                self._held[self.values[key]].hints_changed(font=True)  # a bold font may be taller
 
     def set_metrics(
         self, m: Metrics, title: str | Callable[[], str], findings: Sequence[Finding] | None = None
@@ -324,25 +337,28 @@ class FiguresPanel(Retranslated):
             self.gap_bar.setVisible(False)
             self._bracketed = False
         self._shown = (m, title, findings)
-        self.title.setText(f"<b>{html.escape(title if isinstance(title, str) else title())}</b>")
+        self._held[self.title].set_text(title if isinstance(title, str) else title())
         figures = m.as_dict()
         for key, label in self.values.items():
             value = figures[key]
             tip = self._tips[key]
             if key == "external_fragmentation":
-                label.setText(localized(format_percent(value)))
+                self._held[label].set_text(localized(format_percent(value)))
                 note = fragmentation_note(m, findings or ())
-                self.shares[key].setText(QtCore.QCoreApplication.translate("Findings", note) if note else "")
+                self._held[self.shares[key]].set_text(
+                    QtCore.QCoreApplication.translate("Findings", note) if note else ""
+                )
             elif key in ("segments", "blocks"):
-                label.setText(localized(f"{value:,}"))
+                self._held[label].set_text(localized(f"{value:,}"))
             else:
-                label.setText(localized(format_bytes(value)))
+                self._held[label].set_text(localized(format_bytes(value)))
                 tip = f"{localized(format_bytes_exact(value))}\n{tip}"
                 part = share(m, key)
                 of = _tr(_SHARE_OF[part[1]]).format(share=localized(share_percent(part[0]))) if part else ""
-                self.shares[key].setText(of)
+                self._held[self.shares[key]].set_text(of)
             for widget in (self.names[key], label, self.shares[key]):
-                widget.setToolTip(tip)
+                if widget.toolTip() != tip:  # each set is an event through the window's filters
+                    widget.setToolTip(tip)
         self.set_findings(first_look(m) if findings is None else findings)
 
     def set_findings(self, findings: Sequence[Finding]) -> None:
@@ -358,14 +374,17 @@ class FiguresPanel(Retranslated):
             f"<b>{_tr(_SEVERITY_WORD[f.severity])}</b> {html.escape(said(f.text))}</td></tr>"
             for f in self.findings
         )
-        self.findings_label.setText(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
+        self._held[self.findings_label].set_text(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
         self.findings_label.setToolTip("\n".join(_figures_line(f) for f in self.findings))
 
 
-def _set_style(widget: QtWidgets.QWidget, style: str) -> None:
-    """Qt polishes a widget again on every setStyleSheet, even to the same sheet: each travel step restyles them all."""
-    if widget.styleSheet() != style:
-        widget.setStyleSheet(style)
+def _set_style(widget: QtWidgets.QWidget, style: str) -> bool:
+    """Qt polishes a widget again on every setStyleSheet, even to the same sheet: each travel step restyles them all.
+    True where the sheet changed."""
+    if widget.styleSheet() == style:
+        return False
+    widget.setStyleSheet(style)
+    return True
 
 
 def _figures_line(f: Finding) -> str:

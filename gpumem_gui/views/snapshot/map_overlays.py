@@ -117,6 +117,8 @@ class Rings:
             plot.addItem(item, ignoreBounds=True)
 
     def set_lines(self, x: np.ndarray, y: np.ndarray) -> None:
+        if not len(x) and self.ring.xData is None:
+            return  # no rings before either: clearing again would repaint the map (each travel without a search)
         for item in (self.halo, self.ring):
             if len(x):
                 item.setData(x=x, y=y, connect="pairs")
@@ -146,6 +148,8 @@ class ByteScale(pg.AxisItem):
 
     def __init__(self) -> None:
         super().__init__("bottom")
+        # no units: the SI prefix is never shown, yet pyqtgraph would set the label's HTML again on each range change
+        self.enableAutoSIPrefix(False)
         self.width_units = 1
         self.bytes_per_unit: float | None = None
         self.mode = ""
@@ -153,12 +157,17 @@ class ByteScale(pg.AxisItem):
 
     def set_scale(self, layout: MapLayout) -> None:
         """One scale for the layout: bytes if all its rows span the same bytes, a share of the segment if not."""
-        self.width_units = layout.width
         spans = layout.row_span
         same = len(spans) > 0 and bool(np.all(spans == spans[0]))
-        self.bytes_per_unit = int(spans[0]) / layout.width if same else None
-        self.mode = layout.mode
-        self.row_bytes = int(spans[0]) if len(spans) else 0
+        scale = (
+            layout.width,
+            int(spans[0]) / layout.width if same else None,
+            layout.mode,
+            int(spans[0]) if len(spans) else 0,
+        )
+        if scale == (self.width_units, self.bytes_per_unit, self.mode, self.row_bytes):
+            return  # the same scale (a travel, mostly): its label set again would lay the plot out again
+        self.width_units, self.bytes_per_unit, self.mode, self.row_bytes = scale
         self.retranslate()
 
     def retranslate(self) -> None:
@@ -212,6 +221,7 @@ class SegmentLabels(pg.AxisItem):
 
     def __init__(self) -> None:
         super().__init__("left")
+        self.enableAutoSIPrefix(False)  # no label, no units: as the scale's
         self.font = QtGui.QFont()
         self.font.setPixelSize(LABEL_PIXELS)
         self.metrics = QtGui.QFontMetricsF(self.font)
@@ -221,16 +231,22 @@ class SegmentLabels(pg.AxisItem):
 
     def set_segments(self, state: AllocatorState, layout: MapLayout, row_pixels: int) -> None:
         self.state, self.runs, self.row_pixels = state, segment_runs(layout), row_pixels
-        self.setWidth(self.gutter_width(state))
+        width = self.gutter_width(state)
+        if width != self.fixedWidth:  # set again, the same width would lay the plot out again
+            self.setWidth(width)
         self.update()
 
     def gutter_width(self, state: AllocatorState) -> int:
         """Room for the first line of the widest label the state can have: a template, not every label (there may
-        be thousands of segments)."""
+        be thousands of segments), its address as many of the widest hex digit as the highest address has digits,
+        so that the width stays while a travel changes the segments (the highest address's own digits moved the
+        map a few pixels sideways, and laid the plot out and painted it again, on most travels)."""
         s = state.segments
         if not len(s):
             return GUTTER_LIMITS[0]
-        width = int(self.metrics.horizontalAdvance(f"1023.9 MiB @ {int(s.address.max()):#x}")) + 12
+        digits = len(f"{int(s.address.max()):x}")
+        widest = max(self.metrics.horizontalAdvance(c) for c in "0123456789abcdef")
+        width = int(self.metrics.horizontalAdvance("1023.9 MiB @ 0x") + digits * widest) + 12
         return max(GUTTER_LIMITS[0], min(width, GUTTER_LIMITS[1]))
 
     def visible_labels(self) -> tuple[list[tuple[QtCore.QRectF, str]], list[tuple[QtCore.QRectF, str]]]:

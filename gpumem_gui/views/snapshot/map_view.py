@@ -51,6 +51,9 @@ class SegmentMapView(Retranslated):
             axis.setPen(pg.mkPen(palette.TEXT_MUTED))
             axis.setTextPen(pg.mkPen(palette.TEXT))
         self.plot.setMenuEnabled(False)
+        # pyqtgraph caches the background in a pixmap: a plain colour, blitted over the whole viewport on each paint
+        # (threads and all) costs more than filling it
+        self.plot.setCacheMode(QtWidgets.QGraphicsView.CacheModeFlag.CacheNone)
         self.view = self.plot.getViewBox()
         self.view.invertY(True)
         self.view.setMouseEnabled(x=True, y=True)
@@ -93,6 +96,8 @@ class SegmentMapView(Retranslated):
         self.plot.scene().sigMouseClicked.connect(self._on_click)
         self.popup = StackPopup(self)  # the stack of the block under the pointer; a click pins it
         self._legend_of: tuple[str, tuple[AgeBin, ...]] = ("site", ())
+        self._image_rect = QtCore.QRectF()  # the image's rect as last set
+        self._boundaries_shown: tuple[int, np.ndarray, np.ndarray] | None = None  # pen width, x, y as last set
         self._empty = False
         self.retranslate()
 
@@ -151,7 +156,10 @@ class SegmentMapView(Retranslated):
         image[ROW_PIXELS - 1 :: ROW_PIXELS] = 0
         self.image_data = image
         self.image.setImage(image, autoLevels=False, levels=(0, 255))
-        self.image.setRect(QtCore.QRectF(0, 0, width, len(rows)))
+        rect = QtCore.QRectF(0, 0, width, len(rows))
+        if rect != self._image_rect:  # the same rect set again tells the view its bounds changed: each travel
+            self._image_rect = rect
+            self.image.setRect(rect)
         if self.state is not None:
             self.labels.set_segments(self.state, layout, ROW_PIXELS)
         self.scale.set_scale(layout)
@@ -171,12 +179,21 @@ class SegmentMapView(Retranslated):
         rows are 3 pixels tall or more, else only those between segments of 6 pixels or more."""
         layout = self.layout_info
         if layout is None or layout.mode != "address" or len(layout) < 2:
-            self.boundaries.clear()
+            if self._boundaries_shown is not None:
+                self._boundaries_shown = None
+                self.boundaries.clear()
             return
         row_px = 1 / max(self.view.viewPixelSize()[1], 1e-9)
         min_rows = 0.0 if row_px >= 3 else 6 / row_px
-        self.boundaries.setPen(pg.mkPen(palette.SEGMENT_BOUNDARY, width=2 if row_px >= 8 else 1))
-        self.boundaries.setData(*boundary_lines(layout, ROW_PIXELS, min_rows), connect="pairs")
+        pen_width = 2 if row_px >= 8 else 1
+        x, y = boundary_lines(layout, ROW_PIXELS, min_rows)
+        shown = self._boundaries_shown
+        # a travel keeps the layout's segments mostly: the same lines set again would recompute the item's bounds
+        if shown is not None and shown[0] == pen_width and np.array_equal(shown[1], x) and np.array_equal(shown[2], y):
+            return
+        self._boundaries_shown = (pen_width, x, y)
+        self.boundaries.setPen(pg.mkPen(palette.SEGMENT_BOUNDARY, width=pen_width))
+        self.boundaries.setData(x, y, connect="pairs")
 
     def _draw_overlay(self) -> None:
         if (
@@ -188,7 +205,8 @@ class SegmentMapView(Retranslated):
             or not self.highlight.any()
             or not self.spotlight
         ):
-            self.overlay.clear()
+            if self.overlay.image is not None:  # cleared again, the item would be repainted for nothing
+                self.overlay.clear()
             return
         mask = self.highlight_pixels()
         rgba = np.zeros((*mask.shape, 4), np.uint8)
