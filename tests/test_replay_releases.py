@@ -80,7 +80,7 @@ def test_the_simulator_predicts_the_allocators_release(hints: bool) -> None:
     snap, _ = _hand_made()
     result = replay(snap, hints=hints)
     assert (result.explicit_releases, result.allocator_releases) == (3, 2)
-    assert result.capacity == 100 * MiB  # what the OOM saw
+    assert result.capacity == 100 * MiB and result.capacity_source == "oom"  # what the OOM saw
     o, r = result.original, result.replayed
     assert result.first_divergence is None
     assert (r.device_frees, r.device_allocations, r.oom_events) == (o.device_frees, o.device_allocations, 1)
@@ -166,7 +166,7 @@ def test_an_oom_under_a_memory_fraction_happens_again_in_the_replay() -> None:
     snap = load_snapshot(pickle.dumps(sim.snapshot()))
     result = replay(snap)
     # the lowest limit the recording allows: the 70 MiB held before (under the 40 + 200 MiB refused)
-    assert result.capacity == 70 * MiB
+    assert result.capacity == 70 * MiB and result.capacity_source == "limit"
     assert result.original.oom_events == result.replayed.oom_events == 1
     assert result.first_divergence is None
     assert result.device_memory >= 80 * GiB - 40 * MiB  # what the OOM saw, not the capacity

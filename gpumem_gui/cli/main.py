@@ -422,7 +422,7 @@ def _render(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from gpumem_gui.core.allocator.replay import replay, rules_lines  # noqa: PLC0415 (not for the other commands)
+    from gpumem_gui.core.allocator.replay import CAPACITY_SOURCES, replay, rules_lines  # noqa: PLC0415 (not for the other commands)
 
     try:
         snapshot = load_snapshot(args.file)
@@ -445,7 +445,8 @@ def _replay(args: argparse.Namespace) -> int:
         return 0
     o, r = result.original, result.replayed
     print(f"{snapshot.source}: device {result.device}, settings {result.settings or '(defaults)'}")
-    print(f"  capacity assumed     {format_bytes_exact(result.capacity)}")
+    why = CAPACITY_SOURCES.get(result.capacity_source, result.capacity_source)
+    print(f"  capacity assumed     {format_bytes_exact(result.capacity)} ({why})")
     for line in rules_lines(result):
         print(f"  {line}")
     print(f"  address hints        {'on' if result.address_hints else 'off (the simulator picks every address)'}")

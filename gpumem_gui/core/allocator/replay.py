@@ -73,6 +73,7 @@ class ReplayResult:
     rules_source: str = "assumed"  # "recorded" (by the probe), "given" or "assumed" (the default)
     device_memory: int = 0  # the device's total memory, the base of a memory fraction and of expandable reservations
     device_memory_source: str = "guessed"  # "recorded" (by the probe), "given" or "guessed" (= the capacity)
+    capacity_source: str = "given"  # a key of CAPACITY_SOURCES: where the capacity came from
 
     def as_dict(self) -> dict[str, Any]:
         replayed = vars(self.replayed) | {"first_divergence": self.first_divergence}
@@ -203,9 +204,21 @@ def guess_capacity(
     *,
     config: AllocatorConfig | None = None,
 ) -> int:
-    """The memory a replay lets the allocator get: what an OOM saw (reserved then plus free), else the device's
-    total memory when known, else 80 GiB; no more than `bound` (what the allocator's own releases say, see
-    releases.capacity_bound) or the device's total, never less than the peak.
+    """The memory a replay lets the allocator get (capacity_guess's, without where it came from)."""
+    return capacity_guess(timeline, bound, device_memory, config=config)[0]
+
+
+def capacity_guess(
+    timeline: DeviceTimeline,
+    bound: int | None = None,
+    device_memory: int | None = None,
+    *,
+    config: AllocatorConfig | None = None,
+) -> tuple[int, str]:
+    """The memory a replay lets the allocator get, and where it came from (a key of CAPACITY_SOURCES): what an OOM
+    saw (reserved then plus free), else the device's total memory when known, else 80 GiB; no more than `bound`
+    (what the allocator's own releases say, see releases.capacity_bound) or the device's total, never less than the
+    peak.
 
     An OOM that the device's free memory had room for was refused by a limit of the process's own (a memory
     fraction the trace does not record, see process_limit.py): the replay takes the lowest limit the recording
@@ -223,11 +236,29 @@ def guess_capacity(
             limits.append(limit.assumed_bytes)
         else:
             seen.append(int(s.reserved[o.index]) + o.device_free_bytes)
-    guess = max(seen) if seen else device_memory or DEFAULT_CAPACITY
-    for ceiling in (bound, device_memory, min(limits, default=None)):
-        if ceiling is not None:
-            guess = min(guess, ceiling)
-    return max(guess, s.peak("reserved"))
+    if seen:
+        guess, source = max(seen), "oom"
+    elif device_memory:
+        guess, source = device_memory, "device"
+    else:
+        guess, source = DEFAULT_CAPACITY, "default"
+    for ceiling, why in ((bound, "releases"), (device_memory, "device"), (min(limits, default=None), "limit")):
+        if ceiling is not None and ceiling < guess:
+            guess, source = ceiling, why
+    peak = s.peak("reserved")
+    return (guess, source) if guess >= peak else (peak, "peak")
+
+
+CAPACITY_SOURCES = {
+    "given": "given",
+    "oom": "what the OOM saw: reserved memory then plus the device's free memory",
+    "device": "the device's total memory",
+    "default": "nothing in the file tells it; --capacity sets it",
+    "releases": "under what the allocator's own releases say it could get",
+    "limit": "the lowest limit of the process that the recording allows: an OOM was refused with room on the device"
+    " (a memory fraction); --capacity sets it",
+    "peak": "the recorded peak of reserved memory",
+}
 
 
 def replay_rules(snapshot: Snapshot, torch_version: str | None = None) -> tuple[TorchRules, str]:
@@ -292,6 +323,7 @@ class _Run:
     settings: str
     recorded: str
     capacity: int
+    capacity_source: str  # a key of CAPACITY_SOURCES
     runs: list[Any]
     divergence: int | None
     simulate_seconds: float
@@ -326,13 +358,14 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     recorded_runs = release_runs(recorded_trace, snapshot.stacks)
     memory_source = "given" if device_memory else "recorded"
     device_memory = device_memory or snapshot.device_memory.get(device)
+    capacity_source = "given"
     if not capacity:  # the recorded run's device: a changed trace runs on the same one
         bound = None
         recorded_config = parse_alloc_conf(str(recorded), rules)
         if not recorded_config.garbage_collection_threshold:  # gc frees without a failure
             reserved = timeline.series.reserved
             bound = capacity_bound(recorded_trace, reserved, int(timeline.series.initial["reserved"]), recorded_runs)
-        capacity = guess_capacity(timeline, bound, device_memory, config=recorded_config)
+        capacity, capacity_source = capacity_guess(timeline, bound, device_memory, config=recorded_config)
     if not device_memory:  # at least what an OOM saw: more than the capacity under a memory fraction
         seen = [int(timeline.series.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
         device_memory, memory_source = max([capacity, *seen]), "guessed"
@@ -364,6 +397,7 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         settings,
         recorded,
         capacity,
+        capacity_source,
         runs,
         divergence,
         simulate_seconds,
@@ -432,6 +466,7 @@ def replay(
         settings=run.settings,
         device=device,
         capacity=run.capacity,
+        capacity_source=run.capacity_source,
         original=figures(timeline, trace),
         replayed=figures(replayed_timeline, replayed.trace(device)),
         first_divergence=divergence,
