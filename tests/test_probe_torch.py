@@ -80,6 +80,9 @@ def test_lazy_cuda_init_then_recording_stats_snapshots_and_history(job: FakeTorc
         # device 0 alone (asking device 1 would create a context there)
         for taken in (snap, light):
             assert taken.torch_version == "2.9.0+fake" and taken.device_memory == {0: 1 << 30}
+            assert taken.memory_limit == {}  # a fraction of 1, torch's default: no limit of the process's own
+        job.do("fraction 0.25")  # what an OOM the device had room for needs to be explained (process_limit.py)
+        assert client.snapshot(include_traces=False).memory_limit == {0: 1 << 28}
         assert {c["device"] for c in _calls(job, "mem_get_info")} == {0}
         assert _calls(job, "memory_snapshot")[-1]["include_traces"] is False
 

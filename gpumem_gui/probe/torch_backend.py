@@ -153,8 +153,27 @@ class TorchBackend:
     def _recorded_with(self) -> dict[str, Any]:
         """What the snapshot does not say itself: the torch version (its allocator rules changed between releases)
         and each used device's total memory (cudaMemGetInfo's total, what a memory fraction is a fraction of)."""
-        totals = {index: int(self._torch.cuda.mem_get_info(index)[1]) for index, _ in self._used_devices()}
-        return {"torch_version": str(self._torch.__version__), "device_total_memory": totals}
+        used = [index for index, _ in self._used_devices()]
+        totals = {index: int(self._torch.cuda.mem_get_info(index)[1]) for index in used}
+        recorded = {"torch_version": str(self._torch.__version__), "device_total_memory": totals}
+        fractions = self._fractions(used)
+        if fractions:
+            recorded["memory_fraction"] = fractions
+        return recorded
+
+    def _fractions(self, used: list[int]) -> dict[int, float]:
+        """Each used device's set_per_process_memory_fraction (torch 2.6 and newer say it): a trace does not record
+        it, yet it decides an OOM the device had room for. Left out where torch cannot tell."""
+        getter = getattr(self._torch.cuda, "get_per_process_memory_fraction", None)
+        if getter is None:
+            return {}
+        out: dict[int, float] = {}
+        for index in used:
+            try:
+                out[index] = float(getter(index))
+            except Exception:  # a hint only: the snapshot goes out without it
+                continue
+        return out
 
     def snapshot(self, include_traces: bool) -> dict[str, Any]:
         if not self._cuda:

@@ -123,6 +123,7 @@ def _snapshot_parts(arrays: dict[str, np.ndarray], meta: dict[str, Any], snapsho
         "external_annotations": snapshot.external_annotations,
         "torch_version": snapshot.torch_version,
         "device_memory": {str(d): n for d, n in snapshot.device_memory.items()},
+        "memory_limit": {str(d): n for d, n in snapshot.memory_limit.items()},
         "job": dict(snapshot.job),
         "traces": [],
         # each device's peak, made here: in the GUI process it is a pass over the trace (the device menu reads it)
@@ -245,6 +246,7 @@ def load_parts(path: str | Path, snapshot: Snapshot | None = None) -> tuple[Snap
             warnings=list(meta.get("warnings", [])),
             torch_version=meta.get("torch_version"),
             device_memory={int(d): int(n) for d, n in meta.get("device_memory", {}).items()},
+            memory_limit={int(d): int(n) for d, n in meta.get("memory_limit", {}).items()},
             job={str(k): int(v) for k, v in meta.get("job", {}).items()},
         )
         # the worker's peaks fill the snapshot's own cache of them (Snapshot.peak_reserved)

@@ -272,6 +272,10 @@
         <translation>La demande exigeait {needed} de plus du périphérique, qui avait {device_free} de libre (cudaMemGetInfo à l&apos;OOM)&#x202f;: assez. Une limite de mémoire de ce processus l&apos;a refusée (torch.cuda.set_per_process_memory_fraction, ou per_process_memory_fraction dans PYTORCH_CUDA_ALLOC_CONF), à moins qu&apos;un autre processus n&apos;ait pris cette mémoire entre-temps. La trace n&apos;enregistre pas la limite&#x202f;: le processus détenait {reserved}, elle était donc inférieure à {under}.</translation>
     </message>
     <message>
+        <source>The probe recorded that limit: {given}, the process&apos;s memory fraction of the device; the figures here take it.</source>
+        <translation>La sonde a enregistré cette limite&#x202f;: {given}, la fraction de mémoire du processus sur le périphérique&#x202f;; les chiffres ici la prennent.</translation>
+    </message>
+    <message>
         <source>The limit given is {given}: the figures and replays here take it.</source>
         <translation>La limite donnée est {given}&#x202f;: les chiffres et rejeux ici la prennent.</translation>
     </message>

@@ -272,6 +272,10 @@
         <translation>Cererea avea nevoie de încă {needed} de la dispozitiv, care avea {device_free} liberi (cudaMemGetInfo la OOM): suficient. O limită de memorie a acestui proces a refuzat-o (torch.cuda.set_per_process_memory_fraction sau per_process_memory_fraction în PYTORCH_CUDA_ALLOC_CONF), dacă nu cumva alt proces a luat între timp acea memorie. Urma nu înregistrează limita: procesul deținea {reserved}, deci limita era sub {under}.</translation>
     </message>
     <message>
+        <source>The probe recorded that limit: {given}, the process&apos;s memory fraction of the device; the figures here take it.</source>
+        <translation>Sonda a înregistrat această limită: {given}, fracțiunea de memorie a procesului din dispozitiv; cifrele de aici o iau.</translation>
+    </message>
+    <message>
         <source>The limit given is {given}: the figures and replays here take it.</source>
         <translation>Limita dată este {given}: cifrele și reluările de aici o iau.</translation>
     </message>

@@ -22,6 +22,8 @@ for line in sys.stdin:
         addresses.append(torch.cuda.fake_malloc(int(args[0])))
     elif command == "free":
         torch.cuda.fake_free(addresses.pop())
+    elif command == "fraction":  # torch.cuda.set_per_process_memory_fraction(args[0])
+        torch.cuda.set_per_process_memory_fraction(float(args[0]))
     elif command == "churn":  # many allocations and frees: a long trace
         for _ in range(int(args[0])):
             torch.cuda.fake_free(torch.cuda.fake_malloc(4096))

@@ -214,6 +214,7 @@ def capacity_guess(
     device_memory: int | None = None,
     *,
     config: AllocatorConfig | None = None,
+    recorded_limit: int | None = None,
 ) -> tuple[int, str]:
     """The memory a replay lets the allocator get, and where it came from (a key of CAPACITY_SOURCES): what an OOM
     saw (reserved then plus free), else the device's total memory when known, else 80 GiB; no more than `bound`
@@ -223,7 +224,9 @@ def capacity_guess(
     An OOM that the device's free memory had room for was refused by a limit of the process's own (a memory
     fraction the trace does not record, see process_limit.py): the replay takes the lowest limit the recording
     allows, so that the recorded OOM happens again and a remedy that fits fits under the real limit too. Not when
-    the recorded settings (`config`) carry the fraction: the replay applies it."""
+    the recorded settings (`config`) carry the fraction: the replay applies it. `recorded_limit`: that limit as the
+    probe recorded it (Snapshot.memory_limit), taken where the whole recording stayed under it (a limit set lower
+    late in the run cannot have held all along)."""
     config = config or DEFAULT_CONFIG
     fraction_set = bool(config.per_process_memory_fraction)
     s = timeline.series
@@ -236,16 +239,20 @@ def capacity_guess(
             limits.append(limit.assumed_bytes)
         else:
             seen.append(int(s.reserved[o.index]) + o.device_free_bytes)
+    peak = s.peak("reserved")
+    if recorded_limit is not None and recorded_limit >= peak and not fraction_set:
+        limits, source_of_limit = [recorded_limit], "recorded_limit"
+    else:
+        source_of_limit = "limit"
     if seen:
         guess, source = max(seen), "oom"
     elif device_memory:
         guess, source = device_memory, "device"
     else:
         guess, source = DEFAULT_CAPACITY, "default"
-    for ceiling, why in ((bound, "releases"), (device_memory, "device"), (min(limits, default=None), "limit")):
+    for ceiling, why in ((bound, "releases"), (device_memory, "device"), (min(limits, default=None), source_of_limit)):
         if ceiling is not None and ceiling < guess:
             guess, source = ceiling, why
-    peak = s.peak("reserved")
     return (guess, source) if guess >= peak else (peak, "peak")
 
 
@@ -258,6 +265,7 @@ CAPACITY_SOURCES = {
     "limit": "the lowest limit of the process that the recording allows: an OOM was refused with room on the device"
     " (a memory fraction); --capacity sets it",
     "peak": "the recorded peak of reserved memory",
+    "recorded_limit": "the process's memory fraction of the device, recorded by the gpumem-gui probe",
 }
 
 
@@ -365,7 +373,9 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         if not recorded_config.garbage_collection_threshold:  # gc frees without a failure
             reserved = timeline.series.reserved
             bound = capacity_bound(recorded_trace, reserved, int(timeline.series.initial["reserved"]), recorded_runs)
-        capacity, capacity_source = capacity_guess(timeline, bound, device_memory, config=recorded_config)
+        capacity, capacity_source = capacity_guess(
+            timeline, bound, device_memory, config=recorded_config, recorded_limit=snapshot.memory_limit.get(device)
+        )
     if not device_memory:  # at least what an OOM saw: more than the capacity under a memory fraction
         seen = [int(timeline.series.reserved[o.index]) + o.device_free_bytes for o in timeline.ooms]
         device_memory, memory_source = max([capacity, *seen]), "guessed"

@@ -202,7 +202,8 @@ def diagnose(
         pool = request_pool(snapshot.trace(device), report.state, moment.event)
         needed = allocation_size(round_size(entry.requested_bytes, config), config)
         fraction_set = bool(config.per_process_memory_fraction)
-        limit = process_limit(timeline, entry, needed, fraction_set=fraction_set, given=capacity)
+        recorded = snapshot.memory_limit.get(device)
+        limit = process_limit(timeline, entry, needed, fraction_set=fraction_set, given=capacity, recorded=recorded)
         oom = analyze_oom(report.state, entry, config, site_of, pool=pool, limit=limit)
         oom = replace(oom, **_request_site(snapshot, int(snapshot.trace(device).stack[moment.event])))
     gap = analyze_gap(report, timeline, actions, moment)
@@ -461,7 +462,16 @@ def _limit_sentence(o: OomAnalysis, limit: ProcessLimit) -> str:
         reserved=format_bytes(limit.reserved_bytes),
         under=format_bytes_exact(limit.under_bytes),
     )
-    if limit.given_bytes is not None:
+    if limit.recorded and limit.given_bytes is not None:
+        then = say(
+            QT_TRANSLATE_NOOP(
+                "Diagnosis",
+                "The probe recorded that limit: {given}, the process's memory fraction of the device; the figures"
+                " here take it.",
+            ),
+            given=format_bytes_exact(limit.given_bytes),
+        )
+    elif limit.given_bytes is not None:
         then = say(
             QT_TRANSLATE_NOOP("Diagnosis", "The limit given is {given}: the figures and replays here take it."),
             given=format_bytes_exact(limit.given_bytes),

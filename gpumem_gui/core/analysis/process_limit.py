@@ -22,7 +22,8 @@ class ProcessLimit:
     reserved_bytes: int  # what the process held at the OOM, after the allocator's own releases
     needed_bytes: int  # what the request needed from the device (the new segment, or the pages to map)
     held_bytes: int  # the most the process held before the OOM: allowed, if the limit held all along
-    given_bytes: int | None = None  # the limit as the user gave it (explain --capacity), when given
+    given_bytes: int | None = None  # the limit as the user gave it (explain --capacity), or the probe recorded it
+    recorded: bool = False  # given_bytes is what the probe recorded (its fraction of the device's total)
 
     @property
     def under_bytes(self) -> int:
@@ -50,13 +51,22 @@ class ProcessLimit:
 
 
 def process_limit(
-    timeline: DeviceTimeline, oom: OomEvent, needed: int, *, fraction_set: bool, given: int | None = None
+    timeline: DeviceTimeline,
+    oom: OomEvent,
+    needed: int,
+    *,
+    fraction_set: bool,
+    given: int | None = None,
+    recorded: int | None = None,
 ) -> ProcessLimit | None:
     """The limit that refused `oom`'s request when the device's free memory held the `needed` bytes; None when it
     did not (the device itself was full) or when the recorded settings carry the fraction (`fraction_set`: then it
-    is known, and applied as a setting). `given`: the limit as the user knows it (fraction x the device's total)."""
+    is known, and applied as a setting). `given`: the limit as the user knows it (fraction x the device's total);
+    `recorded`: as the probe recorded it (Snapshot.memory_limit), taken where nothing is given."""
     if fraction_set or needed <= 0 or oom.device_free_bytes < needed:
         return None
     reserved = timeline.series.reserved
     held = max(int(timeline.series.initial["reserved"]), int(reserved[: oom.index + 1].max(initial=0)))
+    if given is None and recorded is not None:
+        return ProcessLimit(int(reserved[oom.index]), needed, held, recorded, recorded=True)
     return ProcessLimit(int(reserved[oom.index]), needed, held, given)

@@ -41,7 +41,12 @@ from gpumem_gui.core.snapshot.model import (
     Snapshot,
     TraceTable,
 )
-from gpumem_gui.core.snapshot.recorded_with import RECORDED_WITH_KEY, read_recorded_job, read_recorded_with
+from gpumem_gui.core.snapshot.recorded_with import (
+    RECORDED_WITH_KEY,
+    read_recorded_job,
+    read_recorded_limits,
+    read_recorded_with,
+)
 from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_is, say
 from gpumem_gui.core.snapshot.stacks import StackInterner, unique_in_order
 
@@ -275,6 +280,7 @@ def snapshot_from_object(
         warnings=warnings,
         torch_version=torch_version,
         device_memory=device_memory,
+        memory_limit=read_recorded_limits(root.get(RECORDED_WITH_KEY), device_memory),
         job=read_recorded_job(root.get(RECORDED_WITH_KEY)),
     )
 

@@ -234,6 +234,8 @@ class Snapshot:
     # recorded by the gpumem-gui probe only (recorded_with.py): torch's snapshots carry neither
     torch_version: str | None = None
     device_memory: dict[int, int] = field(default_factory=dict)  # device -> cudaMemGetInfo's total, bytes
+    # device -> what the process could hold: its memory fraction of the total, where one under 1 was set
+    memory_limit: dict[int, int] = field(default_factory=dict)
     job: dict[str, int] = field(default_factory=dict)  # RANK, LOCAL_RANK, WORLD_SIZE where the probe knew them
     # peak_reserved per device, made once: a pass over a 3M-event trace costs ~30 ms, and the window asks for every
     # device's on each device shown (not an init field, so dataclasses.replace with other traces starts afresh)

@@ -1,4 +1,4 @@
-"""What the gpumem-gui probe adds to a snapshot it takes: the torch version and each device's total memory.
+"""What the gpumem-gui probe adds to a snapshot it takes: the torch version, each device's total memory and limit.
 
 torch's own `_snapshot()` records neither (snapshot-format.md 1.2): the allocator rules that changed between
 releases, and the base a memory fraction is taken of, are known only for files the probe wrote.
@@ -51,6 +51,23 @@ def read_recorded_with(value: Any) -> tuple[str | None, dict[int, int]]:
             say(QT_TRANSLATE_NOOP("SnapshotError", "{where} total memory of device {device}"), where=key, device=index),
         )
     return version, memory
+
+
+def read_recorded_limits(value: Any, totals: dict[int, int]) -> dict[int, int]:
+    """{device: the bytes the process could hold}: its memory fraction (the "memory_fraction" dict, {device:
+    fraction}, torch 2.6 and newer) times the device's total, for a fraction under 1 of a device whose total is
+    known. A value that is not a fraction is left out (a hint, never a reason to refuse the file)."""
+    fractions = value.get("memory_fraction") if isinstance(value, dict) else None
+    if not isinstance(fractions, dict):
+        return {}
+    limits: dict[int, int] = {}
+    for device, fraction in fractions.items():
+        index = int(device) if isinstance(device, str) and device.isdigit() else device
+        if type(index) is not int or index not in totals or type(fraction) not in (int, float):
+            continue
+        if 0 < fraction < 1:  # NaN fails both; 1 (the default) is no limit of its own
+            limits[index] = int(totals[index] * fraction)
+    return limits
 
 
 def read_recorded_job(value: Any) -> dict[str, int]:

@@ -88,6 +88,18 @@ def memory_reserved(index: int = 0) -> int:
     return _C.reserved(index)
 
 
+_fractions: dict[int, float] = {}
+
+
+def set_per_process_memory_fraction(fraction: float, device: int = 0) -> None:
+    """Only remembered: the fake allocator does not enforce it (what the probe records is under test)."""
+    _fractions[device] = float(fraction)
+
+
+def get_per_process_memory_fraction(device: int = 0) -> float:
+    return _fractions.get(device, 1.0)
+
+
 def fake_malloc(size: int, device: int = 0) -> int:
     """What a tensor's allocation does to the allocator (the job's side of the fake)."""
     _lazy_init()
