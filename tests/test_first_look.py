@@ -179,7 +179,7 @@ def test_oom_with_too_little_free() -> None:
 
 
 def test_oom_the_device_had_room_for_is_the_process_limit() -> None:
-    # the H200 check's OOM: 1.9 GiB refused with 138.7 GiB free on the device, under a 1 GiB memory fraction
+    # the H200 check's OOM: 1.9 GiB refused with 138.7 GiB free on the device, under a fraction allowing 1.9 GiB
     oom = OomFigures(6613, 1, 2_004_877_312, 32 * MiB, 10 * MiB, 148_968_177_664)
     (f,) = [f for f in first_look(metrics(GiB, GiB, 0, 0), oom=oom) if f.severity == "alert"]
     assert f.text == (

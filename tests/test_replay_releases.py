@@ -155,7 +155,7 @@ def test_generated_traces_under_pressure_replay_with_every_release_predicted(see
 def test_an_oom_under_a_memory_fraction_happens_again_in_the_replay() -> None:
     # set_per_process_memory_fraction refused 200 MiB while the device had 80 GiB free (the trace does not record
     # the fraction): the replay takes the lowest limit the recording allows, so the OOM recurs, where the device's
-    # free memory would have granted it (seen on an H200 with a 1 GiB fraction)
+    # free memory would have granted it (seen on an H200: 2 GiB refused under a 1 GiB fraction)
     sim = DeviceAllocatorSim(80 * GiB)
     sim.set_memory_fraction(100 * MiB / (80 * GiB))
     keep = sim.malloc(40 * MiB, frames=_at("keep", 1))
