@@ -74,8 +74,8 @@ class StackView(Retranslated):
         self.text.setPlaceholderText(translate("StackView", "no stack recorded"))
         self._say_hidden()
 
-    def _say_hidden(self) -> None:
-        hidden = len(self._frames) - len(filter_frames(self._frames))
+    def _say_hidden(self, filtered: list[Frame] | None = None) -> None:
+        hidden = len(self._frames) - len(filter_frames(self._frames) if filtered is None else filtered)
         if hidden:
             self.show_all.setText(translate("StackView", "Show all frames ({hidden} hidden)").format(hidden=hidden))
         else:
@@ -86,9 +86,10 @@ class StackView(Retranslated):
         self.title.setText(title)
         self.title.setToolTip(title)  # the whole title where the panel cuts it
         self.title.setVisible(bool(title))
-        self._say_hidden()
+        filtered = filter_frames(self._frames)  # once for both (a travel's stack of 100 frames: 0.2 ms each)
+        self._say_hidden(filtered)
         self.show_all.setEnabled(bool(self._frames))
-        self._fill()
+        self._fill(filtered)
 
     def clear(self) -> None:
         self.set_frames([])
@@ -134,8 +135,11 @@ class StackView(Retranslated):
         self._fill()
         self.show_all_changed.emit(checked)
 
-    def _fill(self) -> None:
-        rows = list(self._frames) if self.show_all.isChecked() else filter_frames(self._frames)
+    def _fill(self, filtered: list[Frame] | None = None) -> None:
+        if self.show_all.isChecked():
+            rows = list(self._frames)
+        else:
+            rows = filter_frames(self._frames) if filtered is None else filtered
         if rows == self._rows and self.text.document().blockCount() == max(1, len(rows)):
             # the same lines (travel between events of one stack): the text, its layout and its scroll stay
             self.text.moveCursor(QtGui.QTextCursor.MoveOperation.Start)

@@ -63,6 +63,7 @@ class BlockPage(QtWidgets.QSplitter):
         self.addWidget(self.stack)
         self.setSizes([140, 300])
         self._shown: tuple[Callable[[], str], BlockDetails] | None = None  # worded again after a language switch
+        self._empty = True  # nothing shown since the last clear: every travel clears the page, mostly hidden and empty
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
         if event.type() == QtCore.QEvent.Type.LanguageChange:
@@ -74,11 +75,15 @@ class BlockPage(QtWidgets.QSplitter):
     def show_block(self, describe: Callable[[], str], d: BlockDetails) -> None:
         """The block's details: `describe()` says what it is (in the window's language: called again on a switch)."""
         self._shown = (describe, d)
+        self._empty = False
         title = translate("BlockPage", "stack") if d.recorded_frames else translate("BlockPage", "no stack recorded")
         self.stack.set_frames(d.recorded_frames, title)
         self.details.setHtml(block_details_html(describe(), d))
 
     def clear(self) -> None:
+        if self._empty:  # its stack's clear alone relaid its labels (a travel's 1 %)
+            return
+        self._empty = True
         self._shown = None
         self.details.clear()
         self.stack.clear()

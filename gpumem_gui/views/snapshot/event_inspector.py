@@ -172,6 +172,7 @@ class EventInspector(Retranslated):
         layout.addWidget(self.stacks, 1)
         self.info: EventInfo | None = None
         self._pending = False
+        self._forward = ""  # the forward stack's text as set
         self.show_event(None)
         self.retranslate()
 
@@ -193,6 +194,7 @@ class EventInspector(Retranslated):
                 self._held[key].set_text(NONE)
                 value.setToolTip("")
             self.stack.clear()
+            self._forward = ""
             self.forward_stack.setPlainText("")
             self.stacks.setTabEnabled(1, False)
             return
@@ -220,7 +222,9 @@ class EventInspector(Retranslated):
         forward = "\n".join(info.forward_frames) or translate(
             "EventInspector", "(no forward stack: not a backward allocation)"
         )
-        self.forward_stack.setPlainText(forward)
+        if forward != self._forward:  # mostly the same words (none): a set lays the hidden page's document out again
+            self._forward = forward
+            self.forward_stack.setPlainText(forward)
         # the tab bar only where it changes: a tab's text or state set again relays the bar, and its QTabWidget
         # repaints the whole stack pane
         if self.stacks.isTabEnabled(1) != bool(info.forward_frames):
