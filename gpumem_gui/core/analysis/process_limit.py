@@ -5,8 +5,9 @@ PYTORCH_CUDA_ALLOC_CONF) caps what the caching allocator may hold below the devi
 raises an OOM without calling cudaMalloc, while cudaMemGetInfo (the oom entry's device_free) still shows the device
 with room. A trace records neither the call nor the fraction, so the limit is known only by bounds (unless the
 gpumem-gui probe recorded the fraction, Snapshot.memory_limit): it lay under what the process held at the OOM plus
-what the request needed, and, if it held for the whole recording, at or above the most the process held before. Seen on an H200 (torch 2.11): a fraction allowing 1.9 GiB refused a 1.9 GiB request
-on top of the 338 MiB held, with 138.7 GiB free on the device.
+what the request needed, and, if it held for the whole recording, at or above the most the process held before.
+Seen on an H200 (torch 2.11): a fraction allowing 1.9 GiB refused a 1.9 GiB request on top of the 338 MiB held,
+with 138.7 GiB free on the device.
 """
 
 from __future__ import annotations
