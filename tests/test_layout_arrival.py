@@ -54,12 +54,31 @@ def _open(
     delays: dict[str, int],
     *,
     held_back: bool = False,
+    so_far_first: bool = False,
     settings: QtCore.QSettings | None = None,
     then: Callable[[MainWindow, SnapshotTab], None] | None = None,
 ) -> Sizes:
     """Open PATH in a 1400x900 window, each stage kind in `delays` reaching the window that many ms late ("result":
-    the site bands, the load's end); `held_back`: the whole snapshot held until the curves so far are drawn."""
+    the site bands, the load's end); `held_back`: the whole snapshot held until the curves so far are drawn;
+    `so_far_first`: the curves so far's view in the splitter before the curves are placed under the map (as a long
+    trace's arrive: here the tab's parts are all made before the worker has read any)."""
     with monkeypatch.context() as patch:
+        if so_far_first:
+            make_timeline, drop_partial = SnapshotTab._make_timeline, window_module.drop_partial
+            dropped: list[object] = []  # the tabs whose whole snapshot came (the timeline is made for it then)
+
+            def dropping(tab: SnapshotTab | None) -> None:
+                dropped.append(tab)
+                drop_partial(tab)
+
+            def after_the_curves_so_far(tab: SnapshotTab) -> None:
+                if tab not in dropped and tab.findChild(PartialCurvesView) is None:
+                    main = tab._splitters.splitter("map_timeline")
+                    main.insertWidget(main.indexOf(tab.reading) + 1, PartialCurvesView())  # as partial_curves does
+                make_timeline(tab)
+
+            patch.setattr(SnapshotTab, "_make_timeline", after_the_curves_so_far)
+            patch.setattr(window_module, "drop_partial", dropping)
         return _open_patched(qtbot, patch, delays, held_back=held_back, settings=settings, then=then)
 
 
@@ -136,6 +155,8 @@ def test_the_same_file_opens_in_the_same_layout_whatever_its_stages_timing(
         "whole late": _open(qtbot, monkeypatch, {"whole": 600}),
         "site bands late": _open(qtbot, monkeypatch, {"result": 800}),
         "state late, curves so far first": _open(qtbot, monkeypatch, {"state": 300}, held_back=True),
+        # the curves so far placed in the splitter before the curves (the case that took them all the height)
+        "curves so far placed first": _open(qtbot, monkeypatch, {}, held_back=True, so_far_first=True),
     }
     first = runs["at once"]
     for name, sizes in runs.items():
