@@ -391,6 +391,9 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
         "repaint_full_ms": round(full, 1),
         "repaint_zoomed_ms": round(zoomed, 1),
         **travel,
+        # the layout the repaints and travels were measured in (the map's and the curves' heights, the side panel's
+        # width...): a travel's repaint cost follows the map's and the figures' sizes
+        "splitter_sizes": {name: doc._splitters.splitter(name).sizes() for name in doc.splitter_states()},
     }
     window.close()
     QtWidgets.QApplication.processEvents()

@@ -17,9 +17,9 @@ from tests.conftest import fixture_path, load_raw
 from tests.test_default_device import _entry, _segment
 
 
-def _drag_handle(splitter: QtWidgets.QSplitter, dx: int, dy: int) -> None:
-    """Drag the first handle of `splitter` as a person would, with the mouse."""
-    handle = splitter.handle(1)
+def _drag_handle(splitter: QtWidgets.QSplitter, dx: int, dy: int, index: int = 1) -> None:
+    """Drag a handle of `splitter` (the first) as a person would, with the mouse."""
+    handle = splitter.handle(index)
     centre = handle.rect().center()
     target = centre + QtCore.QPoint(dx, dy)
     left = QtCore.Qt.MouseButton.LeftButton

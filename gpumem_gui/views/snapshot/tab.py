@@ -36,6 +36,7 @@ from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView, band_name
 from gpumem_gui.views.snapshot.tab_controls import TabControls, frame_title
 from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
+    MAP_OVER_CURVES,
     TURN_MS,
     UNSHOWN_MS,
     SplitterMemory,
@@ -138,6 +139,7 @@ class SnapshotTab(QtWidgets.QWidget):
         # splitters the user can drag; the window remembers their sizes (splitter_states / restore_splitters)
         top, side, self._main, self.reading = map_and_side(self.map, self.figures, self.side_tabs)
         self._splitters = SplitterMemory(self.splitters_moved.emit)
+        self._bottom_settled = False  # the map's and the curves' sizes set, once the curves are shown (_bottom_shown)
         for name, splitter in (("map_side", top), ("figures_tabs", side), ("map_timeline", self._main)):
             self._add_splitter(name, splitter)
         layout = QtWidgets.QVBoxLayout(self)
@@ -247,7 +249,9 @@ class SnapshotTab(QtWidgets.QWidget):
         self.curves.place_plot()
         self._add_splitter("timeline_events", self.curves)
         self._main.addWidget(self.curves)
-        self._main.setStretchFactor(2, 1)
+        # by its own index: the curves so far's view may still stand between the reading line and it (at index 2, it
+        # took the stretch, and the curves, then without, all the height the map left at its least)
+        self._main.setStretchFactor(self._main.indexOf(self.curves), 1)
 
     def _make_settings(self) -> None:
         view = SettingsView()  # the allocator settings the file recorded, in words
@@ -435,6 +439,9 @@ class SnapshotTab(QtWidgets.QWidget):
         if not doc.pending:
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self.curves.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
+            if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
+                self._bottom_settled = True
+                self._splitters.settle("map_timeline", MAP_OVER_CURVES)
 
     def _inspector_shown(self) -> None:
         if self._inspector is not None:

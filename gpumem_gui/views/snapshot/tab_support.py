@@ -90,9 +90,16 @@ def made_part(make: Callable[[int], None], parts: int, part: Callable[[], T | No
     return made
 
 
+# the map over the curves once the trace is read, as weights (the splitter's stretch: the curves keep their least
+# height, 3/4 of the rest goes to the map); the sizes Qt gave a widget added later depended on which stages of the
+# load had been laid out when it came (the curves 238 px high in one run, 476 in the next)
+MAP_OVER_CURVES = [3000, 0, 1000]
+
+
 class SplitterMemory:
     """A tab's splitters by name: each reports a drag (the window then saves their states), and each takes the size
-    remembered from an earlier tab, also one made after the tab (the timeline's, when the trace arrives)."""
+    remembered from an earlier tab (or dragged to in this one), also one made after the tab (the timeline's, when the
+    trace arrives), or one whose widgets are all in place only then (settle)."""
 
     def __init__(self, moved: Callable[[], None]) -> None:
         self._moved = moved
@@ -101,14 +108,26 @@ class SplitterMemory:
 
     def add(self, name: str, splitter: QtWidgets.QSplitter) -> None:
         splitter.setChildrenCollapsible(False)
-        splitter.splitterMoved.connect(lambda _pos, _index: self._moved())
+        splitter.splitterMoved.connect(lambda _pos, _index: self._dragged(name))
         self._splitters[name] = splitter
         state = self._remembered.get(name)
         if isinstance(state, QtCore.QByteArray):
             splitter.restoreState(state)
 
+    def _dragged(self, name: str) -> None:
+        self._remembered[name] = self._splitters[name].saveState()  # settle keeps what the user chose here
+        self._moved()
+
     def splitter(self, name: str) -> QtWidgets.QSplitter:
         return self._splitters[name]
+
+    def settle(self, name: str, sizes: list[int]) -> None:
+        """The splitter's widgets are all in place (the curves under the map, once the trace is read): its
+        remembered sizes, else `sizes`, whatever was laid out before and in what order the load's stages came."""
+        splitter = self._splitters[name]
+        state = self._remembered.get(name)
+        if not (isinstance(state, QtCore.QByteArray) and splitter.restoreState(state)):
+            splitter.setSizes(sizes)
 
     def states(self) -> dict[str, QtCore.QByteArray]:
         return {name: splitter.saveState() for name, splitter in self._splitters.items()}
