@@ -164,7 +164,8 @@ def test_the_same_file_opens_in_the_same_layout_whatever_its_stages_timing(
         # once in a parallel run); what was fixed is the curves taking 476 px of 750 in one open and 238 in the next
         assert sizes.keys() == first.keys(), name
         for key, got in sizes.items():
-            assert len(got) == len(first[key]) and all(abs(a - b) <= 8 for a, b in zip(got, first[key])), (name, key)
+            assert len(got) == len(first[key]), (name, key)
+            assert all(abs(a - b) <= 8 for a, b in zip(got, first[key], strict=True)), (name, key, got, first[key])
     top, reading, curves = first["map_timeline"]
     assert reading == 0  # the line said while the trace was read is gone
     # the design's share: the map 3 to the curves' 1, the curves no lower than their least height (238 px here)
