@@ -23,7 +23,7 @@ from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
 from tests.test_window_layout import _drag_handle
 
-PATH = fixture_path("cranberrii_memory_snapshot.pickle")  # one device, 10,307 events: its curves so far are drawn
+FILE = "cranberrii_memory_snapshot.pickle"  # one device, 10,307 events: its curves so far are drawn
 Sizes = dict[str, list[int]]
 
 
@@ -58,7 +58,7 @@ def _open(
     settings: QtCore.QSettings | None = None,
     then: Callable[[MainWindow, SnapshotTab], None] | None = None,
 ) -> Sizes:
-    """Open PATH in a 1400x900 window, each stage kind in `delays` reaching the window that many ms late ("result":
+    """Open FILE in a 1400x900 window, each stage kind in `delays` reaching the window that many ms late ("result":
     the site bands, the load's end); `held_back`: the whole snapshot held until the curves so far are drawn;
     `so_far_first`: the curves so far's view in the splitter before the curves are placed under the map (as a long
     trace's arrive: here the tab's parts are all made before the worker has read any)."""
@@ -125,7 +125,7 @@ def _open_patched(
         qtbot.addWidget(window)
         window.resize(1400, 900)
         window.show()
-        window.open_files([str(PATH)])
+        window.open_files([str(fixture_path(FILE))])
         doc = _settled(window, qtbot)
         assert drawn.is_set() == held_back  # the curves so far were in the splitter before the whole came
         sizes = _sizes(doc)
