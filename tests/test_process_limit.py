@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import tarfile
 from pathlib import Path
 
 import pytest
@@ -79,3 +80,31 @@ def test_the_recorded_limit_survives_the_hand_over(tmp_path: Path) -> None:
     save_parts(tmp_path / "whole.arrays", snap, {0: build_timeline(snap, 0)})
     again, _ = load_parts(tmp_path / "whole.arrays")
     assert again.memory_limit == snap.memory_limit == {0: 100 * MiB}
+
+
+def _h200_oom_file(tmp_path: Path) -> Path:
+    """The probe's OOM file of the H200 check's training job (default settings), from the committed bundle."""
+    bundle = Path(__file__).resolve().parents[1] / "benchmarks/gpu_check/measured/2026-12-04-h200-probe-fraction"
+    with tarfile.open(bundle / "gpu-check.tar.gz") as tar:
+        member = next(m for m in tar.getmembers() if "/oom-default/" in m.name and m.name.endswith(".pickle"))
+        data = tar.extractfile(member)
+        assert data is not None
+        path = tmp_path / "h200-oom.pickle"
+        path.write_bytes(data.read())
+    return path
+
+
+def test_the_h200_oom_reads_as_an_expert_would(tmp_path: Path) -> None:
+    # a real OOM (torch 2.11, stacks="python"): the limit the probe recorded, not the device, refused 1.9 GiB; and
+    # the two 32 MiB blocks made at the first forward's and the first backward's first linear and alive to the end
+    # (events 65 and 243 of 6,614, read off the raw trace) are cuBLAS's workspaces on Hopper, not an activation
+    # and an unknown
+    snap = load_snapshot(_h200_oom_file(tmp_path))
+    assert snap.memory_limit == {0: 2_004_877_312} and snap.torch_version == "2.11.0+cu130"
+    d = diagnose(snap)
+    assert d.oom is not None and d.oom.process_limit is not None and d.oom.process_limit.recorded
+    found = " ".join(d.findings)
+    assert "The probe recorded that limit: 1.9 GiB" in found and "had only" not in found
+    by = d.breakdown.by_category
+    assert by.get("library_workspaces") == 2 * 32 * MiB and by.get("unknown", 0) == 0
+    assert by.get("activations") == MiB  # the last forward's 1 MiB, kept by the job's last loss

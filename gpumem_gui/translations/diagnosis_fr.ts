@@ -98,6 +98,10 @@
         <translation>alloué à la mise en place de l&apos;espace de travail d&apos;une bibliothèque (cuBLAS getNewWorkspace/getCurrentCUDABlasHandle, cuBLASLt, cuDNN, NCCL)&#x202f;: gardé pendant tout le processus</translation>
     </message>
     <message>
+        <source>exactly cuBLAS&apos;s default workspace (32 MiB on Hopper, 8.125 MiB before), the first block of that size in its phase, made at its first matrix product and never freed: one per thread and stream (the autograd thread&apos;s has no Python frames)</source>
+        <translation>exactement l&apos;espace de travail par défaut de cuBLAS (32 Mio sur Hopper, 8,125 Mio avant), le premier bloc de cette taille dans sa phase, fait à son premier produit matriciel et jamais libéré&#x202f;: un par thread et par stream (celui du thread d&apos;autograd n&apos;a pas de cadres Python)</translation>
+    </message>
+    <message>
         <source>allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters, load_state_dict, from_pretrained, a module&apos;s __init__)</source>
         <translation>alloué pendant que le modèle était construit, chargé ou déplacé (Module.to/_apply, reset_parameters, load_state_dict, from_pretrained, le __init__ d&apos;un module)</translation>
     </message>

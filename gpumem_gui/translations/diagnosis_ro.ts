@@ -98,6 +98,10 @@
         <translation>alocat la pregătirea spațiului de lucru al unei biblioteci (cuBLAS getNewWorkspace/getCurrentCUDABlasHandle, cuBLASLt, cuDNN, NCCL): păstrat cât trăiește procesul</translation>
     </message>
     <message>
+        <source>exactly cuBLAS&apos;s default workspace (32 MiB on Hopper, 8.125 MiB before), the first block of that size in its phase, made at its first matrix product and never freed: one per thread and stream (the autograd thread&apos;s has no Python frames)</source>
+        <translation>exact spațiul de lucru implicit al cuBLAS (32 MiB pe Hopper, 8,125 MiB înainte), primul bloc de această mărime din faza sa, făcut la primul său produs de matrice și niciodată eliberat: unul pe fir și pe stream (cel al firului autograd nu are cadre Python)</translation>
+    </message>
+    <message>
         <source>allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters, load_state_dict, from_pretrained, a module&apos;s __init__)</source>
         <translation>alocat cât timp modelul era construit, încărcat sau mutat (Module.to/_apply, reset_parameters, load_state_dict, from_pretrained, __init__ al unui modul)</translation>
     </message>

@@ -7,7 +7,9 @@ each rule's words are what the block details and `explain --json` show of it):
    file has no trace); its stack, if any, says where but not when, so it is counted apart.
 2. library_workspaces: allocated inside a library's workspace set-up (cuBLAS's `at::cuda::getNewWorkspace` <-
    `getCurrentCUDABlasHandle`, cuBLASLt's, cuDNN's, NCCL's buffers): made once per handle and stream, kept for the
-   whole process, whatever phase first needed them.
+   whole process, whatever phase first needed them. Without C++ frames (stacks="python"), cuBLAS's by its size and
+   life: exactly a default workspace (32 MiB on Hopper, 8.125 MiB before), the first of that size in its phase,
+   never freed, and the only block of that size its stack keeps (see _workspaces_by_size).
 3. parameters: allocated while a model was loaded or built (`Module.to/_apply/cuda`, `reset_parameters`,
    `torch/nn/parameter.py`, `load_state_dict`, `from_pretrained`, a module's `__init__` outside any forward).
 4. gradients: allocated by the autograd engine's AccumulateGrad node, which makes `.grad`.
@@ -319,6 +321,7 @@ class _Life:
     recompute: npt.NDArray[np.bool_]  # allocated in a forward stretch that lies between two backward stretches
     marks: npt.NDArray[np.int64]  # category_marks bits of its allocation's stack
     weight_cast: npt.NDArray[np.bool_]  # autocast's cast to half the size of a weight block (see _weight_casts)
+    workspace_like: npt.NDArray[np.bool_]  # a cuBLAS workspace by its size and life (see _workspaces_by_size)
 
     def marked(self, mark: int) -> npt.NDArray[np.bool_]:
         """Per lifetime: its allocation's stack has a frame with one of the `mark` bits."""
@@ -352,6 +355,17 @@ RULES: tuple[Rule, ...] = (
             " cuDNN, NCCL): kept for the whole process",
         ),
         lambda b: b.marked(marks.WORKSPACE),
+    ),
+    # 2b. the same without C++ frames (stacks="python"): a cuBLAS handle's workspace by its size and its life
+    Rule(
+        LIBRARY_WORKSPACES,
+        QT_TRANSLATE_NOOP(
+            "CategoryRules",
+            "exactly cuBLAS's default workspace (32 MiB on Hopper, 8.125 MiB before), the first block of that size"
+            " in its phase, made at its first matrix product and never freed: one per thread and stream (the"
+            " autograd thread's has no Python frames)",
+        ),
+        lambda b: b.workspace_like,
     ),
     # 3. the model's weights, made or moved while it was built or loaded
     Rule(
@@ -501,6 +515,32 @@ def _file_categories(trace: TraceTable, start: npt.NDArray[np.int64]) -> I8:
     return out
 
 
+# cuBLAS's workspace per handle (one per thread and stream), allocated through the caching allocator at the first
+# matrix product and kept: CUBLAS_WORKSPACE_CONFIG's default ":4096:8" on Hopper and later, ":4096:2:16:8" before
+CUBLAS_WORKSPACE_SIZES = (4096 * 1024 * 8, 4096 * 1024 * 2 + 16 * 1024 * 8)
+
+
+def _workspaces_by_size(life: Lifetimes, kept: npt.NDArray[np.bool_], phase: I8) -> npt.NDArray[np.bool_]:
+    """Per lifetime: cuBLAS's workspace as a trace with Python frames alone shows it (the H200 check's training job:
+    32 MiB at the first forward's first linear, "activations", and 32 MiB without frames at the first backward's,
+    "unknown", both alive to the end): a block of exactly a default workspace size, never freed (`kept`), the
+    first block of that size allocated while its phase (`phase`, the phase running then) ran, and the only block of
+    that size its stack keeps (a forward that keeps its 32 MiB hidden states step after step is a leak, not this)."""
+    out = np.zeros(len(life.start), bool)
+    for size in CUBLAS_WORKSPACE_SIZES:
+        rows = np.flatnonzero(life.requested == size)
+        if not len(rows):
+            continue
+        rows = rows[np.argsort(life.start[rows], kind="stable")]
+        _, first = np.unique(phase[rows], return_index=True)  # the first of that size in each phase
+        chosen = rows[first]
+        chosen = chosen[kept[chosen]]
+        stacks, counts = np.unique(life.stack[rows[kept[rows]]], return_counts=True)
+        alone = counts[np.searchsorted(stacks, life.stack[chosen])] == 1 if len(chosen) else np.zeros(0, bool)
+        out[chosen[alone]] = True
+    return out
+
+
 def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[I8, I8]:
     life = timeline.lifetimes
     m = len(life.start)
@@ -524,6 +564,7 @@ def _lifetime_categories(snapshot: Snapshot, timeline: DeviceTimeline) -> tuple[
         recompute=_recompute_runs(ev_phase, ev_run)[ev_run[start]] if n else np.zeros(m, bool),
         marks=stack_mark,
         weight_cast=_weight_casts(life, weight, autocast_cast),
+        workspace_like=_workspaces_by_size(life, ~freed & recorded, ev_phase[start] if n else np.zeros(m, np.int8)),
     )
     rule = np.full(m, NO_RULE, np.int8)
     for index in range(len(RULES) - 1, -1, -1):  # last to first, so that earlier rules overwrite later ones
