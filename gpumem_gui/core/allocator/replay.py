@@ -20,7 +20,7 @@ from gpumem_gui.core.analysis.process_limit import process_limit
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, build_timeline
 from gpumem_gui.core.rules.alloc_conf import AllocConfError, parse_alloc_conf
 from gpumem_gui.core.rules.allocator_constants import GiB
-from gpumem_gui.core.rules.allocator_rules import DEFAULT_CONFIG, AllocatorConfig, allocation_size, round_size
+from gpumem_gui.core.rules.allocator_rules import DEFAULT_CONFIG, AllocatorConfig
 from gpumem_gui.core.rules.torch_versions import (
     DEFAULT_RULES,
     TorchRules,
@@ -197,17 +197,6 @@ def _segment_dicts(state: AllocatorState, stacks: StackTable) -> list[dict[str, 
     return out
 
 
-def guess_capacity(
-    timeline: DeviceTimeline,
-    bound: int | None = None,
-    device_memory: int | None = None,
-    *,
-    config: AllocatorConfig | None = None,
-) -> int:
-    """The memory a replay lets the allocator get (capacity_guess's, without where it came from)."""
-    return capacity_guess(timeline, bound, device_memory, config=config)[0]
-
-
 def capacity_guess(
     timeline: DeviceTimeline,
     bound: int | None = None,
@@ -233,8 +222,7 @@ def capacity_guess(
     seen: list[int] = []
     limits: list[int] = []
     for o in timeline.ooms:
-        needed = allocation_size(round_size(o.requested_bytes, config), config) if o.requested_bytes > 0 else 0
-        limit = process_limit(timeline, o, needed, fraction_set=fraction_set)
+        limit = process_limit(timeline, o, config)
         if limit is not None:
             limits.append(limit.assumed_bytes)
         else:

@@ -27,7 +27,7 @@ from gpumem_gui.core.analysis.categories import category_label
 from gpumem_gui.core.analysis.expandable_room import ExpandableRoom, expandable_room
 from gpumem_gui.core.analysis.growth import find_growth, growth_sentences
 from gpumem_gui.core.analysis.metrics import metrics_by_group, segment_free
-from gpumem_gui.core.analysis.process_limit import ProcessLimit, process_limit
+from gpumem_gui.core.analysis.process_limit import ProcessLimit, obtainable, process_limit
 from gpumem_gui.core.analysis.report import DeviceReport
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent, build_timeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, MIN_LARGE_ALLOC, ROUND_LARGE, SMALL_SIZE
@@ -200,10 +200,8 @@ def diagnose(
     if moment.event is not None and moment.event >= 0 and actions[moment.event] == Action.OOM:
         entry = next(o for o in timeline.ooms if o.index == moment.event)
         pool = request_pool(snapshot.trace(device), report.state, moment.event)
-        needed = allocation_size(round_size(entry.requested_bytes, config), config)
-        fraction_set = bool(config.per_process_memory_fraction)
         recorded = snapshot.memory_limit.get(device)
-        limit = process_limit(timeline, entry, needed, fraction_set=fraction_set, given=capacity, recorded=recorded)
+        limit = process_limit(timeline, entry, config, given=capacity, recorded=recorded)
         oom = analyze_oom(report.state, entry, config, site_of, pool=pool, limit=limit)
         oom = replace(oom, **_request_site(snapshot, int(snapshot.trace(device).stack[moment.event])))
     gap = analyze_gap(report, timeline, actions, moment)
@@ -282,11 +280,11 @@ def analyze_oom(
     largest = int(seg_largest[mine].max(initial=0))
     segment_bytes = allocation_size(request, config)
     by_hole = largest_request_served_by(largest, small_pool=small, config=config) if largest else 0
-    obtainable = oom.device_free_bytes if limit is None else min(oom.device_free_bytes, limit.room_bytes)
-    by_new = new_segment_fits(obtainable, small, config)
+    room_left = obtainable(oom.device_free_bytes, limit)
+    by_new = new_segment_fits(room_left, small, config)
     room = None
     if config.expandable_segments:  # no cudaMalloc: pages mapped onto a segment's free tail
-        room = expandable_room(state, oom.stream, small, request, device_free=obtainable, above=by_hole)
+        room = expandable_room(state, oom.stream, small, request, device_free=room_left, above=by_hole)
         segment_bytes = room.request.map_bytes
         grown = room.limit.bytes  # 0 when growing serves nothing the largest hole does not
         by_new = largest_request_served_by(grown, small_pool=small, config=config) if grown else 0
@@ -300,7 +298,7 @@ def analyze_oom(
         candidates = np.flatnonzero(fixed)
         candidates = candidates[np.lexsort((seg.address[candidates], -seg_free[candidates]))]
         total = np.cumsum(seg.total_size[candidates])
-        enough = np.flatnonzero(obtainable + total >= segment_bytes)
+        enough = np.flatnonzero(room_left + total >= segment_bytes)
         if len(enough):
             rule, chosen = "pin", candidates[: int(enough[0]) + 1]
     splitters: list[Splitter] = []
@@ -328,7 +326,7 @@ def analyze_oom(
         largest_hole_bytes=largest,
         new_segment_fits_bytes=by_new,
         fits_up_to_bytes=max(by_hole, by_new),
-        live_excess_bytes=max(segment_bytes - obtainable, 0),
+        live_excess_bytes=max(segment_bytes - room_left, 0),
         splitter_rule=rule,
         splitter_segments=len(chosen),
         splitter_segment_bytes=int(seg.total_size[chosen].sum()),
@@ -441,13 +439,6 @@ def _pool_words(o: OomAnalysis) -> Sentence:
     return say(QT_TRANSLATE_NOOP("Diagnosis", "large pool of private pool {pool}"), pool=str(o.private_pool))
 
 
-def _obtainable(o: OomAnalysis) -> int:
-    """What the allocator could still get from the device: its free memory, or the room under the process's limit."""
-    if o.process_limit is None:
-        return o.device_free_bytes
-    return min(o.device_free_bytes, o.process_limit.room_bytes)
-
-
 def _limit_sentence(o: OomAnalysis, limit: ProcessLimit) -> str:
     refused = say(
         QT_TRANSLATE_NOOP(
@@ -501,6 +492,7 @@ def _limit_sentence(o: OomAnalysis, limit: ProcessLimit) -> str:
 
 def _oom_sentences(o: OomAnalysis) -> list[str]:
     who = o.site or QT_TRANSLATE_NOOP("Diagnosis", "The program")
+    left = obtainable(o.device_free_bytes, o.process_limit)  # what the device, or the process's limit, still gave
     out: list[str] = [
         say(
             QT_TRANSLATE_NOOP(
@@ -604,14 +596,14 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
                     ),
                     count=o.splitter_count,
                     segments=segments,
-                    device_free=format_bytes(_obtainable(o)),
+                    device_free=format_bytes(left),
                     released=format_bytes(o.splitter_segment_bytes),
                     needed=format_bytes(o.segment_bytes),
                     named=named,
                     more=more,
                 )
             )
-    elif o.process_limit is not None and o.cache_free_bytes + _obtainable(o) < o.request_bytes:
+    elif o.process_limit is not None and o.cache_free_bytes + left < o.request_bytes:
         out.append(
             say(
                 QT_TRANSLATE_NOOP(
@@ -621,7 +613,7 @@ def _oom_sentences(o: OomAnalysis) -> list[str]:
                     " smaller request, a smaller live set or a higher limit.",
                 ),
                 cache_free=format_bytes(o.cache_free_bytes),
-                left=format_bytes(_obtainable(o)),
+                left=format_bytes(left),
             )
         )
     elif o.process_limit is None and o.cache_free_bytes + o.device_free_bytes < o.request_bytes:

@@ -13,9 +13,9 @@ from typing import Literal
 import numpy as np
 
 from gpumem_gui.core.analysis.metrics import Metrics
+from gpumem_gui.core.analysis.process_limit import device_had_room
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.rules.allocator_constants import MIN_BLOCK_SIZE, SMALL_SIZE
-from gpumem_gui.core.rules.allocator_rules import allocation_size
 from gpumem_gui.core.snapshot.model import I64, Action, AllocatorState, BlockState, TraceTable
 from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
 from gpumem_gui.core.snapshot.units import format_bytes
@@ -241,7 +241,7 @@ def _oom(o: OomFigures, at_oom: bool = False) -> Finding:
     fragmented = o.cached_free_bytes >= o.requested_bytes > o.largest_hole_bytes
     more = o.count > 1
     # the device could have given a new segment for it: a memory fraction of the process refused it (process_limit.py)
-    limited = not fragmented and 0 < allocation_size(o.requested_bytes) <= o.device_free_bytes
+    limited = not fragmented and device_had_room(o.requested_bytes, o.device_free_bytes)
     if limited and more:
         template = QT_TRANSLATE_NOOP(
             "Findings",

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, OomEvent
+from gpumem_gui.core.rules.allocator_rules import DEFAULT_CONFIG, AllocatorConfig, allocation_size, round_size
 
 
 @dataclass(frozen=True)
@@ -52,21 +53,37 @@ class ProcessLimit:
         return max(self.assumed_bytes - self.reserved_bytes, 0)
 
 
+def obtainable(device_free: int, limit: ProcessLimit | None) -> int:
+    """What the allocator could still get from the device: its free memory, or less, the room under `limit`."""
+    return device_free if limit is None else min(device_free, limit.room_bytes)
+
+
+def needed_bytes(requested: int, config: AllocatorConfig = DEFAULT_CONFIG) -> int:
+    """What a request needed from the device: the new segment its rounded size takes (0 for no request)."""
+    return allocation_size(round_size(requested, config), config) if requested > 0 else 0
+
+
+def device_had_room(requested: int, device_free: int, config: AllocatorConfig = DEFAULT_CONFIG) -> bool:
+    """The device's free memory at the OOM held the request's new segment: something else than the device refused it
+    (a memory limit of the process)."""
+    return 0 < needed_bytes(requested, config) <= device_free
+
+
 def process_limit(
     timeline: DeviceTimeline,
     oom: OomEvent,
-    needed: int,
+    config: AllocatorConfig = DEFAULT_CONFIG,
     *,
-    fraction_set: bool,
     given: int | None = None,
     recorded: int | None = None,
 ) -> ProcessLimit | None:
-    """The limit that refused `oom`'s request when the device's free memory held the `needed` bytes; None when it
-    did not (the device itself was full) or when the recorded settings carry the fraction (`fraction_set`: then it
-    is known, and applied as a setting). `given`: the limit as the user knows it (fraction x the device's total);
+    """The limit that refused `oom`'s request when the device's free memory held its new segment; None when it did
+    not (the device itself was full) or when the recorded settings (`config`) carry the fraction (then it is known,
+    and applied as a setting). `given`: the limit as the user knows it (fraction x the device's total);
     `recorded`: as the probe recorded it (Snapshot.memory_limit), taken where nothing is given."""
-    if fraction_set or needed <= 0 or oom.device_free_bytes < needed:
+    if config.per_process_memory_fraction or not device_had_room(oom.requested_bytes, oom.device_free_bytes, config):
         return None
+    needed = needed_bytes(oom.requested_bytes, config)
     reserved = timeline.series.reserved
     held = max(int(timeline.series.initial["reserved"]), int(reserved[: oom.index + 1].max(initial=0)))
     if given is None and recorded is not None:

@@ -7,8 +7,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from gpumem_gui.core.analysis.metrics import GroupedMetrics, Metrics, metrics_by_group, segment_free_summary
+from gpumem_gui.core.analysis.process_limit import device_had_room
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline, TraceFigures, build_timeline, trace_figures
-from gpumem_gui.core.rules.allocator_rules import AllocatorConfig, allocation_size
+from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
 from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.origin import PROFILER_FORM, SYNTHETIC_SPACE, profiler_made
 from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, format_percent
@@ -206,7 +207,7 @@ def _trace_lines(tl: TraceFigures) -> list[str]:
             # room on the device for the new segment: a memory fraction of the process refused it (process_limit.py)
             + (
                 " (a limit of this process refused it)"
-                if 0 < allocation_size(oom.requested_bytes) <= oom.device_free_bytes
+                if device_had_room(oom.requested_bytes, oom.device_free_bytes)
                 else ""
             )
         )
