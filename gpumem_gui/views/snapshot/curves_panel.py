@@ -3,6 +3,8 @@ the cached segments and the memory by pool (one tab each), beside the list of th
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 import numpy as np
 from PySide6 import QtCore, QtWidgets
 
@@ -21,6 +23,7 @@ from gpumem_gui.views.snapshot.timeline import TimelineView
 # the titles of the tabs whose views are made when first looked at
 _SEGMENTS = QT_TRANSLATE_NOOP("Tabs", "cached segments")
 _POOLS = QT_TRANSLATE_NOOP("Tabs", "by pool")
+_Made = TypeVar("_Made", SegmentTimelineView, PoolEnvelopeView)
 # a trace this short is listed at once; a longer one's list is made in a task (a pass over millions of events)
 LIST_AT_ONCE = 100_000
 
@@ -114,25 +117,21 @@ class CurvesPanel(QtWidgets.QSplitter):
     def segment_timeline(self) -> SegmentTimelineView | None:
         """The segment timeline (made now where its tab is placed and it is not yet); None before its tab is."""
         if self._segment_timeline is None and self._segment_page is not None:
-            view = SegmentTimelineView()  # filled when first shown
-            view.event_selected.connect(self.event_travelled)
-            self._segment_timeline = view
-            self._made_in_place(self._segment_page, view, _SEGMENTS)
+            self._segment_timeline = self._made_in_place(self._segment_page, SegmentTimelineView(), _SEGMENTS)
         return self._segment_timeline
 
     @property
     def pool_envelope(self) -> PoolEnvelopeView | None:
         """The memory by pool (made now where its tab is placed and it is not yet); None before its tab is."""
         if self._pool_envelope is None and self._pool_page is not None:
-            view = PoolEnvelopeView()  # filled when first shown
-            view.event_selected.connect(self.event_travelled)
-            self._pool_envelope = view
-            self._made_in_place(self._pool_page, view, _POOLS)
+            self._pool_envelope = self._made_in_place(self._pool_page, PoolEnvelopeView(), _POOLS)
         return self._pool_envelope
 
-    def _made_in_place(self, page: QtWidgets.QWidget, view: QtWidgets.QWidget, title: str) -> None:
-        """`view` takes the place of the page that stood in its tab, picked if that page was: the tabs' own signal
-        is held meanwhile (a view being made is no tab change; whoever made it goes on with it shown)."""
+    def _made_in_place(self, page: QtWidgets.QWidget, view: _Made, title: str) -> _Made:
+        """`view` (filled when first shown) takes the place of the page that stood in its tab, picked if that page
+        was: the tabs' own signal is held meanwhile (a view being made is no tab change; whoever made it goes on
+        with it shown). Its picked events travel the tab."""
+        view.event_selected.connect(self.event_travelled)
         tabs = self.curve_tabs
         assert tabs is not None
         index = tabs.indexOf(page)
@@ -146,6 +145,7 @@ class CurvesPanel(QtWidgets.QSplitter):
         finally:
             tabs.blockSignals(held)
         page.deleteLater()
+        return view
 
     def _shown(self, page: QtWidgets.QWidget | None) -> bool:
         """Whether `page` (a view, or the page standing in for one) is the tab picked."""
@@ -208,8 +208,7 @@ class CurvesPanel(QtWidgets.QSplitter):
 
     def _cursor_if_shown(self, view: SiteTimelineView | SegmentTimelineView | PoolEnvelopeView | None) -> None:
         """`view`'s cursor at the event shown, where its tab is the one picked (and it is not there yet)."""
-        shown = view is not None and self.curve_tabs is not None and self.curve_tabs.currentWidget() is view
-        if shown and view is not None and view.current_event != self.shown_event:
+        if view is not None and self._shown(view) and view.current_event != self.shown_event:
             view.set_event(self.shown_event, emit=False)
 
     def list_events(self, timeline: DeviceTimeline) -> None:

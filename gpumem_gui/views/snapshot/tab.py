@@ -159,7 +159,7 @@ class SnapshotTab(QtWidgets.QWidget):
             QtCore.QTimer.singleShot(UNSHOWN_MS, self, self._stage)
         else:
             self._device_shown()
-            self._later(self._make_next)
+            self.later(self._make_next)
 
     def later(self, step: Callable[[], None]) -> None:
         """`step` in a later turn of the event loop, one step a turn in the order asked, after a timer rather than as
@@ -167,8 +167,6 @@ class SnapshotTab(QtWidgets.QWidget):
         self._steps.append(step)
         if not self._step_timer.isActive():
             self._step_timer.start()
-
-    _later = later
 
     def _next_step(self) -> None:
         if self._steps:
@@ -189,11 +187,11 @@ class SnapshotTab(QtWidgets.QWidget):
     def _stage(self) -> None:
         if not self._staged:
             self._staged = True
-            self._later(self._first_frame)
+            self.later(self._first_frame)
 
     def _first_frame(self) -> None:
         self._device_shown(staged=True)  # the notes and the map, then the inspector, each in a turn of its own
-        self._later(self._make_next)
+        self.later(self._make_next)
 
     # -- the tab's parts, made one a turn ----------------------------------------------------------------------
 
@@ -201,7 +199,7 @@ class SnapshotTab(QtWidgets.QWidget):
         if self._made < len(self._parts):
             self._make(self._made + 1)
         if self._made < len(self._parts):
-            self._later(self._make_next)
+            self.later(self._make_next)
 
     def _make(self, parts: int) -> None:
         """Make the first `parts` parts of the tab (in order: the side panel's pages keep their places)."""
@@ -441,7 +439,10 @@ class SnapshotTab(QtWidgets.QWidget):
             self.curves.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
             if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
                 self._bottom_settled = True
-                self._splitters.settle("map_timeline", MAP_OVER_CURVES)
+                # a size for every widget there (the map's pane first), whatever else still stands between the two
+                main, (over, under) = self._main, MAP_OVER_CURVES
+                sizes = [over if i == 0 else under if main.widget(i) is self.curves else 0 for i in range(main.count())]
+                self._splitters.settle("map_timeline", sizes)
 
     def _inspector_shown(self) -> None:
         if self._inspector is not None:
@@ -456,7 +457,7 @@ class SnapshotTab(QtWidgets.QWidget):
                 if len(steps) > 1:
                     self._in_turns(steps[1:], token)
 
-        self._later(run)
+        self.later(run)
 
     def _lists_shown(self) -> None:
         # while the trace is read there are no lists to show: the curves are not made for them here (with the parts
@@ -491,7 +492,7 @@ class SnapshotTab(QtWidgets.QWidget):
         `segment_ticks`: what the loader is making or found for the curves (CurvesPanel.expect)."""
         self.timeline_view  # noqa: B018 (made now, drawn in a later turn)
         self.curves.expect(timelines, segment_ticks or {}, site_bands_for)
-        self._later(lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device))
+        self.later(lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device))
 
     def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
         """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
@@ -518,7 +519,7 @@ class SnapshotTab(QtWidgets.QWidget):
             self._fill_devices()
         # the steps of a frame shown before (the first frame's, in turns) stop here: theirs would list the events too
         self._shown_token += 1
-        self._later(lambda: self._device_shown(staged=True))  # in the next turns
+        self.later(lambda: self._device_shown(staged=True))  # in the next turns
 
     def set_snapshot(self, snapshot: Snapshot, timelines: dict[int, DeviceTimeline]) -> None:
         """A newer snapshot of the same job (live mode): the choices and the map's zoom stay, its last state shows."""

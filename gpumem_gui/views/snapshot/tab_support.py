@@ -91,9 +91,10 @@ def made_part(make: Callable[[int], None], parts: int, part: Callable[[], T | No
 
 
 # the map over the curves once the trace is read, as weights (the splitter's stretch: the curves keep their least
-# height, 3/4 of the rest goes to the map); the sizes Qt gave a widget added later depended on which stages of the
-# load had been laid out when it came (the curves 238 px high in one run, 476 in the next)
-MAP_OVER_CURVES = [3000, 0, 1000]
+# height, 3/4 of the rest goes to the map; any other widget, the reading line, none); the sizes Qt gave a widget added
+# later depended on which stages of the load had been laid out when it came (the curves 238 px high in one run, 476
+# in the next)
+MAP_OVER_CURVES = (3000, 1000)
 
 
 class SplitterMemory:
