@@ -22,7 +22,7 @@ SCHEMA_VERSIONS = {
     "explain": 2,
     "diff": 1,
     "ranks": 2,
-    "replay": 2,
+    "replay": 3,
     "events": 1,
     "stack": 1,
     "span": 1,  # explain --span

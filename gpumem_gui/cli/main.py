@@ -473,6 +473,12 @@ def _replay(args: argparse.Namespace) -> int:
     )
     where = "never" if result.first_divergence is None else f"at event {result.first_divergence}"
     print(f"  replay first differs {where} (a device call, an OOM or a block's place in its segment)")
+    for pool in result.inferred_pools:  # assumed, not recorded: the user is told so
+        made = ", ".join(f"{s.address:#x} ({format_bytes(s.size)}, event {s.event})" for s in pool.segments)
+        print(
+            f"  assumed private pool {pool.pool_id}: not named by the trace, inferred from the segments the recorded"
+            f" allocator made where the default pool had room: {made}"
+        )
     if args.output:
         print(f"  replayed run written to {args.output}")
     return 0

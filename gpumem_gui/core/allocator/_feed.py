@@ -129,6 +129,17 @@ class Feed:
             if pool_id is not None and pool_id in self.sim.private_pools:
                 self.sim.private_pools[pool_id].use_count = 0
 
+    def released_pool(self, start: int, stop: int) -> Any:
+        """The private pool whose memory alone rows start..stop-1 give back, else None: the recorded emptyCache was
+        that pool's (a MemPool deleted releases its own cached segments, not the default pools')."""
+        first = self.pools[start]
+        if first is None:
+            return None
+        for j in range(start + 1, stop):
+            if self.pools[j] != first:
+                return None
+        return first
+
     def diverge(self, row: int) -> None:
         if self.divergence is None:
             self.divergence = row
@@ -201,7 +212,7 @@ class Feed:
                     skip_until = self.explicit[i]
                     self.pools_released(i, skip_until)
                     mark = sim.trace_length
-                    sim.empty_cache(self.frames(stack_of[i]))
+                    sim.empty_cache(self.frames(stack_of[i]), self.released_pool(i, skip_until))
                     self.expected = [(j, -1, addrs[j], sizes[j]) for j in range(i, skip_until)]
                     self.settle(i, mark)
                 elif i >= skip_until:  # the allocator's own: the simulator decides at the next request

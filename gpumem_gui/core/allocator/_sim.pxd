@@ -54,7 +54,7 @@ cdef class DeviceAllocatorSim:
     cpdef record_stream(self, Block block, stream)
     cpdef synchronize(self, stream=*)
     cpdef process_events(self)
-    cpdef empty_cache(self, frames=*)
+    cpdef empty_cache(self, frames=*, pool_id=*)
     @cython.locals(keys=list, i=Py_ssize_t, block=Block, nxt=Block)
     cpdef Block get_free_block(self, _Pool pool, stream, size)
     cpdef Block alloc_block(self, _Pool pool, stream, size, alloc_size, frames)

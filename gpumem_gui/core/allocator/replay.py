@@ -12,6 +12,7 @@ import numpy as np
 
 from gpumem_gui.core.allocator import simulator
 from gpumem_gui.core.allocator._feed import Feed
+from gpumem_gui.core.allocator.inferred_pools import InferredPool, unnamed_pool_segment, with_inferred
 from gpumem_gui.core.allocator.judged import unjudged_reason
 from gpumem_gui.core.allocator.pool_rows import row_pools
 from gpumem_gui.core.allocator.releases import capacity_bound, release_runs
@@ -69,6 +70,8 @@ class ReplayResult:
     unjudged: str = ""  # why the trace cannot judge these settings (see judged.py); "" when it can
     # per recorded event, the replayed event of the same request (-1: before the first), see paired_events
     replayed_event: np.ndarray | None = field(default=None, repr=False)
+    # private pools the trace does not name that the replay assumed, see inferred_pools.py
+    inferred_pools: list[InferredPool] = field(default_factory=list)
     rules: TorchRules = DEFAULT_RULES  # the torch release whose allocator rules the replay followed
     rules_source: str = "assumed"  # "recorded" (by the probe), "given" or "assumed" (the default)
     device_memory: int = 0  # the device's total memory, the base of a memory fraction and of expandable reservations
@@ -91,6 +94,7 @@ class ReplayResult:
             "replayed": replayed,
             "judged": not self.unjudged,
             "reason": self.unjudged,
+            "inferred_private_pools": [pool.as_dict() for pool in self.inferred_pools],
         }
 
 
@@ -328,6 +332,7 @@ class _Run:
     rules_source: str
     device_memory: int
     device_memory_source: str
+    inferred_pools: list[InferredPool]
 
 
 def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed on)
@@ -370,23 +375,42 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     trace = change.trace if change is not None else recorded_trace
     runs = recorded_runs if change is None else release_runs(trace, snapshot.stacks)
     sim_class, feed_class = _simulation()
-    sim = sim_class(capacity, config, device=device, device_memory=device_memory)
     segments = _segment_dicts(timeline.state_at(-1), snapshot.stacks)
     if change is not None and change.freed_at_start:
         segments = _freed(segments, change.freed_at_start)
     _refuse_overlaps(segments, device)
-    handles = {b.addr: b for b in sim.load_segments(segments)}
-    initial_reserved = int(sim.reserved)
-    # the simulation makes a trace entry per event and a block per split, none of them in cycles: the cyclic
-    # collector, walking every container made so far, would only cost time
-    pools = row_pools(trace, timeline.pool_ids, timeline.pieces, None if change is None else change.source)
-    with gc_paused():
-        started = time.process_time()
-        feed = feed_class(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints, pools=pools)
-        for seg in segments:  # the state before the trace is restored at its own addresses
-            feed.places.add(seg["address"], seg["total_size"], 0)
-        divergence = feed.run()
-        simulate_seconds = time.process_time() - started
+
+    def feed_through(pools: list[Any]) -> tuple[Any, Any, int | None, float, int]:
+        sim = sim_class(capacity, config, device=device, device_memory=device_memory)
+        handles = {b.addr: b for b in sim.load_segments(segments)}
+        initial_reserved = int(sim.reserved)
+        # the simulation makes a trace entry per event and a block per split, none of them in cycles: the cyclic
+        # collector, walking every container made so far, would only cost time
+        with gc_paused():
+            started = time.process_time()
+            feed = feed_class(sim, trace, snapshot.stacks, handles, runs=runs, hints=hints, pools=pools)
+            for seg in segments:  # the state before the trace is restored at its own addresses
+                feed.places.add(seg["address"], seg["total_size"], 0)
+            divergence = feed.run()
+            return sim, feed, divergence, time.process_time() - started, initial_reserved
+
+    at = None if change is None else change.source
+    pools = row_pools(trace, timeline.pool_ids, timeline.pieces, at)
+    sim, feed, divergence, simulate_seconds, initial_reserved = feed_through(pools)
+    inferred: list[InferredPool] = []
+    # only the recorded program under its recorded settings tells a pool by where the replay parts from it: under
+    # other settings or a changed program a replay is meant to part from the recording
+    while change is None and not overrides and divergence is not None:
+        step = unnamed_pool_segment(trace, pools, timeline, inferred, divergence, feed, sim)
+        if step is None:
+            break
+        tried = with_inferred(trace, timeline, step, at)
+        run_again = feed_through(tried)
+        simulate_seconds += run_again[3]
+        if run_again[2] is not None and run_again[2] <= divergence:
+            break  # the assumed pool does not explain the recording: the replay without it stands
+        inferred, pools = step, tried
+        sim, feed, divergence, _, initial_reserved = run_again
     return _Run(
         sim,
         feed,
@@ -404,6 +428,7 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         rules_source,
         device_memory,
         memory_source,
+        inferred,
     )
 
 
@@ -479,6 +504,7 @@ def replay(
         rules_source=run.rules_source,
         device_memory=run.device_memory,
         device_memory_source=run.device_memory_source,
+        inferred_pools=run.inferred_pools,
     )
 
 

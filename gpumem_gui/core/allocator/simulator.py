@@ -319,10 +319,20 @@ class DeviceAllocatorSim:
     def process_events(self) -> None:
         """Frees whose streams are done; in the simulator only synchronize() finishes a stream's work."""
 
-    def empty_cache(self, frames: Frames | None = None) -> None:
+    def empty_cache(self, frames: Frames | None = None, pool_id: PoolId | None = None) -> None:
         """torch.cuda.empty_cache() called from `frames`; without them the frees show each segment's own stack.
-        Private pools still in use keep their cached memory (release_pool first)."""
-        self.release_cached_blocks(frames)
+        Private pools still in use keep their cached memory (release_pool first). With `pool_id`, emptyCache of
+        that pool alone (what deleting a MemPool does): the default pools and other private pools keep theirs."""
+        if pool_id is None:
+            self.release_cached_blocks(frames)
+            return
+        self.synchronize()
+        private = self.private_pools.get(pool_id)
+        if private is not None and private.use_count == 0:
+            self.release_blocks(private.small, frames)
+            self.release_blocks(private.large, frames)
+            if not self._holds_memory(private):
+                del self.private_pools[pool_id]
 
     # -- private pools -------------------------------------------------------------------------------------------
 
