@@ -236,6 +236,11 @@ class EventInspector(Retranslated):
         if not info.forward_frames and self.stacks.currentIndex() == 1:
             self.stacks.setCurrentIndex(0)
 
+    @property
+    def pending(self) -> bool:
+        """Whether what is shown is of a trace still being read (show_event's `pending`)."""
+        return self._pending
+
     def text(self) -> str:
         """Everything shown, as plain text (for copying and tests)."""
         rows = [self.heading.text()]

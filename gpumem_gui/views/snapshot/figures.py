@@ -222,6 +222,21 @@ _SEVERITY_WORD = {
 }
 
 
+class _MeasuredLabel(QtWidgets.QLabel):
+    """A wrapped label that measures its height at a width once per text: a rich text's layout each time asked
+    otherwise (its box's hints on a new text, then the panel's layout asking again in the same travel)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._measured: tuple[tuple[str, int, str, str], int] | None = None
+
+    def heightForWidth(self, width: int) -> int:
+        key = (self.text(), width, self.font().key(), self.styleSheet())
+        if self._measured is None or self._measured[0] != key:
+            self._measured = (key, super().heightForWidth(width))
+        return self._measured[1]
+
+
 class FiguresPanel(Retranslated):
     """The figures of the shown state, each with its share of the whole it belongs to, then the findings."""
 
@@ -229,7 +244,7 @@ class FiguresPanel(Retranslated):
         super().__init__(parent)
         outer = QtWidgets.QVBoxLayout(self)
         outer.setContentsMargins(6, 6, 6, 6)
-        self.title = QtWidgets.QLabel()
+        self.title = _MeasuredLabel()
         self.title.setWordWrap(True)
         # plain text in a bold font, not <b> rich text: the same pixels, and a new title (each travel) is measured
         # for its height without a rich text document's layout
@@ -264,7 +279,7 @@ class FiguresPanel(Retranslated):
         self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set
         self.gap_bar.setVisible(False)
         outer.addWidget(self.gap_bar)
-        self.findings_label = QtWidgets.QLabel()  # the findings, one coloured paragraph each
+        self.findings_label = _MeasuredLabel()  # the findings, one coloured paragraph each
         self.findings_label.setWordWrap(True)
         self.findings_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
         self.findings_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)

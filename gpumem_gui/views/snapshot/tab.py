@@ -82,6 +82,7 @@ class SnapshotTab(QtWidgets.QWidget):
         # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
         # the figures show at once, and no turn of the GUI thread is long; a part asked for sooner is made then
         self._inspector: EventInspector | None = None
+        self._inspector_page: QtWidgets.QWidget | None = None  # its page in the side panel
         self._block_page: BlockPage | None = None
         self._table: BlockTableView | None = None
         self._diagnosis: DiagnosisPages | None = None
@@ -109,6 +110,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._step_timer.timeout.connect(self._next_step)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
+        self.side_tabs.currentChanged.connect(lambda _i: self._inspector_if_shown())  # catches up when picked
         self.controls = TabControls(LAYOUTS.index(self.document.layout))
         c = self.controls  # its widgets, by the names the window and the tests use
         self.device_box, self.pool_box, self.stream_box = c.device_box, c.pool_box, c.stream_box
@@ -213,6 +215,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._inspector = EventInspector()
         area = scroll_area()
         area.setWidget(self._inspector)  # scrolls rather than taking the figures' room in a short window
+        self._inspector_page = area
         add_tab(self.side_tabs, area, QT_TRANSLATE_NOOP("Tabs", "event"), 0)
         self.side_tabs.setCurrentIndex(0)
         self._inspector.show_event(self.frame.event_info, self.frame.pending)
@@ -294,7 +297,10 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def inspector(self) -> EventInspector:
-        return made_part(self._make, 1, lambda: self._inspector)
+        """Made when asked for, at the event shown (while its page is hidden it does not follow each travel)."""
+        inspector = made_part(self._make, 1, lambda: self._inspector)
+        self._inspector_if_shown(hidden_too=True)
+        return inspector
 
     @property
     def details(self) -> QtWidgets.QTextEdit:
@@ -391,8 +397,8 @@ class SnapshotTab(QtWidgets.QWidget):
         if table:
             self._refresh_table()
         self.figures.set_metrics(frame.metrics, lambda: frame_title(frame), frame.findings)  # a title to retranslate
-        if inspector and self._inspector is not None:  # else it shows the frame's event once made
-            self._inspector.show_event(frame.event_info, frame.pending)
+        if inspector:  # else it shows the frame's event once made (or once its page is picked)
+            self._inspector_if_shown()
         if self._curves is not None:
             self._curves.shown_event = frame.event  # where a list or a timeline made later starts
         if self._curves_placed():
@@ -445,8 +451,17 @@ class SnapshotTab(QtWidgets.QWidget):
                 self._splitters.settle("map_timeline", sizes)
 
     def _inspector_shown(self) -> None:
-        if self._inspector is not None:
-            self._inspector.show_event(self.frame.event_info, self.frame.pending)
+        self._inspector_if_shown()
+
+    def _inspector_if_shown(self, hidden_too: bool = False) -> None:
+        """The inspector at the frame's event where its page is the side panel's one picked (`hidden_too`: even
+        where not): behind another page (the block, the explanation) it waits, a few ms of each travel saved, and
+        catches up when its page is picked or it is read."""
+        inspector = self._inspector
+        if inspector is None or (inspector.info is self.frame.event_info and inspector.pending == self.frame.pending):
+            return
+        if hidden_too or self.side_tabs.currentWidget() is self._inspector_page:
+            inspector.show_event(self.frame.event_info, self.frame.pending)
 
     def _in_turns(self, steps: list[Callable[[], None]], token: int) -> None:
         """Each of `steps` in a turn of its own (the rest dropped once another _device_shown has begun)."""
