@@ -87,6 +87,9 @@ class TimelineView(Retranslated):
         self._ticks_x = np.zeros(0)
         self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
         self._refresh.timeout.connect(self._draw_curves)
+        # the range and columns the curves were last drawn for (_draw_curves); None: set_timeline gave new curves
+        self._drawn: tuple[float, float, int] | None = None
+        self._axis_labels: dict[str, str] = {}  # each axis's label as set (a label set again costs a text layout)
         # horizontal grid lines at the left axis's ticks, one item in the view: pyqtgraph's own grid is drawn by
         # the axis across the whole plot and costs about 10 ms a paint, a quarter of the window's budget
         self.grid = pg.PlotCurveItem(pen=pg.mkPen(palette.GRID, width=1), connect="pairs")
@@ -158,6 +161,10 @@ class TimelineView(Retranslated):
         lo, hi = self.plot.getViewBox().viewRange()[0]
         # a column every two pixels: the lines are two pixels wide, so finer columns would draw the same picture
         bins = max(int(self.plot.getViewBox().width()) // 2, 300)
+        drawn = (lo, hi, bins)
+        if drawn == self._drawn:
+            return  # the same columns (a resize that kept the width, a range that did not move): nothing to redo
+        self._drawn = drawn
         for key, (curve, scale) in self._full.items():
             item = self.frag_curve if key == "external_fragmentation" else self.curves[key]
             xs, ys = curve.step_points(self._x, lo, hi, bins)
@@ -190,10 +197,16 @@ class TimelineView(Retranslated):
         )
 
     def _label_axes(self) -> None:
-        self.plot.setLabel("left", translate("TimelineView", "memory ({unit})").format(unit=unit_word(self.unit)))
         by_time = self.timeline is not None and self.by_time()
         seconds = translate("TimelineView", "seconds since the first event")
-        self.plot.setLabel("bottom", seconds if by_time else translate("TimelineView", "trace event"))
+        labels = {
+            "left": translate("TimelineView", "memory ({unit})").format(unit=unit_word(self.unit)),
+            "bottom": seconds if by_time else translate("TimelineView", "trace event"),
+        }
+        for side, text in labels.items():
+            if self._axis_labels.get(side) != text:  # each set is a rich-text layout and a relayout of the plot
+                self._axis_labels[side] = text
+                self.plot.setLabel(side, text)
 
     def _fill_legend(self, *, ooms: bool, marks: bool, ranges: bool) -> None:
         """The curves, and the marks only where this timeline has them (an OOM entry on a file without OOMs only
@@ -237,6 +250,7 @@ class TimelineView(Retranslated):
         self.unit, self.unit_scale = memory_unit(s.peak("reserved"))
         self._full = {key: (envelopes[key], 1 / self.unit_scale) for key, _label in _CURVES}
         self._full["external_fragmentation"] = (envelopes["external_fragmentation"], 100.0)
+        self._drawn = None
         for item in self.marks:
             self.plot.removeItem(item)
         self.marks = []
