@@ -131,7 +131,8 @@ def rasterize(
     if only is not None:
         ones = np.ones(len(blk), np.uint8)
         rows_of = _RowsOfSegments(layout, blk.segment)
-        _paint(image.reshape(-1), layout, rows_of, mask=only, lo=blk.address, hi=blk.address + blk.size, code=ones)
+        ends = blk.address + blk.size
+        _paint(image.reshape(-1), layout, rows_of, mask=only, lo=blk.address, hi=ends, code=ones, blank=True)
         return image
     codes = site_codes(state, stacks) if block_codes is None else np.asarray(block_codes, np.uint8)
     state_code = blk.state
@@ -152,8 +153,8 @@ def rasterize(
         layers.append((marker, starts, ends, np.full(len(blk), LARGEST_FREE, np.uint8)))
     flat = image.reshape(-1)
     rows_of = _RowsOfSegments(layout, blk.segment)
-    for mask, lo, hi, code in layers:
-        _paint(flat, layout, rows_of, mask=mask & (hi > lo), lo=lo, hi=hi, code=code)
+    for k, (mask, lo, hi, code) in enumerate(layers):
+        _paint(flat, layout, rows_of, mask=mask & (hi > lo), lo=lo, hi=hi, code=code, blank=k == 0)
     return image
 
 
@@ -176,8 +177,10 @@ def _paint(
     lo: np.ndarray,
     hi: np.ndarray,
     code: np.ndarray,
+    blank: bool = False,
 ) -> None:
-    """Paint byte ranges [lo, hi) of the masked blocks: every pixel a range touches takes its code."""
+    """Paint byte ranges [lo, hi) of the masked blocks: every pixel a range touches takes its code. `blank`: `flat`
+    is all zeros yet (the first layer of a picture), so that the runs can be written as one strip."""
     idx = np.flatnonzero(mask & rows_of.present)
     if not len(idx):
         return
@@ -206,6 +209,12 @@ def _paint(
     total = int(ends[-1])
     if total == 0:
         return
+    # a strip where the runs cover much of the picture (its first layer: most of it; the holes' layer, often), a
+    # pixel by pixel write of a few runs otherwise (the strip would move the pixels between them too)
+    if (blank or total >= flat.size // 8) and _paint_dense(
+        flat, row * width + x0, row * width + x0 + lengths, code[idx][rep], blank=blank
+    ):
+        return
     # pixel k of run j is run j's first pixel + (k - where run j starts among all the runs' pixels): one repeat of
     # each run's shift, added to one arange, rather than gathering a run's row and x0 for every pixel; int32 where
     # the image allows (half the bytes to move, the travel repaints this several times a step)
@@ -214,6 +223,41 @@ def _paint(
     pixels = np.arange(total, dtype=index)
     np.add(pixels, np.repeat(shift, lengths), out=pixels)
     flat[pixels] = np.repeat(code[idx][rep], lengths)  # a pixel two runs share takes the later run's code, as before
+
+
+def _paint_dense(flat: np.ndarray, start: np.ndarray, end: np.ndarray, code: np.ndarray, *, blank: bool) -> bool:
+    """Runs [start, end) painted as one strip: the runs in pixel order, each cut where the next begins (the later
+    run takes a pixel two share), made by one np.repeat and written by one slice (`blank`: `flat` is all zeros yet,
+    so the gaps between the runs are zeros too) or one copy where the runs are, rather than an index per pixel.
+    False, with nothing written, where the runs are not in that order (a later run that starts inside another
+    ends before it): the caller paints them pixel by pixel."""
+    order = None if bool(np.all(start[1:] >= start[:-1])) else np.argsort(start, kind="stable")
+    if order is not None:  # the segments' rows in another order than the blocks' (the layout by size)
+        start, end, code = start[order], end[order], code[order]
+    following = start[1:]
+    cut = following < end[:-1]  # the next run begins inside this one: it must go on at least as far
+    if cut.any():
+        if not bool(np.all(end[1:][cut] >= end[:-1][cut])):
+            return False
+        if order is not None and not bool(np.all(order[1:][cut] > order[:-1][cut])):
+            return False  # of two runs that share pixels, the one written later must come later here too
+    stop = end.copy()
+    np.minimum(stop[:-1], following, out=stop[:-1])
+    n = len(start)
+    values = np.zeros(2 * n - 1, flat.dtype)
+    values[0::2] = code
+    lengths = np.empty(2 * n - 1, np.int64)
+    lengths[0::2] = stop - start
+    lengths[1::2] = following - stop[:-1]
+    strip = np.repeat(values, lengths)
+    where = flat[int(start[0]) : int(stop[-1])]
+    if blank:
+        where[:] = strip
+    else:
+        runs = np.zeros(2 * n - 1, bool)
+        runs[0::2] = True
+        np.copyto(where, strip, where=np.repeat(runs, lengths))
+    return True
 
 
 def block_ids(state: AllocatorState, layout: MapLayout, mask: np.ndarray) -> np.ndarray:
@@ -226,7 +270,8 @@ def block_ids(state: AllocatorState, layout: MapLayout, mask: np.ndarray) -> np.
     ids = np.arange(1, len(blk) + 1, dtype=np.int32)
     rows_of = _RowsOfSegments(layout, blk.segment)
     mask = np.asarray(mask, bool)
-    _paint(image.reshape(-1), layout, rows_of, mask=mask, lo=blk.address, hi=blk.address + blk.size, code=ids)
+    ends = blk.address + blk.size
+    _paint(image.reshape(-1), layout, rows_of, mask=mask, lo=blk.address, hi=ends, code=ids, blank=True)
     return image
 
 
