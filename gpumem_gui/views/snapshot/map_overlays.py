@@ -12,7 +12,7 @@ from gpumem_gui.core.analysis.rasterize import MapLayout
 from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import filled, localized, translate
+from gpumem_gui.views.common.language import current_language, filled, localized, translate
 
 LABEL_PIXELS = 10  # the labels' font size in pixels
 FIT = 0.85  # a segment gets a label where its rows are this many lines of text tall: glyphs do not fill a line
@@ -228,13 +228,27 @@ class SegmentLabels(pg.AxisItem):
         self.state: AllocatorState | None = None
         self.runs = segment_runs_empty()
         self.row_pixels = 1
+        self._content: tuple[object, ...] = ()  # what the labels are made of, as last set
+        self._shown: tuple[tuple[object, ...], tuple[list[tuple[QtCore.QRectF, str]], ...]] | None = None
 
     def set_segments(self, state: AllocatorState, layout: MapLayout, row_pixels: int) -> None:
-        self.state, self.runs, self.row_pixels = state, segment_runs(layout), row_pixels
+        runs = segment_runs(layout)
+        s = state.segments
+        # the labels' texts and places come from these alone: a travel that keeps them (most do) paints the gutter
+        # as it is, so it is not painted again (its labels, a few dozen texts made and drawn, on every travel)
+        content = (
+            row_pixels,
+            *(a.tobytes() for a in runs),
+            *(a.tobytes() for a in (s.total_size, s.address, s.pool, s.is_small, s.stream)),
+            tuple(map(tuple, state.pool_ids)),
+        )
+        self.state, self.runs, self.row_pixels = state, runs, row_pixels
         width = self.gutter_width(state)
         if width != self.fixedWidth:  # set again, the same width would lay the plot out again
             self.setWidth(width)
-        self.update()
+        if content != self._content:
+            self._content = content
+            self.update()
 
     def gutter_width(self, state: AllocatorState) -> int:
         """Room for the first line of the widest label the state can have: a template, not every label (there may
@@ -254,12 +268,28 @@ class SegmentLabels(pg.AxisItem):
         segments too thin to label. A label is `size @ address`, with `pool · stream N` under it where its rows
         are two lines tall."""
         view = self.linkedView()
-        segments, first, count = self.runs
+        segments = self.runs[0]
         if view is None or self.state is None or not len(segments):
             return [], []
         y_top, y_bottom = view.viewRange()[1]
         top_px = self.mapFromScene(view.mapViewToScene(QtCore.QPointF(0, y_top))).y()
         bottom_px = self.mapFromScene(view.mapViewToScene(QtCore.QPointF(0, y_bottom))).y()
+        # the same segments in the same place, width and language: the labels made last time
+        key = (self._content, y_top, y_bottom, top_px, bottom_px, self.width(), current_language())
+        if self._shown is not None and self._shown[0] == key:
+            labels, hints = self._shown[1]
+            return list(labels), list(hints)
+        labels, hints = self._made((y_top, y_bottom), (top_px, bottom_px))
+        self._shown = (key, (labels, hints))
+        return list(labels), list(hints)
+
+    def _made(
+        self, rows: tuple[float, float], pixels: tuple[float, float]
+    ) -> tuple[list[tuple[QtCore.QRectF, str]], list[tuple[QtCore.QRectF, str]]]:
+        """The labels and hints of the rows from rows[0] to rows[1], shown from pixels[0] to pixels[1] down."""
+        assert self.state is not None
+        segments, first, count = self.runs
+        (y_top, y_bottom), (top_px, bottom_px) = rows, pixels
         px_per_row = (bottom_px - top_px) / max(y_bottom - y_top, 1e-9)
         if px_per_row <= 0:
             return [], []
