@@ -475,10 +475,13 @@ def _replay(args: argparse.Namespace) -> int:
     print(f"  replay first differs {where} (a device call, an OOM or a block's place in its segment)")
     for pool in result.inferred_pools:  # assumed, not recorded: the user is told so
         made = ", ".join(f"{s.address:#x} ({format_bytes(s.size)}, event {s.event})" for s in pool.segments)
+        how = "inferred from" if not result.pools_carried else "inferred under the recorded settings from"
         print(
-            f"  assumed private pool {pool.pool_id}: not named by the trace, inferred from the segments the recorded"
+            f"  assumed private pool {pool.pool_id}: not named by the trace, {how} the segments the recorded"
             f" allocator made where the default pool had room: {made}"
         )
+        if result.pools_carried:  # these settings or this program keep the pool's memory apart, as the recorded did
+            print("    (kept in this replay too: the program's requests to it go to it under any settings)")
     if args.output:
         print(f"  replayed run written to {args.output}")
     return 0

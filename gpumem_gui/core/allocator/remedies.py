@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from gpumem_gui.core.allocator.inferred_pools import InferredPool
 from gpumem_gui.core.allocator.program_remedies import ProgramCandidate, program_candidates
 from gpumem_gui.core.allocator.replay import Outcome, ReplayResult, recorded_settings, replay, replay_outcome
 from gpumem_gui.core.allocator.trace_transforms import ChangedTrace
@@ -126,8 +127,10 @@ def explain(
     recorded = snapshot.trace(device)
     same = [c.changed is not None and c.changed.trace is recorded and not c.overrides for c in every]
     to_run = [c for c, s in zip(every, same, strict=True) if not s]
-    options = {"torch_version": torch_version, "device_memory": device_memory, "capacity": capacity}
-    ran = iter(replay_outcomes(snapshot, device, timeline, to_run, parallel=parallel, check=check, options=options))
+    options: dict[str, Any] = {"torch_version": torch_version, "device_memory": device_memory, "capacity": capacity}
+    found, pools = _with_recorded_pools(snapshot, device, timeline, to_run, parallel, check, options)
+    options["pools"] = pools  # the private pools the baseline inferred, carried into every other replay
+    ran = iter(found)
     results: list[Outcome | str] = []
     for is_same in same:  # the baseline comes first, never the same
         results.append(results[0] if is_same else next(ran))
@@ -150,6 +153,36 @@ def explain(
     notes += program_notes
     baseline_sentence = _baseline_sentence(diagnosis, baseline)
     return Explanation(diagnosis, remedies, notes + failures, baseline_sentence, plans, options)
+
+
+def _with_recorded_pools(  # noqa: PLR0917 (explain's replays, passed on)
+    snapshot: Snapshot,
+    device: int,
+    timeline: DeviceTimeline,
+    to_run: list[Candidate],
+    parallel: bool | None,
+    check: Callable[[], None] | None,
+    options: dict[str, Any],
+) -> tuple[list[Outcome | str], list[InferredPool]]:
+    """The candidates replayed (`to_run[0]` the baseline), and the private pools the trace does not name that the
+    baseline's replay inferred (inferred_pools.py), carried into the others': the program keeps the pool's memory
+    apart under any settings. In sequence the baseline goes first; in parallel all go at once, none carrying a pool,
+    and only where the baseline inferred one are the others replayed again with it (no time lost where none is)."""
+    if parallel is None:
+        parallel = len(snapshot.trace(device)) >= PARALLEL_EVENTS and len(to_run) > 1
+    if parallel and "fork" in multiprocessing.get_all_start_methods():
+        none = {**options, "pools": []}
+        found = replay_outcomes(snapshot, device, timeline, to_run, parallel=True, check=check, options=none)
+        pools = list(found[0].inferred_pools) if isinstance(found[0], Outcome) else []
+        if pools and len(to_run) > 1:
+            carried = {**options, "pools": pools}
+            found[1:] = replay_outcomes(snapshot, device, timeline, to_run[1:], parallel=True, options=carried)
+        return found, pools
+    found = replay_outcomes(snapshot, device, timeline, to_run[:1], parallel=False, check=check, options=options)
+    pools = list(found[0].inferred_pools) if isinstance(found[0], Outcome) else []
+    carried = {**options, "pools": pools}
+    found += replay_outcomes(snapshot, device, timeline, to_run[1:], parallel=False, check=check, options=carried)
+    return found, pools
 
 
 def _program(p: ProgramCandidate) -> Candidate:
@@ -433,6 +466,8 @@ def _run(index: int) -> Outcome | str:
     c = candidates[index]
     if c.smaller_request is not None:
         snapshot = _with_smaller_request(snapshot, device, c.smaller_request)
+    if c is BASELINE:  # the recorded settings: its replay infers the pools the trace does not name
+        options = {k: v for k, v in options.items() if k != "pools"}
     try:
         overrides = list(c.overrides)
         return replay_outcome(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -70,8 +71,10 @@ class ReplayResult:
     unjudged: str = ""  # why the trace cannot judge these settings (see judged.py); "" when it can
     # per recorded event, the replayed event of the same request (-1: before the first), see paired_events
     replayed_event: np.ndarray | None = field(default=None, repr=False)
-    # private pools the trace does not name that the replay assumed, see inferred_pools.py
+    # private pools the trace does not name that the replay assumed, see inferred_pools.py: inferred by this replay
+    # (the recorded trace under its recorded settings), else carried from that one's (pools_carried)
     inferred_pools: list[InferredPool] = field(default_factory=list)
+    pools_carried: bool = False
     rules: TorchRules = DEFAULT_RULES  # the torch release whose allocator rules the replay followed
     rules_source: str = "assumed"  # "recorded" (by the probe), "given" or "assumed" (the default)
     device_memory: int = 0  # the device's total memory, the base of a memory fraction and of expandable reservations
@@ -333,6 +336,60 @@ class _Run:
     device_memory: int
     device_memory_source: str
     inferred_pools: list[InferredPool]
+    pools_carried: bool
+
+
+# per recorded trace (by identity, while it lives) and replay inputs, the private pools its replay under the recorded
+# settings inferred: every replay of the same recording under other settings, or of a changed program, carries them
+# (explain replays a dozen remedies, the window's What if… one per choice), and the inference costs replays
+_INFERRED: dict[int, tuple[weakref.ref[TraceTable], dict[tuple[Any, ...], list[InferredPool]]]] = {}
+
+
+def _cached_inference(trace: TraceTable, key: tuple[Any, ...]) -> list[InferredPool] | None:
+    held = _INFERRED.get(id(trace))
+    if held is None or held[0]() is not trace:
+        return None
+    return held[1].get(key)
+
+
+def _remember_inference(trace: TraceTable, key: tuple[Any, ...], pools: list[InferredPool]) -> None:
+    ident = id(trace)
+    held = _INFERRED.get(ident)
+    if held is None or held[0]() is not trace:
+
+        def forget(ref: weakref.ref[TraceTable]) -> None:  # the trace is gone: its id may name another one
+            if ident in _INFERRED and _INFERRED[ident][0] is ref:
+                del _INFERRED[ident]
+
+        held = (weakref.ref(trace, forget), {})
+        _INFERRED[ident] = held
+    held[1][key] = pools
+
+
+def _inference_key(
+    device: int, capacity: int | None, hints: bool, torch_version: str | None, device_memory: int | None
+) -> tuple[Any, ...]:
+    return (device, capacity, hints, torch_version, device_memory, compiled_simulation_chosen())
+
+
+def recorded_inference(  # noqa: PLR0917 (replay's arguments, passed on)
+    snapshot: Snapshot,
+    device: int,
+    timeline: DeviceTimeline | None,
+    capacity: int | None = None,
+    hints: bool = True,
+    torch_version: str | None = None,
+    device_memory: int | None = None,
+) -> list[InferredPool]:
+    """The private pools the trace does not name that its replay under the recorded settings infers (see
+    inferred_pools.py), made once per snapshot, device and replay inputs."""
+    found = _cached_inference(
+        snapshot.trace(device), _inference_key(device, capacity, hints, torch_version, device_memory)
+    )
+    if found is None:  # the replay remembers what it inferred
+        run = _simulate(snapshot, device, None, capacity, hints, None, timeline, torch_version, device_memory)
+        found = run.inferred_pools
+    return found
 
 
 def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed on)
@@ -345,13 +402,26 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     timeline: DeviceTimeline | None,
     torch_version: str | None = None,
     device_memory: int | None = None,
+    pools_given: list[InferredPool] | None = None,
 ) -> _Run:
+    """`pools_given`: the inferred private pools to carry (see replay); None: inferred here when the recorded trace
+    replays under its recorded settings, else carried from that replay's (recorded_inference)."""
     device = snapshot.default_device() if device is None else device
     recorded_trace = snapshot.trace(device)
     if not len(recorded_trace):
         raise ValueError(f"device {device} has no trace to replay")
     if timeline is None or timeline.device != device:
         timeline = build_timeline(snapshot, device)
+    # a replay under other settings, or of a changed program, is meant to part from the recording: it cannot tell
+    # a pool; the one under the recorded settings can, and the program keeps that pool under any settings
+    recorded_run = change is None and not overrides
+    carried = pools_given is not None or not recorded_run
+    inference_key = _inference_key(device, capacity, hints, torch_version, device_memory)
+    if pools_given is None:
+        pools_given = _cached_inference(recorded_trace, inference_key)  # the recorded run's pools are its own
+        if pools_given is None and not recorded_run:
+            pools_given = recorded_inference(snapshot, device, timeline, capacity, hints, torch_version, device_memory)
+    infer = pools_given is None
     rules, rules_source = replay_rules(snapshot, torch_version)
     recorded = recorded_settings(snapshot)
     settings = merged_settings(recorded, overrides or [], rules)
@@ -395,12 +465,14 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
             return sim, feed, divergence, time.process_time() - started, initial_reserved
 
     at = None if change is None else change.source
-    pools = row_pools(trace, timeline.pool_ids, timeline.pieces, at)
+    inferred: list[InferredPool] = list(pools_given or [])
+    # each inferred pool's segments go to it for their recorded lives, at the recorded rows the changed ones stand at
+    if inferred:
+        pools = with_inferred(trace, timeline, inferred, at)
+    else:
+        pools = row_pools(trace, timeline.pool_ids, timeline.pieces, at)
     sim, feed, divergence, simulate_seconds, initial_reserved = feed_through(pools)
-    inferred: list[InferredPool] = []
-    # only the recorded program under its recorded settings tells a pool by where the replay parts from it: under
-    # other settings or a changed program a replay is meant to part from the recording
-    while change is None and not overrides and divergence is not None:
+    while infer and divergence is not None:
         step = unnamed_pool_segment(trace, pools, timeline, inferred, divergence, feed, sim)
         if step is None:
             break
@@ -411,6 +483,8 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
             break  # the assumed pool does not explain the recording: the replay without it stands
         inferred, pools = step, tried
         sim, feed, divergence, _, initial_reserved = run_again
+    if infer:
+        _remember_inference(recorded_trace, inference_key, inferred)
     return _Run(
         sim,
         feed,
@@ -429,6 +503,7 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
         device_memory,
         memory_source,
         inferred,
+        bool(inferred) and carried,
     )
 
 
@@ -458,6 +533,7 @@ def replay(
     timeline: DeviceTimeline | None = None,
     torch_version: str | None = None,
     device_memory: int | None = None,
+    pools: list[InferredPool] | None = None,
 ) -> ReplayResult:
     """Feed `device`'s recorded allocations and frees through the simulator from the state before the trace.
 
@@ -469,8 +545,13 @@ def replay(
     device's, when the caller has it (not rebuilt). `torch_version` chooses the release whose rules apply
     (replay_rules); `device_memory` is the device's total memory (else what the probe recorded, else the capacity: a
     guess the result says it is).
+
+    A private pool the trace does not name (inferred_pools.py) is inferred by the replay of the recorded trace under
+    its recorded settings, and carried into every other replay of the same recording (other settings, a changed
+    program): the program keeps the pool's memory apart from the default pool's under any settings. `pools`: the
+    pools to carry instead (an explain that replayed the recorded settings already; [] carries none).
     """
-    run = _simulate(snapshot, device, overrides, capacity, hints, change, timeline, torch_version, device_memory)
+    run = _simulate(snapshot, device, overrides, capacity, hints, change, timeline, torch_version, device_memory, pools)
     sim, feed, timeline = run.sim, run.feed, run.timeline
     device = timeline.device
     trace = snapshot.trace(device)
@@ -505,17 +586,20 @@ def replay(
         device_memory=run.device_memory,
         device_memory_source=run.device_memory_source,
         inferred_pools=run.inferred_pools,
+        pools_carried=run.pools_carried,
     )
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """What a remedy's verdict needs of a replay: its OOMs and its peak of reserved memory."""
+    """What a remedy's verdict needs of a replay: its OOMs and its peak of reserved memory (and the private pools
+    the trace does not name that it inferred or carried)."""
 
     settings: str
     oom_events: int
     peak_reserved_bytes: int
     unjudged: str
+    inferred_pools: tuple[InferredPool, ...] = ()
 
 
 _GROW = {"segment_alloc": 1, "segment_map": 1, "segment_free": -1, "segment_unmap": -1}
@@ -531,10 +615,11 @@ def replay_outcome(
     torch_version: str | None = None,
     device_memory: int | None = None,
     capacity: int | None = None,
+    pools: list[InferredPool] | None = None,
 ) -> Outcome:
     """replay()'s OOM count and peak reserved, read off the simulator's own entries: no replayed snapshot is made
-    and indexed (about half a replay's time on a long trace). `capacity` as replay()'s (default: guessed)."""
-    run = _simulate(snapshot, device, overrides, capacity, True, change, timeline, torch_version, device_memory)
+    and indexed (about half a replay's time on a long trace). `capacity` and `pools` as replay()'s."""
+    run = _simulate(snapshot, device, overrides, capacity, True, change, timeline, torch_version, device_memory, pools)
     grow = _GROW
     reserved = peak = run.initial_reserved
     ooms = 0
@@ -546,7 +631,8 @@ def replay_outcome(
         elif entry[0] == "oom":
             ooms += 1
     trace = snapshot.trace(run.timeline.device)
-    return Outcome(run.settings, ooms, peak, unjudged_reason(trace, run.recorded, run.settings))
+    unjudged = unjudged_reason(trace, run.recorded, run.settings)
+    return Outcome(run.settings, ooms, peak, unjudged, tuple(run.inferred_pools))
 
 
 def paired_events(recorded: np.ndarray, replayed: np.ndarray, marks: np.ndarray) -> np.ndarray:
