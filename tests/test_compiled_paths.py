@@ -203,6 +203,18 @@ def _carry_both(trace: Any) -> bool:
 
     expected = frees_carry_alloc_stacks(trace)
     assert _replay.frees_carry_alloc_stacks(trace.action, trace.addr, trace.stack) == expected
+    # the replay kernel's history decides it too, in its backward pass (what the timeline's build uses)
+    zeros = np.zeros(len(trace.action), np.int64)
+    kernel = _replay.ForwardReplay(
+        trace.action, trace.addr, zeros, zeros, trace.stack, zeros.astype(np.int32), 1 << 62, [0] * 16
+    )
+    none = np.zeros(0, np.int64)
+    blocks, _known = kernel.history(none, none, none, none, none)
+    assert kernel.free_stacks_kept == expected
+    # a block seen only being freed keeps its free's stack exactly when frees carry their allocs' stacks
+    unknown = blocks[1] < 0
+    if not expected:
+        assert (blocks[3][unknown] == -1).all()
     return expected
 
 

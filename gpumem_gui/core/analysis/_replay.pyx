@@ -8,6 +8,7 @@ ranges are kept in one map by address, which is all that segment merges, unmaps 
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t
+from libcpp.algorithm cimport reverse
 from libcpp.map cimport map as cmap
 from libcpp.vector cimport vector
 from libcpp.queue cimport priority_queue
@@ -97,7 +98,11 @@ cdef class ForwardReplay:
     cdef int64_t divisions[16]
     cdef const int8_t[:] action
     cdef const int64_t[:] addr, size, stream
-    cdef const int64_t[:] known  # history() makes it: the final size of each alloc still live at the end, else -1
+    # history() makes them: the allocs still live at the end (ascending event) and their final sizes, few (the final
+    # state's blocks), read by a cursor as the replay goes forward (a column of every event was 8 bytes a row to write)
+    cdef vector[int64_t] known_event, known_size
+    cdef size_t known_next
+    cdef public bint free_stacks_kept  # what history() decided or was told: a free's stack stands for its alloc's
     cdef const int32_t[:] stack, pool
     cdef int64_t* block_sizes  # the output column, set for the duration of run() (NULL in run_peaks: none)
 
@@ -278,18 +283,24 @@ cdef class ForwardReplay:
 
     # -- history: blocks live before the first event (the compiled twin of backward_pass.block_history) --------
 
-    def history(self, final_addr, final_size, final_req, final_stack, final_pending, bint keep_free_stack):
+    def history(self, final_addr, final_size, final_req, final_stack, final_pending, int keep_free_stack=-1):
         """Undo the block events from the final live blocks: the blocks live before the first event (sorted by
-        address: addr, size or -1, requested, stack, pending) and the final size of each still-live alloc. A block
-        seen only being freed has its free's stack with `keep_free_stack` (frees that carry allocation stacks),
-        else none."""
+        address: addr, size or -1, requested, stack, pending), and the allocs still live at the end with their final
+        sizes (events ascending). A block seen only being freed has its free's stack with `keep_free_stack` (frees
+        that carry allocation stacks), else none; -1 (the default): decided in this pass, as frees_carry_alloc_stacks
+        decides it (free_stacks_kept says what was decided)."""
         cdef FlatMap live  # address -> row of the vectors below
-        cdef vector[int64_t] h_addr, h_size, h_req, h_stack, h_pending, h_alive
+        # frees_carry_alloc_stacks backward: address -> the stack of the later free_requested whose alloc is not met
+        cdef FlatMap waiting
+        cdef bint decide = keep_free_stack < 0, paired = False, unpaired = False
+        cdef vector[int64_t] h_addr, h_size, h_req, h_stack, h_pending, h_alive, free_only
         cdef int64_t n = self.action.shape[0], i, row, a
         cdef int64_t* found
+        cdef int64_t* freed_stack
         cdef int8_t act
-        known_arr = np.full(n, -1, np.int64)
-        cdef int64_t[::1] known = known_arr
+        self.known_event.clear()
+        self.known_size.clear()
+        self.known_next = 0
         for i in range(len(final_addr)):
             h_addr.push_back(final_addr[i]); h_size.push_back(final_size[i]); h_req.push_back(final_req[i])
             h_stack.push_back(final_stack[i]); h_pending.push_back(final_pending[i]); h_alive.push_back(1)
@@ -299,6 +310,18 @@ cdef class ForwardReplay:
             if act > FREE_COMPLETED:
                 continue
             a = self.addr[i]
+            if decide:
+                if act == ALLOC:
+                    freed_stack = waiting.find(a)
+                    if freed_stack != NULL:
+                        if freed_stack[0] >= 0:
+                            if freed_stack[0] == self.stack[i]:
+                                paired = True
+                            else:
+                                unpaired = True
+                        waiting.erase(a)
+                elif act == FREE_REQUESTED:
+                    waiting.set(a, self.stack[i])
             found = live.find(a)
             if act == ALLOC:
                 if found == NULL:
@@ -306,29 +329,37 @@ cdef class ForwardReplay:
                     continue
                 row = found[0]
                 if h_size[row] >= 0:
-                    known[i] = h_size[row]
+                    self.known_event.push_back(i)
+                    self.known_size.push_back(h_size[row])
                 h_alive[row] = 0
                 live.erase(a)
             elif act == FREE_REQUESTED:
                 if found != NULL:
                     h_pending[found[0]] = 0
                     continue
+                free_only.push_back(h_addr.size())
                 h_addr.push_back(a); h_size.push_back(-1); h_req.push_back(self.size[i])
-                h_stack.push_back(self.stack[i] if keep_free_stack else -1); h_pending.push_back(0); h_alive.push_back(1)
+                h_stack.push_back(self.stack[i]); h_pending.push_back(0); h_alive.push_back(1)
                 live.set(a, h_addr.size() - 1)
             else:
                 if found != NULL:
                     self.warn(W_HISTORY_FREE, i, a)
                     h_alive[found[0]] = 0
+                free_only.push_back(h_addr.size())
                 h_addr.push_back(a); h_size.push_back(-1); h_req.push_back(self.size[i])
-                h_stack.push_back(self.stack[i] if keep_free_stack else -1); h_pending.push_back(1); h_alive.push_back(1)
+                h_stack.push_back(self.stack[i]); h_pending.push_back(1); h_alive.push_back(1)
                 live.set(a, h_addr.size() - 1)
+        self.free_stacks_kept = (paired and not unpaired) if decide else keep_free_stack > 0
+        if not self.free_stacks_kept:
+            for row in free_only:
+                h_stack[row] = -1
         alive = np.array(<int64_t[:h_alive.size()]> h_alive.data(), dtype=bool) if h_alive.size() else np.zeros(0, bool)
         cols = [arr64(h_addr), arr64(h_size), arr64(h_req), arr64(h_stack), arr64(h_pending)]
         cols = [c[alive] for c in cols]
         order = np.argsort(cols[0], kind="stable")
-        self.known = known_arr  # one column, kept here rather than copied into one of the caller's
-        return [c[order] for c in cols], known_arr
+        reverse(self.known_event.begin(), self.known_event.end())  # found backward
+        reverse(self.known_size.begin(), self.known_size.end())
+        return [c[order] for c in cols], (arr64(self.known_event), arr64(self.known_size))
 
     # -- setup: the state before the first event ----------------------------------------------------------
 
@@ -496,7 +527,11 @@ cdef class ForwardReplay:
         cdef int64_t gap_end = self.remove_gap(gap)
         self.add_gap(gap, a)
         cdef int64_t sz = self.block_size(a, req, gap_end, seg_it)
-        cdef int64_t known = self.known[i]
+        cdef int64_t known = -1  # the final size of this alloc, if it is still live at the end
+        while self.known_next < self.known_event.size() and self.known_event[self.known_next] < i:
+            self.known_next += 1
+        if self.known_next < self.known_event.size() and self.known_event[self.known_next] == i:
+            known = self.known_size[self.known_next]
         if known >= 0 and known != sz:
             self.rule_mismatches += 1
             if known <= gap_end - a:

@@ -375,16 +375,15 @@ class _TimelineBuilder:
 
     def _replay_compiled(self, counters: dict[str, I64], block_sizes: I64) -> tuple[dict[str, float], ReplayResult]:
         assert _replay is not None
-        t = self.trace  # the compiled twin of frees_carry_alloc_stacks: one pass, not a sort of every alloc and free
-        kernel, initial = self._compiled_kernel(
-            keep_free_stack=_replay.frees_carry_alloc_stacks(t.action, t.addr, t.stack)
-        )
+        # frees_carry_alloc_stacks decided in the kernel's backward pass (-1), not in a pass of its own over the trace
+        kernel, initial = self._compiled_kernel(keep_free_stack=-1)
         kernel.run(KEYFRAME_INTERVAL, *(counters[name] for name in _COUNTERS), block_sizes)
         result: ReplayResult = kernel.result()
         return initial, result
 
-    def _compiled_kernel(self, keep_free_stack: bool) -> tuple[Any, dict[str, float]]:
-        """The compiled kernel set up at the state before the first event, and the counters there."""
+    def _compiled_kernel(self, keep_free_stack: int) -> tuple[Any, dict[str, float]]:
+        """The compiled kernel set up at the state before the first event, and the counters there. `keep_free_stack`
+        1 or 0: whether frees carry their allocation's stack; -1: the kernel's history finds out."""
         assert _replay is not None
         t = self.trace
         segs_map, seg_warnings = backward_segments(t, self.final)
@@ -413,7 +412,7 @@ class _TimelineBuilder:
         """What a report says of the trace, from the compiled kernel's replay without per-event columns: the same
         peaks, OOMs and warnings as the timeline's, for a fraction of the memory written."""
         n = len(self.trace)
-        kernel, _ = self._compiled_kernel(keep_free_stack=False)  # stacks are no figure: that check is skipped
+        kernel, _ = self._compiled_kernel(keep_free_stack=0)  # stacks are no figure: that check is skipped
         peak_reserved, peak_allocated = kernel.run_peaks()
         for code, event, addr in kernel.warnings():
             self._warn(warning_text(code, event, addr))
