@@ -305,7 +305,7 @@ cdef class EntryColumns:
 
     def take_arrays(self):
         """1-D arrays: ints (of INT_KEYS), codes (of CODE_KEYS), taken once (after the stacks are made of the groups):
-        each column's memory goes as soon as its array is made, so the columns are never held twice."""
+        each column's memory becomes its array's, so the columns are never held twice nor copied."""
         ints = [_take64(self.ints0), _take64(self.ints1), _take64(self.ints2), _take64(self.ints3)]
         codes = [_take32(self.codes0), _take32(self.codes1), _take32(self.codes2), _take32(self.codes3)]
         vector[int32_t]().swap(self.group)
@@ -337,7 +337,7 @@ cdef class EntryColumns:
         return True
 
 
-# one copy out of each vector (numpy cannot adopt a vector's memory)
+# one copy out of a vector that stays (table_parts: the interner goes on filling it)
 cdef object _i64(vector[int64_t]& v):
     return np.array(<int64_t[:v.size()]> v.data()) if v.size() else np.zeros(0, np.int64)
 
@@ -346,16 +346,49 @@ cdef object _i32(vector[int32_t]& v):
     return np.array(<int32_t[:v.size()]> v.data()) if v.size() else np.zeros(0, np.int32)
 
 
+cdef class _Column:
+    """A column's vector lent to numpy as it is: the array made of it (_take64, _take32) keeps it alive. A copy
+    would write the column again into fresh pages, which on some machines cost more than the reading that filled
+    it (the kernel zeroes every new page)."""
+
+    cdef vector[int64_t] v64
+    cdef vector[int32_t] v32
+    cdef Py_ssize_t nbytes
+
+    def __getbuffer__(self, Py_buffer* buffer, int flags):
+        buffer.buf = <void*> self.v64.data() if self.v64.size() else <void*> self.v32.data()
+        buffer.obj = self
+        buffer.len = self.nbytes
+        buffer.readonly = 0
+        buffer.itemsize = 1
+        buffer.format = "B"
+        buffer.ndim = 1
+        buffer.shape = &self.nbytes
+        buffer.strides = NULL
+        buffer.suboffsets = NULL
+        buffer.internal = NULL
+
+    def __releasebuffer__(self, Py_buffer* buffer):
+        pass
+
+
 cdef object _take64(vector[int64_t]& v):
-    out = _i64(v)
-    vector[int64_t]().swap(v)  # clear() would keep the memory
-    return out
+    # the vector's memory becomes the array's (no copy); v is left empty
+    if not v.size():
+        return np.zeros(0, np.int64)
+    cdef _Column column = _Column()
+    column.v64.swap(v)
+    column.nbytes = <Py_ssize_t> (column.v64.size() * sizeof(int64_t))
+    return np.frombuffer(column, np.int64)
 
 
 cdef object _take32(vector[int32_t]& v):
-    out = _i32(v)
-    vector[int32_t]().swap(v)
-    return out
+    if not v.size():
+        return np.zeros(0, np.int32)
+    cdef _Column column = _Column()
+    column.v32.swap(v)
+    column.nbytes = <Py_ssize_t> (column.v32.size() * sizeof(int32_t))
+    return np.frombuffer(column, np.int32)
 
 
 cdef object _u8(vector[uint8_t]& v):
