@@ -85,6 +85,10 @@ cdef class ForwardReplay:
     cdef int64_t* l_end
     cdef int32_t* l_stack
     cdef int64_t n_life, life_room
+    # run_peaks reuses the rows of ended lifetimes (no lifetime is read once it ended there): the rows written are
+    # then as many as the blocks live at once, not one per alloc, each a fresh page of memory
+    cdef bint reuse_lives
+    cdef vector[int64_t] ended_lives
     cdef object life_cols
     cdef vector[int64_t] p_addr, p_size, p_stream, p_start, p_end
     cdef vector[int32_t] p_small, p_pool, p_exp, p_stack
@@ -97,7 +101,7 @@ cdef class ForwardReplay:
     cdef int64_t divisions[16]
     cdef const int8_t[:] action
     cdef const int64_t[:] addr, size, stream
-    cdef const int64_t[:] known  # history() makes it: the final size of each alloc still live at the end, else -1
+    cdef const int64_t[:] known  # history() makes it: 1 + the final size of each alloc still live at the end, else 0
     cdef const int32_t[:] stack, pool
     cdef int64_t* block_sizes  # the output column, set for the duration of run() (NULL in run_peaks: none)
 
@@ -250,9 +254,21 @@ cdef class ForwardReplay:
         self.l_start, self.l_pend, self.l_end, self.l_stack = &c3[0], &c4[0], &c5[0], &c6[0]
 
     cdef int64_t new_life(self, int64_t a, int64_t sz, int64_t req, int32_t stack, int64_t start):
+        cdef int64_t lid
+        if self.reuse_lives and self.ended_lives.size():
+            lid = self.ended_lives.back()
+            self.ended_lives.pop_back()
+            self.l_addr[lid] = a
+            self.l_size[lid] = sz
+            self.l_req[lid] = req
+            self.l_stack[lid] = stack
+            self.l_start[lid] = start
+            self.l_pend[lid] = NEVER
+            self.l_end[lid] = NEVER
+            return lid
         if self.n_life == self.life_room:  # only where setup's count fell short
             self.life_columns(2 * self.life_room + 16)
-        cdef int64_t lid = self.n_life
+        lid = self.n_life
         self.l_addr[lid] = a
         self.l_size[lid] = sz
         self.l_req[lid] = req
@@ -280,7 +296,7 @@ cdef class ForwardReplay:
 
     def history(self, final_addr, final_size, final_req, final_stack, final_pending, bint keep_free_stack):
         """Undo the block events from the final live blocks: the blocks live before the first event (sorted by
-        address: addr, size or -1, requested, stack, pending) and the final size of each still-live alloc. A block
+        address: addr, size or -1, requested, stack, pending); the final size of each still-live alloc is kept. A block
         seen only being freed has its free's stack with `keep_free_stack` (frees that carry allocation stacks),
         else none."""
         cdef FlatMap live  # address -> row of the vectors below
@@ -288,7 +304,9 @@ cdef class ForwardReplay:
         cdef int64_t n = self.action.shape[0], i, row, a
         cdef int64_t* found
         cdef int8_t act
-        known_arr = np.full(n, -1, np.int64)
+        # size + 1 where known, else 0: zeros are pages nobody writes (the few known sizes aside), where -1 filled
+        # all n of them, fresh memory the kernel zeroes first
+        known_arr = np.zeros(n, np.int64)
         cdef int64_t[::1] known = known_arr
         for i in range(len(final_addr)):
             h_addr.push_back(final_addr[i]); h_size.push_back(final_size[i]); h_req.push_back(final_req[i])
@@ -306,7 +324,7 @@ cdef class ForwardReplay:
                     continue
                 row = found[0]
                 if h_size[row] >= 0:
-                    known[i] = h_size[row]
+                    known[i] = h_size[row] + 1
                 h_alive[row] = 0
                 live.erase(a)
             elif act == FREE_REQUESTED:
@@ -328,7 +346,7 @@ cdef class ForwardReplay:
         cols = [c[alive] for c in cols]
         order = np.argsort(cols[0], kind="stable")
         self.known = known_arr  # one column, kept here rather than copied into one of the caller's
-        return [c[order] for c in cols], known_arr
+        return [c[order] for c in cols]
 
     # -- setup: the state before the first event ----------------------------------------------------------
 
@@ -432,6 +450,7 @@ cdef class ForwardReplay:
         cdef int64_t peak_reserved = self.reserved, peak_allocated = self.allocated
         self.block_sizes = NULL
         self.sizes_kept = False  # the largest gap is never asked for: its heap is not kept (run() may not follow)
+        self.reuse_lives = True  # nor result(): the lifetimes' rows are reused (alive() reads the live ones)
         for i in range(n):
             self.step(i)
             if self.reserved > peak_reserved:
@@ -496,7 +515,7 @@ cdef class ForwardReplay:
         cdef int64_t gap_end = self.remove_gap(gap)
         self.add_gap(gap, a)
         cdef int64_t sz = self.block_size(a, req, gap_end, seg_it)
-        cdef int64_t known = self.known[i]
+        cdef int64_t known = self.known[i] - 1
         if known >= 0 and known != sz:
             self.rule_mismatches += 1
             if known <= gap_end - a:
@@ -536,6 +555,8 @@ cdef class ForwardReplay:
             self.allocated -= sz
             self.requested -= self.l_req[lid]
         self.l_end[lid] = i
+        if self.reuse_lives:
+            self.ended_lives.push_back(lid)
         self.active_bytes -= sz
         if self.block_sizes != NULL:
             self.block_sizes[i] = sz

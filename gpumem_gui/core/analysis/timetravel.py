@@ -398,7 +398,7 @@ class _TimelineBuilder:
         )  # fmt: skip
         fb = self.final.blocks
         live = np.flatnonzero(fb.state != BlockState.INACTIVE)
-        blocks, _ = kernel.history(
+        blocks = kernel.history(
             fb.address[live], fb.size[live], fb.requested_size[live], fb.stack[live].astype(np.int64),
             (fb.state[live] == BlockState.PENDING_FREE).astype(np.int64), keep_free_stack,
         )  # fmt: skip
