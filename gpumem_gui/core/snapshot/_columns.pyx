@@ -501,6 +501,9 @@ cdef class PickleReader:
         self.next_rows = rows_step + 1
         # an entry of a real file takes 100-250 bytes of pickle (a tenth of that without frames): reserved, not touched
         columns.reserve(min(self.n // 96, 1 << 26))
+        # a real file memoizes an object every ~160 bytes: room reserved (not touched) for more than that, so that
+        # the memo is not copied to a twice larger vector again and again while it grows (fresh pages each time)
+        self.memo.reserve(min(self.n // 64, 1 << 26))
 
     def __dealloc__(self):
         cdef PyObject* p
