@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -131,3 +132,16 @@ def test_segments_only_file(tmp_path: Path, capsys: Any) -> None:
     assert not any(raw["device_traces"])  # segments, and no trace at all
     assert report["devices"][0]["segments"] == len(raw["segments"]) > 0
     assert report["devices"][0]["trace_events"] == 0
+
+
+def test_the_command_line_sets_one_blas_thread_before_numpy_loads() -> None:
+    # numpy reads OPENBLAS_NUM_THREADS when it is first imported: cli's package imports numpy (through cli.common)
+    # before cli.main, so blas_threads must come first there; else OpenBLAS starts its threads (CPU of every report)
+    env = {k: v for k, v in os.environ.items() if k != "OPENBLAS_NUM_THREADS"}
+    code = "import os, sys, gpumem_gui.cli\nprint(os.environ.get('OPENBLAS_NUM_THREADS'), 'numpy' in sys.modules)\n"
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["1", "True"]
+    if Path("/proc/self/task").is_dir() and (os.cpu_count() or 1) > 1:  # Linux: OpenBLAS's threads are tasks
+        code = "import os, gpumem_gui.cli\nprint(len(os.listdir('/proc/self/task')))\n"
+        out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        assert out.strip() == "1"

@@ -72,6 +72,29 @@ def test_fast_reader_equals_the_standard_unpickler(monkeypatch: pytest.MonkeyPat
 
 
 @compiled
+def test_taken_columns_are_the_readers_memory_and_outlive_it() -> None:
+    # take_arrays lends each column's memory to its array (no copy): the arrays must hold the values read, be
+    # writable as any array, and stay valid once the columns object is gone
+    import gc  # noqa: PLC0415
+
+    entries = [{"action": "alloc", "addr": 512 * i, "size": 7 + i, "stream": i % 3} for i in range(5000)]
+    rows = convert_module._Tables(True).entry_columns()
+    assert convert_module._columns is not None
+    convert_module._columns.extract(entries, rows)
+    (addr, size, stream, time_us), (action, *_) = rows.take_arrays()
+    del rows
+    gc.collect()
+    np.ones(200_000, np.int64)  # memory reused by anything freed too early would no longer hold the values
+    assert addr.dtype == np.int64 and action.dtype == np.int32
+    assert addr.tolist() == [e["addr"] for e in entries] and size.tolist() == [e["size"] for e in entries]
+    assert stream.tolist() == [e["stream"] for e in entries] and time_us.tolist() == [0] * len(entries)
+    assert len(set(action.tolist())) == 1
+    size[0] = 1
+    assert size[0] == 1
+    assert [len(a) for a in (addr, size, stream, time_us, action)] == [len(entries)] * 5
+
+
+@compiled
 def test_dict_extraction_equals_python(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     dump = synthetic_snapshot(2000, seed=8, streams=2)
     path = tmp_path / "s.json"

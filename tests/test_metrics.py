@@ -6,12 +6,14 @@ import pickle
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 
 from gpumem_gui.core import load_snapshot
 from gpumem_gui.core.analysis.metrics import compute_metrics, metrics_by_group, segment_free_summary
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.rules.allocator_rules import AllocatorConfig
+from gpumem_gui.core.snapshot.model import distinct
 from tests.conftest import load_raw, segsum_totals
 
 
@@ -114,3 +116,13 @@ def test_nothing_free_means_no_fragmentation() -> None:
     snap = load_snapshot(pickle.dumps([_segment(0, [(20 * MiB, "active_allocated", 20 * MiB)])]))
     m = compute_metrics(snap.state)
     assert m.free_bytes == 0 and m.external_fragmentation == 0.0 and m.largest_allocation_that_fits == 0
+
+
+def test_distinct_is_np_unique() -> None:
+    # model.distinct stands in for np.unique (whose first call imports numpy.ma) where the report groups segments
+    rng = np.random.default_rng(3)
+    cases = [np.zeros(0, np.int64), np.array([5], np.int32), np.array([2, 2, 2], np.int8)]
+    cases += [rng.integers(-4, 6, n).astype(dtype) for n in (2, 7, 300) for dtype in (np.int64, np.int32, np.int8)]
+    for values in cases:
+        got = distinct(values)
+        assert got.dtype == values.dtype and got.tolist() == np.unique(values).tolist()

@@ -86,6 +86,10 @@ cdef class ForwardReplay:
     cdef int64_t* l_end
     cdef int32_t* l_stack
     cdef int64_t n_life, life_room
+    # run_peaks reuses the rows of ended lifetimes (no lifetime is read once it ended there): the rows written are
+    # then as many as the blocks live at once, not one per alloc, each a fresh page of memory
+    cdef bint reuse_lives
+    cdef vector[int64_t] ended_lives
     cdef object life_cols
     cdef vector[int64_t] p_addr, p_size, p_stream, p_start, p_end
     cdef vector[int32_t] p_small, p_pool, p_exp, p_stack
@@ -255,9 +259,21 @@ cdef class ForwardReplay:
         self.l_start, self.l_pend, self.l_end, self.l_stack = &c3[0], &c4[0], &c5[0], &c6[0]
 
     cdef int64_t new_life(self, int64_t a, int64_t sz, int64_t req, int32_t stack, int64_t start):
+        cdef int64_t lid
+        if self.reuse_lives and self.ended_lives.size():
+            lid = self.ended_lives.back()
+            self.ended_lives.pop_back()
+            self.l_addr[lid] = a
+            self.l_size[lid] = sz
+            self.l_req[lid] = req
+            self.l_stack[lid] = stack
+            self.l_start[lid] = start
+            self.l_pend[lid] = NEVER
+            self.l_end[lid] = NEVER
+            return lid
         if self.n_life == self.life_room:  # only where setup's count fell short
             self.life_columns(2 * self.life_room + 16)
-        cdef int64_t lid = self.n_life
+        lid = self.n_life
         self.l_addr[lid] = a
         self.l_size[lid] = sz
         self.l_req[lid] = req
@@ -463,6 +479,7 @@ cdef class ForwardReplay:
         cdef int64_t peak_reserved = self.reserved, peak_allocated = self.allocated
         self.block_sizes = NULL
         self.sizes_kept = False  # the largest gap is never asked for: its heap is not kept (run() may not follow)
+        self.reuse_lives = True  # nor result(): the lifetimes' rows are reused (alive() reads the live ones)
         for i in range(n):
             self.step(i)
             if self.reserved > peak_reserved:
@@ -571,6 +588,8 @@ cdef class ForwardReplay:
             self.allocated -= sz
             self.requested -= self.l_req[lid]
         self.l_end[lid] = i
+        if self.reuse_lives:
+            self.ended_lives.push_back(lid)
         self.active_bytes -= sz
         if self.block_sizes != NULL:
             self.block_sizes[i] = sz

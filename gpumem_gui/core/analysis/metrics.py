@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 from gpumem_gui.core.rules.allocator_rules import DEFAULT_CONFIG, AllocatorConfig, largest_request_served_by
-from gpumem_gui.core.snapshot.model import DEFAULT_POOL, AllocatorState, BlockState
+from gpumem_gui.core.snapshot.model import DEFAULT_POOL, AllocatorState, BlockState, distinct
 
 
 @dataclass(frozen=True)
@@ -118,7 +118,7 @@ def free_block_histogram(free_sizes: np.ndarray) -> list[HistogramBin]:
         return []
     exponents = np.floor(np.log2(np.maximum(free_sizes, 1))).astype(np.int64)
     bins = []
-    for e in np.unique(exponents):
+    for e in distinct(exponents):
         inside = exponents == e
         bins.append(HistogramBin(1 << int(e), 1 << (int(e) + 1), int(inside.sum()), int(free_sizes[inside].sum())))
     return bins
@@ -131,9 +131,9 @@ def metrics_by_group(state: AllocatorState, config: AllocatorConfig = DEFAULT_CO
         "small": compute_metrics(state, config, seg.is_small),
         "large": compute_metrics(state, config, ~seg.is_small),
     }
-    by_stream = {int(s): compute_metrics(state, config, seg.stream == s) for s in np.unique(seg.stream)}
+    by_stream = {int(s): compute_metrics(state, config, seg.stream == s) for s in distinct(seg.stream)}
     by_private: dict[tuple[int, int], Metrics] = {}
-    for index in np.unique(seg.pool):
+    for index in distinct(seg.pool):
         pool_id = state.pool_ids[int(index)]
         if pool_id != DEFAULT_POOL:
             by_private[pool_id] = compute_metrics(state, config, seg.pool == index)

@@ -307,7 +307,7 @@ cdef class EntryColumns:
 
     def take_arrays(self):
         """1-D arrays: ints (of INT_KEYS), codes (of CODE_KEYS), taken once (after the stacks are made of the groups):
-        each column's memory goes as soon as its array is made, so the columns are never held twice."""
+        each column's memory becomes its array's, so the columns are never held twice nor copied."""
         ints = [_take64(self.ints0), _take64(self.ints1), _take64(self.ints2), _take64(self.ints3)]
         codes = [_take32(self.codes0), _take32(self.codes1), _take32(self.codes2), _take32(self.codes3)]
         vector[int32_t]().swap(self.group)
@@ -339,7 +339,7 @@ cdef class EntryColumns:
         return True
 
 
-# one copy out of each vector (numpy cannot adopt a vector's memory)
+# one copy out of a vector that stays (table_parts: the interner goes on filling it)
 cdef object _i64(vector[int64_t]& v):
     return np.array(<int64_t[:v.size()]> v.data()) if v.size() else np.zeros(0, np.int64)
 
@@ -514,6 +514,9 @@ cdef class PickleReader:
         self.next_rows = rows_step + 1
         # an entry of a real file takes 100-250 bytes of pickle (a tenth of that without frames): reserved, not touched
         columns.reserve(min(self.n // 96, 1 << 26))
+        # a real file memoizes an object every ~160 bytes: room reserved (not touched) for more than that, so that
+        # the memo is not copied to a twice larger vector again and again while it grows (fresh pages each time)
+        self.memo.reserve(min(self.n // 64, 1 << 26))
 
     def __dealloc__(self):
         cdef PyObject* p
