@@ -158,14 +158,10 @@ class TimelineView(Retranslated):
         self.legend.setMinimumHeight(self.legend.heightForWidth(max(event.size().width(), 1)))
         super().resizeEvent(event)
 
-    def showEvent(self, event: QtGui.QShowEvent) -> None:
-        super().showEvent(event)
-        self._refresh.start()  # the curves a hidden view did not draw, once its layout is done
-
     def _draw_curves(self) -> None:
         """Each curve's envelope over the x range in view, as many columns as the plot has pixels."""
-        if not self._full or not self.isVisible():
-            return  # hidden: drawn when shown (showEvent), at the width it is shown at, not for a width it leaves
+        if not self._full:
+            return
         lo, hi = self.plot.getViewBox().viewRange()[0]
         # a column every two pixels: the lines are two pixels wide, so finer columns would draw the same picture
         bins = max(int(self.plot.getViewBox().width()) // 2, 300)
