@@ -14,6 +14,7 @@ from gpumem_gui.core.analysis.running_curves import PartialCurves
 from gpumem_gui.document.curves import memory_unit
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import num
+from gpumem_gui.views.snapshot.light_plot import light_plot
 
 MIN_HEIGHT = 160
 
@@ -24,15 +25,17 @@ class PartialCurvesView(QtWidgets.QWidget):
     def __init__(self) -> None:
         super().__init__()
         self.title = QtWidgets.QLabel()
-        self.plot = pg.PlotWidget(enableMenu=False)  # a picture while the trace is read: nothing to set
+        self.plot = light_plot()  # a picture while the trace is read: nothing to set, no menus
         self.plot.setMouseEnabled(x=False, y=False)
         self.plot.hideButtons()
         self.plot.setMinimumHeight(MIN_HEIGHT)
         self.curves = {
             # one-pixel pens: Qt strokes a wider line of thousands of points several times slower
-            key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=1))
+            key: pg.PlotCurveItem(pen=pg.mkPen(palette.CURVES[key], width=1))
             for key in ("reserved", "allocated")
         }
+        for curve in self.curves.values():
+            self.plot.addItem(curve)
         layout = QtWidgets.QVBoxLayout(self)
         layout.setContentsMargins(4, 0, 4, 0)
         layout.addWidget(self.title)

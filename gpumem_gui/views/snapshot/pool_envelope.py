@@ -14,6 +14,7 @@ from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, filled, localized, translate, unit_word
+from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
 
 _REDRAW_MS = 30
@@ -52,8 +53,7 @@ class PoolEnvelopeView(Retranslated):
         self.figures = QtWidgets.QLabel()  # each pool at the cursor
         self.figures.setTextInteractionFlags(QtCore.Qt.TextInteractionFlag.TextSelectableByMouse)
         self.figures.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, enableMenu=False)  # its view box's menu unmade
-        self.plot.setMenuEnabled(False)
+        self.plot = light_plot(palette.PLOT_BACKGROUND)  # neither its view box's menu nor its own made
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.view_box = self.plot.getViewBox()
         self.view_box.setMouseEnabled(x=True, y=False)

@@ -26,6 +26,7 @@ from gpumem_gui.views.common.language import (
     translate,
     unit_word,
 )
+from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.site_timeline import _BandViewBox
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
 
@@ -111,8 +112,7 @@ class SegmentTimelineView(Retranslated):
         # a long line is cut, never a reason for the tab to grow past the event list beside it
         self.status.setSizePolicy(QtWidgets.QSizePolicy.Policy.Ignored, QtWidgets.QSizePolicy.Policy.Preferred)
         self.view_box = _BandViewBox(enableMenu=False)
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=self.view_box)
-        self.plot.setMenuEnabled(False)
+        self.plot = light_plot(palette.PLOT_BACKGROUND, self.view_box)  # without the options menu's widgets
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.view_box.setMouseEnabled(x=True, y=False)
         self.view_box.enableAutoRange(y=True)

@@ -40,6 +40,7 @@ from gpumem_gui.views.common.language import (
 )
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import pool_word
+from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {
@@ -124,8 +125,7 @@ class SiteTimelineView(Retranslated):
         self.status.setStyleSheet(f"color: {palette.TEXT_MUTED}")
 
         self.view_box = _BandViewBox(enableMenu=False)  # no menu (disabled below): its widgets cost a stall to make
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=self.view_box)
-        self.plot.setMenuEnabled(False)
+        self.plot = light_plot(palette.PLOT_BACKGROUND, self.view_box)  # without the options menu's widgets
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.view_box.setMouseEnabled(x=True, y=False)  # the wheel zooms in time; the height follows the view
         self.view_box.enableAutoRange(y=True)

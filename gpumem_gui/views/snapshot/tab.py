@@ -430,7 +430,7 @@ class SnapshotTab(QtWidgets.QWidget):
             self.timeline_view  # noqa: B018 (made now, where it is not yet)
             self.curves.draw_timeline()  # at the document's event: its OOM or peak, or its end
             self.axis_box.setEnabled(doc.timeline().series.time_us is not None)
-        steps = [self._bottom_shown, self._frame_shown, self._inspector_shown, self._lists_shown]
+        steps = [self._bottom_shown, self._frame_shown, self._notes_shown, self._inspector_shown, self._lists_shown]
         if not staged:
             for step in steps:
                 step()
@@ -483,10 +483,14 @@ class SnapshotTab(QtWidgets.QWidget):
         self.curves.show_lists()
 
     def _frame_shown(self) -> None:
+        # the map and the figures; the notes and the streams in the next turn (_notes_shown): with the plots' paints
+        # and the curves drawn for their width, all of them in one turn made a stall
+        self.show_frame(self.document.frame(), inspector=False)  # the inspector's stack: in a turn of its own
+
+    def _notes_shown(self) -> None:
         doc = self.document
         self.notes.show_notes(doc)
         self.controls.set_streams(doc.streams(), doc.filters.stream)
-        self.show_frame(doc.frame(), inspector=False)  # the inspector's stack: in a turn of its own
         self.notes.show_opened_at(doc)
 
     # -- navigation ------------------------------------------------------------------------------------------------

@@ -15,6 +15,7 @@ from gpumem_gui.document.curves import Envelope, memory_unit, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate, unit_word
+from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
 
 # the plot's least height: below it the curves are a smear and the axes' labels are clipped
@@ -74,8 +75,8 @@ class TimelineView(Retranslated):
         self.trace: TraceTable | None = None
         self.annotation_ranges: list[tuple[int, int, str]] = []
         self.use_time = False
-        self.plot = pg.PlotWidget(background=palette.PLOT_BACKGROUND, viewBox=ScrubViewBox(enableMenu=False))
-        self.plot.setMenuEnabled(False)
+        # without pyqtgraph's options menu (off here): its widgets were a third of the plot's making
+        self.plot = light_plot(palette.PLOT_BACKGROUND, ScrubViewBox(enableMenu=False))
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.unit, self.unit_scale = memory_unit(0)
         # a million events are a million points per curve: the curves get the envelope of the range in view,
@@ -103,7 +104,10 @@ class TimelineView(Retranslated):
         for side in ("left", "right"):  # the unit is in the label: no "(x0.001)" from pyqtgraph's SI prefixes
             self.plot.getAxis(side).enableAutoSIPrefix(False)
         self._label_axes()
-        self.curves = {key: self.plot.plot([], [], pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
+        # bare curves (the envelopes are drawn as they are): a PlotDataItem's own curve, without its making
+        self.curves = {key: pg.PlotCurveItem(pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
+        for curve in self.curves.values():
+            self.plot.addItem(curve)
         self.legend = QtWidgets.QLabel()  # below the plot, where it hides no curve; wrapped, never clipped
         self.legend.setWordWrap(True)
         self._fill_legend(ooms=True, marks=True, ranges=True)
