@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # server's own (no command prints them).
 SCHEMA_VERSIONS = {
     "report": 1,
-    "explain": 2,
+    "explain": 3,
     "diff": 1,
     "ranks": 2,
     "replay": 3,
@@ -43,7 +43,7 @@ def report_document(snapshot: Snapshot, reports: list[DeviceReport]) -> dict[str
 def explain_document(found: Explanation) -> dict[str, Any]:
     from gpumem_gui.core.analysis.explain_output import explanation_json  # noqa: PLC0415
 
-    return versioned("explain", explanation_json(found.diagnosis, found.remedies, found.findings))
+    return versioned("explain", explanation_json(found.diagnosis, found.remedies, found.findings, found.pools))
 
 
 def span_document(file: str, report: SpanReport) -> dict[str, Any]:

@@ -22,7 +22,7 @@ MiB = 1 << 20
 KEYS = {
     "file", "device", "moment", "request_bytes", "device_free_bytes", "allocated_bytes", "reserved_bytes",
     "free_bytes", "largest_free_block_bytes", "by_site", "by_category", "category_source", "category_rules",
-    "findings", "remedies", "oom", "schema_version",
+    "findings", "remedies", "oom", "schema_version", "inferred_private_pools",
 }  # fmt: skip
 CATEGORIES = {
     "parameters", "gradients", "optimizer_state", "activations", "temporaries", "unknown", "before_recording",
@@ -57,6 +57,7 @@ def test_fragmented_oom_names_the_request_the_hole_the_splitters_and_the_fix(cap
 
     out = _explain(capsys, path)
     assert set(out) == KEYS
+    assert out["inferred_private_pools"] == []  # its replay needs no pool the trace does not name
     assert out["moment"] == {"kind": "oom", "event": oom_at}
     assert out["request_bytes"] == oom["size"]  # the trace's oom entry holds the rounded request
     assert out["device_free_bytes"] == oom["device_free"]

@@ -552,6 +552,18 @@
         <translation>. &lt;b&gt;Remarque&#x202f;:&lt;/b&gt; {note}.</translation>
     </message>
     <message>
+        <source>{total} in all</source>
+        <translation>{total} en tout</translation>
+    </message>
+    <message>
+        <source>The replay assumed a private pool the trace does not name (a MemPool or CUDA graph freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room; each replay keeps that pool&apos;s memory apart.</source>
+        <translation>La réexécution a supposé un pool privé que la trace ne nomme pas (un MemPool ou un graphe CUDA libéré avant l&apos;instantané), déduit de {n} {n:segment|segments} ({sizes}) que l&apos;allocateur enregistré a créés alors que le pool par défaut avait de la place&#x202f;; chaque réexécution garde la mémoire de ce pool à part.</translation>
+    </message>
+    <message>
+        <source>The replay assumed {pools} private pools the trace does not name (MemPools or CUDA graphs freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room; each replay keeps those pools&apos; memory apart.</source>
+        <translation>La réexécution a supposé {pools} pools privés que la trace ne nomme pas (des MemPool ou des graphes CUDA libérés avant l&apos;instantané), déduits de {n} {n:segment|segments} ({sizes}) que l&apos;allocateur enregistré a créés alors que le pool par défaut avait de la place&#x202f;; chaque réexécution garde la mémoire de ces pools à part.</translation>
+    </message>
+    <message>
         <source>before the first event</source>
         <translation>avant le premier événement</translation>
     </message>

@@ -552,6 +552,18 @@
         <translation>. &lt;b&gt;Notă:&lt;/b&gt; {note}.</translation>
     </message>
     <message>
+        <source>{total} in all</source>
+        <translation>{total} în total</translation>
+    </message>
+    <message>
+        <source>The replay assumed a private pool the trace does not name (a MemPool or CUDA graph freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room; each replay keeps that pool&apos;s memory apart.</source>
+        <translation>Rejucarea a presupus un pool privat pe care jurnalul de evenimente nu îl numește (un MemPool sau un graf CUDA eliberat înainte de instantaneu), dedus din {n} {n:segment|segmente|de segmente} ({sizes}) pe care alocatorul înregistrat le-a creat deși pool-ul implicit avea loc; fiecare rejucare ține separat memoria acelui pool.</translation>
+    </message>
+    <message>
+        <source>The replay assumed {pools} private pools the trace does not name (MemPools or CUDA graphs freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room; each replay keeps those pools&apos; memory apart.</source>
+        <translation>Rejucarea a presupus {pools} pool-uri private pe care jurnalul de evenimente nu le numește (MemPool-uri sau grafuri CUDA eliberate înainte de instantaneu), deduse din {n} {n:segment|segmente|de segmente} ({sizes}) pe care alocatorul înregistrat le-a creat deși pool-ul implicit avea loc; fiecare rejucare ține separat memoria acelor pool-uri.</translation>
+    </message>
+    <message>
         <source>before the first event</source>
         <translation>înainte de primul eveniment</translation>
     </message>

@@ -475,6 +475,18 @@
         <translation>Chaque changement du programme ci-dessous est rejoué comme une trace modifiée&#x202f;: les demandes enregistrées, celles sur lesquelles agit le changement supprimées, réduites ou libérées un moment, toute autre demande telle qu&apos;enregistrée, jusqu&apos;à la demande expliquée (toute la trace pour un pic). C&apos;est un modèle du changement, pas le programme modifié&#x202f;; ce que chacun suppose est dit avec lui.</translation>
     </message>
     <message>
+        <source>{total} in all</source>
+        <translation>{total} en tout</translation>
+    </message>
+    <message>
+        <source>The replays here assumed a private pool the trace does not name (a MemPool or CUDA graph freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room: each remedy&apos;s replay keeps that pool&apos;s memory apart, as the recorded run did.</source>
+        <translation>Les rejeux ici ont supposé un pool privé que la trace ne nomme pas (un MemPool ou un graphe CUDA libéré avant l&apos;instantané), déduit de {n} {n:segment|segments} ({sizes}) que l&apos;allocateur enregistré a créés alors que le pool par défaut avait de la place&#x202f;: le rejeu de chaque remède garde la mémoire de ce pool à part, comme l&apos;a fait l&apos;exécution enregistrée.</translation>
+    </message>
+    <message>
+        <source>The replays here assumed {pools} private pools the trace does not name (MemPools or CUDA graphs freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room: each remedy&apos;s replay keeps those pools&apos; memory apart, as the recorded run did.</source>
+        <translation>Les rejeux ici ont supposé {pools} pools privés que la trace ne nomme pas (des MemPool ou des graphes CUDA libérés avant l&apos;instantané), déduits de {n} {n:segment|segments} ({sizes}) que l&apos;allocateur enregistré a créés alors que le pool par défaut avait de la place&#x202f;: le rejeu de chaque remède garde la mémoire de ces pools à part, comme l&apos;a fait l&apos;exécution enregistrée.</translation>
+    </message>
+    <message>
         <source>peak reserved {peak}, recorded {recorded}</source>
         <translation>pic réservé {peak}, enregistré {recorded}</translation>
     </message>

@@ -475,6 +475,18 @@
         <translation>Fiecare schimbare a programului de mai jos este rejucată ca jurnal de evenimente schimbat: cererile înregistrate, cu cele asupra cărora acționează schimbarea eliminate, micșorate sau eliberate o vreme, fiecare altă cerere așa cum a fost înregistrată, până la cererea explicată (tot jurnalul la un vârf). Este un model al schimbării, nu programul schimbat; ce presupune fiecare este spus odată cu ea.</translation>
     </message>
     <message>
+        <source>{total} in all</source>
+        <translation>{total} în total</translation>
+    </message>
+    <message>
+        <source>The replays here assumed a private pool the trace does not name (a MemPool or CUDA graph freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room: each remedy&apos;s replay keeps that pool&apos;s memory apart, as the recorded run did.</source>
+        <translation>Rejucările de aici au presupus un pool privat pe care jurnalul de evenimente nu îl numește (un MemPool sau un graf CUDA eliberat înainte de instantaneu), dedus din {n} {n:segment|segmente|de segmente} ({sizes}) pe care alocatorul înregistrat le-a creat deși pool-ul implicit avea loc: rejucarea fiecărui remediu ține separat memoria acelui pool, așa cum a făcut rularea înregistrată.</translation>
+    </message>
+    <message>
+        <source>The replays here assumed {pools} private pools the trace does not name (MemPools or CUDA graphs freed before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although the default pool had room: each remedy&apos;s replay keeps those pools&apos; memory apart, as the recorded run did.</source>
+        <translation>Rejucările de aici au presupus {pools} pool-uri private pe care jurnalul de evenimente nu le numește (MemPool-uri sau grafuri CUDA eliberate înainte de instantaneu), deduse din {n} {n:segment|segmente|de segmente} ({sizes}) pe care alocatorul înregistrat le-a creat deși pool-ul implicit avea loc: rejucarea fiecărui remediu ține separat memoria acelor pool-uri, așa cum a făcut rularea înregistrată.</translation>
+    </message>
+    <message>
         <source>peak reserved {peak}, recorded {recorded}</source>
         <translation>vârf rezervat {peak}, înregistrat {recorded}</translation>
     </message>

@@ -69,7 +69,7 @@ class Explanation:
 
     @property
     def remedy_sentences(self) -> list[str]:
-        return remedy_findings(self.diagnosis, self.remedies, self.notes, self.baseline)
+        return remedy_findings(self.diagnosis, self.remedies, self.notes, self.baseline, self.pools)
 
     def replay_remedy(self, snapshot: Snapshot, index: int) -> ReplayResult:
         """The full replay of remedy `index` (its settings, its changed trace), to show beside the recording: its
@@ -88,6 +88,12 @@ class Explanation:
             timeline=self.diagnosis.timeline,
             **self.options,
         )
+
+    @property
+    def pools(self) -> list[InferredPool]:
+        """The private pools the trace does not name that the recorded settings' replay inferred and every remedy's
+        replay carried (none where the trace needs none, or nothing was replayed)."""
+        return list(self.options.get("pools") or [])
 
     @property
     def findings(self) -> list[str]:

@@ -4,11 +4,12 @@ a user reads top to bottom."""
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from gpumem_gui.core.analysis.categories import CATEGORIES
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, OomAnalysis, Remedy
-from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, say
+from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, joined, say
 from gpumem_gui.core.snapshot.units import format_bytes
 
 TEXT_SITES = 8  # sites listed in the text (the JSON lists every one)
@@ -31,15 +32,58 @@ MODEL_NOTE = QT_TRANSLATE_NOOP(
 )
 
 
-def remedy_findings(diagnosis: Diagnosis, remedies: list[Remedy], notes: list[str], baseline: str = "") -> list[str]:
-    """Sentences about the replayed remedies: how the recorded run replays (`baseline`), each setting's verdict,
-    each change to the program's (what it frees and whether the request then fits), and the candidates that could
-    not be replayed (`notes`)."""
+SEGMENTS_LISTED = 4  # an assumed pool's segment sizes listed up to this many; more are said as their total
+
+
+def pools_note(pools: Sequence[Any]) -> Sentence | None:
+    """What the replays assumed where the trace names no pool: the private pools the recorded settings' replay
+    inferred (core/allocator/inferred_pools.py's InferredPool, each with its `segments`' sizes) and carried into every
+    remedy's replay, said because the trace does not record them. None where none was inferred."""
+    if not pools:
+        return None
+    sizes = [int(s.size) for p in pools for s in p.segments]
+    listed: str = (
+        joined([format_bytes(s) for s in sizes], ", ")
+        if len(sizes) <= SEGMENTS_LISTED
+        else say(QT_TRANSLATE_NOOP("Explain", "{total} in all"), total=format_bytes(sum(sizes)))
+    )
+    fields = {"n": f"{len(sizes):,}", "sizes": listed, "pools": f"{len(pools):,}"}
+    if len(pools) == 1:
+        template = QT_TRANSLATE_NOOP(
+            "Explain",
+            "The replays here assumed a private pool the trace does not name (a MemPool or CUDA graph freed before"
+            " the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although"
+            " the default pool had room: each remedy's replay keeps that pool's memory apart, as the recorded run"
+            " did.",
+        )
+    else:
+        template = QT_TRANSLATE_NOOP(
+            "Explain",
+            "The replays here assumed {pools} private pools the trace does not name (MemPools or CUDA graphs freed"
+            " before the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made"
+            " although the default pool had room: each remedy's replay keeps those pools' memory apart, as the"
+            " recorded run did.",
+        )
+    return say(template, **fields)
+
+
+def remedy_findings(
+    diagnosis: Diagnosis,
+    remedies: list[Remedy],
+    notes: list[str],
+    baseline: str = "",
+    pools: Sequence[Any] = (),
+) -> list[str]:
+    """Sentences about the replayed remedies: how the recorded run replays (`baseline`) and the private pools its
+    replay assumed (`pools`, pools_note), each setting's verdict, each change to the program's (what it frees and
+    whether the request then fits), and the candidates that could not be replayed (`notes`)."""
     peak = diagnosis.report.trace.peak_reserved
     settings = [r for r in remedies if r.kind == "setting"]
     programs = [r for r in remedies if r.kind != "setting"]
     out: list[str] = [REPLAY_NOTE] if settings else []
     out += [baseline] if baseline else []
+    assumed = pools_note(pools)
+    out += [assumed] if assumed is not None else []
     had_oom = bool(diagnosis.timeline.ooms)
     for r in settings:
         after = say(
@@ -123,7 +167,11 @@ def _program_sentence(r: Remedy, had_oom: bool) -> str:
     )
 
 
-def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: list[str]) -> dict[str, Any]:
+def explanation_json(
+    diagnosis: Diagnosis, remedies: list[Remedy], findings: list[str], pools: Sequence[Any] = ()
+) -> dict[str, Any]:
+    """`pools`: the private pools the trace does not name that the replays assumed (InferredPool, as replay --json
+    writes them)."""
     figures = diagnosis.report.as_dict()  # those of `report --at` for the moment's event
     oom = diagnosis.oom
     b = diagnosis.breakdown
@@ -164,6 +212,7 @@ def explanation_json(diagnosis: Diagnosis, remedies: list[Remedy], findings: lis
             }
             for r in remedies
         ],
+        "inferred_private_pools": [p.as_dict() for p in pools],
     }
 
 

@@ -14,7 +14,7 @@ from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import num, pct, signed_size, size, unit_word
+from gpumem_gui.views.common.language import count, num, pct, signed_size, size, unit_word
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.travel_keys import page_step, travel_delta
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
@@ -22,6 +22,8 @@ from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
+
+SEGMENTS_LISTED = 4  # an assumed pool's segment sizes listed up to this many; more are said as their total
 
 # the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
 # so that where the runs agree both stay visible (the replayed line inside the recorded band)
@@ -229,7 +231,33 @@ class WhatIfView(QtWidgets.QWidget):
         )
         if result.unjudged:
             text += self.tr(". <b>Note:</b> {note}.").format(note=html.escape(said(result.unjudged)))
-        return text
+        pools = self.pools_text()
+        return text + f"<br>{pools}" if pools else text
+
+    def pools_text(self) -> str:
+        """The private pools the trace does not name that the replay assumed (inferred under the recorded settings,
+        carried under others), said because nothing in the file records them; "" where it assumed none."""
+        pools = self.run.result.inferred_pools
+        if not pools:
+            return ""
+        sizes = [s.size for p in pools for s in p.segments]
+        listed = (
+            ", ".join(size(s) for s in sizes)
+            if len(sizes) <= SEGMENTS_LISTED
+            else self.tr("{total} in all").format(total=size(sum(sizes)))
+        )
+        fields = {"n": count(len(sizes)), "sizes": listed, "pools": count(len(pools))}
+        if len(pools) == 1:
+            return self.tr(
+                "The replay assumed a private pool the trace does not name (a MemPool or CUDA graph freed before the"
+                " snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although"
+                " the default pool had room; each replay keeps that pool's memory apart."
+            ).format_map(fields)
+        return self.tr(
+            "The replay assumed {pools} private pools the trace does not name (MemPools or CUDA graphs freed before"
+            " the snapshot), inferred from {n} {n:segment|segments} ({sizes}) the recorded allocator made although"
+            " the default pool had room; each replay keeps those pools' memory apart."
+        ).format_map(fields)
 
     def resizeEvent(self, event: QtGui.QResizeEvent) -> None:
         # the wrapped legend's lines kept in the least height (see TimelineView.resizeEvent)

@@ -11,7 +11,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.core.allocator.remedies import Explanation, explain
 from gpumem_gui.core.analysis.breakdown import SiteBytes
 from gpumem_gui.core.analysis.diagnosis import Diagnosis, Moment, page_size_text
-from gpumem_gui.core.analysis.explain_output import REPLAY_NOTE
+from gpumem_gui.core.analysis.explain_output import REPLAY_NOTE, pools_note
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
@@ -230,6 +230,9 @@ def _remedies(e: Explanation) -> str:
     out = [note]
     if e.baseline:
         out.append(_paragraphs([e.baseline]))
+    assumed = pools_note(e.pools)  # a private pool the trace does not name, assumed by every replay here
+    if assumed is not None:
+        out.append(_paragraphs([assumed]))
     if e.remedies:
         rows = []
         cannot, yes = translate("ExplainPanel", "cannot judge"), translate("ExplainPanel", "yes")
