@@ -8,6 +8,7 @@ import numpy as np
 import pyqtgraph as pg
 import pytest
 
+from gpumem_gui.views.snapshot import light_plot as module
 from gpumem_gui.views.snapshot.light_plot import CachedLabelAxis, LightPlotItem, light_plot
 
 
@@ -64,3 +65,15 @@ def test_axes_shown_as_in_a_plot_item(qapp: Any) -> None:
     real, light = pg.PlotItem(enableMenu=False), LightPlotItem()
     for side in ("top", "bottom", "left", "right"):
         assert light.getAxis(side).isVisible() == real.getAxis(side).isVisible(), side
+
+
+def test_other_pyqtgraph_releases_get_the_stock_plot(qapp: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pyqtgraph whose PlotItem.__init__ LightPlotItem was not checked against gets pyqtgraph's own plot."""
+    monkeypatch.setattr(module, "LIGHT_FOR", ("0.99.",))
+    box = pg.ViewBox(enableMenu=False)
+    item = module.light_plot("w", box).getPlotItem()
+    assert type(item) is pg.PlotItem and item.vb is box
+    assert not item.menuEnabled()
+    assert type(module.light_plot().getPlotItem()) is pg.PlotItem
+    monkeypatch.setattr(module, "LIGHT_FOR", (pg.__version__,))
+    assert type(module.light_plot().getPlotItem()) is LightPlotItem

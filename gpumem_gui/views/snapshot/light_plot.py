@@ -163,6 +163,14 @@ class LightPlotItem(pg.PlotItem):
         self.fileDialog = None
 
 
+# LightPlotItem repeats the steps of PlotItem.__init__ as pyqtgraph 0.14 takes them; another release may take others
+# (pyproject allows 0.13.7 and later), so it gets pyqtgraph's own PlotItem, menus off, a few ms slower to make
+LIGHT_FOR = ("0.14.",)
+
+
 def light_plot(background: Any = "default", viewBox: pg.ViewBox | None = None) -> pg.PlotWidget:
-    """A PlotWidget on a LightPlotItem (menus off: what its plot and view box would show on a right click is none)."""
+    """A PlotWidget on a LightPlotItem (menus off: what its plot and view box would show on a right click is none);
+    on a pyqtgraph whose PlotItem it was not checked against, on a stock PlotItem with its menu off."""
+    if not pg.__version__.startswith(LIGHT_FOR):
+        return pg.PlotWidget(background=background, viewBox=viewBox, enableMenu=False)
     return pg.PlotWidget(background=background, plotItem=LightPlotItem(viewBox))
