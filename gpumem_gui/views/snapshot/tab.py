@@ -443,6 +443,9 @@ class SnapshotTab(QtWidgets.QWidget):
         if not doc.pending:
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self.curves.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
+            # the event list's pane in the same layout, its rows later (_lists_shown): the timeline is laid out at
+            # its final width once, not drawn and painted again when the list comes two turns on
+            self.curves.event_list.setVisible(True)
             if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
                 self._bottom_settled = True
                 # a size for every widget there (the map's pane first), whatever else still stands between the two
