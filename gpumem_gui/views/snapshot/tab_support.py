@@ -6,7 +6,6 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
-import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import Snapshot
@@ -20,6 +19,7 @@ from gpumem_gui.views.common.language import (
     localized,
     translate,
 )
+from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
@@ -44,7 +44,7 @@ def warm_up() -> None:
     number(0, current_language())  # the figures' locale, read now
 
     def plot() -> None:
-        first = pg.PlotWidget(enableMenu=False)  # pyqtgraph's classes (the menus no plot of a tab makes)
+        first = light_plot()  # pyqtgraph's classes, as a tab's plots are made (without the options menu)
 
         def then() -> None:
             first.deleteLater()
