@@ -3,7 +3,6 @@ and a real snapshot), its diagnosis pages, the menus and the start page, walked 
 
 from __future__ import annotations
 
-import html
 from collections.abc import Iterator
 from typing import Any
 
@@ -14,7 +13,14 @@ from gpumem_gui.app.window import MainWindow
 from gpumem_gui.assets import example_path
 from gpumem_gui.views.common import language
 from tests.conftest import fixture_path
-from tests.translation_walk import english_left, english_words, opened_window, visible_texts, visit_every_page
+from tests.translation_walk import (
+    english_left,
+    english_words,
+    opened_window,
+    shown_text,
+    visible_texts,
+    visit_every_page,
+)
 from tests.translation_walk import settle as _settle
 from tests.translation_walk import switch_language as _switch
 
@@ -96,7 +102,7 @@ def test_core_findings_and_figures_read_in_the_language(window: MainWindow, lang
     window.tabs.setCurrentIndex(0)
     tab = window.current_document()
     assert tab is not None
-    shown = "\n".join([tab.figures.findings_label.text(), tab.inspector.heading.text(), tab.notes.opened_line.text()])
-    shown = html.unescape(shown)
+    labels = [tab.figures.findings_label, tab.inspector.heading, tab.notes.opened_line]
+    shown = "\n".join(shown_text(label.text()) for label in labels)
     assert all(part in shown for part in said), shown
     assert tab.figures.values["reserved_bytes"].text() == ("15,3 Gio" if lang == "fr" else "15,3 GiB")

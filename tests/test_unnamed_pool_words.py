@@ -28,6 +28,7 @@ from gpumem_gui.views.compare.whatif_view import WhatIfView
 from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel
 from tests.test_json_schemas import validate
 from tests.test_replay_unnamed_pool import H200_POOL_SEGMENTS
+from tests.translation_walk import shown_text
 
 MiB = 2**20
 N = "\u202f"  # French's narrow no-break space
@@ -173,7 +174,7 @@ def test_the_whatif_view_says_the_pool_it_kept_apart(qtbot: Any, real: Path) -> 
     try:
         language.set_language("fr")  # the view words itself again on Qt's LanguageChange (a posted event)
         qtbot.waitUntil(lambda: "réexécution" in view.summary.text())
-        summary = view.summary.text()
+        summary = shown_text(view.summary.text())  # the words shown: each U+202F sits in a span of the markup
         fr_sizes = ", ".join(f"{s / MiB:.1f} Mio".replace(".", ",") for s in sizes)
         assert (
             "La réexécution a supposé un pool privé que la trace ne nomme pas (un MemPool ou un graphe CUDA libéré"

@@ -329,6 +329,14 @@ def _plain(text: str) -> str:
     return text
 
 
+def shown_text(text: str) -> str:
+    """What a rich-text label shows of `text`, every character kept (U+00A0 and U+202F too): the words a reader sees,
+    not the markup that holds them (views/common/rich_text wraps each narrow no-break space in a span)."""
+    if "<" in text and ">" in text:
+        return QtGui.QTextDocumentFragment.fromHtml(text).toRawText()
+    return text
+
+
 def _menu_texts(menu: QtWidgets.QMenu, where: str) -> Iterable[tuple[str, str]]:
     yield f"{where} menu", menu.title()
     for action in menu.actions():

@@ -13,6 +13,7 @@ from gpumem_gui.core.snapshot.model import Frame
 from gpumem_gui.core.snapshot.stacks import filter_frames
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.stack_view import display_name, location
 
 MAX_FRAMES = 12  # the popup's lines of stack; the side panel has all of them
@@ -118,8 +119,8 @@ class StackPopup(QtWidgets.QFrame):
 
     def _fill(self, key: object, title: str, frames: Sequence[Frame], empty: str, *, pinned: bool) -> None:
         self.key, self.pinned = key, pinned
-        self.title.setText(title)
-        self.body.setText("<br>".join(stack_lines(frames, empty=empty)))
+        self.title.setText(rich_text(title))
+        self.body.setText(rich_text("<br>".join(stack_lines(frames, empty=empty))))
         self.hint.setText(translate("StackPopup", PINNED_HINT if pinned else HOVER_HINT))
         self.setAccessibleName(self.text())
 

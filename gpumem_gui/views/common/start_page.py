@@ -10,6 +10,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated
 from gpumem_gui.views.common.one_line import breakable
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 
 
@@ -89,7 +90,7 @@ class StartPage(Retranslated):
         """List the files opened last (at most five), each a link that opens it."""
         self._recent = list(paths)
         links = [f'<a href="{html.escape(p, quote=True)}">{html.escape(Path(p).name)}</a>' for p in paths[:5]]
-        self.recent.setText("<b>{}</b> ".format(self.tr("Recent:")) + " · ".join(links) if links else "")
+        self.recent.setText(rich_text("<b>{}</b> ".format(self.tr("Recent:")) + " · ".join(links)) if links else "")
         self.recent.setToolTip("\n".join(paths[:5]))
 
 

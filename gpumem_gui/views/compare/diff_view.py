@@ -16,6 +16,7 @@ from gpumem_gui.document.document import SnapshotDocument
 from gpumem_gui.teach.translatable import QT_TRANSLATE_NOOP
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import num, signed_size, size, unit_word
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.table_model import ColumnsModel
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.compare.whatif_view import KINDS, event_text, kind_name, shown_colour
@@ -200,12 +201,12 @@ class DiffView(QtWidgets.QWidget):
     def retranslate(self) -> None:
         """Every text of the comparison in the window's language."""
         self.changes_button.setText(self.tr("Show added and removed"))
-        self.sites_label.setText(self.tr("<b>Sites that changed</b> (click one: its blocks on both maps)"))
+        self.sites_label.setText(rich_text(self.tr("<b>Sites that changed</b> (click one: its blocks on both maps)")))
         for label, text in zip(self.event_labels, (self.tr("A event"), self.tr("B event")), strict=True):
             label.setText(text)
         self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_word(self.unit)))
         self.plot.setLabel("bottom", self.tr("A's trace event (B aligned)"))
-        self.legend.setText(self._legend_html())
+        self.legend.setText(rich_text(self._legend_html()))
         self.sites.headerDataChanged.emit(QtCore.Qt.Orientation.Horizontal, 0, len(_HEADERS) - 1)
         self._show(self.compare.frames())
 
@@ -310,7 +311,7 @@ class DiffView(QtWidgets.QWidget):
         for title, side, frame, (name, colour, _w, _a) in zip(self.titles, sides, frames, SIDE_PENS, strict=True):
             file = side.file.replace("\\", "/").rsplit("/", 1)[-1]
             where = self.tr("GPU {device}, {event}").format(device=side.device, event=event_text(frame))
-            title.setText(f'<b style="color:{colour}">{name}</b> <b>{file}</b>, {where}')
+            title.setText(rich_text(f'<b style="color:{colour}">{name}</b> <b>{file}</b>, {where}'))
             title.setToolTip(side.file)
         for box, side in zip(self.event_boxes, (diff.a, diff.b), strict=True):
             box.blockSignals(True)  # showing the event must not travel again
@@ -319,7 +320,7 @@ class DiffView(QtWidgets.QWidget):
         self.cursor_line.setValue(diff.a.event)
         self.sites.set_diff(diff)
         self._select_site_row()
-        self.figures.setText(figures_html(diff))
+        self.figures.setText(rich_text(figures_html(diff)))
 
     def _select_site_row(self) -> None:
         site = self.compare.site

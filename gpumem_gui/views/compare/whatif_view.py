@@ -15,6 +15,7 @@ from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import count, num, pct, signed_size, size, unit_word
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.travel_keys import page_step, travel_delta
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
@@ -191,10 +192,10 @@ class WhatIfView(QtWidgets.QWidget):
 
     def retranslate(self) -> None:
         """The header, axes, legend and map titles in the window's language."""
-        self.summary.setText(self.summary_text())
+        self.summary.setText(rich_text(self.summary_text()))
         self.plot.setLabel("left", self.tr("memory ({unit})").format(unit=unit_word(self.unit)))
         self.plot.setLabel("bottom", self.tr("trace event"))
-        self.legend.setText(legend_html())
+        self.legend.setText(rich_text(legend_html()))
         self._name_events()
 
     def changeEvent(self, event: QtCore.QEvent) -> None:
@@ -304,7 +305,7 @@ class WhatIfView(QtWidgets.QWidget):
     def _name_events(self) -> None:
         """Each map's title says which run it is and which event it shows."""
         for title, doc, (name, colour, _w, _a) in zip(self.titles, self.documents, RUNS, strict=True):
-            title.setText(f'<b style="color:{colour}">{run_name(name)}</b>: {event_text(doc.frame())}')
+            title.setText(rich_text(f'<b style="color:{colour}">{run_name(name)}</b>: {event_text(doc.frame())}'))
 
     def handle_key(self, key: int) -> bool:
         """Travel by a key (the shared travel keys); False for a key that does not travel."""

@@ -24,6 +24,7 @@ from gpumem_gui.views.common.language import (
     translate,
     translated_model,
 )
+from gpumem_gui.views.common.rich_text import rich_text
 
 # the categories as the core names them, "unknown" said more plainly in a list of its own
 BREAKDOWN_LABELS = {**CATEGORY_LABELS, "unknown": "unknown (no rule matched)"}
@@ -298,8 +299,8 @@ class BreakdownView(Retranslated):
         else:
             when = filled(translate("Breakdown", "Live bytes after event {event}:"), fields)
         line = translate("Breakdown", "{bytes} allocated in {blocks} {blocks:block|blocks}, {sites} {sites:site|sites}")
-        self.title.setText(f"<b>{when}</b> " + filled(line, fields))
-        self.summary.setHtml(summary_html(breakdown))
+        self.title.setText(rich_text(f"<b>{when}</b> " + filled(line, fields)))
+        self.summary.setHtml(rich_text(summary_html(breakdown)))
 
     def show_error(self, message: str) -> None:
         """The breakdown's task failed: the page says so (what it showed before is of another moment)."""
@@ -308,7 +309,7 @@ class BreakdownView(Retranslated):
         self.model = None
         self._shown = message
         cannot = translate("Breakdown", "Could not find what holds the memory:")
-        self.title.setText(f"<b>{cannot}</b> {html.escape(message)}")
+        self.title.setText(rich_text(f"<b>{cannot}</b> {html.escape(message)}"))
         self.summary.clear()
 
     def _picked(self, current: QtCore.QModelIndex, _previous: QtCore.QModelIndex) -> None:

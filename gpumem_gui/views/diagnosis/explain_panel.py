@@ -17,6 +17,7 @@ from gpumem_gui.core.snapshot.model import Snapshot
 from gpumem_gui.core.snapshot.units import format_bytes
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, filled, localized, translate
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.diagnosis.breakdown_view import share, summary_html, text_bar
 
@@ -122,7 +123,7 @@ class ExplainPanel(Retranslated):
         return self.text.toPlainText()
 
     def _set_html(self, text: str) -> None:
-        self.text.setHtml(f'<div style="color: {palette.TEXT};">{text}</div>')
+        self.text.setHtml(rich_text(f'<div style="color: {palette.TEXT};">{text}</div>'))
 
     def _clicked(self, url: QtCore.QUrl) -> None:
         e = self.explanation

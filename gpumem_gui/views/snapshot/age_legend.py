@@ -7,6 +7,7 @@ from PySide6 import QtCore
 from gpumem_gui.core.analysis.block_age import AGE_BASE, AgeBin
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import filled, localized, translate
+from gpumem_gui.views.common.rich_text import rich_text
 
 
 def _tr(text: str) -> str:
@@ -66,4 +67,4 @@ def age_legend(bins: tuple[AgeBin, ...]) -> str:
 
 def map_legend(colouring: str, bins: tuple[AgeBin, ...]) -> str:
     """The legend for a frame coloured by `colouring` ("site" or "age", with its scale `bins`)."""
-    return age_legend(bins) if colouring == "age" and bins else site_legend()
+    return rich_text(age_legend(bins) if colouring == "age" and bins else site_legend())

@@ -12,6 +12,7 @@ from gpumem_gui.core.analysis.categories import CATEGORY_LABELS
 from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document.frame import BlockDetails
 from gpumem_gui.views.common.language import category_word, filled, localized, translate
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.stack_view import StackView
 
@@ -78,7 +79,7 @@ class BlockPage(QtWidgets.QSplitter):
         self._empty = False
         title = translate("BlockPage", "stack") if d.recorded_frames else translate("BlockPage", "no stack recorded")
         self.stack.set_frames(d.recorded_frames, title)
-        self.details.setHtml(block_details_html(describe(), d))
+        self.details.setHtml(rich_text(block_details_html(describe(), d)))
 
     def clear(self) -> None:
         if self._empty:  # its stack's clear alone relaid its labels (a travel's 1 %)

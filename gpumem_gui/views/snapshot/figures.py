@@ -14,6 +14,7 @@ from gpumem_gui.core.snapshot.units import format_bytes, format_bytes_exact, for
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate
 from gpumem_gui.views.common.one_line import HeldLabel
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 
 _ROWS = (
@@ -389,7 +390,9 @@ class FiguresPanel(Retranslated):
             f"<b>{_tr(_SEVERITY_WORD[f.severity])}</b> {html.escape(said(f.text))}</td></tr>"
             for f in self.findings
         )
-        self._held[self.findings_label].set_text(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
+        self._held[self.findings_label].set_text(
+            rich_text(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
+        )
         self.findings_label.setToolTip("\n".join(_figures_line(f) for f in self.findings))
 
 

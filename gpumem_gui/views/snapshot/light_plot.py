@@ -13,6 +13,8 @@ from pyqtgraph.graphicsItems.LabelItem import LabelItem
 from pyqtgraph.graphicsItems.PlotItem import plotConfigTemplate_generic as ui_template
 from PySide6 import QtWidgets
 
+from gpumem_gui.views.common.rich_text import rich_text
+
 _SIDES = ("top", "bottom", "left", "right")
 
 
@@ -24,7 +26,7 @@ class CachedLabelAxis(pg.AxisItem):
         html = self.labelString()
         if html != getattr(self, "_label_html", None):
             self._label_html = html
-            self.label.setHtml(html)
+            self.label.setHtml(rich_text(html))
         self._adjustSize()
         self.picture = None
         self.update()

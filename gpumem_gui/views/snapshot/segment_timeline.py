@@ -26,6 +26,7 @@ from gpumem_gui.views.common.language import (
     translate,
     unit_word,
 )
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.site_timeline import _BandViewBox
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
@@ -376,7 +377,7 @@ class SegmentTimelineView(Retranslated):
             self.stack.setVisible(False)
             return
         self.table.selectRow(series.drawn[band - 1])
-        self.info.setText("<br>".join(html.escape(line) for line in life_words(life)))
+        self.info.setText(rich_text("<br>".join(html.escape(line) for line in life_words(life))))
         if self.snapshot is not None:
             frames = self.snapshot.stacks.stack(life.stack) if life.stack >= 0 else []
             self.stack.set_frames(frames, translate("SegmentTimeline", "the stack that made it"))

@@ -12,6 +12,7 @@ from PySide6 import QtWidgets
 from gpumem_gui.document.settings_page import SettingsPage, settings_page
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, translate
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 
 
@@ -60,7 +61,7 @@ class SettingsView(Retranslated):
                 f"<p><b>{key}</b> = {value} <span {muted}>({default} {default_value})"
                 f"</span><br>{meaning}<br><span {muted}>{what_if_word}</span> {what_if}</p>"
             )
-        self.text.setHtml("".join(parts))
+        self.text.setHtml(rich_text("".join(parts)))
 
     def row_texts(self) -> list[tuple[str, ...]]:
         """Every key's texts as shown, in the window's language: (key, value, default, what it does, what if)."""

@@ -38,6 +38,7 @@ from gpumem_gui.views.common.language import (
     translate,
     unit_word,
 )
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import pool_word
 from gpumem_gui.views.snapshot.light_plot import light_plot
@@ -538,7 +539,7 @@ class SiteTimelineView(Retranslated):
             "<b>{now}</b> right after event {event} ({bytes} bytes)<br>its peak: <b>{peak}</b> right after event "
             "{peak_event}",
         )
-        self.info.setText(f"<b>{kind_name}:</b> {html.escape(label)}<br>" + filled(details, fields))
+        self.info.setText(rich_text(f"<b>{kind_name}:</b> {html.escape(label)}<br>" + filled(details, fields)))
         if self.kind == "site" and band.stack >= 0:
             holding = translate("SiteTimeline", "the stack holding most of its bytes")
             self.stack.set_frames(self.snapshot.stacks.stack(band.stack), holding)

@@ -18,6 +18,7 @@ from gpumem_gui.views.common.language import (
     site_words,
     translate,
 )
+from gpumem_gui.views.common.rich_text import rich_text
 
 TOP_SITES = 8  # sites listed per set; the rest summed in one line
 FIGURE_NAMES = {
@@ -198,4 +199,4 @@ class SpanPanel(Retranslated):
         elif report is None:
             self.text.setPlainText(translate("SpanPanel", HINT))
         else:
-            self.text.setHtml(span_report_html(report))
+            self.text.setHtml(rich_text(span_report_html(report)))

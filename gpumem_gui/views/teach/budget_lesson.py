@@ -22,6 +22,7 @@ from gpumem_gui.teach.budget import (
 )
 from gpumem_gui.teach.demos.wording import NARROW_NBSP, Figure, localize
 from gpumem_gui.teach.lab import torch_available
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.teach.quiz_markup import push_button, scroll_area, set_style_state, wrapped_label
 
@@ -200,7 +201,7 @@ class BudgetLesson(QtWidgets.QWidget):
         self.total.setText(self.t("total", total=kib(m.total()), state=kib(state)))
         self.rule.setText(self.t("rule", params=m.example.params, rule_bytes=kib(16 * m.example.params)))
         self.techniques_title.setText(self.t("techniques"))
-        self.removes.setText("<br><br>".join(self.technique_text(m, t) for t in TECHNIQUES))
+        self.removes.setText(rich_text("<br><br>".join(self.technique_text(m, t) for t in TECHNIQUES)))
 
     def technique_text(self, m: BudgetMeasurement, technique: str) -> str:
         """One technique as rich text: its name in bold, each part it changes from before to after (a smaller one

@@ -9,6 +9,8 @@ from collections.abc import Callable
 
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.views.common.rich_text import rich_text
+
 _CODE = re.compile(r"`([^`]+)`")
 _LONG_TOKEN = re.compile(r"\S{20,}")
 _BREAK_AFTER = re.compile(r"[._=:/,(\[]")
@@ -32,7 +34,7 @@ def breakable(text: str) -> str:
 def rich(text: str) -> str:
     # quiz texts are plain, with `code` in backticks; escape everything else so a "<" stays a "<"
     parts = _CODE.split(html.escape(breakable(text), quote=False))
-    return "".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts))
+    return rich_text("".join(f"<code>{p}</code>" if i % 2 else p for i, p in enumerate(parts)))
 
 
 def plain(text: str) -> str:
