@@ -17,6 +17,7 @@ from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.hover_stack import StackPopup, host_point
 from gpumem_gui.views.common.language import Retranslated, localized, site_words, translate
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.age_legend import map_legend, site_legend
 from gpumem_gui.views.snapshot.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
@@ -243,7 +244,7 @@ class SegmentMapView(Retranslated):
     def _on_move(self, pos: QtCore.QPointF) -> None:
         self._hover_pos = pos
         index = self.block_at_scene(pos)
-        self.caption.setText(self.describe(index) if index >= 0 else "")
+        self.caption.setText(rich_text(self.describe(index)) if index >= 0 else "")
         if index >= 0:
             self.popup.hover(index, *self.stack_of(index), self._widget_point(pos), empty=self._no_stack(index))
             self.block_hovered.emit(index)
@@ -264,7 +265,7 @@ class SegmentMapView(Retranslated):
         nothing, never the block of the state before, which may be gone or elsewhere."""
         pos = self._hover_pos
         index = self.block_at_scene(pos) if pos is not None else -1
-        self.caption.setText(self.describe(index) if index >= 0 else "")
+        self.caption.setText(rich_text(self.describe(index)) if index >= 0 else "")
 
     def leaveEvent(self, event: QtCore.QEvent) -> None:
         self._hover_pos = None

@@ -15,6 +15,7 @@ from gpumem_gui.document.curves import Envelope, memory_unit, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate, unit_word
+from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
 
@@ -224,7 +225,7 @@ class TimelineView(Retranslated):
         items += [(translate("TimelineView", "record_function range"), palette.ANNOTATION)] if ranges else []
         self.legend.setText(
             " &nbsp;".join(
-                f'<span style="white-space:nowrap"><span style="color:{c}">&#9644;</span> {name}</span>'
+                f'<span style="white-space:nowrap"><span style="color:{c}">&#9644;</span> {rich_text(name)}</span>'
                 for name, c in items
             )
         )
