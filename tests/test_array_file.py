@@ -41,6 +41,29 @@ def test_a_drained_write_is_the_same_file_and_lets_go_of_each_array(tmp_path: Pa
     assert (tmp_path / "drained.arrays").read_bytes() == (tmp_path / "plain.arrays").read_bytes()
 
 
+def test_an_array_written_in_pieces_is_its_bytes_end_to_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # each array goes to the file in pieces of _WRITE_STEP bytes: pieces of 40 bytes cut the 8008 bytes of "i64" into
+    # 201 writes, the last one short, and its neighbours start on their own 64-byte lines all the same
+    monkeypatch.setattr(array_file, "_WRITE_STEP", 40)
+    arrays = sample()
+    write_arrays(tmp_path / "pieces.arrays", dict(arrays), {"n": 1}, drain=True)
+    writer = ArrayWriter(tmp_path / "writer.arrays")
+    for name, array in arrays.items():
+        writer.add(name, array)
+    writer.close({"n": 1})
+    for path in (tmp_path / "pieces.arrays", tmp_path / "writer.arrays"):
+        raw = path.read_bytes()
+        got, _ = read_arrays(path)
+        length = int.from_bytes(raw[len(MAGIC) : len(MAGIC) + 8], "little")
+        header = json.loads(raw[len(MAGIC) + 8 : len(MAGIC) + 8 + length])
+        start = len(raw) - sum(-(-a.nbytes // 64) * 64 for a in arrays.values())
+        for entry in header["arrays"]:
+            array = np.ascontiguousarray(arrays[entry["name"]])
+            at = start + entry["offset"]
+            assert raw[at : at + array.nbytes] == array.tobytes(), (path.name, entry["name"])
+            np.testing.assert_array_equal(got[entry["name"]], array)
+
+
 def test_arrays_and_meta_come_back_equal(tmp_path: Path) -> None:
     path = tmp_path / "a.arrays"
     arrays, meta = sample(), {"source": "x.pickle", "n": [1, 2], "nested": {"k": None}}

@@ -141,9 +141,16 @@ def new_private_file(path: str | Path) -> BinaryIO:
     return os.fdopen(os.open(path, _CREATE, 0o600), "wb")
 
 
+# bytes handed to one write call: on the virtual machine measured (Linux 6.18, ext4), the loading worker's hand-over
+# of 350 MB at 3M events cost 0.6 s of system CPU written a column per call (up to 24 MB) and 0.12 s written 1 MB per
+# call (4 MB: as cheap, 16 MB: 0.4 s), the same bytes into the same file; 350 calls cost nothing to speak of
+_WRITE_STEP = 1 << 20
+
+
 def _write(f: BinaryIO, array: np.ndarray) -> None:
-    if array.nbytes:
-        f.write(array.reshape(-1).view(np.uint8).data)
+    data = array.reshape(-1).view(np.uint8).data
+    for at in range(0, len(data), _WRITE_STEP):
+        f.write(data[at : at + _WRITE_STEP])
 
 
 def _aligned(n: int) -> int:
