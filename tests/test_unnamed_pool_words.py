@@ -25,7 +25,7 @@ from gpumem_gui.document.staging import WhatIfRun, replay_document
 from gpumem_gui.views.common import language
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.compare.whatif_view import WhatIfView
-from gpumem_gui.views.diagnosis.explain_panel import ExplainPanel
+from tests.test_explain_panel import _panel
 from tests.test_json_schemas import validate
 from tests.test_replay_unnamed_pool import H200_POOL_SEGMENTS
 from tests.translation_walk import shown_text
@@ -117,16 +117,6 @@ def test_a_file_without_an_unnamed_pool_says_nothing_of_one(capsys: pytest.Captu
     assert set(document) == VERSION_2_KEYS | {"inferred_private_pools"}
     assert document["inferred_private_pools"] == []
     assert not any("private pool the trace does not name" in f for f in document["findings"])
-
-
-def _panel(qtbot: Any, explanation: Any) -> ExplainPanel:
-    panel = ExplainPanel()
-    qtbot.addWidget(panel)
-    panel.resize(620, 900)
-    panel.show()
-    qtbot.waitExposed(panel)
-    panel.show_explanation(explanation)
-    return panel
 
 
 def test_the_explain_panel_says_the_pool_in_english_and_french(qtbot: Any, real: Path) -> None:

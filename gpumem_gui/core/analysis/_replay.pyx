@@ -263,17 +263,11 @@ cdef class ForwardReplay:
         if self.reuse_lives and self.ended_lives.size():
             lid = self.ended_lives.back()
             self.ended_lives.pop_back()
-            self.l_addr[lid] = a
-            self.l_size[lid] = sz
-            self.l_req[lid] = req
-            self.l_stack[lid] = stack
-            self.l_start[lid] = start
-            self.l_pend[lid] = NEVER
-            self.l_end[lid] = NEVER
-            return lid
-        if self.n_life == self.life_room:  # only where setup's count fell short
-            self.life_columns(2 * self.life_room + 16)
-        lid = self.n_life
+        else:
+            if self.n_life == self.life_room:  # only where setup's count fell short
+                self.life_columns(2 * self.life_room + 16)
+            lid = self.n_life
+            self.n_life += 1
         self.l_addr[lid] = a
         self.l_size[lid] = sz
         self.l_req[lid] = req
@@ -281,7 +275,6 @@ cdef class ForwardReplay:
         self.l_start[lid] = start
         self.l_pend[lid] = NEVER
         self.l_end[lid] = NEVER
-        self.n_life += 1
         return lid
 
     cdef int64_t block_size(self, int64_t a, int64_t req, int64_t free_end, cmap[int64_t, Seg].iterator seg_it):
