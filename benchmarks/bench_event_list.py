@@ -26,6 +26,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6 import QtWidgets  # (after the platform is chosen)
 
 from gpumem_gui.app.window import MainWindow
+from gpumem_gui.qt_start import throwaway_settings
 
 TRAVELS = 100
 
@@ -38,7 +39,11 @@ def main() -> None:
     args = parser.parse_args()
     path = args.file or shape_path("real", args.events)
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
-    window = MainWindow()
+    with throwaway_settings() as settings:  # the user's saved geometry and recent files stay as they were
+        _measure(app, MainWindow(settings), path, args.rounds)
+
+
+def _measure(app: QtWidgets.QApplication, window: MainWindow, path: Path, n_rounds: int) -> None:
     window.resize(1400, 900)
     window.show()
     window.open_files([str(path)])
@@ -70,7 +75,7 @@ def main() -> None:
     result: dict[str, object] = {"file": path.name, "rows": n, "viewport": list(viewport.size().toTuple())}
     for name, events_of, paint in (("travel", jumps, painted), ("step", steps, painted), ("viewport", jumps, None)):
         rounds = []
-        for _ in range(args.rounds):
+        for _ in range(n_rounds):
             events = events_of(random.Random(0))
             listed.show_event(events[0] - 1)
             painted()
