@@ -8,13 +8,14 @@ import gc
 # otherwise walk it all once: it lives as long as the process anyway); a command's own work runs with it as before
 _collecting = gc.isenabled()
 gc.disable()
+try:
+    from gpumem_gui import blas_threads  # noqa: F401 (first: cli.common's imports bring numpy, which reads it)
+    from gpumem_gui.cli.common import EXIT_BAD_INPUT
+    from gpumem_gui.cli.main import COMMANDS, RENDER_LAYOUTS, main
 
-from gpumem_gui import blas_threads  # noqa: E402, F401 (first: cli.common's imports bring numpy, which reads it)
-from gpumem_gui.cli.common import EXIT_BAD_INPUT  # noqa: E402
-from gpumem_gui.cli.main import COMMANDS, RENDER_LAYOUTS, main  # noqa: E402
-
-gc.freeze()
-if _collecting:
-    gc.enable()
+    gc.freeze()
+finally:  # an import that fails leaves the collector as it found it
+    if _collecting:
+        gc.enable()
 
 __all__ = ["COMMANDS", "EXIT_BAD_INPUT", "RENDER_LAYOUTS", "main"]
