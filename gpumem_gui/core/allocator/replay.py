@@ -417,10 +417,10 @@ def _simulate(  # noqa: PLR0917 (replay's and replay_outcome's arguments, passed
     recorded_run = change is None and not overrides
     carried = pools_given is not None or not recorded_run
     inference_key = _inference_key(device, capacity, hints, torch_version, device_memory)
-    if pools_given is None:
-        pools_given = _cached_inference(recorded_trace, inference_key)  # the recorded run's pools are its own
-        if pools_given is None and not recorded_run:
-            pools_given = recorded_inference(snapshot, device, timeline, capacity, hints, torch_version, device_memory)
+    if pools_given is None and recorded_run:  # its own pools, where an earlier replay inferred them (else below)
+        pools_given = _cached_inference(recorded_trace, inference_key)
+    elif pools_given is None:  # carried from the recorded run's (cached, or inferred by replaying it now)
+        pools_given = recorded_inference(snapshot, device, timeline, capacity, hints, torch_version, device_memory)
     infer = pools_given is None
     rules, rules_source = replay_rules(snapshot, torch_version)
     recorded = recorded_settings(snapshot)

@@ -35,27 +35,6 @@ cdef int8_t ALLOC = 0, FREE_REQUESTED = 1, FREE_COMPLETED = 2, SEGMENT_ALLOC = 3
 cdef int8_t SEGMENT_MAP = 5, SEGMENT_UNMAP = 6, OOM = 8
 
 
-def frees_carry_alloc_stacks(const int8_t[:] action, const int64_t[:] addr, const int32_t[:] stack):
-    """backward_pass.frees_carry_alloc_stacks in one pass over the trace (its twin sorts the allocs and frees by
-    address): each free_requested against the last alloc or free_requested at its address."""
-    cdef FlatMap last  # address -> the stack of the alloc last seen there, FREED_LAST after a free_requested
-    cdef int64_t FREED_LAST = -0x7FFFFFFFFFFFFFFF - 1
-    cdef int64_t i, n = action.shape[0]
-    cdef int64_t* found
-    cdef bint paired = False
-    for i in range(n):
-        if action[i] == ALLOC:
-            last.set(addr[i], stack[i])
-        elif action[i] == FREE_REQUESTED:
-            found = last.find(addr[i])
-            if found != NULL and found[0] != FREED_LAST and stack[i] >= 0:
-                if found[0] != stack[i]:
-                    return False
-                paired = True
-            last.set(addr[i], FREED_LAST)
-    return paired
-
-
 cdef struct Seg:
     int64_t end
     int64_t stream
