@@ -5,7 +5,6 @@ with."""
 
 from __future__ import annotations
 
-import functools
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -17,10 +16,10 @@ from pytestqt.qtbot import QtBot
 from gpumem_gui.app import MainWindow
 from gpumem_gui.app import window as window_module
 from gpumem_gui.qt_start import throwaway_settings
-from gpumem_gui.sources.file_loader import FileLoadJob
 from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from tests.conftest import fixture_path
+from tests.test_partial_curves import hold_whole_until_drawn
 from tests.test_window_layout import _drag_handle
 
 FILE = "cranberrii_memory_snapshot.pickle"  # one device, 10,307 events: its curves so far are drawn
@@ -105,21 +104,8 @@ def _open_patched(
 
     monkeypatch.setattr(MainWindow, "_load_progress", progress)
     monkeypatch.setattr(MainWindow, "_load_finished", finished)
-    drawn = threading.Event()
-    if held_back:
-        show_curves = PartialCurvesView.show_curves
-
-        def recorded(view: PartialCurvesView, curves: Any) -> None:
-            show_curves(view, curves)
-            drawn.set()
-
-        class HeldBack(FileLoadJob):
-            def _finish(self) -> Any:
-                drawn.wait(20)
-                return super()._finish()
-
-        monkeypatch.setattr(PartialCurvesView, "show_curves", recorded)
-        monkeypatch.setattr(window_module, "FileLoadJob", functools.partial(HeldBack, curves_every=0.0, rows_step=50))
+    # held back: the whole snapshot waits until the curves so far are drawn
+    drawn = hold_whole_until_drawn(monkeypatch) if held_back else threading.Event()
     with throwaway_settings() if settings is None else _same(settings) as kept:
         window = MainWindow(kept)
         qtbot.addWidget(window)

@@ -8,6 +8,7 @@ import functools
 import os
 import pickle
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -133,25 +134,14 @@ def test_the_window_draws_the_curves_so_far_before_the_load_ends(
     # each view's drawing: (its tab still reading the trace, the curves drawn); the whole snapshot is held back
     # until one is drawn (a small file's whole snapshot could come before the view is placed, two turns after the tab)
     drawn: list[tuple[bool, PartialCurves]] = []
-    some_drawn = threading.Event()
-    show_curves = PartialCurvesView.show_curves
 
     def recorded(view: PartialCurvesView, curves: PartialCurves) -> None:
-        show_curves(view, curves)
         tab = view.parentWidget()
         while tab is not None and not hasattr(tab, "document"):
             tab = tab.parentWidget()
         drawn.append((tab is not None and tab.document.pending, curves))
-        some_drawn.set()
 
-    class HeldBack(FileLoadJob):
-        def _finish(self) -> Any:
-            some_drawn.wait(20)
-            return super()._finish()
-
-    monkeypatch.setattr(PartialCurvesView, "show_curves", recorded)
-    # every batch of 50 rows sent at once: a small file's curves arrive in several steps
-    monkeypatch.setattr(window_module, "FileLoadJob", functools.partial(HeldBack, curves_every=0.0, rows_step=50))
+    hold_whole_until_drawn(monkeypatch, recorded)
     with throwaway_settings() as settings:
         window = MainWindow(settings)
         qtbot.addWidget(window)
@@ -167,3 +157,28 @@ def test_the_window_draws_the_curves_so_far_before_the_load_ends(
             _check(curves, entries)
         assert doc.findChild(PartialCurvesView) is None or not doc.findChild(PartialCurvesView).isVisible()
         window.shutdown()
+
+
+def hold_whole_until_drawn(
+    monkeypatch: pytest.MonkeyPatch, on_drawn: Callable[[PartialCurvesView, PartialCurves], None] | None = None
+) -> threading.Event:
+    """The window's loads send every batch of 50 rows at once (a small file's curves arrive in several steps) and
+    hold their whole snapshot back until a view of the curves so far has drawn (20 s at most): set then, the event
+    returned. `on_drawn`: told of each drawing, after it."""
+    drawn = threading.Event()
+    show_curves = PartialCurvesView.show_curves
+
+    def recorded(view: PartialCurvesView, curves: PartialCurves) -> None:
+        show_curves(view, curves)
+        if on_drawn is not None:
+            on_drawn(view, curves)
+        drawn.set()
+
+    class HeldBack(FileLoadJob):
+        def _finish(self) -> Any:
+            drawn.wait(20)
+            return super()._finish()
+
+    monkeypatch.setattr(PartialCurvesView, "show_curves", recorded)
+    monkeypatch.setattr(window_module, "FileLoadJob", functools.partial(HeldBack, curves_every=0.0, rows_step=50))
+    return drawn
