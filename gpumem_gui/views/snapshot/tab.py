@@ -430,7 +430,7 @@ class SnapshotTab(QtWidgets.QWidget):
             self.timeline_view  # noqa: B018 (made now, where it is not yet)
             self.curves.draw_timeline()  # at the document's event: its OOM or peak, or its end
             self.axis_box.setEnabled(doc.timeline().series.time_us is not None)
-        steps = [self._bottom_shown, self._frame_shown, self._notes_shown, self._inspector_shown, self._lists_shown]
+        steps = [self._bottom_shown, self._frame_shown, self._notes_shown, self._inspector_if_shown, self._lists_shown]
         if not staged:
             for step in steps:
                 step()
@@ -452,9 +452,6 @@ class SnapshotTab(QtWidgets.QWidget):
                 main, (over, under) = self._main, MAP_OVER_CURVES
                 sizes = [over if i == 0 else under if main.widget(i) is self.curves else 0 for i in range(main.count())]
                 self._splitters.settle("map_timeline", sizes)
-
-    def _inspector_shown(self) -> None:
-        self._inspector_if_shown()
 
     def _inspector_if_shown(self, hidden_too: bool = False) -> None:
         """The inspector at the frame's event where its page is the side panel's one picked (`hidden_too`: even

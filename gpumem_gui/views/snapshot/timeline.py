@@ -91,7 +91,6 @@ class TimelineView(Retranslated):
         self._refresh.timeout.connect(self._draw_curves)
         # the range and columns the curves were last drawn for (_draw_curves); None: set_timeline gave new curves
         self._drawn: tuple[float, float, int] | None = None
-        self._axis_labels: dict[str, str] = {}  # each axis's label as set (a label set again costs a text layout)
         # horizontal grid lines at the left axis's ticks, one item in the view: pyqtgraph's own grid is drawn by
         # the axis across the whole plot and costs about 10 ms a paint, a quarter of the window's budget
         self.grid = pg.PlotCurveItem(pen=pg.mkPen(palette.GRID, width=1), connect="pairs")
@@ -204,14 +203,9 @@ class TimelineView(Retranslated):
     def _label_axes(self) -> None:
         by_time = self.timeline is not None and self.by_time()
         seconds = translate("TimelineView", "seconds since the first event")
-        labels = {
-            "left": translate("TimelineView", "memory ({unit})").format(unit=unit_word(self.unit)),
-            "bottom": seconds if by_time else translate("TimelineView", "trace event"),
-        }
-        for side, text in labels.items():
-            if self._axis_labels.get(side) != text:  # each set is a rich-text layout and a relayout of the plot
-                self._axis_labels[side] = text
-                self.plot.setLabel(side, text)
+        # a label set again with the same text is not laid out again (light_plot.CachedLabelAxis)
+        self.plot.setLabel("left", translate("TimelineView", "memory ({unit})").format(unit=unit_word(self.unit)))
+        self.plot.setLabel("bottom", seconds if by_time else translate("TimelineView", "trace event"))
 
     def _fill_legend(self, *, ooms: bool, marks: bool, ranges: bool) -> None:
         """The curves, and the marks only where this timeline has them (an OOM entry on a file without OOMs only
