@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
+from gpumem_gui.core.analysis.explain_output import SEGMENTS_LISTED  # as explain lists them
 from gpumem_gui.core.snapshot.units import parse_bytes
 from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.frame import EventFrame
@@ -23,8 +24,6 @@ from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 if TYPE_CHECKING:
     from gpumem_gui.teach.quiz_demos import DemoFocus
-
-SEGMENTS_LISTED = 4  # an assumed pool's segment sizes listed up to this many; more are said as their total
 
 # the two runs' colours, and how each curve is drawn: the recorded run wide and translucent under the replayed one,
 # so that where the runs agree both stay visible (the replayed line inside the recorded band)
