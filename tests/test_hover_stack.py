@@ -184,3 +184,28 @@ def test_render_pins_the_stack_of_a_block_given_by_its_address(tmp_path: Path, q
         render(path, str(pinned), view="map", pin="16")
     with pytest.raises(ValueError, match="--pin"):
         render(path, str(pinned), view="timeline", pin=str(address))
+
+
+def test_a_pinned_stack_leaves_with_its_tab_and_comes_back_with_it(qapp: Any) -> None:
+    """The card lies over the whole window (a child of it): another tab picked, it must not float over that tab."""
+    window = QtWidgets.QWidget()
+    tabs = QtWidgets.QTabWidget(window)
+    host, other = QtWidgets.QWidget(), QtWidgets.QWidget()
+    tabs.addTab(host, "map")
+    tabs.addTab(other, "what if")
+    window.resize(600, 400)
+    tabs.resize(600, 400)
+    window.show()
+    popup = StackPopup(host)
+    frame = load_snapshot(fixture_path(CONSTRUCTOR)).stacks.stack(0)
+    popup.pin(1, "<b>0x1000</b>", list(frame), QtCore.QPoint(20, 20))
+    assert popup.isVisible() and popup.parentWidget() is window
+    tabs.setCurrentWidget(other)
+    assert not popup.isVisible() and popup.pinned  # gone with its tab, still pinned
+    tabs.setCurrentWidget(host)
+    assert popup.isVisible()  # back with it
+    popup.unpin()
+    tabs.setCurrentWidget(other)
+    tabs.setCurrentWidget(host)
+    assert not popup.isVisible()  # an unpinned card does not come back
+    window.close()

@@ -82,7 +82,18 @@ class StackPopup(QtWidgets.QFrame):
         self._escape = QtGui.QShortcut(QtGui.QKeySequence(QtCore.Qt.Key.Key_Escape), host)
         self._escape.setContext(QtCore.Qt.ShortcutContext.WidgetWithChildrenShortcut)
         self._escape.activated.connect(self.unpin)
+        host.installEventFilter(self)  # its host hidden (another tab picked), the card goes too, and comes back
         self.hide()
+
+    def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+        # lifted onto the window (see _place), the card would stay over whatever replaced its host: a pinned stack
+        # of one tab's map floated over the next tab's views
+        if watched is self.host:
+            if event.type() == QtCore.QEvent.Type.Hide:
+                self.hide()
+            elif event.type() == QtCore.QEvent.Type.Show and self.pinned:
+                self.show()
+        return False
 
     def hover(
         self, key: object, title: str, frames: Sequence[Frame], pos: QtCore.QPoint, empty: str = "no stack recorded"
