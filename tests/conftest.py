@@ -228,6 +228,14 @@ def wait_until(condition: Callable[[], object], timeout: float = 10.0, what: str
 
 
 @pytest.fixture(scope="session")
+def qapp_cls() -> Any:
+    """The window's own QApplication class (pytest-qt makes the session's application of it)."""
+    from gpumem_gui.views.common.language import LanguageAwareApplication  # noqa: PLC0415  (Qt loads late)
+
+    return LanguageAwareApplication
+
+
+@pytest.fixture(scope="session")
 def qapp(qapp: Any) -> Any:
     """pytest-qt's QApplication, with Python's garbage collected on its thread, as the window's is (qt_start): a
     collection in a task's thread freed earlier tests' widgets there, and a lab test hung under pytest-xdist."""

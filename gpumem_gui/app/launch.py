@@ -11,6 +11,7 @@ from PySide6 import QtCore, QtWidgets
 from gpumem_gui.app.errors import install_error_reporting
 from gpumem_gui.app.window import APP, ORG, MainWindow
 from gpumem_gui.qt_start import collect_on_gui_thread, no_display_problem, qt_message
+from gpumem_gui.views.common.language import LanguageAwareApplication
 
 
 def application() -> QtWidgets.QApplication:
@@ -18,7 +19,7 @@ def application() -> QtWidgets.QApplication:
     if isinstance(app, QtWidgets.QApplication):
         return app
     QtCore.qInstallMessageHandler(qt_message)  # before the app: the platform plugin speaks while it starts
-    app = QtWidgets.QApplication(sys.argv[:1])
+    app = LanguageAwareApplication(sys.argv[:1])
     app.setOrganizationName(ORG)
     app.setApplicationName(APP)
     return app

@@ -168,13 +168,26 @@ def _install(app: QtCore.QCoreApplication, path: str) -> None:
         _installed.append(translator)
 
 
+class LanguageAwareApplication(QtWidgets.QApplication):
+    """The window's QApplication: it tells the language cache itself when Qt says the translators changed, where
+    an application-wide event filter would be handed every event of every object (each paint, timer, layout
+    request: a Python call each, some 180 per travel through a trace) to find this one."""
+
+    def event(self, event: QtCore.QEvent) -> bool:
+        if event.type() == QtCore.QEvent.Type.LanguageChange:  # sent to the application as a translator comes or goes
+            _forget()
+        return super().event(event)
+
+
 class _LanguageCache(QtCore.QObject):
     """Forgets the language known when it may change: Qt sends the application a LanguageChange whenever a
-    translator is installed or removed (set_language's, or a test's own); the application going, too."""
+    translator is installed or removed (set_language's, or a test's own); the application going, too. Another
+    QApplication than LanguageAwareApplication (a host program's) is watched by an event filter."""
 
     def __init__(self, app: QtCore.QCoreApplication) -> None:
         super().__init__(app)
-        app.installEventFilter(self)
+        if not isinstance(app, LanguageAwareApplication):
+            app.installEventFilter(self)
         self.destroyed.connect(_forget)
 
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:

@@ -18,6 +18,7 @@ LABEL_PIXELS = 10  # the labels' font size in pixels
 FIT = 0.85  # a segment gets a label where its rows are this many lines of text tall: glyphs do not fill a line
 GUTTER_LIMITS = (90, 380)  # the label gutter's width in pixels, whatever the labels
 TICK_PIXELS = 110  # about this many screen pixels between two ticks of the byte scale
+WORDED_LIMIT = 4096  # segment labels kept worded (a few hundred bytes each) before the gutter words them afresh
 
 
 def pool_name(state: AllocatorState, seg: int) -> str:
@@ -230,6 +231,9 @@ class SegmentLabels(pg.AxisItem):
         self.row_pixels = 1
         self._content: tuple[object, ...] = ()  # what the labels are made of, as last set
         self._shown: tuple[tuple[object, ...], tuple[list[tuple[QtCore.QRectF, str]], ...]] | None = None
+        # each segment's label as last worded, by what it says and the language: a segment keeps its address, size,
+        # pool and stream over most of a trace, so a jump to another event finds most of its labels here
+        self._worded: dict[tuple[object, ...], str] = {}
 
     def set_segments(self, state: AllocatorState, layout: MapLayout, row_pixels: int) -> None:
         runs = segment_runs(layout)
@@ -308,9 +312,16 @@ class SegmentLabels(pg.AxisItem):
             return QtCore.QRectF(4, top_px + (y - y_top) * px_per_row, width, lines * line)
 
         labels = []
-        for i, y, h in zip(seen[tall], start[tall], height[tall], strict=True):
-            seg = int(segments[i])
-            text = segment_label(self.state, seg)
+        language, pool_ids, shown = current_language(), self.state.pool_ids, segments[seen[tall]]
+        if len(self._worded) > WORDED_LIMIT:
+            self._worded.clear()
+        s = self.state.segments
+        facts = zip(*(a[shown].tolist() for a in (s.total_size, s.address, s.stream, s.is_small, s.pool)), strict=True)
+        for seg, fact, y, h in zip(shown.tolist(), facts, start[tall], height[tall], strict=True):
+            said = (language, *fact, tuple(pool_ids[fact[-1]]) if fact[-1] else ())
+            text = self._worded.get(said)
+            if text is None:
+                text = self._worded[said] = segment_label(self.state, seg)
             first_line, rest = text.split(" · ", 1)
             two = h >= 2 * FIT * line
             labels.append((box(y, 2 if two else 1), f"{first_line}\n{rest}" if two else first_line))
@@ -324,8 +335,11 @@ class SegmentLabels(pg.AxisItem):
             for a, b in zip(thin[at], thin[ends], strict=True):
                 if (end[b] - start[a]) * px_per_row >= FIT * line:
                     n = b - a + 1
-                    hint = translate("SegmentMap", "{n} {n:segment|segments}: zoom in to label")
-                    hints.append((box(start[a], 1), filled(hint, {"n": str(n)})))
+                    hint = self._worded.get((language, n))
+                    if hint is None:
+                        hint = translate("SegmentMap", "{n} {n:segment|segments}: zoom in to label")
+                        hint = self._worded[(language, n)] = filled(hint, {"n": str(n)})
+                    hints.append((box(start[a], 1), hint))
         return labels, hints
 
     def painted_texts(self) -> list[str]:
