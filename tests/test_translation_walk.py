@@ -93,7 +93,12 @@ def test_the_quiz_and_the_window_share_one_language(window: MainWindow) -> None:
         ("ro", ("alertă", "OOM la evenimentul 203", "o cerere de 1,5\u00a0GiB", "evenimentul 203 din 204: OOM")),
         (
             "fr",
-            ("alerte", "OOM à l'événement 203\u202f:", "une demande de 1,5\u00a0Gio", "événement 203 sur 204\u202f: OOM"),
+            (
+                "alerte",
+                "OOM à l'événement 203\u202f:",
+                "une demande de 1,5\u00a0Gio",
+                "événement 203 sur 204\u202f: OOM",
+            ),
         ),
     ],
 )

@@ -117,7 +117,9 @@ def test_the_oom_request_is_the_one_compared_with_the_largest_hole() -> None:
     largest = max(e["size"] for e in raw["device_traces"][timeline.device] if e["action"] == "alloc")
     assert focus.facts["request_bytes"] == largest
     assert "a request of 122.1 MiB, the largest this run made, fits in none of them" in focus.captions["en"]
-    assert "une demande de 122,1\u00a0Mio, la plus grande de cette exécution, ne tient dans aucun" in focus.captions["fr"]
+    assert (
+        "une demande de 122,1\u00a0Mio, la plus grande de cette exécution, ne tient dans aucun" in focus.captions["fr"]
+    )
 
 
 def test_captions_follow_the_language(tmp_path: Path) -> None:

@@ -5,7 +5,8 @@ Widgets set their static texts in a `retranslate()` called from `__init__` and f
 QEvent.LanguageChange, which Qt sends to every widget when `set_language` installs the new translators: a switch
 shows at once, without reopening anything. The language is read from the installed translators (every .qm of this
 package translates the "Language" context's "en" into its own code), so figures change with the words, and no
-translator means English: "1,5 GiB" in ro, "1,5 Gio" in fr.
+translator means English: "1,5 GiB" in ro, "1,5 Gio" in fr (number and unit tied by a no-break space in both, so
+a wrapped label never parts them; teach's wording.size_units writes it).
 """
 
 from __future__ import annotations
