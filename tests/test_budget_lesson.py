@@ -123,6 +123,6 @@ def test_the_lesson_opens_from_the_chooser_and_grades_the_learner(qtbot: Any, tm
     assert all(lesson.technique_text(lesson.measurement, t) in lesson.removes.text() for t in TECHNIQUES)
     panel.set_language("fr")
     assert panel.stack.currentWidget() is lesson  # a new language keeps the lesson open
-    assert "Mesuré\u202f: 2\u202f064,0 Kio" in lesson.parts["params"].result.text()
+    assert "Mesuré\u202f: 2\u202f064,0\u00a0Kio" in lesson.parts["params"].result.text()
     lesson.back_button.click()
     assert panel.stack.currentWidget() is panel.chooser_page

@@ -43,14 +43,15 @@ def raw(name: str) -> dict[str, Any]:
 
 
 def size_text(n: int, lang: str) -> str:
-    """A size as the quizzes write it: one decimal, a decimal comma in ro and fr, octets in fr."""
+    """A size as the quizzes write it: one decimal, a decimal comma in ro and fr, octets in fr, the number tied to
+    its unit by a no-break space in ro and fr."""
     value, unit = float(n), 0
     while value >= 1024 and unit < len(UNITS) - 1:
         value, unit = value / 1024, unit + 1
     text = f"{int(value)} B" if unit == 0 else f"{value:.1f} {UNITS[unit]}"
     if lang == "fr":  # French counts octets: "1,5 Gio", "512 o"
         text = text.replace("iB", "io").replace(" B", " o")
-    return text if lang == "en" else text.replace(".", ",")
+    return text if lang == "en" else text.replace(".", ",").replace(" ", "\u00a0")
 
 
 def count_text(n: int, lang: str) -> str:

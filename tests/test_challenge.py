@@ -207,7 +207,7 @@ def test_the_words_in_every_language(challenges: dict[str, Challenge]) -> None:
     c = challenges["fragmented_oom"]
     labels = [texts.fix_label(f, "fr") for f in c.fixes]
     assert not any("torch.utils.checkpoint" in label or " and " in label for label in labels)
-    assert "1,5 Gio" in texts.oom_text(c, "fr") and "1,5 GiB" in texts.oom_text(c, "ro")
+    assert "1,5\u00a0Gio" in texts.oom_text(c, "fr") and "1,5\u00a0GiB" in texts.oom_text(c, "ro")
     assert texts.answer_lines(c, "en")[0] == f"{len(c.right_fixes)} of {len(c.fixes)} fixes replay without the OOM:"
     leak = challenges["training_leak_oom"]
     assert "4.089" in texts.oom_text(leak, "ro") and "4\u202f089" in texts.oom_text(leak, "fr")

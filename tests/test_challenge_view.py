@@ -90,7 +90,7 @@ def test_a_challenge_played_through_in_the_panel(qtbot) -> None:
     assert gc.state == "wrong" and panel.right_count == 3
 
     panel.set_language("ro")
-    assert "La evenimentul 203 programul a cerut 1,5 GiB" in _text(panel.oom)
+    assert "La evenimentul 203 programul a cerut 1,5\u00a0GiB" in _text(panel.oom)
     assert _text(panel.block_verdict).startswith("✓ Corect")
     assert "Tot OOM la evenimentul 203" in _text(panel.fix_verdict)
 

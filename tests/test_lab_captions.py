@@ -75,7 +75,7 @@ def size(n: int, lang: str) -> str:
     text = format_bytes(n)
     if lang == "fr":  # French counts octets: Kio, Mio, Gio
         text = text.replace("iB", "io")
-    return text if lang == "en" else text.replace(".", ",")
+    return text if lang == "en" else text.replace(".", ",").replace(" ", "\u00a0")  # ro, fr: the unit kept on the line
 
 
 def decimal(value: float, places: int, lang: str) -> str:

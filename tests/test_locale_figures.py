@@ -112,7 +112,7 @@ def test_empty_cache_reveal_agrees_with_one_segment() -> None:
 
 def test_the_window_fills_figures_and_leaves_data_as_it_is(qapp: object) -> None:
     """views' filled (said() uses it too): figures localized, a Shown and data (an address, a clock) as they are."""
-    nnbsp, nbsp = "\u202f", "\u00a0"  # CLDR's French: grouping, and before %
+    nnbsp, nbsp = "\u202f", "\u00a0"  # CLDR's French: grouping; before % and a unit
     template = "{a} | {clock} | {n} {n:bloc|blocs} | {size} | {share} | {low} | {shown}"
     fields = {
         "a": "0x7f0350600000",
@@ -124,8 +124,8 @@ def test_the_window_fills_figures_and_leaves_data_as_it_is(qapp: object) -> None
         "shown": Shown("805.306.368"),
     }
     expected = (
-        f"0x7f0350600000 | 2026-01-01 00:00:00.000204 UTC | 2{nnbsp}520 blocs | 1,5 Gio | 41,9{nbsp}% | <0,1{nbsp}% "
-        "| 805.306.368"
+        f"0x7f0350600000 | 2026-01-01 00:00:00.000204 UTC | 2{nnbsp}520 blocs | 1,5{nbsp}Gio | 41,9{nbsp}% "
+        f"| <0,1{nbsp}% | 805.306.368"
     )
     assert filled(template, fields, "fr") == expected
     assert filled(template, fields, "en") == template.replace("{n:bloc|blocs}", "blocs").format_map(fields)

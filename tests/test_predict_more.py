@@ -60,8 +60,8 @@ def test_paging_saving_counted_from_the_two_pickles() -> None:
     assert (case.extra["contiguous_kv_bytes"], case.extra["paged_kv_bytes"]) == (contiguous, paged)
     assert _right_label(case) == "41.9%" and len(case.options) == 4
     assert "41.9%" in case.reveal("en", PREDICTIONS) and format_bytes(contiguous) in case.reveal("en", PREDICTIONS)
-    # French writes 12.0 GiB as "12,0 Gio", 41.9% as "41,9 %" (no-break space) and 3,567 as "3 567" (narrow one)
-    assert format_bytes(contiguous).replace(".", ",").replace("GiB", "Gio") in case.reveal("fr", PREDICTIONS)
+    # French writes 12.0 GiB as "12,0 Gio" and 41.9% as "41,9 %" (each a no-break space), 3,567 as "3 567" (narrow)
+    assert format_bytes(contiguous).replace(".", ",").replace(" GiB", "\u00a0Gio") in case.reveal("fr", PREDICTIONS)
     assert "41,9\u00a0%" in case.reveal("fr", PREDICTIONS) and "41,9\u00a0%" in case.option_labels("fr")
     assert f"serve {len(more)} more requests" in case.reveal("en", PREDICTIONS)
     assert format_bytes(pool) in case.reveal("en", PREDICTIONS)

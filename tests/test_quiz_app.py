@@ -100,9 +100,9 @@ def test_the_demo_speaks_the_learners_language_and_follows_a_switch(qtbot, windo
     with open(example_path("fragmented_oom"), "rb") as f:
         raw = pickle.load(f)
     request = next(e for e in raw["device_traces"][0] if e["action"] == "oom")["size"]
-    assert request == 1_610_620_928  # 1.5 GiB: written "1,5 Gio" in French, "1.5 GiB" in English
+    assert request == 1_610_620_928  # 1.5 GiB: written "1,5 Gio" (a no-break space) in French, "1.5 GiB" in English
     french = widget.map.focus_caption.text()
-    assert "1,5 Gio" in french and "1.5 GiB" not in french
+    assert "1,5\u00a0Gio" in french and "1.5 GiB" not in french
     panel.set_language("en")  # a switch re-words the shown demo without running it again
     english = widget.map.focus_caption.text()
     assert "1.5 GiB" in english and english != french

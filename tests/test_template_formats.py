@@ -17,8 +17,9 @@ from gpumem_gui.teach.quiz_interface import load_interface
 from gpumem_gui.views.teach.lab.captions import API_TEMPLATES
 
 # the expected writing of each sample, by hand from CLDR's number symbols (en: "," and "."; ro: "." and ","; fr:
-# U+202F and ",", a no-break space before "%") and the units the French texts use (Kio, Mio, Gio)
-SIZE = {"en": "12,345.5 MiB", "ro": "12.345,5 MiB", "fr": "12\u202f345,5 Mio"}
+# U+202F and ",", a no-break space before "%") and the units the French texts use (Kio, Mio, Gio), tied to their
+# number by a no-break space (U+00A0) in ro and fr
+SIZE = {"en": "12,345.5 MiB", "ro": "12.345,5\u00a0MiB", "fr": "12\u202f345,5\u00a0Mio"}
 PERCENT = {"en": "41.9%", "ro": "41,9\u00a0%", "fr": "41,9\u00a0%"}
 COUNT = {"en": "2,520", "ro": "2.520", "fr": "2\u202f520"}
 # CLDR plural categories, by hand from the rules (ro: one = 1; few = 0, or n != 1 with n % 100 in 1..19; other: the

@@ -160,8 +160,9 @@ def _fields(*templates: str) -> dict[str, str]:
     return {name: "2,520" if name in counts else "1.5 GiB" for name, _ in parsed}
 
 
-# a size and a count as each language writes them, and English's own forms, which must not be left
-LOCALIZED = {"en": ("1.5 GiB", "2,520"), "ro": ("1,5 GiB", "2.520"), "fr": ("1,5 Gio", "2\u202f520")}
+# a size (its unit tied by a no-break space in ro and fr) and a count as each language writes them, and English's
+# own forms, which must not be left
+LOCALIZED = {"en": ("1.5 GiB", "2,520"), "ro": ("1,5\u00a0GiB", "2.520"), "fr": ("1,5\u00a0Gio", "2\u202f520")}
 
 
 def test_there_are_core_templates_to_check() -> None:
@@ -215,9 +216,9 @@ def test_nested_sentences_glue_and_plural_forms(qapp: object, lang: str) -> None
         )
         pages = say(Sentence("Diagnosis", "{n} {n:page|pages} of {size}"), n="1", size="20 MiB")
         assert str(pages) == "1 page of 20 MiB"
-        assert said(pages) == {"ro": "1 pagină de 20 MiB", "fr": "1 page de 20 Mio"}[lang]
+        assert said(pages) == {"ro": "1 pagină de 20\u00a0MiB", "fr": "1 page de 20\u00a0Mio"}[lang]
         many = say(Sentence("Diagnosis", "{n} {n:page|pages} of {size}"), n="20", size="20 MiB")
-        assert said(many) == {"ro": "20 de pagini de 20 MiB", "fr": "20 pages de 20 Mio"}[lang]
+        assert said(many) == {"ro": "20 de pagini de 20\u00a0MiB", "fr": "20 pages de 20\u00a0Mio"}[lang]
         glued = joined([pages, "train.py:12:step"], "; ")
         assert glued == "1 page of 20 MiB; train.py:12:step"
         assert said(glued).endswith("; train.py:12:step") and said(glued).startswith(said(pages))

@@ -129,7 +129,7 @@ def test_a_span_s_figures_are_written_as_the_language_writes_them(
     colon = f"{NARROW}:" if lang == "fr" else ":"
     assert caption.startswith(events + colon), caption  # French puts a narrow no-break space before a colon
     summary = scope.flame_page.summary.text()  # the flame graph's line: its cost and what it weighs
-    assert colon + " " in summary and re.search(rf"\d,\d {unit}$", summary), summary
+    assert colon + " " in summary and re.search(rf"\d,\d\u00a0{unit}$", summary), summary
     # the event list scoped to the span: its last event's number and its time as the language writes them
     model = tab.event_list.model
     last = model.index(model.rowCount() - 1, 0)

@@ -241,9 +241,9 @@ def test_the_language_is_read_from_the_translators(qtbot: Any) -> None:
 
     assert (current_language(), size(1536), pct(0.419, 1)) == ("en", "1.5 KiB", "41.9%")
     with language("ro"):
-        assert (current_language(), size(1536), pct(0.419, 1)) == ("ro", "1,5 KiB", "41,9\u00a0%")
+        assert (current_language(), size(1536), pct(0.419, 1)) == ("ro", "1,5\u00a0KiB", "41,9\u00a0%")
     with language("fr"):
-        assert (current_language(), size(1536), pct(0.419, 1)) == ("fr", "1,5 Kio", "41,9\u00a0%")
+        assert (current_language(), size(1536), pct(0.419, 1)) == ("fr", "1,5\u00a0Kio", "41,9\u00a0%")
     assert current_language() == "en"
 
 
@@ -273,14 +273,14 @@ def test_the_lab_every_tab_in_ro_and_fr(qtbot: Any) -> None:
     with language("ro"):
         assert panel.run_button.text() == "Rulați" and panel.tabs.tabText(TAB_API) == "API-ul checkpoint"
         cells = [panel.table.item(r, 1).text() for r in range(panel.table.rowCount())]
-        assert all(re.fullmatch(r"\d+(,\d)? [KM]iB \(\d+ act\.\)", c) for c in cells), cells
+        assert all(re.fullmatch(r"\d+(,\d)?\u00a0[KM]iB \(\d+ act\.\)", c) for c in cells), cells
         assert panel.api_page.rerun.text() == "Rulați din nou politica"
     with language("fr"):
         assert panel.run_button.text() == "Lancer" and panel.fsdp_page.table.horizontalHeaderItem(0).text() == (
             "un GPU (non partitionné)"
         )
         cells = [panel.table.item(r, 1).text() for r in range(panel.table.rowCount())]
-        assert all(re.fullmatch(r"\d+(,\d)? [KM]io \(\d+ act\.\)", c) for c in cells), cells
+        assert all(re.fullmatch(r"\d+(,\d)?\u00a0[KM]io \(\d+ act\.\)", c) for c in cells), cells
         assert "sauvegardant" in panel.api_page.result.text() and "\u202f:" in panel.api_page.result.text()
         legend = [t for w, t in shown_texts(panel) if "PlotWidget" in w]
         assert "sans point de contrôle" in legend and "pic sur la passe avant + arrière" in " ".join(legend)
@@ -399,7 +399,7 @@ def test_the_diff_view_in_ro_and_fr(qtbot: Any, tmp_path: Path) -> None:
     check_switches(view)
     with language("fr"):
         figures = shown_text(view.figures.text())
-        assert "blocs alloués\u202f: 2 ajoutés" in figures and "−2,0 Mio" in figures
+        assert "blocs alloués\u202f: 2 ajoutés" in figures and "−2,0\u00a0Mio" in figures
         assert (
             view.sites.headerData(0, QtCore.Qt.Orientation.Horizontal, QtCore.Qt.ItemDataRole.DisplayRole)
             == "site d'appel"

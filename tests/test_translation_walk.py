@@ -90,10 +90,15 @@ def test_the_quiz_and_the_window_share_one_language(window: MainWindow) -> None:
     ("lang", "said"),
     [
         # the example's OOM: event 203 of 204, a request of 1.5 GiB (its inspector says so in English)
-        ("ro", ("alertă", "OOM la evenimentul 203", "o cerere de 1,5 GiB", "evenimentul 203 din 204: OOM")),
+        ("ro", ("alertă", "OOM la evenimentul 203", "o cerere de 1,5\u00a0GiB", "evenimentul 203 din 204: OOM")),
         (
             "fr",
-            ("alerte", "OOM à l'événement 203\u202f:", "une demande de 1,5 Gio", "événement 203 sur 204\u202f: OOM"),
+            (
+                "alerte",
+                "OOM à l'événement 203\u202f:",
+                "une demande de 1,5\u00a0Gio",
+                "événement 203 sur 204\u202f: OOM",
+            ),
         ),
     ],
 )
@@ -105,4 +110,4 @@ def test_core_findings_and_figures_read_in_the_language(window: MainWindow, lang
     labels = [tab.figures.findings_label, tab.inspector.heading, tab.notes.opened_line]
     shown = "\n".join(shown_text(label.text()) for label in labels)
     assert all(part in shown for part in said), shown
-    assert tab.figures.values["reserved_bytes"].text() == ("15,3 Gio" if lang == "fr" else "15,3 GiB")
+    assert tab.figures.values["reserved_bytes"].text() == ("15,3\u00a0Gio" if lang == "fr" else "15,3\u00a0GiB")

@@ -117,15 +117,17 @@ def test_the_oom_request_is_the_one_compared_with_the_largest_hole() -> None:
     largest = max(e["size"] for e in raw["device_traces"][timeline.device] if e["action"] == "alloc")
     assert focus.facts["request_bytes"] == largest
     assert "a request of 122.1 MiB, the largest this run made, fits in none of them" in focus.captions["en"]
-    assert "une demande de 122,1 Mio, la plus grande de cette exécution, ne tient dans aucun" in focus.captions["fr"]
+    assert (
+        "une demande de 122,1\u00a0Mio, la plus grande de cette exécution, ne tient dans aucun" in focus.captions["fr"]
+    )
 
 
 def test_captions_follow_the_language(tmp_path: Path) -> None:
     snapshot, timeline, _ = _opened("silmont_mem_snapshot.pickle")
     focus = yours_focus("empty_cache", snapshot, timeline)
     assert "3.0 GiB" in focus.captions["en"]
-    assert "3,0 GiB" in focus.captions["ro"] and "6 segmente" in focus.captions["ro"]
-    assert "3,0 Gio" in focus.captions["fr"]
+    assert "3,0\u00a0GiB" in focus.captions["ro"] and "6 segmente" in focus.captions["ro"]
+    assert "3,0\u00a0Gio" in focus.captions["fr"]
     assert "expandable" not in focus.captions["en"]  # no expandable segment in this file: no clause about them
     snapshot, timeline, _ = _opened("constructor_memory_snapshot.pickle")  # expandable segments only
     focus = yours_focus("empty_cache", snapshot, timeline)

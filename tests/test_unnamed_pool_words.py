@@ -130,9 +130,11 @@ def test_the_explain_panel_says_the_pool_in_english_and_french(qtbot: Any, real:
         language.set_language("fr")
         panel.show_explanation(found)
         text = panel.text_content()
-        fr_sizes = ", ".join(f"{s / MiB:.1f} Mio".replace(".", ",") for s in sizes)
+        fr_sizes = ", ".join(f"{s / MiB:.1f}\u00a0Mio".replace(".", ",") for s in sizes)
         assert "Les rejeux ici ont supposé un pool privé que la trace ne nomme pas" in text
-        assert f"déduit de 4 segments ({fr_sizes}) que l'allocateur enregistré" in text
+        # each size's no-break space kept in the document (toPlainText, Qt's own, writes U+00A0 as a plain space)
+        raw = panel.text.document().toRawText()
+        assert f"déduit de 4 segments ({fr_sizes}) que l'allocateur enregistré" in raw
         # the sentence said with its narrow no-break space (the panel's HTML import makes it a plain space, as it does
         # every French sentence's there)
         assert "avait de la place : le rejeu de chaque remède" in text.replace(N, " ")
@@ -165,7 +167,7 @@ def test_the_whatif_view_says_the_pool_it_kept_apart(qtbot: Any, real: Path) -> 
         language.set_language("fr")  # the view words itself again on Qt's LanguageChange (a posted event)
         qtbot.waitUntil(lambda: "réexécution" in view.summary.text())
         summary = shown_text(view.summary.text())  # the words shown: each U+202F sits in a span of the markup
-        fr_sizes = ", ".join(f"{s / MiB:.1f} Mio".replace(".", ",") for s in sizes)
+        fr_sizes = ", ".join(f"{s / MiB:.1f}\u00a0Mio".replace(".", ",") for s in sizes)
         assert (
             "La réexécution a supposé un pool privé que la trace ne nomme pas (un MemPool ou un graphe CUDA libéré"
             f" avant l'instantané), déduit de 4 segments ({fr_sizes})" in summary
@@ -199,7 +201,7 @@ def test_several_pools_and_many_segments_are_counted_and_summed(qtbot: Any, real
         qtbot.waitUntil(lambda: "rejucare" in view.summary.text())
         assert (
             "Rejucarea a presupus 2 pool-uri private pe care jurnalul de evenimente nu le numește (MemPool-uri sau"
-            " grafuri CUDA eliberate înainte de instantaneu), deduse din 5 segmente (30,0 MiB în total)"
+            " grafuri CUDA eliberate înainte de instantaneu), deduse din 5 segmente (30,0\u00a0MiB în total)"
             in view.summary.text()
         )
     finally:

@@ -99,7 +99,7 @@
     </message>
     <message>
         <source>exactly cuBLAS&apos;s default workspace (32 MiB on Hopper, 8.125 MiB before), the first block of that size in its phase, made at its first matrix product and never freed: one per thread and stream (the autograd thread&apos;s has no Python frames)</source>
-        <translation>exactement l&apos;espace de travail par défaut de cuBLAS (32 Mio sur Hopper, 8,125 Mio avant), le premier bloc de cette taille dans sa phase, fait à son premier produit matriciel et jamais libéré&#x202f;: un par thread et par stream (celui du thread d&apos;autograd n&apos;a pas de cadres Python)</translation>
+        <translation>exactement l&apos;espace de travail par défaut de cuBLAS (32&#xa0;Mio sur Hopper, 8,125&#xa0;Mio avant), le premier bloc de cette taille dans sa phase, fait à son premier produit matriciel et jamais libéré&#x202f;: un par thread et par stream (celui du thread d&apos;autograd n&apos;a pas de cadres Python)</translation>
     </message>
     <message>
         <source>allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters, load_state_dict, from_pretrained, a module&apos;s __init__)</source>
@@ -742,7 +742,7 @@
     </message>
     <message>
         <source>Normal: under 20% of reserved or under 1 GiB: memory the cache keeps for the next requests.</source>
-        <translation>Normal&#x202f;: moins de 20 % du réservé ou moins de 1 Gio&#x202f;: de la mémoire que le cache garde pour les demandes suivantes.</translation>
+        <translation>Normal&#x202f;: moins de 20 % du réservé ou moins de 1&#xa0;Gio&#x202f;: de la mémoire que le cache garde pour les demandes suivantes.</translation>
     </message>
     <message>
         <source>Normal: close to all of free (then fragmentation is low).</source>
@@ -756,7 +756,7 @@
         <source>What it means: 1 - largest hole / free. At 80% the largest hole holds a fifth of the free memory, and a larger request needs new memory from CUDA although the total free would be enough.
 It matters only when much is free (20% of reserved and 1 GiB); with little free it is harmless. Under 50% is normal.</source>
         <translation>Ce que cela signifie&#x202f;: 1 - plus grand trou / libre. À 80 % le plus grand trou tient un cinquième de la mémoire libre, et une demande plus grande exige de la mémoire neuve de CUDA bien que le libre total suffirait.
-Cela ne compte que si beaucoup est libre (20 % du réservé et 1 Gio)&#x202f;; avec peu de libre c&apos;est sans danger. Sous 50 % c&apos;est normal.</translation>
+Cela ne compte que si beaucoup est libre (20 % du réservé et 1&#xa0;Gio)&#x202f;; avec peu de libre c&apos;est sans danger. Sous 50 % c&apos;est normal.</translation>
     </message>
     <message>
         <source>caused this OOM</source>

@@ -99,7 +99,7 @@
     </message>
     <message>
         <source>exactly cuBLAS&apos;s default workspace (32 MiB on Hopper, 8.125 MiB before), the first block of that size in its phase, made at its first matrix product and never freed: one per thread and stream (the autograd thread&apos;s has no Python frames)</source>
-        <translation>exact spațiul de lucru implicit al cuBLAS (32 MiB pe Hopper, 8,125 MiB înainte), primul bloc de această mărime din faza sa, făcut la primul său produs de matrice și niciodată eliberat: unul pe fir și pe stream (cel al firului autograd nu are cadre Python)</translation>
+        <translation>exact spațiul de lucru implicit al cuBLAS (32&#xa0;MiB pe Hopper, 8,125&#xa0;MiB înainte), primul bloc de această mărime din faza sa, făcut la primul său produs de matrice și niciodată eliberat: unul pe fir și pe stream (cel al firului autograd nu are cadre Python)</translation>
     </message>
     <message>
         <source>allocated while the model was built, loaded or moved (Module.to/_apply, reset_parameters, load_state_dict, from_pretrained, a module&apos;s __init__)</source>
@@ -742,7 +742,7 @@
     </message>
     <message>
         <source>Normal: under 20% of reserved or under 1 GiB: memory the cache keeps for the next requests.</source>
-        <translation>Normal: sub 20 % din rezervat sau sub 1 GiB: memorie pe care cache-ul o păstrează pentru cererile următoare.</translation>
+        <translation>Normal: sub 20 % din rezervat sau sub 1&#xa0;GiB: memorie pe care cache-ul o păstrează pentru cererile următoare.</translation>
     </message>
     <message>
         <source>Normal: close to all of free (then fragmentation is low).</source>
@@ -756,7 +756,7 @@
         <source>What it means: 1 - largest hole / free. At 80% the largest hole holds a fifth of the free memory, and a larger request needs new memory from CUDA although the total free would be enough.
 It matters only when much is free (20% of reserved and 1 GiB); with little free it is harmless. Under 50% is normal.</source>
         <translation>Ce înseamnă: 1 - cel mai mare gol / liber. La 80 % cel mai mare gol ține o cincime din memoria liberă, iar o cerere mai mare are nevoie de memorie nouă de la CUDA, deși liberul total ar ajunge.
-Contează doar când este mult liber (20 % din rezervat și 1 GiB); cu puțin liber este inofensivă. Sub 50 % este normal.</translation>
+Contează doar când este mult liber (20 % din rezervat și 1&#xa0;GiB); cu puțin liber este inofensivă. Sub 50 % este normal.</translation>
     </message>
     <message>
         <source>caused this OOM</source>

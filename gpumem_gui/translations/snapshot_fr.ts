@@ -260,7 +260,7 @@
     </message>
     <message>
         <source>Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)</source>
-        <translation>Seulement les événements d&apos;au moins cette taille&#x202f;: 64MiB, 1,5 Gio, 1000000 (octets)</translation>
+        <translation>Seulement les événements d&apos;au moins cette taille&#x202f;: 64MiB, 1,5&#xa0;Gio, 1000000 (octets)</translation>
     </message>
     <message>
         <source>size ≥</source>
@@ -276,7 +276,7 @@
     </message>
     <message>
         <source>size? try 64MiB, 1.5 GiB, 1000000</source>
-        <translation>taille&#x202f;? essayez 64MiB, 1,5 Gio, 1000000</translation>
+        <translation>taille&#x202f;? essayez 64MiB, 1,5&#xa0;Gio, 1000000</translation>
     </message>
     <message>
         <source>{shown} of {total} {total:event|events}</source>
@@ -386,7 +386,7 @@
     </message>
     <message>
         <source>What the program asked for; below allocated by the 512-byte rounding.</source>
-        <translation>Ce que le programme a demandé&#x202f;; sous l&apos;alloué de l&apos;arrondi à 512 octets.</translation>
+        <translation>Ce que le programme a demandé&#x202f;; sous l&apos;alloué de l&apos;arrondi à 512&#xa0;octets.</translation>
     </message>
     <message>
         <source>rounding waste</source>
@@ -1055,11 +1055,11 @@ alloué {allocated}
     </message>
     <message>
         <source>Requests are rounded up to one of N sizes between two powers of two (per size range) rather than to a multiple of 512 bytes: fewer distinct sizes, so freed blocks fit later requests more often.</source>
-        <translation>Les demandes sont arrondies à l&apos;une de N tailles entre deux puissances de deux (par plage de tailles) plutôt qu&apos;à un multiple de 512 octets&#x202f;: moins de tailles distinctes, donc les blocs libérés conviennent plus souvent aux demandes suivantes.</translation>
+        <translation>Les demandes sont arrondies à l&apos;une de N tailles entre deux puissances de deux (par plage de tailles) plutôt qu&apos;à un multiple de 512&#xa0;octets&#x202f;: moins de tailles distinctes, donc les blocs libérés conviennent plus souvent aux demandes suivantes.</translation>
     </message>
     <message>
         <source>The segment a large-pool request below 10 MiB gets (one block of it serves the request, the rest is cached for more).</source>
-        <translation>Le segment que reçoit une demande du grand pool de moins de 10 Mio (un bloc de ce segment sert la demande, le reste est gardé en cache pour d&apos;autres).</translation>
+        <translation>Le segment que reçoit une demande du grand pool de moins de 10&#xa0;Mio (un bloc de ce segment sert la demande, le reste est gardé en cache pour d&apos;autres).</translation>
     </message>
     <message>
         <source>A request above max_split_size may take a cached block up to this much larger (the rest wasted) rather than a new segment.</source>

@@ -260,7 +260,7 @@
     </message>
     <message>
         <source>Only events of at least this size: 64MiB, 1.5 GiB, 1000000 (bytes)</source>
-        <translation>Doar evenimentele de cel puțin această mărime: 64MiB, 1,5 GiB, 1000000 (octeți)</translation>
+        <translation>Doar evenimentele de cel puțin această mărime: 64MiB, 1,5&#xa0;GiB, 1000000 (octeți)</translation>
     </message>
     <message>
         <source>size ≥</source>
@@ -276,7 +276,7 @@
     </message>
     <message>
         <source>size? try 64MiB, 1.5 GiB, 1000000</source>
-        <translation>mărime? încercați 64MiB, 1,5 GiB, 1000000</translation>
+        <translation>mărime? încercați 64MiB, 1,5&#xa0;GiB, 1000000</translation>
     </message>
     <message>
         <source>{shown} of {total} {total:event|events}</source>
@@ -386,7 +386,7 @@
     </message>
     <message>
         <source>What the program asked for; below allocated by the 512-byte rounding.</source>
-        <translation>Cât a cerut programul; sub cel alocat cu rotunjirea la 512 octeți.</translation>
+        <translation>Cât a cerut programul; sub cel alocat cu rotunjirea la 512&#xa0;octeți.</translation>
     </message>
     <message>
         <source>rounding waste</source>
@@ -1055,11 +1055,11 @@ diferență {gap}</translation>
     </message>
     <message>
         <source>Requests are rounded up to one of N sizes between two powers of two (per size range) rather than to a multiple of 512 bytes: fewer distinct sizes, so freed blocks fit later requests more often.</source>
-        <translation>Cererile sunt rotunjite în sus la una dintre N dimensiuni între două puteri ale lui doi (pe interval de dimensiuni), nu la un multiplu de 512 octeți: mai puține dimensiuni distincte, deci blocurile eliberate se potrivesc mai des cererilor ulterioare.</translation>
+        <translation>Cererile sunt rotunjite în sus la una dintre N dimensiuni între două puteri ale lui doi (pe interval de dimensiuni), nu la un multiplu de 512&#xa0;octeți: mai puține dimensiuni distincte, deci blocurile eliberate se potrivesc mai des cererilor ulterioare.</translation>
     </message>
     <message>
         <source>The segment a large-pool request below 10 MiB gets (one block of it serves the request, the rest is cached for more).</source>
-        <translation>Segmentul pe care îl primește o cerere din pool-ul mare sub 10 MiB (un bloc din el servește cererea, restul este păstrat în cache pentru altele).</translation>
+        <translation>Segmentul pe care îl primește o cerere din pool-ul mare sub 10&#xa0;MiB (un bloc din el servește cererea, restul este păstrat în cache pentru altele).</translation>
     </message>
     <message>
         <source>A request above max_split_size may take a cached block up to this much larger (the rest wasted) rather than a new segment.</source>

@@ -31,7 +31,7 @@ _SUFFIXES |= {"g": 1 << 30, "gib": 1 << 30, "gb": 1000**3, "t": 1 << 40, "tib": 
 
 def parse_bytes(text: str) -> int:
     """`80GiB`, `80 GB`, `512MiB`, `1.5g` or a plain byte count."""
-    cleaned = text.strip().lower().replace(" ", "")
+    cleaned = "".join(text.lower().split())  # any space: "512 MiB" copied from a Romanian label has a no-break one
     number = cleaned.rstrip("abcdefghijklmnopqrstuvwxyz")
     unit = cleaned[len(number) :]
     if not number or unit not in _SUFFIXES:

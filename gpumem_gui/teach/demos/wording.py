@@ -1,5 +1,6 @@
 """Caption templates from the quiz files, filled per language: numbers, sizes, percentages and plurals written as each
-language writes them, by Babel's CLDR data (ro: "2.520", "1,5 GiB", "41,9 %"; fr: "2 520", "41,9 %")."""
+language writes them, by Babel's CLDR data (ro: "2.520", "1,5 GiB", "41,9 %"; fr: "2 520", "41,9 %"), a size's
+number and unit tied by a no-break space (U+00A0) in both."""
 
 from __future__ import annotations
 
@@ -18,13 +19,22 @@ from gpumem_gui.teach.quiz import LANGUAGES, Text, load_quizzes
 
 Localized = dict[str, str]  # language -> text, one per quiz language
 NARROW_NBSP = "\u202f"  # French puts it before : ; ? ! and groups thousands with it
+NBSP = "\u00a0"  # ties a size's number to its unit in French and Romanian, as CLDR ties a number to its % in both
 # CLDR's order of plural categories: a template's forms follow it ("one|few|other" in Romanian)
 _CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 # a number as English writes it, with what follows it: "2,520", "1.5 GiB", "41.9%"
 _ENGLISH_NUMBER = re.compile(r"(-?)(\d{1,3}(?:,\d{3})+|\d+)(?:\.(\d+))?")
 # French writes sizes in octets: "Kio", "Mio", "Gio" (the quiz texts do; "1,5 Gio", "512 o")
-_SIZE_UNIT = re.compile(r"(?<=\d )([KMGTP]i)?B\b")
+_SIZE_UNIT = re.compile(r"(?<=\d[ \u00a0])([KMGTP]i)?B\b")
 UNITS_IN_OCTETS = frozenset({"fr"})
+# the space between a number and its byte unit ("1.5 GiB", "512 B", "12 MB", "(1,610,612,736 bytes)"); French and
+# Romanian typography keep the two on one line, so a wrapped label never ends a line with "1,5" and starts the next
+# with "Gio". U+00A0 rather than French's narrow U+202F: the Imprimerie nationale's rule for a unit (the narrow one
+# is for : ; ? ! and grouping), the space CLDR puts before % in both languages (sizes and shares read alike side by
+# side), and the one space Qt's HTML importer keeps unbreakable without rich_text's help. English keeps its plain
+# space: the CLI's reports and JSON are English and stay as they are.
+_UNIT_SPACE = re.compile(r"(?<=\d) (?=(?:[KMGTP]i?)?B\b|bytes\b)")
+UNITS_TIED = frozenset({"fr", "ro"})
 
 
 @functools.cache
@@ -81,7 +91,10 @@ def localize(text: str, lang: str) -> str:
 
 
 def size_units(text: str, lang: str) -> str:
-    """The byte units of `text` as `lang` writes them: French counts octets ("1,5 GiB" -> "1,5 Gio")."""
+    """The byte units of `text` as `lang` writes them: tied to their number by a no-break space in French and
+    Romanian ("1,5 GiB" -> ro "1,5\u00a0GiB"), and French counts octets ("1,5\u00a0Gio")."""
+    if lang in UNITS_TIED:
+        text = _UNIT_SPACE.sub(NBSP, text)
     if lang not in UNITS_IN_OCTETS:
         return text
     return _SIZE_UNIT.sub(lambda m: f"{m.group(1) or ''}o", text)

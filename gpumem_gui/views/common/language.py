@@ -5,7 +5,8 @@ Widgets set their static texts in a `retranslate()` called from `__init__` and f
 QEvent.LanguageChange, which Qt sends to every widget when `set_language` installs the new translators: a switch
 shows at once, without reopening anything. The language is read from the installed translators (every .qm of this
 package translates the "Language" context's "en" into its own code), so figures change with the words, and no
-translator means English: "1,5 GiB" in ro, "1,5 Gio" in fr.
+translator means English: "1,5 GiB" in ro, "1,5 Gio" in fr (number and unit tied by a no-break space in both, so
+a wrapped label never parts them; teach's wording.size_units writes it).
 """
 
 from __future__ import annotations
@@ -327,12 +328,13 @@ def localized(english: str, lang: str | None = None) -> Shown:
         return Shown(english[0] + localized(english[1:], lang))
     text = localize(english, lang)
     if "bytes" in text and lang != "en":
-        text = re.sub(r"(?<=\d )bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
+        text = re.sub(r"(?<=\d[ \u00a0])bytes\b", QtCore.QCoreApplication.translate("Units", _BYTES), text)
     return Shown(text)
 
 
 def size(n: float) -> Shown:
-    """`n` bytes as the language writes them: "1.5 GiB", ro "1,5 GiB", fr "1,5 Gio"."""
+    """`n` bytes as the language writes them: "1.5 GiB", ro "1,5 GiB", fr "1,5 Gio" (in ro and fr the number and
+    its unit tied by a no-break space, U+00A0: a wrapped label never parts them)."""
     return localized(format_bytes(n))
 
 
@@ -358,7 +360,7 @@ def count(n: int) -> Count:
 
 def unit_word(unit: str) -> str:
     """A byte unit alone ("GiB") as the current language writes it ("Gio" in French)."""
-    return localize(f"1 {unit}", current_language()).split(" ", 1)[1]
+    return localize(f"1 {unit}", current_language()).split(None, 1)[1]  # after a plain or a no-break space
 
 
 # a count as the core writes it ("2,520"), and any figure: a number, a size ("1.5 GiB", "512 B"), a percentage

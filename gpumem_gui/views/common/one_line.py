@@ -10,6 +10,9 @@ from PySide6 import QtCore, QtGui, QtWidgets
 ZERO_WIDTH_SPACE = "\u200b"
 _LONG_RUN = re.compile(r"\S{30,}")  # a path or a name longer than this may not fit a line
 _SEPARATORS = re.compile(r"([/\\_.,:=-])")
+# the breakable whitespace a line is folded at: a no-break space (a French size's, a French group's) is a character
+# of the line, not a line break, and str.split() would make it a plain space
+_BREAKS = re.compile(r"[^\S\u00a0\u2007\u202f]+")
 
 
 def breakable(text: str) -> str:
@@ -30,7 +33,7 @@ class OneLineLabel(QtWidgets.QLabel):
         self.setText(text)
 
     def setText(self, text: str) -> None:
-        self._full = " ".join(text.split())  # one line, whatever it was given
+        self._full = _BREAKS.sub(" ", text).strip(" ")  # one line, whatever it was given
         self.setToolTip(self._full)
         self._elide()
 
