@@ -15,6 +15,7 @@ from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate
 from gpumem_gui.views.common.one_line import HeldLabel
 from gpumem_gui.views.common.rich_text import rich_text
+from gpumem_gui.views.common.rich_text_box import RichTextBox
 from gpumem_gui.views.common.sentences import said
 
 _ROWS = (
@@ -280,12 +281,8 @@ class FiguresPanel(Retranslated):
         self.gap_bar = GapBar()  # a demo's bracket of the reserved - allocated gap, shown only while it is set
         self.gap_bar.setVisible(False)
         outer.addWidget(self.gap_bar)
-        self.findings_label = _MeasuredLabel()  # the findings, one coloured paragraph each
-        self.findings_label.setWordWrap(True)
-        self.findings_label.setTextFormat(QtCore.Qt.TextFormat.RichText)
-        self.findings_label.setAlignment(QtCore.Qt.AlignmentFlag.AlignTop | QtCore.Qt.AlignmentFlag.AlignLeft)
-        self._held[self.findings_label] = HeldLabel(self.findings_label)
-        outer.addWidget(self._held[self.findings_label])
+        self.findings_label = RichTextBox()  # the findings, one coloured paragraph each
+        outer.addWidget(self.findings_label)
         outer.addStretch(1)
         self.findings: list[Finding] = []
         self._flags: dict[str, str] = {}  # row key -> the style that marks it (a finding is about it)
@@ -317,7 +314,7 @@ class FiguresPanel(Retranslated):
                 widget.setToolTip(self._tips[key])
         self.content_width = name_width + value_width + share_width + 2 * self.grid.horizontalSpacing()
         self._held[self.title].setFixedWidth(self.content_width)
-        self._held[self.findings_label].setFixedWidth(self.content_width)
+        self.findings_label.setFixedWidth(self.content_width)
         if self._shown is not None:
             self.set_metrics(*self._shown)
 
@@ -354,9 +351,8 @@ class FiguresPanel(Retranslated):
             self._bracketed = False
         self._shown = (m, title, findings)
         self._held[self.title].set_text(title if isinstance(title, str) else title())
-        figures = m.as_dict()
         for key, label in self.values.items():
-            value = figures[key]
+            value = getattr(m, key)  # (not as_dict: it copies the free-block histogram's bins too, each travel)
             tip = self._tips[key]
             if key == "external_fragmentation":
                 self._held[label].set_text(localized(format_percent(value)))
@@ -390,9 +386,7 @@ class FiguresPanel(Retranslated):
             f"<b>{_tr(_SEVERITY_WORD[f.severity])}</b> {html.escape(said(f.text))}</td></tr>"
             for f in self.findings
         )
-        self._held[self.findings_label].set_text(
-            rich_text(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>')
-        )
+        self.findings_label.setText(rich_text(f'<table width="100%" cellspacing="0" cellpadding="4">{rows}</table>'))
         self.findings_label.setToolTip("\n".join(_figures_line(f) for f in self.findings))
 
 

@@ -19,6 +19,7 @@ from gpumem_gui.views.common.hover_stack import StackPopup, host_point
 from gpumem_gui.views.common.language import Retranslated, localized, site_words, translate
 from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.age_legend import map_legend, site_legend
+from gpumem_gui.views.snapshot.code_image import CodeImageItem
 from gpumem_gui.views.snapshot.map_overlays import ByteScale, Rings, SegmentLabels, boundary_lines, outline_lines
 
 ROW_PIXELS = 4  # each layout row is drawn this many image rows high, the last one blank: rows stay apart
@@ -58,9 +59,7 @@ class SegmentMapView(Retranslated):
         self.view = self.plot.getViewBox()
         self.view.invertY(True)
         self.view.setMouseEnabled(x=True, y=True)
-        self.image = pg.ImageItem()
-        self.image.setLookupTable(palette.map_lut())
-        self.image.setLevels((0, 255))
+        self.image = CodeImageItem(palette.map_lut())
         self.plot.addItem(self.image)
         self.overlay = pg.ImageItem()
         self.plot.addItem(self.overlay)
@@ -156,7 +155,7 @@ class SegmentMapView(Retranslated):
         image = np.repeat(rows, ROW_PIXELS, axis=0)
         image[ROW_PIXELS - 1 :: ROW_PIXELS] = 0
         self.image_data = image
-        self.image.setImage(image, autoLevels=False, levels=(0, 255))
+        self.image.setImage(image, autoLevels=False)
         rect = QtCore.QRectF(0, 0, width, len(rows))
         if rect != self._image_rect:  # the same rect set again tells the view its bounds changed: each travel
             self._image_rect = rect
