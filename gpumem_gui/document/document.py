@@ -32,6 +32,7 @@ from gpumem_gui.core.snapshot.model import AllocatorState, Snapshot
 from gpumem_gui.core.snapshot.origin import PROFILER_SENTENCE, profiler_made
 from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, say
 from gpumem_gui.core.snapshot.stacks import filter_frames
+from gpumem_gui.core.snapshot.units import parse_bytes
 from gpumem_gui.document.curves import Envelope, series_envelopes
 from gpumem_gui.document.events import describe_event
 from gpumem_gui.document.filters import Filters, Pool
@@ -91,6 +92,7 @@ class SnapshotDocument:
         self.event = -1
         self.filters = Filters()
         self.search_text = ""
+        self._read_size: Callable[[str], int] = parse_bytes  # how the search's size ranges are read
         self.layout: tuple[str, Sort] = LAYOUTS[0]
         self.selected = -1  # a block picked in the table: highlighted until the next move
         self._spotlight: tuple[MaskOf, str] | None = None
@@ -211,8 +213,11 @@ class SnapshotDocument:
             self._changed()
         return self.frame()
 
-    def set_search(self, text: str) -> EventFrame:
+    def set_search(self, text: str, read_size: Callable[[str], int] = parse_bytes) -> EventFrame:
+        """Search the blocks for `text` (search_blocks): its size ranges read by `read_size`, English by default,
+        the window's language where the window typed it."""
         self.search_text = text.strip()
+        self._read_size = read_size
         self._frame = None
         self.selected = -1
         return self.frame()
@@ -319,7 +324,9 @@ class SnapshotDocument:
     def _compute(self) -> EventFrame:
         state = self.filters.apply(self.raw_state())
         layout = map_layout(state, *self.layout)
-        search = search_blocks(state, self.snapshot.stacks, self.search_text) if self.search_text else None
+        search = (
+            search_blocks(state, self.snapshot.stacks, self.search_text, self._read_size) if self.search_text else None
+        )
         if search is not None and not self.pending:  # the text of an allocation's metadata and annotations too
             search = search | tag_search(self.snapshot, self.timeline(), state, self.event, self.search_text)
         spotlight = None

@@ -15,11 +15,15 @@ from gpumem_gui.core.snapshot.stacks import short_site, stack_sites
 from gpumem_gui.core.snapshot.units import parse_bytes
 
 
-def search_blocks(state: AllocatorState, stacks: StackTable, text: str) -> npt.NDArray[np.bool_] | None:
+def search_blocks(
+    state: AllocatorState, stacks: StackTable, text: str, read_size: Callable[[str], int] = parse_bytes
+) -> npt.NDArray[np.bool_] | None:
     """Mask of the blocks matching `text` (None for an empty search).
 
     An address that does not parse matches nothing; a range that does not parse is searched as stack text
-    (a frame name may well contain a dash)."""
+    (a frame name may well contain a dash). A range's sizes are read by `read_size`: English by default; the
+    window hands down its language's reader (views.common.language.parse_size: "1,5 Gio-2 Gio"), which the
+    document, Qt-free and below the views, cannot know."""
     text = text.strip()
     b = state.blocks
     if not text:
@@ -38,7 +42,7 @@ def search_blocks(state: AllocatorState, stacks: StackTable, text: str) -> npt.N
     if "-" in text:
         lo, _, hi = text.partition("-")
         try:
-            return (b.size >= parse_bytes(lo)) & (b.size <= parse_bytes(hi))
+            return (b.size >= read_size(lo)) & (b.size <= read_size(hi))
         except ValueError:
             pass
     needle = text.lower()

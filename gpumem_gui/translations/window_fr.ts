@@ -881,6 +881,10 @@
         <source>bytes</source>
         <translation>octets</translation>
     </message>
+    <message>
+        <source>not a size: &quot;{text}&quot; (try {big}, {small} or a byte count)</source>
+        <translation>pas une taille&#x202f;: «&#x202f;{text}&#x202f;» (essayez {big}, {small} ou un nombre d&apos;octets)</translation>
+    </message>
 </context>
 <context>
     <name>UserCodeDialog</name>

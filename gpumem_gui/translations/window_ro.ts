@@ -881,6 +881,10 @@
         <source>bytes</source>
         <translation>octeți</translation>
     </message>
+    <message>
+        <source>not a size: &quot;{text}&quot; (try {big}, {small} or a byte count)</source>
+        <translation>nu este o mărime: „{text}” (încercați {big}, {small} sau un număr de octeți)</translation>
+    </message>
 </context>
 <context>
     <name>UserCodeDialog</name>

@@ -25,8 +25,15 @@ def format_percent(fraction: float) -> str:
     return f"{fraction * 100:.1f}%"
 
 
-_SUFFIXES = {"": 1, "b": 1, "k": 1 << 10, "kib": 1 << 10, "kb": 1000, "m": 1 << 20, "mib": 1 << 20, "mb": 1000**2}
-_SUFFIXES |= {"g": 1 << 30, "gib": 1 << 30, "gb": 1000**3, "t": 1 << 40, "tib": 1 << 40, "tb": 1000**4}
+# the byte units by the names the app writes them: format_bytes's 1024-based ones, and the decimal ones of the
+# allocator's settings (max_split_size_mb's "12 MB") and of a GPU's spec sheet ("80GB"); the window's language
+# writes each its own way (views.common.language.parse_size reads them back through that writer)
+UNIT_BYTES = {name: 1 << (10 * power) for power, name in enumerate(_UNITS)}
+UNIT_BYTES |= {"KB": 1000, "MB": 1000**2, "GB": 1000**3, "TB": 1000**4}
+# read in any case, and a 1024-based unit by its first letter too ("1.5g")
+SUFFIXES = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40} | {
+    name.lower(): n for name, n in UNIT_BYTES.items()
+}
 
 
 def parse_bytes(text: str) -> int:
@@ -34,6 +41,6 @@ def parse_bytes(text: str) -> int:
     cleaned = "".join(text.lower().split())  # any space: "512 MiB" copied from a Romanian label has a no-break one
     number = cleaned.rstrip("abcdefghijklmnopqrstuvwxyz")
     unit = cleaned[len(number) :]
-    if not number or unit not in _SUFFIXES:
+    if not number or unit not in SUFFIXES:
         raise ValueError(f"not a size: {text!r} (try 80GiB, 512MiB or a byte count)")
-    return int(float(number) * _SUFFIXES[unit])
+    return int(float(number) * SUFFIXES[unit])

@@ -16,14 +16,16 @@ import json
 import re
 import weakref
 from collections.abc import Mapping
+from decimal import Decimal
 
 import shiboken6
+from babel.numbers import get_group_symbol, parse_decimal
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.site_series import OTHER_LABEL
 from gpumem_gui.core.analysis.site_tree import LINE
 from gpumem_gui.core.snapshot.backward_nodes import BACKWARD_OF, ENGINE_WORDS, NOT_RECORDED
-from gpumem_gui.core.snapshot.units import format_bytes
+from gpumem_gui.core.snapshot.units import SUFFIXES, UNIT_BYTES, format_bytes
 from gpumem_gui.teach.demos.wording import Count, localize, number, percent
 from gpumem_gui.translations import FOLDER
 
@@ -361,6 +363,61 @@ def count(n: int) -> Count:
 def unit_word(unit: str) -> str:
     """A byte unit alone ("GiB") as the current language writes it ("Gio" in French)."""
     return localize(f"1 {unit}", current_language()).split(None, 1)[1]  # after a plain or a no-break space
+
+
+# -- sizes typed into the window: read back as the language writes them, and as English always ---------------------
+
+_NOT_A_SIZE = QT_TRANSLATE_NOOP("Units", 'not a size: "{text}" (try {big}, {small} or a byte count)')
+# a number (digits, its language's separators, spaces between groups) and a unit of letters, any space between
+_SIZE_TEXT = re.compile(r"(?P<number>-?[\d.,\s]*\d)\s*(?P<unit>[^\W\d_]*)")
+
+
+def parse_size(text: str, lang: str | None = None) -> int:
+    """A size typed into the window, in bytes, read as `lang` (by default the current language) writes sizes (fr
+    "1,5 Gio", "2 048 o", "1 610 612 736 octets"; ro "1,5 GiB", "1.610.612.736 octeți"), and as English writes
+    them always ("1.5 GiB", "80GB", "512MiB", "1.5g", a byte count: a script's, a value copied from the CLI).
+
+    The number is read in the language first, by Babel, and only what the language cannot read as a number is read
+    as English: in Romanian "1,5" is 1.5 and "1.024" is 1024 (its "." groups thousands), while "1.5", no grouping
+    Romanian writes, is English's 1.5; in French "1,500" is 1.5 and "1,610,612,736", no French number, English's
+    count. Sizes in the window never meet the ambiguous case: it writes them with one decimal ("1,5 GiB").
+    ValueError, said in the window's language, for anything else, a negative size too."""
+    lang = current_language() if lang is None else lang
+    found = _SIZE_TEXT.fullmatch(text.strip())
+    factor = _size_units(lang).get(found.group("unit").casefold()) if found else None
+    value = _size_number(found.group("number"), lang) if found and factor is not None else None
+    if value is None or factor is None or value < 0:
+        examples = {"big": localized("80 GiB", lang), "small": localized("1.5 GiB", lang)}
+        raise ValueError(translate("Units", _NOT_A_SIZE, {"text": text.strip(), **examples}))
+    return int(value * factor)
+
+
+def _size_number(written: str, lang: str) -> Decimal | None:
+    for reading in dict.fromkeys((lang, "en")):
+        group = get_group_symbol(reading)
+        # French groups with U+202F: typed, it is a plain or a no-break space (Babel's own reading, unless strict)
+        number = re.sub(r"\s+", group, written) if group.isspace() else written
+        try:
+            return parse_decimal(number, locale=reading, strict=True)  # strict: "1.5" is no Romanian 15
+        except ValueError:  # Babel's NumberFormatError
+            continue
+    return None
+
+
+def _size_units(lang: str) -> dict[str, int]:
+    # "bytes" is the window's translation (localized's): its word known for the language installed now
+    bytes_word = QtCore.QCoreApplication.translate("Units", _BYTES) if lang == current_language() else _BYTES
+    return _unit_table(lang, bytes_word)
+
+
+@functools.cache
+def _unit_table(lang: str, bytes_word: str) -> dict[str, int]:
+    """Bytes per unit, by the unit casefolded: English's (parse_bytes's) and each unit as `lang` writes it, the
+    figure writer's own table read backwards (localize: fr "Gio", "o"), "bytes" as the window translates it."""
+    table = dict(SUFFIXES) | {_BYTES: 1, bytes_word.casefold(): 1}
+    for name, n in UNIT_BYTES.items():
+        table[localize(f"1 {name}", lang).split(None, 1)[1].casefold()] = n  # after a plain or a no-break space
+    return table
 
 
 # a count as the core writes it ("2,520"), and any figure: a number, a size ("1.5 GiB", "512 B"), a percentage

@@ -10,12 +10,11 @@ import pyqtgraph as pg
 from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.explain_output import SEGMENTS_LISTED  # as explain lists them
-from gpumem_gui.core.snapshot.units import parse_bytes
 from gpumem_gui.document.curves import Envelope, memory_unit
 from gpumem_gui.document.frame import EventFrame
 from gpumem_gui.document.staging import WhatIfRun
 from gpumem_gui.views.common import palette
-from gpumem_gui.views.common.language import count, num, pct, signed_size, size, unit_word
+from gpumem_gui.views.common.language import count, num, parse_size, pct, signed_size, size, unit_word
 from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.sentences import said
 from gpumem_gui.views.common.travel_keys import page_step, travel_delta
@@ -121,8 +120,10 @@ class WhatIfDialog(QtWidgets.QDialog):
         return items
 
     def capacity_bytes(self) -> int | None:
+        """The capacity typed, as the window's language writes sizes ("80 Gio" in French) or as English; ValueError
+        (in that language) for one it cannot read."""
         text = self.capacity.text().strip()
-        return parse_bytes(text) if text else None
+        return parse_size(text) if text else None
 
 
 class WhatIfView(QtWidgets.QWidget):

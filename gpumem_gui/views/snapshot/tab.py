@@ -4,6 +4,7 @@ stack. It draws the EventFrames its SnapshotDocument hands it and turns the user
 from __future__ import annotations
 
 import collections
+import functools
 from collections.abc import Callable
 
 import numpy as np
@@ -17,7 +18,14 @@ from gpumem_gui.document import EventFrame, SnapshotDocument
 from gpumem_gui.document.curves import Envelope
 from gpumem_gui.document.document import LAYOUTS
 from gpumem_gui.document.sites import site_block_mask
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab, site_words, translate
+from gpumem_gui.views.common.language import (
+    QT_TRANSLATE_NOOP,
+    add_tab,
+    current_language,
+    parse_size,
+    site_words,
+    translate,
+)
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.common.travel_keys import travel_delta
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
@@ -648,7 +656,8 @@ class SnapshotTab(QtWidgets.QWidget):
             self.diagnosis.explain(at)
 
     def apply_search(self) -> None:
-        frame = self.document.set_search(self.search.text())
+        # its size ranges read as the language writes them when typed ("1,5 Gio-2 Gio"), a switch after or not
+        frame = self.document.set_search(self.search.text(), functools.partial(parse_size, lang=current_language()))
         self.show_frame(frame)
         if frame.search_mask is not None:
             self.side_tabs.setCurrentWidget(self.table)
