@@ -18,7 +18,7 @@ class CodeImageItem(pg.ImageItem):
     third, and a repaint (a hover, a rubber band) only the draw. Other images go pyqtgraph's own way."""
 
     def __init__(self, lut: np.ndarray) -> None:
-        super().__init__()
+        super().__init__(axisOrder="row-major")  # an image's rows are the map's rows, whatever pyqtgraph's default
         self.setLookupTable(lut)  # for whoever reads the item's table, and for pyqtgraph's own way
         self._colours = [QtGui.qRgba(*rgba) for rgba in lut.tolist()]
         opaque = bool((lut[:, 3] == 255).all()) if lut.shape[1] == 4 else True
