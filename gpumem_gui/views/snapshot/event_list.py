@@ -87,9 +87,10 @@ _SHOWN_CACHE = 512  # rows kept worded: a screenful many times over (a travel sc
 class EventListModel(ColumnsModel):
     """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand.
 
-    Every travel scrolls the list and repaints it, each painted cell asked for seven roles (a Python call each): a
-    row's texts are worded once (per language) and kept, the counts kept, so a call is a lookup. (One multiData call
-    per cell instead measured no faster: reading its span item by item costs what the calls saved.)"""
+    Every travel scrolls the list and repaints it: a row's texts are worded once (per language) and kept, the counts
+    kept, so a paint is a lookup. The list's EventCellDelegate reads the kept texts (`_row`) itself; data() answers
+    the stock delegate's seven roles a cell (tooltips, accessibility, the cells the style draws itself). (One multiData
+    call per cell instead measured no faster: reading its span item by item costs what the calls saved.)"""
 
     columns = COLUMNS
 
