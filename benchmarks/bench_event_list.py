@@ -6,7 +6,8 @@ repainted in full after each random travel (the cost of a jump's rows).
 
 On the real-file-shape snapshot of bench_data.py (made there if missing) in $GPUMEM_GUI_BENCH_DIR or the cache,
 opened in the window (offscreen unless QT_QPA_PLATFORM says otherwise).
-Run: python benchmarks/bench_event_list.py [--events 3000000] [--rounds 4] [FILE]
+Run: python benchmarks/bench_event_list.py [--events 3000000] [--rounds 4] [--size 1400x900] [FILE]
+(a taller window, as a maximised one on a large screen, lists more rows: `--size 1600x1800` shows about 15)
 """
 
 from __future__ import annotations
@@ -36,15 +37,17 @@ def main() -> None:
     parser.add_argument("file", nargs="?", type=Path)
     parser.add_argument("--events", type=int, default=3_000_000)
     parser.add_argument("--rounds", type=int, default=4)
+    parser.add_argument("--size", default="1400x900", help="the window's width x height")
     args = parser.parse_args()
     path = args.file or shape_path("real", args.events)
     app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
     with throwaway_settings() as settings:  # the user's saved geometry and recent files stay as they were
-        _measure(app, MainWindow(settings), path, args.rounds)
+        _measure(app, MainWindow(settings), path, args.rounds, args.size)
 
 
-def _measure(app: QtWidgets.QApplication, window: MainWindow, path: Path, n_rounds: int) -> None:
-    window.resize(1400, 900)
+def _measure(app: QtWidgets.QApplication, window: MainWindow, path: Path, n_rounds: int, size: str) -> None:
+    width, height = (int(n) for n in size.lower().split("x"))
+    window.resize(width, height)
     window.show()
     window.open_files([str(path)])
     deadline = time.perf_counter() + 900

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
-from PySide6 import QtCore, QtWidgets
+from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
@@ -87,9 +87,10 @@ _SHOWN_CACHE = 512  # rows kept worded: a screenful many times over (a travel sc
 class EventListModel(ColumnsModel):
     """Rows are trace indices (the filter's ascending array); each row's cells come from the EventTable on demand.
 
-    Every travel scrolls the list and repaints it, each painted cell asked for seven roles (a Python call each): a
-    row's texts are worded once (per language) and kept, the counts kept, so a call is a lookup. (One multiData call
-    per cell instead measured no faster: reading its span item by item costs what the calls saved.)"""
+    Every travel scrolls the list and repaints it: a row's texts are worded once (per language) and kept, the counts
+    kept, so a paint is a lookup. The list's EventCellDelegate reads the kept texts (`_row`) itself; data() answers
+    the stock delegate's seven roles a cell (tooltips, accessibility, the cells the style draws itself). (One multiData
+    call per cell instead measured no faster: reading its span item by item costs what the calls saved.)"""
 
     columns = COLUMNS
 
@@ -169,6 +170,212 @@ class EventListModel(ColumnsModel):
         return None
 
 
+# the option's state bits the cells' drawing reads, as ints: a PySide flag operation costs a microsecond a cell
+_ENABLED = QtWidgets.QStyle.StateFlag.State_Enabled.value
+_ACTIVE = QtWidgets.QStyle.StateFlag.State_Active.value
+_SELECTED = QtWidgets.QStyle.StateFlag.State_Selected.value
+# what the style draws of its own: the current cell's focus frame, an editor (one cell at most)
+_OWN_LOOK = QtWidgets.QStyle.StateFlag.State_HasFocus.value | QtWidgets.QStyle.StateFlag.State_Editing.value
+_RIGHT_ALIGNED = tuple(column in _RIGHT for column in range(_N_COLUMNS))
+# the styles that draw a plain text item as QCommonStyle does (highlight, text, nothing of their own): their cells are
+# ours to draw; any other (a platform's, a style sheet's, a proxy) draws every cell itself
+_PLAIN_STYLES = frozenset(("QFusionStyle", "QWindowsStyle"))
+_WIDTHS_KEPT = 8192  # texts measured: the repeating ones (actions, sizes, sites, streams) stay measured
+
+
+class _PaintPass:
+    """What every cell of one repaint shares, read once from the view: the style's text margin, the colours of each
+    state, where the text's baseline sits in a row, the elide mode, the row being painted (cell by cell)."""
+
+    __slots__ = ("baseline", "colours", "elide", "enabled", "margin", "metrics", "palette", "row", "texts", "widths")
+
+    def __init__(self, view: QtWidgets.QTableView, metrics: QtGui.QFontMetricsF, widths: dict[str, float]) -> None:
+        style = view.style()
+        # QCommonStyle's viewItemDrawText pads the text by the focus frame's margin and a pixel, each side
+        self.margin = style.pixelMetric(QtWidgets.QStyle.PixelMetric.PM_FocusFrameHMargin, None, view) + 1
+        self.metrics = metrics
+        self.widths = widths
+        self.elide = view.textElideMode()
+        self.palette = view.palette()
+        self.enabled = view.isEnabled()
+        self.colours: dict[int, tuple[QtGui.QBrush | None, QtGui.QColor]] = {}
+        self.baseline: dict[int, float] = {}  # a cell's height -> its text's baseline below the cell's top
+        self.row = -1
+        self.texts: tuple[str, ...] = ()
+
+    def colours_of(self, state: int) -> tuple[QtGui.QBrush | None, QtGui.QColor]:
+        """The highlight (None: not selected) and the text's colour of a cell in `state`, as QCommonStyle picks
+        them: the disabled group, else the inactive one in a window not active, else the normal one (the text's
+        group by the cell's state, the highlight's by whether the view is enabled)."""
+        roles = QtGui.QPalette.ColorRole
+        text = self._group(bool(state & _ENABLED), state)
+        if not state & _SELECTED:
+            found: tuple[QtGui.QBrush | None, QtGui.QColor] = (None, self.palette.color(text, roles.Text))
+        else:
+            highlight = self.palette.brush(self._group(self.enabled, state), roles.Highlight)
+            found = (highlight, self.palette.color(text, roles.HighlightedText))
+        self.colours[state] = found
+        return found
+
+    @staticmethod
+    def _group(enabled: bool, state: int) -> QtGui.QPalette.ColorGroup:
+        if not enabled:
+            return QtGui.QPalette.ColorGroup.Disabled
+        return QtGui.QPalette.ColorGroup.Normal if state & _ACTIVE else QtGui.QPalette.ColorGroup.Inactive
+
+    def baseline_of(self, height: int) -> float:
+        """QCommonStyle's place for the line: its box (ascent + descent, rounded) centred in the cell by C++'s
+        integer halving, the baseline an ascent below the box's top."""
+        metrics = self.metrics
+        found = self.baseline[height] = int((height - round(metrics.height())) / 2) + metrics.ascent()
+        return found
+
+
+class EventCellDelegate(QtWidgets.QStyledItemDelegate):
+    """Draws a cell of the event list from its model's worded row, as the style draws a plain text item.
+
+    The stock delegate asks the model for seven roles per cell, each a Python call with an index made for it, and the
+    style lays the text out in a QTextLayout: a jump repaints every visible cell, the list's largest cost in a
+    travel. Here a cell is one Python call: the row's kept texts, the highlight, the text elided as the style elides
+    it and drawn where the style draws it, its width measured once per text. What the style draws of its own (the
+    focus frame of the current cell; every cell of another style, or right to left) is left to the stock delegate,
+    as is a cell painted outside the table's repaint."""
+
+    def __init__(self, model: EventListModel, parent: QtWidgets.QTableView) -> None:
+        super().__init__(parent)
+        self._model = model
+        self.shared: _PaintPass | None = None  # set by EventTableView for the length of one repaint
+        self._font: QtGui.QFont | None = None  # the font the kept widths were measured in
+        self._metrics: QtGui.QFontMetricsF | None = None
+        self._widths: dict[str, float] = {}
+
+    def begin(self, view: QtWidgets.QTableView) -> None:
+        """A repaint of `view` begins: its cells are drawn here if its style draws them as QCommonStyle does."""
+        style = view.style()
+        if (
+            style.metaObject().className() not in _PLAIN_STYLES
+            or view.isRightToLeft()
+            or self._model.table is None
+            or view.viewport().font() != view.font()  # the style writes in the view's font, the painter in this one
+        ):
+            self.shared = None
+            return
+        font = view.font()
+        if self._metrics is None or font != self._font:
+            self._font = font
+            self._metrics = QtGui.QFontMetricsF(font)
+            self._widths = {}
+        elif len(self._widths) > _WIDTHS_KEPT:
+            self._widths.clear()
+        self.shared = _PaintPass(view, self._metrics, self._widths)
+
+    def paint(self, painter: QtGui.QPainter, option: QtWidgets.QStyleOptionViewItem, index: Any) -> None:
+        shared = self.shared
+        state = option.state.value
+        if shared is None or state & _OWN_LOOK:
+            super().paint(painter, option, index)
+            return
+        row = index.row()
+        if row != shared.row:  # the view paints a row's cells one after the other
+            shared.row = row
+            shared.texts = self._model._row(row)
+        column = index.column()
+        text = shared.texts[column]
+        rect = option.rect
+        x, y, width, height = cast(tuple[int, int, int, int], rect.getRect())  # (PySide's stub says object)
+        margin = shared.margin
+        room = width - 2 * margin
+        used = shared.widths.get(text)
+        if used is None:
+            used = shared.widths[text] = shared.metrics.horizontalAdvance(text)
+        if used > room:  # elided as the style elides a line wider than its cell
+            text = shared.metrics.elidedText(text, shared.elide, room)
+            used = shared.metrics.horizontalAdvance(text)
+            if used > room:  # not even "…" fits: the style draws it clipped to the cell
+                super().paint(painter, option, index)
+                return
+        highlight, colour = shared.colours.get(state) or shared.colours_of(state)
+        if highlight is not None:
+            painter.fillRect(rect, highlight)
+        if text:
+            left = x + margin + room - used if _RIGHT_ALIGNED[column] else x + margin
+            painter.setPen(colour)
+            baseline = shared.baseline.get(height) or shared.baseline_of(height)
+            painter.drawText(QtCore.QPointF(left, y + baseline), text)
+
+
+class HandleScrollBar(QtWidgets.QScrollBar):
+    """A scroll bar whose value change repaints the handle's old and new places, not the whole bar.
+
+    Every travel moves the list, so the bar: Fusion fills its whole groove again (a gradient the raster engine hands to
+    its thread pool), a third of a travel's CPU in the list. Nothing else of it depends on the value while no button
+    is held on it (a held page or arrow is drawn pressed: then, and in any other style, the whole bar is repainted)."""
+
+    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+        super().__init__(QtCore.Qt.Orientation.Vertical, parent)
+        self._handle: QtCore.QRect | None = None  # where the handle was last drawn or asked to be
+        self._pressed = False
+
+    def handle_rect(self) -> QtCore.QRect:
+        option = QtWidgets.QStyleOptionSlider()
+        self.initStyleOption(option)
+        return self.style().subControlRect(
+            QtWidgets.QStyle.ComplexControl.CC_ScrollBar, option, QtWidgets.QStyle.SubControl.SC_ScrollBarSlider, self
+        )
+
+    def sliderChange(self, change: QtWidgets.QAbstractSlider.SliderChange) -> None:
+        old = self._handle
+        if (
+            change != QtWidgets.QAbstractSlider.SliderChange.SliderValueChange
+            or old is None
+            or self._pressed
+            or self.style().metaObject().className() not in _PLAIN_STYLES
+        ):
+            self._handle = None  # known again at the next paint
+            super().sliderChange(change)
+            return
+        new = self._handle = self.handle_rect()
+        if new != old:  # a step in a long list seldom moves the handle a pixel: nothing to repaint then
+            self.update(QtGui.QRegion(old.adjusted(-1, -1, 1, 1)) | QtGui.QRegion(new.adjusted(-1, -1, 1, 1)))
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        super().paintEvent(event)
+        self._handle = self.handle_rect()
+
+    def mousePressEvent(self, event: QtGui.QMouseEvent) -> None:
+        self._pressed = True
+        super().mousePressEvent(event)
+
+    def mouseReleaseEvent(self, event: QtGui.QMouseEvent) -> None:
+        super().mouseReleaseEvent(event)
+        self._pressed = bool(event.buttons())
+        self.update()  # the pressed control drawn raised again, wherever the handle went
+
+    def hideEvent(self, event: QtGui.QHideEvent) -> None:
+        self._pressed = False
+        self._handle = None
+        super().hideEvent(event)
+
+
+class EventTableView(QtWidgets.QTableView):
+    """The list's table: each repaint reads what its cells share once, for the EventCellDelegate that draws them;
+    its scroll bar repaints only where the handle moves."""
+
+    def __init__(self, model: EventListModel) -> None:
+        super().__init__()
+        self.setModel(model)
+        self.cells = EventCellDelegate(model, self)
+        self.setItemDelegate(self.cells)
+        self.setVerticalScrollBar(HandleScrollBar(self))
+
+    def paintEvent(self, event: QtGui.QPaintEvent) -> None:
+        self.cells.begin(self)
+        try:
+            super().paintEvent(event)
+        finally:
+            self.cells.shared = None
+
+
 class EventListView(Retranslated):
     """A filter bar (kind, least size, stream) over a virtual table of the trace's events.
 
@@ -202,8 +409,7 @@ class EventListView(Retranslated):
         self.size_edit.returnPressed.connect(self._filter_changed)
 
         self.model = EventListModel()
-        self.view = QtWidgets.QTableView()
-        self.view.setModel(self.model)
+        self.view = EventTableView(self.model)
         self.view.setSelectionBehavior(QtWidgets.QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setSelectionMode(QtWidgets.QAbstractItemView.SelectionMode.SingleSelection)
         self.view.setWordWrap(False)
