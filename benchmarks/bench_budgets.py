@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from gpumem_gui.app.launch import application
 from gpumem_gui.core.rules.allocator_constants import MiB
 from gpumem_gui.core.snapshot.model import AllocatorState, BlockTable, SegmentTable, Snapshot, TraceTable
 
@@ -139,12 +140,11 @@ def _filter(rounds: int) -> float:
 
 def _filter_view(rounds: int) -> float:
     os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
-    from PySide6 import QtWidgets
 
     from gpumem_gui.document.event_list import EventFilter
     from gpumem_gui.views.snapshot.event_list import EventListView
 
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    app = application()  # the window's own application (it hears a change of language without a filter)
     view = EventListView()
     view.resize(900, 400)
     view.show()

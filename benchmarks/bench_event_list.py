@@ -26,6 +26,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 from PySide6 import QtWidgets  # (after the platform is chosen)
 
+from gpumem_gui.app.launch import application
 from gpumem_gui.app.window import MainWindow
 from gpumem_gui.qt_start import throwaway_settings
 
@@ -40,7 +41,7 @@ def main() -> None:
     parser.add_argument("--size", default="1400x900", help="the window's width x height")
     args = parser.parse_args()
     path = args.file or shape_path("real", args.events)
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    app = application()  # the window's own application (it hears a change of language without a filter)
     with throwaway_settings() as settings:  # the user's saved geometry and recent files stay as they were
         _measure(app, MainWindow(settings), path, args.rounds, args.size)
 

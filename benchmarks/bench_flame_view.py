@@ -19,11 +19,12 @@ from typing import Any
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
 import numpy as np
-from gpumem_gui.views.flame_graph import FlameGraph
 from PySide6 import QtWidgets
 
+from gpumem_gui.app.launch import application
 from gpumem_gui.core.analysis.flame import build_trie, flame_frame
 from gpumem_gui.core.snapshot.model import Frame, StackTable
+from gpumem_gui.views.snapshot.flame_graph import FlameGraph
 
 FRAMES = 20_000
 
@@ -89,7 +90,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--stacks", type=int, nargs="+", default=[100_000])
     args = parser.parse_args()
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    app = application()  # the window's own application (it hears a change of language without a filter)
     assert isinstance(app, QtWidgets.QApplication)
     print(json.dumps([measure(n, app) for n in args.stacks], indent=2))
 

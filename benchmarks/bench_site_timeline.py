@@ -20,6 +20,7 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from bench_data import shape_path
 from PySide6 import QtCore, QtWidgets
 
+from gpumem_gui.app.launch import application
 from gpumem_gui.core.analysis.site_series import GROUPINGS, build_bands, total_index
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.loader import load_snapshot
@@ -119,7 +120,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--events", type=int, nargs="+", default=[1_000_000, 3_000_000])
     args = parser.parse_args()
-    app = QtWidgets.QApplication.instance() or QtWidgets.QApplication([])
+    app = application()  # the window's own application (it hears a change of language without a filter)
     assert isinstance(app, QtWidgets.QApplication)
     for events in args.events:
         print(json.dumps(measure(shape_path("real", events), app), indent=2), flush=True)

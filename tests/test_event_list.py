@@ -236,6 +236,18 @@ def test_the_filter_bar_narrows_the_rows(qtbot: Any, listed: tuple[EventListView
     assert view.indices.tolist() == expected and "size?" in view.count.text()  # a bad size keeps the last filter
 
 
+def test_the_size_filter_reads_a_french_size(qtbot: Any, listed: tuple[EventListView, Any]) -> None:
+    """A French user types the size as the window writes it to them ("1,5 Gio"), which the hint suggests."""
+    view, entries = listed
+    set_language("fr")
+    view.kind_box.setCurrentIndex(view.kind_box.findData("allocations"))
+    view.size_edit.setText("1,5\u00a0Gio")
+    qtbot.keyClick(view.size_edit, QtCore.Qt.Key.Key_Return)
+    expected = _oracle(entries, "allocations", 1_610_612_736, None)  # 1.5 x 2**30, by hand
+    assert 0 < len(expected) < len(entries)
+    assert view.indices.tolist() == expected
+
+
 def test_three_million_events_stay_virtual(qtbot: Any) -> None:
     view = EventListView()
     qtbot.addWidget(view)

@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.model import Snapshot
-from gpumem_gui.core.snapshot.units import format_bytes_exact, parse_bytes
+from gpumem_gui.core.snapshot.units import format_bytes_exact
 from gpumem_gui.document.event_list import COLUMNS, KINDS, EventFilter, EventKind, EventTable, Rows, row_of
 from gpumem_gui.document.events import action_label
 from gpumem_gui.views.common.language import (
@@ -22,6 +22,7 @@ from gpumem_gui.views.common.language import (
     current_language,
     filled,
     localized,
+    parse_size,
     site_words,
     translate,
 )
@@ -537,7 +538,7 @@ class EventListView(Retranslated):
         self._size_timer.stop()
         text = self.size_edit.text().strip()
         try:
-            min_size = parse_bytes(text) if text else 0
+            min_size = parse_size(text) if text else 0  # as the window's language writes sizes, or English
         except ValueError:
             self.count.setText(translate("EventListView", "size? try 64MiB, 1.5 GiB, 1000000"))
             return
