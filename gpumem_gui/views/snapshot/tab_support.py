@@ -3,6 +3,7 @@ remembered sizes, a scroll area, and the device menu's words."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
@@ -34,14 +35,17 @@ _warmed = False
 def warm_up() -> None:
     """Make, paint (offscreen) and drop one map view, once per process, over four turns of the event loop: the first
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
-    pays while a file is read rather than in the turn that opens its tab. Before it, in a turn of its own (the first),
-    the language's number formats (Babel's CLDR data, read on first use: tens of ms in the first figures shown)."""
+    pays while a file is read rather than in the turn that opens its tab. Beside it, in a thread of its own, the
+    language's number formats (Babel's CLDR data, read on first use: tens of ms of the first figures shown, which in
+    one turn of the window was its longest stall as a file opened, twice that on busy cores)."""
     global _warmed  # noqa: PLW0603 (once per process)
     if _warmed:
         return
     _warmed = True
+    # the figures' locale read in a thread: it holds the GIL in slices (Python's switch interval), so the window's
+    # turns go on between them; the language is asked here (Qt's translators are the GUI thread's)
+    threading.Thread(target=number, args=(0, current_language()), name="gpumem-gui-locale", daemon=True).start()
     # one step a turn, each asked for by the one before (two timers due at once run in the same turn)
-    number(0, current_language())  # the figures' locale, read now
 
     def plot() -> None:
         first = light_plot()  # pyqtgraph's classes, as a tab's plots are made (without the options menu)
