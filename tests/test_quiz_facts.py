@@ -117,8 +117,8 @@ def test_fact3_fragmentation_says_no_room_for_a_new_segment_with_the_demos_figur
         _right(GPU, "fragmentation"),
         {
             "en": rf"no room left for a new segment \(the demo's device has {free} MiB free",
-            "ro": rf"nu mai are loc pentru un segment nou \(.*{free} MiB liberi",
-            "fr": rf"n'a plus de place pour un nouveau segment \(.*{free} Mio libres",
+            "ro": rf"nu mai are loc pentru un segment nou \(.*{free}\s+MiB liberi",
+            "fr": rf"n'a plus de place pour un nouveau segment \(.*{free}\s+Mio libres",
         },
         "fragmentation",
     )

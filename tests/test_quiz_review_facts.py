@@ -128,11 +128,12 @@ def test_fact11_two_pools_per_device_and_the_allocators_segment_sizes() -> None:
         {
             "en": rf"two pools per device \(blocks up to {small} MiB.*reused only on it.*from {large} MiB segments, "
             rf"requests of {small} to {high} MiB from {low} MiB segments.*multiple of {step} MiB",
-            "ro": rf"două pool-uri pe dispozitiv \(blocuri de până la\s+{small} MiB.*reutilizat doar pe acesta.*"
-            rf"segmente de {large} MiB, cele de {small} până la {high} MiB din segmente de {low} MiB.*multiplu de "
-            rf"{step} MiB",
-            "fr": rf"deux pools par appareil \(blocs jusqu'à {small} Mio.*réutilisé que sur lui.*segments de {large} "
-            rf"Mio, celles de {small} à {high} Mio dans des segments de {low} Mio.*multiple de {step} Mio",
+            "ro": rf"două pool-uri pe dispozitiv \(blocuri de până la\s+{small}\s+MiB.*reutilizat doar pe acesta.*"
+            rf"segmente de {large}\s+MiB, cele de {small} până la {high}\s+MiB din segmente de {low}\s+MiB.*"
+            rf"multiplu de {step}\s+MiB",
+            "fr": rf"deux pools par appareil \(blocs jusqu'à {small}\s+Mio.*réutilisé que sur lui.*segments de "
+            rf"{large}\s+Mio, celles de {small} à {high}\s+Mio dans des segments de {low}\s+Mio.*"
+            rf"multiple de {step}\s+Mio",
         },
         "caching-allocator",
     )
@@ -165,8 +166,9 @@ def test_fact13_the_oom_message_prints_the_allocation_size_and_each_process() ->
         text,
         {
             "en": rf"a\s+{_mib(request)} MiB request prints {printed} MiB\).*each process uses \(from NVML\)",
-            "ro": rf"o cerere de {_mib(request)} MiB apare ca {printed} MiB\).*fiecare proces \(din NVML\)",
-            "fr": rf"une demande de\s+{_mib(request)} Mio affiche {printed} Mio\).*chaque processus\s+\(d'après NVML\)",
+            "ro": rf"o cerere de {_mib(request)}\s+MiB apare ca {printed}\s+MiB\).*fiecare proces \(din NVML\)",
+            "fr": rf"une demande de\s+{_mib(request)}\s+Mio affiche {printed}\s+Mio\).*"
+            rf"chaque processus\s+\(d'après NVML\)",
         },
         "oom-reserved c0",
     )

@@ -88,7 +88,8 @@ class StackPopup(QtWidgets.QFrame):
     def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
         # lifted onto the window (see _place), the card would stay over whatever replaced its host: a pinned stack
         # of one tab's map floated over the next tab's views
-        if watched is self.host:
+        # (getattr: the collector may clear a dropped card's attributes while its C++ half still hears its host)
+        if watched is getattr(self, "host", None):
             if event.type() == QtCore.QEvent.Type.Hide:
                 self.hide()
             elif event.type() == QtCore.QEvent.Type.Show and self.pinned:

@@ -7,6 +7,7 @@ from collections.abc import Callable
 
 import numpy as np
 import pyqtgraph as pg
+import shiboken6
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.snapshot.model import I64
@@ -117,6 +118,8 @@ class PinnedTracks(Retranslated):
         self.retranslate()
 
     def retranslate(self) -> None:
+        if not shiboken6.isValid(self.bar):  # the curves' tabs whose corner held it went first (a closed tab)
+            return
         self.pin_band.setText(translate("PinnedTracks", "Pin band"))
         if not self.pin_band.isEnabled():
             self.pin_band.setToolTip(
