@@ -142,3 +142,27 @@ def test_a_worker_lost_while_making_the_bands_still_hands_the_whole_file(long_fi
 
     result = job.run(on_whole=whole_then_kill, timeout=60)
     assert result is wholes[0] and result.error is None and result.timelines is not None
+
+
+def test_the_first_grouping_shows_and_the_rest_are_not_computed_while_the_loader_makes_them(
+    qtbot: QtBot, long_file: Path
+) -> None:
+    with throwaway_settings() as settings:
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        window.resize(1200, 800)
+        window.show()
+        window.open_files([str(long_file)])
+        window.wait_for_loads(60_000)
+        doc = window.current_document()
+        assert doc is not None and not doc.pending
+        device, groupings = doc.curves._site_bands  # type: ignore[misc]  (the loader's, all of them)
+        doc.curve_tabs.setCurrentWidget(doc.site_timeline)
+        first = {GROUPINGS[0]: groupings[GROUPINGS[0]]}
+        doc.site_bands_arrived((device, first), more=True)  # as the loader hands the first grouping over
+        view = doc.site_timeline
+        assert view.is_ready() and list(view.groupings) == [GROUPINGS[0]]
+        assert not view.tasks.tasks  # the others are the loader's to make: no thread here computes them
+        doc.site_bands_arrived((device, groupings))  # the rest came
+        assert view.is_ready() and set(view.groupings) == set(GROUPINGS) and not view.tasks.tasks
+        window.shutdown()

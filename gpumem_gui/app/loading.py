@@ -10,6 +10,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gpumem_gui.core.analysis.running_curves import PartialCurves
+from gpumem_gui.core.analysis.site_series import BandSeries
 from gpumem_gui.core.analysis.span import Span
 from gpumem_gui.core.analysis.timeline_digest import segment_growths
 from gpumem_gui.document import SnapshotDocument
@@ -31,12 +32,21 @@ class SpansArrived:
     spans: list[Span]
 
 
+@dataclass(frozen=True)
+class BandsArrived:
+    """The loading worker's site bands of a device's timeline, the first grouping alone (progress, before the
+    others: the site timeline shows them while the rest are made)."""
+
+    device: int
+    groupings: dict[str, BandSeries]
+
+
 def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResult]:
     """The task that waits for a load's worker process. The final state arrives first (no trace yet), as progress,
     with its document and first frame made here, so that the GUI thread only builds the tab; then, also as
     progress, the whole snapshot with its timelines (a Loaded), with (device, PartialCurves) as progress while the
-    trace is read, and a SpansArrived before the bands; last, as the task's result, the same LoadResult
-    with the site timeline's bands (the worker makes them after the rest)."""
+    trace is read, a SpansArrived before the bands and a BandsArrived of their first grouping; last, as the task's
+    result, the same LoadResult with the site timeline's bands (the worker makes them after the rest)."""
 
     def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:
         assert partial.snapshot is not None
@@ -54,6 +64,9 @@ def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResu
     def spans_arrived(ctx: TaskContext, device: int, spans: list[Span]) -> None:
         ctx.progress(SpansArrived(device, spans))
 
+    def bands_arrived(ctx: TaskContext, bands: tuple[int, dict[str, BandSeries]]) -> None:
+        ctx.progress(BandsArrived(*bands))
+
     def run(ctx: TaskContext) -> LoadResult:
         ctx.on_cancel(job.cancel)  # kills the worker process and removes its files
         return job.run(
@@ -61,6 +74,7 @@ def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResu
             on_whole=functools.partial(whole_arrived, ctx),
             on_curves=functools.partial(curves_arrived, ctx),
             on_spans=functools.partial(spans_arrived, ctx),
+            on_bands=functools.partial(bands_arrived, ctx),
         )
 
     return run

@@ -13,7 +13,7 @@ from PySide6 import QtCore, QtGui, QtWidgets
 from gpumem_gui.app import user_code
 from gpumem_gui.app.compare_actions import CompareActions
 from gpumem_gui.app.live_actions import LiveActions
-from gpumem_gui.app.loading import Loaded, SpansArrived, load_task, prepared
+from gpumem_gui.app.loading import BandsArrived, Loaded, SpansArrived, load_task, prepared
 from gpumem_gui.app.menu_window import MenuWindow
 from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
@@ -155,11 +155,15 @@ class MainWindow(MenuWindow):
 
     def _load_progress(
         self,
-        arrived: tuple[LoadResult, SnapshotDocument] | tuple[int, PartialCurves] | Loaded,
+        arrived: tuple[LoadResult, SnapshotDocument] | tuple[int, PartialCurves] | Loaded | SpansArrived | BandsArrived,
         holder: dict[str, SnapshotTab],
     ) -> None:
         if isinstance(arrived, SpansArrived):
             self._spans_arrived(holder.get("whole"), arrived.spans)
+        elif isinstance(arrived, BandsArrived):
+            whole = holder.get("whole")
+            if whole is not None and self.tabs.indexOf(whole) >= 0:  # the rest follow with the task's result
+                whole.site_bands_arrived((arrived.device, arrived.groupings), more=True)
         elif len(arrived) == 2 and isinstance(arrived[1], PartialCurves):
             device, curves = arrived[0], arrived[1]
             assert isinstance(device, int)

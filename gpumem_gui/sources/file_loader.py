@@ -33,6 +33,7 @@ from gpumem_gui.core.snapshot.sentences import QT_TRANSLATE_NOOP, Sentence, as_i
 T = TypeVar("T")
 # the hand-over files, in the job's private folder (tempfile.mkdtemp: 0700, a name nobody can guess or plant)
 STATE_FILE, WHOLE_FILE, BANDS_FILE, SPANS_FILE = "state.arrays", "whole.arrays", "bands.arrays", "spans.arrays"
+FIRST_BANDS_FILE = "bands-first.arrays"  # the site timeline's first grouping, handed over before the others
 CURVES_FILE = "curves-{}.arrays"  # the running curves of the trace read so far, numbered
 CURVES_EVERY_S = 0.25  # the worker sends the curves so far at most this often
 
@@ -112,7 +113,9 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
                     bands = os.path.join(folder, BANDS_FILE)
                     snapshot, timeline = bands_input(out, device)  # the worker's own columns are freed here
                     _send_spans(snapshot, timeline, folder, conn)
-                    make_and_save_bands(bands, snapshot, timeline)  # each grouping written as it is made
+                    # the grouping the window shows first is handed over as soon as it is made, the others after
+                    first = (os.path.join(folder, FIRST_BANDS_FILE), lambda path: conn.send(("bands_first", path)))
+                    make_and_save_bands(bands, snapshot, timeline, first=first)  # each written as it is made
             except Exception:  # the window computes them itself
                 bands = None
             conn.send(("bands", bands))
@@ -123,6 +126,18 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
     finally:
         conn.close()
         os._exit(0)
+
+
+def _joined(
+    first: tuple[int, dict[str, BandSeries]] | None, rest: tuple[int, dict[str, BandSeries]] | None
+) -> tuple[int, dict[str, BandSeries]] | None:
+    """The first grouping's bands and the others', as one (None where the others could not be read: the window
+    computes the groupings it lacks; the first alone where the others' file is its only grouping's)."""
+    if rest is None:
+        return None
+    if first is None or first[0] != rest[0]:
+        return rest
+    return rest[0], {**first[1], **rest[1]}
 
 
 def _send_spans(snapshot: Snapshot, timeline: DeviceTimeline, folder: str, conn: Connection) -> None:
@@ -230,9 +245,11 @@ class FileLoadJob:
         self,
         on_partial: Callable[[LoadResult], None] | None = None,
         timeout: float | None = None,
+        *,
         on_whole: Callable[[LoadResult], None] | None = None,
         on_curves: Callable[[int, PartialCurves], None] | None = None,
         on_spans: Callable[[int, list[Span]], None] | None = None,
+        on_bands: Callable[[tuple[int, dict[str, BandSeries]]], None] | None = None,
     ) -> LoadResult:
         """Wait for the worker: the snapshot goes to `on_partial` as soon as it is read (the map can show while the
         trace is indexed), the result with its timelines is returned. Errors come back as a result, not raised.
@@ -240,9 +257,11 @@ class FileLoadJob:
         is returned once the bands are added to it (without them, where the worker could not make them).
         `on_curves` gets (device, the running curves of the trace read so far) while the trace is read, a file of
         one device's state read by the compiled reader. `on_spans` gets (device, its named spans), with site_bands,
-        before the bands."""
+        before the bands; `on_bands` gets (device, {grouping: bands}) of the first grouping, before the others (the
+        result's site_bands has them all)."""
         deadline = None if timeout is None else time.monotonic() + timeout
         whole: LoadResult | None = None
+        first_bands: tuple[int, dict[str, BandSeries]] | None = None
         try:
             while not self._cancelled.is_set():
                 if deadline is not None and time.monotonic() > deadline:
@@ -267,7 +286,7 @@ class FileLoadJob:
                     continue
                 kind, value = message
                 if (
-                    kind in ("state", "done", "bands", "curves", "spans")
+                    kind in ("state", "done", "bands", "bands_first", "curves", "spans")
                     and value is not None
                     and not self._ours(value)
                 ):
@@ -291,9 +310,13 @@ class FileLoadJob:
                         return whole
                     if on_whole is not None:
                         on_whole(whole)
+                elif kind == "bands_first" and whole is not None:
+                    first_bands = self._bands(value)
+                    if first_bands is not None and on_bands is not None:
+                        on_bands(first_bands)
                 elif kind == "bands" and whole is not None:
                     if value is not None:
-                        whole.site_bands = self._bands(value)
+                        whole.site_bands = _joined(first_bands, self._bands(value))
                     return whole
                 else:
                     # a Sentence stays one (str() of it would be its English only)
@@ -324,7 +347,7 @@ class FileLoadJob:
 
     def _ours(self, value: object) -> bool:
         """A hand-over file of this job: the worker names nothing else (a path elsewhere is never opened)."""
-        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE, SPANS_FILE)
+        names = (STATE_FILE, WHOLE_FILE, BANDS_FILE, FIRST_BANDS_FILE, SPANS_FILE)
         if value in {os.path.join(self._folder, n) for n in names}:
             return True
         head, number = CURVES_FILE.split("{}")

@@ -7,7 +7,7 @@ copying it, and never unpickles anything, not even what its own worker wrote.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import fields
 from pathlib import Path
 from typing import Any
@@ -347,21 +347,32 @@ def save_bands(path: str | Path, device: int, groupings: dict[str, BandSeries]) 
 
 
 def make_and_save_bands(
-    path: str | Path, snapshot: Snapshot, timeline: DeviceTimeline, kinds: Sequence[str] = GROUPINGS
+    path: str | Path,
+    snapshot: Snapshot,
+    timeline: DeviceTimeline,
+    kinds: Sequence[str] = GROUPINGS,
+    first: tuple[str | Path, Callable[[str | Path], None]] | None = None,
 ) -> None:
     """build_site_series' groupings of `timeline`, each written to `path` as soon as it is made and then dropped:
     the same file as save_bands of them all, without holding every grouping's change points at once (some
-    hundreds of MB at millions of events)."""
+    hundreds of MB at millions of events). With `first` (a path and what to call with it), the first grouping
+    (the one the window shows first) is written to a file of its own and handed over before the others are made."""
     index, order = total_index(timeline), event_order(timeline)
-    writer = _BandsWriter(path, timeline.device)
-    try:
-        for kind in kinds:
-            writer.add(kind, build_bands(snapshot, timeline, kind, TOP_SITES, index, order=order))
-        writer.close()
-    except BaseException:
-        writer.abandon()
-        Path(path).unlink(missing_ok=True)
-        raise
+    files = [(path, list(kinds))]
+    if first is not None and len(kinds) > 1:
+        files = [(first[0], list(kinds[:1])), (path, list(kinds[1:]))]
+    for i, (file, file_kinds) in enumerate(files):
+        writer = _BandsWriter(file, timeline.device)
+        try:
+            for kind in file_kinds:
+                writer.add(kind, build_bands(snapshot, timeline, kind, TOP_SITES, index, order=order))
+            writer.close()
+        except BaseException:
+            writer.abandon()
+            Path(file).unlink(missing_ok=True)
+            raise
+        if first is not None and i == 0 and len(files) > 1:
+            first[1](file)
 
 
 class _BandsWriter:

@@ -160,9 +160,10 @@ class CurvesPanel(QtWidgets.QSplitter):
         self._ticks_of = {d: timelines[d] for d in self._segment_ticks if d in timelines}
         self._site_bands, self._site_bands_for = None, bands_for
 
-    def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
-        """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
-        self._site_bands_for = None
+    def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None, more: bool = False) -> None:
+        """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them);
+        `more`: some of its groupings, the loader making the others (the site timeline computes none meanwhile)."""
+        self._site_bands_for = bands[0] if more and bands is not None else None
         self._site_bands = bands  # the trace may still be on its way to the view: matched to a timeline when shown
         self.site_timeline_for = None  # shown waiting for these: shown again, with them
         self.site_timeline_if_shown()
@@ -251,8 +252,9 @@ class CurvesPanel(QtWidgets.QSplitter):
                 groupings = self._site_bands[1]
                 if all(b.n_events == tl.n_events for b in groupings.values()):
                     series = SiteSeries(doc.snapshot, tl, groupings)
-            # the loader is making this device's bands: computed here too, both would want the GIL at once
-            wait = series is None and self._site_bands_for == doc.device
+            # the loader is making this device's bands (or the rest of them): computed here too, both would want
+            # the GIL at once
+            wait = self._site_bands_for == doc.device
             self.site_timeline.set_document(doc.snapshot, tl, series, event=self.shown_event, compute=not wait)
 
     def segment_timeline_if_shown(self) -> None:

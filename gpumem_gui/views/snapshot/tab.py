@@ -521,10 +521,11 @@ class SnapshotTab(QtWidgets.QWidget):
         self.curves.expect(timelines, segment_ticks or {}, site_bands_for)
         self.later(lambda: self._timelines_arrived(timelines, envelopes, snapshot, default_device))
 
-    def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None) -> None:
-        """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them)."""
+    def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None, more: bool = False) -> None:
+        """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them);
+        `more`: the loader is making the other groupings still, they follow."""
         self.curves.shown_event = self.current_event
-        self.curves.site_bands_arrived(bands)
+        self.curves.site_bands_arrived(bands, more)
 
     def _timelines_arrived(
         self,
