@@ -163,6 +163,10 @@ def test_the_first_grouping_shows_and_the_rest_are_not_computed_while_the_loader
         view = doc.site_timeline
         assert view.is_ready() and list(view.groupings) == [GROUPINGS[0]]
         assert not view.tasks.tasks  # the others are the loader's to make: no thread here computes them
-        doc.site_bands_arrived((device, groupings))  # the rest came
+        curves = list(view.curves)
+        doc.site_bands_arrived((device, groupings))  # the rest came: added, the bands shown kept as they are drawn
         assert view.is_ready() and set(view.groupings) == set(GROUPINGS) and not view.tasks.tasks
+        assert view.curves == curves
+        view.set_kind("category")  # another grouping: the loader's, at once
+        assert view.is_ready() and view.bands is groupings["category"] and not view.tasks.tasks
         window.shutdown()

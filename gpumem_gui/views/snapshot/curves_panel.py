@@ -57,7 +57,7 @@ class CurvesPanel(QtWidgets.QSplitter):
         # the pages that stand in the two tabs' places until their views are made (see _made_in_place)
         self._segment_page: QtWidgets.QWidget | None = None
         self._pool_page: QtWidgets.QWidget | None = None
-        self.site_timeline_for: tuple[int, object] | None = None  # (device, timeline) it shows
+        self.site_timeline_for: tuple[int, DeviceTimeline] | None = None  # (device, timeline) it shows
         self._segment_timeline_for: tuple[int, object] | None = None
         self._pool_envelope_for: tuple[int, object] | None = None
         # the loader's site bands of one device's timeline (device, groupings), for the site timeline
@@ -163,8 +163,17 @@ class CurvesPanel(QtWidgets.QSplitter):
     def site_bands_arrived(self, bands: tuple[int, dict[str, BandSeries]] | None, more: bool = False) -> None:
         """The loader's site bands of one device's timeline (None: it has none; the site timeline computes them);
         `more`: some of its groupings, the loader making the others (the site timeline computes none meanwhile)."""
-        self._site_bands_for = bands[0] if more and bands is not None else None
+        waited_for, self._site_bands_for = self._site_bands_for, bands[0] if more and bands is not None else None
         self._site_bands = bands  # the trace may still be on its way to the view: matched to a timeline when shown
+        shown = self.site_timeline_for
+        if (
+            bands is not None
+            and shown is not None
+            and waited_for == bands[0] == shown[0]
+            and self.site_timeline is not None
+            and self.site_timeline.add_groupings(shown[1], bands[1])
+        ):
+            return  # the rest of the groupings the view shows the first of: added, the shown bands kept as drawn
         self.site_timeline_for = None  # shown waiting for these: shown again, with them
         self.site_timeline_if_shown()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import html
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 import numpy as np
 import numpy.typing as npt
@@ -287,6 +287,17 @@ class SiteTimelineView(Retranslated):
             self._show_kind(fit=False)
         # the worker goes on once these bands are painted (the paint is queued behind this call)
         QtCore.QTimer.singleShot(_REDRAW_MS, self._gate.set)
+
+    def add_groupings(self, timeline: DeviceTimeline, groupings: Mapping[str, BandSeries]) -> bool:
+        """More groupings of the timeline shown, made elsewhere (the loader's, after its first): kept, the grouping
+        shown drawn if it is one of them, nothing else redone. False where another timeline is shown."""
+        if timeline is not self.timeline:
+            return False
+        new = {kind: bands for kind, bands in groupings.items() if kind not in self.groupings}
+        self.groupings.update(new)
+        if self.kind in new:
+            self._show_kind(fit=False)
+        return True
 
     def is_ready(self) -> bool:
         """Whether the grouping chosen is drawn (its bands have been computed)."""
