@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from PySide6 import QtCore
 from pytestqt.qtbot import QtBot
 
 from gpumem_gui.app import MainWindow
@@ -99,6 +100,19 @@ def test_event_list_passes_in_chunks_match_plain_walks(monkeypatch: pytest.Monke
     assert segment_growths(trace).tolist() == grows and grows
 
 
+def opened_window(qtbot: QtBot, path: Path, settings: QtCore.QSettings) -> tuple[MainWindow, SnapshotTab]:
+    """A shown window (1200 x 800) with `path` loaded in its tab, no longer pending."""
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.resize(1200, 800)
+    window.show()
+    window.open_files([str(path)])
+    window.wait_for_loads(60_000)
+    doc = window.current_document()
+    assert doc is not None and not doc.pending
+    return window, doc
+
+
 def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
     qtbot: QtBot, long_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -111,14 +125,8 @@ def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
 
     monkeypatch.setattr(SnapshotTab, "__init__", counting)
     with throwaway_settings() as settings:
-        window = MainWindow(settings)
-        qtbot.addWidget(window)
-        window.resize(1200, 800)
-        window.show()
-        window.open_files([str(long_file)])
-        window.wait_for_loads(60_000)
-        doc = window.current_document()
-        assert doc is not None and not doc.pending and not doc.settling()
+        window, doc = opened_window(qtbot, long_file, settings)
+        assert not doc.settling()
         assert made == [0]  # a file's tab: nothing but the map, the figures and the bar at first
         tabs = [doc.side_tabs.tabText(i) for i in range(doc.side_tabs.count())]
         assert tabs == ["event", "block", "blocks", "explain", "by site", "grows", "settings", "span"]
@@ -148,14 +156,7 @@ def test_the_first_grouping_shows_and_the_rest_are_not_computed_while_the_loader
     qtbot: QtBot, long_file: Path
 ) -> None:
     with throwaway_settings() as settings:
-        window = MainWindow(settings)
-        qtbot.addWidget(window)
-        window.resize(1200, 800)
-        window.show()
-        window.open_files([str(long_file)])
-        window.wait_for_loads(60_000)
-        doc = window.current_document()
-        assert doc is not None and not doc.pending
+        window, doc = opened_window(qtbot, long_file, settings)
         device, groupings = doc.curves._site_bands  # type: ignore[misc]  (the loader's, all of them)
         doc.curve_tabs.setCurrentWidget(doc.site_timeline)
         first = {GROUPINGS[0]: groupings[GROUPINGS[0]]}

@@ -18,6 +18,7 @@ from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.views.snapshot.curves_panel import CurvesPanel
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import READING_TRACE
+from tests.test_load_stalls import opened_window
 
 
 def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -> tuple[SnapshotTab, list[Any]]:
@@ -45,14 +46,7 @@ def _open_in_stages(qtbot: QtBot, monkeypatch: pytest.MonkeyPatch, path: Path) -
     monkeypatch.setattr(SnapshotTab, "_timelines_arrived", on_timelines)
     monkeypatch.setattr(CurvesPanel, "_events_listed", on_events)
     with throwaway_settings() as settings:
-        window = MainWindow(settings)
-        qtbot.addWidget(window)
-        window.resize(1200, 800)
-        window.show()
-        window.open_files([str(path)])
-        window.wait_for_loads(60_000)
-        doc = window.current_document()
-        assert doc is not None and not doc.pending
+        window, doc = opened_window(qtbot, path, settings)
         qtbot.waitUntil(lambda: not doc.tasks.tasks, timeout=30_000)
         doc.curve_tabs.setCurrentWidget(doc.site_timeline)  # its bands are computed once looked at
         qtbot.waitUntil(doc.site_timeline.is_ready, timeout=30_000)
