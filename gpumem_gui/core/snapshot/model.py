@@ -73,6 +73,21 @@ def distinct(values: npt.NDArray[Any]) -> npt.NDArray[Any]:
     return ordered[keep]
 
 
+def distinct_few(values: npt.NDArray[Any], most: int = 8) -> npt.NDArray[Any]:
+    """distinct(values) where they are expected few (a trace's streams: one to a handful over millions of pieces):
+    one comparison pass per distinct value instead of a sort (a 3M-piece sort held the window 20-30 ms); past
+    `most` of them, what is left is sorted after all."""
+    found: list[Any] = []
+    rest = values
+    while len(rest) and len(found) < most:
+        first = rest[0]
+        found.append(first)
+        rest = rest[rest != first]
+    if len(rest):
+        return distinct(np.concatenate([np.asarray(found, values.dtype), rest]))
+    return np.sort(np.asarray(found, values.dtype))
+
+
 @dataclass(frozen=True)
 class Frame:
     name: str
