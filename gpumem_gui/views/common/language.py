@@ -362,7 +362,11 @@ def count(n: int) -> Count:
 
 def unit_word(unit: str) -> str:
     """A byte unit alone ("GiB") as the current language writes it ("Gio" in French)."""
-    return localize(f"1 {unit}", current_language()).split(None, 1)[1]  # after a plain or a no-break space
+    return _unit_in(unit, current_language())
+
+
+def _unit_in(unit: str, lang: str) -> str:
+    return localize(f"1 {unit}", lang).split(None, 1)[1]  # after a plain or a no-break space
 
 
 # -- sizes typed into the window: read back as the language writes them, and as English always ---------------------
@@ -416,7 +420,7 @@ def _unit_table(lang: str, bytes_word: str) -> dict[str, int]:
     figure writer's own table read backwards (localize: fr "Gio", "o"), "bytes" as the window translates it."""
     table = dict(SUFFIXES) | {_BYTES: 1, bytes_word.casefold(): 1}
     for name, n in UNIT_BYTES.items():
-        table[localize(f"1 {name}", lang).split(None, 1)[1].casefold()] = n  # after a plain or a no-break space
+        table[_unit_in(name, lang).casefold()] = n
     return table
 
 
