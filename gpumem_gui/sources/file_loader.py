@@ -131,8 +131,8 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
 def _joined(
     first: tuple[int, dict[str, BandSeries]] | None, rest: tuple[int, dict[str, BandSeries]] | None
 ) -> tuple[int, dict[str, BandSeries]] | None:
-    """The first grouping's bands and the others', as one (None where the others could not be read: the window
-    computes the groupings it lacks; the first alone where the others' file is its only grouping's)."""
+    """The first grouping's bands and the others', as one: None where the others could not be read (the window
+    computes what it lacks), the others alone where the first could not be."""
     if rest is None:
         return None
     if first is None or first[0] != rest[0]:

@@ -358,10 +358,8 @@ def make_and_save_bands(
     hundreds of MB at millions of events). With `first` (a path and what to call with it), the first grouping
     (the one the window shows first) is written to a file of its own and handed over before the others are made."""
     index, order = total_index(timeline), event_order(timeline)
-    files = [(path, list(kinds))]
-    if first is not None and len(kinds) > 1:
-        files = [(first[0], list(kinds[:1])), (path, list(kinds[1:]))]
-    for i, (file, file_kinds) in enumerate(files):
+
+    def write(file: str | Path, file_kinds: Sequence[str]) -> None:
         writer = _BandsWriter(file, timeline.device)
         try:
             for kind in file_kinds:
@@ -371,8 +369,12 @@ def make_and_save_bands(
             writer.abandon()
             Path(file).unlink(missing_ok=True)
             raise
-        if first is not None and i == 0 and len(files) > 1:
-            first[1](file)
+
+    if first is not None and len(kinds) > 1:
+        write(first[0], kinds[:1])
+        first[1](first[0])
+        kinds = kinds[1:]
+    write(path, kinds)
 
 
 class _BandsWriter:

@@ -225,7 +225,7 @@ _SEVERITY_WORD = {
 
 
 class _MeasuredLabel(QtWidgets.QLabel):
-    """A wrapped label that measures its height at a width once per text: a rich text's layout each time asked
+    """A wrapped label that measures its height at a width once per text: a layout of its text each time asked
     otherwise (its box's hints on a new text, then the panel's layout asking again in the same travel)."""
 
     def __init__(self) -> None:
