@@ -112,12 +112,14 @@ class Sampler(threading.Thread):
     def run(self) -> None:
         me = psutil.Process()
         last_rss = 0.0
-        while not self.stop.wait(0.003):
+        every = float(os.environ.get("GPUMEM_GUI_BENCH_SAMPLE_MS", "3")) / 1000
+        while not self.stop.wait(min(every, 0.05)):
             now = time.perf_counter()
-            frames = sys._current_frames()
-            others = [_where(f) for ident, f in frames.items() if ident not in (self.gui_thread, self.ident)]
-            self.samples.append((now, _where(frames.get(self.gui_thread)), "; ".join(o for o in others if o)))
-            del frames
+            if every < 0.05:
+                frames = sys._current_frames()
+                others = [_where(f) for ident, f in frames.items() if ident not in (self.gui_thread, self.ident)]
+                self.samples.append((now, _where(frames.get(self.gui_thread)), "; ".join(o for o in others if o)))
+                del frames
             if now - last_rss > 0.05:
                 last_rss = now
                 gui = me.memory_info().rss
@@ -365,6 +367,14 @@ def _measure(path: Path, app: QtWidgets.QApplication, window: MainWindow, burner
             [round(s - t0, 2), round((e - s) * 1000), round(c * 1000)]
             for (s, e), c in zip(gaps, gaps_cpu, strict=True)
             if c * 1000 > STALL_MS
+        ],
+        # the GUI thread's CPU in its longest gap, and the gaps over half the budget in CPU: with the cores shared with
+        # a burner, the GUI thread gets about half a core, so a turn of 25 ms of CPU becomes a 50 ms stall
+        "longest_gui_stall_cpu_ms": round(max(gaps_cpu, default=0.0) * 1000, 1),
+        "cpu_over_25ms_at": [
+            [round(s - t0, 2), round((e - s) * 1000), round(c * 1000)]
+            for (s, e), c in zip(gaps, gaps_cpu, strict=True)
+            if c * 1000 > STALL_MS / 2
         ],
         "top_stalls": top,
         # with GPUMEM_GUI_BENCH_DETAIL, what the GUI thread did in each of those

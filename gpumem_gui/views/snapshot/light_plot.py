@@ -67,7 +67,7 @@ class _Fixed:
 _defaults: dict[str, _Fixed] = {}
 
 
-def _menu_defaults() -> dict[str, _Fixed]:
+def menu_defaults() -> dict[str, _Fixed]:
     """The options menu's widgets' defaults, read once from a menu made for it (so they follow pyqtgraph's own)."""
     if not _defaults:
         form = QtWidgets.QWidget()
@@ -92,7 +92,7 @@ class _FixedControls:
     """PlotItem's `ctrl` for a plot without its menu: each widget's default (see _Fixed)."""
 
     def __init__(self) -> None:
-        self.__dict__.update(_menu_defaults())
+        self.__dict__.update(menu_defaults())
 
 
 class LightPlotItem(pg.PlotItem):
@@ -101,7 +101,7 @@ class LightPlotItem(pg.PlotItem):
     ranges, axes, labels, links, mouse) works as in a PlotItem; the options that only the menu sets (log mode, grid,
     downsampling, averaging, alpha, points) raise a RuntimeError when set."""
 
-    def __init__(self, viewBox: pg.ViewBox | None = None) -> None:
+    def __init__(self, viewBox: pg.ViewBox | None = None, axisItems: dict[str, pg.AxisItem] | None = None) -> None:
         # PlotItem.__init__ up to its menu, the same steps in the same order (tests/test_light_plot.py checks that
         # the two have the same attributes, so that a newer pyqtgraph's additions are seen)
         pg.GraphicsWidget.__init__(self, None)
@@ -132,7 +132,8 @@ class LightPlotItem(pg.PlotItem):
         self.spectrumMode = False
         self.legend = None
         self.axes: dict[str, Any] = {}
-        self.setAxisItems({side: CachedLabelAxis(side) for side in _SIDES})
+        given = axisItems or {}
+        self.setAxisItems({side: given.get(side) or CachedLabelAxis(side) for side in _SIDES})
         for side in ("top", "right"):  # given axes are all shown: hidden as PlotItem's own at those sides are
             self.showAxis(side, False)
         self.titleLabel = LabelItem("", size="11pt", parent=self)
@@ -170,9 +171,12 @@ class LightPlotItem(pg.PlotItem):
 LIGHT_FOR = ("0.14.",)
 
 
-def light_plot(background: Any = "default", viewBox: pg.ViewBox | None = None) -> pg.PlotWidget:
-    """A PlotWidget on a LightPlotItem (menus off: what its plot and view box would show on a right click is none);
-    on a pyqtgraph whose PlotItem it was not checked against, on a stock PlotItem with its menu off."""
+def light_plot(
+    background: Any = "default", viewBox: pg.ViewBox | None = None, axisItems: dict[str, pg.AxisItem] | None = None
+) -> pg.PlotWidget:
+    """A PlotWidget on a LightPlotItem (menus off: what its plot and view box would show on a right click is none),
+    with `axisItems` at their sides (the others CachedLabelAxis); on a pyqtgraph whose PlotItem it was not checked
+    against, on a stock PlotItem with its menu off."""
     if not pg.__version__.startswith(LIGHT_FOR):
-        return pg.PlotWidget(background=background, viewBox=viewBox, enableMenu=False)
-    return pg.PlotWidget(background=background, plotItem=LightPlotItem(viewBox))
+        return pg.PlotWidget(background=background, viewBox=viewBox, axisItems=axisItems, enableMenu=False)
+    return pg.PlotWidget(background=background, plotItem=LightPlotItem(viewBox, axisItems))

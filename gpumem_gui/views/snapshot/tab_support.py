@@ -20,7 +20,7 @@ from gpumem_gui.views.common.language import (
     localized,
     translate,
 )
-from gpumem_gui.views.snapshot.light_plot import light_plot
+from gpumem_gui.views.snapshot.light_plot import light_plot, menu_defaults
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
@@ -33,7 +33,7 @@ _warmed = False
 
 
 def warm_up() -> None:
-    """Make, paint (offscreen) and drop one map view, once per process, over four turns of the event loop: the first
+    """Make, paint (offscreen) and drop one map view, once per process, over five turns of the event loop: the first
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
     pays while a file is read rather than in the turn that opens its tab. Beside it, in a thread of its own, the
     language's number formats (Babel's CLDR data, read on first use: tens of ms of the first figures shown, which in
@@ -45,25 +45,37 @@ def warm_up() -> None:
     # the figures' locale read in a thread: it holds the GIL in slices (Python's switch interval), so the window's
     # turns go on between them; the language is asked here (Qt's translators are the GUI thread's)
     threading.Thread(target=number, args=(0, current_language()), name="gpumem-gui-locale", daemon=True).start()
-    # one step a turn, each asked for by the one before (two timers due at once run in the same turn)
+    made: list[QtWidgets.QWidget] = []
 
     def plot() -> None:
-        first = light_plot()  # pyqtgraph's classes, as a tab's plots are made (without the options menu)
+        made.append(light_plot())  # pyqtgraph's classes, as a tab's plots are made (without the options menu)
 
-        def then() -> None:
-            first.deleteLater()
-            view = SegmentMapView()
-            view.resize(400, 300)
+    def map_view() -> None:
+        made.pop().deleteLater()
+        view = SegmentMapView()
+        view.resize(400, 300)
+        made.append(view)
 
-            def paint() -> None:
-                view.grab()
-                view.deleteLater()
+    def paint() -> None:
+        view = made.pop()
+        view.grab()
+        view.deleteLater()
 
-            QtCore.QTimer.singleShot(TURN_MS, paint)
+    # the options menu's defaults (read from one menu made for it: a third of the first plot's making) in a turn of
+    # their own
+    _one_a_turn([menu_defaults, plot, map_view, paint])
 
-        QtCore.QTimer.singleShot(TURN_MS, then)
 
-    QtCore.QTimer.singleShot(TURN_MS, plot)
+def _one_a_turn(steps: list[Callable[[], object]]) -> None:
+    """Each of `steps` in a turn of its own, each asked for by the one before (two timers due at once run in the
+    same turn)."""
+
+    def step() -> None:
+        steps[0]()
+        if len(steps) > 1:
+            _one_a_turn(steps[1:])
+
+    QtCore.QTimer.singleShot(TURN_MS, step)
 
 
 def scroll_area() -> QtWidgets.QScrollArea:
