@@ -37,14 +37,14 @@ def warm_up() -> None:
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
     pays while a file is read rather than in the turn that opens its tab. Beside it, in a thread of its own, the
     language's number formats (Babel's CLDR data, read on first use: tens of ms of the first figures shown, which in
-    one turn of the window was its longest stall as a file opened, twice that on busy cores)."""
+    one turn of the window was its longest stall as a file opened, twice that on busy cores) and numpy.ma."""
     global _warmed  # noqa: PLW0603 (once per process)
     if _warmed:
         return
     _warmed = True
     # the figures' locale read in a thread: it holds the GIL in slices (Python's switch interval), so the window's
     # turns go on between them; the language is asked here (Qt's translators are the GUI thread's)
-    threading.Thread(target=number, args=(0, current_language()), name="gpumem-gui-locale", daemon=True).start()
+    threading.Thread(target=_read_ahead, args=(current_language(),), name="gpumem-gui-locale", daemon=True).start()
     made: list[QtWidgets.QWidget] = []
 
     def plot() -> None:
@@ -76,6 +76,14 @@ def _one_a_turn(steps: list[Callable[[], object]]) -> None:
             _one_a_turn(steps[1:])
 
     QtCore.QTimer.singleShot(TURN_MS, step)
+
+
+def _read_ahead(language: str) -> None:
+    """What the window's first figures and bands read on first use, read in a thread: the language's number formats,
+    and numpy.ma, which numpy 2's np.unique imports on its first call (7 ms of the site timeline's first draw)."""
+    import numpy.ma  # noqa: F401, PLC0415
+
+    number(0, language)
 
 
 def scroll_area() -> QtWidgets.QScrollArea:
