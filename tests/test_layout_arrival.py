@@ -63,12 +63,12 @@ def _open(
     trace's arrive: here the tab's parts are all made before the worker has read any)."""
     with monkeypatch.context() as patch:
         if so_far_first:
-            make_timeline, drop_partial = SnapshotTab._make_timeline, window_module.drop_partial
+            make_timeline, stop_partial = SnapshotTab._make_timeline, window_module.stop_partial
             dropped: list[object] = []  # the tabs whose whole snapshot came (the timeline is made for it then)
 
             def dropping(tab: SnapshotTab | None) -> None:
                 dropped.append(tab)
-                drop_partial(tab)
+                stop_partial(tab)
 
             def after_the_curves_so_far(tab: SnapshotTab) -> None:
                 if tab not in dropped and tab.findChild(PartialCurvesView) is None:
@@ -77,7 +77,7 @@ def _open(
                 make_timeline(tab)
 
             patch.setattr(SnapshotTab, "_make_timeline", after_the_curves_so_far)
-            patch.setattr(window_module, "drop_partial", dropping)
+            patch.setattr(window_module, "stop_partial", dropping)
         return _open_patched(qtbot, patch, delays, held_back=held_back, settings=settings, then=then)
 
 
@@ -176,3 +176,59 @@ def test_the_curves_height_dragged_to_is_the_one_the_next_file_opens_with(
         _open(qtbot, monkeypatch, {}, settings=settings, then=drag)
         again = _open(qtbot, monkeypatch, {}, held_back=True, settings=settings)
     assert abs(again["map_timeline"][2] - moved[0][2]) <= 2
+
+
+def test_the_curves_take_the_place_and_height_of_the_curves_so_far_and_the_map_keeps_its_size(
+    qtbot: QtBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The curves so far come at the curves' share under the map (not squeezing it to its least); the whole curves
+    replace them in one change of the layout, at their place and height: the map is not resized (laid out and painted
+    again, a jump the user sees) on the way."""
+    so_far: list[int] = []  # the map's height once the curves so far are drawn
+    swapped: list[tuple[int, int, int, int]] = []  # the curves so far's index and height, the curves' after
+    resized: list[int] = []  # the map's heights while the curves replace the curves so far
+
+    def record(view: PartialCurvesView, _curves: Any) -> None:
+        tab = view.parentWidget().parentWidget() if view.parentWidget() is not None else None
+        if isinstance(tab, SnapshotTab) and not so_far:
+            so_far.append(tab.map.height())
+
+    class _Watcher(QtCore.QObject):
+        def eventFilter(self, watched: QtCore.QObject, event: QtCore.QEvent) -> bool:
+            if event.type() == QtCore.QEvent.Type.Resize:
+                resized.append(watched.height())  # type: ignore[attr-defined]
+            return False
+
+    watcher = _Watcher()
+    bottom_shown = SnapshotTab._bottom_shown
+
+    def shown(tab: SnapshotTab) -> None:
+        main = tab._splitters.splitter("map_timeline")
+        partial = tab.findChild(PartialCurvesView)
+        if partial is None:
+            bottom_shown(tab)
+            return
+        at = main.indexOf(partial)
+        before = (at, main.sizes()[at], tab.map.height())
+        tab.map.installEventFilter(watcher)
+        bottom_shown(tab)
+        tab.map.removeEventFilter(watcher)
+        swapped.append((before[0], before[1], main.indexOf(tab.curves), main.sizes()[main.indexOf(tab.curves)]))
+        assert tab.map.height() == before[2]
+
+    monkeypatch.setattr(SnapshotTab, "_bottom_shown", shown)
+    with throwaway_settings() as settings:
+        hold_whole_until_drawn(monkeypatch, on_drawn=record)
+        window = MainWindow(settings)
+        qtbot.addWidget(window)
+        window.resize(1400, 900)
+        window.show()
+        window.open_files([str(fixture_path(FILE))])
+        doc = _settled(window, qtbot)
+        assert doc.findChild(PartialCurvesView) is None  # gone once the curves are shown
+        total = sum(doc._splitters.splitter("map_timeline").sizes())
+        window.shutdown()
+    assert so_far and so_far[0] >= total * 0.6  # at the curves' share (it had 274 px of 750, its least, before)
+    assert len(swapped) == 1 and not resized, (swapped, resized)
+    at, height, curves_at, curves_height = swapped[0]
+    assert (curves_at, curves_height) == (at, height)

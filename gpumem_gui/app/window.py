@@ -35,7 +35,7 @@ from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
-from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial
+from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial, stop_partial
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 from gpumem_gui.views.snapshot.tab_support import warm_up
 from gpumem_gui.views.teach.challenge_panel import ChallengePanel
@@ -236,7 +236,9 @@ class MainWindow(MenuWindow):
         if "made" in holder:  # its state's tab, made but not shown yet: shown first
             self._show_loaded(result, holder)
         doc = holder.get("doc")
-        drop_partial(doc)  # the whole curves replace the curves so far
+        # the whole curves replace the curves so far: in the tab's turn that shows them, in the same place (the map
+        # keeps its size); at once where there are no curves to show
+        (stop_partial if result.timelines is not None else drop_partial)(doc)
         self.curves_so_far.pop(id(holder), None)
         if doc is not None and result.timelines is not None:
             holder["whole"] = doc

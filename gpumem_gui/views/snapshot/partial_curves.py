@@ -116,15 +116,24 @@ def _place(tab: QtWidgets.QWidget, view: PartialCurvesView) -> None:
     if tab.findChild(PartialCurvesView) is not None:
         view.deleteLater()
         return
-    splitter.insertWidget(splitter.indexOf(reading) + 1, view)
+    under_map = getattr(tab, "under_map", None)
+    if callable(under_map):
+        under_map(view)  # where the tab's curves will be, at their height: the map keeps its size when they come
+    else:
+        splitter.insertWidget(splitter.indexOf(reading) + 1, view)
     show_partial(tab, *arrived)  # still pending, on the device shown: drawn
 
 
-def drop_partial(tab: QtWidgets.QWidget | None) -> None:
-    """The whole timeline has arrived: the curves so far go (before the tab places the whole curves), and a view of
-    them being made is not placed."""
+def stop_partial(tab: QtWidgets.QWidget | None) -> None:
+    """The whole timeline has arrived: a view of the curves so far being made is not placed; one placed stays until
+    the tab shows the whole curves in its place (drop_partial)."""
     if tab is not None:
         _coming.pop(tab, None)
+
+
+def drop_partial(tab: QtWidgets.QWidget | None) -> None:
+    """The curves so far go (the whole curves take their place), and a view of them being made is not placed."""
+    stop_partial(tab)
     view = tab.findChild(PartialCurvesView) if tab is not None else None
     if view is not None:
         view.hide()

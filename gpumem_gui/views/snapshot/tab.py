@@ -37,6 +37,7 @@ from gpumem_gui.views.snapshot.event_list import EventListView
 from gpumem_gui.views.snapshot.figures import FiguresPanel
 from gpumem_gui.views.snapshot.file_notes import FileNotes
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
+from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView, stop_partial
 from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
@@ -438,7 +439,8 @@ class SnapshotTab(QtWidgets.QWidget):
         its event list and site timeline; `staged`: each of the three in its own turn of the event loop."""
         self._shown_token += 1
         doc = self.document
-        self.reading.setVisible(doc.pending)
+        if doc.pending and self.findChild(PartialCurvesView) is None:
+            self.reading.setVisible(True)  # hidden with the curves' first showing (_bottom_shown)
         if doc.pending:
             if self._curves_placed():
                 self.curves.setVisible(False)
@@ -457,6 +459,16 @@ class SnapshotTab(QtWidgets.QWidget):
         """The timeline and the event list under the map (their first layout and paint) once there is a trace."""
         doc = self.document
         if not doc.pending:
+            partial = self.findChild(PartialCurvesView)
+            if partial is not None and self._main.indexOf(self.curves) >= 0:
+                # the curves take the place of the curves so far, at the height they had, the user's drag kept, in
+                # one change of the layout (the map keeps its size: not laid out and painted again, nor seen to jump)
+                stop_partial(self)
+                self.curves.setParent(None)  # hidden: the layout is the same without it
+                self._main.replaceWidget(self._main.indexOf(partial), self.curves)
+                partial.deleteLater()
+                self._bottom_settled = True
+            self.reading.setVisible(False)
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self.curves.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
             # the event list's pane in the same layout, its rows later (_lists_shown): the timeline is laid out at
@@ -464,10 +476,26 @@ class SnapshotTab(QtWidgets.QWidget):
             self.curves.event_list.setVisible(True)
             if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
                 self._bottom_settled = True
-                # a size for every widget there (the map's pane first), whatever else still stands between the two
-                main, (over, under) = self._main, MAP_OVER_CURVES
-                sizes = [over if i == 0 else under if main.widget(i) is self.curves else 0 for i in range(main.count())]
-                self._splitters.settle("map_timeline", sizes)
+                self._settle_under_map(self.curves)
+
+    def under_map(self, view: QtWidgets.QWidget) -> None:
+        """`view` (the curves so far, while the trace is read) where the curves will be, at their height: its title
+        says that the trace is being read, in place of the reading line."""
+        main = self._main
+        main.insertWidget(main.indexOf(self.reading) + 1, view)
+        self.reading.setVisible(False)
+        self._settle_under_map(view)
+
+    def _settle_under_map(self, bottom: QtWidgets.QWidget) -> None:
+        """The map over `bottom` at the sizes remembered, else at MAP_OVER_CURVES (the map's pane first, whatever
+        else still stands between the two at none)."""
+        main, (over, under) = self._main, MAP_OVER_CURVES
+        # in pixels: as weights, Qt gave a bottom whose size hint is tall (the curves so far's) all but the map's least
+        total = sum(main.sizes())
+        least = self._curves.minimumSizeHint().height() if self._curves is not None else 0  # the curves' least
+        top = total - max(total * under // (over + under), least)
+        sizes = [top if i == 0 else total - top if main.widget(i) is bottom else 0 for i in range(main.count())]
+        self._splitters.settle("map_timeline", sizes)
 
     def _inspector_if_shown(self, hidden_too: bool = False) -> None:
         """The inspector at the frame's event where its page is the side panel's one picked (`hidden_too`: even
