@@ -79,9 +79,17 @@ class FileNotes(Retranslated):
             self.notice.setText(filled(line, fields))
             self.notice.setToolTip("\n".join(notes))
 
+    def hold_opened_line(self) -> None:
+        """While the trace is read: the line of where the tab opens (its OOM or peak, known once the trace is read)
+        blank at its height, so that its words do not push the map down when they come."""
+        self.opened_line.setText("\u00a0")  # a space that keeps its line
+        self.opened_line.setVisible(True)
+
     def show_opened_at(self, doc: SnapshotDocument) -> None:
         """One line on where the device was first shown, where that was its OOM or peak rather than its end."""
         moment = doc.opened_at
+        if moment is None and doc.pending:
+            return  # not known yet: the line stays as it is (held blank, see hold_opened_line)
         self.opened_line.setVisible(moment is not None)
         if moment is None:
             return

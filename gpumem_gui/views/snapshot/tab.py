@@ -168,6 +168,7 @@ class SnapshotTab(QtWidgets.QWidget):
             # the next, the rest of its parts one a turn after that (each turn of the GUI thread stays short); a tab
             # not shown soon (another file's is) is drawn all the same
             self.reading.setVisible(True)
+            self.notes.hold_opened_line()
             QtCore.QTimer.singleShot(UNSHOWN_MS, self, self._stage)
         else:
             self._device_shown()
@@ -492,7 +493,9 @@ class SnapshotTab(QtWidgets.QWidget):
         main, (over, under) = self._main, MAP_OVER_CURVES
         # in pixels: as weights, Qt gave a bottom whose size hint is tall (the curves so far's) all but the map's least
         total = sum(main.sizes())
-        least = self._curves.minimumSizeHint().height() if self._curves is not None else 0  # the curves' least
+        curves = self._curves
+        # the curves' least height, their event list's counted (hidden while the trace is read, shown with them)
+        least = max(curves.minimumSizeHint().height(), curves.event_list.minimumSizeHint().height()) if curves else 0
         top = total - max(total * under // (over + under), least)
         sizes = [top if i == 0 else total - top if main.widget(i) is bottom else 0 for i in range(main.count())]
         self._splitters.settle("map_timeline", sizes)
