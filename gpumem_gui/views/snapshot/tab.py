@@ -227,6 +227,11 @@ class SnapshotTab(QtWidgets.QWidget):
             part = self._parts[self._made]
             self._made += 1
             part()
+        partial = self.findChild(PartialCurvesView)
+        if partial is not None and not self._bottom_settled and partial.height() < self._curves_least():
+            # the curves so far came before this part of the curves, which needs more height: given it now, while
+            # the trace is read, rather than when the curves take their place
+            self._settle_under_map(partial)
 
     def _make_inspector(self) -> None:
         # what the event the map is right after is; travelling shows it, the list below travels
@@ -461,23 +466,35 @@ class SnapshotTab(QtWidgets.QWidget):
         doc = self.document
         if not doc.pending:
             partial = self.findChild(PartialCurvesView)
+            kept: list[int] | None = None
             if partial is not None and self._main.indexOf(self.curves) >= 0:
                 # the curves take the place of the curves so far, at the height they had, the user's drag kept, in
                 # one change of the layout (the map keeps its size: not laid out and painted again, nor seen to jump)
+                away = self._main.indexOf(self.curves)
+                kept = [n for i, n in enumerate(self._main.sizes()) if i != away]  # the sizes, the curves moved
                 stop_partial(self)
                 self.curves.setParent(None)  # hidden: the layout is the same without it
                 self._main.replaceWidget(self._main.indexOf(partial), self.curves)
                 partial.deleteLater()
                 self._bottom_settled = True
             self.reading.setVisible(False)
+            # the event list's pane in the same layout, its rows later (_lists_shown): the timeline is laid out at
+            # its final width once (the pane shown first), not drawn and painted again when the list comes
+            self.curves.event_list.setVisible(True)
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self.curves.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
-            # the event list's pane in the same layout, its rows later (_lists_shown): the timeline is laid out at
-            # its final width once, not drawn and painted again when the list comes two turns on
-            self.curves.event_list.setVisible(True)
+            if kept is not None:
+                self._main.setSizes(kept)  # as they were to the pixel (Qt's own share gave the curves one more)
             if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
                 self._bottom_settled = True
                 self._settle_under_map(self.curves)
+
+    def _curves_least(self) -> int:
+        """The curves' least height as made so far, their event list's counted (hidden while the trace is read)."""
+        curves = self._curves
+        if curves is None:
+            return 0
+        return max(curves.minimumSizeHint().height(), curves.event_list.minimumSizeHint().height())
 
     def under_map(self, view: QtWidgets.QWidget) -> None:
         """`view` (the curves so far, while the trace is read) where the curves will be, at their height: its title
@@ -493,10 +510,7 @@ class SnapshotTab(QtWidgets.QWidget):
         main, (over, under) = self._main, MAP_OVER_CURVES
         # in pixels: as weights, Qt gave a bottom whose size hint is tall (the curves so far's) all but the map's least
         total = sum(main.sizes())
-        curves = self._curves
-        # the curves' least height, their event list's counted (hidden while the trace is read, shown with them)
-        least = max(curves.minimumSizeHint().height(), curves.event_list.minimumSizeHint().height()) if curves else 0
-        top = total - max(total * under // (over + under), least)
+        top = total - max(total * under // (over + under), self._curves_least())
         sizes = [top if i == 0 else total - top if main.widget(i) is bottom else 0 for i in range(main.count())]
         self._splitters.settle("map_timeline", sizes)
 
