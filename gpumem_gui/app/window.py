@@ -37,7 +37,7 @@ from gpumem_gui.views.live.live_view import LiveView
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial, stop_partial
 from gpumem_gui.views.snapshot.tab import SnapshotTab
-from gpumem_gui.views.snapshot.tab_support import warm_up
+from gpumem_gui.views.snapshot.tab_support import read_ahead, warm_up
 from gpumem_gui.views.teach.challenge_panel import ChallengePanel
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
 
@@ -107,6 +107,7 @@ class MainWindow(MenuWindow):
         self._asked = itertools.count()  # the order files were asked for: their tabs keep it, whichever loads first
         self.setAcceptDrops(True)
         self._menus()  # in the language saved (View > Language), and the window's own texts in it (retranslate)
+        read_ahead()  # in that language, before the window shows: what a file's first figures read on first use
         self.retranslate()
         geometry = self.settings.value("geometry")
         if geometry is not None:

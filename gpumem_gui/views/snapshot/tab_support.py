@@ -3,7 +3,6 @@ remembered sizes, a scroll area, and the device menu's words."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from typing import NamedTuple, TypeVar
 
@@ -35,16 +34,11 @@ _warmed = False
 def warm_up() -> None:
     """Make, paint (offscreen) and drop one map view, once per process, over five turns of the event loop: the first
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
-    pays while a file is read rather than in the turn that opens its tab. Beside it, in a thread of its own, the
-    language's number formats (Babel's CLDR data, read on first use: tens of ms of the first figures shown, which in
-    one turn of the window was its longest stall as a file opened, twice that on busy cores) and numpy.ma."""
+    pays while a file is read rather than in the turn that opens its tab (read_ahead has read the rest)."""
     global _warmed  # noqa: PLW0603 (once per process)
     if _warmed:
         return
     _warmed = True
-    # the figures' locale read in a thread: it holds the GIL in slices (Python's switch interval), so the window's
-    # turns go on between them; the language is asked here (Qt's translators are the GUI thread's)
-    threading.Thread(target=_read_ahead, args=(current_language(),), name="gpumem-gui-locale", daemon=True).start()
     made: list[QtWidgets.QWidget] = []
 
     def plot() -> None:
@@ -78,12 +72,22 @@ def _one_a_turn(steps: list[Callable[[], object]]) -> None:
     QtCore.QTimer.singleShot(TURN_MS, step)
 
 
-def _read_ahead(language: str) -> None:
-    """What the window's first figures and bands read on first use, read in a thread: the language's number formats,
-    and numpy.ma, which numpy 2's np.unique imports on its first call (7 ms of the site timeline's first draw)."""
+_read = False
+
+
+def read_ahead() -> None:
+    """What a file's first figures and bands read on first use, read once per process as the window is made, before
+    it shows: the language's number formats (Babel's CLDR data: tens of ms of the first figures shown, the longest
+    turn of the window as a file opened) and numpy.ma, which numpy 2's np.unique imports on its first call (7 ms of
+    the site timeline's first draw). Read in a thread while a file loaded, they held the GIL from the window's turns,
+    three times as long on busy cores."""
+    global _read  # noqa: PLW0603 (once per process)
+    if _read:
+        return
+    _read = True
     import numpy.ma  # noqa: F401, PLC0415
 
-    number(0, language)
+    number(0, current_language())  # the language is the GUI thread's to ask (Qt's translators)
 
 
 def scroll_area() -> QtWidgets.QScrollArea:
