@@ -72,8 +72,7 @@ def _open(
 
             def after_the_curves_so_far(tab: SnapshotTab) -> None:
                 if tab not in dropped and tab.findChild(PartialCurvesView) is None:
-                    main = tab._splitters.splitter("map_timeline")
-                    main.insertWidget(main.indexOf(tab.reading) + 1, PartialCurvesView())  # as partial_curves does
+                    tab.under_map(PartialCurvesView())  # as partial_curves does
                 make_timeline(tab)
 
             patch.setattr(SnapshotTab, "_make_timeline", after_the_curves_so_far)

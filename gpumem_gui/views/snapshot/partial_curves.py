@@ -107,6 +107,10 @@ def _make(tab: QtWidgets.QWidget) -> None:
 
 
 def _place(tab: QtWidgets.QWidget, view: PartialCurvesView) -> None:
+    sized = getattr(tab, "curves_sized", None)
+    if callable(sized) and not sized() and tab in _coming:
+        _later(tab, lambda: _place(tab, view))  # after the parts that set the height it is placed at
+        return
     arrived = _coming.pop(tab, None)
     reading = getattr(tab, "reading", None)
     splitter = reading.parentWidget() if isinstance(reading, QtWidgets.QWidget) else None
@@ -115,6 +119,7 @@ def _place(tab: QtWidgets.QWidget, view: PartialCurvesView) -> None:
         return
     if tab.findChild(PartialCurvesView) is not None:
         view.deleteLater()
+        show_partial(tab, *arrived)  # one placed meanwhile draws them
         return
     under_map = getattr(tab, "under_map", None)
     if callable(under_map):

@@ -59,6 +59,7 @@ from gpumem_gui.views.snapshot.timeline import TimelineView
 # the map's captions when a band of the site timeline or a site of a list lights its blocks
 _BAND_BLOCKS = QT_TRANSLATE_NOOP("SnapshotTab", "{label}: its blocks")
 _SITE = QT_TRANSLATE_NOOP("SnapshotTab", "site {site}")
+_SITE_TIMELINE_PART = 7  # the parts made (SnapshotTab._parts) up to the site timeline's
 
 
 class SnapshotTab(QtWidgets.QWidget):
@@ -362,7 +363,7 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def site_timeline(self) -> SiteTimelineView:
-        return made_part(self._make, 7, lambda: self.curves.site_timeline)
+        return made_part(self._make, _SITE_TIMELINE_PART, lambda: self.curves.site_timeline)
 
     def _curves_placed(self) -> bool:
         return self._curves is not None and self._curves.timeline_view is not None
@@ -488,6 +489,11 @@ class SnapshotTab(QtWidgets.QWidget):
             if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
                 self._bottom_settled = True
                 self._settle_under_map(self.curves)
+
+    def curves_sized(self) -> bool:
+        """Whether the parts that set the curves' least height are made (up to the site timeline: the curves so far
+        are placed at that height once they are, so that the map keeps its size when more parts come)."""
+        return self._made >= _SITE_TIMELINE_PART
 
     def _curves_least(self) -> int:
         """The curves' least height as made so far, their event list's counted (hidden while the trace is read)."""
