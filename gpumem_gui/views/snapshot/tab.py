@@ -479,11 +479,11 @@ class SnapshotTab(QtWidgets.QWidget):
                 partial.deleteLater()
                 self._bottom_settled = True
             self.reading.setVisible(False)
-            # the event list's pane in the same layout, its rows later (_lists_shown): the timeline is laid out at
-            # its final width once (the pane shown first), not drawn and painted again when the list comes
-            self.curves.event_list.setVisible(True)
             # a device without events keeps its (empty) timeline where another device has a trace: the layout holds
             self.curves.setVisible(any(len(doc.snapshot.trace(d)) for d in doc.devices()))
+            # the event list's pane in the same layout, its rows later (_lists_shown): the timeline is laid out at
+            # its final width once, not drawn and painted again when the list comes two turns on
+            self.curves.event_list.setVisible(True)
             if kept is not None:
                 self._main.setSizes(kept)  # as they were to the pixel (Qt's own share gave the curves one more)
             if not self._bottom_settled:  # once: a device switched to later keeps the sizes the user sees
@@ -514,10 +514,13 @@ class SnapshotTab(QtWidgets.QWidget):
         """The map over `bottom` at the sizes remembered, else at MAP_OVER_CURVES (the map's pane first, whatever
         else still stands between the two at none)."""
         main, (over, under) = self._main, MAP_OVER_CURVES
-        # in pixels: as weights, Qt gave a bottom whose size hint is tall (the curves so far's) all but the map's least
         total = sum(main.sizes())
-        top = total - max(total * under // (over + under), self._curves_least())
-        sizes = [top if i == 0 else total - top if main.widget(i) is bottom else 0 for i in range(main.count())]
+        if total:
+            # in pixels: as weights, Qt gave a bottom whose size hint is tall (the curves so far's) all but the map's
+            # least; a tab not laid out yet (made before it shows) gets the weights, shared out once it has a size
+            under = max(total * under // (over + under), self._curves_least())
+            over = total - under
+        sizes = [over if i == 0 else under if main.widget(i) is bottom else 0 for i in range(main.count())]
         self._splitters.settle("map_timeline", sizes)
 
     def _inspector_if_shown(self, hidden_too: bool = False) -> None:
