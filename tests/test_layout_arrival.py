@@ -43,6 +43,16 @@ def _settled(window: MainWindow, qtbot: QtBot) -> SnapshotTab:
     return doc
 
 
+def _opened(qtbot: QtBot, settings: QtCore.QSettings) -> tuple[MainWindow, SnapshotTab]:
+    """FILE opened in a 1400x900 window, its tab settled."""
+    window = MainWindow(settings)
+    qtbot.addWidget(window)
+    window.resize(1400, 900)
+    window.show()
+    window.open_files([str(fixture_path(FILE))])
+    return window, _settled(window, qtbot)
+
+
 def _sizes(doc: SnapshotTab) -> Sizes:
     return {name: doc._splitters.splitter(name).sizes() for name in doc.splitter_states()}
 
@@ -106,12 +116,7 @@ def _open_patched(
     # held back: the whole snapshot waits until the curves so far are drawn
     drawn = hold_whole_until_drawn(monkeypatch) if held_back else threading.Event()
     with throwaway_settings() if settings is None else _same(settings) as kept:
-        window = MainWindow(kept)
-        qtbot.addWidget(window)
-        window.resize(1400, 900)
-        window.show()
-        window.open_files([str(fixture_path(FILE))])
-        doc = _settled(window, qtbot)
+        window, doc = _opened(qtbot, kept)
         assert drawn.is_set() == held_back  # the curves so far were in the splitter before the whole came
         sizes = _sizes(doc)
         if then is not None:
@@ -218,12 +223,7 @@ def test_the_curves_take_the_place_and_height_of_the_curves_so_far_and_the_map_k
     monkeypatch.setattr(SnapshotTab, "_bottom_shown", shown)
     with throwaway_settings() as settings:
         hold_whole_until_drawn(monkeypatch, on_drawn=record)
-        window = MainWindow(settings)
-        qtbot.addWidget(window)
-        window.resize(1400, 900)
-        window.show()
-        window.open_files([str(fixture_path(FILE))])
-        doc = _settled(window, qtbot)
+        window, doc = _opened(qtbot, settings)
         assert doc.findChild(PartialCurvesView) is None  # gone once the curves are shown
         total = sum(doc._splitters.splitter("map_timeline").sizes())
         window.shutdown()

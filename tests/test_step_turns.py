@@ -9,8 +9,7 @@ from typing import Any
 from conftest import fixture_path
 from PySide6 import QtCore, QtWidgets
 
-from gpumem_gui.core import load_snapshot
-from gpumem_gui.views.snapshot.tab import SnapshotTab
+from tests.test_views import shown_tab
 
 
 class _PaintCounter(QtCore.QObject):
@@ -25,11 +24,7 @@ class _PaintCounter(QtCore.QObject):
 
 
 def test_the_next_step_waits_for_a_turn_after_the_paint_the_step_before_posted(qtbot: Any) -> None:
-    tab = SnapshotTab(load_snapshot(fixture_path("felix_dump_a.pickle")))
-    qtbot.addWidget(tab)
-    tab.resize(800, 600)
-    tab.show()
-    qtbot.waitExposed(tab)
+    tab = shown_tab(qtbot, fixture_path("felix_dump_a.pickle"), 800, 600)
     qtbot.waitUntil(lambda: not tab.settling())
     label = QtWidgets.QLabel("x", tab)
     label.show()

@@ -67,12 +67,18 @@ def _scene_pos_of_block(doc: SnapshotTab, index: int) -> QtCore.QPointF:
     return doc.map.view.mapViewToScene(QtCore.QPointF(x + 0.5, row + 0.4))
 
 
-def test_hover_and_click_find_the_block(qtbot: Any) -> None:
-    doc = SnapshotTab(load_snapshot(example_path("split_blocks_oom")))
+def shown_tab(qtbot: Any, path: Path, width: int = 1200, height: int = 800) -> SnapshotTab:
+    """A tab of the snapshot at `path`, shown at width x height (exposed: laid out and painted)."""
+    doc = SnapshotTab(load_snapshot(path))
     qtbot.addWidget(doc)
-    doc.resize(1200, 800)
+    doc.resize(width, height)
     doc.show()
     qtbot.waitExposed(doc)
+    return doc
+
+
+def test_hover_and_click_find_the_block(qtbot: Any) -> None:
+    doc = shown_tab(qtbot, example_path("split_blocks_oom"))
     state = doc.map.state
     assert state is not None
     big = int(np.argmax(state.blocks.size))
