@@ -237,9 +237,10 @@ class MainWindow(MenuWindow):
         if "made" in holder:  # its state's tab, made but not shown yet: shown first
             self._show_loaded(result, holder)
         doc = holder.get("doc")
-        # the whole curves replace the curves so far: in the tab's turn that shows them, in the same place (the map
-        # keeps its size); at once where there are no curves to show
-        (stop_partial if result.timelines is not None else drop_partial)(doc)
+        if result.timelines is not None:
+            stop_partial(doc)  # the whole curves take their place as the tab shows them (the map keeps its size)
+        else:
+            drop_partial(doc)  # no curves to show: gone at once
         self.curves_so_far.pop(id(holder), None)
         if doc is not None and result.timelines is not None:
             holder["whole"] = doc

@@ -32,7 +32,7 @@ _warmed = False
 
 
 def warm_up() -> None:
-    """Make, paint (offscreen) and drop one map view, once per process, over five turns of the event loop: the first
+    """Make, paint (offscreen) and drop one map view, once per process, over four turns of the event loop: the first
     pyqtgraph plot costs twice the next to make and to paint (its classes' and fonts' first use), which the window
     pays while a file is read rather than in the turn that opens its tab (read_ahead has read the rest)."""
     global _warmed  # noqa: PLW0603 (once per process)
