@@ -1,5 +1,6 @@
-"""The loading worker hands the site timeline's first grouping over as soon as it is made, the others after: the
-first equals the in-process build_bands of that grouping (the oracle), the result holds every grouping."""
+"""The loading worker hands the site timeline's first grouping over as soon as it is made, then the named spans, the
+other groupings after: the first equals the in-process build_bands of that grouping (the oracle), the result holds
+every grouping."""
 
 from __future__ import annotations
 
@@ -23,7 +24,7 @@ def test_the_first_grouping_comes_before_the_others_and_equals_the_in_process_on
         timeout=60,
     )
     assert result.error is None and result.site_bands is not None
-    assert order == ["whole", "spans", "first bands"]
+    assert order == ["whole", "first bands", "spans"]  # the spans after the grouping shown first, before the others
     ((device, first),) = firsts
     assert list(first) == [GROUPINGS[0]]  # the grouping the site timeline shows first, alone
     assert result.site_bands[0] == device and list(result.site_bands[1]) == list(GROUPINGS)

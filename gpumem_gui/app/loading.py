@@ -45,7 +45,7 @@ def load_task(job: FileLoadJob, layout: int) -> Callable[[TaskContext], LoadResu
     """The task that waits for a load's worker process. The final state arrives first (no trace yet), as progress,
     with its document and first frame made here, so that the GUI thread only builds the tab; then, also as
     progress, the whole snapshot with its timelines (a Loaded), with (device, PartialCurves) as progress while the
-    trace is read, a SpansArrived before the bands and a BandsArrived of their first grouping; last, as the task's
+    trace is read, a BandsArrived of the site bands' first grouping, then a SpansArrived; last, as the task's
     result, the same LoadResult with the site timeline's bands (the worker makes them after the rest)."""
 
     def snapshot_arrived(ctx: TaskContext, partial: LoadResult) -> None:

@@ -112,10 +112,22 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
                     # over millions of lifetimes hold the GIL for tens of ms each, and the window would wait for it
                     bands = os.path.join(folder, BANDS_FILE)
                     snapshot, timeline = bands_input(out, device)  # the worker's own columns are freed here
-                    _send_spans(snapshot, timeline, folder, conn)
-                    # the grouping the window shows first is handed over as soon as it is made, the others after
-                    first = (os.path.join(folder, FIRST_BANDS_FILE), lambda path: conn.send(("bands_first", path)))
-                    make_and_save_bands(bands, snapshot, timeline, first=first)  # each written as it is made
+
+                    spans_sent: list[bool] = []
+
+                    def first_made(path: str | os.PathLike[str]) -> None:
+                        # the grouping the window shows first is handed over as soon as it is made, then the named
+                        # spans (the site timeline waited 0.2 s for them at 3M events), then the other groupings
+                        conn.send(("bands_first", path))
+                        _send_spans(snapshot, timeline, folder, conn)
+                        spans_sent.append(True)
+
+                    first = (os.path.join(folder, FIRST_BANDS_FILE), first_made)
+                    try:
+                        make_and_save_bands(bands, snapshot, timeline, first=first)  # each written as it is made
+                    finally:
+                        if not spans_sent:  # no first grouping handed over (one grouping, or it failed)
+                            _send_spans(snapshot, timeline, folder, conn)
             except Exception:  # the window computes them itself
                 bands = None
             conn.send(("bands", bands))
@@ -141,7 +153,7 @@ def _joined(
 
 
 def _send_spans(snapshot: Snapshot, timeline: DeviceTimeline, folder: str, conn: Connection) -> None:
-    """The timeline's named spans (the steps found, the record_function ranges), sent before the bands: their
+    """The timeline's named spans (the steps found, the record_function ranges), sent before the last bands: their
     numpy passes in a thread of the window's process held the GIL for hundreds of ms at millions of events."""
     from gpumem_gui.core.analysis.named_spans import named_spans  # noqa: PLC0415
     from gpumem_gui.sources.transfer import save_spans  # noqa: PLC0415
@@ -256,9 +268,9 @@ class FileLoadJob:
         With site_bands, the result with its timelines goes to `on_whole` as soon as it is read, and the same result
         is returned once the bands are added to it (without them, where the worker could not make them).
         `on_curves` gets (device, the running curves of the trace read so far) while the trace is read, a file of
-        one device's state read by the compiled reader. `on_spans` gets (device, its named spans), with site_bands,
-        before the bands; `on_bands` gets (device, {grouping: bands}) of the first grouping, before the others (the
-        result's site_bands has them all)."""
+        one device's state read by the compiled reader. `on_bands` gets (device, {grouping: bands}) of the first
+        grouping, before the others (the result's site_bands has them all); `on_spans` gets (device, its named
+        spans), with site_bands, after the first grouping and before the others."""
         deadline = None if timeout is None else time.monotonic() + timeout
         whole: LoadResult | None = None
         first_bands: tuple[int, dict[str, BandSeries]] | None = None
