@@ -22,12 +22,12 @@ from gpumem_gui.core.analysis.site_series import GROUPINGS, build_site_series
 from gpumem_gui.core.analysis.timeline_digest import segment_growths
 from gpumem_gui.core.analysis.timetravel import build_timeline
 from gpumem_gui.core.snapshot.model import Action
-from gpumem_gui.document import event_list
+from gpumem_gui.document import SnapshotDocument, event_list
 from gpumem_gui.document.event_list import EventFilter, EventTable
 from gpumem_gui.qt_start import throwaway_settings
 from gpumem_gui.sources.file_loader import FileLoadJob, LoadResult
 from gpumem_gui.sources.transfer import load_bands, load_parts, save_bands, save_parts
-from gpumem_gui.views.snapshot.tab import SnapshotTab
+from gpumem_gui.views.snapshot.tab import SnapshotTab, TabAhead
 
 
 @pytest.fixture(scope="module")
@@ -137,6 +137,35 @@ def test_a_loading_tab_is_made_in_stages_and_draws_the_loaders_bands(
         assert doc.event_list.model.row_count() == len(doc.snapshot.trace(doc.device))
         image = doc.grab().toImage()
         assert not image.isNull() and len({image.pixel(x, 300) for x in range(0, image.width(), 7)}) > 3
+        window.shutdown()
+
+
+def test_a_loading_tab_s_map_figures_and_controls_are_made_one_a_turn_before_it_and_it_takes_them(
+    qtbot: QtBot, long_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ahead = TabAhead(SnapshotDocument(load_snapshot(long_file)))
+    assert [ahead.make_next() for _ in range(4)] == [True, True, True, False]  # one part a call
+    tab = ahead.tab()
+    qtbot.addWidget(tab)
+    assert (tab.map, tab.figures, tab.controls) == (ahead.map_view, ahead.figures, ahead.controls)
+    # the window makes them one a turn: each of its steps (on a timer of its own) makes one part at most
+    per_step: list[int] = []
+    make_next, make_ahead = TabAhead.make_next, MainWindow._make_ahead
+
+    def counted(parts: TabAhead) -> bool:
+        if per_step:
+            per_step[-1] += 1
+        return make_next(parts)
+
+    def step(window: MainWindow, holder: Any) -> None:
+        per_step.append(0)
+        make_ahead(window, holder)
+
+    monkeypatch.setattr(TabAhead, "make_next", counted)
+    monkeypatch.setattr(MainWindow, "_make_ahead", step)
+    with throwaway_settings() as settings:
+        window, _doc = opened_window(qtbot, long_file, settings)
+        assert per_step and all(n <= 1 for n in per_step), per_step
         window.shutdown()
 
 

@@ -34,9 +34,8 @@ from gpumem_gui.views.common.start_page import LoadErrorPage, StartPage
 from gpumem_gui.views.common.tasks import Task, TaskGroup, failures, thread_pool
 from gpumem_gui.views.live.attaching import Attaching
 from gpumem_gui.views.live.live_view import LiveView
-from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.partial_curves import drop_partial, show_partial, stop_partial
-from gpumem_gui.views.snapshot.tab import SnapshotTab
+from gpumem_gui.views.snapshot.tab import SnapshotTab, TabAhead
 from gpumem_gui.views.snapshot.tab_support import read_ahead, warm_up
 from gpumem_gui.views.teach.challenge_panel import ChallengePanel
 from gpumem_gui.views.teach.quiz_panel import QuizPanel
@@ -96,7 +95,7 @@ class MainWindow(MenuWindow):
         self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
         self.curves_so_far: dict[int, tuple[int, PartialCurves]] = {}  # id(a load's holder): its latest running curves
         # id(a load's holder): its state's tab coming, its map made (the rest of the tab in the next turn)
-        self.tabs_coming: dict[int, tuple[LoadResult, SnapshotDocument, SegmentMapView]] = {}
+        self.tabs_coming: dict[int, tuple[LoadResult, TabAhead]] = {}
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}
         self.live_views: list[LiveView] = []
@@ -171,22 +170,33 @@ class MainWindow(MenuWindow):
             self.curves_so_far[id(holder)] = (device, curves)  # drawn once its tab shows, if it is not there yet
             show_partial(holder.get("doc"), device, curves)
         elif len(arrived) == 2 and isinstance(arrived[1], SnapshotDocument):
-            # the map (its plot) made in this turn, the rest of the tab in the next, the tab shown in the one after:
-            # made in one turn with the tab, it made a stall
-            self.tabs_coming[id(holder)] = (arrived[0], arrived[1], SegmentMapView())
-            QtCore.QTimer.singleShot(1, self, lambda: self._make_loaded(holder))
+            # the map (its plot) made in this turn, the figures and the controls in the next ones, the rest of the
+            # tab after them, the tab shown in the turn after that: made in one turn with the tab, they made a stall
+            ahead = TabAhead(arrived[1])
+            ahead.make_next()
+            self.tabs_coming[id(holder)] = (arrived[0], ahead)
+            QtCore.QTimer.singleShot(1, self, lambda: self._make_ahead(holder))
         elif len(arrived) == 3:
             self._whole_arrived(arrived, holder=holder)
+
+    def _make_ahead(self, holder: dict[str, SnapshotTab]) -> None:
+        coming = self.tabs_coming.get(id(holder))
+        if coming is None:
+            return  # made already: the whole snapshot came first
+        if coming[1].make_next():
+            QtCore.QTimer.singleShot(1, self, lambda: self._make_ahead(holder))
+        else:
+            self._make_loaded(holder)
 
     def _make_loaded(self, holder: dict[str, SnapshotTab]) -> None:
         coming = self.tabs_coming.pop(id(holder), None)
         if coming is None:
             return  # made already: the whole snapshot came first
-        partial, document, map_view = coming
+        partial, ahead = coming
         if not any(h is holder for h in self.load_tabs.values()):  # cancelled or failed meanwhile
-            map_view.deleteLater()
+            ahead.discard()
             return
-        holder["made"] = SnapshotTab(document, map_view=map_view)  # the tab made in this turn, shown in the next
+        holder["made"] = ahead.tab()  # the tab made in this turn, shown in the next
         QtCore.QTimer.singleShot(1, self, lambda: self._show_loaded(partial, holder))
 
     def _show_loaded(self, partial: LoadResult, holder: dict[str, SnapshotTab]) -> None:

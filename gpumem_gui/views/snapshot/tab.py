@@ -74,9 +74,13 @@ class SnapshotTab(QtWidgets.QWidget):
         parent: QtWidgets.QWidget | None = None,
         timelines: dict[int, DeviceTimeline] | None = None,
         pending: bool = False,
+        *,
         map_view: SegmentMapView | None = None,
+        figures: FiguresPanel | None = None,
+        controls: TabControls | None = None,
     ) -> None:
-        """`map_view`: its map, made in an earlier turn of the event loop (a file's tab is made over three)."""
+        """`map_view`, `figures`, `controls`: its map, figures and controls made in earlier turns of the event loop
+        (a file's tab is made over several, see TabAhead)."""
         super().__init__(parent)
         if isinstance(snapshot, SnapshotDocument):
             self.document = snapshot
@@ -87,7 +91,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self.device_picked = False  # the user chose a device while the trace was read: the whole one keeps it
 
         self.map = map_view if map_view is not None else SegmentMapView()
-        self.figures = FiguresPanel()
+        self.figures = figures if figures is not None else FiguresPanel()
         self.side_tabs = QtWidgets.QTabWidget()  # its pages are parts made after the first frame (see _make)
         # the rest of the tab is made in later turns of the event loop, one part a turn (see _build): the map and
         # the figures show at once, and no turn of the GUI thread is long; a part asked for sooner is made then
@@ -122,7 +126,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.side_tabs.currentChanged.connect(lambda _i: self._inspector_if_shown())  # catches up when picked
-        self.controls = TabControls(LAYOUTS.index(self.document.layout))
+        self.controls = controls if controls is not None else TabControls(LAYOUTS.index(self.document.layout))
         c = self.controls  # its widgets, by the names the window and the tests use
         self.device_box, self.pool_box, self.stream_box = c.device_box, c.pool_box, c.stream_box
         self.layout_box, self.search, self.search_count, self.position = (
@@ -734,3 +738,36 @@ class SnapshotTab(QtWidgets.QWidget):
         self.tasks.cancel_all()
         if self._curves is not None:
             self._curves.shutdown()
+
+
+class TabAhead:
+    """The parts of a loading file's tab made before it, one a turn of the event loop (each some ms of the GUI
+    thread: made with the tab, in one turn, they were its longest turn as a file opened): the map, the figures, the
+    controls; then the tab (SnapshotTab) takes them."""
+
+    def __init__(self, document: SnapshotDocument) -> None:
+        self.document = document
+        self.map_view: SegmentMapView | None = None
+        self.figures: FiguresPanel | None = None
+        self.controls: TabControls | None = None
+
+    def make_next(self) -> bool:
+        """Make the next part; False once all are made."""
+        if self.map_view is None:
+            self.map_view = SegmentMapView()
+        elif self.figures is None:
+            self.figures = FiguresPanel()
+        elif self.controls is None:
+            self.controls = TabControls(LAYOUTS.index(self.document.layout))
+        else:
+            return False
+        return True
+
+    def tab(self) -> SnapshotTab:
+        """The tab, with the parts made (those not made yet, made with it)."""
+        return SnapshotTab(self.document, map_view=self.map_view, figures=self.figures, controls=self.controls)
+
+    def discard(self) -> None:
+        for widget in (self.map_view, self.figures, self.controls):
+            if widget is not None:
+                widget.deleteLater()
