@@ -94,7 +94,7 @@ class MainWindow(MenuWindow):
         self.jobs: list[Task] = []  # file loads still running
         self.load_tabs: dict[Task, dict[str, SnapshotTab]] = {}  # each load's tab, once its snapshot has arrived
         self.curves_so_far: dict[int, tuple[int, PartialCurves]] = {}  # id(a load's holder): its latest running curves
-        # id(a load's holder): its state's tab coming, its map made (the rest of the tab in the next turn)
+        # id(a load's holder): its state's tab coming, the parts of it made so far (one a turn, then the tab)
         self.tabs_coming: dict[int, tuple[LoadResult, TabAhead]] = {}
         self.replays: list[Task] = []
         self.tab_tasks: dict[QtWidgets.QWidget, TaskGroup] = {}

@@ -113,14 +113,15 @@ def _work(path: str, folder: str, conn: Connection, site_bands: bool, curves: tu
                     bands = os.path.join(folder, BANDS_FILE)
                     snapshot, timeline = bands_input(out, device)  # the worker's own columns are freed here
 
-                    spans_sent: list[bool] = []
+                    spans_sent = False
 
                     def first_made(path: str | os.PathLike[str]) -> None:
                         # the grouping the window shows first is handed over as soon as it is made, then the named
                         # spans (the site timeline waited 0.2 s for them at 3M events), then the other groupings
+                        nonlocal spans_sent
                         conn.send(("bands_first", path))
                         _send_spans(snapshot, timeline, folder, conn)
-                        spans_sent.append(True)
+                        spans_sent = True
 
                     first = (os.path.join(folder, FIRST_BANDS_FILE), first_made)
                     try:
