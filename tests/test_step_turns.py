@@ -9,7 +9,9 @@ from typing import Any
 from conftest import fixture_path
 from PySide6 import QtCore, QtWidgets
 
-from tests.test_views import shown_tab
+from gpumem_gui.core import load_snapshot
+from gpumem_gui.views.common.paint_pass import OnePaintWindow
+from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 
 class _PaintCounter(QtCore.QObject):
@@ -24,7 +26,13 @@ class _PaintCounter(QtCore.QObject):
 
 
 def test_the_next_step_waits_for_a_turn_after_the_paint_the_step_before_posted(qtbot: Any) -> None:
-    tab = shown_tab(qtbot, fixture_path("felix_dump_a.pickle"), 800, 600)
+    window = OnePaintWindow()  # as the main window: its paints gathered into one a pass, after the pass's events
+    tab = SnapshotTab(load_snapshot(fixture_path("felix_dump_a.pickle")))
+    window.setCentralWidget(tab)
+    qtbot.addWidget(window)
+    window.resize(800, 600)
+    window.show()
+    qtbot.waitExposed(window)
     qtbot.waitUntil(lambda: not tab.settling())
     label = QtWidgets.QLabel("x", tab)
     label.show()

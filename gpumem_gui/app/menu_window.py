@@ -15,11 +15,12 @@ from gpumem_gui.app.tab_actions import TabActions
 from gpumem_gui.app.teach_actions import TeachActions
 from gpumem_gui.assets import EXAMPLES
 from gpumem_gui.views.common import language
+from gpumem_gui.views.common.paint_pass import OnePaintWindow
 from gpumem_gui.views.snapshot.span_marks import add_marks_menu
 from gpumem_gui.views.snapshot.tab import SnapshotTab
 
 
-class MenuWindow(QtWidgets.QMainWindow):
+class MenuWindow(OnePaintWindow):
     """The menus of MainWindow (which makes the action groups they call and the methods below marked as its own)."""
 
     settings: QtCore.QSettings

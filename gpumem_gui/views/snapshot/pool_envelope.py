@@ -11,10 +11,11 @@ from gpumem_gui.core.analysis.pool_envelope import PoolEnvelope, pool_envelope
 from gpumem_gui.core.analysis.site_series import TotalIndex, sample_events, total_index
 from gpumem_gui.core.analysis.timetravel import DeviceTimeline
 from gpumem_gui.core.snapshot.units import format_bytes
-from gpumem_gui.document.curves import memory_unit, steps
+from gpumem_gui.document.curves import memory_unit
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import Retranslated, filled, localized, translate, unit_word
 from gpumem_gui.views.snapshot.light_plot import light_plot
+from gpumem_gui.views.snapshot.step_bands import StepBand
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
 
 _REDRAW_MS = 30
@@ -61,7 +62,7 @@ class PoolEnvelopeView(Retranslated):
         self.view_box.setAutoVisible(y=True)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self._label_axes()
-        self.curves: list[pg.PlotCurveItem] = []
+        self.curves: list[StepBand] = []
         self.cursor_line = pg.InfiniteLine(angle=90, movable=True, pen=pg.mkPen(palette.CURSOR, width=1))
         self.cursor_line.setZValue(10)
         self.cursor_line.sigPositionChanged.connect(self._cursor_moved)
@@ -116,17 +117,15 @@ class PoolEnvelopeView(Retranslated):
         self.unit, self.unit_scale = memory_unit(timeline.series.peak("reserved"))
         self._label_axes()
         for curve in self.curves:
-            self.plot.removeItem(curve)
-        self.curves = []
+            curve.remove(self.plot)
+        # a pool's envelope (reserved) from its floor, and its allocated fill over it from the same floor; a pool
+        # over the ones above it in the stack (where a pool is empty, its edges lie under those of the pool beneath)
         count = 2 * len(env.pools)
-        for row in range(len(env.pools)):
-            for kind, brush in ((0, ENVELOPE), (1, pool_colour(row))):
-                curve = pg.PlotCurveItem(pen=pg.mkPen(brush, width=1), brush=pg.mkBrush(brush), fillLevel=0)
-                # each fills down to zero behind what lies below it: a later pool, and a pool's envelope behind its
-                # own allocated fill (z within (-1, 0], see segment_timeline)
-                curve.setZValue(-(2 * row + 1 - kind) / count)
-                self.plot.addItem(curve)
-                self.curves.append(curve)
+        self.curves = [
+            StepBand(self.plot, pg.mkBrush(brush), pg.mkPen(brush, width=1), -(2 * row + 1 - kind) / count)
+            for row in range(len(env.pools))
+            for kind, brush in ((0, ENVELOPE), (1, pool_colour(row)))
+        ]
         self._say_peaks()
         self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)
         self.set_event(timeline.n_events - 1 if event is None else event, emit=False)
@@ -141,19 +140,22 @@ class PoolEnvelopeView(Retranslated):
         events = sample_events(index, lo, hi, max(int(self.view_box.width()) // 2, 100))
         columns = events + 1
         base = np.zeros(len(events))
-        tops = []
+        tops, floors = [], []
         for row in range(len(env.pools)):
             reserved = env.reserved[row, columns] / self.unit_scale
             tops += [base + reserved, base + env.allocated[row, columns] / self.unit_scale]
+            floors += [base, base]
             base = base + reserved
         x = events.astype(np.float64)
         drawn = np.array(tops) if tops else np.zeros((0, 0))
+        under = np.array(floors) if floors else np.zeros((0, 0))
         if len(x):
             x = np.append(x, max(hi, x[-1]))
             drawn = np.concatenate([drawn, drawn[:, -1:]], axis=1)
+            under = np.concatenate([under, under[:, -1:]], axis=1)
         self._drawn_events, self._drawn_tops = x, drawn
-        for curve, top in zip(self.curves, drawn, strict=True):
-            curve.setData(*steps(x, top))
+        for curve, top, floor in zip(self.curves, drawn, under, strict=True):
+            curve.set_steps(x, top, floor)
 
     def set_event(self, index: int, emit: bool = True) -> None:
         self._emitting = emit

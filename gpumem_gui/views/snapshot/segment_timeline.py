@@ -29,6 +29,7 @@ from gpumem_gui.views.common.language import (
 from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.site_timeline import _BandViewBox
+from gpumem_gui.views.snapshot.step_bands import StepBand
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT
 
 _REDRAW_MS = 30
@@ -120,7 +121,7 @@ class SegmentTimelineView(Retranslated):
         self.view_box.setAutoVisible(y=True)
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self._label_axes()
-        self.curves: list[pg.PlotCurveItem] = []
+        self.curves: list[StepBand] = []
         self.selection_fill = pg.PlotCurveItem(pen=pg.mkPen(palette.FOCUS, width=2), fillLevel="enclosed")
         self.selection_fill.setZValue(5)
         self.selection_fill.setVisible(False)
@@ -181,17 +182,12 @@ class SegmentTimelineView(Retranslated):
         self.unit, self.unit_scale = memory_unit(timeline.series.peak("reserved"))
         self._label_axes()
         for curve in self.curves:
-            self.plot.removeItem(curve)
-        self.curves = []
-        for band in range(series.n_bands):
-            curve = pg.PlotCurveItem(
-                pen=pg.mkPen(palette.SITE_BAND_EDGE, width=1), brush=pg.mkBrush(band_colour(band)), fillLevel=0
-            )
-            self.plot.addItem(curve)
-            # each fills down to zero behind those below it; within (-1, 0]: the view box lifts anything under its
-            # own z (-100) to -99, which would stack a hundred bands in the wrong order
-            curve.setZValue(-band / series.n_bands)
-            self.curves.append(curve)
+            curve.remove(self.plot)
+        edge = pg.mkPen(palette.SITE_BAND_EDGE, width=1)
+        self.curves = [
+            StepBand(self.plot, pg.mkBrush(band_colour(band)), edge, -band / series.n_bands)
+            for band in range(series.n_bands)
+        ]
         self._fill_table(series)
         self._say_status()
         self.view_box.setXRange(-1, max(timeline.n_events - 1, 0), padding=0.01)
@@ -276,7 +272,7 @@ class SegmentTimelineView(Retranslated):
         for band, (curve, top) in enumerate(zip(self.curves, tops, strict=True)):
             edge = palette.SITE_BAND_EDGE if pixels[band] >= _SEAM_PIXELS else band_colour(band)
             curve.setPen(pg.mkPen(edge, width=1))
-            curve.setData(*steps(x, top))
+            curve.set_steps(x, top, tops[band - 1] if band else None)
         self._draw_selection()
 
     def _draw_selection(self) -> None:

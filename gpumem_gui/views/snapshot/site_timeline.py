@@ -42,6 +42,7 @@ from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import pool_word
 from gpumem_gui.views.snapshot.light_plot import light_plot
+from gpumem_gui.views.snapshot.step_bands import StepBand
 from gpumem_gui.views.snapshot.timeline import MIN_PLOT_HEIGHT, ScrubViewBox
 
 _KIND_LABELS = {
@@ -136,7 +137,7 @@ class SiteTimelineView(Retranslated):
         self.plot.getAxis("left").enableAutoSIPrefix(False)
         self.plot.setLabel("left", translate("SiteTimeline", "allocated ({unit})").format(unit=unit_word(self.unit)))
         self.plot.setLabel("bottom", translate("SiteTimeline", "trace event"))
-        self.curves: list[pg.PlotCurveItem] = []
+        self.curves: list[StepBand] = []
         # the picked band, outlined and filled over the stack between its own lower and upper edges: raising its
         # curve (filled down to zero) would hide every band under it and read as a band from zero to its top
         self.selection_fill = pg.PlotCurveItem(pen=pg.mkPen(palette.FOCUS, width=2), fillLevel="enclosed")
@@ -330,7 +331,7 @@ class SiteTimelineView(Retranslated):
     def _show_kind(self, fit: bool) -> None:
         """Make one filled curve per band of the grouping shown (or say that it is being computed)."""
         for curve in self.curves:
-            self.plot.removeItem(curve)
+            curve.remove(self.plot)
         self.curves = []
         self._drawn_events = np.zeros(0, np.float64)
         self._draw_selection()  # nothing drawn until the bands are (in the next turn)
@@ -348,10 +349,8 @@ class SiteTimelineView(Retranslated):
         line = translate("SiteTimeline", "{bands} {bands:band|bands} over {events} {events:event|events}")
         self.status.setText(filled(line, fields))
         for i, band in enumerate(bands.bands):
-            curve = pg.PlotCurveItem(pen=self._pen(i), brush=pg.mkBrush(band_colour(band, i)), fillLevel=0)
-            curve.setZValue(-i)  # a band fills down to zero behind those below it: each shows its own stretch
-            self.plot.addItem(curve)
-            self.curves.append(curve)
+            z = -i / len(bands.bands)  # a band over the ones above it, as each filled down to zero behind those below
+            self.curves.append(StepBand(self.plot, pg.mkBrush(band_colour(band, i)), self._pen(i), z))
         self._fill_legend(bands)
         QtCore.QTimer.singleShot(0, self, self._draw)  # in the next turn: each turn of the GUI thread stays short
 
@@ -375,7 +374,7 @@ class SiteTimelineView(Retranslated):
         self._seams = in_view <= 2 * bins  # as sample_events: every event drawn
         for i, (curve, top) in enumerate(zip(self.curves, tops, strict=True)):
             curve.setPen(self._pen(i))
-            curve.setData(*steps(x, top))
+            curve.set_steps(x, top, tops[i - 1] if i else None)
         self._draw_selection()
 
     def _draw_selection(self) -> None:

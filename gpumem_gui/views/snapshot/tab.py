@@ -26,6 +26,7 @@ from gpumem_gui.views.common.language import (
     site_words,
     translate,
 )
+from gpumem_gui.views.common.paint_pass import PaintWait
 from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.common.travel_keys import travel_delta
 from gpumem_gui.views.diagnosis.pages import DiagnosisPages
@@ -122,7 +123,7 @@ class SnapshotTab(QtWidgets.QWidget):
         self._steps: collections.deque[Callable[[], None]] = collections.deque()
         self._step_timer = QtCore.QTimer(self, singleShot=True, interval=TURN_MS)
         self._step_timer.timeout.connect(self._next_step)
-        self._step_waited = False  # whether the step due has let a turn go by (_next_step)
+        self._step_wait = PaintWait(self)  # a step runs in a turn without a paint of the window (_next_step)
         self._shown_token = 0  # _device_shown's count: a staged part of an earlier one is not shown
         self.side_tabs.currentChanged.connect(lambda _i: self._refresh_table())
         self.side_tabs.currentChanged.connect(lambda _i: self._inspector_if_shown())  # catches up when picked
@@ -187,13 +188,9 @@ class SnapshotTab(QtWidgets.QWidget):
             self._step_timer.start()
 
     def _next_step(self) -> None:
-        if not self._step_waited:
-            # the step before posted its paint, which runs in this turn of the event loop before the timers: the
-            # next step waits for a turn of its own (together the two made one stall, twice as long on busy cores)
-            self._step_waited = True
-            self._step_timer.start()
+        if self._step_wait.wait():
+            self._step_timer.start()  # the step before posted a paint: the next step waits for a turn of its own
             return
-        self._step_waited = False
         if self._steps:
             step = self._steps.popleft()
             if self._steps:

@@ -15,6 +15,7 @@ from gpumem_gui.document.curves import Envelope, memory_unit, series_envelopes
 from gpumem_gui.teach.quiz_demos import TimelineMark
 from gpumem_gui.views.common import palette
 from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, Retranslated, localized, translate, unit_word
+from gpumem_gui.views.common.paint_pass import PaintWait
 from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
@@ -89,6 +90,7 @@ class TimelineView(Retranslated):
         self._ticks_x = np.zeros(0)
         self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
         self._refresh.timeout.connect(self._draw_curves)
+        self._paint_wait = PaintWait(self)
         # the range and columns the curves were last drawn for (_draw_curves); None: set_timeline gave new curves
         self._drawn: tuple[float, float, int] | None = None
         # horizontal grid lines at the left axis's ticks, one item in the view: pyqtgraph's own grid is drawn by
@@ -161,6 +163,9 @@ class TimelineView(Retranslated):
     def _draw_curves(self) -> None:
         """Each curve's envelope over the x range in view, as many columns as the plot has pixels."""
         if not self._full:
+            return
+        if self._paint_wait.wait():
+            self._refresh.start()  # after the window's paint (its axes sized to new labels change the plot's width)
             return
         lo, hi = self.plot.getViewBox().viewRange()[0]
         # a column every two pixels: the lines are two pixels wide, so finer columns would draw the same picture
