@@ -38,6 +38,7 @@ from gpumem_gui.views.common.language import (
     translate,
     unit_word,
 )
+from gpumem_gui.views.common.paint_pass import PaintWait
 from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.common.tasks import TaskContext, TaskGroup
 from gpumem_gui.views.diagnosis.breakdown_view import pool_word
@@ -155,6 +156,10 @@ class SiteTimelineView(Retranslated):
         self._emitting = True
         self._redraw = QtCore.QTimer(self, singleShot=True, interval=_REDRAW_MS)
         self._redraw.timeout.connect(self._draw)
+        # a grouping's bands drawn in a turn of their own, not that of the window's paint (one stall of both)
+        self._first_draw = QtCore.QTimer(self, singleShot=True, interval=0)
+        self._first_draw.timeout.connect(self._draw_after_paint)
+        self._paint_wait = PaintWait(self)
         self.view_box.sigXRangeChanged.connect(self._redraw.start)
         self.view_box.sigResized.connect(self._redraw.start)
 
@@ -352,7 +357,13 @@ class SiteTimelineView(Retranslated):
             z = -i / len(bands.bands)  # a band over the ones above it, as each filled down to zero behind those below
             self.curves.append(StepBand(self.plot, pg.mkBrush(band_colour(band, i)), self._pen(i), z))
         self._fill_legend(bands)
-        QtCore.QTimer.singleShot(0, self, self._draw)  # in the next turn: each turn of the GUI thread stays short
+        self._first_draw.start()  # in a later turn: each turn of the GUI thread stays short
+
+    def _draw_after_paint(self) -> None:
+        if self._paint_wait.wait():
+            self._first_draw.start()
+            return
+        self._draw()
 
     def _draw(self) -> None:
         """Re-sample the bands over the x range in view, a column every two pixels, and draw them as steps."""
