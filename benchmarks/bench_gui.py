@@ -50,7 +50,7 @@ if __name__ != "__mp_main__":
     from gpumem_gui.app import MainWindow, application
     from gpumem_gui.core.allocator.simulator import DeviceAllocatorSim
     from gpumem_gui.core.rules.allocator_constants import GiB
-    from gpumem_gui.qt_start import collect_on_gui_thread, throwaway_settings
+    from gpumem_gui.qt_start import collect_on_gui_thread, freeze_start_up, throwaway_settings
     from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView
 
 STALL_MS = 50.0  # the budget: a longer gap of the GUI thread is a stall worth naming
@@ -168,7 +168,9 @@ def measure(path: Path, burn: bool = False, yardstick: bool = True) -> dict[str,
     load_before = os.getloadavg()[0]
     try:
         with throwaway_settings() as settings:  # the user's saved geometry, layout and recent files stay as they were
-            result = _measure(path, app, MainWindow(settings), {b.pid for b in burners})
+            window = MainWindow(settings)
+            freeze_start_up()  # as the window's launch does: the start-up's objects out of the collector's walks
+            result = _measure(path, app, window, {b.pid for b in burners})
         result["load_avg_1m_after"] = os.getloadavg()[0]
         if yardstick:
             watched = watch_process([sys.executable, "-c", YARDSTICK, str(path)])

@@ -83,3 +83,20 @@ def test_collect_due_follows_the_thresholds_and_turns_the_collector_off_again() 
     assert gc.get_count()[0] > threshold
     assert collect_due() >= threshold
     assert gc.get_count()[0] < threshold
+
+
+def test_the_objects_of_the_start_up_are_left_out_of_later_collections(qtbot: Any) -> None:
+    from gpumem_gui.qt_start import freeze_start_up  # noqa: PLC0415
+
+    made = [[] for _ in range(1000)]  # objects that live on, as the window's do
+    walked = len(gc.get_objects())  # what a full collection walks (tracked, not frozen)
+    try:
+        frozen = freeze_start_up()
+        assert frozen >= walked - 100  # everything made so far (a collection first: less its garbage)
+        walked_now = {id(o) for o in gc.get_objects()}
+        assert not any(id(m) in walked_now for m in made)
+        assert len(gc.get_objects()) < walked // 20  # a full collection now walks only what is made after
+        later = [[] for _ in range(1000)]
+        assert len(gc.get_objects()) >= 1000 and later  # the objects made after: walked, collected as before
+    finally:
+        gc.unfreeze()

@@ -10,7 +10,7 @@ from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.app.errors import install_error_reporting
 from gpumem_gui.app.window import APP, ORG, MainWindow
-from gpumem_gui.qt_start import collect_on_gui_thread, no_display_problem, qt_message
+from gpumem_gui.qt_start import collect_on_gui_thread, freeze_start_up, no_display_problem, qt_message
 from gpumem_gui.views.common.language import LanguageAwareApplication
 
 
@@ -41,6 +41,7 @@ def run_window(
     collect_on_gui_thread()  # before any task's thread runs: Qt objects are freed on the GUI thread only
     install_error_reporting()  # tracebacks to the log file, one line to the status bar and stderr
     window = MainWindow()
+    freeze_start_up()  # what lives as long as the window is no longer walked by every full collection
     window.show()
     if attach is not None:
         window.attach(attach)
