@@ -16,11 +16,10 @@ class OnePaintWindow(QtWidgets.QMainWindow):
     """A QMainWindow whose paints are gathered: one per pass of the event loop (a child's `repaint()` is painted in
     the next pass too; `paint_now` paints at once)."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self.paint_posted = False  # a paint is asked for, in the next pass
-        self.paints = 0  # how many it made (a tab's staged step waits for a turn without one: see SnapshotTab)
-        self._painting = False
+    # as class attributes: an event may come while QMainWindow's own constructor runs
+    paint_posted = False  # a paint is asked for, in the next pass
+    paints = 0  # how many it made (staged work waits for a turn without one: PaintWait)
+    _painting = False
 
     def event(self, event: QtCore.QEvent) -> bool:
         kind = event.type()
