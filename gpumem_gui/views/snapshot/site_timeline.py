@@ -118,6 +118,7 @@ class SiteTimelineView(Retranslated):
         self._drawn_events = np.zeros(0, np.float64)  # x of the drawn points: events, then the right edge
         self._drawn_tops = np.zeros((0, 0))  # the stacked tops of the bands at the drawn events, in axis units
         self._seams = True
+        self._drawn_for: tuple[float, float, int] | None = None  # the x range and columns last drawn (_draw)
         self.unit, self.unit_scale = memory_unit(0)
 
         self.kind_box = QtWidgets.QComboBox()
@@ -339,6 +340,7 @@ class SiteTimelineView(Retranslated):
             curve.remove(self.plot)
         self.curves = []
         self._drawn_events = np.zeros(0, np.float64)
+        self._drawn_for = None
         self._draw_selection()  # nothing drawn until the bands are (in the next turn)
         bands = self.bands
         if self.timeline is None:
@@ -372,6 +374,12 @@ class SiteTimelineView(Retranslated):
             return
         lo, hi = self.view_box.viewRange()[0]
         bins = max(int(self.view_box.width()) // 2, 100)
+        drawn = self._drawn_for
+        if drawn is not None and drawn[:2] == (lo, hi) and abs(bins - drawn[2]) <= drawn[2] // 10:
+            # the same range a few pixels wider or narrower (the axis sized to its labels as it first paints): the
+            # columns drawn stretch with the plot, a new sampling would draw the same picture
+            return
+        self._drawn_for = (lo, hi, bins)
         events, values = bands.sample(lo, hi, bins)
         tops = np.cumsum(values, axis=0) / self.unit_scale
         x = events.astype(np.float64)
