@@ -90,7 +90,7 @@ class TimelineView(Retranslated):
         self._ticks_x = np.zeros(0)
         self._refresh = QtCore.QTimer(self, singleShot=True, interval=0)
         self._refresh.timeout.connect(self._draw_curves)
-        self._paint_wait = PaintWait(self)
+        self._paint_wait = PaintWait(self, most=2)  # a turn or two: a zoom's curves follow it closely
         # the range and columns the curves were last drawn for (_draw_curves); None: set_timeline gave new curves
         self._drawn: tuple[float, float, int] | None = None
         # horizontal grid lines at the left axis's ticks, one item in the view: pyqtgraph's own grid is drawn by
