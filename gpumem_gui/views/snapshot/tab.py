@@ -37,12 +37,14 @@ from gpumem_gui.views.snapshot.event_inspector import EventInspector
 from gpumem_gui.views.snapshot.event_list import EventListView
 from gpumem_gui.views.snapshot.figures import FiguresPanel
 from gpumem_gui.views.snapshot.file_notes import FileNotes
+from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.map_view import SegmentMapView
 from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView, stop_partial
 from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
 from gpumem_gui.views.snapshot.settings_view import SettingsView
 from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView, band_name
+from gpumem_gui.views.snapshot.span_panel import SpanPanel
 from gpumem_gui.views.snapshot.tab_controls import TabControls, frame_title
 from gpumem_gui.views.snapshot.tab_scope import TabScope
 from gpumem_gui.views.snapshot.tab_support import (
@@ -113,10 +115,14 @@ class SnapshotTab(QtWidgets.QWidget):
             self._make_settings,
             lambda: self.curves.make_segment_timeline(),  # noqa: PLW0108
             lambda: self.curves.make_pool_envelope(),  # noqa: PLW0108
+            self._make_span_panel,
+            self._make_flame_page,
             self._make_scope,
         )
         self._settings_view: SettingsView | None = None
         self.scope: TabScope | None = None  # the span, the flame graph, the colouring: the last part made
+        self._span_panel: SpanPanel | None = None  # its pages, made in the parts before it
+        self._flame_page: FlamePage | None = None
         self._made = 0  # how many of _parts are made
         # steps waiting for a later turn (later), run one a turn by one timer: two chains of steps (the parts made,
         # a frame shown in turns) on timers of their own ran in the same turn whenever both were due
@@ -285,8 +291,18 @@ class SnapshotTab(QtWidgets.QWidget):
         self._settings_view = view
         add_tab(self.side_tabs, view, QT_TRANSLATE_NOOP("Tabs", "settings"))
 
+    def _make_span_panel(self) -> None:
+        # the scope's pages, each a part of its own: made with the scope in one turn, they were the tab's longest
+        self._span_panel = SpanPanel()
+        add_tab(self.side_tabs, self._span_panel, QT_TRANSLATE_NOOP("Tabs", "span"))
+
+    def _make_flame_page(self) -> None:
+        self._flame_page = FlamePage()
+        add_tab(self.curve_tabs, self._flame_page, QT_TRANSLATE_NOOP("Tabs", "flame"))
+
     def _make_scope(self) -> None:
-        self.scope = TabScope(self, self)
+        assert self._span_panel is not None and self._flame_page is not None  # the parts before
+        self.scope = TabScope(self, self._span_panel, self._flame_page, self)
 
     def show_settings(self) -> None:
         """Bring the allocator settings page to the front of the side panel."""

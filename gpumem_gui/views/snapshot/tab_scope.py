@@ -22,7 +22,7 @@ from gpumem_gui.core.analysis.span import Span, SpanReport
 from gpumem_gui.core.snapshot.model import AllocatorState
 from gpumem_gui.document.curves import memory_unit, steps
 from gpumem_gui.views.common import language, palette
-from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, add_tab, translate
+from gpumem_gui.views.common.language import QT_TRANSLATE_NOOP, translate
 from gpumem_gui.views.snapshot.flame_page import FlamePage
 from gpumem_gui.views.snapshot.owned import while_alive
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
@@ -42,14 +42,16 @@ SPAN_COST = "leaked"  # what the flame graph asks first of a span: what it left 
 class TabScope(QtCore.QObject):
     """Made as the tab's last part (its curves, timelines and side panel exist)."""
 
-    def __init__(self, tab: TabHost, parent: QtCore.QObject | None = None) -> None:
+    def __init__(
+        self, tab: TabHost, span_panel: SpanPanel, flame_page: FlamePage, parent: QtCore.QObject | None = None
+    ) -> None:
+        """`span_panel`, `flame_page`: its pages, already in the tab's side panel and curves' tabs (the tab makes them
+        in turns of their own)."""
         super().__init__(parent)  # the tab: the scope goes with it
         self.tab = tab
         self.document = tab.document
-        self.span_panel = SpanPanel()
-        add_tab(tab.side_tabs, self.span_panel, QT_TRANSLATE_NOOP("Tabs", "span"))
-        self.flame_page = FlamePage()
-        add_tab(tab.curve_tabs, self.flame_page, QT_TRANSLATE_NOOP("Tabs", "flame"))
+        self.span_panel = span_panel
+        self.flame_page = flame_page
         self.flame_frame: FlameFrame | None = None  # the frame drawn
         self._flame_key: tuple[object, ...] | None = None  # what it was computed for
         self._spans_for: tuple[int, object] | None = None  # (device, timeline) whose named spans are listed
