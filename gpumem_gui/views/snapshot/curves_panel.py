@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TypeVar
 
 import numpy as np
+import pyqtgraph as pg
 from PySide6 import QtCore, QtWidgets
 
 from gpumem_gui.core.analysis.site_series import BandSeries, SiteSeries
@@ -17,8 +18,8 @@ from gpumem_gui.views.common.tasks import TaskGroup
 from gpumem_gui.views.snapshot.event_list import EventListView
 from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
-from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView
-from gpumem_gui.views.snapshot.timeline import TimelineView
+from gpumem_gui.views.snapshot.site_timeline import SiteTimelineView, site_plot
+from gpumem_gui.views.snapshot.timeline import TimelineView, timeline_plot
 
 # the titles of the tabs whose views are made when first looked at
 _SEGMENTS = QT_TRANSLATE_NOOP("Tabs", "cached segments")
@@ -49,6 +50,8 @@ class CurvesPanel(QtWidgets.QSplitter):
         self.event_list = EventListView()
         self.event_list.event_chosen.connect(self.event_chosen)
         self._plot: TimelineView | None = None  # made in one part, placed in the next
+        self._timeline_plot: pg.PlotWidget | None = None  # the timeline's, made a part before it (None: with it)
+        self._site_plot: pg.PlotWidget | None = None  # the site timeline's, made a part before it (None: with it)
         self.timeline_view: TimelineView | None = None
         self.curve_tabs: QtWidgets.QTabWidget | None = None
         self.site_timeline: SiteTimelineView | None = None
@@ -70,8 +73,11 @@ class CurvesPanel(QtWidgets.QSplitter):
 
     # -- its parts ------------------------------------------------------------------------------------------------
 
+    def make_timeline_plot(self) -> None:
+        self._timeline_plot = timeline_plot()  # a turn's worth of work; the timeline is made around it next
+
     def make_plot(self) -> None:
-        self._plot = TimelineView()  # its plot alone, a turn's worth of work; placed by place_plot
+        self._plot = TimelineView(plot=self._timeline_plot)  # a turn's worth of work; placed by place_plot
 
     def place_plot(self) -> None:
         view = self._plot
@@ -91,9 +97,12 @@ class CurvesPanel(QtWidgets.QSplitter):
         self.event_list.setVisible(False)  # painted first with its rows (show_lists), a turn after the curves
         self.timeline_view = view
 
+    def make_site_plot(self) -> None:
+        self._site_plot = site_plot()  # a turn's worth of work; the site timeline is made around it by the next part
+
     def make_site_timeline(self) -> None:
         assert self.curve_tabs is not None
-        view = SiteTimelineView()  # filled when first shown
+        view = SiteTimelineView(plot=self._site_plot)  # filled when first shown
         view.event_selected.connect(self.event_travelled)
         view.band_selected.connect(self.band_selected)
         self.site_timeline = view

@@ -98,6 +98,12 @@ def band_name(kind: str, label: str, short: bool = False) -> str:
     return label  # a stream ("stream 7" in every language) or the file's own metadata
 
 
+def site_plot() -> pg.PlotWidget:
+    """The site timeline's plot alone, without the options menu's widgets (nor its view box's: they cost a stall to
+    make); about half of the view's making."""
+    return light_plot(palette.PLOT_BACKGROUND, _BandViewBox(enableMenu=False))
+
+
 class SiteTimelineView(Retranslated):
     """Bands of live bytes, stacked, over the trace's events; a legend with each band's bytes at the cursor and at
     its own peak; a click travels there and picks the band under the pointer (its site, stack and bytes shown)."""
@@ -105,7 +111,8 @@ class SiteTimelineView(Retranslated):
     event_selected = QtCore.Signal(int)
     band_selected = QtCore.Signal(str, object, str)  # grouping, band key, band label
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+    def __init__(self, parent: QtWidgets.QWidget | None = None, *, plot: pg.PlotWidget | None = None) -> None:
+        """`plot`: its plot made in an earlier turn of the event loop (`site_plot`; a tab is made over several)."""
         super().__init__(parent)
         self.snapshot: Snapshot | None = None
         self.timeline: DeviceTimeline | None = None
@@ -128,8 +135,8 @@ class SiteTimelineView(Retranslated):
         self.status = QtWidgets.QLabel()
         self.status.setStyleSheet(f"color: {palette.TEXT_MUTED}")
 
-        self.view_box = _BandViewBox(enableMenu=False)  # no menu (disabled below): its widgets cost a stall to make
-        self.plot = light_plot(palette.PLOT_BACKGROUND, self.view_box)  # without the options menu's widgets
+        self.plot = plot if plot is not None else site_plot()
+        self.view_box: _BandViewBox = self.plot.getViewBox()
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.view_box.setMouseEnabled(x=True, y=False)  # the wheel zooms in time; the height follows the view
         self.view_box.enableAutoRange(y=True)

@@ -62,7 +62,6 @@ from gpumem_gui.views.snapshot.timeline import TimelineView
 # the map's captions when a band of the site timeline or a site of a list lights its blocks
 _BAND_BLOCKS = QT_TRANSLATE_NOOP("SnapshotTab", "{label}: its blocks")
 _SITE = QT_TRANSLATE_NOOP("SnapshotTab", "site {site}")
-_SITE_TIMELINE_PART = 7  # the parts made (SnapshotTab._parts) up to the site timeline's
 
 
 class SnapshotTab(QtWidgets.QWidget):
@@ -104,21 +103,25 @@ class SnapshotTab(QtWidgets.QWidget):
         self._table: BlockTableView | None = None
         self._diagnosis: DiagnosisPages | None = None
         self._curves: CurvesPanel | None = None  # under the map: the curves, the timelines, the event list
-        self._parts = (
-            self._make_inspector,
-            self._make_block_pages,
-            self._make_diagnosis,
-            self._make_curves,
-            lambda: self.curves.make_plot(),  # noqa: PLW0108 (a turn's work; placed by the next part)
-            self._make_timeline,
-            lambda: self.curves.make_site_timeline(),  # noqa: PLW0108 (the curves are made by a part above)
-            self._make_settings,
-            lambda: self.curves.make_segment_timeline(),  # noqa: PLW0108
-            lambda: self.curves.make_pool_envelope(),  # noqa: PLW0108
-            self._make_span_panel,
-            self._make_flame_page,
-            self._make_scope,
-        )
+        # the parts, by name, in the order they are made (a property asks for the parts up to the one it needs);
+        # each a turn's work: a plot, then its view around it, then the view placed
+        self._parts: dict[str, Callable[[], None]] = {
+            "inspector": self._make_inspector,
+            "block pages": self._make_block_pages,
+            "diagnosis": self._make_diagnosis,
+            "curves": self._make_curves,
+            "timeline plot": lambda: self.curves.make_timeline_plot(),  # noqa: PLW0108 (the curves: a part above)
+            "timeline view": lambda: self.curves.make_plot(),  # noqa: PLW0108
+            "timeline": self._make_timeline,
+            "site plot": lambda: self.curves.make_site_plot(),  # noqa: PLW0108 (its plot, then the view)
+            "site timeline": lambda: self.curves.make_site_timeline(),  # noqa: PLW0108
+            "settings": self._make_settings,
+            "segment timeline": lambda: self.curves.make_segment_timeline(),  # noqa: PLW0108
+            "pool envelope": lambda: self.curves.make_pool_envelope(),  # noqa: PLW0108
+            "span panel": self._make_span_panel,
+            "flame page": self._make_flame_page,
+            "scope": self._make_scope,
+        }
         self._settings_view: SettingsView | None = None
         self.scope: TabScope | None = None  # the span, the flame graph, the colouring: the last part made
         self._span_panel: SpanPanel | None = None  # its pages, made in the parts before it
@@ -229,10 +232,15 @@ class SnapshotTab(QtWidgets.QWidget):
         if self._made < len(self._parts):
             self.later(self._make_next)
 
+    def _through(self, name: str) -> int:
+        """How many parts are made once part `name` is."""
+        return list(self._parts).index(name) + 1
+
     def _make(self, parts: int) -> None:
         """Make the first `parts` parts of the tab (in order: the side panel's pages keep their places)."""
+        makers = list(self._parts.values())
         while self._made < parts:
-            part = self._parts[self._made]
+            part = makers[self._made]
             self._made += 1
             part()
         partial = self.findChild(PartialCurvesView)
@@ -324,22 +332,22 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def settings_view(self) -> SettingsView:
-        return made_part(self._make, 8, lambda: self._settings_view)
+        return made_part(self._make, self._through("settings"), lambda: self._settings_view)
 
     @property
     def segment_timeline(self) -> SegmentTimelineView:
         """Made when first asked for or looked at (its tab holds a page standing in for it until then)."""
-        return made_part(self._make, 9, lambda: self.curves.segment_timeline)
+        return made_part(self._make, self._through("segment timeline"), lambda: self.curves.segment_timeline)
 
     @property
     def pool_envelope(self) -> PoolEnvelopeView:
         """Made when first asked for or looked at, as the segment timeline."""
-        return made_part(self._make, 10, lambda: self.curves.pool_envelope)
+        return made_part(self._make, self._through("pool envelope"), lambda: self.curves.pool_envelope)
 
     @property
     def inspector(self) -> EventInspector:
         """Made when asked for, at the event shown (while its page is hidden it does not follow each travel)."""
-        inspector = made_part(self._make, 1, lambda: self._inspector)
+        inspector = made_part(self._make, self._through("inspector"), lambda: self._inspector)
         self._inspector_if_shown(hidden_too=True)
         return inspector
 
@@ -349,20 +357,20 @@ class SnapshotTab(QtWidgets.QWidget):
 
     @property
     def block_page(self) -> BlockPage:
-        return made_part(self._make, 2, lambda: self._block_page)
+        return made_part(self._make, self._through("block pages"), lambda: self._block_page)
 
     @property
     def table(self) -> BlockTableView:
-        return made_part(self._make, 2, lambda: self._table)
+        return made_part(self._make, self._through("block pages"), lambda: self._table)
 
     @property
     def diagnosis(self) -> DiagnosisPages:
-        return made_part(self._make, 3, lambda: self._diagnosis)
+        return made_part(self._make, self._through("diagnosis"), lambda: self._diagnosis)
 
     @property
     def curves(self) -> CurvesPanel:
         """What is under the map: the curves and timelines (placed once the trace is read) beside the event list."""
-        return made_part(self._make, 4, lambda: self._curves)
+        return made_part(self._make, self._through("curves"), lambda: self._curves)
 
     @property
     def event_list(self) -> EventListView:
@@ -371,16 +379,16 @@ class SnapshotTab(QtWidgets.QWidget):
     @property
     def timeline_view(self) -> TimelineView:
         """The timeline under the map (with the event list beside it, hidden while the trace is read)."""
-        return made_part(self._make, 6, lambda: self.curves.timeline_view)
+        return made_part(self._make, self._through("timeline"), lambda: self.curves.timeline_view)
 
     @property
     def curve_tabs(self) -> QtWidgets.QTabWidget:
         """The timeline's tabs: the memory curves, the allocated memory by site, the cached segments."""
-        return made_part(self._make, 6, lambda: self.curves.curve_tabs)
+        return made_part(self._make, self._through("timeline"), lambda: self.curves.curve_tabs)
 
     @property
     def site_timeline(self) -> SiteTimelineView:
-        return made_part(self._make, _SITE_TIMELINE_PART, lambda: self.curves.site_timeline)
+        return made_part(self._make, self._through("site timeline"), lambda: self.curves.site_timeline)
 
     def _curves_placed(self) -> bool:
         return self._curves is not None and self._curves.timeline_view is not None
@@ -510,7 +518,7 @@ class SnapshotTab(QtWidgets.QWidget):
     def curves_sized(self) -> bool:
         """Whether the parts that set the curves' least height are made (up to the site timeline: the curves so far
         are placed at that height once they are, so that the map keeps its size when more parts come)."""
-        return self._made >= _SITE_TIMELINE_PART
+        return self._made >= self._through("site timeline")
 
     def _curves_least(self) -> int:
         """The curves' least height as made so far, their event list's counted (hidden while the trace is read)."""

@@ -63,6 +63,11 @@ class ScrubViewBox(pg.ViewBox):
             super().mouseDragEvent(ev, axis)
 
 
+def timeline_plot() -> pg.PlotWidget:
+    """The timeline's plot alone, without pyqtgraph's options menu (its widgets were a third of the plot's making)."""
+    return light_plot(palette.PLOT_BACKGROUND, ScrubViewBox(enableMenu=False))
+
+
 class TimelineView(Retranslated):
     """Memory curves (in MiB or GiB, by the file's peak) as steps by event index, external fragmentation in % on
     its own axis, OOMs marked."""
@@ -71,14 +76,14 @@ class TimelineView(Retranslated):
     explain_requested = QtCore.Signal(int)  # an event to explain; -1: the device's first OOM, else its peak
     span_selected = QtCore.Signal(int, int)  # a shift-drag's span: right after event I to right after event J
 
-    def __init__(self, parent: QtWidgets.QWidget | None = None) -> None:
+    def __init__(self, parent: QtWidgets.QWidget | None = None, *, plot: pg.PlotWidget | None = None) -> None:
+        """`plot`: its plot made in an earlier turn of the event loop (`timeline_plot`; a tab is made over several)."""
         super().__init__(parent)
         self.timeline: DeviceTimeline | None = None
         self.trace: TraceTable | None = None
         self.annotation_ranges: list[tuple[int, int, str]] = []
         self.use_time = False
-        # without pyqtgraph's options menu (off here): its widgets were a third of the plot's making
-        self.plot = light_plot(palette.PLOT_BACKGROUND, ScrubViewBox(enableMenu=False))
+        self.plot = plot if plot is not None else timeline_plot()
         self.plot.setMinimumHeight(MIN_PLOT_HEIGHT)
         self.unit, self.unit_scale = memory_unit(0)
         # a million events are a million points per curve: the curves get the envelope of the range in view,
