@@ -238,6 +238,8 @@ class SnapshotTab(QtWidgets.QWidget):
 
     def _make(self, parts: int) -> None:
         """Make the first `parts` parts of the tab (in order: the side panel's pages keep their places)."""
+        if self._made >= parts:
+            return  # made: every property asks (made_part), and a travel asks for the curves several times
         makers = list(self._parts.values())
         while self._made < parts:
             part = makers[self._made]
