@@ -19,6 +19,7 @@ from gpumem_gui.views.common.paint_pass import PaintWait
 from gpumem_gui.views.common.rich_text import rich_text
 from gpumem_gui.views.snapshot.light_plot import light_plot
 from gpumem_gui.views.snapshot.span_drag import SpanDrag
+from gpumem_gui.views.snapshot.step_line import StepLine
 
 # the plot's least height: below it the curves are a smear and the axes' labels are clipped
 MIN_PLOT_HEIGHT = 180
@@ -112,7 +113,7 @@ class TimelineView(Retranslated):
             self.plot.getAxis(side).enableAutoSIPrefix(False)
         self._label_axes()
         # bare curves (the envelopes are drawn as they are): a PlotDataItem's own curve, without its making
-        self.curves = {key: pg.PlotCurveItem(pen=pg.mkPen(palette.CURVES[key], width=2)) for key, _ in _CURVES}
+        self.curves = {key: StepLine(palette.CURVES[key]) for key, _ in _CURVES}  # two pixels wide
         for curve in self.curves.values():
             self.plot.addItem(curve)
         self.legend = QtWidgets.QLabel()  # below the plot, where it hides no curve; wrapped, never clipped
