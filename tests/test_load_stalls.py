@@ -144,10 +144,19 @@ def test_a_loading_tab_s_map_figures_and_controls_are_made_one_a_turn_before_it_
     qtbot: QtBot, long_file: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     ahead = TabAhead(SnapshotDocument(load_snapshot(long_file)))
-    assert [ahead.make_next() for _ in range(4)] == [True, True, True, False]  # one part a call
+    assert [ahead.make_next() for _ in range(5)] == [True, True, True, True, False]  # one part a call
+    assert ahead.map_plot is not None and ahead.map_view is not None
+    assert ahead.map_view.plot is ahead.map_plot.plot  # the map's plot, then the map around it
     tab = ahead.tab()
     qtbot.addWidget(tab)
     assert (tab.map, tab.figures, tab.controls) == (ahead.map_view, ahead.figures, ahead.controls)
+    # made as far as the plot only, the tab makes its map around that plot
+    early = TabAhead(SnapshotDocument(load_snapshot(long_file)))
+    early.make_next()
+    assert early.map_plot is not None
+    tab = early.tab()
+    qtbot.addWidget(tab)
+    assert tab.map.plot is early.map_plot.plot
     # the window makes them one a turn: each of its steps (on a timer of its own) makes one part at most
     per_step: list[int] = []
     make_next, make_ahead = TabAhead.make_next, MainWindow._make_ahead

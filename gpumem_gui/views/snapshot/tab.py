@@ -38,7 +38,7 @@ from gpumem_gui.views.snapshot.event_list import EventListView
 from gpumem_gui.views.snapshot.figures import FiguresPanel
 from gpumem_gui.views.snapshot.file_notes import FileNotes
 from gpumem_gui.views.snapshot.flame_page import FlamePage
-from gpumem_gui.views.snapshot.map_view import SegmentMapView
+from gpumem_gui.views.snapshot.map_view import MapPlot, SegmentMapView, map_plot
 from gpumem_gui.views.snapshot.partial_curves import PartialCurvesView, stop_partial
 from gpumem_gui.views.snapshot.pool_envelope import PoolEnvelopeView
 from gpumem_gui.views.snapshot.segment_timeline import SegmentTimelineView
@@ -770,14 +770,17 @@ class TabAhead:
 
     def __init__(self, document: SnapshotDocument) -> None:
         self.document = document
+        self.map_plot: MapPlot | None = None  # the map's plot, made a turn before the map
         self.map_view: SegmentMapView | None = None
         self.figures: FiguresPanel | None = None
         self.controls: TabControls | None = None
 
     def make_next(self) -> bool:
         """Make the next part; False once all are made."""
-        if self.map_view is None:
-            self.map_view = SegmentMapView()
+        if self.map_plot is None:
+            self.map_plot = map_plot()
+        elif self.map_view is None:
+            self.map_view = SegmentMapView(plot=self.map_plot)
         elif self.figures is None:
             self.figures = FiguresPanel()
         elif self.controls is None:
@@ -788,9 +791,12 @@ class TabAhead:
 
     def tab(self) -> SnapshotTab:
         """The tab, with the parts made (those not made yet, made with it)."""
+        if self.map_view is None and self.map_plot is not None:
+            self.map_view = SegmentMapView(plot=self.map_plot)
         return SnapshotTab(self.document, map_view=self.map_view, figures=self.figures, controls=self.controls)
 
     def discard(self) -> None:
-        for widget in (self.map_view, self.figures, self.controls):
+        plot = self.map_plot.plot if self.map_plot is not None and self.map_view is None else None
+        for widget in (plot, self.map_view, self.figures, self.controls):
             if widget is not None:
                 widget.deleteLater()

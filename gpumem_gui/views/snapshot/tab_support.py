@@ -19,8 +19,8 @@ from gpumem_gui.views.common.language import (
     localized,
     translate,
 )
-from gpumem_gui.views.snapshot.light_plot import light_plot, menu_defaults
-from gpumem_gui.views.snapshot.map_view import SegmentMapView
+from gpumem_gui.views.snapshot.light_plot import menu_defaults
+from gpumem_gui.views.snapshot.map_view import MapPlot, SegmentMapView, map_plot
 
 # the delay between the parts of a staged change (a tab opening, a trace arriving): a timer rather than a queued call,
 # so that the window's own events (input, painting) are served between two parts, never after both
@@ -39,14 +39,14 @@ def warm_up() -> None:
     if _warmed:
         return
     _warmed = True
+    plots: list[MapPlot] = []
     made: list[QtWidgets.QWidget] = []
 
     def plot() -> None:
-        made.append(light_plot())  # pyqtgraph's classes, as a tab's plots are made (without the options menu)
+        plots.append(map_plot())  # pyqtgraph's classes, as a tab's plots are made (without the options menu)
 
     def map_view() -> None:
-        made.pop().deleteLater()
-        view = SegmentMapView()
+        view = SegmentMapView(plot=plots.pop())
         view.resize(400, 300)
         made.append(view)
 
