@@ -7,28 +7,12 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtGui
 
 from gpumem_gui.document.curves import steps
 from gpumem_gui.views.snapshot.step_bands import StepBand
+from tests.plot_pixels import plot_picture
 
 _COLOURS = ("#4c72b0", "#dd8452", "#55a868")
-
-
-def _picture(qtbot: Any, draw: Any) -> np.ndarray:
-    plot = pg.PlotWidget(background="w")
-    qtbot.addWidget(plot)
-    plot.resize(400, 300)
-    plot.hideAxis("left")
-    plot.hideAxis("bottom")
-    plot.setXRange(0, 40, padding=0)
-    plot.setYRange(0, 30, padding=0)
-    draw(plot)
-    plot.show()
-    qtbot.waitExposed(plot)
-    image = plot.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
-    array = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes()).reshape(image.height(), -1, 4)
-    return array[:, : image.width(), :3].copy()
 
 
 def test_stacked_step_bands_look_as_pyqtgraphs_filled_step_curves(qtbot: Any) -> None:
@@ -50,7 +34,7 @@ def test_stacked_step_bands_look_as_pyqtgraphs_filled_step_curves(qtbot: Any) ->
         for i, top in enumerate(tops):
             StepBand(plot, pg.mkBrush(_COLOURS[i]), pg.mkPen(_COLOURS[i])).set_steps(x, top, tops[i - 1] if i else None)
 
-    expected, drawn = _picture(qtbot, curves), _picture(qtbot, bands)
+    expected, drawn = plot_picture(qtbot, curves), plot_picture(qtbot, bands)
     differ = np.abs(expected.astype(int) - drawn.astype(int)).max(axis=2) > 40
     assert differ.mean() < 0.005, differ.mean()  # the edges of a pixel at most
     filled = (expected != 255).any(axis=2)
@@ -64,5 +48,5 @@ def test_a_band_thinner_than_a_pixel_still_shows_its_edge(qtbot: Any) -> None:
     def band(plot: pg.PlotWidget) -> None:
         StepBand(plot, pg.mkBrush(_COLOURS[0]), pg.mkPen(_COLOURS[0])).set_steps(x, top, top - 0.001)
 
-    picture = _picture(qtbot, band)
+    picture = plot_picture(qtbot, band)
     assert (picture != 255).any(axis=2).sum() >= 300  # a line across the plot, 400 px wide

@@ -7,29 +7,17 @@ from typing import Any
 
 import numpy as np
 import pyqtgraph as pg
-from PySide6 import QtGui
 
 from gpumem_gui.document.curves import steps
 from gpumem_gui.views.snapshot.step_line import StepLine
+from tests.plot_pixels import plot_picture
 
 _COLOUR = "#4c72b0"
 
 
 def _painted(qtbot: Any, item: pg.PlotCurveItem) -> np.ndarray:
-    """Which pixels of a 400 x 300 plot `item` paints."""
-    plot = pg.PlotWidget(background="w")
-    qtbot.addWidget(plot)
-    plot.resize(400, 300)
-    plot.hideAxis("left")
-    plot.hideAxis("bottom")
-    plot.setXRange(0, 40, padding=0)
-    plot.setYRange(0, 30, padding=0)
-    plot.addItem(item)
-    plot.show()
-    qtbot.waitExposed(plot)
-    image = plot.grab().toImage().convertToFormat(QtGui.QImage.Format.Format_RGB32)
-    array = np.frombuffer(image.constBits(), np.uint8, image.sizeInBytes()).reshape(image.height(), -1, 4)
-    return (array[:, : image.width(), :3] != 255).any(axis=2)
+    """Which pixels of the plot `item` paints."""
+    return (plot_picture(qtbot, lambda plot: plot.addItem(item)) != 255).any(axis=2)
 
 
 def _grown(mask: np.ndarray) -> np.ndarray:
