@@ -98,7 +98,11 @@ def _where(frame: FrameType | None) -> str:
 
 
 class Sampler(threading.Thread):
-    """Every few ms: the GUI thread's innermost project frames, the GUI's and the worker's RSS."""
+    """Every 50 ms the GUI's and the worker's RSS; with GPUMEM_GUI_BENCH_DETAIL (or GPUMEM_GUI_BENCH_SAMPLE_MS), every
+    few ms the GUI thread's innermost project frames too. A thread of the window's process, it takes the GIL and a
+    core from the GUI thread it measures: sampling stacks every 3 ms and looking for the worker (psutil walks every
+    process in /proc for a process's children) every 50 ms took up to 27 ms of CPU, most of it holding the GIL, in a
+    130 ms stall beside the burners, so by default it samples no stacks and looks for children twice a second."""
 
     def __init__(self, gui_thread: int, ignore: set[int] | None = None) -> None:
         super().__init__(daemon=True)
@@ -113,8 +117,9 @@ class Sampler(threading.Thread):
 
     def run(self) -> None:
         me = psutil.Process()
-        last_rss = 0.0
-        every = float(os.environ.get("GPUMEM_GUI_BENCH_SAMPLE_MS", "3")) / 1000
+        last_rss = last_children = 0.0
+        children: list[psutil.Process] = []
+        every = float(os.environ.get("GPUMEM_GUI_BENCH_SAMPLE_MS", "3" if DETAIL else "50")) / 1000
         while not self.stop.wait(min(every, 0.05)):
             now = time.perf_counter()
             if every < 0.05:
@@ -124,12 +129,13 @@ class Sampler(threading.Thread):
                 del frames
             if now - last_rss > 0.05:
                 last_rss = now
+                if now - last_children > 0.5:  # a walk of /proc: the worker found, then its RSS read alone
+                    last_children = now
+                    children = [c for c in me.children(recursive=True) if c.pid not in self.ignore]
                 gui = me.memory_info().rss
                 self.gui_peak = max(self.gui_peak, gui)
                 workers = 0
-                for child in me.children(recursive=True):
-                    if child.pid in self.ignore:
-                        continue
+                for child in children:
                     with contextlib.suppress(psutil.Error):  # the worker may be gone between the two calls
                         rss = child.memory_info().rss
                         self.worker_peak = max(self.worker_peak, rss)
@@ -140,6 +146,8 @@ class Sampler(threading.Thread):
     def cause(self, start: float, end: float) -> str:
         """What the GUI thread was doing most often between start and end; when it was in Qt's own code (painting,
         or waiting for the GIL), what the other threads were doing."""
+        if not self.samples:
+            return "(stacks not sampled: GPUMEM_GUI_BENCH_DETAIL=1 samples them)"
         inside = [(gui, other) for t, gui, other in self.samples if start <= t <= end]
         if not inside:
             return "(no sample)"
