@@ -3,10 +3,12 @@
 Stages, from the call to open the file: the map (the final state), the curves of the trace read so far (drawn
 while it is read), the timeline (its curves drawn), the event
 list (filled), the site timeline (its bands; the bench picks its tab once the timeline shows, as a user would).
-Stalls are the gaps of a 5 ms QTimer; a thread samples the GUI thread's stack meanwhile, so that each long stall
-names what it was doing. RSS: the GUI process's and the loading worker's peaks (sampled with psutil, and the
-kernel's high-water marks). Then the map's repaint at full view and zoomed, and time-travel latency: travel_to alone,
-and travel_to with the window painted after it (what a user waits for).
+Stalls are the gaps of a 5 ms QTimer; with GPUMEM_GUI_BENCH_DETAIL=1 a thread samples the GUI thread's stack
+meanwhile, so that each long stall names what it was doing (off by default: the sampler shares the GIL and the cores
+with the thread it measures, and made stalls of its own beside the burners). RSS: the GUI process's and the loading
+worker's peaks (sampled with psutil, and the kernel's high-water marks). Then the map's repaint at full view and
+zoomed, and time-travel latency: travel_to alone, and travel_to with the window painted after it (what a user waits
+for).
 
 Issue 35's targets 1 and 2 are printed beside each figure ("targets"), with the machine's load average before and
 after, and a yardstick from the same run: a gc-paused pickle.load of the same file in a process of its own (the
